@@ -1,0 +1,42 @@
+/**
+ * The one catalogue of failures a caller can see. Every failing envelope is made from an AppError by the
+ * renderer in src/http/render.ts; nobody builds an error body by hand.
+ */
+export interface ValidationIssue {
+  loc: string[];
+  msg: string;
+  type: string;
+}
+
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly error: string,
+    message: string,
+    readonly detail?: ValidationIssue[],
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+}
+
+export const ERRORS = {
+  notAuthenticated: () =>
+    new AppError(401, 'not_authenticated', 'Not authenticated', undefined, { 'WWW-Authenticate': 'Bearer' }),
+  invalidToken: () =>
+    new AppError(401, 'invalid_token', 'Invalid token', undefined, { 'WWW-Authenticate': 'Bearer' }),
+  routeNotFound: () => new AppError(404, 'not_found', 'Not found'),
+  methodNotAllowed: (allowed: string[]) =>
+    new AppError(405, 'method_not_allowed', 'Method not allowed', undefined, { Allow: allowed.join(', ') }),
+  notFound: (what: string) => new AppError(404, 'not_found', `${what} not found`),
+  validation: (detail: ValidationIssue[]) => new AppError(422, 'validation_error', 'Validation failed', detail),
+  unsupportedMediaType: (expected: string[]) =>
+    new AppError(415, 'unsupported_media_type', `Content-Type must be one of: ${expected.join(', ')}`),
+  payloadTooLarge: (message: string) => new AppError(413, 'payload_too_large', message),
+  conflict: (error: string, message: string) => new AppError(409, error, message),
+  unprocessable: (error: string, message: string) => new AppError(422, error, message),
+  notImplemented: () => new AppError(501, 'not_implemented', 'Not implemented'),
+  unavailable: (message: string) => new AppError(503, 'unavailable', message),
+  internal: () => new AppError(500, 'internal_error', 'Internal server error'),
+} as const;

@@ -1,0 +1,37 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { migrations } from './migrations.js';
+
+export type Db = Database.Database;
+
+/** Opens (creating if needed) the database under dataDir and applies pending migrations. */
+export function openDatabase(dataDir: string): Db {
+  mkdirSync(dataDir, { recursive: true });
+  const db = new Database(path.join(dataDir, 'open-tenant.sqlite'));
+  db.pragma('journal_mode = WAL');
+  // WAL + NORMAL is durable against process crashes; a power loss may drop the last transactions.
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  // the admin CLI and a separate worker process share the file with the server
+  db.pragma('busy_timeout = 5000');
+  migrate(db);
+  return db;
+}
+
+function migrate(db: Db): void {
+  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`);
+  const apply = db.transaction((version: number, name: string, sql: string) => {
+    // re-checked inside the write transaction: two processes starting together apply each migration once
+    const done = db.prepare('SELECT 1 FROM schema_migrations WHERE version = ?').get(version);
+    if (done) return;
+    db.exec(sql);
+    db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
+      version,
+      name,
+      new Date().toISOString(),
+    );
+  });
+  for (const m of migrations) apply.immediate(m.version, m.name, m.sql);
+}

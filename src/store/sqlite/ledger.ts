@@ -1,0 +1,135 @@
+import type { DailySums, LedgerEntry, LedgerFilter, LedgerRepo, PeriodSums } from '../types.js';
+import type { Db } from './database.js';
+
+/** Inserts one ledger row and adds it to the daily sums; must run inside the caller's transaction. */
+export type LedgerWriter = (entry: LedgerEntry, queueMessageId?: string | null) => boolean;
+
+export function ledgerWriter(db: Db): LedgerWriter {
+  const insert = db.prepare(
+    `INSERT INTO ledger (id, tenant_id, type, amount, currency, description, source, run_id, queue_message_id,
+       external_id, occurred_at, created_at)
+     VALUES (@id, @tenant_id, @type, @amount, @currency, @description, @source, @run_id, @queue_message_id,
+       @external_id, @occurred_at, @created_at)
+     ON CONFLICT DO NOTHING`,
+  );
+  const addDaily = db.prepare(
+    `INSERT INTO ledger_daily (tenant_id, day, type, amount, tx_count) VALUES (?, ?, ?, ?, 1)
+     ON CONFLICT (tenant_id, day, type) DO UPDATE SET amount = amount + excluded.amount, tx_count = tx_count + 1`,
+  );
+  return (entry, queueMessageId = null) => {
+    const inserted = insert.run({ ...entry, queue_message_id: queueMessageId }).changes === 1;
+    if (inserted) addDaily.run(entry.tenant_id, entry.occurred_at.slice(0, 10), entry.type, entry.amount);
+    return inserted;
+  };
+}
+
+function dayStart(day: string): string {
+  return `${day}T00:00:00.000Z`;
+}
+
+function nextDayStart(day: string): string {
+  const next = new Date(`${day}T00:00:00.000Z`);
+  next.setUTCDate(next.getUTCDate() + 1);
+  return next.toISOString();
+}
+
+export function sqliteLedger(db: Db): LedgerRepo {
+  const write = ledgerWriter(db);
+  const columns = 'id, tenant_id, type, amount, currency, description, source, run_id, external_id, occurred_at, created_at';
+
+  // One statement per filter shape, prepared once: the planner then picks the matching index for each.
+  const listStatements = new Map<string, ReturnType<Db['prepare']>>();
+  const countStatements = new Map<string, ReturnType<Db['prepare']>>();
+  for (const typed of [false, true]) {
+    for (const from of [false, true]) {
+      for (const to of [false, true]) {
+        const key = `${typed}${from}${to}`;
+        const where = ['tenant_id = @tenant'];
+        const dayWhere = ['tenant_id = @tenant'];
+        if (typed) {
+          where.push('type = @type');
+          dayWhere.push('type = @type');
+        }
+        if (from) {
+          where.push('occurred_at >= @from');
+          dayWhere.push('day >= @fromDay');
+        }
+        if (to) {
+          where.push('occurred_at < @to');
+          dayWhere.push('day <= @toDay');
+        }
+        listStatements.set(
+          key,
+          db.prepare(
+            `SELECT ${columns} FROM ledger WHERE ${where.join(' AND ')}
+             ORDER BY occurred_at DESC, id DESC LIMIT @limit OFFSET @offset`,
+          ),
+        );
+        countStatements.set(
+          key,
+          db.prepare(`SELECT COALESCE(SUM(tx_count), 0) AS n FROM ledger_daily WHERE ${dayWhere.join(' AND ')}`),
+        );
+      }
+    }
+  }
+  const sums = db.prepare(
+    `SELECT type, COALESCE(SUM(amount), 0) AS amount FROM ledger_daily
+     WHERE tenant_id = @tenant AND day >= @fromDay AND day <= @toDay GROUP BY type`,
+  );
+  const daily = db.prepare(
+    `SELECT day, type, amount FROM ledger_daily WHERE tenant_id = ? AND day >= ? AND day <= ? ORDER BY day`,
+  );
+  const stats = db.prepare(
+    `SELECT (SELECT COALESCE(SUM(tx_count), 0) FROM ledger_daily WHERE tenant_id = @tenant) AS count,
+            (SELECT occurred_at FROM ledger WHERE tenant_id = @tenant ORDER BY occurred_at DESC, id DESC LIMIT 1) AS latest`,
+  );
+  const append = db.transaction((entries: LedgerEntry[]) => {
+    let inserted = 0;
+    for (const entry of entries) if (write(entry)) inserted++;
+    return { inserted, skipped: entries.length - inserted };
+  });
+
+  return {
+    async append(entries) {
+      return append.immediate(entries);
+    },
+    async list(tenantId, filter: LedgerFilter, limit, offset) {
+      const key = `${filter.type !== undefined}${filter.startDate !== undefined}${filter.endDate !== undefined}`;
+      const params = {
+        tenant: tenantId,
+        type: filter.type,
+        from: filter.startDate && dayStart(filter.startDate),
+        to: filter.endDate && nextDayStart(filter.endDate),
+        fromDay: filter.startDate,
+        toDay: filter.endDate,
+      };
+      const defined = Object.fromEntries(Object.entries(params).filter(([, v]) => v !== undefined));
+      const items = listStatements.get(key)!.all({ ...defined, limit, offset }) as LedgerEntry[];
+      const { n } = countStatements.get(key)!.get(defined) as { n: number };
+      return { items, total: n };
+    },
+    async sums(tenantId, fromDay, toDay): Promise<PeriodSums> {
+      const rows = sums.all({ tenant: tenantId, fromDay: fromDay ?? '0000-00-00', toDay: toDay ?? '9999-99-99' }) as {
+        type: 'tech' | 'ecosystem';
+        amount: number;
+      }[];
+      const result: PeriodSums = { tech: 0, ecosystem: 0 };
+      for (const row of rows) result[row.type] = row.amount;
+      return result;
+    },
+    async daily(tenantId, fromDay, toDay): Promise<DailySums[]> {
+      const rows = daily.all(tenantId, fromDay, toDay) as { day: string; type: 'tech' | 'ecosystem'; amount: number }[];
+      const byDay = new Map<string, DailySums>();
+      for (const row of rows) {
+        const entry = byDay.get(row.day) ?? { day: row.day, tech: 0, ecosystem: 0 };
+        entry[row.type] = row.amount;
+        byDay.set(row.day, entry);
+      }
+      return [...byDay.values()];
+    },
+    async stats(tenantId) {
+      const row = stats.get({ tenant: tenantId }) as { count: number; latest: string | null };
+      return { count: row.count, latestOccurredAt: row.latest };
+    },
+  };
+}

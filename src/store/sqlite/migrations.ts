@@ -1,0 +1,173 @@
+/**
+ * Versioned schema. A migration is applied once, in order, inside a transaction, and recorded in
+ * schema_migrations; never edit one that has shipped, add the next.
+ */
+export const migrations: { version: number; name: string; sql: string }[] = [
+  {
+    version: 1,
+    name: 'tenants, users, tokens',
+    sql: `
+      CREATE TABLE tenants (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE,
+        currency TEXT NOT NULL,
+        price_per_point INTEGER NOT NULL,
+        run_seq INTEGER NOT NULL DEFAULT 0,
+        created_at TEXT NOT NULL
+      ) STRICT;
+      CREATE TABLE users (
+        id TEXT PRIMARY KEY,
+        tenant_id TEXT NOT NULL REFERENCES tenants(id),
+        name TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX users_tenant ON users(tenant_id, created_at);
+      CREATE TABLE api_tokens (
+        id TEXT PRIMARY KEY,
+        tenant_id TEXT NOT NULL REFERENCES tenants(id),
+        user_id TEXT NOT NULL REFERENCES users(id),
+        name TEXT NOT NULL,
+        prefix TEXT NOT NULL,
+        token_hash TEXT NOT NULL UNIQUE,
+        created_at TEXT NOT NULL,
+        last_used_at TEXT,
+        expires_at TEXT,
+        revoked_at TEXT
+      ) STRICT;
+      CREATE INDEX api_tokens_tenant ON api_tokens(tenant_id, created_at);
+    `,
+  },
+  {
+    version: 2,
+    name: 'uploads and files',
+    sql: `
+      CREATE TABLE uploads (
+        id TEXT PRIMARY KEY,
+        tenant_id TEXT NOT NULL REFERENCES tenants(id),
+        file_name TEXT NOT NULL,
+        size_bytes INTEGER NOT NULL,
+        content_type TEXT NOT NULL,
+        sha256 TEXT,
+        part_size INTEGER NOT NULL,
+        part_count INTEGER NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('pending', 'completed')),
+        file_id TEXT,
+        created_at TEXT NOT NULL,
+        expires_at TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX uploads_pending_expiry ON uploads(expires_at) WHERE status = 'pending';
+      CREATE TABLE upload_parts (
+        upload_id TEXT NOT NULL REFERENCES uploads(id) ON DELETE CASCADE,
+        part_number INTEGER NOT NULL,
+        size_bytes INTEGER NOT NULL,
+        sha256 TEXT NOT NULL,
+        received_at TEXT NOT NULL,
+        PRIMARY KEY (upload_id, part_number)
+      ) STRICT, WITHOUT ROWID;
+      CREATE TABLE files (
+        id TEXT PRIMARY KEY,
+        tenant_id TEXT NOT NULL REFERENCES tenants(id),
+        upload_id TEXT NOT NULL UNIQUE,
+        file_name TEXT NOT NULL,
+        size_bytes INTEGER NOT NULL,
+        sha256 TEXT NOT NULL,
+        page_count INTEGER,
+        pdf_version TEXT,
+        encrypted INTEGER NOT NULL,
+        storage_key TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      ) STRICT;
+    `,
+  },
+  {
+    version: 3,
+    name: 'runs and their queue',
+    sql: `
+      CREATE TABLE runs (
+        id TEXT PRIMARY KEY,
+        tenant_id TEXT NOT NULL REFERENCES tenants(id),
+        seq INTEGER NOT NULL,
+        file_id TEXT NOT NULL REFERENCES files(id),
+        user_id TEXT NOT NULL,
+        created_by TEXT NOT NULL,
+        created_by_type TEXT NOT NULL,
+        target TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('queued', 'running', 'succeeded', 'failed')),
+        progress INTEGER NOT NULL,
+        total_tasks INTEGER NOT NULL,
+        completed_tasks INTEGER NOT NULL,
+        failed_tasks INTEGER NOT NULL,
+        points_consumed INTEGER NOT NULL,
+        input_file_name TEXT NOT NULL,
+        output_files TEXT NOT NULL,
+        error TEXT,
+        attempt INTEGER NOT NULL,
+        queue_message_id TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        started_at TEXT,
+        completed_at TEXT
+      ) STRICT;
+      -- seq numbers a tenant's runs 1..n in creation order; runs are never deleted, so the row at offset k
+      -- of the newest-first list is seq = n - k, found by the index without walking k rows.
+      CREATE UNIQUE INDEX runs_tenant_seq ON runs(tenant_id, seq DESC);
+      CREATE INDEX runs_tenant_status ON runs(tenant_id, status, seq DESC);
+      CREATE INDEX runs_tenant_target ON runs(tenant_id, target, seq DESC);
+      CREATE INDEX runs_tenant_status_target ON runs(tenant_id, status, target, seq DESC);
+      -- exact totals for the list without COUNT(*): kept in the same transaction as every status change
+      CREATE TABLE run_counts (
+        tenant_id TEXT NOT NULL,
+        status TEXT NOT NULL,
+        target TEXT NOT NULL,
+        n INTEGER NOT NULL,
+        PRIMARY KEY (tenant_id, status, target)
+      ) STRICT, WITHOUT ROWID;
+      CREATE TABLE run_queue (
+        id TEXT PRIMARY KEY,
+        run_id TEXT NOT NULL REFERENCES runs(id),
+        tenant_id TEXT NOT NULL,
+        attempt INTEGER NOT NULL,
+        enqueued_at TEXT NOT NULL,
+        lease_owner TEXT,
+        lease_until TEXT,
+        claims INTEGER NOT NULL DEFAULT 0,
+        done_at TEXT
+      ) STRICT;
+      CREATE INDEX run_queue_open ON run_queue(enqueued_at) WHERE done_at IS NULL;
+    `,
+  },
+  {
+    version: 4,
+    name: 'revenue ledger',
+    sql: `
+      CREATE TABLE ledger (
+        id TEXT PRIMARY KEY,
+        tenant_id TEXT NOT NULL REFERENCES tenants(id),
+        type TEXT NOT NULL CHECK (type IN ('tech', 'ecosystem')),
+        amount INTEGER NOT NULL,
+        currency TEXT NOT NULL,
+        description TEXT NOT NULL,
+        source TEXT NOT NULL CHECK (source IN ('run', 'import', 'adjustment')),
+        run_id TEXT,
+        queue_message_id TEXT UNIQUE,
+        external_id TEXT,
+        occurred_at TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      ) STRICT;
+      CREATE UNIQUE INDEX ledger_external ON ledger(tenant_id, external_id) WHERE external_id IS NOT NULL;
+      CREATE INDEX ledger_tenant_time ON ledger(tenant_id, occurred_at DESC, id DESC);
+      CREATE INDEX ledger_tenant_type_time ON ledger(tenant_id, type, occurred_at DESC, id DESC);
+      -- per-day sums kept in the same transaction as each insert, so the dashboard never scans the ledger
+      CREATE TABLE ledger_daily (
+        tenant_id TEXT NOT NULL,
+        day TEXT NOT NULL,
+        type TEXT NOT NULL,
+        amount INTEGER NOT NULL,
+        tx_count INTEGER NOT NULL,
+        PRIMARY KEY (tenant_id, day, type)
+      ) STRICT, WITHOUT ROWID;
+      -- ledger rows are append-only
+      CREATE TRIGGER ledger_no_update BEFORE UPDATE ON ledger BEGIN SELECT RAISE(ABORT, 'ledger is append-only'); END;
+      CREATE TRIGGER ledger_no_delete BEFORE DELETE ON ledger BEGIN SELECT RAISE(ABORT, 'ledger is append-only'); END;
+    `,
+  },
+];

@@ -1,0 +1,212 @@
+import type {
+  ClaimedRun,
+  LedgerEntry,
+  RunFilter,
+  RunOutcome,
+  RunProgress,
+  RunRepo,
+  RunRow,
+  RunStatus,
+} from '../types.js';
+import type { Db } from './database.js';
+import { ledgerWriter } from './ledger.js';
+
+type RunRecord = Omit<RunRow, 'output_files'> & { output_files: string };
+
+function toRun(row: RunRecord | undefined): RunRow | undefined {
+  return row && { ...row, output_files: JSON.parse(row.output_files) as string[] };
+}
+
+/** Escapes LIKE wildcards so that `%` and `_` in a keyword match themselves. */
+function likePattern(keyword: string): string {
+  return `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+export function sqliteRuns(db: Db): RunRepo {
+  const writeLedger = ledgerWriter(db);
+  const columns = `id, tenant_id, file_id, user_id, created_by, created_by_type, target, status, progress, total_tasks,
+    completed_tasks, failed_tasks, points_consumed, input_file_name, output_files, error, attempt, queue_message_id,
+    created_at, started_at, completed_at`;
+
+  const nextSeq = db.prepare('UPDATE tenants SET run_seq = run_seq + 1 WHERE id = ? RETURNING run_seq AS seq');
+  const insertRun = db.prepare(
+    `INSERT INTO runs (seq, ${columns}) VALUES (@seq, @id, @tenant_id, @file_id, @user_id, @created_by, @created_by_type,
+     @target, @status, @progress, @total_tasks, @completed_tasks, @failed_tasks, @points_consumed, @input_file_name,
+     @output_files, @error, @attempt, @queue_message_id, @created_at, @started_at, @completed_at)`,
+  );
+  const enqueue = db.prepare(
+    'INSERT INTO run_queue (id, run_id, tenant_id, attempt, enqueued_at) VALUES (?, ?, ?, ?, ?)',
+  );
+  const count = db.prepare(
+    `INSERT INTO run_counts (tenant_id, status, target, n) VALUES (?, ?, ?, ?)
+     ON CONFLICT (tenant_id, status, target) DO UPDATE SET n = n + excluded.n`,
+  );
+  const get = db.prepare(`SELECT ${columns} FROM runs WHERE id = ? AND tenant_id = ?`);
+  const getById = db.prepare(`SELECT ${columns} FROM runs WHERE id = ?`);
+  const lastSeq = db.prepare('SELECT run_seq AS n FROM tenants WHERE id = ?');
+  const pageBySeq = db.prepare(
+    `SELECT ${columns} FROM runs WHERE tenant_id = ? AND seq <= ? ORDER BY seq DESC LIMIT ?`,
+  );
+  const countTotals = db.prepare(
+    `SELECT COALESCE(SUM(n), 0) AS n FROM run_counts
+     WHERE tenant_id = @tenant AND (@status IS NULL OR status = @status) AND (@target IS NULL OR target = @target)`,
+  );
+  const filtered = new Map<string, { page: ReturnType<Db['prepare']>; total?: ReturnType<Db['prepare']> }>();
+  for (const byStatus of [false, true]) {
+    for (const byTarget of [false, true]) {
+      for (const byKeyword of [false, true]) {
+        const where = ['tenant_id = @tenant'];
+        if (byStatus) where.push('status = @status');
+        if (byTarget) where.push('target = @target');
+        if (byKeyword) where.push(`(id = @keyword OR input_file_name LIKE @pattern ESCAPE '\\')`);
+        const clause = where.join(' AND ');
+        filtered.set(`${byStatus}${byTarget}${byKeyword}`, {
+          page: db.prepare(`SELECT ${columns} FROM runs WHERE ${clause} ORDER BY seq DESC LIMIT @limit OFFSET @offset`),
+          // a keyword cannot be counted ahead of time: its total is an exact COUNT over the tenant's runs
+          total: byKeyword ? db.prepare(`SELECT COUNT(*) AS n FROM runs WHERE ${clause}`) : undefined,
+        });
+      }
+    }
+  }
+
+  const resetForRerun = db.prepare(
+    `UPDATE runs SET status = 'queued', progress = 0, total_tasks = 0, completed_tasks = 0, failed_tasks = 0,
+       points_consumed = 0, output_files = '[]', error = NULL, attempt = attempt + 1, queue_message_id = @queue,
+       started_at = NULL, completed_at = NULL
+     WHERE id = @id AND tenant_id = @tenant AND status IN ('succeeded', 'failed')`,
+  );
+  const nextAvailable = db.prepare(
+    `SELECT q.id AS queueMessageId, q.run_id AS runId, q.lease_owner AS owner FROM run_queue q
+     WHERE q.done_at IS NULL AND (q.lease_until IS NULL OR q.lease_until < ?)
+     ORDER BY q.enqueued_at LIMIT 1`,
+  );
+  const takeLease = db.prepare(
+    'UPDATE run_queue SET lease_owner = ?, lease_until = ?, claims = claims + 1 WHERE id = ?',
+  );
+  const markRunning = db.prepare(
+    `UPDATE runs SET status = 'running', started_at = COALESCE(started_at, ?) WHERE id = ? AND queue_message_id = ?`,
+  );
+  const storageKey = db.prepare('SELECT storage_key AS key FROM files WHERE id = ?');
+  const renew = db.prepare(
+    'UPDATE run_queue SET lease_until = ? WHERE id = ? AND lease_owner = ? AND done_at IS NULL',
+  );
+  const leaseHeld = db.prepare(
+    'SELECT run_id AS runId FROM run_queue WHERE id = ? AND lease_owner = ? AND done_at IS NULL',
+  );
+  const progress = db.prepare(
+    `UPDATE runs SET total_tasks = @total_tasks, completed_tasks = @completed_tasks, failed_tasks = @failed_tasks,
+       progress = @progress WHERE id = @id AND queue_message_id = @queue`,
+  );
+  const finishRun = db.prepare(
+    `UPDATE runs SET status = @status, total_tasks = @total_tasks, completed_tasks = @completed_tasks,
+       failed_tasks = @failed_tasks, progress = @progress, points_consumed = @points_consumed,
+       output_files = @output_files, error = @error, completed_at = @completed_at
+     WHERE id = @id AND queue_message_id = @queue`,
+  );
+  const markDone = db.prepare('UPDATE run_queue SET done_at = ?, lease_until = NULL WHERE id = ?');
+
+  const adjustCount = (tenantId: string, status: RunStatus, target: string, delta: number) =>
+    count.run(tenantId, status, target, delta);
+
+  const create = db.transaction((run: RunRow) => {
+    const { seq } = nextSeq.get(run.tenant_id) as { seq: number };
+    insertRun.run({ ...run, seq, output_files: JSON.stringify(run.output_files) });
+    enqueue.run(run.queue_message_id, run.id, run.tenant_id, run.attempt, run.created_at);
+    adjustCount(run.tenant_id, run.status, run.target, 1);
+  });
+
+  const rerun = db.transaction((tenantId: string, runId: string, queueMessageId: string, at: string) => {
+    const before = toRun(get.get(runId, tenantId) as RunRecord | undefined);
+    if (!before) return undefined;
+    if (resetForRerun.run({ id: runId, tenant: tenantId, queue: queueMessageId }).changes === 0) return 'conflict';
+    enqueue.run(queueMessageId, runId, tenantId, before.attempt + 1, at);
+    adjustCount(tenantId, before.status, before.target, -1);
+    adjustCount(tenantId, 'queued', before.target, 1);
+    return toRun(get.get(runId, tenantId) as RunRecord);
+  });
+
+  const claim = db.transaction((workerId: string, now: string, leaseUntil: string): ClaimedRun | undefined => {
+    const next = nextAvailable.get(now) as { queueMessageId: string; runId: string } | undefined;
+    if (!next) return undefined;
+    takeLease.run(workerId, leaseUntil, next.queueMessageId);
+    const before = toRun(getById.get(next.runId) as RunRecord)!;
+    if (before.status === 'queued') {
+      markRunning.run(now, next.runId, next.queueMessageId);
+      adjustCount(before.tenant_id, 'queued', before.target, -1);
+      adjustCount(before.tenant_id, 'running', before.target, 1);
+    }
+    const run = toRun(getById.get(next.runId) as RunRecord)!;
+    const file = storageKey.get(run.file_id) as { key: string };
+    return { queueMessageId: next.queueMessageId, run, storageKey: file.key };
+  });
+
+  const finish = db.transaction(
+    (queueMessageId: string, workerId: string, outcome: RunOutcome, booking: LedgerEntry | null): boolean => {
+      const held = leaseHeld.get(queueMessageId, workerId) as { runId: string } | undefined;
+      if (!held) return false;
+      const before = toRun(getById.get(held.runId) as RunRecord)!;
+      finishRun.run({
+        ...outcome,
+        output_files: JSON.stringify(outcome.output_files),
+        id: held.runId,
+        queue: queueMessageId,
+      });
+      markDone.run(outcome.completed_at, queueMessageId);
+      adjustCount(before.tenant_id, before.status, before.target, -1);
+      adjustCount(before.tenant_id, outcome.status, before.target, 1);
+      // the queue entry id makes the booking unique: a retried finish cannot book twice
+      if (booking) writeLedger(booking, queueMessageId);
+      return true;
+    },
+  );
+
+  return {
+    async create(run) {
+      create.immediate(run);
+    },
+    async get(tenantId, runId) {
+      return toRun(get.get(runId, tenantId) as RunRecord | undefined);
+    },
+    async list(tenantId, filter: RunFilter, limit, offset) {
+      if (!filter.status && !filter.target && !filter.keyword) {
+        const { n } = (lastSeq.get(tenantId) as { n: number } | undefined) ?? { n: 0 };
+        const rows = n - offset > 0 ? (pageBySeq.all(tenantId, n - offset, limit) as RunRecord[]) : [];
+        return { items: rows.map((r) => toRun(r)!), total: n };
+      }
+      const key = `${!!filter.status}${!!filter.target}${!!filter.keyword}`;
+      const statements = filtered.get(key)!;
+      const params: Record<string, string | number> = { tenant: tenantId };
+      if (filter.status) params.status = filter.status;
+      if (filter.target) params.target = filter.target;
+      if (filter.keyword) {
+        params.keyword = filter.keyword;
+        params.pattern = likePattern(filter.keyword);
+      }
+      const rows = statements.page.all({ ...params, limit, offset }) as RunRecord[];
+      const total = statements.total
+        ? (statements.total.get(params) as { n: number }).n
+        : (countTotals.get({ tenant: tenantId, status: filter.status ?? null, target: filter.target ?? null }) as {
+            n: number;
+          }).n;
+      return { items: rows.map((r) => toRun(r)!), total };
+    },
+    async rerun(tenantId, runId, queueMessageId, at) {
+      return rerun.immediate(tenantId, runId, queueMessageId, at);
+    },
+    async claim(workerId, now, leaseUntil) {
+      return claim.immediate(workerId, now, leaseUntil);
+    },
+    async renewLease(queueMessageId, workerId, leaseUntil) {
+      return renew.run(leaseUntil, queueMessageId, workerId).changes === 1;
+    },
+    async saveProgress(queueMessageId, workerId, p: RunProgress) {
+      const held = leaseHeld.get(queueMessageId, workerId) as { runId: string } | undefined;
+      if (!held) return false;
+      progress.run({ ...p, id: held.runId, queue: queueMessageId });
+      return true;
+    },
+    async finish(queueMessageId, workerId, outcome, booking) {
+      return finish.immediate(queueMessageId, workerId, outcome, booking);
+    },
+  };
+}

@@ -1,0 +1,83 @@
+import type { FileRow, PartRow, UploadRepo, UploadRow } from '../types.js';
+import type { Db } from './database.js';
+
+type FileRecord = Omit<FileRow, 'encrypted'> & { encrypted: number };
+
+function toFile(row: FileRecord | undefined): FileRow | undefined {
+  return row && { ...row, encrypted: row.encrypted === 1 };
+}
+
+export function sqliteUploads(db: Db): UploadRepo {
+  const uploadColumns =
+    'id, tenant_id, file_name, size_bytes, content_type, sha256, part_size, part_count, status, file_id, created_at, expires_at';
+  const insert = db.prepare(
+    `INSERT INTO uploads (${uploadColumns}) VALUES (@id, @tenant_id, @file_name, @size_bytes, @content_type, @sha256,
+     @part_size, @part_count, @status, @file_id, @created_at, @expires_at)`,
+  );
+  const get = db.prepare(`SELECT ${uploadColumns} FROM uploads WHERE id = ? AND tenant_id = ?`);
+  const parts = db.prepare(
+    'SELECT upload_id, part_number, size_bytes, sha256, received_at FROM upload_parts WHERE upload_id = ? ORDER BY part_number',
+  );
+  const upsertPart = db.prepare(
+    `INSERT INTO upload_parts (upload_id, part_number, size_bytes, sha256, received_at)
+     SELECT @upload_id, @part_number, @size_bytes, @sha256, @received_at
+     WHERE EXISTS (SELECT 1 FROM uploads WHERE id = @upload_id AND status = 'pending')
+     ON CONFLICT (upload_id, part_number) DO UPDATE SET
+       size_bytes = excluded.size_bytes, sha256 = excluded.sha256, received_at = excluded.received_at`,
+  );
+  const fileColumns =
+    'id, tenant_id, upload_id, file_name, size_bytes, sha256, page_count, pdf_version, encrypted, storage_key, created_at';
+  const insertFile = db.prepare(
+    `INSERT INTO files (${fileColumns}) VALUES (@id, @tenant_id, @upload_id, @file_name, @size_bytes, @sha256,
+     @page_count, @pdf_version, @encrypted, @storage_key, @created_at)`,
+  );
+  const markCompleted = db.prepare(
+    `UPDATE uploads SET status = 'completed', file_id = ? WHERE id = ? AND tenant_id = ? AND status = 'pending'`,
+  );
+  const deleteParts = db.prepare('DELETE FROM upload_parts WHERE upload_id = ?');
+  const fileByUpload = db.prepare(`SELECT ${fileColumns} FROM files WHERE upload_id = ? AND tenant_id = ?`);
+  const getFile = db.prepare(`SELECT ${fileColumns} FROM files WHERE id = ? AND tenant_id = ?`);
+  const remove = db.prepare(`DELETE FROM uploads WHERE id = ? AND tenant_id = ?`);
+  const expired = db.prepare(
+    `SELECT ${uploadColumns} FROM uploads WHERE status = 'pending' AND expires_at < ? ORDER BY expires_at LIMIT ?`,
+  );
+
+  const complete = db.transaction((file: FileRow) => {
+    const won = markCompleted.run(file.id, file.upload_id, file.tenant_id).changes === 1;
+    if (!won) {
+      const existing = toFile(fileByUpload.get(file.upload_id, file.tenant_id) as FileRecord | undefined);
+      if (!existing) throw new Error(`upload ${file.upload_id} is neither pending nor completed`);
+      return { file: existing, created: false };
+    }
+    insertFile.run({ ...file, encrypted: file.encrypted ? 1 : 0 });
+    deleteParts.run(file.upload_id);
+    return { file, created: true };
+  });
+
+  return {
+    async create(upload) {
+      insert.run(upload);
+    },
+    async get(tenantId, uploadId) {
+      return get.get(uploadId, tenantId) as UploadRow | undefined;
+    },
+    async parts(uploadId) {
+      return parts.all(uploadId) as PartRow[];
+    },
+    async putPart(part) {
+      return upsertPart.run(part).changes === 1;
+    },
+    async complete(file) {
+      return complete.immediate(file);
+    },
+    async delete(tenantId, uploadId) {
+      return remove.run(uploadId, tenantId).changes === 1;
+    },
+    async expired(now, limit) {
+      return expired.all(now, limit) as UploadRow[];
+    },
+    async getFile(tenantId, fileId) {
+      return toFile(getFile.get(fileId, tenantId) as FileRecord | undefined);
+    },
+  };
+}

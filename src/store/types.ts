@@ -1,0 +1,241 @@
+/**
+ * The storage layer's contract. Handlers and domain code only see these interfaces; SQLite
+ * (src/store/sqlite) implements them today and a PostgreSQL implementation can replace it without touching
+ * either. Every tenant-owned read takes the tenant id and filters by it. Methods are async so that a
+ * networked engine fits the same shape.
+ */
+
+export type RunStatus = 'queued' | 'running' | 'succeeded' | 'failed';
+export type RunTarget = 'pdf-preflight' | 'pdf-text';
+export type TransactionType = 'tech' | 'ecosystem';
+export type TransactionSource = 'run' | 'import' | 'adjustment';
+
+export interface TenantRow {
+  id: string;
+  name: string;
+  currency: string;
+  price_per_point: number;
+  created_at: string;
+}
+
+export interface UserRow {
+  id: string;
+  tenant_id: string;
+  name: string;
+  created_at: string;
+}
+
+export interface TokenRow {
+  id: string;
+  tenant_id: string;
+  user_id: string;
+  name: string;
+  prefix: string;
+  created_at: string;
+  last_used_at: string | null;
+  expires_at: string | null;
+  revoked_at: string | null;
+}
+
+/** Who is calling: resolved once per request from the bearer token. */
+export interface Principal {
+  tenantId: string;
+  userId: string;
+  tokenId: string;
+}
+
+export interface TokenLookup extends Principal {
+  expiresAt: string | null;
+  revokedAt: string | null;
+  lastUsedAt: string | null;
+}
+
+export interface TenantRepo {
+  create(tenant: TenantRow, user: UserRow, token: TokenRow, tokenHash: string): Promise<void>;
+  get(tenantId: string): Promise<TenantRow | undefined>;
+  findByName(name: string): Promise<TenantRow | undefined>;
+  list(): Promise<TenantRow[]>;
+  setPricePerPoint(tenantId: string, pricePerPoint: number): Promise<boolean>;
+  firstUser(tenantId: string): Promise<UserRow | undefined>;
+  issueToken(token: TokenRow, tokenHash: string): Promise<void>;
+  listTokens(tenantId: string): Promise<TokenRow[]>;
+  revokeToken(tokenId: string, at: string): Promise<TokenRow | undefined>;
+  lookupToken(tokenHash: string): Promise<TokenLookup | undefined>;
+  touchToken(tokenId: string, at: string): Promise<void>;
+}
+
+export interface UploadRow {
+  id: string;
+  tenant_id: string;
+  file_name: string;
+  size_bytes: number;
+  content_type: string;
+  sha256: string | null;
+  part_size: number;
+  part_count: number;
+  status: 'pending' | 'completed';
+  file_id: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface PartRow {
+  upload_id: string;
+  part_number: number;
+  size_bytes: number;
+  sha256: string;
+  received_at: string;
+}
+
+export interface FileRow {
+  id: string;
+  tenant_id: string;
+  upload_id: string;
+  file_name: string;
+  size_bytes: number;
+  sha256: string;
+  page_count: number | null;
+  pdf_version: string | null;
+  encrypted: boolean;
+  storage_key: string;
+  created_at: string;
+}
+
+export interface UploadRepo {
+  create(upload: UploadRow): Promise<void>;
+  get(tenantId: string, uploadId: string): Promise<UploadRow | undefined>;
+  parts(uploadId: string): Promise<PartRow[]>;
+  /** Inserts or replaces a part of a pending upload; false when the upload is no longer pending. */
+  putPart(part: PartRow): Promise<boolean>;
+  /** Marks the upload completed with its file, once; returns the file that won when another complete did. */
+  complete(file: FileRow): Promise<{ file: FileRow; created: boolean }>;
+  delete(tenantId: string, uploadId: string): Promise<boolean>;
+  /** Pending uploads whose expiry is before `now`, oldest first. */
+  expired(now: string, limit: number): Promise<UploadRow[]>;
+  getFile(tenantId: string, fileId: string): Promise<FileRow | undefined>;
+}
+
+export interface RunRow {
+  id: string;
+  tenant_id: string;
+  file_id: string;
+  user_id: string;
+  created_by: string;
+  created_by_type: 'user';
+  target: RunTarget;
+  status: RunStatus;
+  progress: number;
+  total_tasks: number;
+  completed_tasks: number;
+  failed_tasks: number;
+  points_consumed: number;
+  input_file_name: string;
+  output_files: string[];
+  error: string | null;
+  attempt: number;
+  queue_message_id: string;
+  created_at: string;
+  started_at: string | null;
+  completed_at: string | null;
+}
+
+export interface RunFilter {
+  status?: RunStatus;
+  target?: string;
+  keyword?: string;
+}
+
+export interface Page<T> {
+  items: T[];
+  total: number;
+}
+
+/** A queue entry a worker holds under a lease. */
+export interface ClaimedRun {
+  queueMessageId: string;
+  run: RunRow;
+  storageKey: string;
+}
+
+export interface RunProgress {
+  total_tasks: number;
+  completed_tasks: number;
+  failed_tasks: number;
+  progress: number;
+}
+
+export interface RunOutcome extends RunProgress {
+  status: 'succeeded' | 'failed';
+  points_consumed: number;
+  output_files: string[];
+  error: string | null;
+  completed_at: string;
+}
+
+export interface RunRepo {
+  /** Inserts the run and its queue entry in one transaction. */
+  create(run: RunRow): Promise<void>;
+  get(tenantId: string, runId: string): Promise<RunRow | undefined>;
+  list(tenantId: string, filter: RunFilter, limit: number, offset: number): Promise<Page<RunRow>>;
+  /** Resets a finished run and queues it again; 'conflict' when it is queued or running. */
+  rerun(tenantId: string, runId: string, queueMessageId: string, at: string): Promise<RunRow | 'conflict' | undefined>;
+  /** Takes the oldest available queue entry under a lease (a new one, or one whose lease expired). */
+  claim(workerId: string, now: string, leaseUntil: string): Promise<ClaimedRun | undefined>;
+  /** Extends the lease; false when the worker lost it. */
+  renewLease(queueMessageId: string, workerId: string, leaseUntil: string): Promise<boolean>;
+  saveProgress(queueMessageId: string, workerId: string, progress: RunProgress): Promise<boolean>;
+  /**
+   * Finishes the execution, marks the queue entry done and books its revenue, in one transaction and at
+   * most once per queue entry: a repeated call is a no-op that returns false.
+   */
+  finish(queueMessageId: string, workerId: string, outcome: RunOutcome, booking: LedgerEntry | null): Promise<boolean>;
+}
+
+export interface LedgerEntry {
+  id: string;
+  tenant_id: string;
+  type: TransactionType;
+  amount: number;
+  currency: string;
+  description: string;
+  source: TransactionSource;
+  run_id: string | null;
+  external_id: string | null;
+  occurred_at: string;
+  created_at: string;
+}
+
+export interface LedgerFilter {
+  type?: TransactionType;
+  /** Inclusive UTC days, YYYY-MM-DD. */
+  startDate?: string;
+  endDate?: string;
+}
+
+export interface PeriodSums {
+  tech: number;
+  ecosystem: number;
+}
+
+export interface DailySums extends PeriodSums {
+  day: string;
+}
+
+export interface LedgerRepo {
+  /** Appends entries all-or-nothing; entries whose external_id the tenant already has are skipped. */
+  append(entries: LedgerEntry[]): Promise<{ inserted: number; skipped: number }>;
+  list(tenantId: string, filter: LedgerFilter, limit: number, offset: number): Promise<Page<LedgerEntry>>;
+  /** Sums per type over inclusive UTC days; an open end means no bound. */
+  sums(tenantId: string, fromDay: string | null, toDay: string | null): Promise<PeriodSums>;
+  daily(tenantId: string, fromDay: string, toDay: string): Promise<DailySums[]>;
+  stats(tenantId: string): Promise<{ count: number; latestOccurredAt: string | null }>;
+}
+
+export interface Store {
+  tenants: TenantRepo;
+  uploads: UploadRepo;
+  runs: RunRepo;
+  ledger: LedgerRepo;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
