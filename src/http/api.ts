@@ -1,0 +1,131 @@
+import type { Ajv } from 'ajv';
+import formats from 'ajv-formats';
+import type { Context as KoaContext } from 'koa';
+import { OpenAPIBackend, type Context as OpenApiContext, type Request as OpenApiRequest } from 'openapi-backend';
+import type { operations } from '../../generated/openapi.js';
+import { ERRORS } from '../errors.js';
+import { CONTRACT_PATH } from '../paths.js';
+import type { Services } from '../services.js';
+import type { Principal } from '../store/types.js';
+import { readJsonBody } from './request-body.js';
+import { toValidationIssues } from './validation-errors.js';
+
+export type OperationId = keyof operations;
+
+/** What a handler gets: the validated request, the Koa context to answer on, and the domain services. */
+export interface Scope {
+  c: OpenApiContext;
+  ctx: KoaContext;
+  services: Services;
+}
+
+export interface AuthedScope extends Scope {
+  principal: Principal;
+}
+
+export type PublicHandler = (scope: Scope) => Promise<void>;
+export type AuthedHandler = (scope: AuthedScope) => Promise<void>;
+
+export interface HandlerSet {
+  public: Partial<Record<OperationId, PublicHandler>>;
+  authed: Partial<Record<OperationId, AuthedHandler>>;
+}
+
+const addFormats = formats.default;
+
+function hasJsonBody(c: OpenApiContext): boolean {
+  const requestBody = c.operation?.requestBody;
+  return Boolean(requestBody && 'content' in requestBody && requestBody.content['application/json']);
+}
+
+/**
+ * openapi-backend routes each operationId to its handler; for every request the order is
+ * route -> authenticate -> read body -> validate -> handler. Validators are compiled once in init().
+ */
+export async function createApi(services: Services, handlers: HandlerSet): Promise<OpenAPIBackend> {
+  const api = new OpenAPIBackend({
+    definition: CONTRACT_PATH,
+    strict: true,
+    validate: true,
+    coerceTypes: true,
+    ajvOpts: { allErrors: true, useDefaults: true },
+    customizeAjv: (ajv: Ajv) => {
+      addFormats(ajv, ['date', 'date-time', 'uuid']);
+      return ajv;
+    },
+  });
+
+  api.register({
+    notFound: async () => {
+      throw ERRORS.routeNotFound();
+    },
+    methodNotAllowed: async (c: OpenApiContext) => {
+      const path = c.request.path;
+      const allowed = api.router
+        .getOperations()
+        .filter((op) => api.router.matchOperation({ method: op.method, path, headers: {} }) !== undefined)
+        .map((op) => op.method.toUpperCase());
+      throw ERRORS.methodNotAllowed([...new Set(allowed)]);
+    },
+    postRoutingHandler: async (c: OpenApiContext, ctx: KoaContext) => {
+      if (!c.operation) return;
+      // Unknown query parameters are ignored, as FastAPI does; the generated schemas would refuse them.
+      const declared = new Set(
+        (c.operation.parameters ?? []).flatMap((p) => ('in' in p && p.in === 'query' ? [p.name] : [])),
+      );
+      const req = ctx.state.apiRequest as OpenApiRequest;
+      const query = req.query as Record<string, unknown>;
+      req.query = Object.fromEntries(Object.entries(query).filter(([name]) => declared.has(name))) as Record<
+        string,
+        string
+      >;
+    },
+    postSecurityHandler: async (c: OpenApiContext, ctx: KoaContext) => {
+      if (!c.security?.authorized && (c.operation?.security?.length ?? 0) > 0) return;
+      if (hasJsonBody(c)) {
+        const req = ctx.state.apiRequest as OpenApiRequest;
+        const body = await readJsonBody(ctx);
+        req.body = body;
+        // an absent body is validated as a missing `requestBody`, whatever Content-Type was sent
+        if (body === undefined) req.headers = { ...req.headers, 'content-type': 'application/json' };
+      }
+    },
+    unauthorizedHandler: async (_c: OpenApiContext, ctx: KoaContext) => {
+      throw ctx.state.authFailure === 'invalid' ? ERRORS.invalidToken() : ERRORS.notAuthenticated();
+    },
+    validationFail: async (c: OpenApiContext) => {
+      throw ERRORS.validation(toValidationIssues(c.validation.errors ?? []));
+    },
+    notImplemented: async () => {
+      throw ERRORS.notImplemented();
+    },
+  });
+
+  api.registerSecurityHandler('bearerAuth', async (_c: OpenApiContext, ctx: KoaContext) => {
+    const header = ctx.get('authorization');
+    const match = /^Bearer +(\S+) *$/i.exec(header);
+    if (!match?.[1]) {
+      ctx.state.authFailure = 'missing';
+      return false;
+    }
+    const result = await services.tenants.authenticate(match[1]);
+    if (result === 'invalid') {
+      ctx.state.authFailure = 'invalid';
+      return false;
+    }
+    ctx.state.principal = result;
+    return true;
+  });
+
+  for (const [operationId, handler] of Object.entries(handlers.public)) {
+    api.register(operationId, (c: OpenApiContext, ctx: KoaContext) => handler({ c, ctx, services }));
+  }
+  for (const [operationId, handler] of Object.entries(handlers.authed)) {
+    api.register(operationId, (c: OpenApiContext, ctx: KoaContext) =>
+      handler({ c, ctx, services, principal: ctx.state.principal as Principal }),
+    );
+  }
+
+  await api.init();
+  return api;
+}

@@ -1,0 +1,6 @@
+import type { PublicHandler } from '../api.js';
+import { sendOk } from '../render.js';
+
+export const getHealth: PublicHandler = async ({ ctx }) => {
+  sendOk(ctx, { status: 'ok' });
+};

@@ -1,0 +1,9 @@
+import type { HandlerSet } from '../api.js';
+import { getHealth } from './getHealth.js';
+import { getReadiness } from './getReadiness.js';
+
+/** operationId -> handler; each handler lives in the file named after its operationId. */
+export const handlers: HandlerSet = {
+  public: { getHealth, getReadiness },
+  authed: {},
+};

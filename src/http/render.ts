@@ -1,0 +1,43 @@
+import type { Context } from 'koa';
+import { AppError, ERRORS } from '../errors.js';
+
+export interface ListMeta {
+  total: number;
+  page: number;
+  page_size: number;
+}
+
+export function sendOk(ctx: Context, data: unknown, status = 200): void {
+  ctx.status = status;
+  ctx.body = { code: 0, message: 'OK', data, timestamp: Date.now() };
+}
+
+export function sendList(ctx: Context, items: unknown[], meta: ListMeta): void {
+  ctx.status = 200;
+  ctx.body = {
+    code: 0,
+    message: 'OK',
+    data: items,
+    total: meta.total,
+    page: meta.page,
+    page_size: meta.page_size,
+    total_pages: Math.ceil(meta.total / meta.page_size),
+    timestamp: Date.now(),
+  };
+}
+
+/** The only place a failing envelope is built. */
+export function sendError(ctx: Context, error: unknown): void {
+  const appError = error instanceof AppError ? error : ERRORS.internal();
+  ctx.status = appError.status;
+  if (appError.headers) ctx.set(appError.headers);
+  ctx.body = {
+    code: appError.status,
+    message: appError.message,
+    error: appError.error,
+    data: null,
+    timestamp: Date.now(),
+    request_id: ctx.state.requestId as string,
+    ...(appError.detail ? { detail: appError.detail } : {}),
+  };
+}

@@ -1,0 +1,52 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Config } from './config.js';
+import { createApp } from './http/app.js';
+import type { Logger } from './logger.js';
+import { createServices, type Services } from './services.js';
+import { openSqliteStore } from './store/sqlite/index.js';
+
+export interface RunningServer {
+  url: string;
+  services: Services;
+  close(): Promise<void>;
+}
+
+/** On an empty database the first start creates a `demo` tenant and prints its token, once. */
+async function seedDemoTenant(services: Services): Promise<void> {
+  if ((await services.store.tenants.list()).length > 0) return;
+  const demo = await services.tenants.create('demo');
+  process.stdout.write(
+    `\nCreated tenant "demo" (${demo.tenant_id}). Its API token, shown only now:\n\n  ${demo.token}\n\n`,
+  );
+}
+
+export async function startServer(config: Config, logger: Logger): Promise<RunningServer> {
+  const started = performance.now();
+  const store = openSqliteStore(config.dataDir);
+  const services = createServices(config, store, logger);
+  if (config.seedDemoTenant) await seedDemoTenant(services);
+  const app = await createApp(services);
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(config.port, config.host, () => resolve(s));
+  });
+  server.keepAliveTimeout = 65_000;
+  const { port } = server.address() as AddressInfo;
+  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  const url = `http://${host}:${port}`;
+  logger.info({ url, data_dir: config.dataDir, startup_ms: Math.round(performance.now() - started) }, 'listening');
+
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= (async () => {
+      // stop accepting, let in-flight requests finish, then release the database
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      });
+      await store.close();
+    })();
+    return closing;
+  };
+  return { url, services, close };
+}

@@ -1,0 +1,110 @@
+import { randomUUID } from 'node:crypto';
+import type { Principal, Store, TenantRow, TokenRow } from '../store/types.js';
+import type { Clock } from '../time.js';
+import { hashToken, looksLikeToken, newToken } from './tokens.js';
+
+export interface CreatedTenant {
+  tenant_id: string;
+  user_id: string;
+  token_id: string;
+  token: string;
+}
+
+export interface TokenView {
+  token_id: string;
+  tenant_id: string;
+  user_id: string;
+  name: string;
+  prefix: string;
+  created_at: string;
+  last_used_at: string | null;
+  expires_at: string | null;
+  revoked_at: string | null;
+}
+
+export const DEFAULT_PRICE_PER_POINT = 10;
+const DAY_MS = 86_400_000;
+/** last_used_at is advisory: writing it at most once a minute per token keeps reads free of writes. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+export class TenantError extends Error {}
+
+function viewToken(row: TokenRow): TokenView {
+  const { id, ...rest } = row;
+  return { token_id: id, ...rest };
+}
+
+export class Tenants {
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+  ) {}
+
+  async create(name: string, currency = 'USD', pricePerPoint = DEFAULT_PRICE_PER_POINT): Promise<CreatedTenant> {
+    if (!/^[A-Z]{3}$/.test(currency)) throw new TenantError(`currency must be an ISO 4217 code, got "${currency}"`);
+    if (!Number.isSafeInteger(pricePerPoint) || pricePerPoint < 0) {
+      throw new TenantError('price per point must be a non-negative integer of minor units');
+    }
+    if (await this.store.tenants.findByName(name)) throw new TenantError(`tenant "${name}" exists`);
+    const now = this.clock.now().toISOString();
+    const tenant: TenantRow = { id: randomUUID(), name, currency, price_per_point: pricePerPoint, created_at: now };
+    const user = { id: randomUUID(), tenant_id: tenant.id, name: `${name}-owner`, created_at: now };
+    const secret = newToken();
+    const token: TokenRow = {
+      id: randomUUID(),
+      tenant_id: tenant.id,
+      user_id: user.id,
+      name: 'default',
+      prefix: secret.prefix,
+      created_at: now,
+      last_used_at: null,
+      expires_at: null,
+      revoked_at: null,
+    };
+    await this.store.tenants.create(tenant, user, token, secret.hash);
+    return { tenant_id: tenant.id, user_id: user.id, token_id: token.id, token: secret.token };
+  }
+
+  async issueToken(tenantId: string, name = 'token', expiresInDays?: number) {
+    const user = await this.store.tenants.firstUser(tenantId);
+    if (!user) throw new TenantError(`no tenant ${tenantId}`);
+    const now = this.clock.now();
+    const secret = newToken();
+    const token: TokenRow = {
+      id: randomUUID(),
+      tenant_id: tenantId,
+      user_id: user.id,
+      name,
+      prefix: secret.prefix,
+      created_at: now.toISOString(),
+      last_used_at: null,
+      expires_at: expiresInDays === undefined ? null : new Date(now.getTime() + expiresInDays * DAY_MS).toISOString(),
+      revoked_at: null,
+    };
+    await this.store.tenants.issueToken(token, secret.hash);
+    return { token_id: token.id, token: secret.token, expires_at: token.expires_at };
+  }
+
+  async listTokens(tenantId: string): Promise<TokenView[]> {
+    return (await this.store.tenants.listTokens(tenantId)).map(viewToken);
+  }
+
+  async revokeToken(tokenId: string): Promise<TokenView> {
+    const row = await this.store.tenants.revokeToken(tokenId, this.clock.now().toISOString());
+    if (!row) throw new TenantError(`no token ${tokenId}`);
+    return viewToken(row);
+  }
+
+  /** The caller behind a bearer token, or why there is none. */
+  async authenticate(token: string): Promise<Principal | 'invalid'> {
+    if (!looksLikeToken(token)) return 'invalid';
+    const found = await this.store.tenants.lookupToken(hashToken(token));
+    if (!found || found.revokedAt) return 'invalid';
+    const now = this.clock.now();
+    if (found.expiresAt && found.expiresAt <= now.toISOString()) return 'invalid';
+    if (!found.lastUsedAt || now.getTime() - Date.parse(found.lastUsedAt) > TOUCH_INTERVAL_MS) {
+      await this.store.tenants.touchToken(found.tokenId, now.toISOString());
+    }
+    return { tenantId: found.tenantId, userId: found.userId, tokenId: found.tokenId };
+  }
+}
