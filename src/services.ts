@@ -1,5 +1,6 @@
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
+import { Revenue } from './revenue/service.js';
 import type { Store } from './store/types.js';
 import { Tenants } from './tenants/service.js';
 import { type Clock, systemClock } from './time.js';
@@ -11,6 +12,7 @@ export interface Services {
   logger: Logger;
   store: Store;
   tenants: Tenants;
+  revenue: Revenue;
 }
 
 export function createServices(config: Config, store: Store, logger: Logger, clock: Clock = systemClock): Services {
@@ -20,5 +22,6 @@ export function createServices(config: Config, store: Store, logger: Logger, clo
     logger,
     store,
     tenants: new Tenants(store, clock),
+    revenue: new Revenue(store, clock),
   };
 }

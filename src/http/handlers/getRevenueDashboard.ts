@@ -1,0 +1,6 @@
+import type { AuthedHandler } from '../api.js';
+import { sendOk } from '../render.js';
+
+export const getRevenueDashboard: AuthedHandler = async ({ ctx, services, principal }) => {
+  sendOk(ctx, await services.revenue.dashboard(principal.tenantId));
+};

@@ -1,0 +1,15 @@
+import type { AuthedHandler } from '../api.js';
+import { queryOf } from '../params.js';
+import { sendList } from '../render.js';
+
+export const listRevenueTransactions: AuthedHandler = async ({ c, ctx, services, principal }) => {
+  const query = queryOf<'listRevenueTransactions', 'transaction_type' | 'page' | 'page_size'>(c);
+  const { items, total } = await services.revenue.listTransactions(principal.tenantId, {
+    transactionType: query.transaction_type,
+    page: query.page,
+    pageSize: query.page_size,
+    startDate: query.start_date,
+    endDate: query.end_date,
+  });
+  sendList(ctx, items, { total, page: query.page, page_size: query.page_size });
+};

@@ -1,0 +1,88 @@
+import { readFile } from 'node:fs/promises';
+import { ERRORS } from '../errors.js';
+import type { PeriodSums, Store, TransactionType } from '../store/types.js';
+import type { Clock } from '../time.js';
+import { addDays, daysBetween, monthStart, previousMonth, utcDay } from './dates.js';
+import { parseSettlements } from './import.js';
+
+export interface TransactionQuery {
+  transactionType: 'all' | TransactionType;
+  page: number;
+  pageSize: number;
+  startDate?: string;
+  endDate?: string;
+}
+
+export const DASHBOARD_DAYS = 30;
+
+function totals(sums: PeriodSums) {
+  return { total: sums.tech + sums.ecosystem, tech: sums.tech, ecosystem: sums.ecosystem };
+}
+
+export class Revenue {
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+  ) {}
+
+  async listTransactions(tenantId: string, query: TransactionQuery) {
+    if (query.startDate && query.endDate && query.startDate > query.endDate) {
+      throw ERRORS.validation([
+        { loc: ['query', 'end_date'], msg: 'Value error, end_date must not be before start_date', type: 'value_error' },
+      ]);
+    }
+    return this.store.ledger.list(
+      tenantId,
+      {
+        type: query.transactionType === 'all' ? undefined : query.transactionType,
+        startDate: query.startDate,
+        endDate: query.endDate,
+      },
+      query.pageSize,
+      (query.page - 1) * query.pageSize,
+    );
+  }
+
+  async dashboard(tenantId: string) {
+    const tenant = await this.store.tenants.get(tenantId);
+    if (!tenant) throw ERRORS.notFound('Tenant');
+    const now = this.clock.now();
+    const today = utcDay(now);
+    const firstDay = addDays(today, -(DASHBOARD_DAYS - 1));
+    const previous = previousMonth(today);
+    const ledger = this.store.ledger;
+    const [allTime, todays, monthToDate, previousMonthSums, daily, stats] = await Promise.all([
+      ledger.sums(tenantId, null, null),
+      ledger.sums(tenantId, today, today),
+      ledger.sums(tenantId, monthStart(today), today),
+      ledger.sums(tenantId, previous.first, previous.last),
+      ledger.daily(tenantId, firstDay, today),
+      ledger.stats(tenantId),
+    ]);
+    const byDay = new Map(daily.map((d) => [d.day, d]));
+    return {
+      currency: tenant.currency,
+      all_time: totals(allTime),
+      today: totals(todays),
+      month_to_date: totals(monthToDate),
+      previous_month: totals(previousMonthSums),
+      transaction_count: stats.count,
+      latest_transaction_at: stats.latestOccurredAt,
+      daily: daysBetween(firstDay, today).map((date) => ({
+        date,
+        ...totals(byDay.get(date) ?? { tech: 0, ecosystem: 0 }),
+      })),
+      as_of: now.toISOString(),
+    };
+  }
+
+  /** Imports a partner settlement file all-or-nothing; rows already imported (same external_id) are skipped. */
+  async importFile(tenantId: string, path: string): Promise<{ imported: number; skipped: number }> {
+    const tenant = await this.store.tenants.get(tenantId);
+    if (!tenant) throw new Error(`no tenant ${tenantId}`);
+    const entries = parseSettlements(await readFile(path, 'utf8'), tenantId, tenant.currency, this.clock.now());
+    const { inserted, skipped } = await this.store.ledger.append(entries);
+    return { imported: inserted, skipped };
+  }
+
+}
