@@ -20,6 +20,8 @@ export interface Config {
   taskTimeoutMs: number;
   /** Heap limit of a parser thread. */
   taskMemoryMb: number;
+  /** Process RSS at which the longest-running parser task is stopped. */
+  parserRssLimitMb: number;
   leaseMs: number;
   pointsPerPage: Record<'pdf-preflight' | 'pdf-text', number>;
   seedDemoTenant: boolean;
@@ -47,8 +49,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     uploadTtlMs: intFromEnv(env, 'UPLOAD_TTL_SECONDS', 24 * 3600, 1) * 1000,
     sweepIntervalMs: intFromEnv(env, 'UPLOAD_SWEEP_SECONDS', 300, 1) * 1000,
     workerThreads: intFromEnv(env, 'WORKER_THREADS', availableParallelism()),
-    taskTimeoutMs: intFromEnv(env, 'TASK_TIMEOUT_MS', 20_000, 1),
+    taskTimeoutMs: intFromEnv(env, 'TASK_TIMEOUT_MS', 10_000, 1),
     taskMemoryMb: intFromEnv(env, 'TASK_MEMORY_MB', 256, 16),
+    parserRssLimitMb: intFromEnv(env, 'PARSER_RSS_LIMIT_MB', 1024, 64),
     leaseMs: intFromEnv(env, 'RUN_LEASE_MS', 30_000, 100),
     pointsPerPage: {
       'pdf-preflight': intFromEnv(env, 'POINTS_PER_PAGE_PREFLIGHT', 2),

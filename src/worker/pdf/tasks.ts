@@ -1,0 +1,26 @@
+import type { DocumentFacts, PageFacts, ProbeFacts } from './analyse.js';
+
+/** Work one parser thread does; each is bounded in time and memory by the pool. */
+export type PdfTask =
+  | { kind: 'probe'; path: string }
+  | { kind: 'document'; path: string }
+  | { kind: 'page'; path: string; page: number }
+  | { kind: 'text'; path: string; page: number };
+
+export interface PdfTaskResult {
+  probe: ProbeFacts;
+  document: DocumentFacts;
+  page: PageFacts;
+  text: string;
+}
+
+export type TaskFailureKind = 'invalid_pdf' | 'encrypted' | 'timeout' | 'out_of_memory' | 'crashed' | 'page_error';
+
+export interface TaskRequest {
+  id: number;
+  task: PdfTask;
+}
+
+export type TaskResponse =
+  | { id: number; ok: true; result: PdfTaskResult[PdfTask['kind']] }
+  | { id: number; ok: false; kind: TaskFailureKind; message: string };
