@@ -36,14 +36,21 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   const url = `http://${host}:${port}`;
   logger.info({ url, data_dir: config.dataDir, startup_ms: Math.round(performance.now() - started) }, 'listening');
 
+  const sweeper = setInterval(() => {
+    services.uploads.sweepExpired().catch((error: unknown) => logger.error({ err: error }, 'upload sweep failed'));
+  }, config.sweepIntervalMs);
+  sweeper.unref();
+
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
+      clearInterval(sweeper);
       // stop accepting, let in-flight requests finish, then release the database
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
       });
+      await services.close();
       await store.close();
     })();
     return closing;

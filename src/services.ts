@@ -1,9 +1,13 @@
+import path from 'node:path';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
 import { Revenue } from './revenue/service.js';
 import type { Store } from './store/types.js';
 import { Tenants } from './tenants/service.js';
 import { type Clock, systemClock } from './time.js';
+import { type BlobStore, LocalBlobStore } from './uploads/blob-store.js';
+import { Uploads } from './uploads/service.js';
+import { PdfPool } from './worker/pdf/pool.js';
 
 /** The domain, wired once per process; handlers reach it through their scope. */
 export interface Services {
@@ -11,17 +15,39 @@ export interface Services {
   clock: Clock;
   logger: Logger;
   store: Store;
+  blobs: BlobStore;
+  /** Parser threads, created on first use: the admin CLI never starts them. */
+  pdfPool(): PdfPool;
   tenants: Tenants;
   revenue: Revenue;
+  uploads: Uploads;
+  close(): Promise<void>;
 }
 
 export function createServices(config: Config, store: Store, logger: Logger, clock: Clock = systemClock): Services {
+  const blobs = new LocalBlobStore(path.join(config.dataDir, 'blobs'));
+  let pool: PdfPool | undefined;
+  const pdfPool = () => {
+    pool ??= new PdfPool({
+      size: Math.max(1, config.workerThreads),
+      taskTimeoutMs: config.taskTimeoutMs,
+      memoryMb: config.taskMemoryMb,
+      rssLimitMb: config.parserRssLimitMb,
+    });
+    return pool;
+  };
   return {
     config,
     clock,
     logger,
     store,
+    blobs,
+    pdfPool,
     tenants: new Tenants(store, clock),
     revenue: new Revenue(store, clock),
+    uploads: new Uploads(store, blobs, (file) => pdfPool().run({ kind: 'probe', path: file }), config, clock, logger),
+    async close() {
+      await pool?.close();
+    },
   };
 }

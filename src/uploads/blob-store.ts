@@ -102,7 +102,7 @@ export class LocalBlobStore implements BlobStore {
             for await (const chunk of chunks as AsyncIterable<Buffer>) {
               hash.update(chunk);
               size += chunk.length;
-              if (!out.write(chunk)) await new Promise((resolve) => out.once('drain', resolve));
+              if (!out.write(chunk)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
             }
           });
         }

@@ -1,11 +1,26 @@
 import type { HandlerSet } from '../api.js';
+import { abortUpload } from './abortUpload.js';
+import { completeUpload } from './completeUpload.js';
+import { createUpload } from './createUpload.js';
+import { getFile } from './getFile.js';
 import { getHealth } from './getHealth.js';
 import { getReadiness } from './getReadiness.js';
 import { getRevenueDashboard } from './getRevenueDashboard.js';
+import { getUpload } from './getUpload.js';
 import { listRevenueTransactions } from './listRevenueTransactions.js';
+import { uploadPart } from './uploadPart.js';
 
 /** operationId -> handler; each handler lives in the file named after its operationId. */
 export const handlers: HandlerSet = {
   public: { getHealth, getReadiness },
-  authed: { getRevenueDashboard, listRevenueTransactions },
+  authed: {
+    getRevenueDashboard,
+    listRevenueTransactions,
+    createUpload,
+    getUpload,
+    uploadPart,
+    completeUpload,
+    abortUpload,
+    getFile,
+  },
 };

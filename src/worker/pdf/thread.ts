@@ -28,7 +28,7 @@ function documentAt(path: string): Promise<OpenedDocument> {
 async function probe(path: string): Promise<ProbeFacts> {
   try {
     const { doc } = await documentAt(path);
-    const { info } = (await doc.getMetadata()) as { info: Record<string, unknown> };
+    const info = (await doc.getMetadata()).info as unknown as Record<string, unknown>;
     const version = typeof info.PDFFormatVersion === 'string' ? info.PDFFormatVersion : null;
     return { pageCount: doc.numPages, pdfVersion: version, encrypted: Boolean(info.IsEncrypted) };
   } catch (error) {
