@@ -392,6 +392,8 @@ export interface components {
         Transaction: {
             /** Format: uuid */
             id: string;
+            /** Format: uuid */
+            tenant_id: string;
             /**
              * @description `tech`: diagnosis usage booked when a run finishes; `ecosystem`: imported partner settlement.
              * @enum {string}

@@ -5,6 +5,7 @@ import { createApp } from './http/app.js';
 import type { Logger } from './logger.js';
 import { createServices, type Services } from './services.js';
 import { openSqliteStore } from './store/sqlite/index.js';
+import { createRunWorker } from './worker/index.js';
 
 export interface RunningServer {
   url: string;
@@ -36,6 +37,10 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   const url = `http://${host}:${port}`;
   logger.info({ url, data_dir: config.dataDir, startup_ms: Math.round(performance.now() - started) }, 'listening');
 
+  // `npm start` runs an in-process worker too; WORKER_THREADS=0 leaves runs to `npm run worker` processes
+  const runWorker = config.workerThreads > 0 ? createRunWorker(services) : undefined;
+  runWorker?.start();
+
   const sweeper = setInterval(() => {
     services.uploads.sweepExpired().catch((error: unknown) => logger.error({ err: error }, 'upload sweep failed'));
   }, config.sweepIntervalMs);
@@ -45,6 +50,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   const close = () => {
     closing ??= (async () => {
       clearInterval(sweeper);
+      await runWorker?.stop();
       // stop accepting, let in-flight requests finish, then release the database
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

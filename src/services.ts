@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
 import { Revenue } from './revenue/service.js';
+import { Runs } from './runs/service.js';
 import type { Store } from './store/types.js';
 import { Tenants } from './tenants/service.js';
 import { type Clock, systemClock } from './time.js';
@@ -21,6 +22,7 @@ export interface Services {
   tenants: Tenants;
   revenue: Revenue;
   uploads: Uploads;
+  runs: Runs;
   close(): Promise<void>;
 }
 
@@ -46,6 +48,7 @@ export function createServices(config: Config, store: Store, logger: Logger, clo
     tenants: new Tenants(store, clock),
     revenue: new Revenue(store, clock),
     uploads: new Uploads(store, blobs, (file) => pdfPool().run({ kind: 'probe', path: file }), config, clock, logger),
+    runs: new Runs(store, blobs, clock),
     async close() {
       await pool?.close();
     },

@@ -153,6 +153,8 @@ export interface Page<T> {
 /** A queue entry a worker holds under a lease. */
 export interface ClaimedRun {
   queueMessageId: string;
+  /** How many times this queue entry has been claimed, this claim included. */
+  claims: number;
   run: RunRow;
   storageKey: string;
 }

@@ -76,7 +76,7 @@ export function sqliteRuns(db: Db): RunRepo {
      WHERE id = @id AND tenant_id = @tenant AND status IN ('succeeded', 'failed')`,
   );
   const nextAvailable = db.prepare(
-    `SELECT q.id AS queueMessageId, q.run_id AS runId, q.lease_owner AS owner FROM run_queue q
+    `SELECT q.id AS queueMessageId, q.run_id AS runId, q.claims AS claims FROM run_queue q
      WHERE q.done_at IS NULL AND (q.lease_until IS NULL OR q.lease_until < ?)
      ORDER BY q.enqueued_at LIMIT 1`,
   );
@@ -126,7 +126,7 @@ export function sqliteRuns(db: Db): RunRepo {
   });
 
   const claim = db.transaction((workerId: string, now: string, leaseUntil: string): ClaimedRun | undefined => {
-    const next = nextAvailable.get(now) as { queueMessageId: string; runId: string } | undefined;
+    const next = nextAvailable.get(now) as { queueMessageId: string; runId: string; claims: number } | undefined;
     if (!next) return undefined;
     takeLease.run(workerId, leaseUntil, next.queueMessageId);
     const before = toRun(getById.get(next.runId) as RunRecord)!;
@@ -137,7 +137,7 @@ export function sqliteRuns(db: Db): RunRepo {
     }
     const run = toRun(getById.get(next.runId) as RunRecord)!;
     const file = storageKey.get(run.file_id) as { key: string };
-    return { queueMessageId: next.queueMessageId, run, storageKey: file.key };
+    return { queueMessageId: next.queueMessageId, claims: next.claims + 1, run, storageKey: file.key };
   });
 
   const finish = db.transaction(

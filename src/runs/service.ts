@@ -1,0 +1,89 @@
+import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import type { Readable } from 'node:stream';
+import { ERRORS } from '../errors.js';
+import type { Principal, RunFilter, RunRow, RunTarget, Store } from '../store/types.js';
+import type { Clock } from '../time.js';
+import type { BlobStore } from '../uploads/blob-store.js';
+import { outputKey } from './outputs.js';
+
+export const DEFAULT_TARGET: RunTarget = 'pdf-preflight';
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.json': 'application/json; charset=utf-8',
+  '.html': 'text/html; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+/** The API side of diagnosis runs: create, read, list, rerun. The worker (src/worker) executes them. */
+export class Runs {
+  /** Emits 'queued' when this process queues work, so an in-process worker claims it without polling delay. */
+  readonly events = new EventEmitter();
+
+  constructor(
+    private readonly store: Store,
+    private readonly blobs: BlobStore,
+    private readonly clock: Clock,
+  ) {}
+
+  async create(principal: Principal, fileId: string, target: RunTarget = DEFAULT_TARGET): Promise<RunRow> {
+    const file = await this.store.uploads.getFile(principal.tenantId, fileId);
+    if (!file) throw ERRORS.notFound('File');
+    const run: RunRow = {
+      id: randomUUID(),
+      tenant_id: principal.tenantId,
+      file_id: file.id,
+      user_id: principal.userId,
+      created_by: principal.userId,
+      created_by_type: 'user',
+      target,
+      status: 'queued',
+      progress: 0,
+      total_tasks: 0,
+      completed_tasks: 0,
+      failed_tasks: 0,
+      points_consumed: 0,
+      input_file_name: file.file_name,
+      output_files: [],
+      error: null,
+      attempt: 1,
+      queue_message_id: randomUUID(),
+      created_at: this.clock.now().toISOString(),
+      started_at: null,
+      completed_at: null,
+    };
+    await this.store.runs.create(run);
+    this.events.emit('queued');
+    return run;
+  }
+
+  async get(tenantId: string, runId: string): Promise<RunRow> {
+    const run = await this.store.runs.get(tenantId, runId);
+    if (!run) throw ERRORS.notFound('Run');
+    return run;
+  }
+
+  list(tenantId: string, filter: RunFilter, limit: number, offset: number) {
+    return this.store.runs.list(tenantId, filter, limit, offset);
+  }
+
+  async rerun(tenantId: string, runId: string): Promise<RunRow> {
+    const result = await this.store.runs.rerun(tenantId, runId, randomUUID(), this.clock.now().toISOString());
+    if (result === undefined) throw ERRORS.notFound('Run');
+    if (result === 'conflict') {
+      throw ERRORS.conflict('run_not_finished', 'Only a succeeded or failed run can be rerun');
+    }
+    this.events.emit('queued');
+    return result;
+  }
+
+  async openOutput(tenantId: string, runId: string, name: string): Promise<{ stream: Readable; contentType: string }> {
+    const run = await this.get(tenantId, runId);
+    if (!run.output_files.includes(name)) throw ERRORS.notFound('Output file');
+    const extension = name.slice(name.lastIndexOf('.'));
+    return {
+      stream: this.blobs.read(outputKey(run.tenant_id, run.id, run.queue_message_id, name)),
+      contentType: CONTENT_TYPES[extension] ?? 'application/octet-stream',
+    };
+  }
+}

@@ -1,0 +1,150 @@
+import { Readable } from 'node:stream';
+import { outputKey } from '../runs/outputs.js';
+import type { ClaimedRun, RunOutcome, RunProgress } from '../store/types.js';
+import type { Clock } from '../time.js';
+import type { BlobStore } from '../uploads/blob-store.js';
+import type { DocumentFacts } from './pdf/analyse.js';
+import { type PdfPool, TaskFailure } from './pdf/pool.js';
+import { buildReport, type PageOutcome, renderReportHtml } from './report.js';
+
+export interface ExecutionDeps {
+  pool: PdfPool;
+  blobs: BlobStore;
+  clock: Clock;
+  pointsPerPage: Record<'pdf-preflight' | 'pdf-text', number>;
+}
+
+export interface ExecutionHooks {
+  onProgress(progress: RunProgress): void;
+  /** True once the worker has lost its lease: stop dispatching, the result will not be kept. */
+  stopped(): boolean;
+}
+
+export class ExecutionStopped extends Error {}
+
+export function progressOf(total: number, completed: number, failed: number): RunProgress {
+  return {
+    total_tasks: total,
+    completed_tasks: completed,
+    failed_tasks: failed,
+    progress: total === 0 ? 0 : Math.floor((100 * (completed + failed)) / total),
+  };
+}
+
+type TextOutcome = { page: number; status: 'ok'; text: string } | { page: number; status: 'failed'; error: string };
+
+/** Runs `work` over 1..count with at most `parallel` in flight, in page order of completion. */
+async function forEachPage<T>(count: number, parallel: number, hooks: ExecutionHooks, work: (page: number) => Promise<T>) {
+  const results: T[] = new Array(count);
+  let next = 1;
+  const lanes = Array.from({ length: Math.min(parallel, count) }, async () => {
+    while (next <= count) {
+      if (hooks.stopped()) throw new ExecutionStopped('lease lost');
+      const page = next++;
+      results[page - 1] = await work(page);
+    }
+  });
+  await Promise.all(lanes);
+  return results;
+}
+
+function failureReason(error: unknown): string {
+  if (error instanceof TaskFailure) return error.message;
+  throw error;
+}
+
+/**
+ * Executes one claimed run: a document task, then one task per page on the parser pool. A page that fails
+ * is counted and reported and the run goes on; a file that does not open fails the run.
+ */
+export async function executeRun(claim: ClaimedRun, deps: ExecutionDeps, hooks: ExecutionHooks): Promise<RunOutcome> {
+  const { run } = claim;
+  const path = deps.blobs.localPath(claim.storageKey);
+  const failed = (error: string, progress: RunProgress): RunOutcome => ({
+    ...progress,
+    status: 'failed',
+    points_consumed: 0,
+    output_files: [],
+    error,
+    completed_at: deps.clock.now().toISOString(),
+  });
+
+  let doc: DocumentFacts;
+  try {
+    doc = await deps.pool.run({ kind: 'document', path });
+  } catch (error) {
+    const reason = error instanceof TaskFailure && error.kind === 'encrypted'
+      ? 'The PDF is encrypted with a password and cannot be diagnosed'
+      : failureReason(error);
+    return failed(reason, progressOf(1, 0, 1));
+  }
+  const pageCount = doc.page_count ?? 0;
+  const total = 1 + pageCount;
+  let completed = 1;
+  let failedTasks = 0;
+  hooks.onProgress(progressOf(total, completed, failedTasks));
+  const settle = (ok: boolean) => {
+    if (ok) completed++;
+    else failedTasks++;
+    hooks.onProgress(progressOf(total, completed, failedTasks));
+  };
+
+  const outputs: { name: string; body: string }[] = [];
+  let pagesOk = 0;
+  if (run.target === 'pdf-preflight') {
+    const pages = await forEachPage(pageCount, deps.pool.size, hooks, async (page): Promise<PageOutcome> => {
+      try {
+        const facts = await deps.pool.run({ kind: 'page', path, page });
+        settle(true);
+        return { page, status: 'ok', facts };
+      } catch (error) {
+        const reason = failureReason(error);
+        settle(false);
+        return { page, status: 'failed', error: reason };
+      }
+    });
+    pagesOk = pages.filter((p) => p.status === 'ok').length;
+    const report = buildReport(
+      { run_id: run.id, file_id: run.file_id, file_name: run.input_file_name, generated_at: deps.clock.now().toISOString() },
+      doc,
+      pages,
+    );
+    outputs.push({ name: 'report.json', body: `${JSON.stringify(report, null, 2)}\n` });
+    outputs.push({ name: 'report.html', body: renderReportHtml(report) });
+  } else {
+    const pages = await forEachPage(pageCount, deps.pool.size, hooks, async (page): Promise<TextOutcome> => {
+      try {
+        const text = await deps.pool.run({ kind: 'text', path, page });
+        settle(true);
+        return { page, status: 'ok', text };
+      } catch (error) {
+        const reason = failureReason(error);
+        settle(false);
+        return { page, status: 'failed', error: reason };
+      }
+    });
+    pagesOk = pages.filter((p) => p.status === 'ok').length;
+    // pages separated by form feeds, as pdftotext does
+    outputs.push({ name: 'text.txt', body: pages.map((p) => (p.status === 'ok' ? p.text : '')).join('\f') });
+    const index = pages.map((p) =>
+      p.status === 'ok'
+        ? { page: p.page, status: p.status, characters: p.text.length, text: p.text, error: null }
+        : { page: p.page, status: p.status, characters: 0, text: null, error: p.error },
+    );
+    outputs.push({ name: 'pages.json', body: `${JSON.stringify({ run_id: run.id, pages: index }, null, 2)}\n` });
+  }
+  if (hooks.stopped()) throw new ExecutionStopped('lease lost');
+
+  for (const output of outputs) {
+    const key = outputKey(run.tenant_id, run.id, claim.queueMessageId, output.name);
+    await deps.blobs.put(key, Readable.from([Buffer.from(output.body)]), Number.MAX_SAFE_INTEGER);
+  }
+  return {
+    ...progressOf(total, completed, failedTasks),
+    status: 'succeeded',
+    points_consumed: pagesOk * deps.pointsPerPage[run.target],
+    output_files: outputs.map((o) => o.name),
+    error: null,
+    completed_at: deps.clock.now().toISOString(),
+  };
+}

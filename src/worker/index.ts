@@ -1,0 +1,17 @@
+import type { Services } from '../services.js';
+import { RunWorker } from './runner.js';
+
+/** A run worker over the process's services; it parses on the shared parser pool. */
+export function createRunWorker(services: Services): RunWorker {
+  const { config } = services;
+  const pool = services.pdfPool();
+  const worker = new RunWorker(
+    services.store,
+    { pool, blobs: services.blobs, clock: services.clock, pointsPerPage: config.pointsPerPage },
+    services.clock,
+    services.logger,
+    { concurrency: pool.size, leaseMs: config.leaseMs, pollMs: 500, maxClaims: 3 },
+  );
+  services.runs.events.on('queued', () => worker.nudge());
+  return worker;
+}

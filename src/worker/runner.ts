@@ -1,0 +1,155 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { Logger } from '../logger.js';
+import { multiplyMinor } from '../revenue/money.js';
+import type { ClaimedRun, LedgerEntry, RunOutcome, RunProgress, Store } from '../store/types.js';
+import type { Clock } from '../time.js';
+import { type ExecutionDeps, ExecutionStopped, executeRun, progressOf } from './execute.js';
+
+export interface RunnerOptions {
+  /** Runs executed at once by this process. */
+  concurrency: number;
+  leaseMs: number;
+  pollMs: number;
+  /** A queue entry claimed this many times (its workers kept dying) fails instead of running again. */
+  maxClaims: number;
+}
+
+const PROGRESS_WRITE_MS = 250;
+
+/**
+ * Claims queued runs under a lease, executes them and finishes them. Any number of runners, in this process
+ * or others sharing the database, can work the same queue: the lease decides who holds a run, and a run
+ * whose runner died is claimed again once its lease lapses.
+ */
+export class RunWorker {
+  readonly workerId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  private active = 0;
+  private stopping = false;
+  private timer?: NodeJS.Timeout;
+  private readonly inFlight = new Set<Promise<void>>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly deps: ExecutionDeps,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+    private readonly options: RunnerOptions,
+  ) {}
+
+  start(): void {
+    this.schedule(0);
+  }
+
+  /** Claim now rather than at the next poll (called when this process queued a run). */
+  nudge(): void {
+    if (!this.stopping) this.schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    clearTimeout(this.timer);
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  private schedule(delay: number): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.fill(), delay);
+    this.timer.unref();
+  }
+
+  private async fill(): Promise<void> {
+    try {
+      while (!this.stopping && this.active < this.options.concurrency) {
+        const now = this.clock.now();
+        const claim = await this.store.runs.claim(
+          this.workerId,
+          now.toISOString(),
+          new Date(now.getTime() + this.options.leaseMs).toISOString(),
+        );
+        if (!claim) break;
+        this.active++;
+        const job = this.process(claim).finally(() => {
+          this.active--;
+          this.inFlight.delete(job);
+          this.nudge();
+        });
+        this.inFlight.add(job);
+      }
+    } catch (error) {
+      this.logger.error({ err: error }, 'claiming runs failed');
+    }
+    if (!this.stopping) this.schedule(this.options.pollMs);
+  }
+
+  private async process(claim: ClaimedRun): Promise<void> {
+    const log = this.logger.child({ run_id: claim.run.id, queue_message_id: claim.queueMessageId });
+    let lost = false;
+    let pending: RunProgress | undefined;
+    let lastWrite = 0;
+    const renew = setInterval(async () => {
+      const until = new Date(this.clock.now().getTime() + this.options.leaseMs).toISOString();
+      try {
+        if (!(await this.store.runs.renewLease(claim.queueMessageId, this.workerId, until))) lost = true;
+      } catch (error) {
+        log.warn({ err: error }, 'lease renewal failed');
+      }
+    }, Math.max(50, Math.floor(this.options.leaseMs / 3)));
+    const flush = async () => {
+      if (!pending) return;
+      const progress = pending;
+      pending = undefined;
+      lastWrite = Date.now();
+      if (!(await this.store.runs.saveProgress(claim.queueMessageId, this.workerId, progress))) lost = true;
+    };
+    try {
+      let outcome: RunOutcome;
+      if (claim.claims > this.options.maxClaims) {
+        outcome = {
+          ...progressOf(0, 0, 0),
+          status: 'failed',
+          points_consumed: 0,
+          output_files: [],
+          error: `The run was interrupted ${claim.claims - 1} times and was given up`,
+          completed_at: this.clock.now().toISOString(),
+        };
+      } else {
+        outcome = await executeRun(claim, this.deps, {
+          onProgress: (progress) => {
+            pending = progress;
+            if (Date.now() - lastWrite >= PROGRESS_WRITE_MS) void flush().catch(() => undefined);
+          },
+          stopped: () => lost || this.stopping,
+        });
+      }
+      const finished = await this.store.runs.finish(claim.queueMessageId, this.workerId, outcome, await this.booking(claim, outcome));
+      if (!finished) log.warn('run finished elsewhere: the lease was lost');
+      else log.info({ status: outcome.status, points: outcome.points_consumed }, 'run finished');
+    } catch (error) {
+      if (error instanceof ExecutionStopped) log.warn('run execution stopped; another worker will take it');
+      else log.error({ err: error }, 'run execution failed; it will be retried when its lease lapses');
+    } finally {
+      clearInterval(renew);
+    }
+  }
+
+  /** The tech revenue of an execution: its points at the tenant's price, booked with the finish. */
+  private async booking(claim: ClaimedRun, outcome: RunOutcome): Promise<LedgerEntry | null> {
+    if (outcome.points_consumed <= 0) return null;
+    const tenant = await this.store.tenants.get(claim.run.tenant_id);
+    if (!tenant || tenant.price_per_point === 0) return null;
+    return {
+      id: randomUUID(),
+      tenant_id: tenant.id,
+      type: 'tech',
+      amount: multiplyMinor(outcome.points_consumed, tenant.price_per_point),
+      currency: tenant.currency,
+      description: `Diagnosis run ${claim.run.id} (${claim.run.target}, attempt ${claim.run.attempt}): ${outcome.points_consumed} points`,
+      source: 'run',
+      run_id: claim.run.id,
+      external_id: null,
+      occurred_at: outcome.completed_at,
+      created_at: outcome.completed_at,
+    };
+  }
+}
