@@ -1,0 +1,61 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect } from 'vitest';
+import type { Harness } from './harness.js';
+
+export const PDF_DIR = path.resolve(import.meta.dirname, '../../../shared/pdfs');
+export const pdfPath = (name: string) => path.join(PDF_DIR, name);
+export const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+export interface UploadOptions {
+  token?: string;
+  fileName?: string;
+  declareSha?: boolean;
+}
+
+/** Start, send every part, return the upload (not completed). */
+export async function sendUpload(h: Harness, bytes: Uint8Array, options: UploadOptions = {}) {
+  const started = await h.request('POST', '/api/open/uploads', {
+    token: options.token,
+    json: {
+      file_name: options.fileName ?? 'doc.pdf',
+      size_bytes: bytes.length,
+      ...(options.declareSha ? { sha256: sha256(bytes) } : {}),
+    },
+  });
+  expect(started.status, started.text).toBe(201);
+  const { upload_id, part_size, part_count } = started.body.data;
+  for (let part = 1; part <= part_count; part++) {
+    const chunk = bytes.subarray((part - 1) * part_size, part * part_size);
+    const sent = await h.request('PUT', `/api/open/uploads/${upload_id}/parts/${part}`, {
+      token: options.token,
+      body: chunk,
+      contentType: 'application/octet-stream',
+    });
+    expect(sent.status, sent.text).toBe(200);
+  }
+  return started.body.data as { upload_id: string; part_size: number; part_count: number };
+}
+
+/** Upload and complete; returns the file id. */
+export async function uploadPdf(h: Harness, bytes: Uint8Array, options: UploadOptions = {}): Promise<string> {
+  const { upload_id } = await sendUpload(h, bytes, options);
+  const done = await h.request('POST', '/api/open/uploads/complete', { token: options.token, json: { upload_id } });
+  expect(done.status, done.text).toBe(200);
+  return done.body.data.file_id as string;
+}
+
+export const readPdf = (name: string) => new Uint8Array(readFileSync(pdfPath(name)));
+
+/** Polls a run until it has finished. */
+export async function waitForRun(h: Harness, runId: string, token?: string, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await h.request('GET', `/api/open/runs/${runId}`, { token });
+    expect(res.status).toBe(200);
+    if (res.body.data.status === 'succeeded' || res.body.data.status === 'failed') return res.body.data;
+    if (Date.now() > deadline) throw new Error(`run ${runId} still ${res.body.data.status}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

@@ -1,0 +1,133 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import formats from 'ajv-formats';
+import { OpenAPIBackend } from 'openapi-backend';
+import { expect } from 'vitest';
+import { type Config, loadConfig } from '../../src/config.js';
+import { createLogger } from '../../src/logger.js';
+import { CONTRACT_PATH } from '../../src/paths.js';
+import { type RunningServer, startServer } from '../../src/server.js';
+import type { CreatedTenant } from '../../src/tenants/service.js';
+
+/** Validates every response against openapi.yaml, so the code cannot drift from the contract. */
+let contract: Promise<OpenAPIBackend> | undefined;
+function loadContract(): Promise<OpenAPIBackend> {
+  contract ??= (async () => {
+    const api = new OpenAPIBackend({
+      definition: CONTRACT_PATH,
+      strict: true,
+      quick: false,
+      ajvOpts: { allErrors: true },
+      customizeAjv: (ajv) => {
+        formats.default(ajv);
+        return ajv;
+      },
+    });
+    await api.init();
+    return api;
+  })();
+  return contract;
+}
+
+export interface ApiResponse {
+  status: number;
+  headers: Headers;
+  // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary fields of JSON bodies
+  body: any;
+  text: string;
+}
+
+export interface RequestOptions {
+  token?: string | null;
+  json?: unknown;
+  /** Raw body (sent as is, with `contentType`). */
+  body?: string | Uint8Array;
+  contentType?: string;
+  headers?: Record<string, string>;
+}
+
+export interface Harness {
+  url: string;
+  server: RunningServer;
+  dataDir: string;
+  config: Config;
+  tenant: CreatedTenant;
+  other: CreatedTenant;
+  request(method: string, route: string, options?: RequestOptions): Promise<ApiResponse>;
+  close(): Promise<void>;
+}
+
+async function checkAgainstContract(method: string, route: string, response: ApiResponse): Promise<void> {
+  const api = await loadContract();
+  const pathOnly = route.split('?')[0]!;
+  const operation = api.router.matchOperation({ method, path: pathOnly, headers: {} });
+  const isJson = (response.headers.get('content-type') ?? '').startsWith('application/json');
+  if (response.status >= 400) {
+    expect(isJson, `${method} ${route} -> ${response.status} is JSON`).toBe(true);
+    expect(response.body.code).toBe(response.status);
+    expect(response.headers.get('x-request-id')).toBe(response.body.request_id);
+  }
+  if (!operation) {
+    // an unknown route or method still answers the failing envelope (getRun's 404 is that schema)
+    const envelope = api.validator.validateResponse(response.body, 'getRun', 404);
+    expect(envelope.errors ?? [], `${method} ${route} -> ${response.status}: ${response.text}`).toEqual([]);
+    return;
+  }
+  const declared = Object.keys(operation.responses ?? {});
+  expect(declared, `${operation.operationId} declares status ${response.status}`).toContain(String(response.status));
+  if (isJson) {
+    const result = api.validator.validateResponse(response.body, operation, response.status);
+    expect(result.errors ?? [], `${operation.operationId} ${response.status}: ${response.text.slice(0, 500)}`).toEqual([]);
+  }
+}
+
+export async function startHarness(env: Record<string, string> = {}): Promise<Harness> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'ota-test-'));
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    SEED_DEMO_TENANT: 'false',
+    WORKER_THREADS: '2',
+    ...env,
+  });
+  const server = await startServer(config, createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'));
+  const tenant = await server.services.tenants.create('acme');
+  const other = await server.services.tenants.create('globex');
+  const request = async (method: string, route: string, options: RequestOptions = {}): Promise<ApiResponse> => {
+    const headers: Record<string, string> = { ...(options.headers ?? {}) };
+    const token = options.token === undefined ? tenant.token : options.token;
+    if (token !== null) headers.authorization = `Bearer ${token}`;
+    let body: string | Uint8Array | undefined = options.body;
+    if (options.json !== undefined) {
+      body = JSON.stringify(options.json);
+      headers['content-type'] = 'application/json';
+    }
+    if (options.contentType) headers['content-type'] = options.contentType;
+    const res = await fetch(`${server.url}${route}`, { method, headers, body });
+    const text = await res.text();
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    const response = { status: res.status, headers: res.headers, body: parsed, text };
+    await checkAgainstContract(method, route, response);
+    return response;
+  };
+  return {
+    url: server.url,
+    server,
+    dataDir,
+    config,
+    tenant,
+    other,
+    request,
+    async close() {
+      await server.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

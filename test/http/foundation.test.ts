@@ -1,0 +1,253 @@
+import { randomUUID } from 'node:crypto';
+import { OpenAPIBackend } from 'openapi-backend';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONTRACT_PATH } from '../../src/paths.js';
+import { newToken } from '../../src/tenants/tokens.js';
+import { type Harness, startHarness } from '../helpers/harness.js';
+
+const id = randomUUID();
+/** One request per operation of the contract, with well-formed path parameters. */
+const OPERATIONS: Record<string, [string, string]> = {
+  getRevenueDashboard: ['GET', '/api/open/finance/dashboard'],
+  listRevenueTransactions: ['GET', '/api/open/finance/transactions'],
+  createUpload: ['POST', '/api/open/uploads'],
+  getUpload: ['GET', `/api/open/uploads/${id}`],
+  abortUpload: ['DELETE', `/api/open/uploads/${id}`],
+  uploadPart: ['PUT', `/api/open/uploads/${id}/parts/1`],
+  completeUpload: ['POST', '/api/open/uploads/complete'],
+  getFile: ['GET', `/api/open/files/${id}`],
+  createRun: ['POST', '/api/open/runs'],
+  listRuns: ['GET', '/api/open/runs'],
+  getRun: ['GET', `/api/open/runs/${id}`],
+  rerunRun: ['POST', `/api/open/runs/${id}/rerun`],
+  downloadRunFile: ['GET', `/api/open/runs/${id}/files/report.json`],
+};
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
+
+describe('contract coverage', () => {
+  it('lists every authenticated operation of openapi.yaml', async () => {
+    const api = new OpenAPIBackend({ definition: CONTRACT_PATH, quick: true });
+    await api.init();
+    const authed = api.router
+      .getOperations()
+      .filter((op) => op.security === undefined || op.security.length > 0)
+      .map((op) => op.operationId);
+    expect(Object.keys(OPERATIONS).sort()).toEqual(authed.sort());
+  });
+});
+
+describe('authentication, for every operation', () => {
+  const cases = Object.entries(OPERATIONS);
+
+  it.each(cases)('%s without a token is 401 Not authenticated', async (_op, [method, route]) => {
+    const res = await h.request(method, route, { token: null });
+    expect(res.status).toBe(401);
+    expect(res.body).toMatchObject({ code: 401, message: 'Not authenticated', error: 'not_authenticated', data: null });
+    expect(res.headers.get('www-authenticate')).toBe('Bearer');
+  });
+
+  it.each(cases)('%s with a malformed header is 401 Not authenticated', async (_op, [method, route]) => {
+    const res = await h.request(method, route, { token: null, headers: { authorization: `Basic ${h.tenant.token}` } });
+    expect(res.status).toBe(401);
+    expect(res.body.message).toBe('Not authenticated');
+  });
+
+  it.each(cases)('%s with an unknown token is 401 Invalid token', async (_op, [method, route]) => {
+    for (const token of ['garbage', newToken().token]) {
+      const res = await h.request(method, route, { token });
+      expect(res.status).toBe(401);
+      expect(res.body).toMatchObject({ message: 'Invalid token', error: 'invalid_token' });
+      expect(res.headers.get('www-authenticate')).toBe('Bearer');
+    }
+  });
+
+  it.each(cases)('%s with a revoked or expired token is 401 Invalid token', async (_op, [method, route]) => {
+    const tenants = h.server.services.tenants;
+    const revoked = await tenants.issueToken(h.tenant.tenant_id, 'to-revoke');
+    await tenants.revokeToken(revoked.token_id);
+    const expired = await tenants.issueToken(h.tenant.tenant_id, 'expired', 0);
+    for (const token of [revoked.token, expired.token]) {
+      const res = await h.request(method, route, { token });
+      expect(res.status).toBe(401);
+      expect(res.body.message).toBe('Invalid token');
+    }
+  });
+
+  it('authenticates before validating: an invalid request without a token is 401', async () => {
+    const res = await h.request('GET', '/api/open/runs?limit=1000', { token: null });
+    expect(res.status).toBe(401);
+  });
+
+  it('a token that expires later works, and records when it was used', async () => {
+    const issued = await h.server.services.tenants.issueToken(h.tenant.tenant_id, 'later', 30);
+    const res = await h.request('GET', '/api/open/runs', { token: issued.token });
+    expect(res.status).toBe(200);
+    const tokens = await h.server.services.tenants.listTokens(h.tenant.tenant_id);
+    expect(tokens.find((t) => t.token_id === issued.token_id)?.last_used_at).not.toBeNull();
+  });
+});
+
+describe('routing', () => {
+  it('an unknown route is 404 in the failing envelope', async () => {
+    const res = await h.request('GET', '/api/open/nothing-here');
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ code: 404, error: 'not_found', data: null });
+  });
+
+  it('a wrong method is 405 with Allow', async () => {
+    const res = await h.request('DELETE', '/api/open/runs');
+    expect(res.status).toBe(405);
+    expect(res.body.error).toBe('method_not_allowed');
+    expect(res.headers.get('allow')).toBe('GET, POST');
+  });
+
+  it('keeps a sane client X-Request-Id and replaces an insane one', async () => {
+    const kept = await h.request('GET', '/api/open/runs', { headers: { 'x-request-id': 'client-abc.123' } });
+    expect(kept.headers.get('x-request-id')).toBe('client-abc.123');
+    const replaced = await h.request('GET', '/api/open/nope', { headers: { 'x-request-id': 'bad id <script>' } });
+    expect(replaced.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(replaced.body.request_id).toBe(replaced.headers.get('x-request-id'));
+  });
+
+  it('serves health, readiness and the raw contract without a token', async () => {
+    expect((await h.request('GET', '/healthz', { token: null })).body.data).toEqual({ status: 'ok' });
+    expect((await h.request('GET', '/readyz', { token: null })).body.data).toEqual({ status: 'ready' });
+    const spec = await fetch(`${h.url}/openapi.yaml`);
+    expect(spec.status).toBe(200);
+    expect(await spec.text()).toContain('openapi: 3.0.3');
+  });
+});
+
+describe('validation failures render FastAPI detail[]', () => {
+  const detail = async (method: string, route: string, options = {}) => {
+    const res = await h.request(method, route, options);
+    expect(res.status, res.text).toBe(422);
+    expect(res.body).toMatchObject({ code: 422, error: 'validation_error', message: 'Validation failed', data: null });
+    return res.body.detail;
+  };
+
+  it.each([
+    ['0', 'greater_than_equal', 'Input should be greater than or equal to 1'],
+    ['101', 'less_than_equal', 'Input should be less than or equal to 100'],
+    ['abc', 'int_parsing', 'Input should be a valid integer, unable to parse string as an integer'],
+    ['1.5', 'int_parsing', 'Input should be a valid integer, unable to parse string as an integer'],
+  ])('run list limit=%s', async (value, type, msg) => {
+    expect(await detail('GET', `/api/open/runs?limit=${value}`)).toEqual([{ loc: ['query', 'limit'], msg, type }]);
+  });
+
+  it.each([
+    ['0', 'greater_than_equal', 'Input should be greater than or equal to 1'],
+    ['101', 'less_than_equal', 'Input should be less than or equal to 100'],
+  ])('transactions page_size=%s', async (value, type, msg) => {
+    expect(await detail('GET', `/api/open/finance/transactions?page_size=${value}`)).toEqual([
+      { loc: ['query', 'page_size'], msg, type },
+    ]);
+  });
+
+  it('accepts the bounds themselves', async () => {
+    for (const route of [
+      '/api/open/runs?limit=1&offset=0',
+      '/api/open/runs?limit=100',
+      '/api/open/finance/transactions?page_size=1&page=1',
+      '/api/open/finance/transactions?page_size=100',
+      `/api/open/runs?target=${'x'.repeat(64)}`,
+    ]) {
+      expect((await h.request('GET', route)).status, route).toBe(200);
+    }
+  });
+
+  it('negative offset, page 0, a 65-character target, a bad enum, a bad date: all at once', async () => {
+    expect(
+      await detail('GET', `/api/open/runs?offset=-1&target=${'x'.repeat(65)}&status=done`),
+    ).toEqual([
+      { loc: ['query', 'status'], msg: "Input should be 'queued', 'running', 'succeeded' or 'failed'", type: 'enum' },
+      { loc: ['query', 'target'], msg: 'String should have at most 64 characters', type: 'string_too_long' },
+      { loc: ['query', 'offset'], msg: 'Input should be greater than or equal to 0', type: 'greater_than_equal' },
+    ]);
+    expect(
+      await detail('GET', '/api/open/finance/transactions?page=0&transaction_type=other&start_date=2026-13-01&end_date=soon'),
+    ).toEqual([
+      { loc: ['query', 'transaction_type'], msg: "Input should be 'all', 'tech' or 'ecosystem'", type: 'enum' },
+      { loc: ['query', 'page'], msg: 'Input should be greater than or equal to 1', type: 'greater_than_equal' },
+      {
+        loc: ['query', 'start_date'],
+        msg: 'Input should be a valid date or datetime, expected YYYY-MM-DD',
+        type: 'date_from_datetime_parsing',
+      },
+      {
+        loc: ['query', 'end_date'],
+        msg: 'Input should be a valid date or datetime, expected YYYY-MM-DD',
+        type: 'date_from_datetime_parsing',
+      },
+    ]);
+  });
+
+  it('start_date after end_date is a 422 on end_date', async () => {
+    expect(await detail('GET', '/api/open/finance/transactions?start_date=2026-11-02&end_date=2026-11-01')).toEqual([
+      { loc: ['query', 'end_date'], msg: 'Value error, end_date must not be before start_date', type: 'value_error' },
+    ]);
+  });
+
+  it('ignores unknown query parameters, as FastAPI does', async () => {
+    expect((await h.request('GET', '/api/open/runs?colour=blue')).status).toBe(200);
+  });
+
+  it('a path id that is not a UUID', async () => {
+    expect(await detail('GET', '/api/open/runs/not-a-uuid')).toEqual([
+      { loc: ['path', 'run_id'], msg: 'Input should be a valid UUID', type: 'uuid_parsing' },
+    ]);
+  });
+
+  it('invalid JSON', async () => {
+    expect(await detail('POST', '/api/open/runs', { body: '{"file_id": ', contentType: 'application/json' })).toEqual([
+      { loc: ['body'], msg: 'JSON decode error', type: 'json_invalid' },
+    ]);
+  });
+
+  it('a missing body, with or without a Content-Type', async () => {
+    const missing = [{ loc: ['body'], msg: 'Field required', type: 'missing' }];
+    expect(await detail('POST', '/api/open/uploads/complete')).toEqual(missing);
+    expect(await detail('POST', '/api/open/uploads/complete', { contentType: 'application/json' })).toEqual(missing);
+  });
+
+  it('a body that is not an object', async () => {
+    for (const json of [[1], 'text', 5, null]) {
+      expect(await detail('POST', '/api/open/runs', { json })).toEqual([
+        { loc: ['body'], msg: 'Input should be a valid dictionary or object to extract fields from', type: 'model_attributes_type' },
+      ]);
+    }
+  });
+
+  it('wrong JSON types, a missing field, an extra field and a bad enum: one item each', async () => {
+    expect(await detail('POST', '/api/open/runs', { json: { file_id: 7, target: 'ocr', extra: true } })).toEqual([
+      { loc: ['body', 'extra'], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' },
+      { loc: ['body', 'file_id'], msg: 'Input should be a valid string', type: 'string_type' },
+      { loc: ['body', 'target'], msg: "Input should be 'pdf-preflight' or 'pdf-text'", type: 'enum' },
+    ]);
+    expect(await detail('POST', '/api/open/uploads', { json: { size_bytes: '12' } })).toEqual([
+      { loc: ['body', 'file_name'], msg: 'Field required', type: 'missing' },
+      { loc: ['body', 'size_bytes'], msg: 'Input should be a valid integer', type: 'int_type' },
+    ]);
+  });
+
+  it('a JSON body sent with another Content-Type is 415', async () => {
+    const res = await h.request('POST', '/api/open/runs', { body: '{}', contentType: 'text/plain' });
+    expect(res.status).toBe(415);
+    expect(res.body.error).toBe('unsupported_media_type');
+  });
+
+  it('a JSON body over the limit is 413', async () => {
+    const res = await h.request('POST', '/api/open/runs', {
+      body: JSON.stringify({ file_id: 'x'.repeat(70_000) }),
+      contentType: 'application/json',
+    });
+    expect(res.status).toBe(413);
+  });
+});
