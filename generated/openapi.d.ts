@@ -628,6 +628,19 @@ export interface components {
                 pages_failed: number;
             };
         };
+        /** @description The `pages.json` of a `pdf-text` run; `text.txt` holds the same text, pages separated by form feeds. */
+        TextPages: {
+            /** Format: uuid */
+            run_id: string;
+            pages: {
+                page: number;
+                /** @enum {string} */
+                status: "ok" | "failed";
+                characters: number;
+                text: string | null;
+                error: string | null;
+            }[];
+        };
     };
     responses: {
         /** @description No, malformed, unknown, revoked or expired token. */
@@ -1218,7 +1231,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PreflightReport"];
+                    "application/json": components["schemas"]["PreflightReport"] | components["schemas"]["TextPages"];
                     "text/html": string;
                     "text/plain": string;
                 };

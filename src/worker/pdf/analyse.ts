@@ -1,4 +1,4 @@
-import { OPS, type PDFDocumentProxy, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { AnnotationMode, OPS, type PDFDocumentProxy, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 
 /** What opening a file tells: enough to accept an upload. */
 export interface ProbeFacts {
@@ -93,8 +93,27 @@ interface FontObject {
   isType3Font?: boolean;
 }
 
-export async function pageFacts(page: PDFPageProxy): Promise<PageFacts> {
-  const ops = await page.getOperatorList();
+interface Annotation {
+  id: string;
+  subtype?: string;
+  fieldType?: string;
+}
+
+/**
+ * The operators that draw the page as printed with its form fields filled in: a text field's font is only
+ * used once the field has a value, and a font it lacks is a preflight problem all the same (pdffonts lists
+ * it too).
+ */
+async function operatorsWithFilledFields(page: PDFPageProxy, annotations: Annotation[], storage: { setValue(id: string, value: object): void }) {
+  const textFields = annotations.filter((a) => a.subtype === 'Widget' && (a.fieldType === 'Tx' || a.fieldType === 'Ch'));
+  if (textFields.length === 0) return page.getOperatorList();
+  for (const field of textFields) storage.setValue(field.id, { value: 'Preflight' });
+  return page.getOperatorList({ intent: 'print', annotationMode: AnnotationMode.ENABLE_STORAGE });
+}
+
+export async function pageFacts(page: PDFPageProxy, doc: PDFDocumentProxy): Promise<PageFacts> {
+  const annotations = (await page.getAnnotations()) as Annotation[];
+  const ops = await operatorsWithFilledFields(page, annotations, doc.annotationStorage);
   const fonts = new Map<string, FontFacts>();
   const images: ImageFacts[] = [];
   const stack: Matrix[] = [];
@@ -147,7 +166,7 @@ export async function pageFacts(page: PDFPageProxy): Promise<PageFacts> {
       }
     }
   }
-  const [content, annotations] = await Promise.all([page.getTextContent(), page.getAnnotations()]);
+  const content = await page.getTextContent();
   const hasText = content.items.some((item) => 'str' in item && item.str.trim() !== '');
   const [x0, y0, x1, y1] = page.view as [number, number, number, number];
   return {
@@ -158,7 +177,7 @@ export async function pageFacts(page: PDFPageProxy): Promise<PageFacts> {
     has_text: hasText,
     images,
     annotations: annotations.length,
-    links: annotations.filter((a: { subtype?: string }) => a.subtype === 'Link').length,
+    links: annotations.filter((a) => a.subtype === 'Link').length,
   };
 }
 

@@ -23,6 +23,7 @@ export interface PoolOptions {
 }
 
 const WATCHDOG_MS = 200;
+const RSS_GROWTH_BYTES = 8 * 1024 * 1024;
 /** A terminated thread's memory is released with a delay; do not stop another one meanwhile. */
 const WATCHDOG_COOLDOWN_MS = 1_000;
 
@@ -58,6 +59,7 @@ export class PdfPool {
   private closed = false;
   private readonly watchdog: NodeJS.Timeout;
   private watchdogQuietUntil = 0;
+  private lastRss = 0;
 
   constructor(private readonly options: PoolOptions) {
     for (let i = 0; i < Math.max(1, options.size); i++) this.slots.push(this.spawn());
@@ -66,8 +68,13 @@ export class PdfPool {
   }
 
   private checkMemory(): void {
+    const rss = process.memoryUsage.rss();
+    const growing = rss - this.lastRss > RSS_GROWTH_BYTES;
+    this.lastRss = rss;
     if (performance.now() < this.watchdogQuietUntil) return;
-    if (process.memoryUsage.rss() <= this.options.rssLimitMb * 1024 * 1024) return;
+    // RSS rarely shrinks after a thread is stopped (the allocator keeps the pages), so only a process
+    // that is over the limit and still growing has a task to stop
+    if (rss <= this.options.rssLimitMb * 1024 * 1024 || !growing) return;
     this.watchdogQuietUntil = performance.now() + WATCHDOG_COOLDOWN_MS;
     const busiest = this.slots
       .filter((slot) => slot.current)

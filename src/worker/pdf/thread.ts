@@ -45,8 +45,10 @@ async function run(task: PdfTask): Promise<PdfTaskResult[PdfTask['kind']]> {
       return probe(task.path);
     case 'document':
       return documentFacts((await documentAt(task.path)).doc);
-    case 'page':
-      return pageFacts(await (await documentAt(task.path)).doc.getPage(task.page));
+    case 'page': {
+      const { doc } = await documentAt(task.path);
+      return pageFacts(await doc.getPage(task.page), doc);
+    }
     case 'text':
       return pageText(await (await documentAt(task.path)).doc.getPage(task.page));
   }
