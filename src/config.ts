@@ -18,10 +18,8 @@ export interface Config {
   workerThreads: number;
   /** Wall-clock limit for one diagnosis task (one page, or opening the document). */
   taskTimeoutMs: number;
-  /** Heap limit of a parser thread. */
+  /** Memory limit of a parser thread (V8 heap plus decoded buffers). */
   taskMemoryMb: number;
-  /** Process RSS at which the longest-running parser task is stopped. */
-  parserRssLimitMb: number;
   leaseMs: number;
   pointsPerPage: Record<'pdf-preflight' | 'pdf-text', number>;
   seedDemoTenant: boolean;
@@ -50,8 +48,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sweepIntervalMs: intFromEnv(env, 'UPLOAD_SWEEP_SECONDS', 300, 1) * 1000,
     workerThreads: intFromEnv(env, 'WORKER_THREADS', availableParallelism()),
     taskTimeoutMs: intFromEnv(env, 'TASK_TIMEOUT_MS', 10_000, 1),
-    taskMemoryMb: intFromEnv(env, 'TASK_MEMORY_MB', 256, 16),
-    parserRssLimitMb: intFromEnv(env, 'PARSER_RSS_LIMIT_MB', 1024, 64),
+    taskMemoryMb: intFromEnv(env, 'TASK_MEMORY_MB', 512, 32),
     leaseMs: intFromEnv(env, 'RUN_LEASE_MS', 30_000, 100),
     pointsPerPage: {
       'pdf-preflight': intFromEnv(env, 'POINTS_PER_PAGE_PREFLIGHT', 2),

@@ -30,7 +30,8 @@ export const ERRORS = {
   methodNotAllowed: (allowed: string[]) =>
     new AppError(405, 'method_not_allowed', 'Method not allowed', undefined, { Allow: allowed.join(', ') }),
   notFound: (what: string) => new AppError(404, 'not_found', `${what} not found`),
-  validation: (detail: ValidationIssue[]) => new AppError(422, 'validation_error', 'Validation failed', detail),
+  validation: (detail: ValidationIssue[]) =>
+    new AppError(422, 'validation_error', 'Validation failed', detail),
   unsupportedMediaType: (expected: string[]) =>
     new AppError(415, 'unsupported_media_type', `Content-Type must be one of: ${expected.join(', ')}`),
   payloadTooLarge: (message: string) => new AppError(413, 'payload_too_large', message),

@@ -35,14 +35,19 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   const { port } = server.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const url = `http://${host}:${port}`;
-  logger.info({ url, data_dir: config.dataDir, startup_ms: Math.round(performance.now() - started) }, 'listening');
+  logger.info(
+    { url, data_dir: config.dataDir, startup_ms: Math.round(performance.now() - started) },
+    'listening',
+  );
 
   // `npm start` runs an in-process worker too; WORKER_THREADS=0 leaves runs to `npm run worker` processes
   const runWorker = config.workerThreads > 0 ? createRunWorker(services) : undefined;
   runWorker?.start();
 
   const sweeper = setInterval(() => {
-    services.uploads.sweepExpired().catch((error: unknown) => logger.error({ err: error }, 'upload sweep failed'));
+    services.uploads
+      .sweepExpired()
+      .catch((error: unknown) => logger.error({ err: error }, 'upload sweep failed'));
   }, config.sweepIntervalMs);
   sweeper.unref();
 

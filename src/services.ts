@@ -26,7 +26,12 @@ export interface Services {
   close(): Promise<void>;
 }
 
-export function createServices(config: Config, store: Store, logger: Logger, clock: Clock = systemClock): Services {
+export function createServices(
+  config: Config,
+  store: Store,
+  logger: Logger,
+  clock: Clock = systemClock,
+): Services {
   const blobs = new LocalBlobStore(path.join(config.dataDir, 'blobs'));
   let pool: PdfPool | undefined;
   const pdfPool = () => {
@@ -34,7 +39,6 @@ export function createServices(config: Config, store: Store, logger: Logger, clo
       size: Math.max(1, config.workerThreads),
       taskTimeoutMs: config.taskTimeoutMs,
       memoryMb: config.taskMemoryMb,
-      rssLimitMb: config.parserRssLimitMb,
     });
     return pool;
   };
@@ -47,7 +51,14 @@ export function createServices(config: Config, store: Store, logger: Logger, clo
     pdfPool,
     tenants: new Tenants(store, clock),
     revenue: new Revenue(store, clock),
-    uploads: new Uploads(store, blobs, (file) => pdfPool().run({ kind: 'probe', path: file }), config, clock, logger),
+    uploads: new Uploads(
+      store,
+      blobs,
+      (file) => pdfPool().run({ kind: 'probe', path: file }),
+      config,
+      clock,
+      logger,
+    ),
     runs: new Runs(store, blobs, clock),
     async close() {
       await pool?.close();

@@ -53,11 +53,14 @@ export function buildProgram(): Command {
     .option('--price-per-point <minor>', 'price of one diagnosis point in minor units', positiveInt)
     .option('--json', 'print one JSON object')
     .action(async (options: JsonOption & { name: string; currency: string; pricePerPoint?: number }) => {
-      const created = await withServices((s) => s.tenants.create(options.name, options.currency, options.pricePerPoint));
+      const created = await withServices((s) =>
+        s.tenants.create(options.name, options.currency, options.pricePerPoint),
+      );
       print(
         options,
         created,
-        () => `tenant ${created.tenant_id}\nuser   ${created.user_id}\ntoken  ${created.token} (shown only now)`,
+        () =>
+          `tenant ${created.tenant_id}\nuser   ${created.user_id}\ntoken  ${created.token} (shown only now)`,
       );
     });
   tenants
@@ -74,7 +77,9 @@ export function buildProgram(): Command {
     .requiredOption('--price-per-point <minor>', 'price of one diagnosis point in minor units', positiveInt)
     .option('--json', 'print one JSON object')
     .action(async (options: JsonOption & { tenant: string; pricePerPoint: number }) => {
-      const ok = await withServices((s) => s.store.tenants.setPricePerPoint(options.tenant, options.pricePerPoint));
+      const ok = await withServices((s) =>
+        s.store.tenants.setPricePerPoint(options.tenant, options.pricePerPoint),
+      );
       if (!ok) throw new CliFailure(`no tenant ${options.tenant}`);
       const result = { tenant_id: options.tenant, price_per_point: options.pricePerPoint };
       print(options, result, () => `price per point of ${options.tenant} is now ${options.pricePerPoint}`);
@@ -88,7 +93,9 @@ export function buildProgram(): Command {
     .option('--expires-in <days>', 'days until the token expires', positiveInt)
     .option('--json', 'print one JSON object')
     .action(async (options: JsonOption & { tenant: string; name: string; expiresIn?: number }) => {
-      const issued = await withServices((s) => s.tenants.issueToken(options.tenant, options.name, options.expiresIn));
+      const issued = await withServices((s) =>
+        s.tenants.issueToken(options.tenant, options.name, options.expiresIn),
+      );
       print(options, issued, () => `token ${issued.token_id}: ${issued.token} (shown only now)`);
     });
   tokens

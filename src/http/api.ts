@@ -1,7 +1,11 @@
 import type { Ajv } from 'ajv';
 import formats from 'ajv-formats';
 import type { Context as KoaContext } from 'koa';
-import { OpenAPIBackend, type Context as OpenApiContext, type Request as OpenApiRequest } from 'openapi-backend';
+import {
+  OpenAPIBackend,
+  type Context as OpenApiContext,
+  type Request as OpenApiRequest,
+} from 'openapi-backend';
 import type { operations } from '../../generated/openapi.js';
 import { ERRORS } from '../errors.js';
 import { CONTRACT_PATH } from '../paths.js';

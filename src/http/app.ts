@@ -1,5 +1,5 @@
-import { createReadStream, existsSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
+import { createReadStream, existsSync } from 'node:fs';
 import Koa, { type Context, type Next } from 'koa';
 import type { OpenAPIBackend, Request as OpenApiRequest } from 'openapi-backend';
 import { AppError } from '../errors.js';

@@ -4,7 +4,9 @@ import type { OperationId } from './api.js';
 
 export type Schemas = components['schemas'];
 
-type QueryOf<K extends OperationId> = operations[K]['parameters'] extends { query?: infer Q } ? NonNullable<Q> : never;
+type QueryOf<K extends OperationId> = operations[K]['parameters'] extends { query?: infer Q }
+  ? NonNullable<Q>
+  : never;
 type PathOf<K extends OperationId> = operations[K]['parameters'] extends { path: infer P } ? P : never;
 type BodyOf<K extends OperationId> = operations[K] extends {
   requestBody: { content: { 'application/json': infer B } };

@@ -59,7 +59,11 @@ function toIssue(error: ErrorObject): ValidationIssue {
     case 'type':
       return { loc, ...typeIssue(String(params.type), fromUrl, loc.length === 1) };
     case 'minimum':
-      return { loc, msg: `Input should be greater than or equal to ${params.limit}`, type: 'greater_than_equal' };
+      return {
+        loc,
+        msg: `Input should be greater than or equal to ${params.limit}`,
+        type: 'greater_than_equal',
+      };
     case 'maximum':
       return { loc, msg: `Input should be less than or equal to ${params.limit}`, type: 'less_than_equal' };
     case 'minLength':
@@ -89,7 +93,10 @@ function typeIssue(expected: string, fromUrl: boolean, isBodyRoot: boolean): { m
   switch (expected) {
     case 'integer':
       return fromUrl
-        ? { msg: 'Input should be a valid integer, unable to parse string as an integer', type: 'int_parsing' }
+        ? {
+            msg: 'Input should be a valid integer, unable to parse string as an integer',
+            type: 'int_parsing',
+          }
         : { msg: 'Input should be a valid integer', type: 'int_type' };
     case 'number':
       return fromUrl
@@ -103,7 +110,10 @@ function typeIssue(expected: string, fromUrl: boolean, isBodyRoot: boolean): { m
       return { msg: 'Input should be a valid list', type: 'list_type' };
     default:
       return isBodyRoot
-        ? { msg: 'Input should be a valid dictionary or object to extract fields from', type: 'model_attributes_type' }
+        ? {
+            msg: 'Input should be a valid dictionary or object to extract fields from',
+            type: 'model_attributes_type',
+          }
         : { msg: 'Input should be a valid dictionary', type: 'dict_type' };
   }
 }
@@ -111,7 +121,10 @@ function typeIssue(expected: string, fromUrl: boolean, isBodyRoot: boolean): { m
 function formatIssue(format: string): { msg: string; type: string } {
   switch (format) {
     case 'date':
-      return { msg: 'Input should be a valid date or datetime, expected YYYY-MM-DD', type: 'date_from_datetime_parsing' };
+      return {
+        msg: 'Input should be a valid date or datetime, expected YYYY-MM-DD',
+        type: 'date_from_datetime_parsing',
+      };
     case 'date-time':
       return { msg: 'Input should be a valid datetime', type: 'datetime_parsing' };
     case 'uuid':

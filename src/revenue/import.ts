@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { parse as parseCsv } from 'csv-parse/sync';
 import type { LedgerEntry, TransactionType } from '../store/types.js';
-import { majorToMinor, MoneyError } from './money.js';
+import { MoneyError, majorToMinor } from './money.js';
 
 /** One line of a partner settlement file, before it is checked. */
 interface RawRow {
@@ -26,7 +26,7 @@ const TYPES: TransactionType[] = ['tech', 'ecosystem'];
 function readRows(text: string): { line: number; row: RawRow | string }[] {
   const firstChar = text.trimStart()[0];
   if (firstChar === '{') {
-    return text.split("\n").flatMap((raw, index): { line: number; row: RawRow | string }[] => {
+    return text.split('\n').flatMap((raw, index): { line: number; row: RawRow | string }[] => {
       if (raw.trim() === '') return [];
       try {
         const value: unknown = JSON.parse(raw);

@@ -28,7 +28,11 @@ export class Revenue {
   async listTransactions(tenantId: string, query: TransactionQuery) {
     if (query.startDate && query.endDate && query.startDate > query.endDate) {
       throw ERRORS.validation([
-        { loc: ['query', 'end_date'], msg: 'Value error, end_date must not be before start_date', type: 'value_error' },
+        {
+          loc: ['query', 'end_date'],
+          msg: 'Value error, end_date must not be before start_date',
+          type: 'value_error',
+        },
       ]);
     }
     return this.store.ledger.list(
@@ -80,9 +84,13 @@ export class Revenue {
   async importFile(tenantId: string, path: string): Promise<{ imported: number; skipped: number }> {
     const tenant = await this.store.tenants.get(tenantId);
     if (!tenant) throw new Error(`no tenant ${tenantId}`);
-    const entries = parseSettlements(await readFile(path, 'utf8'), tenantId, tenant.currency, this.clock.now());
+    const entries = parseSettlements(
+      await readFile(path, 'utf8'),
+      tenantId,
+      tenant.currency,
+      this.clock.now(),
+    );
     const { inserted, skipped } = await this.store.ledger.append(entries);
     return { imported: inserted, skipped };
   }
-
 }

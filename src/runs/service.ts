@@ -77,7 +77,11 @@ export class Runs {
     return result;
   }
 
-  async openOutput(tenantId: string, runId: string, name: string): Promise<{ stream: Readable; contentType: string }> {
+  async openOutput(
+    tenantId: string,
+    runId: string,
+    name: string,
+  ): Promise<{ stream: Readable; contentType: string }> {
     const run = await this.get(tenantId, runId);
     if (!run.output_files.includes(name)) throw ERRORS.notFound('Output file');
     const extension = name.slice(name.lastIndexOf('.'));

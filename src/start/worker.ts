@@ -8,7 +8,11 @@ import { createRunWorker } from '../worker/index.js';
 const config = loadConfig();
 const logger = createLogger(config.logLevel);
 const store = openSqliteStore(config.dataDir);
-const services = createServices({ ...config, workerThreads: Math.max(1, config.workerThreads) }, store, logger);
+const services = createServices(
+  { ...config, workerThreads: Math.max(1, config.workerThreads) },
+  store,
+  logger,
+);
 const worker = createRunWorker(services);
 worker.start();
 logger.info({ worker_id: worker.workerId, data_dir: config.dataDir }, 'worker started');

@@ -180,7 +180,12 @@ export interface RunRepo {
   get(tenantId: string, runId: string): Promise<RunRow | undefined>;
   list(tenantId: string, filter: RunFilter, limit: number, offset: number): Promise<Page<RunRow>>;
   /** Resets a finished run and queues it again; 'conflict' when it is queued or running. */
-  rerun(tenantId: string, runId: string, queueMessageId: string, at: string): Promise<RunRow | 'conflict' | undefined>;
+  rerun(
+    tenantId: string,
+    runId: string,
+    queueMessageId: string,
+    at: string,
+  ): Promise<RunRow | 'conflict' | undefined>;
   /** Takes the oldest available queue entry under a lease (a new one, or one whose lease expired). */
   claim(workerId: string, now: string, leaseUntil: string): Promise<ClaimedRun | undefined>;
   /** Extends the lease; false when the worker lost it. */
@@ -190,7 +195,12 @@ export interface RunRepo {
    * Finishes the execution, marks the queue entry done and books its revenue, in one transaction and at
    * most once per queue entry: a repeated call is a no-op that returns false.
    */
-  finish(queueMessageId: string, workerId: string, outcome: RunOutcome, booking: LedgerEntry | null): Promise<boolean>;
+  finish(
+    queueMessageId: string,
+    workerId: string,
+    outcome: RunOutcome,
+    booking: LedgerEntry | null,
+  ): Promise<boolean>;
 }
 
 export interface LedgerEntry {

@@ -40,14 +40,25 @@ export class Tenants {
     private readonly clock: Clock,
   ) {}
 
-  async create(name: string, currency = 'USD', pricePerPoint = DEFAULT_PRICE_PER_POINT): Promise<CreatedTenant> {
-    if (!/^[A-Z]{3}$/.test(currency)) throw new TenantError(`currency must be an ISO 4217 code, got "${currency}"`);
+  async create(
+    name: string,
+    currency = 'USD',
+    pricePerPoint = DEFAULT_PRICE_PER_POINT,
+  ): Promise<CreatedTenant> {
+    if (!/^[A-Z]{3}$/.test(currency))
+      throw new TenantError(`currency must be an ISO 4217 code, got "${currency}"`);
     if (!Number.isSafeInteger(pricePerPoint) || pricePerPoint < 0) {
       throw new TenantError('price per point must be a non-negative integer of minor units');
     }
     if (await this.store.tenants.findByName(name)) throw new TenantError(`tenant "${name}" exists`);
     const now = this.clock.now().toISOString();
-    const tenant: TenantRow = { id: randomUUID(), name, currency, price_per_point: pricePerPoint, created_at: now };
+    const tenant: TenantRow = {
+      id: randomUUID(),
+      name,
+      currency,
+      price_per_point: pricePerPoint,
+      created_at: now,
+    };
     const user = { id: randomUUID(), tenant_id: tenant.id, name: `${name}-owner`, created_at: now };
     const secret = newToken();
     const token: TokenRow = {
@@ -78,7 +89,8 @@ export class Tenants {
       prefix: secret.prefix,
       created_at: now.toISOString(),
       last_used_at: null,
-      expires_at: expiresInDays === undefined ? null : new Date(now.getTime() + expiresInDays * DAY_MS).toISOString(),
+      expires_at:
+        expiresInDays === undefined ? null : new Date(now.getTime() + expiresInDays * DAY_MS).toISOString(),
       revoked_at: null,
     };
     await this.store.tenants.issueToken(token, secret.hash);

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, open, rename, rm, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { Transform, type Readable } from 'node:stream';
+import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
 /**
@@ -41,7 +41,11 @@ class HashingLimit extends Transform {
   constructor(private readonly limit: number) {
     super();
   }
-  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: (error?: Error | null, data?: Buffer) => void) {
+  override _transform(
+    chunk: Buffer,
+    _encoding: BufferEncoding,
+    done: (error?: Error | null, data?: Buffer) => void,
+  ) {
     this.size += chunk.length;
     if (this.size > this.limit) {
       done(new BlobTooLargeError(this.limit));
@@ -107,7 +111,9 @@ export class LocalBlobStore implements BlobStore {
           });
         }
       } finally {
-        await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
+        await new Promise<void>((resolve, reject) =>
+          out.end((error?: Error | null) => (error ? reject(error) : resolve())),
+        );
       }
       return { size, sha256: hash.digest('hex') };
     });

@@ -5,8 +5,8 @@ import { ERRORS } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { FileRow, PartRow, Store, UploadRow } from '../store/types.js';
 import type { Clock } from '../time.js';
-import { TaskFailure } from '../worker/pdf/pool.js';
 import type { ProbeFacts } from '../worker/pdf/analyse.js';
+import { TaskFailure } from '../worker/pdf/pool.js';
 import { type BlobStore, BlobTooLargeError } from './blob-store.js';
 import { KeyedLock } from './keyed-lock.js';
 
@@ -42,7 +42,9 @@ const uploadPrefix = (upload: UploadRow) => `uploads/${upload.tenant_id}/${uploa
 const fileKey = (tenantId: string, fileId: string) => `files/${tenantId}/${fileId}.pdf`;
 
 export function expectedPartSize(upload: UploadRow, partNumber: number): number {
-  return partNumber < upload.part_count ? upload.part_size : upload.size_bytes - (upload.part_count - 1) * upload.part_size;
+  return partNumber < upload.part_count
+    ? upload.part_size
+    : upload.size_bytes - (upload.part_count - 1) * upload.part_size;
 }
 
 export function missingParts(upload: UploadRow, parts: PartRow[]): number[] {
@@ -87,8 +89,10 @@ export class Uploads {
   private async pending(tenantId: string, uploadId: string): Promise<UploadRow> {
     const upload = await this.store.uploads.get(tenantId, uploadId);
     if (!upload) throw ERRORS.notFound('Upload');
-    if (upload.status === 'completed') throw ERRORS.conflict('upload_completed', 'Upload is already completed');
-    if (this.isExpired(upload)) throw ERRORS.conflict('upload_expired', `Upload expired at ${upload.expires_at}`);
+    if (upload.status === 'completed')
+      throw ERRORS.conflict('upload_completed', 'Upload is already completed');
+    if (this.isExpired(upload))
+      throw ERRORS.conflict('upload_expired', `Upload expired at ${upload.expires_at}`);
     return upload;
   }
 
@@ -125,7 +129,13 @@ export class Uploads {
    * Streams one part to disk. `declaredLength` is the request's Content-Length when it sent one: a body
    * that cannot be the right size is refused before a byte is read.
    */
-  async putPart(tenantId: string, uploadId: string, partNumber: number, body: Readable, declaredLength?: number) {
+  async putPart(
+    tenantId: string,
+    uploadId: string,
+    partNumber: number,
+    body: Readable,
+    declaredLength?: number,
+  ) {
     const upload = await this.pending(tenantId, uploadId);
     if (partNumber > upload.part_count) {
       throw ERRORS.validation([
@@ -140,7 +150,10 @@ export class Uploads {
     const tooLarge = () =>
       ERRORS.payloadTooLarge(`Part ${partNumber} must be exactly ${expected} bytes; the body is longer`);
     const wrongSize = (got: number) =>
-      ERRORS.unprocessable('part_size_mismatch', `Part ${partNumber} must be exactly ${expected} bytes, got ${got}`);
+      ERRORS.unprocessable(
+        'part_size_mismatch',
+        `Part ${partNumber} must be exactly ${expected} bytes, got ${got}`,
+      );
     if (declaredLength !== undefined && declaredLength > expected) throw tooLarge();
     if (declaredLength !== undefined && declaredLength < expected) throw wrongSize(declaredLength);
 
@@ -177,7 +190,8 @@ export class Uploads {
       const upload = await this.store.uploads.get(tenantId, uploadId);
       if (!upload) throw ERRORS.notFound('Upload');
       if (upload.status === 'completed') return this.completedView(upload, await this.existingFile(upload));
-      if (this.isExpired(upload)) throw ERRORS.conflict('upload_expired', `Upload expired at ${upload.expires_at}`);
+      if (this.isExpired(upload))
+        throw ERRORS.conflict('upload_expired', `Upload expired at ${upload.expires_at}`);
 
       const parts = await this.store.uploads.parts(upload.id);
       const missing = missingParts(upload, parts);
@@ -186,7 +200,10 @@ export class Uploads {
       }
       const received = parts.reduce((sum, p) => sum + p.size_bytes, 0);
       if (received !== upload.size_bytes) {
-        throw ERRORS.conflict('size_mismatch', `Parts add up to ${received} bytes, the upload declared ${upload.size_bytes}`);
+        throw ERRORS.conflict(
+          'size_mismatch',
+          `Parts add up to ${received} bytes, the upload declared ${upload.size_bytes}`,
+        );
       }
 
       const fileId = randomUUID();
@@ -198,7 +215,10 @@ export class Uploads {
       let committed = false;
       try {
         if (assembled.size !== upload.size_bytes) {
-          throw ERRORS.conflict('size_mismatch', `Parts hold ${assembled.size} bytes, the upload declared ${upload.size_bytes}`);
+          throw ERRORS.conflict(
+            'size_mismatch',
+            `Parts hold ${assembled.size} bytes, the upload declared ${upload.size_bytes}`,
+          );
         }
         if (upload.sha256 && assembled.sha256 !== upload.sha256) {
           throw ERRORS.unprocessable(
@@ -225,7 +245,10 @@ export class Uploads {
         committed = result.created;
         if (committed) {
           await this.blobs.deletePrefix(uploadPrefix(upload)).catch((error: unknown) => {
-            this.logger.warn({ err: error, upload_id: upload.id }, 'could not delete parts of a completed upload');
+            this.logger.warn(
+              { err: error, upload_id: upload.id },
+              'could not delete parts of a completed upload',
+            );
           });
         }
         return this.completedView(upload, result.file);
@@ -240,7 +263,10 @@ export class Uploads {
       return await this.probe(path);
     } catch (error) {
       if (error instanceof TaskFailure) {
-        throw ERRORS.unprocessable('invalid_pdf', error.kind === 'invalid_pdf' ? error.message : `The PDF could not be opened: ${error.message}`);
+        throw ERRORS.unprocessable(
+          'invalid_pdf',
+          error.kind === 'invalid_pdf' ? error.message : `The PDF could not be opened: ${error.message}`,
+        );
       }
       throw error;
     }
@@ -268,7 +294,8 @@ export class Uploads {
   async abort(tenantId: string, uploadId: string) {
     const upload = await this.store.uploads.get(tenantId, uploadId);
     if (!upload) throw ERRORS.notFound('Upload');
-    if (upload.status === 'completed') throw ERRORS.conflict('upload_completed', 'A completed upload cannot be aborted');
+    if (upload.status === 'completed')
+      throw ERRORS.conflict('upload_completed', 'A completed upload cannot be aborted');
     await this.locks.run(uploadId, async () => {
       await this.store.uploads.delete(tenantId, uploadId);
       await this.blobs.deletePrefix(uploadPrefix(upload));

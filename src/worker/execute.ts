@@ -31,10 +31,17 @@ export function progressOf(total: number, completed: number, failed: number): Ru
   };
 }
 
-type TextOutcome = { page: number; status: 'ok'; text: string } | { page: number; status: 'failed'; error: string };
+type TextOutcome =
+  | { page: number; status: 'ok'; text: string }
+  | { page: number; status: 'failed'; error: string };
 
 /** Runs `work` over 1..count with at most `parallel` in flight, in page order of completion. */
-async function forEachPage<T>(count: number, parallel: number, hooks: ExecutionHooks, work: (page: number) => Promise<T>) {
+async function forEachPage<T>(
+  count: number,
+  parallel: number,
+  hooks: ExecutionHooks,
+  work: (page: number) => Promise<T>,
+) {
   const results: T[] = new Array(count);
   let next = 1;
   const lanes = Array.from({ length: Math.min(parallel, count) }, async () => {
@@ -57,7 +64,11 @@ function failureReason(error: unknown): string {
  * Executes one claimed run: a document task, then one task per page on the parser pool. A page that fails
  * is counted and reported and the run goes on; a file that does not open fails the run.
  */
-export async function executeRun(claim: ClaimedRun, deps: ExecutionDeps, hooks: ExecutionHooks): Promise<RunOutcome> {
+export async function executeRun(
+  claim: ClaimedRun,
+  deps: ExecutionDeps,
+  hooks: ExecutionHooks,
+): Promise<RunOutcome> {
   const { run } = claim;
   const path = deps.blobs.localPath(claim.storageKey);
   const failed = (error: string, progress: RunProgress): RunOutcome => ({
@@ -73,9 +84,10 @@ export async function executeRun(claim: ClaimedRun, deps: ExecutionDeps, hooks: 
   try {
     doc = await deps.pool.run({ kind: 'document', path });
   } catch (error) {
-    const reason = error instanceof TaskFailure && error.kind === 'encrypted'
-      ? 'The PDF is encrypted with a password and cannot be diagnosed'
-      : failureReason(error);
+    const reason =
+      error instanceof TaskFailure && error.kind === 'encrypted'
+        ? 'The PDF is encrypted with a password and cannot be diagnosed'
+        : failureReason(error);
     return failed(reason, progressOf(1, 0, 1));
   }
   const pageCount = doc.page_count ?? 0;
@@ -105,7 +117,12 @@ export async function executeRun(claim: ClaimedRun, deps: ExecutionDeps, hooks: 
     });
     pagesOk = pages.filter((p) => p.status === 'ok').length;
     const report = buildReport(
-      { run_id: run.id, file_id: run.file_id, file_name: run.input_file_name, generated_at: deps.clock.now().toISOString() },
+      {
+        run_id: run.id,
+        file_id: run.file_id,
+        file_name: run.input_file_name,
+        generated_at: deps.clock.now().toISOString(),
+      },
       doc,
       pages,
     );
@@ -131,7 +148,10 @@ export async function executeRun(claim: ClaimedRun, deps: ExecutionDeps, hooks: 
         ? { page: p.page, status: p.status, characters: p.text.length, text: p.text, error: null }
         : { page: p.page, status: p.status, characters: 0, text: null, error: p.error },
     );
-    outputs.push({ name: 'pages.json', body: `${JSON.stringify({ run_id: run.id, pages: index }, null, 2)}\n` });
+    outputs.push({
+      name: 'pages.json',
+      body: `${JSON.stringify({ run_id: run.id, pages: index }, null, 2)}\n`,
+    });
   }
   if (hooks.stopped()) throw new ExecutionStopped('lease lost');
 

@@ -11,29 +11,58 @@ export interface Finding {
   message: string;
 }
 
-export type PageOutcome = { page: number; status: 'ok'; facts: PageFacts } | { page: number; status: 'failed'; error: string };
+export type PageOutcome =
+  | { page: number; status: 'ok'; facts: PageFacts }
+  | { page: number; status: 'failed'; error: string };
 
 export const MIN_IMAGE_DPI = 150;
 
 export function documentFindings(doc: DocumentFacts, pages: PageOutcome[]): Finding[] {
   const findings: Finding[] = [];
   if (doc.encrypted) {
-    findings.push({ code: 'encrypted', severity: 'warning', page: null, message: 'The document is encrypted; some tools will refuse to edit or print it' });
+    findings.push({
+      code: 'encrypted',
+      severity: 'warning',
+      page: null,
+      message: 'The document is encrypted; some tools will refuse to edit or print it',
+    });
   }
   if (doc.javascript) {
-    findings.push({ code: 'javascript', severity: 'warning', page: null, message: 'The document contains JavaScript' });
+    findings.push({
+      code: 'javascript',
+      severity: 'warning',
+      page: null,
+      message: 'The document contains JavaScript',
+    });
   }
   if (doc.form !== 'none') {
-    findings.push({ code: 'form_fields', severity: 'info', page: null, message: `The document has interactive form fields (${doc.form})` });
+    findings.push({
+      code: 'form_fields',
+      severity: 'info',
+      page: null,
+      message: `The document has interactive form fields (${doc.form})`,
+    });
   }
   if (!doc.title) {
-    findings.push({ code: 'missing_title', severity: 'info', page: null, message: 'The document has no title in its metadata' });
+    findings.push({
+      code: 'missing_title',
+      severity: 'info',
+      page: null,
+      message: 'The document has no title in its metadata',
+    });
   }
   const sizes = new Set(
-    pages.flatMap((p) => (p.status === 'ok' ? [`${Math.round(p.facts.width_pt)}x${Math.round(p.facts.height_pt)}`] : [])),
+    pages.flatMap((p) =>
+      p.status === 'ok' ? [`${Math.round(p.facts.width_pt)}x${Math.round(p.facts.height_pt)}`] : [],
+    ),
   );
   if (sizes.size > 1) {
-    findings.push({ code: 'mixed_page_sizes', severity: 'warning', page: null, message: `Pages come in ${sizes.size} sizes: ${[...sizes].join(', ')} pt` });
+    findings.push({
+      code: 'mixed_page_sizes',
+      severity: 'warning',
+      page: null,
+      message: `Pages come in ${sizes.size} sizes: ${[...sizes].join(', ')} pt`,
+    });
   }
   return findings;
 }
@@ -41,19 +70,41 @@ export function documentFindings(doc: DocumentFacts, pages: PageOutcome[]): Find
 export function pageFindings(outcome: PageOutcome): Finding[] {
   const page = outcome.page;
   if (outcome.status === 'failed') {
-    return [{ code: 'page_unreadable', severity: 'error', page, message: `The page could not be parsed: ${outcome.error}` }];
+    return [
+      {
+        code: 'page_unreadable',
+        severity: 'error',
+        page,
+        message: `The page could not be parsed: ${outcome.error}`,
+      },
+    ];
   }
   const facts = outcome.facts;
   const findings: Finding[] = [];
   for (const font of facts.fonts) {
     if (!font.embedded) {
-      findings.push({ code: 'font_not_embedded', severity: 'error', page, message: `Font ${font.name} (${font.type}) is not embedded` });
+      findings.push({
+        code: 'font_not_embedded',
+        severity: 'error',
+        page,
+        message: `Font ${font.name} (${font.type}) is not embedded`,
+      });
     }
   }
   if (!facts.has_text && facts.images.length > 0) {
-    findings.push({ code: 'image_only_page', severity: 'warning', page, message: 'The page has images but no text layer (scanned?)' });
+    findings.push({
+      code: 'image_only_page',
+      severity: 'warning',
+      page,
+      message: 'The page has images but no text layer (scanned?)',
+    });
   } else if (!facts.has_text && facts.images.length === 0) {
-    findings.push({ code: 'blank_page', severity: 'info', page, message: 'The page has neither text nor images' });
+    findings.push({
+      code: 'blank_page',
+      severity: 'info',
+      page,
+      message: 'The page has neither text nor images',
+    });
   }
   for (const image of facts.images) {
     if (image.dpi !== null && image.dpi < MIN_IMAGE_DPI) {
@@ -66,7 +117,12 @@ export function pageFindings(outcome: PageOutcome): Finding[] {
     }
   }
   if (facts.rotation !== 0) {
-    findings.push({ code: 'rotated_page', severity: 'info', page, message: `The page is rotated by ${facts.rotation} degrees` });
+    findings.push({
+      code: 'rotated_page',
+      severity: 'info',
+      page,
+      message: `The page is rotated by ${facts.rotation} degrees`,
+    });
   }
   return findings;
 }

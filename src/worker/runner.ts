@@ -87,14 +87,17 @@ export class RunWorker {
     let lost = false;
     let pending: RunProgress | undefined;
     let lastWrite = 0;
-    const renew = setInterval(async () => {
-      const until = new Date(this.clock.now().getTime() + this.options.leaseMs).toISOString();
-      try {
-        if (!(await this.store.runs.renewLease(claim.queueMessageId, this.workerId, until))) lost = true;
-      } catch (error) {
-        log.warn({ err: error }, 'lease renewal failed');
-      }
-    }, Math.max(50, Math.floor(this.options.leaseMs / 3)));
+    const renew = setInterval(
+      async () => {
+        const until = new Date(this.clock.now().getTime() + this.options.leaseMs).toISOString();
+        try {
+          if (!(await this.store.runs.renewLease(claim.queueMessageId, this.workerId, until))) lost = true;
+        } catch (error) {
+          log.warn({ err: error }, 'lease renewal failed');
+        }
+      },
+      Math.max(50, Math.floor(this.options.leaseMs / 3)),
+    );
     const flush = async () => {
       if (!pending) return;
       const progress = pending;
@@ -122,7 +125,12 @@ export class RunWorker {
           stopped: () => lost || this.stopping,
         });
       }
-      const finished = await this.store.runs.finish(claim.queueMessageId, this.workerId, outcome, await this.booking(claim, outcome));
+      const finished = await this.store.runs.finish(
+        claim.queueMessageId,
+        this.workerId,
+        outcome,
+        await this.booking(claim, outcome),
+      );
       if (!finished) log.warn('run finished elsewhere: the lease was lost');
       else log.info({ status: outcome.status, points: outcome.points_consumed }, 'run finished');
     } catch (error) {

@@ -41,7 +41,10 @@ export async function sendUpload(h: Harness, bytes: Uint8Array, options: UploadO
 /** Upload and complete; returns the file id. */
 export async function uploadPdf(h: Harness, bytes: Uint8Array, options: UploadOptions = {}): Promise<string> {
   const { upload_id } = await sendUpload(h, bytes, options);
-  const done = await h.request('POST', '/api/open/uploads/complete', { token: options.token, json: { upload_id } });
+  const done = await h.request('POST', '/api/open/uploads/complete', {
+    token: options.token,
+    json: { upload_id },
+  });
   expect(done.status, done.text).toBe(200);
   return done.body.data.file_id as string;
 }

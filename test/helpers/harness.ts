@@ -75,10 +75,15 @@ async function checkAgainstContract(method: string, route: string, response: Api
     return;
   }
   const declared = Object.keys(operation.responses ?? {});
-  expect(declared, `${operation.operationId} declares status ${response.status}`).toContain(String(response.status));
+  expect(declared, `${operation.operationId} declares status ${response.status}`).toContain(
+    String(response.status),
+  );
   if (isJson) {
     const result = api.validator.validateResponse(response.body, operation, response.status);
-    expect(result.errors ?? [], `${operation.operationId} ${response.status}: ${response.text.slice(0, 500)}`).toEqual([]);
+    expect(
+      result.errors ?? [],
+      `${operation.operationId} ${response.status}: ${response.text.slice(0, 500)}`,
+    ).toEqual([]);
   }
 }
 
@@ -95,7 +100,11 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
   const server = await startServer(config, createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'));
   const tenant = await server.services.tenants.create('acme');
   const other = await server.services.tenants.create('globex');
-  const request = async (method: string, route: string, options: RequestOptions = {}): Promise<ApiResponse> => {
+  const request = async (
+    method: string,
+    route: string,
+    options: RequestOptions = {},
+  ): Promise<ApiResponse> => {
     const headers: Record<string, string> = { ...(options.headers ?? {}) };
     const token = options.token === undefined ? tenant.token : options.token;
     if (token !== null) headers.authorization = `Bearer ${token}`;

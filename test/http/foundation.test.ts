@@ -49,12 +49,20 @@ describe('authentication, for every operation', () => {
   it.each(cases)('%s without a token is 401 Not authenticated', async (_op, [method, route]) => {
     const res = await h.request(method, route, { token: null });
     expect(res.status).toBe(401);
-    expect(res.body).toMatchObject({ code: 401, message: 'Not authenticated', error: 'not_authenticated', data: null });
+    expect(res.body).toMatchObject({
+      code: 401,
+      message: 'Not authenticated',
+      error: 'not_authenticated',
+      data: null,
+    });
     expect(res.headers.get('www-authenticate')).toBe('Bearer');
   });
 
   it.each(cases)('%s with a malformed header is 401 Not authenticated', async (_op, [method, route]) => {
-    const res = await h.request(method, route, { token: null, headers: { authorization: `Basic ${h.tenant.token}` } });
+    const res = await h.request(method, route, {
+      token: null,
+      headers: { authorization: `Basic ${h.tenant.token}` },
+    });
     expect(res.status).toBe(401);
     expect(res.body.message).toBe('Not authenticated');
   });
@@ -111,7 +119,9 @@ describe('routing', () => {
   it('keeps a sane client X-Request-Id and replaces an insane one', async () => {
     const kept = await h.request('GET', '/api/open/runs', { headers: { 'x-request-id': 'client-abc.123' } });
     expect(kept.headers.get('x-request-id')).toBe('client-abc.123');
-    const replaced = await h.request('GET', '/api/open/nope', { headers: { 'x-request-id': 'bad id <script>' } });
+    const replaced = await h.request('GET', '/api/open/nope', {
+      headers: { 'x-request-id': 'bad id <script>' },
+    });
     expect(replaced.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
     expect(replaced.body.request_id).toBe(replaced.headers.get('x-request-id'));
   });
@@ -129,7 +139,12 @@ describe('validation failures render FastAPI detail[]', () => {
   const detail = async (method: string, route: string, options = {}) => {
     const res = await h.request(method, route, options);
     expect(res.status, res.text).toBe(422);
-    expect(res.body).toMatchObject({ code: 422, error: 'validation_error', message: 'Validation failed', data: null });
+    expect(res.body).toMatchObject({
+      code: 422,
+      error: 'validation_error',
+      message: 'Validation failed',
+      data: null,
+    });
     return res.body.detail;
   };
 
@@ -139,7 +154,9 @@ describe('validation failures render FastAPI detail[]', () => {
     ['abc', 'int_parsing', 'Input should be a valid integer, unable to parse string as an integer'],
     ['1.5', 'int_parsing', 'Input should be a valid integer, unable to parse string as an integer'],
   ])('run list limit=%s', async (value, type, msg) => {
-    expect(await detail('GET', `/api/open/runs?limit=${value}`)).toEqual([{ loc: ['query', 'limit'], msg, type }]);
+    expect(await detail('GET', `/api/open/runs?limit=${value}`)).toEqual([
+      { loc: ['query', 'limit'], msg, type },
+    ]);
   });
 
   it.each([
@@ -164,18 +181,35 @@ describe('validation failures render FastAPI detail[]', () => {
   });
 
   it('negative offset, page 0, a 65-character target, a bad enum, a bad date: all at once', async () => {
-    expect(
-      await detail('GET', `/api/open/runs?offset=-1&target=${'x'.repeat(65)}&status=done`),
-    ).toEqual([
-      { loc: ['query', 'status'], msg: "Input should be 'queued', 'running', 'succeeded' or 'failed'", type: 'enum' },
+    expect(await detail('GET', `/api/open/runs?offset=-1&target=${'x'.repeat(65)}&status=done`)).toEqual([
+      {
+        loc: ['query', 'status'],
+        msg: "Input should be 'queued', 'running', 'succeeded' or 'failed'",
+        type: 'enum',
+      },
       { loc: ['query', 'target'], msg: 'String should have at most 64 characters', type: 'string_too_long' },
-      { loc: ['query', 'offset'], msg: 'Input should be greater than or equal to 0', type: 'greater_than_equal' },
+      {
+        loc: ['query', 'offset'],
+        msg: 'Input should be greater than or equal to 0',
+        type: 'greater_than_equal',
+      },
     ]);
     expect(
-      await detail('GET', '/api/open/finance/transactions?page=0&transaction_type=other&start_date=2026-13-01&end_date=soon'),
+      await detail(
+        'GET',
+        '/api/open/finance/transactions?page=0&transaction_type=other&start_date=2026-13-01&end_date=soon',
+      ),
     ).toEqual([
-      { loc: ['query', 'transaction_type'], msg: "Input should be 'all', 'tech' or 'ecosystem'", type: 'enum' },
-      { loc: ['query', 'page'], msg: 'Input should be greater than or equal to 1', type: 'greater_than_equal' },
+      {
+        loc: ['query', 'transaction_type'],
+        msg: "Input should be 'all', 'tech' or 'ecosystem'",
+        type: 'enum',
+      },
+      {
+        loc: ['query', 'page'],
+        msg: 'Input should be greater than or equal to 1',
+        type: 'greater_than_equal',
+      },
       {
         loc: ['query', 'start_date'],
         msg: 'Input should be a valid date or datetime, expected YYYY-MM-DD',
@@ -190,8 +224,14 @@ describe('validation failures render FastAPI detail[]', () => {
   });
 
   it('start_date after end_date is a 422 on end_date', async () => {
-    expect(await detail('GET', '/api/open/finance/transactions?start_date=2026-11-02&end_date=2026-11-01')).toEqual([
-      { loc: ['query', 'end_date'], msg: 'Value error, end_date must not be before start_date', type: 'value_error' },
+    expect(
+      await detail('GET', '/api/open/finance/transactions?start_date=2026-11-02&end_date=2026-11-01'),
+    ).toEqual([
+      {
+        loc: ['query', 'end_date'],
+        msg: 'Value error, end_date must not be before start_date',
+        type: 'value_error',
+      },
     ]);
   });
 
@@ -206,27 +246,35 @@ describe('validation failures render FastAPI detail[]', () => {
   });
 
   it('invalid JSON', async () => {
-    expect(await detail('POST', '/api/open/runs', { body: '{"file_id": ', contentType: 'application/json' })).toEqual([
-      { loc: ['body'], msg: 'JSON decode error', type: 'json_invalid' },
-    ]);
+    expect(
+      await detail('POST', '/api/open/runs', { body: '{"file_id": ', contentType: 'application/json' }),
+    ).toEqual([{ loc: ['body'], msg: 'JSON decode error', type: 'json_invalid' }]);
   });
 
   it('a missing body, with or without a Content-Type', async () => {
     const missing = [{ loc: ['body'], msg: 'Field required', type: 'missing' }];
     expect(await detail('POST', '/api/open/uploads/complete')).toEqual(missing);
-    expect(await detail('POST', '/api/open/uploads/complete', { contentType: 'application/json' })).toEqual(missing);
+    expect(await detail('POST', '/api/open/uploads/complete', { contentType: 'application/json' })).toEqual(
+      missing,
+    );
   });
 
   it('a body that is not an object', async () => {
     for (const json of [[1], 'text', 5, null]) {
       expect(await detail('POST', '/api/open/runs', { json })).toEqual([
-        { loc: ['body'], msg: 'Input should be a valid dictionary or object to extract fields from', type: 'model_attributes_type' },
+        {
+          loc: ['body'],
+          msg: 'Input should be a valid dictionary or object to extract fields from',
+          type: 'model_attributes_type',
+        },
       ]);
     }
   });
 
   it('wrong JSON types, a missing field, an extra field and a bad enum: one item each', async () => {
-    expect(await detail('POST', '/api/open/runs', { json: { file_id: 7, target: 'ocr', extra: true } })).toEqual([
+    expect(
+      await detail('POST', '/api/open/runs', { json: { file_id: 7, target: 'ocr', extra: true } }),
+    ).toEqual([
       { loc: ['body', 'extra'], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' },
       { loc: ['body', 'file_id'], msg: 'Input should be a valid string', type: 'string_type' },
       { loc: ['body', 'target'], msg: "Input should be 'pdf-preflight' or 'pdf-text'", type: 'enum' },

@@ -7,7 +7,11 @@ import { greyPng } from '../helpers/png.js';
 
 let h: Harness;
 beforeAll(async () => {
-  h = await startHarness({ TASK_TIMEOUT_MS: '5000', POINTS_PER_PAGE_PREFLIGHT: '2', POINTS_PER_PAGE_TEXT: '1' });
+  h = await startHarness({
+    TASK_TIMEOUT_MS: '5000',
+    POINTS_PER_PAGE_PREFLIGHT: '2',
+    POINTS_PER_PAGE_TEXT: '1',
+  });
 });
 afterAll(async () => {
   await h.close();
@@ -50,7 +54,9 @@ const manifest = readFileSync(pdfPath('MANIFEST.tsv'), 'utf8')
   }));
 
 describe('pdf-preflight on real documents agrees with poppler', () => {
-  const readable = manifest.filter((m) => m.file.startsWith('real/') || m.file.startsWith('derived/')).filter((m) => m.encrypted === 'no');
+  const readable = manifest
+    .filter((m) => m.file.startsWith('real/') || m.file.startsWith('derived/'))
+    .filter((m) => m.encrypted === 'no');
 
   it.each(readable.map((m) => [m.file, m] as const))('%s', async (_file, m) => {
     const run = await runOn(readPdf(m.file), 'pdf-preflight', m.file.split('/')[1]);
@@ -105,7 +111,12 @@ describe('pdf-preflight on generated PDFs with known properties', () => {
     pdf.addPage([595.28, 841.89]).drawImage(png, { x: 100, y: 100, width: 144, height: 144 });
     pdf.addPage([595.28, 841.89]);
     const run = await runOn(await pdf.save());
-    expect(run).toMatchObject({ status: 'succeeded', total_tasks: 5, completed_tasks: 5, points_consumed: 8 });
+    expect(run).toMatchObject({
+      status: 'succeeded',
+      total_tasks: 5,
+      completed_tasks: 5,
+      points_consumed: 8,
+    });
     const report = (await download(run.id, 'report.json')).body;
     const found = report.findings.map((f: Finding) => `${f.code}@${f.page ?? 'doc'}`).sort();
     expect(found).toEqual(
@@ -128,7 +139,13 @@ describe('pdf-preflight on generated PDFs with known properties', () => {
 describe('malformed input fails a task or the run, never the server', () => {
   it('a page-tree loop fails its page task and the run goes on', async () => {
     const run = await runOn(readPdf('malformed/circular-pages.pdf'));
-    expect(run).toMatchObject({ status: 'succeeded', total_tasks: 2, completed_tasks: 1, failed_tasks: 1, points_consumed: 0 });
+    expect(run).toMatchObject({
+      status: 'succeeded',
+      total_tasks: 2,
+      completed_tasks: 1,
+      failed_tasks: 1,
+      points_consumed: 0,
+    });
     const report = (await download(run.id, 'report.json')).body;
     expect(report.pages[0]).toMatchObject({ status: 'failed' });
     expect(codes(report.findings, 'page_unreadable')).toHaveLength(1);
@@ -138,7 +155,9 @@ describe('malformed input fails a task or the run, never the server', () => {
     const bomb = await uploadPdf(h, readPdf('malformed/flate-bomb-512MB.pdf'));
     const nested = await uploadPdf(h, readPdf('malformed/deep-nesting-content.pdf'));
     const runs = await Promise.all(
-      [bomb, nested].map(async (file_id) => (await h.request('POST', '/api/open/runs', { json: { file_id } })).body.data.id),
+      [bomb, nested].map(
+        async (file_id) => (await h.request('POST', '/api/open/runs', { json: { file_id } })).body.data.id,
+      ),
     );
     const started = Date.now();
     const health = await h.request('GET', '/api/open/runs?limit=1');
@@ -148,7 +167,7 @@ describe('malformed input fails a task or the run, never the server', () => {
       const run = await waitForRun(h, id);
       expect(run).toMatchObject({ status: 'succeeded', total_tasks: 2, failed_tasks: 1, points_consumed: 0 });
       const report = (await download(id, 'report.json')).body;
-      expect(report.pages[0].error).toMatch(/took longer|too much memory|ran out of memory/);
+      expect(report.pages[0].error).toMatch(/took longer|used more than|ran out of memory/);
     }
   });
 
@@ -168,7 +187,12 @@ describe('malformed input fails a task or the run, never the server', () => {
 describe('pdf-text', () => {
   it('extracts text per page', async () => {
     const run = await runOn(readPdf('real/auto-multiple-choice-doc-pdf__sample-amc.pdf'), 'pdf-text');
-    expect(run).toMatchObject({ status: 'succeeded', total_tasks: 31, points_consumed: 30, output_files: ['text.txt', 'pages.json'] });
+    expect(run).toMatchObject({
+      status: 'succeeded',
+      total_tasks: 31,
+      points_consumed: 30,
+      output_files: ['text.txt', 'pages.json'],
+    });
     const text = await download(run.id, 'text.txt');
     expect(text.headers.get('content-type')).toBe('text/plain; charset=utf-8');
     expect(text.text.split('\f')).toHaveLength(30);
@@ -183,7 +207,9 @@ describe('pdf-text', () => {
 describe('create, list, rerun', () => {
   let fileId: string;
   beforeAll(async () => {
-    fileId = await uploadPdf(h, readPdf('real/cups-filters__classified.pdf'), { fileName: 'Quarterly_100%_Report.pdf' });
+    fileId = await uploadPdf(h, readPdf('real/cups-filters__classified.pdf'), {
+      fileName: 'Quarterly_100%_Report.pdf',
+    });
   });
 
   it('creates a queued run with every field of the record', async () => {
@@ -204,9 +230,14 @@ describe('create, list, rerun', () => {
   });
 
   it('an unknown or foreign file is 404', async () => {
-    const unknown = await h.request('POST', '/api/open/runs', { json: { file_id: '00000000-0000-4000-8000-000000000000' } });
+    const unknown = await h.request('POST', '/api/open/runs', {
+      json: { file_id: '00000000-0000-4000-8000-000000000000' },
+    });
     expect(unknown.status).toBe(404);
-    const foreign = await h.request('POST', '/api/open/runs', { json: { file_id: fileId }, token: h.other.token });
+    const foreign = await h.request('POST', '/api/open/runs', {
+      json: { file_id: fileId },
+      token: h.other.token,
+    });
     expect(foreign.status).toBe(404);
   });
 
@@ -234,17 +265,24 @@ describe('create, list, rerun', () => {
     expect(rerun.body.data.queue_message_id).not.toBe(first.queue_message_id);
     const second = await waitForRun(h, created.id);
     expect(second).toMatchObject({ status: 'succeeded', attempt: 2, points_consumed: 2 });
-    const ledger = await h.request('GET', '/api/open/finance/transactions?transaction_type=tech&page_size=100');
+    const ledger = await h.request(
+      'GET',
+      '/api/open/finance/transactions?transaction_type=tech&page_size=100',
+    );
     const bookings = ledger.body.data.filter((t: { run_id: string }) => t.run_id === created.id);
     expect(bookings).toHaveLength(2);
     expect(bookings.every((t: { amount: number }) => t.amount === 20)).toBe(true);
   });
 
   it('lists newest first with filters, keyword search and page maths', async () => {
-    const other = await uploadPdf(h, readPdf('real/cups-filters__classified.pdf'), { fileName: 'other_file.pdf' });
+    const other = await uploadPdf(h, readPdf('real/cups-filters__classified.pdf'), {
+      fileName: 'other_file.pdf',
+    });
     const ids: string[] = [];
     for (const target of ['pdf-text', 'pdf-preflight', 'pdf-text']) {
-      ids.push((await h.request('POST', '/api/open/runs', { json: { file_id: other, target } })).body.data.id);
+      ids.push(
+        (await h.request('POST', '/api/open/runs', { json: { file_id: other, target } })).body.data.id,
+      );
     }
     for (const id of ids) await waitForRun(h, id);
     const all = await h.request('GET', '/api/open/runs?limit=2&offset=0');
@@ -260,12 +298,20 @@ describe('create, list, rerun', () => {
     const text = await h.request('GET', '/api/open/runs?target=pdf-text&keyword=OTHER_');
     expect(text.body.data.map((r: { id: string }) => r.id)).toEqual([ids[2], ids[0]]);
     expect(text.body.total).toBe(2);
-    const succeeded = await h.request('GET', '/api/open/runs?status=succeeded&target=pdf-text&keyword=other_file');
+    const succeeded = await h.request(
+      'GET',
+      '/api/open/runs?status=succeeded&target=pdf-text&keyword=other_file',
+    );
     expect(succeeded.body.total).toBe(2);
     // `%` and `_` are literal: "100%_" matches only the quarterly file, "_file%" matches nothing
-    await waitForRun(h, (await h.request('POST', '/api/open/runs', { json: { file_id: fileId } })).body.data.id);
+    await waitForRun(
+      h,
+      (await h.request('POST', '/api/open/runs', { json: { file_id: fileId } })).body.data.id,
+    );
     const literal = await h.request('GET', '/api/open/runs?keyword=100%25_');
-    expect(literal.body.data.every((r: { input_file_name: string }) => r.input_file_name.includes('100%_'))).toBe(true);
+    expect(
+      literal.body.data.every((r: { input_file_name: string }) => r.input_file_name.includes('100%_')),
+    ).toBe(true);
     expect(literal.body.total).toBeGreaterThan(0);
     const wildcard = await h.request('GET', '/api/open/runs?keyword=_file%25');
     expect(wildcard.body.total).toBe(0);

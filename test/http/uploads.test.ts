@@ -50,10 +50,16 @@ describe('start', () => {
     expect(tooBig.body.error).toBe('payload_too_large');
     const zero = await start({ file_name: 'empty.pdf', size_bytes: 0 });
     expect(zero.body.detail).toEqual([
-      { loc: ['body', 'size_bytes'], msg: 'Input should be greater than or equal to 1', type: 'greater_than_equal' },
+      {
+        loc: ['body', 'size_bytes'],
+        msg: 'Input should be greater than or equal to 1',
+        type: 'greater_than_equal',
+      },
     ]);
     const word = await start({ file_name: 'a.docx', size_bytes: 10, content_type: 'application/msword' });
-    expect(word.body.detail).toEqual([{ loc: ['body', 'content_type'], msg: "Input should be 'application/pdf'", type: 'enum' }]);
+    expect(word.body.detail).toEqual([
+      { loc: ['body', 'content_type'], msg: "Input should be 'application/pdf'", type: 'enum' },
+    ]);
     const badSha = await start({ file_name: 'a.pdf', size_bytes: 10, sha256: 'XYZ' });
     expect(badSha.body.detail[0]).toMatchObject({ loc: ['body', 'sha256'], type: 'string_pattern_mismatch' });
   });
@@ -76,12 +82,18 @@ describe('parts and complete', () => {
   });
 
   it('parts out of order, one sent twice, then complete', async () => {
-    const upload = (await start({ file_name: 'form.pdf', size_bytes: form.length, sha256: sha256(form) })).body.data;
+    const upload = (await start({ file_name: 'form.pdf', size_bytes: form.length, sha256: sha256(form) }))
+      .body.data;
     for (const n of [5, 3, 1, 4]) expect((await put(upload.upload_id, n, partOf(form, n))).status).toBe(200);
     // a wrong version of part 2 first, then the right one replaces it
     expect((await put(upload.upload_id, 2, new Uint8Array(PART).fill(7))).status).toBe(200);
     const resent = await put(upload.upload_id, 2, partOf(form, 2));
-    expect(resent.body.data).toEqual({ upload_id: upload.upload_id, part_number: 2, size_bytes: PART, sha256: sha256(partOf(form, 2)) });
+    expect(resent.body.data).toEqual({
+      upload_id: upload.upload_id,
+      part_number: 2,
+      size_bytes: PART,
+      sha256: sha256(partOf(form, 2)),
+    });
 
     const state = await h.request('GET', `/api/open/uploads/${upload.upload_id}`);
     expect(state.body.data.parts.map((p: { part_number: number }) => p.part_number)).toEqual([1, 2, 3, 4, 5]);
@@ -89,8 +101,15 @@ describe('parts and complete', () => {
 
     const done = await complete(upload.upload_id);
     expect(done.status).toBe(200);
-    expect(done.body.data).toMatchObject({ status: 'completed', size_bytes: form.length, sha256: sha256(form), page_count: 1 });
-    expect(existsSync(path.join(h.dataDir, 'blobs', 'uploads', h.tenant.tenant_id, upload.upload_id))).toBe(false);
+    expect(done.body.data).toMatchObject({
+      status: 'completed',
+      size_bytes: form.length,
+      sha256: sha256(form),
+      page_count: 1,
+    });
+    expect(existsSync(path.join(h.dataDir, 'blobs', 'uploads', h.tenant.tenant_id, upload.upload_id))).toBe(
+      false,
+    );
   });
 
   it('missing parts are named and the upload stays as it was', async () => {
@@ -99,7 +118,10 @@ describe('parts and complete', () => {
     await put(upload.upload_id, 4, partOf(form, 4));
     const res = await complete(upload.upload_id);
     expect(res.status).toBe(409);
-    expect(res.body).toMatchObject({ error: 'upload_incomplete', message: 'Upload is missing parts: 2, 3, 5' });
+    expect(res.body).toMatchObject({
+      error: 'upload_incomplete',
+      message: 'Upload is missing parts: 2, 3, 5',
+    });
     const state = await h.request('GET', `/api/open/uploads/${upload.upload_id}`);
     expect(state.body.data).toMatchObject({ status: 'pending', missing_parts: [2, 3, 5] });
   });
@@ -143,7 +165,10 @@ describe('parts and complete', () => {
     const upload = (await start({ file_name: 'form.pdf', size_bytes: form.length })).body.data;
     const empty = await put(upload.upload_id, 1, new Uint8Array(0));
     expect(empty.status).toBe(422);
-    expect(empty.body).toMatchObject({ error: 'part_size_mismatch', message: `Part 1 must be exactly ${PART} bytes, got 0` });
+    expect(empty.body).toMatchObject({
+      error: 'part_size_mismatch',
+      message: `Part 1 must be exactly ${PART} bytes, got 0`,
+    });
     expect((await put(upload.upload_id, 1, new Uint8Array(PART - 1))).body.error).toBe('part_size_mismatch');
     const long = await put(upload.upload_id, 1, new Uint8Array(PART + 1));
     expect(long.status).toBe(413);
@@ -178,10 +203,20 @@ describe('parts and complete', () => {
     const upload = (await start({ file_name: 'form.pdf', size_bytes: form.length })).body.data;
     const past = await put(upload.upload_id, 6, partOf(form, 1));
     expect(past.status).toBe(422);
-    expect(past.body.detail).toEqual([{ loc: ['path', 'part_number'], msg: 'Input should be less than or equal to 5', type: 'less_than_equal' }]);
+    expect(past.body.detail).toEqual([
+      {
+        loc: ['path', 'part_number'],
+        msg: 'Input should be less than or equal to 5',
+        type: 'less_than_equal',
+      },
+    ]);
     const zero = await put(upload.upload_id, 0, partOf(form, 1));
     expect(zero.body.detail).toEqual([
-      { loc: ['path', 'part_number'], msg: 'Input should be greater than or equal to 1', type: 'greater_than_equal' },
+      {
+        loc: ['path', 'part_number'],
+        msg: 'Input should be greater than or equal to 1',
+        type: 'greater_than_equal',
+      },
     ]);
     const json = await put(upload.upload_id, 1, partOf(form, 1), 'application/json');
     expect(json.status).toBe(415);
@@ -208,7 +243,9 @@ describe('parts and complete', () => {
     const aborted = await h.request('DELETE', `/api/open/uploads/${upload.upload_id}`);
     expect(aborted.body.data).toEqual({ upload_id: upload.upload_id, status: 'aborted' });
     expect((await h.request('GET', `/api/open/uploads/${upload.upload_id}`)).status).toBe(404);
-    expect(existsSync(path.join(h.dataDir, 'blobs', 'uploads', h.tenant.tenant_id, upload.upload_id))).toBe(false);
+    expect(existsSync(path.join(h.dataDir, 'blobs', 'uploads', h.tenant.tenant_id, upload.upload_id))).toBe(
+      false,
+    );
 
     const { upload_id } = await sendUpload(h, readPdf('real/cups-filters__classified.pdf'));
     await complete(upload_id);
@@ -232,7 +269,9 @@ describe('tenant isolation', () => {
     expect(part.status).toBe(404);
     expect((await complete(upload_id, other)).status).toBe(404);
     const done = await complete(upload_id);
-    expect((await h.request('GET', `/api/open/files/${done.body.data.file_id}`, { token: other })).status).toBe(404);
+    expect(
+      (await h.request('GET', `/api/open/files/${done.body.data.file_id}`, { token: other })).status,
+    ).toBe(404);
     // and nothing of it changed
     expect((await h.request('GET', `/api/open/uploads/${pending}`)).body.data.status).toBe('pending');
   });
@@ -242,25 +281,34 @@ describe('expiry', () => {
   it('an expired upload refuses parts and complete, and the sweep deletes it with its bytes', async () => {
     const short = await startHarness({ UPLOAD_PART_SIZE: String(PART), UPLOAD_TTL_SECONDS: '1' });
     try {
-      const upload = (await short.request('POST', '/api/open/uploads', { json: { file_name: 'a.pdf', size_bytes: form.length } }))
-        .body.data;
+      const upload = (
+        await short.request('POST', '/api/open/uploads', {
+          json: { file_name: 'a.pdf', size_bytes: form.length },
+        })
+      ).body.data;
       await short.request('PUT', `/api/open/uploads/${upload.upload_id}/parts/1`, {
         body: partOf(form, 1),
         contentType: 'application/pdf',
       });
       await new Promise((resolve) => setTimeout(resolve, 1100));
-      expect((await short.request('GET', `/api/open/uploads/${upload.upload_id}`)).body.data.status).toBe('expired');
+      expect((await short.request('GET', `/api/open/uploads/${upload.upload_id}`)).body.data.status).toBe(
+        'expired',
+      );
       const part = await short.request('PUT', `/api/open/uploads/${upload.upload_id}/parts/2`, {
         body: partOf(form, 2),
         contentType: 'application/pdf',
       });
       expect(part.status).toBe(409);
       expect(part.body.error).toBe('upload_expired');
-      const done = await short.request('POST', '/api/open/uploads/complete', { json: { upload_id: upload.upload_id } });
+      const done = await short.request('POST', '/api/open/uploads/complete', {
+        json: { upload_id: upload.upload_id },
+      });
       expect(done.body.error).toBe('upload_expired');
       expect(await short.server.services.uploads.sweepExpired()).toBe(1);
       expect((await short.request('GET', `/api/open/uploads/${upload.upload_id}`)).status).toBe(404);
-      expect(existsSync(path.join(short.dataDir, 'blobs', 'uploads', short.tenant.tenant_id, upload.upload_id))).toBe(false);
+      expect(
+        existsSync(path.join(short.dataDir, 'blobs', 'uploads', short.tenant.tenant_id, upload.upload_id)),
+      ).toBe(false);
     } finally {
       await short.close();
     }

@@ -4,6 +4,11 @@ import { sendList } from '../render.js';
 
 export const listRuns: AuthedHandler = async ({ c, ctx, services, principal }) => {
   const { status, target, keyword, limit, offset } = queryOf<'listRuns', 'limit' | 'offset'>(c);
-  const { items, total } = await services.runs.list(principal.tenantId, { status, target, keyword }, limit, offset);
+  const { items, total } = await services.runs.list(
+    principal.tenantId,
+    { status, target, keyword },
+    limit,
+    offset,
+  );
   sendList(ctx, items, { total, page: Math.floor(offset / limit) + 1, page_size: limit });
 };

@@ -35,7 +35,8 @@ function nextDayStart(day: string): string {
 
 export function sqliteLedger(db: Db): LedgerRepo {
   const write = ledgerWriter(db);
-  const columns = 'id, tenant_id, type, amount, currency, description, source, run_id, external_id, occurred_at, created_at';
+  const columns =
+    'id, tenant_id, type, amount, currency, description, source, run_id, external_id, occurred_at, created_at';
 
   // One statement per filter shape, prepared once: the planner then picks the matching index for each.
   const listStatements = new Map<string, ReturnType<Db['prepare']>>();
@@ -67,7 +68,9 @@ export function sqliteLedger(db: Db): LedgerRepo {
         );
         countStatements.set(
           key,
-          db.prepare(`SELECT COALESCE(SUM(tx_count), 0) AS n FROM ledger_daily WHERE ${dayWhere.join(' AND ')}`),
+          db.prepare(
+            `SELECT COALESCE(SUM(tx_count), 0) AS n FROM ledger_daily WHERE ${dayWhere.join(' AND ')}`,
+          ),
         );
       }
     }
@@ -109,7 +112,11 @@ export function sqliteLedger(db: Db): LedgerRepo {
       return { items, total: n };
     },
     async sums(tenantId, fromDay, toDay): Promise<PeriodSums> {
-      const rows = sums.all({ tenant: tenantId, fromDay: fromDay ?? '0000-00-00', toDay: toDay ?? '9999-99-99' }) as {
+      const rows = sums.all({
+        tenant: tenantId,
+        fromDay: fromDay ?? '0000-00-00',
+        toDay: toDay ?? '9999-99-99',
+      }) as {
         type: 'tech' | 'ecosystem';
         amount: number;
       }[];
@@ -118,7 +125,11 @@ export function sqliteLedger(db: Db): LedgerRepo {
       return result;
     },
     async daily(tenantId, fromDay, toDay): Promise<DailySums[]> {
-      const rows = daily.all(tenantId, fromDay, toDay) as { day: string; type: 'tech' | 'ecosystem'; amount: number }[];
+      const rows = daily.all(tenantId, fromDay, toDay) as {
+        day: string;
+        type: 'tech' | 'ecosystem';
+        amount: number;
+      }[];
       const byDay = new Map<string, DailySums>();
       for (const row of rows) {
         const entry = byDay.get(row.day) ?? { day: row.day, tech: 0, ecosystem: 0 };

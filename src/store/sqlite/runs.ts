@@ -28,7 +28,9 @@ export function sqliteRuns(db: Db): RunRepo {
     completed_tasks, failed_tasks, points_consumed, input_file_name, output_files, error, attempt, queue_message_id,
     created_at, started_at, completed_at`;
 
-  const nextSeq = db.prepare('UPDATE tenants SET run_seq = run_seq + 1 WHERE id = ? RETURNING run_seq AS seq');
+  const nextSeq = db.prepare(
+    'UPDATE tenants SET run_seq = run_seq + 1 WHERE id = ? RETURNING run_seq AS seq',
+  );
   const insertRun = db.prepare(
     `INSERT INTO runs (seq, ${columns}) VALUES (@seq, @id, @tenant_id, @file_id, @user_id, @created_by, @created_by_type,
      @target, @status, @progress, @total_tasks, @completed_tasks, @failed_tasks, @points_consumed, @input_file_name,
@@ -61,7 +63,9 @@ export function sqliteRuns(db: Db): RunRepo {
         if (byKeyword) where.push(`(id = @keyword OR input_file_name LIKE @pattern ESCAPE '\\')`);
         const clause = where.join(' AND ');
         filtered.set(`${byStatus}${byTarget}${byKeyword}`, {
-          page: db.prepare(`SELECT ${columns} FROM runs WHERE ${clause} ORDER BY seq DESC LIMIT @limit OFFSET @offset`),
+          page: db.prepare(
+            `SELECT ${columns} FROM runs WHERE ${clause} ORDER BY seq DESC LIMIT @limit OFFSET @offset`,
+          ),
           // a keyword cannot be counted ahead of time: its total is an exact COUNT over the tenant's runs
           total: byKeyword ? db.prepare(`SELECT COUNT(*) AS n FROM runs WHERE ${clause}`) : undefined,
         });
@@ -118,27 +122,32 @@ export function sqliteRuns(db: Db): RunRepo {
   const rerun = db.transaction((tenantId: string, runId: string, queueMessageId: string, at: string) => {
     const before = toRun(get.get(runId, tenantId) as RunRecord | undefined);
     if (!before) return undefined;
-    if (resetForRerun.run({ id: runId, tenant: tenantId, queue: queueMessageId }).changes === 0) return 'conflict';
+    if (resetForRerun.run({ id: runId, tenant: tenantId, queue: queueMessageId }).changes === 0)
+      return 'conflict';
     enqueue.run(queueMessageId, runId, tenantId, before.attempt + 1, at);
     adjustCount(tenantId, before.status, before.target, -1);
     adjustCount(tenantId, 'queued', before.target, 1);
     return toRun(get.get(runId, tenantId) as RunRecord);
   });
 
-  const claim = db.transaction((workerId: string, now: string, leaseUntil: string): ClaimedRun | undefined => {
-    const next = nextAvailable.get(now) as { queueMessageId: string; runId: string; claims: number } | undefined;
-    if (!next) return undefined;
-    takeLease.run(workerId, leaseUntil, next.queueMessageId);
-    const before = toRun(getById.get(next.runId) as RunRecord)!;
-    if (before.status === 'queued') {
-      markRunning.run(now, next.runId, next.queueMessageId);
-      adjustCount(before.tenant_id, 'queued', before.target, -1);
-      adjustCount(before.tenant_id, 'running', before.target, 1);
-    }
-    const run = toRun(getById.get(next.runId) as RunRecord)!;
-    const file = storageKey.get(run.file_id) as { key: string };
-    return { queueMessageId: next.queueMessageId, claims: next.claims + 1, run, storageKey: file.key };
-  });
+  const claim = db.transaction(
+    (workerId: string, now: string, leaseUntil: string): ClaimedRun | undefined => {
+      const next = nextAvailable.get(now) as
+        | { queueMessageId: string; runId: string; claims: number }
+        | undefined;
+      if (!next) return undefined;
+      takeLease.run(workerId, leaseUntil, next.queueMessageId);
+      const before = toRun(getById.get(next.runId) as RunRecord)!;
+      if (before.status === 'queued') {
+        markRunning.run(now, next.runId, next.queueMessageId);
+        adjustCount(before.tenant_id, 'queued', before.target, -1);
+        adjustCount(before.tenant_id, 'running', before.target, 1);
+      }
+      const run = toRun(getById.get(next.runId) as RunRecord)!;
+      const file = storageKey.get(run.file_id) as { key: string };
+      return { queueMessageId: next.queueMessageId, claims: next.claims + 1, run, storageKey: file.key };
+    },
+  );
 
   const finish = db.transaction(
     (queueMessageId: string, workerId: string, outcome: RunOutcome, booking: LedgerEntry | null): boolean => {
@@ -185,9 +194,15 @@ export function sqliteRuns(db: Db): RunRepo {
       const rows = statements.page.all({ ...params, limit, offset }) as RunRecord[];
       const total = statements.total
         ? (statements.total.get(params) as { n: number }).n
-        : (countTotals.get({ tenant: tenantId, status: filter.status ?? null, target: filter.target ?? null }) as {
-            n: number;
-          }).n;
+        : (
+            countTotals.get({
+              tenant: tenantId,
+              status: filter.status ?? null,
+              target: filter.target ?? null,
+            }) as {
+              n: number;
+            }
+          ).n;
       return { items: rows.map((r) => toRun(r)!), total };
     },
     async rerun(tenantId, runId, queueMessageId, at) {

@@ -20,8 +20,11 @@ export function sqliteTenants(db: Db): TenantRepo {
   const firstUser = db.prepare(
     'SELECT id, tenant_id, name, created_at FROM users WHERE tenant_id = ? ORDER BY created_at, id LIMIT 1',
   );
-  const tokenColumns = 'id, tenant_id, user_id, name, prefix, created_at, last_used_at, expires_at, revoked_at';
-  const listTokens = db.prepare(`SELECT ${tokenColumns} FROM api_tokens WHERE tenant_id = ? ORDER BY created_at, id`);
+  const tokenColumns =
+    'id, tenant_id, user_id, name, prefix, created_at, last_used_at, expires_at, revoked_at';
+  const listTokens = db.prepare(
+    `SELECT ${tokenColumns} FROM api_tokens WHERE tenant_id = ? ORDER BY created_at, id`,
+  );
   const getToken = db.prepare(`SELECT ${tokenColumns} FROM api_tokens WHERE id = ?`);
   const revoke = db.prepare('UPDATE api_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL');
   const lookup = db.prepare(

@@ -1,4 +1,9 @@
-import { AnnotationMode, OPS, type PDFDocumentProxy, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import {
+  AnnotationMode,
+  OPS,
+  type PDFDocumentProxy,
+  type PDFPageProxy,
+} from 'pdfjs-dist/legacy/build/pdf.mjs';
 
 /** What opening a file tells: enough to accept an upload. */
 export interface ProbeFacts {
@@ -104,8 +109,14 @@ interface Annotation {
  * used once the field has a value, and a font it lacks is a preflight problem all the same (pdffonts lists
  * it too).
  */
-async function operatorsWithFilledFields(page: PDFPageProxy, annotations: Annotation[], storage: { setValue(id: string, value: object): void }) {
-  const textFields = annotations.filter((a) => a.subtype === 'Widget' && (a.fieldType === 'Tx' || a.fieldType === 'Ch'));
+async function operatorsWithFilledFields(
+  page: PDFPageProxy,
+  annotations: Annotation[],
+  storage: { setValue(id: string, value: object): void },
+) {
+  const textFields = annotations.filter(
+    (a) => a.subtype === 'Widget' && (a.fieldType === 'Tx' || a.fieldType === 'Ch'),
+  );
   if (textFields.length === 0) return page.getOperatorList();
   for (const field of textFields) storage.setValue(field.id, { value: 'Preflight' });
   return page.getOperatorList({ intent: 'print', annotationMode: AnnotationMode.ENABLE_STORAGE });
@@ -154,13 +165,18 @@ export async function pageFacts(page: PDFPageProxy, doc: PDFDocumentProxy): Prom
       case OPS.paintImageXObjectRepeat: {
         const width = Number(args[1]);
         const height = Number(args[2]);
-        if (width > 0 && height > 0) images.push({ width_px: width, height_px: height, dpi: effectiveDpi(width, height, ctm) });
+        if (width > 0 && height > 0)
+          images.push({ width_px: width, height_px: height, dpi: effectiveDpi(width, height, ctm) });
         break;
       }
       case OPS.paintInlineImageXObject: {
         const image = args[0] as { width?: number; height?: number } | undefined;
         if (image?.width && image.height) {
-          images.push({ width_px: image.width, height_px: image.height, dpi: effectiveDpi(image.width, image.height, ctm) });
+          images.push({
+            width_px: image.width,
+            height_px: image.height,
+            dpi: effectiveDpi(image.width, image.height, ctm),
+          });
         }
         break;
       }

@@ -57,7 +57,8 @@ export async function openDocument(filePath: string): Promise<OpenedDocument> {
     closeSync(fd);
     await task.destroy().catch(() => undefined);
     const name = (error as Error).name;
-    if (name === 'PasswordException') throw new PdfOpenError('encrypted', 'The PDF is encrypted with a password');
+    if (name === 'PasswordException')
+      throw new PdfOpenError('encrypted', 'The PDF is encrypted with a password');
     throw new PdfOpenError('invalid_pdf', `Not a PDF that opens: ${(error as Error).message}`);
   }
   return {

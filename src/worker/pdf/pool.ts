@@ -13,24 +13,15 @@ export class TaskFailure extends Error {
 export interface PoolOptions {
   size: number;
   taskTimeoutMs: number;
-  /** V8 heap limit of each thread. */
-  memoryMb: number;
   /**
-   * Process RSS above which the longest-running task is stopped. Decoded streams live in ArrayBuffers,
-   * outside the V8 heap limit, so a decompression bomb is caught by this watchdog, not by memoryMb.
+   * Memory of each thread: its V8 heap limit, and the limit its own guard puts on heap plus ArrayBuffers
+   * (decoded streams live outside the heap, so a decompression bomb is caught by the guard).
    */
-  rssLimitMb: number;
+  memoryMb: number;
 }
-
-const WATCHDOG_MS = 200;
-const RSS_GROWTH_BYTES = 8 * 1024 * 1024;
-/** A terminated thread's memory is released with a delay; do not stop another one meanwhile. */
-const WATCHDOG_COOLDOWN_MS = 1_000;
 
 interface Pending {
   request: TaskRequest;
-  /** Set once the watchdog stopped this task; a second stop fails it. */
-  stoppedByWatchdog?: boolean;
   resolve: (value: unknown) => void;
   reject: (error: Error) => void;
 }
@@ -38,7 +29,6 @@ interface Pending {
 interface Slot {
   worker: Worker;
   current?: Pending;
-  startedAt?: number;
   timer?: NodeJS.Timeout;
 }
 
@@ -57,38 +47,9 @@ export class PdfPool {
   private readonly queue: Pending[] = [];
   private nextId = 1;
   private closed = false;
-  private readonly watchdog: NodeJS.Timeout;
-  private watchdogQuietUntil = 0;
-  private lastRss = 0;
 
   constructor(private readonly options: PoolOptions) {
     for (let i = 0; i < Math.max(1, options.size); i++) this.slots.push(this.spawn());
-    this.watchdog = setInterval(() => this.checkMemory(), WATCHDOG_MS);
-    this.watchdog.unref();
-  }
-
-  private checkMemory(): void {
-    const rss = process.memoryUsage.rss();
-    const growing = rss - this.lastRss > RSS_GROWTH_BYTES;
-    this.lastRss = rss;
-    if (performance.now() < this.watchdogQuietUntil) return;
-    // RSS rarely shrinks after a thread is stopped (the allocator keeps the pages), so only a process
-    // that is over the limit and still growing has a task to stop
-    if (rss <= this.options.rssLimitMb * 1024 * 1024 || !growing) return;
-    this.watchdogQuietUntil = performance.now() + WATCHDOG_COOLDOWN_MS;
-    const busiest = this.slots
-      .filter((slot) => slot.current)
-      .sort((a, b) => (a.startedAt ?? 0) - (b.startedAt ?? 0))[0];
-    if (!busiest?.current) return;
-    // The thread that has been busy longest is not always the one growing: the first time a task is
-    // stopped it goes back to the head of the queue, the second time it fails.
-    const pending = busiest.current;
-    if (!pending.stoppedByWatchdog) {
-      pending.stoppedByWatchdog = true;
-      busiest.current = undefined;
-      this.queue.unshift(pending);
-    }
-    this.replace(busiest, new TaskFailure('out_of_memory', 'The parser used too much memory'));
   }
 
   get size(): number {
@@ -98,15 +59,19 @@ export class PdfPool {
   run<K extends PdfTask['kind']>(task: Extract<PdfTask, { kind: K }>): Promise<PdfTaskResult[K]> {
     if (this.closed) return Promise.reject(new TaskFailure('crashed', 'the parser pool is closed'));
     return new Promise((resolve, reject) => {
-      this.queue.push({ request: { id: this.nextId++, task }, resolve: resolve as (v: unknown) => void, reject });
+      this.queue.push({
+        request: { id: this.nextId++, task },
+        resolve: resolve as (v: unknown) => void,
+        reject,
+      });
       this.pump();
     });
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    clearInterval(this.watchdog);
-    for (const pending of this.queue.splice(0)) pending.reject(new TaskFailure('crashed', 'the parser pool closed'));
+    for (const pending of this.queue.splice(0))
+      pending.reject(new TaskFailure('crashed', 'the parser pool closed'));
     await Promise.all(
       this.slots.map(async (slot) => {
         clearTimeout(slot.timer);
@@ -120,16 +85,24 @@ export class PdfPool {
   private spawn(): Slot {
     const worker = new Worker(threadEntry(), {
       execArgv: [],
+      workerData: { memoryLimitBytes: this.options.memoryMb * 1024 * 1024 },
       resourceLimits: { maxOldGenerationSizeMb: this.options.memoryMb, maxYoungGenerationSizeMb: 32 },
     });
     const slot: Slot = { worker };
     worker.on('message', (response: TaskResponse) => this.settle(slot, response));
     worker.on('error', (error: Error & { code?: string }) => {
       const outOfMemory = error.code === 'ERR_WORKER_OUT_OF_MEMORY';
-      this.replace(slot, new TaskFailure(outOfMemory ? 'out_of_memory' : 'crashed', outOfMemory ? 'The parser ran out of memory' : `The parser crashed: ${error.message}`));
+      this.replace(
+        slot,
+        new TaskFailure(
+          outOfMemory ? 'out_of_memory' : 'crashed',
+          outOfMemory ? 'The parser ran out of memory' : `The parser crashed: ${error.message}`,
+        ),
+      );
     });
     worker.on('exit', () => {
-      if (!this.closed && this.slots.includes(slot)) this.replace(slot, new TaskFailure('crashed', 'The parser exited'));
+      if (!this.closed && this.slots.includes(slot))
+        this.replace(slot, new TaskFailure('crashed', 'The parser exited'));
     });
     worker.unref();
     return slot;
@@ -138,6 +111,11 @@ export class PdfPool {
   private settle(slot: Slot, response: TaskResponse): void {
     const pending = slot.current;
     if (!pending || pending.request.id !== response.id) return;
+    if (!response.ok && response.kind === 'out_of_memory') {
+      // the thread is exiting: give the task its reason and the slot a fresh thread
+      this.replace(slot, new TaskFailure(response.kind, response.message));
+      return;
+    }
     clearTimeout(slot.timer);
     slot.current = undefined;
     if (response.ok) pending.resolve(response.result);
@@ -167,9 +145,12 @@ export class PdfPool {
       const next = this.queue.shift();
       if (!next) return;
       slot.current = next;
-      slot.startedAt = performance.now();
       slot.timer = setTimeout(
-        () => this.replace(slot, new TaskFailure('timeout', `The parser took longer than ${this.options.taskTimeoutMs} ms`)),
+        () =>
+          this.replace(
+            slot,
+            new TaskFailure('timeout', `The parser took longer than ${this.options.taskTimeoutMs} ms`),
+          ),
         this.options.taskTimeoutMs,
       );
       slot.worker.postMessage(next.request);

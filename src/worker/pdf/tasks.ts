@@ -14,7 +14,13 @@ export interface PdfTaskResult {
   text: string;
 }
 
-export type TaskFailureKind = 'invalid_pdf' | 'encrypted' | 'timeout' | 'out_of_memory' | 'crashed' | 'page_error';
+export type TaskFailureKind =
+  | 'invalid_pdf'
+  | 'encrypted'
+  | 'timeout'
+  | 'out_of_memory'
+  | 'crashed'
+  | 'page_error';
 
 export interface TaskRequest {
   id: number;

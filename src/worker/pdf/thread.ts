@@ -1,5 +1,6 @@
-import { parentPort } from 'node:worker_threads';
-import { documentFacts, pageFacts, pageText, type ProbeFacts } from './analyse.js';
+import v8 from 'node:v8';
+import { parentPort, workerData } from 'node:worker_threads';
+import { documentFacts, type ProbeFacts, pageFacts, pageText } from './analyse.js';
 import { type OpenedDocument, openDocument, PdfOpenError } from './open-document.js';
 import type { PdfTask, PdfTaskResult, TaskRequest, TaskResponse } from './tasks.js';
 
@@ -54,14 +55,42 @@ async function run(task: PdfTask): Promise<PdfTaskResult[PdfTask['kind']]> {
   }
 }
 
+/**
+ * pdf.js yields to the event loop between slices of work, so this guard gets to run while a page is being
+ * parsed: past the limit the thread reports the task and exits; the pool starts a fresh one.
+ */
+const MEMORY_CHECK_MS = 100;
+const { memoryLimitBytes } = workerData as { memoryLimitBytes: number };
+let currentTask: number | undefined;
+setInterval(() => {
+  const heap = v8.getHeapStatistics();
+  if (currentTask === undefined || heap.used_heap_size + heap.external_memory <= memoryLimitBytes) return;
+  const response: TaskResponse = {
+    id: currentTask,
+    ok: false,
+    kind: 'out_of_memory',
+    message: `The parser used more than ${Math.round(memoryLimitBytes / 1048576)} MB`,
+  };
+  parentPort?.postMessage(response);
+  process.exit(1);
+}, MEMORY_CHECK_MS).unref();
+
 parentPort?.on('message', async ({ id, task }: TaskRequest) => {
+  currentTask = id;
   let response: TaskResponse;
   try {
     response = { id, ok: true, result: await run(task) };
   } catch (error) {
-    const kind = error instanceof PdfOpenError ? error.kind : task.kind === 'page' || task.kind === 'text' ? 'page_error' : 'invalid_pdf';
-    const message = error instanceof PdfOpenError ? error.message : `${(error as Error).name}: ${(error as Error).message}`;
+    const kind =
+      error instanceof PdfOpenError
+        ? error.kind
+        : task.kind === 'page' || task.kind === 'text'
+          ? 'page_error'
+          : 'invalid_pdf';
+    const message =
+      error instanceof PdfOpenError ? error.message : `${(error as Error).name}: ${(error as Error).message}`;
     response = { id, ok: false, kind, message };
   }
+  currentTask = undefined;
   parentPort?.postMessage(response);
 });

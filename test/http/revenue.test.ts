@@ -1,0 +1,184 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addDays, monthStart, previousMonth, utcDay } from '../../src/revenue/dates.js';
+import type { LedgerEntry } from '../../src/store/types.js';
+import { type Harness, startHarness } from '../helpers/harness.js';
+
+let h: Harness;
+const today = utcDay(new Date());
+
+function entry(overrides: Partial<LedgerEntry>): LedgerEntry {
+  return {
+    id: randomUUID(),
+    tenant_id: h.tenant.tenant_id,
+    type: 'ecosystem',
+    amount: 100,
+    currency: 'USD',
+    description: 'test',
+    source: 'import',
+    run_id: null,
+    external_id: randomUUID(),
+    occurred_at: `${today}T12:00:00.000Z`,
+    created_at: new Date().toISOString(),
+    ...overrides,
+  };
+}
+
+beforeAll(async () => {
+  h = await startHarness({ WORKER_THREADS: '0' });
+  const lastMonth = previousMonth(today);
+  await h.server.services.store.ledger.append([
+    entry({ amount: 1234, occurred_at: `${today}T00:00:00.000Z` }),
+    entry({
+      type: 'tech',
+      source: 'run',
+      external_id: null,
+      amount: 40,
+      occurred_at: `${today}T23:59:59.999Z`,
+    }),
+    entry({ amount: -500, description: 'refund', occurred_at: `${monthStart(today)}T08:00:00.000Z` }),
+    entry({
+      type: 'tech',
+      source: 'run',
+      external_id: null,
+      amount: 20,
+      occurred_at: `${lastMonth.first}T00:00:00.000Z`,
+    }),
+    entry({ amount: 9_007_199_254_740, occurred_at: `${lastMonth.last}T23:59:59.999Z` }),
+    entry({ amount: 77, occurred_at: `${addDays(today, -29)}T10:00:00.000Z` }),
+    entry({ amount: 88, occurred_at: `${addDays(today, -30)}T10:00:00.000Z` }),
+    entry({ amount: 5, occurred_at: '2020-02-29T10:00:00.000Z' }),
+    // another tenant's money must never show
+    entry({ tenant_id: h.other.tenant_id, amount: 999_999 }),
+  ]);
+});
+afterAll(async () => {
+  await h.close();
+});
+
+interface Tx {
+  id: string;
+  type: 'tech' | 'ecosystem';
+  amount: number;
+  occurred_at: string;
+}
+
+async function allTransactions(query = '', token?: string): Promise<Tx[]> {
+  const items: Tx[] = [];
+  for (let page = 1; ; page++) {
+    const res = await h.request('GET', `/api/open/finance/transactions?page_size=3&page=${page}${query}`, {
+      token,
+    });
+    expect(res.status).toBe(200);
+    items.push(...res.body.data);
+    if (page >= res.body.total_pages) {
+      expect(items).toHaveLength(res.body.total);
+      return items;
+    }
+  }
+}
+
+const sum = (items: Tx[], type?: string) =>
+  items.filter((t) => !type || t.type === type).reduce((s, t) => s + t.amount, 0);
+
+describe('transactions', () => {
+  it('lists newest first with the list envelope', async () => {
+    const res = await h.request('GET', '/api/open/finance/transactions');
+    expect(res.body).toMatchObject({ code: 0, page: 1, page_size: 20, total: 8, total_pages: 1 });
+    const times = res.body.data.map((t: Tx) => t.occurred_at);
+    expect(times).toEqual([...times].sort().reverse());
+    expect(
+      res.body.data.every(
+        (t: { currency: string; tenant_id: string }) =>
+          t.currency === 'USD' && t.tenant_id === h.tenant.tenant_id,
+      ),
+    ).toBe(true);
+  });
+
+  it('filters by type', async () => {
+    expect((await allTransactions('&transaction_type=tech')).map((t) => t.amount).sort()).toEqual([20, 40]);
+    expect(await allTransactions('&transaction_type=ecosystem')).toHaveLength(6);
+    expect(await allTransactions('&transaction_type=all')).toHaveLength(8);
+  });
+
+  it('includes the whole end_date and nothing of the next day', async () => {
+    const todayOnly = await allTransactions(`&start_date=${today}&end_date=${today}`);
+    expect(todayOnly.map((t) => t.amount).sort((a, b) => a - b)).toEqual([40, 1234]);
+    const yesterday = await allTransactions(`&end_date=${addDays(today, -1)}`);
+    expect(yesterday.some((t) => t.occurred_at.startsWith(today))).toBe(false);
+    const leap = await allTransactions('&start_date=2020-02-29&end_date=2020-02-29');
+    expect(leap.map((t) => t.amount)).toEqual([5]);
+  });
+
+  it('a page past the end is empty with the right total', async () => {
+    const res = await h.request('GET', '/api/open/finance/transactions?page=99&page_size=5');
+    expect(res.body).toMatchObject({ data: [], total: 8, page: 99, total_pages: 2 });
+  });
+
+  it('another tenant sees only its own transactions', async () => {
+    const other = await allTransactions('', h.other.token);
+    expect(other.map((t) => t.amount)).toEqual([999_999]);
+  });
+});
+
+describe('dashboard', () => {
+  it('every figure equals the sum of the matching transactions', async () => {
+    const res = await h.request('GET', '/api/open/finance/dashboard');
+    expect(res.status).toBe(200);
+    const d = res.body.data;
+    const all = await allTransactions();
+    const totals = (items: Tx[]) => ({
+      total: sum(items),
+      tech: sum(items, 'tech'),
+      ecosystem: sum(items, 'ecosystem'),
+    });
+    const prev = previousMonth(today);
+    expect(d.currency).toBe('USD');
+    expect(d.all_time).toEqual(totals(all));
+    expect(d.today).toEqual(totals(await allTransactions(`&start_date=${today}&end_date=${today}`)));
+    expect(d.month_to_date).toEqual(
+      totals(await allTransactions(`&start_date=${monthStart(today)}&end_date=${today}`)),
+    );
+    expect(d.previous_month).toEqual(
+      totals(await allTransactions(`&start_date=${prev.first}&end_date=${prev.last}`)),
+    );
+    expect(d.previous_month.ecosystem).toBeGreaterThanOrEqual(9_007_199_254_740);
+    expect(d.transaction_count).toBe(all.length);
+    expect(d.latest_transaction_at).toBe(`${today}T23:59:59.999Z`);
+    expect(d.daily).toHaveLength(30);
+    expect(d.daily[0].date).toBe(addDays(today, -29));
+    expect(d.daily[29].date).toBe(today);
+    for (const day of d.daily) {
+      expect(day).toEqual({
+        date: day.date,
+        ...totals(await allTransactions(`&start_date=${day.date}&end_date=${day.date}`)),
+      });
+    }
+    expect(d.daily[0].ecosystem).toBe(77);
+  });
+
+  it('is all zeros for a tenant without transactions', async () => {
+    const empty = await h.server.services.tenants.create('empty', 'JPY');
+    const res = await h.request('GET', '/api/open/finance/dashboard', { token: empty.token });
+    expect(res.body.data).toMatchObject({
+      currency: 'JPY',
+      all_time: { total: 0, tech: 0, ecosystem: 0 },
+      transaction_count: 0,
+      latest_transaction_at: null,
+    });
+    expect(res.body.data.daily.every((d: { total: number }) => d.total === 0)).toBe(true);
+  });
+});
+
+describe('the ledger is append-only', () => {
+  it('refuses updates and deletes at the database', async () => {
+    const { default: Database } = await import('better-sqlite3');
+    const db = new Database(`${h.dataDir}/open-tenant.sqlite`);
+    try {
+      expect(() => db.prepare('UPDATE ledger SET amount = 0').run()).toThrow(/append-only/);
+      expect(() => db.prepare('DELETE FROM ledger').run()).toThrow(/append-only/);
+    } finally {
+      db.close();
+    }
+  });
+});

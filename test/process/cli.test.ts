@@ -1,0 +1,110 @@
+import { rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { admin, type Started, startServerProcess, tempDataDir } from '../helpers/processes.js';
+
+let dataDir: string;
+let server: Started;
+let tenant: { tenant_id: string; user_id: string; token: string; token_id: string };
+
+beforeAll(async () => {
+  dataDir = tempDataDir();
+  server = await startServerProcess(dataDir, 20_000 + Math.floor(Math.random() * 30_000), {
+    WORKER_THREADS: '0',
+  });
+  tenant = (await admin(dataDir, 'tenants', 'create', '--name', 'acme', '--currency', 'EUR', '--json'))
+    .json as typeof tenant;
+});
+afterAll(async () => {
+  await server.kill();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const get = async (route: string, token: string) => {
+  const res = await fetch(`${server.url}${route}`, { headers: { authorization: `Bearer ${token}` } });
+  // biome-ignore lint/suspicious/noExplicitAny: test reads JSON fields
+  return { status: res.status, body: (await res.json()) as any };
+};
+
+describe('admin CLI, while the server runs on the same DATA_DIR', () => {
+  it('tenants create prints one JSON object with a working token', async () => {
+    expect(Object.keys(tenant).sort()).toEqual(['tenant_id', 'token', 'token_id', 'user_id']);
+    expect(tenant.token).toMatch(/^ota_[A-Za-z0-9_-]{43}$/);
+    expect((await get('/api/open/finance/dashboard', tenant.token)).body.data.currency).toBe('EUR');
+  });
+
+  it('tenants list, and a duplicate name is refused as JSON', async () => {
+    const list = await admin(dataDir, 'tenants', 'list', '--json');
+    expect(list.json.tenants).toEqual([
+      expect.objectContaining({ tenant_id: tenant.tenant_id, name: 'acme', currency: 'EUR' }),
+    ]);
+    const dup = await admin(dataDir, 'tenants', 'create', '--name', 'acme', '--json');
+    expect(dup.code).toBe(1);
+    expect(dup.json).toEqual({ error: 'tenant "acme" exists' });
+  });
+
+  it('tokens issue, list (no secrets) and revoke', async () => {
+    const issued = (
+      await admin(
+        dataDir,
+        'tokens',
+        'issue',
+        '--tenant',
+        tenant.tenant_id,
+        '--name',
+        'ci',
+        '--expires-in',
+        '7',
+        '--json',
+      )
+    ).json as { token_id: string; token: string; expires_at: string };
+    expect((await get('/api/open/runs', issued.token)).status).toBe(200);
+    const listed = await admin(dataDir, 'tokens', 'list', '--tenant', tenant.tenant_id, '--json');
+    const row = (
+      listed.json.tokens as { token_id: string; name: string; prefix: string; last_used_at: string | null }[]
+    ).find((t) => t.token_id === issued.token_id);
+    expect(row).toMatchObject({ name: 'ci', prefix: issued.token.slice(0, 10) });
+    expect(row?.last_used_at).not.toBeNull();
+    expect(listed.stdout).not.toContain(issued.token);
+    const revoked = await admin(dataDir, 'tokens', 'revoke', issued.token_id, '--json');
+    expect(revoked.json.revoked_at).toBeTruthy();
+    const refused = await get('/api/open/runs', issued.token);
+    expect(refused.status).toBe(401);
+    expect(refused.body.message).toBe('Invalid token');
+  });
+
+  it('revenue import is all-or-nothing and idempotent', async () => {
+    const good = path.join(dataDir, 'good.csv');
+    writeFileSync(
+      good,
+      'external_id,type,amount,currency,occurred_at,description\n' +
+        'S-1,ecosystem,100.25,EUR,2026-10-31T23:59:59.999Z,Partner A\n' +
+        'S-2,ecosystem,-0.25,EUR,2026-11-01T00:00:00Z,Partner A correction\n',
+    );
+    expect(
+      (await admin(dataDir, 'revenue', 'import', '--tenant', tenant.tenant_id, good, '--json')).json,
+    ).toEqual({ imported: 2, skipped: 0 });
+    expect(
+      (await admin(dataDir, 'revenue', 'import', '--tenant', tenant.tenant_id, good, '--json')).json,
+    ).toEqual({ imported: 0, skipped: 2 });
+
+    const bad = path.join(dataDir, 'bad.jsonl');
+    writeFileSync(
+      bad,
+      '{"external_id":"S-3","type":"ecosystem","amount":"5.00","currency":"EUR","occurred_at":"2026-11-02T00:00:00Z","description":"ok"}\n' +
+        '{"external_id":"S-4","type":"ecosystem","amount":"5.00","currency":"USD","occurred_at":"2026-11-02T00:00:00Z","description":"usd"}\n',
+    );
+    const refused = await admin(dataDir, 'revenue', 'import', '--tenant', tenant.tenant_id, bad, '--json');
+    expect(refused.code).toBe(1);
+    expect(refused.json.problems).toEqual([`line 2: currency must be the tenant's EUR, got "USD"`]);
+
+    const list = await get('/api/open/finance/transactions', tenant.token);
+    expect(list.body.total).toBe(2);
+    expect(
+      list.body.data.map((t: { external_id: string; amount: number }) => [t.external_id, t.amount]),
+    ).toEqual([
+      ['S-2', -25],
+      ['S-1', 10025],
+    ]);
+  });
+});

@@ -1,0 +1,255 @@
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { afterEach, describe, expect, it } from 'vitest';
+import { readPdf, sha256 } from '../helpers/files.js';
+import {
+  admin,
+  type Started,
+  startServerProcess,
+  startWorkerProcess,
+  tempDataDir,
+} from '../helpers/processes.js';
+
+const started: Started[] = [];
+const dirs: string[] = [];
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((p) => p.kill()));
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+const port = () => 20_000 + Math.floor(Math.random() * 30_000);
+
+async function call(
+  url: string,
+  token: string,
+  method: string,
+  route: string,
+  body?: unknown,
+  raw?: Uint8Array,
+) {
+  const res = await fetch(`${url}${route}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...(raw ? { 'content-type': 'application/octet-stream' } : {}),
+    },
+    body: raw ?? (body === undefined ? undefined : JSON.stringify(body)),
+  });
+  // biome-ignore lint/suspicious/noExplicitAny: test reads JSON fields
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+async function manyPages(count: number): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  const font = await pdf.embedFont(StandardFonts.Courier);
+  for (let i = 1; i <= count; i++) {
+    const page = pdf.addPage([595, 842]);
+    for (let line = 0; line < 40; line++)
+      page.drawText(`Page ${i} line ${line} of a long document`, {
+        x: 40,
+        y: 800 - line * 18,
+        font,
+        size: 10,
+      });
+  }
+  return pdf.save();
+}
+
+async function uploadWhole(url: string, token: string, bytes: Uint8Array): Promise<string> {
+  const upload = (
+    await call(url, token, 'POST', '/api/open/uploads', { file_name: 'long.pdf', size_bytes: bytes.length })
+  ).body.data;
+  for (let n = 1; n <= upload.part_count; n++) {
+    const part = bytes.subarray((n - 1) * upload.part_size, n * upload.part_size);
+    expect(
+      (await call(url, token, 'PUT', `/api/open/uploads/${upload.upload_id}/parts/${n}`, undefined, part))
+        .status,
+    ).toBe(200);
+  }
+  const done = await call(url, token, 'POST', '/api/open/uploads/complete', { upload_id: upload.upload_id });
+  expect(done.status).toBe(200);
+  return done.body.data.file_id;
+}
+
+describe('a worker killed mid-run', () => {
+  it('the run finishes after restart with correct counters and one ledger booking', async () => {
+    const dataDir = tempDataDir();
+    dirs.push(dataDir);
+    const tenant = (await admin(dataDir, 'tenants', 'create', '--name', 'crash', '--json')).json as {
+      token: string;
+    };
+    // the API alone: runs are left to separate worker processes
+    const server = await startServerProcess(dataDir, port(), { WORKER_THREADS: '0' });
+    started.push(server);
+    const pages = 400;
+    const fileId = await uploadWhole(server.url, tenant.token, await manyPages(pages));
+    const run = (await call(server.url, tenant.token, 'POST', '/api/open/runs', { file_id: fileId })).body
+      .data;
+
+    const workerEnv = { RUN_LEASE_MS: '1000', WORKER_THREADS: '1' };
+    const first = startWorkerProcess(dataDir, workerEnv);
+    started.push(first);
+    let seen = run;
+    const deadline = Date.now() + 30_000;
+    while (seen.completed_tasks < 20 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      seen = (await call(server.url, tenant.token, 'GET', `/api/open/runs/${run.id}`)).body.data;
+    }
+    expect(seen.status).toBe('running');
+    expect(seen.completed_tasks).toBeLessThan(pages);
+    await first.kill('SIGKILL');
+
+    const second = startWorkerProcess(dataDir, workerEnv);
+    started.push(second);
+    let finished = seen;
+    while (!['succeeded', 'failed'].includes(finished.status) && Date.now() < deadline + 60_000) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      finished = (await call(server.url, tenant.token, 'GET', `/api/open/runs/${run.id}`)).body.data;
+    }
+    expect(finished).toMatchObject({
+      status: 'succeeded',
+      total_tasks: pages + 1,
+      completed_tasks: pages + 1,
+      failed_tasks: 0,
+      progress: 100,
+      points_consumed: 2 * pages,
+      attempt: 1,
+    });
+    const ledger = (
+      await call(server.url, tenant.token, 'GET', '/api/open/finance/transactions?transaction_type=tech')
+    ).body;
+    expect(ledger.data.filter((t: { run_id: string }) => t.run_id === run.id)).toHaveLength(1);
+    expect(ledger.data[0].amount).toBe(2 * pages * 10);
+  });
+});
+
+describe('a server killed during an upload', () => {
+  it('keeps the parts already acknowledged and finishes after restart', async () => {
+    const dataDir = tempDataDir();
+    dirs.push(dataDir);
+    const tenant = (await admin(dataDir, 'tenants', 'create', '--name', 'crash', '--json')).json as {
+      token: string;
+    };
+    const env = { WORKER_THREADS: '1', UPLOAD_PART_SIZE: String(64 * 1024) };
+    const p = port();
+    let server = await startServerProcess(dataDir, p, env);
+    started.push(server);
+    const bytes = readPdf('real/cups-filters__form_english.pdf');
+    const upload = (
+      await call(server.url, tenant.token, 'POST', '/api/open/uploads', {
+        file_name: 'form.pdf',
+        size_bytes: bytes.length,
+        sha256: sha256(bytes),
+      })
+    ).body.data;
+    const part = (n: number) => bytes.subarray((n - 1) * upload.part_size, n * upload.part_size);
+    for (const n of [1, 2])
+      await call(
+        server.url,
+        tenant.token,
+        'PUT',
+        `/api/open/uploads/${upload.upload_id}/parts/${n}`,
+        undefined,
+        part(n),
+      );
+    await server.kill('SIGKILL');
+
+    server = await startServerProcess(dataDir, p, env);
+    started.push(server);
+    const state = (await call(server.url, tenant.token, 'GET', `/api/open/uploads/${upload.upload_id}`)).body
+      .data;
+    expect(state.missing_parts).toEqual([3, 4, 5]);
+    expect(state.parts.map((x: { sha256: string }) => x.sha256)).toEqual([sha256(part(1)), sha256(part(2))]);
+    for (const n of [3, 4, 5])
+      await call(
+        server.url,
+        tenant.token,
+        'PUT',
+        `/api/open/uploads/${upload.upload_id}/parts/${n}`,
+        undefined,
+        part(n),
+      );
+    const done = await call(server.url, tenant.token, 'POST', '/api/open/uploads/complete', {
+      upload_id: upload.upload_id,
+    });
+    expect(done.body.data.sha256).toBe(sha256(bytes));
+  });
+
+  it('a kill during complete leaves either the finished file or the pending upload, never half a file', async () => {
+    const dataDir = tempDataDir();
+    dirs.push(dataDir);
+    const tenant = (await admin(dataDir, 'tenants', 'create', '--name', 'crash', '--json')).json as {
+      tenant_id: string;
+      token: string;
+    };
+    const env = { WORKER_THREADS: '1', UPLOAD_PART_SIZE: String(256 * 1024) };
+    const p = port();
+    const bytes = readPdf('derived/scanned-6p-imageonly__from-install.en.pdf');
+    for (const delayMs of [0, 3, 10, 30, 80]) {
+      let server = await startServerProcess(dataDir, p, env);
+      started.push(server);
+      const upload = (
+        await call(server.url, tenant.token, 'POST', '/api/open/uploads', {
+          file_name: 's.pdf',
+          size_bytes: bytes.length,
+        })
+      ).body.data;
+      for (let n = 1; n <= upload.part_count; n++) {
+        const part = bytes.subarray((n - 1) * upload.part_size, n * upload.part_size);
+        await call(
+          server.url,
+          tenant.token,
+          'PUT',
+          `/api/open/uploads/${upload.upload_id}/parts/${n}`,
+          undefined,
+          part,
+        );
+      }
+      const completing = call(server.url, tenant.token, 'POST', '/api/open/uploads/complete', {
+        upload_id: upload.upload_id,
+      }).catch(() => undefined);
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+      await server.kill('SIGKILL');
+      await completing;
+
+      server = await startServerProcess(dataDir, p, env);
+      started.push(server);
+      const state = (await call(server.url, tenant.token, 'GET', `/api/open/uploads/${upload.upload_id}`))
+        .body.data;
+      if (state.status === 'pending') {
+        // nothing was lost: completing again works
+        const done = await call(server.url, tenant.token, 'POST', '/api/open/uploads/complete', {
+          upload_id: upload.upload_id,
+        });
+        expect(done.status).toBe(200);
+      }
+      const final = (await call(server.url, tenant.token, 'GET', `/api/open/uploads/${upload.upload_id}`))
+        .body.data;
+      const file = (await call(server.url, tenant.token, 'GET', `/api/open/files/${final.file_id}`)).body
+        .data;
+      expect(file.sha256).toBe(sha256(bytes));
+      await server.kill('SIGTERM');
+    }
+    // every file row points at whole bytes; whatever else is on disk is not visible through the API
+    const db = new Database(path.join(dataDir, 'open-tenant.sqlite'), { readonly: true });
+    const rows = db.prepare('SELECT storage_key, sha256 FROM files').all() as {
+      storage_key: string;
+      sha256: string;
+    }[];
+    db.close();
+    expect(rows).toHaveLength(5);
+    for (const row of rows) {
+      expect(sha256(readFileSync(path.join(dataDir, 'blobs', row.storage_key)))).toBe(row.sha256);
+    }
+    const visible = readdirSync(path.join(dataDir, 'blobs', 'files', tenant.tenant_id)).filter(
+      (f) => !f.startsWith('.tmp-'),
+    );
+    for (const name of visible)
+      expect(sha256(readFileSync(path.join(dataDir, 'blobs', 'files', tenant.tenant_id, name)))).toBe(
+        sha256(bytes),
+      );
+  });
+});

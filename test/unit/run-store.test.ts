@@ -1,0 +1,208 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openSqliteStore } from '../../src/store/sqlite/index.js';
+import type { LedgerEntry, RunOutcome, RunRow, RunStatus, Store } from '../../src/store/types.js';
+import { Tenants } from '../../src/tenants/service.js';
+import { systemClock } from '../../src/time.js';
+
+let dir: string;
+let store: Store;
+let tenantId: string;
+let userId: string;
+let fileId: string;
+
+beforeEach(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), 'ota-store-'));
+  store = openSqliteStore(dir);
+  const created = await new Tenants(store, systemClock).create('t');
+  tenantId = created.tenant_id;
+  userId = created.user_id;
+  fileId = randomUUID();
+  const uploadId = randomUUID();
+  await store.uploads.create({
+    id: uploadId,
+    tenant_id: tenantId,
+    file_name: 'a.pdf',
+    size_bytes: 1,
+    content_type: 'application/pdf',
+    sha256: null,
+    part_size: 1,
+    part_count: 1,
+    status: 'pending',
+    file_id: null,
+    created_at: new Date().toISOString(),
+    expires_at: '9999-01-01T00:00:00.000Z',
+  });
+  await store.uploads.complete({
+    id: fileId,
+    tenant_id: tenantId,
+    upload_id: uploadId,
+    file_name: 'a.pdf',
+    size_bytes: 1,
+    sha256: 'x',
+    page_count: 1,
+    pdf_version: '1.4',
+    encrypted: false,
+    storage_key: 'k',
+    created_at: new Date().toISOString(),
+  });
+});
+afterEach(async () => {
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function newRun(target: RunRow['target'] = 'pdf-preflight'): RunRow {
+  return {
+    id: randomUUID(),
+    tenant_id: tenantId,
+    file_id: fileId,
+    user_id: userId,
+    created_by: userId,
+    created_by_type: 'user',
+    target,
+    status: 'queued',
+    progress: 0,
+    total_tasks: 0,
+    completed_tasks: 0,
+    failed_tasks: 0,
+    points_consumed: 0,
+    input_file_name: 'a.pdf',
+    output_files: [],
+    error: null,
+    attempt: 1,
+    queue_message_id: randomUUID(),
+    created_at: new Date().toISOString(),
+    started_at: null,
+    completed_at: null,
+  };
+}
+
+const outcome = (status: 'succeeded' | 'failed' = 'succeeded'): RunOutcome => ({
+  status,
+  total_tasks: 2,
+  completed_tasks: 2,
+  failed_tasks: 0,
+  progress: 100,
+  points_consumed: 4,
+  output_files: ['report.json'],
+  error: null,
+  completed_at: new Date().toISOString(),
+});
+
+const booking = (runId: string): LedgerEntry => ({
+  id: randomUUID(),
+  tenant_id: tenantId,
+  type: 'tech',
+  amount: 40,
+  currency: 'USD',
+  description: 'run',
+  source: 'run',
+  run_id: runId,
+  external_id: null,
+  occurred_at: new Date().toISOString(),
+  created_at: new Date().toISOString(),
+});
+
+const future = (ms: number) => new Date(Date.now() + ms).toISOString();
+const now = () => new Date().toISOString();
+
+function exactCounts(): Record<string, number> {
+  const db = new Database(path.join(dir, 'open-tenant.sqlite'), { readonly: true });
+  try {
+    const rows = db
+      .prepare('SELECT status, target, COUNT(*) AS n FROM runs WHERE tenant_id = ? GROUP BY status, target')
+      .all(tenantId) as { status: string; target: string; n: number }[];
+    return Object.fromEntries(rows.map((r) => [`${r.status}/${r.target}`, r.n]));
+  } finally {
+    db.close();
+  }
+}
+
+async function countedTotals(): Promise<Record<string, number>> {
+  const result: Record<string, number> = {};
+  for (const status of ['queued', 'running', 'succeeded', 'failed'] as RunStatus[]) {
+    for (const target of ['pdf-preflight', 'pdf-text']) {
+      const { total } = await store.runs.list(tenantId, { status, target }, 1, 0);
+      if (total > 0) result[`${status}/${target}`] = total;
+    }
+  }
+  return result;
+}
+
+describe('finishing a run books its revenue exactly once', () => {
+  it('a repeated finish is a no-op', async () => {
+    const run = newRun();
+    await store.runs.create(run);
+    const claim = (await store.runs.claim('w1', now(), future(60_000)))!;
+    expect(await store.runs.finish(claim.queueMessageId, 'w1', outcome(), booking(run.id))).toBe(true);
+    expect(await store.runs.finish(claim.queueMessageId, 'w1', outcome(), booking(run.id))).toBe(false);
+    const ledger = await store.ledger.list(tenantId, {}, 10, 0);
+    expect(ledger.items.filter((e) => e.run_id === run.id)).toHaveLength(1);
+    expect(ledger.total).toBe(1);
+  });
+
+  it('a worker whose lease lapsed and was taken over cannot finish; the new holder books once', async () => {
+    const run = newRun();
+    await store.runs.create(run);
+    const first = (await store.runs.claim('dead', now(), future(-1)))!;
+    const second = (await store.runs.claim('alive', now(), future(60_000)))!;
+    expect(second.queueMessageId).toBe(first.queueMessageId);
+    expect(second.claims).toBe(2);
+    expect(await store.runs.renewLease(first.queueMessageId, 'dead', future(60_000))).toBe(false);
+    expect(await store.runs.finish(first.queueMessageId, 'dead', outcome(), booking(run.id))).toBe(false);
+    expect(await store.runs.finish(second.queueMessageId, 'alive', outcome(), booking(run.id))).toBe(true);
+    expect((await store.ledger.list(tenantId, {}, 10, 0)).total).toBe(1);
+    expect((await store.runs.get(tenantId, run.id))!.status).toBe('succeeded');
+  });
+
+  it('each rerun is an execution of its own and books again', async () => {
+    const run = newRun();
+    await store.runs.create(run);
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      const claim = (await store.runs.claim('w', now(), future(60_000)))!;
+      expect(claim.run.attempt).toBe(attempt);
+      await store.runs.finish(claim.queueMessageId, 'w', outcome(), booking(run.id));
+      if (attempt < 3)
+        expect(await store.runs.rerun(tenantId, run.id, randomUUID(), now())).toMatchObject({
+          status: 'queued',
+        });
+    }
+    expect((await store.ledger.list(tenantId, { type: 'tech' }, 10, 0)).total).toBe(3);
+  });
+});
+
+describe('run totals are counters that never drift from COUNT(*)', () => {
+  it('after concurrent creates, claims, finishes, reruns and lapsed leases', async () => {
+    const runs = Array.from({ length: 60 }, (_, i) => newRun(i % 3 === 0 ? 'pdf-text' : 'pdf-preflight'));
+    await Promise.all(runs.map((r) => store.runs.create(r)));
+    const claims = [];
+    for (let i = 0; i < 40; i++)
+      claims.push((await store.runs.claim(`w${i % 4}`, now(), future(i % 5 === 0 ? -1 : 60_000)))!);
+    await Promise.all(
+      claims.map((c, i) =>
+        store.runs.finish(c.queueMessageId, `w${i % 4}`, outcome(i % 2 ? 'failed' : 'succeeded'), null),
+      ),
+    );
+    // a crashed worker's run is claimed again by another
+    for (let i = 0; i < 5; i++) await store.runs.claim('rescuer', now(), future(60_000));
+    await Promise.all(runs.slice(0, 20).map((r) => store.runs.rerun(tenantId, r.id, randomUUID(), now())));
+    expect(await countedTotals()).toEqual(exactCounts());
+    const { total } = await store.runs.list(tenantId, {}, 1, 0);
+    expect(total).toBe(60);
+  });
+
+  it('the unfiltered page walks the same rows as OFFSET would', async () => {
+    const runs = Array.from({ length: 25 }, () => newRun());
+    for (const r of runs) await store.runs.create(r);
+    const newestFirst = runs.map((r) => r.id).reverse();
+    for (const offset of [0, 7, 20, 24, 25, 30]) {
+      const page = await store.runs.list(tenantId, {}, 5, offset);
+      expect(page.items.map((r) => r.id)).toEqual(newestFirst.slice(offset, offset + 5));
+    }
+  });
+});
