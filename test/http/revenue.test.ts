@@ -157,6 +157,12 @@ describe('dashboard', () => {
     expect(d.daily[0].ecosystem).toBe(77);
   });
 
+  it("another tenant's dashboard shows only its own money", async () => {
+    const res = await h.request('GET', '/api/open/finance/dashboard', { token: h.other.token });
+    expect(res.body.data.all_time).toEqual({ total: 999_999, tech: 0, ecosystem: 999_999 });
+    expect(res.body.data.transaction_count).toBe(1);
+  });
+
   it('is all zeros for a tenant without transactions', async () => {
     const empty = await h.server.services.tenants.create('empty', 'JPY');
     const res = await h.request('GET', '/api/open/finance/dashboard', { token: empty.token });
