@@ -47,6 +47,8 @@ function hasJsonBody(c: OpenApiContext): boolean {
  * route -> authenticate -> read body -> validate -> handler. Validators are compiled once in init().
  */
 export async function createApi(services: Services, handlers: HandlerSet): Promise<OpenAPIBackend> {
+  /** operationId -> its declared query parameter names, filled once after init. */
+  const queryNames = new Map<string, Set<string>>();
   const api = new OpenAPIBackend({
     definition: CONTRACT_PATH,
     // quick: skip re-validating the contract (redocly lint and the tests do) and compile lazily; the
@@ -77,9 +79,7 @@ export async function createApi(services: Services, handlers: HandlerSet): Promi
     postRoutingHandler: async (c: OpenApiContext, ctx: KoaContext) => {
       if (!c.operation) return;
       // Unknown query parameters are ignored, as FastAPI does; the generated schemas would refuse them.
-      const declared = new Set(
-        (c.operation.parameters ?? []).flatMap((p) => ('in' in p && p.in === 'query' ? [p.name] : [])),
-      );
+      const declared = queryNames.get(c.operation.operationId ?? '') ?? new Set<string>();
       const req = ctx.state.apiRequest as OpenApiRequest;
       const query = req.query as Record<string, unknown>;
       req.query = Object.fromEntries(Object.entries(query).filter(([name]) => declared.has(name))) as Record<
@@ -135,5 +135,14 @@ export async function createApi(services: Services, handlers: HandlerSet): Promi
 
   await api.init();
   api.validator.preCompileRequestValidators();
+  // The router rebuilds its operation list on every match; the contract does not change while we run.
+  const operations = api.router.getOperations();
+  api.router.getOperations = () => operations;
+  for (const op of operations) {
+    queryNames.set(
+      op.operationId ?? '',
+      new Set((op.parameters ?? []).flatMap((p) => ('in' in p && p.in === 'query' ? [p.name] : []))),
+    );
+  }
   return api;
 }

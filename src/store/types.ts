@@ -145,6 +145,12 @@ export interface RunFilter {
   keyword?: string;
 }
 
+/**
+ * A record the database already serialized to JSON, in the contract's shape: the hot list path sends it as
+ * is instead of building objects only to stringify them again.
+ */
+export type JsonText = string & { readonly __brand: 'JsonText' };
+
 export interface Page<T> {
   items: T[];
   total: number;
@@ -178,7 +184,8 @@ export interface RunRepo {
   /** Inserts the run and its queue entry in one transaction. */
   create(run: RunRow): Promise<void>;
   get(tenantId: string, runId: string): Promise<RunRow | undefined>;
-  list(tenantId: string, filter: RunFilter, limit: number, offset: number): Promise<Page<RunRow>>;
+  /** Newest first; each item is a run record serialized as the contract's Run. */
+  list(tenantId: string, filter: RunFilter, limit: number, offset: number): Promise<Page<JsonText>>;
   /** Resets a finished run and queues it again; 'conflict' when it is queued or running. */
   rerun(
     tenantId: string,

@@ -1,6 +1,6 @@
 import type { AuthedHandler } from '../api.js';
 import { queryOf } from '../params.js';
-import { sendList } from '../render.js';
+import { sendJsonList } from '../render.js';
 
 export const listRuns: AuthedHandler = async ({ c, ctx, services, principal }) => {
   const { status, target, keyword, limit, offset } = queryOf<'listRuns', 'limit' | 'offset'>(c);
@@ -10,5 +10,5 @@ export const listRuns: AuthedHandler = async ({ c, ctx, services, principal }) =
     limit,
     offset,
   );
-  sendList(ctx, items, { total, page: Math.floor(offset / limit) + 1, page_size: limit });
+  sendJsonList(ctx, items, { total, page: Math.floor(offset / limit) + 1, page_size: limit });
 };

@@ -1,5 +1,6 @@
 import type {
   ClaimedRun,
+  JsonText,
   LedgerEntry,
   RunFilter,
   RunOutcome,
@@ -28,6 +29,13 @@ export function sqliteRuns(db: Db): RunRepo {
     completed_tasks, failed_tasks, points_consumed, input_file_name, output_files, error, attempt, queue_message_id,
     created_at, started_at, completed_at`;
 
+  // the contract's Run, built by SQLite in C: the list reads one string per row
+  const recordJson = `json_object(${columns
+    .split(',')
+    .map((c) => c.trim())
+    .map((c) => (c === 'output_files' ? `'output_files', json(output_files)` : `'${c}', ${c}`))
+    .join(', ')})`;
+
   const nextSeq = db.prepare(
     'UPDATE tenants SET run_seq = run_seq + 1 WHERE id = ? RETURNING run_seq AS seq',
   );
@@ -46,9 +54,9 @@ export function sqliteRuns(db: Db): RunRepo {
   const get = db.prepare(`SELECT ${columns} FROM runs WHERE id = ? AND tenant_id = ?`);
   const getById = db.prepare(`SELECT ${columns} FROM runs WHERE id = ?`);
   const lastSeq = db.prepare('SELECT run_seq AS n FROM tenants WHERE id = ?');
-  const pageBySeq = db.prepare(
-    `SELECT ${columns} FROM runs WHERE tenant_id = ? AND seq <= ? ORDER BY seq DESC LIMIT ?`,
-  );
+  const pageBySeq = db
+    .prepare(`SELECT ${recordJson} FROM runs WHERE tenant_id = ? AND seq <= ? ORDER BY seq DESC LIMIT ?`)
+    .pluck();
   const countTotals = db.prepare(
     `SELECT COALESCE(SUM(n), 0) AS n FROM run_counts
      WHERE tenant_id = @tenant AND (@status IS NULL OR status = @status) AND (@target IS NULL OR target = @target)`,
@@ -63,9 +71,15 @@ export function sqliteRuns(db: Db): RunRepo {
         if (byKeyword) where.push(`(id = @keyword OR input_file_name LIKE @pattern ESCAPE '\\')`);
         const clause = where.join(' AND ');
         filtered.set(`${byStatus}${byTarget}${byKeyword}`, {
-          page: db.prepare(
-            `SELECT ${columns} FROM runs WHERE ${clause} ORDER BY seq DESC LIMIT @limit OFFSET @offset`,
-          ),
+          // OFFSET skips rows in the inner query, which the (tenant, status/target, seq) indexes cover:
+          // skipped rows cost an index step, not a table lookup
+          page: db
+            .prepare(
+              `SELECT ${recordJson} FROM runs WHERE rowid IN (
+                 SELECT rowid FROM runs WHERE ${clause} ORDER BY seq DESC LIMIT @limit OFFSET @offset)
+               ORDER BY seq DESC`,
+            )
+            .pluck(),
           // a keyword cannot be counted ahead of time: its total is an exact COUNT over the tenant's runs
           total: byKeyword ? db.prepare(`SELECT COUNT(*) AS n FROM runs WHERE ${clause}`) : undefined,
         });
@@ -179,8 +193,8 @@ export function sqliteRuns(db: Db): RunRepo {
     async list(tenantId, filter: RunFilter, limit, offset) {
       if (!filter.status && !filter.target && !filter.keyword) {
         const { n } = (lastSeq.get(tenantId) as { n: number } | undefined) ?? { n: 0 };
-        const rows = n - offset > 0 ? (pageBySeq.all(tenantId, n - offset, limit) as RunRecord[]) : [];
-        return { items: rows.map((r) => toRun(r)!), total: n };
+        const items = n - offset > 0 ? (pageBySeq.all(tenantId, n - offset, limit) as JsonText[]) : [];
+        return { items, total: n };
       }
       const key = `${!!filter.status}${!!filter.target}${!!filter.keyword}`;
       const statements = filtered.get(key)!;
@@ -191,7 +205,7 @@ export function sqliteRuns(db: Db): RunRepo {
         params.keyword = filter.keyword;
         params.pattern = likePattern(filter.keyword);
       }
-      const rows = statements.page.all({ ...params, limit, offset }) as RunRecord[];
+      const items = statements.page.all({ ...params, limit, offset }) as JsonText[];
       const total = statements.total
         ? (statements.total.get(params) as { n: number }).n
         : (
@@ -203,7 +217,7 @@ export function sqliteRuns(db: Db): RunRepo {
               n: number;
             }
           ).n;
-      return { items: rows.map((r) => toRun(r)!), total };
+      return { items, total };
     },
     async rerun(tenantId, runId, queueMessageId, at) {
       return rerun.immediate(tenantId, runId, queueMessageId, at);

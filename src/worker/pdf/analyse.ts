@@ -89,6 +89,15 @@ function effectiveDpi(widthPx: number, heightPx: number, ctm: Matrix): number | 
   return Math.round(dpi * 10) / 10;
 }
 
+/** True when a text-showing operator draws at least one glyph that is not white space. */
+function glyphsHaveText(args: unknown[]): boolean {
+  const glyphs = args.find(Array.isArray) as unknown[] | undefined;
+  return (glyphs ?? []).some((glyph) => {
+    const unicode = (glyph as { unicode?: unknown } | null)?.unicode;
+    return typeof unicode === 'string' && unicode.trim() !== '';
+  });
+}
+
 interface FontObject {
   name?: string;
   loadedName?: string;
@@ -129,6 +138,7 @@ export async function pageFacts(page: PDFPageProxy, doc: PDFDocumentProxy): Prom
   const images: ImageFacts[] = [];
   const stack: Matrix[] = [];
   let ctm: Matrix = [1, 0, 0, 1, 0, 0];
+  let hasText = false;
   for (let i = 0; i < ops.fnArray.length; i++) {
     const fn = ops.fnArray[i];
     const args = ops.argsArray[i] as unknown[];
@@ -169,6 +179,13 @@ export async function pageFacts(page: PDFPageProxy, doc: PDFDocumentProxy): Prom
           images.push({ width_px: width, height_px: height, dpi: effectiveDpi(width, height, ctm) });
         break;
       }
+      case OPS.showText:
+      case OPS.showSpacedText:
+      case OPS.nextLineShowText:
+      case OPS.nextLineSetSpacingShowText:
+        // the operator list already holds the decoded glyphs: no second pass for a text layer
+        if (!hasText) hasText = glyphsHaveText(args);
+        break;
       case OPS.paintInlineImageXObject: {
         const image = args[0] as { width?: number; height?: number } | undefined;
         if (image?.width && image.height) {
@@ -182,8 +199,6 @@ export async function pageFacts(page: PDFPageProxy, doc: PDFDocumentProxy): Prom
       }
     }
   }
-  const content = await page.getTextContent();
-  const hasText = content.items.some((item) => 'str' in item && item.str.trim() !== '');
   const [x0, y0, x1, y1] = page.view as [number, number, number, number];
   return {
     width_pt: Math.round((x1 - x0) * 100) / 100,

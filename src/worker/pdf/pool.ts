@@ -29,6 +29,7 @@ interface Pending {
 interface Slot {
   worker: Worker;
   current?: Pending;
+  lastPath?: string;
   timer?: NodeJS.Timeout;
 }
 
@@ -142,9 +143,13 @@ export class PdfPool {
   private pump(): void {
     for (const slot of this.slots) {
       if (slot.current) continue;
-      const next = this.queue.shift();
-      if (!next) return;
+      if (this.queue.length === 0) return;
+      // A thread keeps its last documents open: give it a task of the same file when one is waiting, so a
+      // document's fonts and page tree are parsed by as few threads as possible.
+      const sameFile = this.queue.findIndex((pending) => pending.request.task.path === slot.lastPath);
+      const [next] = this.queue.splice(sameFile === -1 ? 0 : sameFile, 1) as [Pending];
       slot.current = next;
+      slot.lastPath = next.request.task.path;
       slot.timer = setTimeout(
         () =>
           this.replace(

@@ -1,3 +1,5 @@
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import v8 from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { documentFacts, type ProbeFacts, pageFacts, pageText } from './analyse.js';
@@ -54,6 +56,20 @@ async function run(task: PdfTask): Promise<PdfTaskResult[PdfTask['kind']]> {
       return pageText(await (await documentAt(task.path)).doc.getPage(task.page));
   }
 }
+
+/**
+ * Parsing is batch work: on Linux this thread lowers its own scheduling priority, so that the API's event
+ * loop in the same process keeps answering quickly while every parser thread is busy.
+ */
+function lowerPriority(): void {
+  try {
+    const threadId = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    if (Number.isInteger(threadId)) setPriority(threadId, 10);
+  } catch {
+    // not Linux: the thread keeps the process's priority
+  }
+}
+lowerPriority();
 
 /**
  * pdf.js yields to the event loop between slices of work, so this guard gets to run while a page is being

@@ -1,0 +1,99 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { PROJECT_ROOT } from '../src/paths.js';
+
+export interface Proc {
+  child: ChildProcess;
+  url: string;
+  /** Peak resident memory since the last reset, in MB (Linux /proc). */
+  peakRssMb(): number;
+  resetPeak(): void;
+  stop(): Promise<void>;
+}
+
+const running = new Set<Proc>();
+
+/** Everything the bench starts, it stops: also on Ctrl-C or a failure. */
+export async function stopAll(): Promise<void> {
+  await Promise.all([...running].map((p) => p.stop()));
+}
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    void stopAll().finally(() => process.exit(130));
+  });
+}
+
+function statusField(pid: number, field: string): number {
+  try {
+    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) / 1024 : Number.NaN;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+async function waitFor(url: string, child: ChildProcess, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${url}: process exited with ${child.exitCode}`);
+    try {
+      const res = await fetch(url);
+      if (res.status < 500) return;
+    } catch {
+      // not yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}
+
+function track(child: ChildProcess, url: string): Proc {
+  const proc: Proc = {
+    child,
+    url,
+    peakRssMb: () => statusField(child.pid!, 'VmHWM'),
+    resetPeak: () => {
+      try {
+        writeFileSync(`/proc/${child.pid}/clear_refs`, '5');
+      } catch {
+        // not Linux, or not allowed: the peak then counts from the start
+      }
+    },
+    stop: () =>
+      new Promise<void>((resolve) => {
+        running.delete(proc);
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        const force = setTimeout(() => child.kill('SIGKILL'), 5_000);
+        child.once('exit', () => {
+          clearTimeout(force);
+          resolve();
+        });
+        child.kill('SIGTERM');
+      }),
+  };
+  running.add(proc);
+  return proc;
+}
+
+/** Our server, compiled (`npm run build` first), as `npm start` runs it. */
+export async function startApi(dataDir: string, port: number, env: Record<string, string> = {}): Promise<Proc & { startupMs: number }> {
+  const started = performance.now();
+  const child = spawn(process.execPath, ['dist/src/start/server.js'], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', SEED_DEMO_TENANT: 'false', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(`${url}/readyz`, child);
+  return { ...track(child, url), startupMs: performance.now() - started };
+}
+
+export async function startReference(dataDir: string, port: number): Promise<Proc> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/reference-server.ts', dataDir, String(port)], {
+    cwd: PROJECT_ROOT,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(`${url}/ping`, child);
+  return track(child, url);
+}
