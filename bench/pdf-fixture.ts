@@ -1,5 +1,5 @@
-import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
 
 /**
  * Writes a valid one-page PDF of exactly `size` bytes: a normal page plus one unreferenced stream of
@@ -24,14 +24,23 @@ export async function writeLargePdf(path: string, size: number): Promise<void> {
   const fillerNumber = objects.length + 1;
   const fillerOffset = Buffer.byteLength(body, 'latin1');
   const trailerFor = (fillerLength: number) => {
-    const afterFiller = fillerOffset + Buffer.byteLength(`${fillerNumber} 0 obj\n<< /Length ${fillerLength} >>\nstream\n`, 'latin1') + fillerLength + '\nendstream\nendobj\n'.length;
-    const entries = [...offsets, fillerOffset].map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('');
+    const afterFiller =
+      fillerOffset +
+      Buffer.byteLength(`${fillerNumber} 0 obj\n<< /Length ${fillerLength} >>\nstream\n`, 'latin1') +
+      fillerLength +
+      '\nendstream\nendobj\n'.length;
+    const entries = [...offsets, fillerOffset]
+      .map((o) => `${String(o).padStart(10, '0')} 00000 n \n`)
+      .join('');
     return `xref\n0 ${fillerNumber + 1}\n0000000000 65535 f \n${entries}trailer\n<< /Size ${fillerNumber + 1} /Root 1 0 R >>\nstartxref\n${afterFiller}\n%%EOF\n`;
   };
   // the filler length changes the digits of the offsets only in their zero padding: solve once
   let fillerLength = size - fillerOffset - 200;
   for (let i = 0; i < 3; i++) {
-    const fixed = Buffer.byteLength(`${fillerNumber} 0 obj\n<< /Length ${fillerLength} >>\nstream\n`, 'latin1') + '\nendstream\nendobj\n'.length + Buffer.byteLength(trailerFor(fillerLength), 'latin1');
+    const fixed =
+      Buffer.byteLength(`${fillerNumber} 0 obj\n<< /Length ${fillerLength} >>\nstream\n`, 'latin1') +
+      '\nendstream\nendobj\n'.length +
+      Buffer.byteLength(trailerFor(fillerLength), 'latin1');
     fillerLength = size - fillerOffset - fixed;
   }
   if (fillerLength < 0) throw new Error(`a PDF cannot be ${size} bytes`);
@@ -41,7 +50,8 @@ export async function writeLargePdf(path: string, size: number): Promise<void> {
   };
   await write(Buffer.from(`${body}${fillerNumber} 0 obj\n<< /Length ${fillerLength} >>\nstream\n`, 'latin1'));
   const block = Buffer.alloc(1024 * 1024, 0x20);
-  for (let left = fillerLength; left > 0; left -= block.length) await write(left >= block.length ? block : block.subarray(0, left));
+  for (let left = fillerLength; left > 0; left -= block.length)
+    await write(left >= block.length ? block : block.subarray(0, left));
   await write(Buffer.from(`\nendstream\nendobj\n${trailerFor(fillerLength)}`, 'latin1'));
   out.end();
   await once(out, 'finish');

@@ -25,7 +25,9 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 
 function statusField(pid: number, field: string): number {
   try {
-    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(
+      readFileSync(`/proc/${pid}/status`, 'utf8'),
+    );
     return match ? Number(match[1]) / 1024 : Number.NaN;
   } catch {
     return Number.NaN;
@@ -76,11 +78,23 @@ function track(child: ChildProcess, url: string): Proc {
 }
 
 /** Our server, compiled (`npm run build` first), as `npm start` runs it. */
-export async function startApi(dataDir: string, port: number, env: Record<string, string> = {}): Promise<Proc & { startupMs: number }> {
+export async function startApi(
+  dataDir: string,
+  port: number,
+  env: Record<string, string> = {},
+): Promise<Proc & { startupMs: number }> {
   const started = performance.now();
   const child = spawn(process.execPath, ['dist/src/start/server.js'], {
     cwd: PROJECT_ROOT,
-    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', SEED_DEMO_TENANT: 'false', ...env },
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      SEED_DEMO_TENANT: 'false',
+      ...env,
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
@@ -89,10 +103,14 @@ export async function startApi(dataDir: string, port: number, env: Record<string
 }
 
 export async function startReference(dataDir: string, port: number): Promise<Proc> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/reference-server.ts', dataDir, String(port)], {
-    cwd: PROJECT_ROOT,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'bench/reference-server.ts', dataDir, String(port)],
+    {
+      cwd: PROJECT_ROOT,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
   const url = `http://127.0.0.1:${port}`;
   await waitFor(`${url}/ping`, child);
   return track(child, url);

@@ -35,7 +35,16 @@ createServer(async (req, res) => {
       output_files: JSON.parse(r.output_files),
     }));
     const n = (total.get(tenant) as { n: number }).n;
-    const body = JSON.stringify({ code: 0, message: 'OK', data: rows, total: n, page: Math.floor(offset / limit) + 1, page_size: limit, total_pages: Math.ceil(n / limit), timestamp: Date.now() });
+    const body = JSON.stringify({
+      code: 0,
+      message: 'OK',
+      data: rows,
+      total: n,
+      page: Math.floor(offset / limit) + 1,
+      page_size: limit,
+      total_pages: Math.ceil(n / limit),
+      timestamp: Date.now(),
+    });
     res.writeHead(200, { 'content-type': 'application/json' }).end(body);
     return;
   }
@@ -50,7 +59,9 @@ createServer(async (req, res) => {
       },
     });
     await pipeline(req, meter, createWriteStream(path.join(uploads, path.basename(url.pathname))));
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ size, sha256: hash.digest('hex') }));
+    res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ size, sha256: hash.digest('hex') }));
     return;
   }
   res.writeHead(404).end();

@@ -1,12 +1,20 @@
 import { execFile } from 'node:child_process';
-import { createReadStream, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  createReadStream,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { PROJECT_ROOT } from '../src/paths.js';
 import { type LoadResult, load } from './load.js';
 import { writeLargePdf } from './pdf-fixture.js';
-import { type Proc, startApi, startReference, stopAll } from './processes.js';
+import { startApi, startReference, stopAll } from './processes.js';
 import { createTenant, seedLedger, seedRuns } from './seed.js';
 
 /**
@@ -18,8 +26,28 @@ import { createTenant, seedLedger, seedRuns } from './seed.js';
 
 const quick = process.argv.includes('--quick');
 const SIZES = quick
-  ? { runsSmall: 5_000, runsLarge: 50_000, ledgerSmall: 10_000, ledgerLarge: 100_000, uploads: [64 * 2 ** 20], rounds: 1, warmupS: 1, durationS: 2, diagnosisRepeat: 2 }
-  : { runsSmall: 50_000, runsLarge: 500_000, ledgerSmall: 10_000, ledgerLarge: 1_000_000, uploads: [64 * 2 ** 20, 2 ** 30], rounds: 3, warmupS: 2, durationS: 8, diagnosisRepeat: 6 };
+  ? {
+      runsSmall: 5_000,
+      runsLarge: 50_000,
+      ledgerSmall: 10_000,
+      ledgerLarge: 100_000,
+      uploads: [64 * 2 ** 20],
+      rounds: 1,
+      warmupS: 1,
+      durationS: 2,
+      diagnosisRepeat: 2,
+    }
+  : {
+      runsSmall: 50_000,
+      runsLarge: 500_000,
+      ledgerSmall: 10_000,
+      ledgerLarge: 1_000_000,
+      uploads: [64 * 2 ** 20, 2 ** 30],
+      rounds: 3,
+      warmupS: 2,
+      durationS: 8,
+      diagnosisRepeat: 6,
+    };
 const CONNECTIONS = 64;
 const PDF_DIR = path.resolve(PROJECT_ROOT, '../shared/pdfs');
 const exec = promisify(execFile);
@@ -93,40 +121,108 @@ async function runList() {
   const reference = await startReference(dir, port());
   for (const tenant of [small, large]) {
     const label = `${tenant.runs / 1000}k runs`;
-    const first = (await (await fetch(`${api.url}/api/open/runs?limit=20`, { headers: bearer(tenant.token) })).json()) as { total: number };
+    const first = (await (
+      await fetch(`${api.url}/api/open/runs?limit=20`, { headers: bearer(tenant.token) })
+    ).json()) as { total: number };
     if (first.total !== tenant.runs) throw new Error(`total ${first.total} != ${tenant.runs}`);
     const ours: LoadResult[] = [];
     const refs: LoadResult[] = [];
     const ratios: number[] = [];
     for (let r = 0; r < SIZES.rounds; r++) {
       const o = checked(await run(`${api.url}/api/open/runs?limit=20`, bearer(tenant.token)), 'run list');
-      const f = checked(await run(`${reference.url}/runs?limit=20`, { 'x-tenant-id': tenant.tenantId }), 'reference');
+      const f = checked(
+        await run(`${reference.url}/runs?limit=20`, { 'x-tenant-id': tenant.tenantId }),
+        'reference',
+      );
       ours.push(o);
       refs.push(f);
       ratios.push(o.rps / f.rps);
     }
     const pick = (results: LoadResult[], key: 'rps' | 'p50' | 'p99') => median(results.map((x) => x[key]));
     if (tenant === small) referenceListRps = pick(refs, 'rps');
-    record({ scenario: '1 run list', variant: `reference, ${label}`, rps: pick(refs, 'rps'), p50: pick(refs, 'p50'), p99: pick(refs, 'p99') });
+    record({
+      scenario: '1 run list',
+      variant: `reference, ${label}`,
+      rps: pick(refs, 'rps'),
+      p50: pick(refs, 'p50'),
+      p99: pick(refs, 'p99'),
+    });
     const ratio = median(ratios);
-    record({ scenario: '1 run list', variant: `first page, ${label}`, rps: pick(ours, 'rps'), p50: pick(ours, 'p50'), p99: pick(ours, 'p99'), ratio, target: '>= 0.7x reference', met: ratio >= 0.7 });
+    record({
+      scenario: '1 run list',
+      variant: `first page, ${label}`,
+      rps: pick(ours, 'rps'),
+      p50: pick(ours, 'p50'),
+      p99: pick(ours, 'p99'),
+      ratio,
+      target: '>= 0.7x reference',
+      met: ratio >= 0.7,
+    });
     for (const filter of ['status=succeeded', 'target=pdf-text', 'status=failed&target=pdf-preflight']) {
-      const o = checked(await run(`${api.url}/api/open/runs?limit=20&${filter}`, bearer(tenant.token)), filter);
+      const o = checked(
+        await run(`${api.url}/api/open/runs?limit=20&${filter}`, bearer(tenant.token)),
+        filter,
+      );
       const r = o.rps / pick(refs, 'rps');
-      record({ scenario: '1 run list', variant: `${filter}, ${label}`, rps: o.rps, p50: o.p50, p99: o.p99, ratio: r, target: '>= 0.7x reference', met: r >= 0.7 });
+      record({
+        scenario: '1 run list',
+        variant: `${filter}, ${label}`,
+        rps: o.rps,
+        p50: o.p50,
+        p99: o.p99,
+        ratio: r,
+        target: '>= 0.7x reference',
+        met: r >= 0.7,
+      });
     }
     const offset = Math.round(tenant.runs * 0.8);
-    const deep = checked(await run(`${api.url}/api/open/runs?limit=20&offset=${offset}`, bearer(tenant.token)), 'deep page');
+    const deep = checked(
+      await run(`${api.url}/api/open/runs?limit=20&offset=${offset}`, bearer(tenant.token)),
+      'deep page',
+    );
     const deepRatio = deep.p50 / pick(ours, 'p50');
-    record({ scenario: '2 deep page', variant: `offset ${offset}, ${label}`, rps: deep.rps, p50: deep.p50, p99: deep.p99, ratio: deepRatio, target: 'p50 <= 10x first page', met: deepRatio <= 10 });
-    const deepFiltered = checked(await run(`${api.url}/api/open/runs?limit=20&status=succeeded&offset=${Math.round(offset * 0.6)}`, bearer(tenant.token)), 'deep filtered');
+    record({
+      scenario: '2 deep page',
+      variant: `offset ${offset}, ${label}`,
+      rps: deep.rps,
+      p50: deep.p50,
+      p99: deep.p99,
+      ratio: deepRatio,
+      target: 'p50 <= 10x first page',
+      met: deepRatio <= 10,
+    });
+    const deepFiltered = checked(
+      await run(
+        `${api.url}/api/open/runs?limit=20&status=succeeded&offset=${Math.round(offset * 0.6)}`,
+        bearer(tenant.token),
+      ),
+      'deep filtered',
+    );
     const dfRatio = deepFiltered.p50 / pick(ours, 'p50');
-    record({ scenario: '2 deep page', variant: `status filter, offset ${Math.round(offset * 0.6)}, ${label}`, rps: deepFiltered.rps, p50: deepFiltered.p50, p99: deepFiltered.p99, ratio: dfRatio, target: 'p50 <= 10x first page', met: dfRatio <= 10 });
+    record({
+      scenario: '2 deep page',
+      variant: `status filter, offset ${Math.round(offset * 0.6)}, ${label}`,
+      rps: deepFiltered.rps,
+      p50: deepFiltered.p50,
+      p99: deepFiltered.p99,
+      ratio: dfRatio,
+      target: 'p50 <= 10x first page',
+      met: dfRatio <= 10,
+    });
   }
   // scenario 4 on the same server: unknown tokens at full rate
   const unknown = `ota_${'A'.repeat(43)}`;
   const storm = checked(await run(`${api.url}/api/open/runs?limit=20`, bearer(unknown)), 'auth storm', '4');
-  record({ scenario: '4 auth failure storm', variant: 'unknown token, 401s', rps: storm.rps, p50: storm.p50, p99: storm.p99, ratio: storm.rps / referenceListRps, target: 'no database writes; >= run list', met: storm.rps >= referenceListRps * 0.7 });
+  record({
+    scenario: '4 auth failure storm',
+    variant: 'unknown token, 401s',
+    rps: storm.rps,
+    p50: storm.p50,
+    p99: storm.p99,
+    ratio: storm.rps / referenceListRps,
+    target: 'no database writes; >= run list',
+    met: storm.rps >= referenceListRps * 0.7,
+  });
   await api.stop();
   await reference.stop();
 
@@ -137,7 +233,12 @@ async function runList() {
     startups.push(again.startupMs);
     await again.stop();
   }
-  record({ scenario: '7 start-up', variant: 'spawn to first 200 of /readyz (request validators compiled eagerly)', value: `${Math.round(median(startups))} ms`, p50: median(startups) });
+  record({
+    scenario: '7 start-up',
+    variant: 'spawn to first 200 of /readyz (request validators compiled eagerly)',
+    value: `${Math.round(median(startups))} ms`,
+    p50: median(startups),
+  });
 }
 
 async function revenue() {
@@ -149,17 +250,48 @@ async function revenue() {
     const label = `${total / 1000}k rows / 100 tenants`;
     const dash = checked(await run(`${api.url}/api/open/finance/dashboard`, bearer(token)), 'dashboard');
     const dr = dash.rps / referenceListRps;
-    record({ scenario: '3 revenue', variant: `dashboard, ${label}`, rps: dash.rps, p50: dash.p50, p99: dash.p99, ratio: dr, target: '>= 0.5x run-list reference', met: dr >= 0.5 });
+    record({
+      scenario: '3 revenue',
+      variant: `dashboard, ${label}`,
+      rps: dash.rps,
+      p50: dash.p50,
+      p99: dash.p99,
+      ratio: dr,
+      target: '>= 0.5x run-list reference',
+      met: dr >= 0.5,
+    });
     const since = new Date(Date.now() - 90 * 86_400_000).toISOString().slice(0, 10);
-    const tx = checked(await run(`${api.url}/api/open/finance/transactions?transaction_type=tech&start_date=${since}&page=3&page_size=20`, bearer(token)), 'transactions');
+    const tx = checked(
+      await run(
+        `${api.url}/api/open/finance/transactions?transaction_type=tech&start_date=${since}&page=3&page_size=20`,
+        bearer(token),
+      ),
+      'transactions',
+    );
     const tr = tx.rps / referenceListRps;
-    record({ scenario: '3 revenue', variant: `transactions (tech, 90 days, page 3), ${label}`, rps: tx.rps, p50: tx.p50, p99: tx.p99, ratio: tr, target: '>= 0.5x run-list reference', met: tr >= 0.5 });
+    record({
+      scenario: '3 revenue',
+      variant: `transactions (tech, 90 days, page 3), ${label}`,
+      rps: tx.rps,
+      p50: tx.p50,
+      p99: tx.p99,
+      ratio: tr,
+      target: '>= 0.5x run-list reference',
+      met: tr >= 0.5,
+    });
     await api.stop();
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-async function sendParts(base: string, route: (part: number) => string, file: string, size: number, partSize: number, headers: Record<string, string>) {
+async function sendParts(
+  base: string,
+  route: (part: number) => string,
+  file: string,
+  size: number,
+  partSize: number,
+  headers: Record<string, string>,
+) {
   const parts = Math.ceil(size / partSize);
   let next = 1;
   const started = performance.now();
@@ -170,7 +302,11 @@ async function sendParts(base: string, route: (part: number) => string, file: st
       const end = Math.min(size, start + partSize) - 1;
       const res = await fetch(`${base}${route(part)}`, {
         method: 'PUT',
-        headers: { ...headers, 'content-type': 'application/octet-stream', 'content-length': String(end - start + 1) },
+        headers: {
+          ...headers,
+          'content-type': 'application/octet-stream',
+          'content-length': String(end - start + 1),
+        },
         body: createReadStream(file, { start, end }) as unknown as ReadableStream,
         duplex: 'half',
       } as RequestInit);
@@ -190,18 +326,31 @@ async function uploads() {
   for (const size of SIZES.uploads) {
     const file = path.join(work, `upload-${size}.pdf`);
     await writeLargePdf(file, size);
-    const api = await startApi(dir, port(), { WORKER_THREADS: '1', MAX_UPLOAD_BYTES: String(4 * 2 ** 30), UPLOAD_PART_SIZE: String(partSize) });
+    const api = await startApi(dir, port(), {
+      WORKER_THREADS: '1',
+      MAX_UPLOAD_BYTES: String(4 * 2 ** 30),
+      UPLOAD_PART_SIZE: String(partSize),
+    });
     const reference = await startReference(dir, port());
     const label = `${size / 2 ** 20} MiB`;
     const refMbps = await sendParts(reference.url, (p) => `/upload/part-${p}`, file, size, partSize, {});
     api.resetPeak();
-    const started = (await (await fetch(`${api.url}/api/open/uploads`, {
-      method: 'POST',
-      headers: { ...bearer(tenant.token), 'content-type': 'application/json' },
-      body: JSON.stringify({ file_name: 'big.pdf', size_bytes: size }),
-    })).json()) as { data: { upload_id: string } };
+    const started = (await (
+      await fetch(`${api.url}/api/open/uploads`, {
+        method: 'POST',
+        headers: { ...bearer(tenant.token), 'content-type': 'application/json' },
+        body: JSON.stringify({ file_name: 'big.pdf', size_bytes: size }),
+      })
+    ).json()) as { data: { upload_id: string } };
     const id = started.data.upload_id;
-    const mbps = await sendParts(api.url, (p) => `/api/open/uploads/${id}/parts/${p}`, file, size, partSize, bearer(tenant.token));
+    const mbps = await sendParts(
+      api.url,
+      (p) => `/api/open/uploads/${id}/parts/${p}`,
+      file,
+      size,
+      partSize,
+      bearer(tenant.token),
+    );
     const t0 = performance.now();
     const done = await fetch(`${api.url}/api/open/uploads/complete`, {
       method: 'POST',
@@ -212,9 +361,21 @@ async function uploads() {
     const completeS = (performance.now() - t0) / 1000;
     const peak = api.peakRssMb();
     rss.push(peak);
-    record({ scenario: '5 upload', variant: `reference stream-to-disk, ${label}`, value: `${round(refMbps, 1)} MB/s` });
+    record({
+      scenario: '5 upload',
+      variant: `reference stream-to-disk, ${label}`,
+      value: `${round(refMbps, 1)} MB/s`,
+    });
     const ratio = mbps / refMbps;
-    record({ scenario: '5 upload', variant: `parts, ${label}`, value: `${round(mbps, 1)} MB/s, complete ${round(completeS, 1)} s (${round(size / 2 ** 20 / completeS, 0)} MB/s)`, peakRssMb: peak, ratio, target: '>= 0.8x reference; RSS < 200 MB', met: ratio >= 0.8 && peak < 200 });
+    record({
+      scenario: '5 upload',
+      variant: `parts, ${label}`,
+      value: `${round(mbps, 1)} MB/s, complete ${round(completeS, 1)} s (${round(size / 2 ** 20 / completeS, 0)} MB/s)`,
+      peakRssMb: peak,
+      ratio,
+      target: '>= 0.8x reference; RSS < 200 MB',
+      met: ratio >= 0.8 && peak < 200,
+    });
     await api.stop();
     await reference.stop();
     rmSync(file, { force: true });
@@ -223,7 +384,14 @@ async function uploads() {
   }
   if (rss.length === 2) {
     const growth = rss[1]! / rss[0]!;
-    record({ scenario: '5 upload', variant: 'peak RSS 1 GiB vs 64 MiB', value: `${round(rss[0]!, 0)} -> ${round(rss[1]!, 0)} MB`, ratio: growth, target: 'within 20%', met: growth <= 1.2 });
+    record({
+      scenario: '5 upload',
+      variant: 'peak RSS 1 GiB vs 64 MiB',
+      value: `${round(rss[0]!, 0)} -> ${round(rss[1]!, 0)} MB`,
+      ratio: growth,
+      target: 'within 20%',
+      met: growth <= 1.2,
+    });
   }
 }
 
@@ -274,16 +442,38 @@ async function diagnosis() {
   const fileIds: { id: string; pages: number }[] = [];
   for (const f of set) {
     const bytes = readFileSync(f.file);
-    const up = (await (await fetch(`${api.url}/api/open/uploads`, { method: 'POST', headers, body: JSON.stringify({ file_name: path.basename(f.file), size_bytes: bytes.length }) })).json()) as { data: { upload_id: string } };
-    await fetch(`${api.url}/api/open/uploads/${up.data.upload_id}/parts/1`, { method: 'PUT', headers: { ...bearer(tenant.token), 'content-type': 'application/pdf' }, body: bytes });
-    const done = (await (await fetch(`${api.url}/api/open/uploads/complete`, { method: 'POST', headers, body: JSON.stringify({ upload_id: up.data.upload_id }) })).json()) as { data: { file_id: string } };
+    const up = (await (
+      await fetch(`${api.url}/api/open/uploads`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ file_name: path.basename(f.file), size_bytes: bytes.length }),
+      })
+    ).json()) as { data: { upload_id: string } };
+    await fetch(`${api.url}/api/open/uploads/${up.data.upload_id}/parts/1`, {
+      method: 'PUT',
+      headers: { ...bearer(tenant.token), 'content-type': 'application/pdf' },
+      body: bytes,
+    });
+    const done = (await (
+      await fetch(`${api.url}/api/open/uploads/complete`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ upload_id: up.data.upload_id }),
+      })
+    ).json()) as { data: { file_id: string } };
     fileIds.push({ id: done.data.file_id, pages: f.pages });
   }
   const createRuns = async (repeat: number) => {
     const ids: string[] = [];
     for (let r = 0; r < repeat; r++) {
       for (const f of fileIds) {
-        const res = (await (await fetch(`${api.url}/api/open/runs`, { method: 'POST', headers, body: JSON.stringify({ file_id: f.id }) })).json()) as { data: { id: string } };
+        const res = (await (
+          await fetch(`${api.url}/api/open/runs`, {
+            method: 'POST',
+            headers,
+            body: JSON.stringify({ file_id: f.id }),
+          })
+        ).json()) as { data: { id: string } };
         ids.push(res.data.id);
       }
     }
@@ -293,7 +483,9 @@ async function diagnosis() {
     const deadline = Date.now() + 600_000;
     for (const id of ids) {
       for (;;) {
-        const run = (await (await fetch(`${api.url}/api/open/runs/${id}`, { headers: bearer(tenant.token) })).json()) as { data: { status: string } };
+        const run = (await (
+          await fetch(`${api.url}/api/open/runs/${id}`, { headers: bearer(tenant.token) })
+        ).json()) as { data: { status: string } };
         if (run.data.status === 'succeeded' || run.data.status === 'failed') break;
         if (Date.now() > deadline) throw new Error(`run ${id} did not finish`);
         await new Promise((resolve) => setTimeout(resolve, 50));
@@ -308,42 +500,106 @@ async function diagnosis() {
   const files = Array.from({ length: SIZES.diagnosisRepeat }, () => set).flat();
   const reference = await poppler(files, threads);
   if (reference === undefined) {
-    record({ scenario: '6 diagnosis', variant: `pdf-preflight, ${threads} threads`, value: `${round(ours, 1)} pages/s (poppler-utils absent: no reference)` });
+    record({
+      scenario: '6 diagnosis',
+      variant: `pdf-preflight, ${threads} threads`,
+      value: `${round(ours, 1)} pages/s (poppler-utils absent: no reference)`,
+    });
   } else {
-    record({ scenario: '6 diagnosis', variant: `poppler pdfinfo+pdffonts+pdftotext+pdfimages, ${threads} at once`, value: `${round(reference, 1)} pages/s` });
-    record({ scenario: '6 diagnosis', variant: `pdf-preflight, ${threads} threads`, value: `${round(ours, 1)} pages/s`, ratio: ours / reference, target: '>= 0.5x poppler', met: ours / reference >= 0.5 });
+    record({
+      scenario: '6 diagnosis',
+      variant: `poppler pdfinfo+pdffonts+pdftotext+pdfimages, ${threads} at once`,
+      value: `${round(reference, 1)} pages/s`,
+    });
+    record({
+      scenario: '6 diagnosis',
+      variant: `pdf-preflight, ${threads} threads`,
+      value: `${round(ours, 1)} pages/s`,
+      ratio: ours / reference,
+      target: '>= 0.5x poppler',
+      met: ours / reference >= 0.5,
+    });
   }
   const listUrl = `${api.url}/api/open/runs?limit=20`;
-  const idle = checked(await load({ url: listUrl, headers: bearer(tenant.token), connections: 8, warmupS: 1, durationS: SIZES.durationS }), 'idle list');
+  const idle = checked(
+    await load({
+      url: listUrl,
+      headers: bearer(tenant.token),
+      connections: 8,
+      warmupS: 1,
+      durationS: SIZES.durationS,
+    }),
+    'idle list',
+  );
   const busyRuns = await createRuns(SIZES.diagnosisRepeat * 2);
-  const busy = checked(await load({ url: listUrl, headers: bearer(tenant.token), connections: 8, warmupS: 1, durationS: SIZES.durationS }), 'busy list');
-  const stillRunning = (await (await fetch(`${api.url}/api/open/runs?status=queued&limit=1`, { headers: bearer(tenant.token) })).json()) as { total: number };
-  record({ scenario: '6 diagnosis', variant: 'run list p99, pool idle (8 connections)', rps: idle.rps, p50: idle.p50, p99: idle.p99 });
+  const busy = checked(
+    await load({
+      url: listUrl,
+      headers: bearer(tenant.token),
+      connections: 8,
+      warmupS: 1,
+      durationS: SIZES.durationS,
+    }),
+    'busy list',
+  );
+  const stillRunning = (await (
+    await fetch(`${api.url}/api/open/runs?status=queued&limit=1`, { headers: bearer(tenant.token) })
+  ).json()) as { total: number };
+  record({
+    scenario: '6 diagnosis',
+    variant: 'run list p99, pool idle (8 connections)',
+    rps: idle.rps,
+    p50: idle.p50,
+    p99: idle.p99,
+  });
   const ratio = busy.p99 / idle.p99;
-  record({ scenario: '6 diagnosis', variant: `run list p99, pool saturated (${stillRunning.total} runs still queued at the end)`, rps: busy.rps, p50: busy.p50, p99: busy.p99, ratio, target: 'p99 <= 2x idle', met: ratio <= 2 });
+  record({
+    scenario: '6 diagnosis',
+    variant: `run list p99, pool saturated (${stillRunning.total} runs still queued at the end)`,
+    rps: busy.rps,
+    p50: busy.p50,
+    p99: busy.p99,
+    ratio,
+    target: 'p99 <= 2x idle',
+    met: ratio <= 2,
+  });
   await waitAll(busyRuns);
   await api.stop();
 }
 
 async function main() {
-  console.log(`Open Tenant API benchmark${quick ? ' (quick)' : ''}: ${cpus()[0]?.model ?? 'cpu'} x${availableParallelism()}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`);
-  if (!readdirSync(path.join(PROJECT_ROOT, 'dist', 'src', 'start')).includes('server.js')) throw new Error('run `npm run build` first');
+  console.log(
+    `Open Tenant API benchmark${quick ? ' (quick)' : ''}: ${cpus()[0]?.model ?? 'cpu'} x${availableParallelism()}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
+  );
+  if (!readdirSync(path.join(PROJECT_ROOT, 'dist', 'src', 'start')).includes('server.js'))
+    throw new Error('run `npm run build` first');
   await scenario('1, 2, 4, 7: run list, deep pages, auth storm, start-up', runList);
   await scenario('3: revenue at scale', revenue);
   await scenario('5: upload', uploads);
   await scenario('6: diagnosis', diagnosis);
   rmSync(work, { recursive: true, force: true });
 
-  console.log('\n| scenario | variant | req/s | p50 ms | p99 ms | peak RSS MB | figure | ratio | target | met |');
+  console.log(
+    '\n| scenario | variant | req/s | p50 ms | p99 ms | peak RSS MB | figure | ratio | target | met |',
+  );
   console.log('|---|---|---|---|---|---|---|---|---|---|');
   for (const r of rows) {
-    const cell = (v: number | undefined, d = 1) => (v === undefined || Number.isNaN(v) ? '' : String(round(v, d)));
-    console.log(`| ${r.scenario} | ${r.variant} | ${cell(r.rps, 0)} | ${cell(r.p50, 2)} | ${cell(r.p99, 2)} | ${cell(r.peakRssMb, 0)} | ${r.value ?? ''} | ${cell(r.ratio, 2)} | ${r.target ?? ''} | ${r.met === undefined ? '' : r.met ? 'yes' : 'no'} |`);
+    const cell = (v: number | undefined, d = 1) =>
+      v === undefined || Number.isNaN(v) ? '' : String(round(v, d));
+    console.log(
+      `| ${r.scenario} | ${r.variant} | ${cell(r.rps, 0)} | ${cell(r.p50, 2)} | ${cell(r.p99, 2)} | ${cell(r.peakRssMb, 0)} | ${r.value ?? ''} | ${cell(r.ratio, 2)} | ${r.target ?? ''} | ${r.met === undefined ? '' : r.met ? 'yes' : 'no'} |`,
+    );
   }
   const resultsDir = path.join(PROJECT_ROOT, 'bench', 'results');
   mkdirSync(resultsDir, { recursive: true });
-  const out = path.join(resultsDir, `${new Date().toISOString().replace(/[:.]/g, '-')}${quick ? '-quick' : ''}.json`);
-  writeFileSync(out, `${JSON.stringify({ quick, node: process.version, cpus: availableParallelism(), rows, failures }, null, 2)}\n`);
+  const out = path.join(
+    resultsDir,
+    `${new Date().toISOString().replace(/[:.]/g, '-')}${quick ? '-quick' : ''}.json`,
+  );
+  writeFileSync(
+    out,
+    `${JSON.stringify({ quick, node: process.version, cpus: availableParallelism(), rows, failures }, null, 2)}\n`,
+  );
   console.log(`\nresults: ${path.relative(PROJECT_ROOT, out)}`);
   if (failures.length > 0) {
     console.error(`\n${failures.length} scenario(s) did not run:\n${failures.join('\n')}`);

@@ -29,7 +29,10 @@ function generator(seed: number) {
 const STATUSES = ['succeeded', 'succeeded', 'succeeded', 'failed', 'queued'] as const;
 const TARGETS = ['pdf-preflight', 'pdf-text'] as const;
 
-export async function createTenant(dataDir: string, name: string): Promise<{ tenantId: string; userId: string; token: string }> {
+export async function createTenant(
+  dataDir: string,
+  name: string,
+): Promise<{ tenantId: string; userId: string; token: string }> {
   const store = openSqliteStore(dataDir);
   try {
     const created = await new Tenants(store, systemClock).create(name);
@@ -136,7 +139,8 @@ export async function seedLedger(dataDir: string, tenants: number, total: number
     }
   });
   for (const t of created) {
-    for (let from = 0; from < perTenant; from += 20_000) batch(t.tenantId, from, Math.min(perTenant, from + 20_000));
+    for (let from = 0; from < perTenant; from += 20_000)
+      batch(t.tenantId, from, Math.min(perTenant, from + 20_000));
   }
   db.exec('DELETE FROM ledger_daily');
   db.exec(

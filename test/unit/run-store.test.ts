@@ -202,7 +202,9 @@ describe('run totals are counters that never drift from COUNT(*)', () => {
     const newestFirst = runs.map((r) => r.id).reverse();
     for (const offset of [0, 7, 20, 24, 25, 30]) {
       const page = await store.runs.list(tenantId, {}, 5, offset);
-      expect(page.items.map((r) => (JSON.parse(r) as RunRow).id)).toEqual(newestFirst.slice(offset, offset + 5));
+      expect(page.items.map((r) => (JSON.parse(r) as RunRow).id)).toEqual(
+        newestFirst.slice(offset, offset + 5),
+      );
     }
   });
 });

@@ -47,6 +47,8 @@ export async function openDocument(filePath: string): Promise<OpenedDocument> {
     disableFontFace: true,
     fontExtraProperties: true,
     isEvalSupported: false,
+    // JPEGs go to the ImageDecoder of the thread (see skip-jpeg-decoding.ts) instead of the JS decoder
+    isImageDecoderSupported: typeof (globalThis as { ImageDecoder?: unknown }).ImageDecoder !== 'undefined',
     useSystemFonts: false,
     verbosity: 0,
   });

@@ -1,3 +1,4 @@
+import './skip-jpeg-decoding.js';
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import v8 from 'node:v8';
