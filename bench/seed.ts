@@ -147,6 +147,11 @@ export async function seedLedger(dataDir: string, tenants: number, total: number
     `INSERT INTO ledger_daily (tenant_id, day, type, amount, tx_count)
      SELECT tenant_id, substr(occurred_at, 1, 10), type, SUM(amount), COUNT(*) FROM ledger GROUP BY 1, 2, 3`,
   );
+  db.exec('DELETE FROM ledger_totals');
+  db.exec(
+    `INSERT INTO ledger_totals (tenant_id, type, amount, tx_count)
+     SELECT tenant_id, type, SUM(amount), COUNT(*) FROM ledger GROUP BY 1, 2`,
+  );
   db.pragma('wal_checkpoint(TRUNCATE)');
   db.close();
   return created;

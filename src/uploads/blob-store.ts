@@ -74,7 +74,7 @@ export class LocalBlobStore implements BlobStore {
       const info = await write(tempPath);
       const handle = await open(tempPath, 'r+');
       try {
-        await handle.sync();
+        await handle.datasync();
       } finally {
         await handle.close();
       }

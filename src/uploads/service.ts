@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { Config } from '../config.js';
+import type { Schemas } from '../contract.js';
 import { ERRORS } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { FileRow, PartRow, Store, UploadRow } from '../store/types.js';
@@ -10,28 +11,9 @@ import { TaskFailure } from '../worker/pdf/pool.js';
 import { type BlobStore, BlobTooLargeError } from './blob-store.js';
 import { KeyedLock } from './keyed-lock.js';
 
-export interface UploadView {
-  upload_id: string;
-  status: 'pending' | 'completed' | 'expired';
-  file_name: string;
-  size_bytes: number;
-  content_type: string;
-  sha256: string | null;
-  part_size: number;
-  part_count: number;
-  parts: { part_number: number; size_bytes: number; sha256: string; received_at: string }[];
-  missing_parts: number[];
-  file_id: string | null;
-  created_at: string;
-  expires_at: string;
-}
+export type UploadView = Schemas['Upload'];
 
-export interface NewUpload {
-  file_name: string;
-  size_bytes: number;
-  content_type?: string;
-  sha256?: string;
-}
+export type NewUpload = Schemas['CreateUploadRequest'];
 
 /** Opens a stored file with the diagnosis's PDF library, off the event loop. */
 export type PdfProbe = (path: string) => Promise<ProbeFacts>;
@@ -278,11 +260,11 @@ export class Uploads {
     return file;
   }
 
-  private completedView(upload: UploadRow, file: FileRow) {
+  private completedView(upload: UploadRow, file: FileRow): Schemas['CompletedUpload'] {
     return {
       upload_id: upload.id,
       file_id: file.id,
-      status: 'completed' as const,
+      status: 'completed',
       file_name: file.file_name,
       size_bytes: file.size_bytes,
       sha256: file.sha256,
@@ -313,7 +295,7 @@ export class Uploads {
     return expired.length;
   }
 
-  async getFile(tenantId: string, fileId: string) {
+  async getFile(tenantId: string, fileId: string): Promise<Schemas['StoredFile']> {
     const file = await this.store.uploads.getFile(tenantId, fileId);
     if (!file) throw ERRORS.notFound('File');
     return {

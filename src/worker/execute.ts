@@ -5,7 +5,8 @@ import type { Clock } from '../time.js';
 import type { BlobStore } from '../uploads/blob-store.js';
 import type { DocumentFacts } from './pdf/analyse.js';
 import { type PdfPool, TaskFailure } from './pdf/pool.js';
-import { buildReport, type PageOutcome, renderReportHtml } from './report.js';
+import type { PdfTask, PdfTaskResult } from './pdf/tasks.js';
+import { buildReport, type PageResult, renderReportHtml } from './report.js';
 
 export interface ExecutionDeps {
   pool: PdfPool;
@@ -30,10 +31,6 @@ export function progressOf(total: number, completed: number, failed: number): Ru
     progress: total === 0 ? 0 : Math.floor((100 * (completed + failed)) / total),
   };
 }
-
-type TextOutcome =
-  | { page: number; status: 'ok'; text: string }
-  | { page: number; status: 'failed'; error: string };
 
 /** Runs `work` over 1..count with at most `parallel` in flight, in page order of completion. */
 async function forEachPage<T>(
@@ -101,20 +98,23 @@ export async function executeRun(
     hooks.onProgress(progressOf(total, completed, failedTasks));
   };
 
-  const outputs: { name: string; body: string }[] = [];
-  let pagesOk = 0;
-  if (run.target === 'pdf-preflight') {
-    const pages = await forEachPage(pageCount, deps.pool.size, hooks, async (page): Promise<PageOutcome> => {
+  const runPages = <K extends 'page' | 'text'>(kind: K) =>
+    forEachPage(pageCount, deps.pool.size, hooks, async (page): Promise<PageResult<PdfTaskResult[K]>> => {
       try {
-        const facts = await deps.pool.run({ kind: 'page', path, page });
+        const value = await deps.pool.run({ kind, path, page } as Extract<PdfTask, { kind: K }>);
         settle(true);
-        return { page, status: 'ok', facts };
+        return { page, status: 'ok', value };
       } catch (error) {
         const reason = failureReason(error);
         settle(false);
         return { page, status: 'failed', error: reason };
       }
     });
+
+  const outputs: { name: string; body: string }[] = [];
+  let pagesOk = 0;
+  if (run.target === 'pdf-preflight') {
+    const pages = await runPages('page');
     pagesOk = pages.filter((p) => p.status === 'ok').length;
     const report = buildReport(
       {
@@ -129,23 +129,13 @@ export async function executeRun(
     outputs.push({ name: 'report.json', body: `${JSON.stringify(report, null, 2)}\n` });
     outputs.push({ name: 'report.html', body: renderReportHtml(report) });
   } else {
-    const pages = await forEachPage(pageCount, deps.pool.size, hooks, async (page): Promise<TextOutcome> => {
-      try {
-        const text = await deps.pool.run({ kind: 'text', path, page });
-        settle(true);
-        return { page, status: 'ok', text };
-      } catch (error) {
-        const reason = failureReason(error);
-        settle(false);
-        return { page, status: 'failed', error: reason };
-      }
-    });
+    const pages = await runPages('text');
     pagesOk = pages.filter((p) => p.status === 'ok').length;
     // pages separated by form feeds, as pdftotext does
-    outputs.push({ name: 'text.txt', body: pages.map((p) => (p.status === 'ok' ? p.text : '')).join('\f') });
+    outputs.push({ name: 'text.txt', body: pages.map((p) => (p.status === 'ok' ? p.value : '')).join('\f') });
     const index = pages.map((p) =>
       p.status === 'ok'
-        ? { page: p.page, status: p.status, characters: p.text.length, text: p.text, error: null }
+        ? { page: p.page, status: p.status, characters: p.value.length, text: p.value, error: null }
         : { page: p.page, status: p.status, characters: 0, text: null, error: p.error },
     );
     outputs.push({

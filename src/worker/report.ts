@@ -1,19 +1,16 @@
+import type { Schemas } from '../contract.js';
 import type { DocumentFacts, PageFacts } from './pdf/analyse.js';
 
 /** Preflight rules: what a print shop or an archive would flag. Pure functions of the parsed facts. */
 
-export type Severity = 'error' | 'warning' | 'info';
+export type Finding = Schemas['Finding'];
 
-export interface Finding {
-  code: string;
-  severity: Severity;
-  page: number | null;
-  message: string;
-}
-
-export type PageOutcome =
-  | { page: number; status: 'ok'; facts: PageFacts }
+/** What one page task gave: its value, or why it failed. */
+export type PageResult<T> =
+  | { page: number; status: 'ok'; value: T }
   | { page: number; status: 'failed'; error: string };
+
+export type PageOutcome = PageResult<PageFacts>;
 
 export const MIN_IMAGE_DPI = 150;
 
@@ -53,7 +50,7 @@ export function documentFindings(doc: DocumentFacts, pages: PageOutcome[]): Find
   }
   const sizes = new Set(
     pages.flatMap((p) =>
-      p.status === 'ok' ? [`${Math.round(p.facts.width_pt)}x${Math.round(p.facts.height_pt)}`] : [],
+      p.status === 'ok' ? [`${Math.round(p.value.width_pt)}x${Math.round(p.value.height_pt)}`] : [],
     ),
   );
   if (sizes.size > 1) {
@@ -79,7 +76,7 @@ export function pageFindings(outcome: PageOutcome): Finding[] {
       },
     ];
   }
-  const facts = outcome.facts;
+  const facts = outcome.value;
   const findings: Finding[] = [];
   for (const font of facts.fonts) {
     if (!font.embedded) {
@@ -127,28 +124,7 @@ export function pageFindings(outcome: PageOutcome): Finding[] {
   return findings;
 }
 
-export interface PreflightReport {
-  run_id: string;
-  file_id: string;
-  file_name: string;
-  generated_at: string;
-  document: DocumentFacts;
-  pages: {
-    page: number;
-    status: 'ok' | 'failed';
-    width_pt: number | null;
-    height_pt: number | null;
-    rotation: number | null;
-    fonts: PageFacts['fonts'];
-    has_text: boolean;
-    images: PageFacts['images'];
-    annotations: number;
-    links: number;
-    error: string | null;
-  }[];
-  findings: Finding[];
-  summary: { errors: number; warnings: number; infos: number; pages_ok: number; pages_failed: number };
-}
+export type PreflightReport = Schemas['PreflightReport'];
 
 export function buildReport(
   ids: { run_id: string; file_id: string; file_name: string; generated_at: string },
@@ -161,7 +137,7 @@ export function buildReport(
     document: doc,
     pages: pages.map((p) =>
       p.status === 'ok'
-        ? { page: p.page, status: 'ok', ...p.facts, error: null }
+        ? { page: p.page, status: 'ok', ...p.value, error: null }
         : {
             page: p.page,
             status: 'failed',

@@ -27,8 +27,8 @@ const page = (overrides: Partial<PageFacts> = {}): PageFacts => ({
 
 describe('preflight rules', () => {
   it('a clean page has no findings', () => {
-    expect(pageFindings({ page: 1, status: 'ok', facts: page() })).toEqual([]);
-    expect(documentFindings(doc, [{ page: 1, status: 'ok', facts: page() }])).toEqual([]);
+    expect(pageFindings({ page: 1, status: 'ok', value: page() })).toEqual([]);
+    expect(documentFindings(doc, [{ page: 1, status: 'ok', value: page() }])).toEqual([]);
   });
 
   it('flags images under 150 dpi but not at 150', () => {
@@ -38,7 +38,7 @@ describe('preflight rules', () => {
         { width_px: 1, height_px: 1, dpi: 150 },
       ],
     });
-    expect(pageFindings({ page: 3, status: 'ok', facts }).map((f) => f.code)).toEqual([
+    expect(pageFindings({ page: 3, status: 'ok', value: facts }).map((f) => f.code)).toEqual([
       'low_resolution_image',
     ]);
   });
@@ -47,8 +47,8 @@ describe('preflight rules', () => {
     const findings = documentFindings(
       { ...doc, encrypted: true, javascript: true, form: 'XFA', title: null },
       [
-        { page: 1, status: 'ok', facts: page() },
-        { page: 2, status: 'ok', facts: page({ width_pt: 595.28, height_pt: 841.89 }) },
+        { page: 1, status: 'ok', value: page() },
+        { page: 2, status: 'ok', value: page({ width_pt: 595.28, height_pt: 841.89 }) },
       ],
     );
     expect(findings.map((f) => [f.code, f.severity])).toEqual([
@@ -65,7 +65,7 @@ describe('preflight rules', () => {
       {
         page: 1,
         status: 'ok',
-        facts: page({ fonts: [{ name: 'Helvetica', type: 'Type1', embedded: false }] }),
+        value: page({ fonts: [{ name: 'Helvetica', type: 'Type1', embedded: false }] }),
       },
       { page: 2, status: 'failed', error: 'boom' },
     ]);

@@ -176,6 +176,61 @@ describe('finishing a run books its revenue exactly once', () => {
   });
 });
 
+describe('the daily ledger sums never drift from the ledger', () => {
+  it('after appends, skipped duplicates and run bookings', async () => {
+    const day = (d: number) => `2026-11-${String(d).padStart(2, '0')}T10:00:00.000Z`;
+    const entries = Array.from({ length: 40 }, (_, i) => ({
+      ...booking(randomUUID()),
+      type: (i % 3 ? 'ecosystem' : 'tech') as LedgerEntry['type'],
+      source: 'import' as const,
+      run_id: null,
+      external_id: `x-${i % 30}`,
+      amount: (i % 7) * 100 - 250,
+      occurred_at: day(1 + (i % 5)),
+    }));
+    // ten external ids repeat: they are skipped, and must not be counted either
+    const first = await store.ledger.append(entries.slice(0, 30));
+    const second = await store.ledger.append(entries.slice(30));
+    expect([first.inserted, second.inserted, second.skipped]).toEqual([30, 0, 10]);
+    const run = newRun();
+    await store.runs.create(run);
+    const claim = (await store.runs.claim('w', now(), future(60_000)))!;
+    await store.runs.finish(claim.queueMessageId, 'w', outcome(), {
+      ...booking(run.id),
+      occurred_at: day(3),
+    });
+
+    const db = new Database(path.join(dir, 'open-tenant.sqlite'), { readonly: true });
+    try {
+      const exact = db
+        .prepare(
+          `SELECT substr(occurred_at, 1, 10) AS day, type, SUM(amount) AS amount, COUNT(*) AS n
+           FROM ledger WHERE tenant_id = ? GROUP BY 1, 2 ORDER BY 1, 2`,
+        )
+        .all(tenantId);
+      const kept = db
+        .prepare(
+          'SELECT day, type, amount, tx_count AS n FROM ledger_daily WHERE tenant_id = ? ORDER BY 1, 2',
+        )
+        .all(tenantId);
+      expect(kept).toEqual(exact);
+      const totals = db
+        .prepare('SELECT type, amount, tx_count AS n FROM ledger_totals WHERE tenant_id = ? ORDER BY type')
+        .all(tenantId);
+      const exactTotals = db
+        .prepare(
+          'SELECT type, SUM(amount) AS amount, COUNT(*) AS n FROM ledger WHERE tenant_id = ? GROUP BY type ORDER BY type',
+        )
+        .all(tenantId);
+      expect(totals).toEqual(exactTotals);
+    } finally {
+      db.close();
+    }
+    const { total } = await store.ledger.list(tenantId, {}, 1, 0);
+    expect(total).toBe(31);
+  });
+});
+
 describe('run totals are counters that never drift from COUNT(*)', () => {
   it('after concurrent creates, claims, finishes, reruns and lapsed leases', async () => {
     const runs = Array.from({ length: 60 }, (_, i) => newRun(i % 3 === 0 ? 'pdf-text' : 'pdf-preflight'));
@@ -194,6 +249,20 @@ describe('run totals are counters that never drift from COUNT(*)', () => {
     expect(await countedTotals()).toEqual(exactCounts());
     const { total } = await store.runs.list(tenantId, {}, 1, 0);
     expect(total).toBe(60);
+  });
+
+  it('filtered pages skip through the index and return what a plain OFFSET would', async () => {
+    const runs = Array.from({ length: 30 }, (_, i) => newRun(i % 2 ? 'pdf-text' : 'pdf-preflight'));
+    for (const r of runs) await store.runs.create(r);
+    const text = runs
+      .filter((r) => r.target === 'pdf-text')
+      .map((r) => r.id)
+      .reverse();
+    for (const offset of [0, 4, 13, 15, 20]) {
+      const page = await store.runs.list(tenantId, { target: 'pdf-text' }, 4, offset);
+      expect(page.items.map((r) => (JSON.parse(r) as RunRow).id)).toEqual(text.slice(offset, offset + 4));
+      expect(page.total).toBe(15);
+    }
   });
 
   it('the unfiltered page walks the same rows as OFFSET would', async () => {

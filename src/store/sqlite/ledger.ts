@@ -16,9 +16,16 @@ export function ledgerWriter(db: Db): LedgerWriter {
     `INSERT INTO ledger_daily (tenant_id, day, type, amount, tx_count) VALUES (?, ?, ?, ?, 1)
      ON CONFLICT (tenant_id, day, type) DO UPDATE SET amount = amount + excluded.amount, tx_count = tx_count + 1`,
   );
+  const addTotal = db.prepare(
+    `INSERT INTO ledger_totals (tenant_id, type, amount, tx_count) VALUES (?, ?, ?, 1)
+     ON CONFLICT (tenant_id, type) DO UPDATE SET amount = amount + excluded.amount, tx_count = tx_count + 1`,
+  );
   return (entry, queueMessageId = null) => {
     const inserted = insert.run({ ...entry, queue_message_id: queueMessageId }).changes === 1;
-    if (inserted) addDaily.run(entry.tenant_id, entry.occurred_at.slice(0, 10), entry.type, entry.amount);
+    if (inserted) {
+      addDaily.run(entry.tenant_id, entry.occurred_at.slice(0, 10), entry.type, entry.amount);
+      addTotal.run(entry.tenant_id, entry.type, entry.amount);
+    }
     return inserted;
   };
 }
@@ -46,6 +53,7 @@ export function sqliteLedger(db: Db): LedgerRepo {
       for (const to of [false, true]) {
         const key = `${typed}${from}${to}`;
         const where = ['tenant_id = @tenant'];
+        // the count comes from the daily sums, or without a date bound from the all-time totals
         const dayWhere = ['tenant_id = @tenant'];
         if (typed) {
           where.push('type = @type');
@@ -66,10 +74,11 @@ export function sqliteLedger(db: Db): LedgerRepo {
              ORDER BY occurred_at DESC, id DESC LIMIT @limit OFFSET @offset`,
           ),
         );
+        const counted = from || to ? 'ledger_daily' : 'ledger_totals';
         countStatements.set(
           key,
           db.prepare(
-            `SELECT COALESCE(SUM(tx_count), 0) AS n FROM ledger_daily WHERE ${dayWhere.join(' AND ')}`,
+            `SELECT COALESCE(SUM(tx_count), 0) AS n FROM ${counted} WHERE ${dayWhere.join(' AND ')}`,
           ),
         );
       }
@@ -82,8 +91,9 @@ export function sqliteLedger(db: Db): LedgerRepo {
   const daily = db.prepare(
     `SELECT day, type, amount FROM ledger_daily WHERE tenant_id = ? AND day >= ? AND day <= ? ORDER BY day`,
   );
+  const allTime = db.prepare('SELECT type, amount FROM ledger_totals WHERE tenant_id = @tenant');
   const stats = db.prepare(
-    `SELECT (SELECT COALESCE(SUM(tx_count), 0) FROM ledger_daily WHERE tenant_id = @tenant) AS count,
+    `SELECT (SELECT COALESCE(SUM(tx_count), 0) FROM ledger_totals WHERE tenant_id = @tenant) AS count,
             (SELECT occurred_at FROM ledger WHERE tenant_id = @tenant ORDER BY occurred_at DESC, id DESC LIMIT 1) AS latest`,
   );
   const append = db.transaction((entries: LedgerEntry[]) => {
@@ -112,11 +122,12 @@ export function sqliteLedger(db: Db): LedgerRepo {
       return { items, total: n };
     },
     async sums(tenantId, fromDay, toDay): Promise<PeriodSums> {
-      const rows = sums.all({
-        tenant: tenantId,
-        fromDay: fromDay ?? '0000-00-00',
-        toDay: toDay ?? '9999-99-99',
-      }) as {
+      const unbounded = fromDay === null && toDay === null;
+      const rows = (
+        unbounded
+          ? allTime.all({ tenant: tenantId })
+          : sums.all({ tenant: tenantId, fromDay: fromDay ?? '0000-00-00', toDay: toDay ?? '9999-99-99' })
+      ) as {
         type: 'tech' | 'ecosystem';
         amount: number;
       }[];

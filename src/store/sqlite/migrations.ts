@@ -170,4 +170,20 @@ export const migrations: { version: number; name: string; sql: string }[] = [
       CREATE TRIGGER ledger_no_delete BEFORE DELETE ON ledger BEGIN SELECT RAISE(ABORT, 'ledger is append-only'); END;
     `,
   },
+  {
+    version: 5,
+    name: 'all-time ledger totals',
+    sql: `
+      -- the all-time figures of the dashboard and the unbounded transaction count, kept like ledger_daily
+      CREATE TABLE ledger_totals (
+        tenant_id TEXT NOT NULL,
+        type TEXT NOT NULL,
+        amount INTEGER NOT NULL,
+        tx_count INTEGER NOT NULL,
+        PRIMARY KEY (tenant_id, type)
+      ) STRICT, WITHOUT ROWID;
+      INSERT INTO ledger_totals (tenant_id, type, amount, tx_count)
+        SELECT tenant_id, type, SUM(amount), SUM(tx_count) FROM ledger_daily GROUP BY tenant_id, type;
+    `,
+  },
 ];

@@ -4,6 +4,7 @@ import {
   type PDFDocumentProxy,
   type PDFPageProxy,
 } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { Schemas } from '../../contract.js';
 
 /** What opening a file tells: enough to accept an upload. */
 export interface ProbeFacts {
@@ -12,40 +13,20 @@ export interface ProbeFacts {
   encrypted: boolean;
 }
 
-export interface DocumentFacts {
-  pdf_version: string | null;
-  page_count: number | null;
-  encrypted: boolean;
-  title: string | null;
-  author: string | null;
-  producer: string | null;
-  form: 'none' | 'AcroForm' | 'XFA';
-  javascript: boolean;
-  outline: boolean;
-}
-
-export interface FontFacts {
-  name: string;
-  type: string;
-  embedded: boolean;
-}
-
-export interface ImageFacts {
-  width_px: number;
-  height_px: number;
-  dpi: number | null;
-}
-
-export interface PageFacts {
+type PreflightReport = Schemas['PreflightReport'];
+export type DocumentFacts = PreflightReport['document'];
+type PageReport = PreflightReport['pages'][number];
+export type FontFacts = PageReport['fonts'][number];
+export type ImageFacts = PageReport['images'][number];
+/** A page that parsed: its report row without the status and error columns. */
+export type PageFacts = Omit<
+  PageReport,
+  'page' | 'status' | 'error' | 'width_pt' | 'height_pt' | 'rotation'
+> & {
   width_pt: number;
   height_pt: number;
   rotation: number;
-  fonts: FontFacts[];
-  has_text: boolean;
-  images: ImageFacts[];
-  annotations: number;
-  links: number;
-}
+};
 
 function text(value: unknown): string | null {
   return typeof value === 'string' && value.trim() !== '' ? value : null;
