@@ -98,6 +98,8 @@ export async function createApi(services: Services, handlers: HandlerSet): Promi
       }
     },
     unauthorizedHandler: async (_c: OpenApiContext, ctx: KoaContext) => {
+      // a lookup that failed is the server's fault, not the caller's: it renders as a 500
+      if (ctx.state.authError) throw ctx.state.authError;
       throw ctx.state.authFailure === 'invalid' ? ERRORS.invalidToken() : ERRORS.notAuthenticated();
     },
     validationFail: async (c: OpenApiContext) => {
@@ -115,7 +117,13 @@ export async function createApi(services: Services, handlers: HandlerSet): Promi
       ctx.state.authFailure = 'missing';
       return false;
     }
-    const result = await services.tenants.authenticate(match[1]);
+    let result: Awaited<ReturnType<typeof services.tenants.authenticate>>;
+    try {
+      result = await services.tenants.authenticate(match[1]);
+    } catch (error) {
+      ctx.state.authError = error;
+      return false;
+    }
     if (result === 'invalid') {
       ctx.state.authFailure = 'invalid';
       return false;

@@ -10,7 +10,9 @@ export function createRunWorker(services: Services): RunWorker {
     { pool, blobs: services.blobs, clock: services.clock, pointsPerPage: config.pointsPerPage },
     services.clock,
     services.logger,
-    { concurrency: pool.size, leaseMs: config.leaseMs, pollMs: 500, maxClaims: 3 },
+    // twice as many runs as threads: while one run writes its report and books, the next one's pages keep
+    // the threads busy
+    { concurrency: pool.size * 2, leaseMs: config.leaseMs, pollMs: 500, maxClaims: 3 },
   );
   services.runs.events.on('queued', () => worker.nudge());
   return worker;

@@ -299,3 +299,27 @@ describe('validation failures render FastAPI detail[]', () => {
     expect(res.status).toBe(413);
   });
 });
+
+describe('when the database is gone', () => {
+  it('readiness is 503 and a request is a 500 envelope without internals', async () => {
+    const broken = await startHarness();
+    try {
+      await broken.server.services.store.close();
+      const ready = await broken.request('GET', '/readyz', { token: null });
+      expect(ready.status).toBe(503);
+      expect(ready.body).toMatchObject({ code: 503, error: 'unavailable', message: 'Database unreachable' });
+      expect((await broken.request('GET', '/healthz', { token: null })).status).toBe(200);
+      const res = await broken.request('GET', '/api/open/runs');
+      expect(res.status).toBe(500);
+      expect(res.body).toMatchObject({
+        code: 500,
+        error: 'internal_error',
+        message: 'Internal server error',
+        data: null,
+      });
+      expect(res.text).not.toMatch(/sqlite|database|at .*\.ts/i);
+    } finally {
+      await broken.close();
+    }
+  });
+});
