@@ -7,8 +7,7 @@ export type Finding = Schemas['Finding'];
 
 /** What one page task gave: its value, or why it failed. */
 export type PageResult<T> =
-  | { page: number; status: 'ok'; value: T }
-  | { page: number; status: 'failed'; error: string };
+  { page: number; status: 'ok'; value: T } | { page: number; status: 'failed'; error: string };
 
 export type PageOutcome = PageResult<PageFacts>;
 

@@ -33,7 +33,7 @@ function loadContract(): Promise<OpenAPIBackend> {
 export interface ApiResponse {
   status: number;
   headers: Headers;
-  // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary fields of JSON bodies
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read arbitrary fields of JSON bodies
   body: any;
   text: string;
 }

@@ -22,7 +22,7 @@ afterAll(async () => {
 
 const get = async (route: string, token: string) => {
   const res = await fetch(`${server.url}${route}`, { headers: { authorization: `Bearer ${token}` } });
-  // biome-ignore lint/suspicious/noExplicitAny: test reads JSON fields
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test reads JSON fields
   return { status: res.status, body: (await res.json()) as any };
 };
 

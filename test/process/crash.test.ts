@@ -38,7 +38,7 @@ async function call(
     },
     body: raw ?? (body === undefined ? undefined : JSON.stringify(body)),
   });
-  // biome-ignore lint/suspicious/noExplicitAny: test reads JSON fields
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test reads JSON fields
   return { status: res.status, body: (await res.json()) as any };
 }
 

@@ -147,8 +147,7 @@ export function sqliteRuns(db: Db): RunRepo {
   const claim = db.transaction(
     (workerId: string, now: string, leaseUntil: string): ClaimedRun | undefined => {
       const next = nextAvailable.get(now) as
-        | { queueMessageId: string; runId: string; claims: number }
-        | undefined;
+        { queueMessageId: string; runId: string; claims: number } | undefined;
       if (!next) return undefined;
       takeLease.run(workerId, leaseUntil, next.queueMessageId);
       const before = toRun(getById.get(next.runId) as RunRecord)!;

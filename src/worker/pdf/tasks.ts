@@ -15,12 +15,7 @@ export interface PdfTaskResult {
 }
 
 export type TaskFailureKind =
-  | 'invalid_pdf'
-  | 'encrypted'
-  | 'timeout'
-  | 'out_of_memory'
-  | 'crashed'
-  | 'page_error';
+  'invalid_pdf' | 'encrypted' | 'timeout' | 'out_of_memory' | 'crashed' | 'page_error';
 
 export interface TaskRequest {
   id: number;
