@@ -91,7 +91,8 @@ export async function startApi(
       DATA_DIR: dataDir,
       PORT: String(port),
       HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
+      // the default level: every request writes its access-log line, as in production
+      LOG_LEVEL: 'info',
       SEED_DEMO_TENANT: 'false',
       ...env,
     },

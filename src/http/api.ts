@@ -78,6 +78,8 @@ export async function createApi(services: Services, handlers: HandlerSet): Promi
     },
     postRoutingHandler: async (c: OpenApiContext, ctx: KoaContext) => {
       if (!c.operation) return;
+      // the access log names the operation, not the path with its ids
+      ctx.state.route = c.operation.operationId;
       // Unknown query parameters are ignored, as FastAPI does; the generated schemas would refuse them.
       const declared = queryNames.get(c.operation.operationId ?? '') ?? new Set<string>();
       const req = ctx.state.apiRequest as OpenApiRequest;

@@ -1,5 +1,5 @@
 import { loadConfig } from '../config.js';
-import { createLogger } from '../logger.js';
+import { createLogger, exitWithLogs } from '../logger.js';
 import { startServer } from '../server.js';
 
 const config = loadConfig();
@@ -11,15 +11,15 @@ try {
     process.once(signal, () => {
       logger.info({ signal }, 'shutting down');
       running.close().then(
-        () => process.exit(0),
+        () => exitWithLogs(0),
         (error: unknown) => {
           logger.error({ err: error }, 'shutdown failed');
-          process.exit(1);
+          exitWithLogs(1);
         },
       );
     });
   }
 } catch (error) {
   logger.fatal({ err: error }, 'start-up failed');
-  process.exit(1);
+  exitWithLogs(1);
 }

@@ -1,5 +1,5 @@
 import { loadConfig } from '../config.js';
-import { createLogger } from '../logger.js';
+import { createLogger, exitWithLogs } from '../logger.js';
 import { createServices } from '../services.js';
 import { openSqliteStore } from '../store/sqlite/index.js';
 import { createRunWorker } from '../worker/index.js';
@@ -23,7 +23,7 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     await worker.stop();
     await services.close();
     await store.close();
-    process.exit(0);
+    exitWithLogs(0);
   });
 }
 // the worker's timers are unref'd so that tests can drop it; this process lives until a signal
