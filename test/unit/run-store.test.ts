@@ -251,17 +251,17 @@ describe('run totals are counters that never drift from COUNT(*)', () => {
     expect(total).toBe(60);
   });
 
-  it('filtered pages skip through the index and return what a plain OFFSET would', async () => {
-    const runs = Array.from({ length: 30 }, (_, i) => newRun(i % 2 ? 'pdf-text' : 'pdf-preflight'));
+  it('filtered pages, shallow and deep, return what a plain OFFSET would', async () => {
+    const runs = Array.from({ length: 450 }, (_, i) => newRun(i % 2 ? 'pdf-text' : 'pdf-preflight'));
     for (const r of runs) await store.runs.create(r);
     const text = runs
       .filter((r) => r.target === 'pdf-text')
       .map((r) => r.id)
       .reverse();
-    for (const offset of [0, 4, 13, 15, 20]) {
+    for (const offset of [0, 4, 199, 200, 201, 221, 224, 225, 300]) {
       const page = await store.runs.list(tenantId, { target: 'pdf-text' }, 4, offset);
       expect(page.items.map((r) => (JSON.parse(r) as RunRow).id)).toEqual(text.slice(offset, offset + 4));
-      expect(page.total).toBe(15);
+      expect(page.total).toBe(225);
     }
   });
 

@@ -14,6 +14,9 @@ import { ledgerWriter } from './ledger.js';
 
 type RunRecord = Omit<RunRow, 'output_files'> & { output_files: string };
 
+/** From this offset on, a filtered page skips rows on the index alone (see deepPage). */
+const DEEP_OFFSET = 200;
+
 function toRun(row: RunRecord | undefined): RunRow | undefined {
   return row && { ...row, output_files: JSON.parse(row.output_files) as string[] };
 }
@@ -61,7 +64,8 @@ export function sqliteRuns(db: Db): RunRepo {
     `SELECT COALESCE(SUM(n), 0) AS n FROM run_counts
      WHERE tenant_id = @tenant AND (@status IS NULL OR status = @status) AND (@target IS NULL OR target = @target)`,
   );
-  const filtered = new Map<string, { page: ReturnType<Db['prepare']>; total?: ReturnType<Db['prepare']> }>();
+  type Statement = ReturnType<Db['prepare']>;
+  const filtered = new Map<string, { page: Statement; deepPage: Statement; total?: Statement }>();
   for (const byStatus of [false, true]) {
     for (const byTarget of [false, true]) {
       for (const byKeyword of [false, true]) {
@@ -71,9 +75,14 @@ export function sqliteRuns(db: Db): RunRepo {
         if (byKeyword) where.push(`(id = @keyword OR input_file_name LIKE @pattern ESCAPE '\\')`);
         const clause = where.join(' AND ');
         filtered.set(`${byStatus}${byTarget}${byKeyword}`, {
-          // OFFSET skips rows in the inner query, which the (tenant, status/target, seq) indexes cover:
-          // skipped rows cost an index step, not a table lookup
           page: db
+            .prepare(
+              `SELECT ${recordJson} FROM runs WHERE ${clause} ORDER BY seq DESC LIMIT @limit OFFSET @offset`,
+            )
+            .pluck(),
+          // past the first pages, OFFSET skips rows in an inner query that the (tenant, status/target, seq)
+          // indexes cover: a skipped row costs an index step, not a table lookup
+          deepPage: db
             .prepare(
               `SELECT ${recordJson} FROM runs WHERE rowid IN (
                  SELECT rowid FROM runs WHERE ${clause} ORDER BY seq DESC LIMIT @limit OFFSET @offset)
@@ -204,7 +213,8 @@ export function sqliteRuns(db: Db): RunRepo {
         params.keyword = filter.keyword;
         params.pattern = likePattern(filter.keyword);
       }
-      const items = statements.page.all({ ...params, limit, offset }) as JsonText[];
+      const statement = offset >= DEEP_OFFSET ? statements.deepPage : statements.page;
+      const items = statement.all({ ...params, limit, offset }) as JsonText[];
       const total = statements.total
         ? (statements.total.get(params) as { n: number }).n
         : (
