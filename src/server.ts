@@ -55,12 +55,13 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   const close = () => {
     closing ??= (async () => {
       clearInterval(sweeper);
-      await runWorker?.stop();
-      // stop accepting, let in-flight requests finish, then release the database
-      await new Promise<void>((resolve) => {
+      // stop accepting at once; let in-flight requests and the current page of each run finish; then
+      // release the parser threads and the database
+      const drained = new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
       });
+      await Promise.all([drained, runWorker?.stop()]);
       await services.close();
       await store.close();
     })();

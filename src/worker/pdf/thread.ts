@@ -65,7 +65,7 @@ async function run(task: PdfTask): Promise<PdfTaskResult[PdfTask['kind']]> {
 function lowerPriority(): void {
   try {
     const threadId = Number(readlinkSync('/proc/thread-self').split('/').pop());
-    if (Number.isInteger(threadId)) setPriority(threadId, 10);
+    if (Number.isInteger(threadId)) setPriority(threadId, 19);
   } catch {
     // not Linux: the thread keeps the process's priority
   }
