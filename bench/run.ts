@@ -542,28 +542,17 @@ async function diagnosis() {
       met: ours / reference >= 0.5,
     });
   }
-  const listUrl = `${api.url}/api/open/runs?limit=20`;
-  const idle = checked(
-    await load({
-      url: listUrl,
+  const listLoad = () =>
+    load({
+      url: `${api.url}/api/open/runs?limit=20`,
       headers: bearer(tenant.token),
       connections: 8,
       warmupS: 1,
       durationS: SIZES.durationS,
-    }),
-    'idle list',
-  );
+    });
+  const idle = checked(await listLoad(), 'idle list');
   const busyRuns = await createRuns(SIZES.diagnosisRepeat * 4);
-  const busy = checked(
-    await load({
-      url: listUrl,
-      headers: bearer(tenant.token),
-      connections: 8,
-      warmupS: 1,
-      durationS: SIZES.durationS,
-    }),
-    'busy list',
-  );
+  const busy = checked(await listLoad(), 'busy list');
   const stillRunning = (await (
     await fetch(`${api.url}/api/open/runs?status=queued&limit=1`, { headers: bearer(tenant.token) })
   ).json()) as { total: number };

@@ -10,17 +10,8 @@ export interface CreatedTenant {
   token: string;
 }
 
-export interface TokenView {
-  token_id: string;
-  tenant_id: string;
-  user_id: string;
-  name: string;
-  prefix: string;
-  created_at: string;
-  last_used_at: string | null;
-  expires_at: string | null;
-  revoked_at: string | null;
-}
+/** A token as operators see it: everything but the secret, which is never stored. */
+export type TokenView = Omit<TokenRow, 'id'> & { token_id: string };
 
 export const DEFAULT_PRICE_PER_POINT = 10;
 const DAY_MS = 86_400_000;
