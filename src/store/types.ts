@@ -197,6 +197,8 @@ export interface RunRepo {
   claim(workerId: string, now: string, leaseUntil: string): Promise<ClaimedRun | undefined>;
   /** Extends the lease; false when the worker lost it. */
   renewLease(queueMessageId: string, workerId: string, leaseUntil: string): Promise<boolean>;
+  /** Hands a run back to the queue at once (a worker shutting down): the next claim does not count. */
+  releaseLease(queueMessageId: string, workerId: string): Promise<void>;
   saveProgress(queueMessageId: string, workerId: string, progress: RunProgress): Promise<boolean>;
   /**
    * Finishes the execution, marks the queue entry done and books its revenue, in one transaction and at

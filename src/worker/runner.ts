@@ -134,8 +134,10 @@ export class RunWorker {
       if (!finished) log.warn('run finished elsewhere: the lease was lost');
       else log.info({ status: outcome.status, points: outcome.points_consumed }, 'run finished');
     } catch (error) {
-      if (error instanceof ExecutionStopped) log.warn('run execution stopped; another worker will take it');
-      else log.error({ err: error }, 'run execution failed; it will be retried when its lease lapses');
+      if (error instanceof ExecutionStopped) {
+        if (this.stopping) await this.store.runs.releaseLease(claim.queueMessageId, this.workerId);
+        log.warn('run execution stopped; another worker will take it');
+      } else log.error({ err: error }, 'run execution failed; it will be retried when its lease lapses');
     } finally {
       clearInterval(renew);
     }

@@ -126,6 +126,48 @@ describe('a worker killed mid-run', () => {
   });
 });
 
+describe('a worker stopped with SIGTERM mid-run', () => {
+  it('hands the run back at once: another worker finishes it long before the lease would lapse', async () => {
+    const dataDir = tempDataDir();
+    dirs.push(dataDir);
+    const tenant = (await admin(dataDir, 'tenants', 'create', '--name', 'stop', '--json')).json as {
+      token: string;
+    };
+    const server = await startServerProcess(dataDir, port(), { WORKER_THREADS: '0' });
+    started.push(server);
+    const pages = 300;
+    const fileId = await uploadWhole(server.url, tenant.token, await manyPages(pages));
+    const run = (await call(server.url, tenant.token, 'POST', '/api/open/runs', { file_id: fileId })).body
+      .data;
+    // a lease far longer than the test: only the release can explain a quick takeover
+    const workerEnv = { RUN_LEASE_MS: '120000', WORKER_THREADS: '1' };
+    const first = startWorkerProcess(dataDir, workerEnv);
+    started.push(first);
+    const get = async () =>
+      (await call(server.url, tenant.token, 'GET', `/api/open/runs/${run.id}`)).body.data;
+    let seen = await get();
+    const deadline = Date.now() + 30_000;
+    while (seen.completed_tasks < 10 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      seen = await get();
+    }
+    expect(seen.status).toBe('running');
+    await first.kill('SIGTERM');
+    expect(first.child.exitCode).toBe(0);
+
+    const second = startWorkerProcess(dataDir, workerEnv);
+    started.push(second);
+    let finished = await get();
+    while (!['succeeded', 'failed'].includes(finished.status) && Date.now() < deadline + 30_000) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      finished = await get();
+    }
+    expect(finished).toMatchObject({ status: 'succeeded', completed_tasks: pages + 1, failed_tasks: 0 });
+    const ledger = (await call(server.url, tenant.token, 'GET', '/api/open/finance/transactions')).body;
+    expect(ledger.data.filter((t: { run_id: string }) => t.run_id === run.id)).toHaveLength(1);
+  });
+});
+
 describe('a server killed during an upload', () => {
   it('keeps the parts already acknowledged and finishes after restart', async () => {
     const dataDir = tempDataDir();

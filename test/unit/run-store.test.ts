@@ -160,6 +160,17 @@ describe('finishing a run books its revenue exactly once', () => {
     expect((await store.runs.get(tenantId, run.id))!.status).toBe('succeeded');
   });
 
+  it('a released lease is claimed again at once and the release does not count as a crash', async () => {
+    const run = newRun();
+    await store.runs.create(run);
+    const first = (await store.runs.claim('stopping', now(), future(60_000)))!;
+    expect(await store.runs.claim('other', now(), future(60_000))).toBeUndefined();
+    await store.runs.releaseLease(first.queueMessageId, 'stopping');
+    const second = (await store.runs.claim('other', now(), future(60_000)))!;
+    expect(second).toMatchObject({ queueMessageId: first.queueMessageId, claims: 1 });
+    expect(await store.runs.finish(first.queueMessageId, 'stopping', outcome(), booking(run.id))).toBe(false);
+  });
+
   it('each rerun is an execution of its own and books again', async () => {
     const run = newRun();
     await store.runs.create(run);

@@ -117,6 +117,10 @@ export function sqliteRuns(db: Db): RunRepo {
   const renew = db.prepare(
     'UPDATE run_queue SET lease_until = ? WHERE id = ? AND lease_owner = ? AND done_at IS NULL',
   );
+  const release = db.prepare(
+    `UPDATE run_queue SET lease_owner = NULL, lease_until = NULL, claims = claims - 1
+     WHERE id = ? AND lease_owner = ? AND done_at IS NULL`,
+  );
   const leaseHeld = db.prepare(
     'SELECT run_id AS runId FROM run_queue WHERE id = ? AND lease_owner = ? AND done_at IS NULL',
   );
@@ -236,6 +240,9 @@ export function sqliteRuns(db: Db): RunRepo {
     },
     async renewLease(queueMessageId, workerId, leaseUntil) {
       return renew.run(leaseUntil, queueMessageId, workerId).changes === 1;
+    },
+    async releaseLease(queueMessageId, workerId) {
+      release.run(queueMessageId, workerId);
     },
     async saveProgress(queueMessageId, workerId, p: RunProgress) {
       const held = leaseHeld.get(queueMessageId, workerId) as { runId: string } | undefined;
