@@ -4,7 +4,3 @@ export interface Clock {
 }
 
 export const systemClock: Clock = { now: () => new Date() };
-
-export function isoUtc(date: Date): string {
-  return date.toISOString();
-}

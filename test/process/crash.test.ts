@@ -74,6 +74,29 @@ async function uploadWhole(url: string, token: string, bytes: Uint8Array): Promi
   return done.body.data.file_id;
 }
 
+interface RunState {
+  status: string;
+  completed_tasks: number;
+}
+
+/** Polls a run until `done` holds for it (or the time is up) and returns its last state. */
+async function pollRun(
+  url: string,
+  token: string,
+  runId: string,
+  done: (run: RunState) => boolean,
+  timeoutMs: number,
+) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const run = (await call(url, token, 'GET', `/api/open/runs/${runId}`)).body.data;
+    if (done(run) || Date.now() > deadline) return run;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+const finished = (run: RunState) => run.status === 'succeeded' || run.status === 'failed';
+
 describe('a worker killed mid-run', () => {
   it('the run finishes after restart with correct counters and one ledger booking', async () => {
     const dataDir = tempDataDir();
@@ -92,24 +115,15 @@ describe('a worker killed mid-run', () => {
     const workerEnv = { RUN_LEASE_MS: '1000', WORKER_THREADS: '1' };
     const first = startWorkerProcess(dataDir, workerEnv);
     started.push(first);
-    let seen = run;
-    const deadline = Date.now() + 30_000;
-    while (seen.completed_tasks < 20 && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      seen = (await call(server.url, tenant.token, 'GET', `/api/open/runs/${run.id}`)).body.data;
-    }
+    const seen = await pollRun(server.url, tenant.token, run.id, (r) => r.completed_tasks >= 20, 30_000);
     expect(seen.status).toBe('running');
     expect(seen.completed_tasks).toBeLessThan(pages);
     await first.kill('SIGKILL');
 
     const second = startWorkerProcess(dataDir, workerEnv);
     started.push(second);
-    let finished = seen;
-    while (!['succeeded', 'failed'].includes(finished.status) && Date.now() < deadline + 60_000) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      finished = (await call(server.url, tenant.token, 'GET', `/api/open/runs/${run.id}`)).body.data;
-    }
-    expect(finished).toMatchObject({
+    const last = await pollRun(server.url, tenant.token, run.id, finished, 60_000);
+    expect(last).toMatchObject({
       status: 'succeeded',
       total_tasks: pages + 1,
       completed_tasks: pages + 1,
@@ -143,26 +157,15 @@ describe('a worker stopped with SIGTERM mid-run', () => {
     const workerEnv = { RUN_LEASE_MS: '120000', WORKER_THREADS: '1' };
     const first = startWorkerProcess(dataDir, workerEnv);
     started.push(first);
-    const get = async () =>
-      (await call(server.url, tenant.token, 'GET', `/api/open/runs/${run.id}`)).body.data;
-    let seen = await get();
-    const deadline = Date.now() + 30_000;
-    while (seen.completed_tasks < 10 && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      seen = await get();
-    }
+    const seen = await pollRun(server.url, tenant.token, run.id, (r) => r.completed_tasks >= 10, 30_000);
     expect(seen.status).toBe('running');
     await first.kill('SIGTERM');
     expect(first.child.exitCode).toBe(0);
 
     const second = startWorkerProcess(dataDir, workerEnv);
     started.push(second);
-    let finished = await get();
-    while (!['succeeded', 'failed'].includes(finished.status) && Date.now() < deadline + 30_000) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      finished = await get();
-    }
-    expect(finished).toMatchObject({ status: 'succeeded', completed_tasks: pages + 1, failed_tasks: 0 });
+    const last = await pollRun(server.url, tenant.token, run.id, finished, 30_000);
+    expect(last).toMatchObject({ status: 'succeeded', completed_tasks: pages + 1, failed_tasks: 0 });
     const ledger = (await call(server.url, tenant.token, 'GET', '/api/open/finance/transactions')).body;
     expect(ledger.data.filter((t: { run_id: string }) => t.run_id === run.id)).toHaveLength(1);
   });

@@ -16,8 +16,8 @@ export interface ProbeFacts {
 type PreflightReport = Schemas['PreflightReport'];
 export type DocumentFacts = PreflightReport['document'];
 type PageReport = PreflightReport['pages'][number];
-export type FontFacts = PageReport['fonts'][number];
-export type ImageFacts = PageReport['images'][number];
+type FontFacts = PageReport['fonts'][number];
+type ImageFacts = PageReport['images'][number];
 /** A page that parsed: its report row without the status and error columns. */
 export type PageFacts = Omit<
   PageReport,
