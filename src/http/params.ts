@@ -1,8 +1,6 @@
 import type { Context as OpenApiContext } from 'openapi-backend';
-import type { components, operations } from '../../generated/openapi.js';
+import type { operations } from '../../generated/openapi.js';
 import type { OperationId } from './api.js';
-
-export type Schemas = components['schemas'];
 
 type QueryOf<K extends OperationId> = operations[K]['parameters'] extends { query?: infer Q }
   ? NonNullable<Q>

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, open, rename, rm, stat, unlink } from 'node:fs/promises';
+import { mkdir, open, rename, rm, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -20,7 +20,6 @@ export interface BlobStore {
   deletePrefix(prefix: string): Promise<void>;
   /** A path on the local file system the PDF parser can read ranges of. */
   localPath(key: string): string;
-  size(key: string): Promise<number | undefined>;
 }
 
 export interface BlobInfo {
@@ -129,14 +128,6 @@ export class LocalBlobStore implements BlobStore {
 
   async deletePrefix(prefix: string): Promise<void> {
     await rm(this.localPath(prefix), { recursive: true, force: true });
-  }
-
-  async size(key: string): Promise<number | undefined> {
-    try {
-      return (await stat(this.localPath(key))).size;
-    } catch {
-      return undefined;
-    }
   }
 }
 
