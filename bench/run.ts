@@ -53,7 +53,7 @@ const SIZES = quick
       diagnosisRepeat: 6,
     };
 const CONNECTIONS = 64;
-const PDF_DIR = path.resolve(PROJECT_ROOT, '../shared/pdfs');
+const PDF_DIR = path.resolve(PROJECT_ROOT, 'test/fixtures/pdfs');
 const exec = promisify(execFile);
 
 interface Row {

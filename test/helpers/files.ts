@@ -4,7 +4,7 @@ import path from 'node:path';
 import { expect } from 'vitest';
 import type { Harness } from './harness.js';
 
-export const PDF_DIR = path.resolve(import.meta.dirname, '../../../shared/pdfs');
+export const PDF_DIR = path.resolve(import.meta.dirname, '../fixtures/pdfs');
 export const pdfPath = (name: string) => path.join(PDF_DIR, name);
 export const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
