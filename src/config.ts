@@ -18,8 +18,20 @@ export interface Config {
   workerThreads: number;
   /** Wall-clock limit for one diagnosis task (one page, or opening the document). */
   taskTimeoutMs: number;
-  /** Memory limit of a parser thread (V8 heap plus decoded buffers). */
+  /** Memory limit of a parser thread: the cap on its PDFium heap, and its V8 heap limit. */
   taskMemoryMb: number;
+  /** Parser threads that open files at upload `complete`, apart from the runs' threads. */
+  probeThreads: number;
+  /** Pages a document may have: `complete` refuses a PDF with more. */
+  maxPages: number;
+  /** Wall-clock limit for a whole run; past it the run fails. */
+  runTimeoutMs: number;
+  /** Runs a tenant may have queued at once; past it creating or rerunning a run answers 429. */
+  maxQueuedRunsPerTenant: number;
+  /** Pages whose thumbnails `report.html` shows (those with the most severe findings first). */
+  reportThumbnails: number;
+  /** Rows of the per-page table in `report.html`; `report.json` always has every page. */
+  reportHtmlPages: number;
   leaseMs: number;
   pointsPerPage: Record<'pdf-preflight' | 'pdf-text', number>;
   seedDemoTenant: boolean;
@@ -48,7 +60,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sweepIntervalMs: intFromEnv(env, 'UPLOAD_SWEEP_SECONDS', 300, 1) * 1000,
     workerThreads: intFromEnv(env, 'WORKER_THREADS', availableParallelism()),
     taskTimeoutMs: intFromEnv(env, 'TASK_TIMEOUT_MS', 10_000, 1),
-    taskMemoryMb: intFromEnv(env, 'TASK_MEMORY_MB', 512, 32),
+    taskMemoryMb: intFromEnv(env, 'TASK_MEMORY_MB', 512, 64),
+    probeThreads: intFromEnv(env, 'PROBE_THREADS', 1, 1),
+    maxPages: intFromEnv(env, 'MAX_PAGES', 10_000, 1),
+    runTimeoutMs: intFromEnv(env, 'RUN_TIMEOUT_MS', 600_000, 1),
+    maxQueuedRunsPerTenant: intFromEnv(env, 'MAX_QUEUED_RUNS_PER_TENANT', 1000, 1),
+    reportThumbnails: intFromEnv(env, 'REPORT_THUMBNAILS', 24),
+    reportHtmlPages: intFromEnv(env, 'REPORT_HTML_PAGES', 500, 1),
     leaseMs: intFromEnv(env, 'RUN_LEASE_MS', 30_000, 100),
     pointsPerPage: {
       'pdf-preflight': intFromEnv(env, 'POINTS_PER_PAGE_PREFLIGHT', 2),

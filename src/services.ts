@@ -8,7 +8,7 @@ import { Tenants } from './tenants/service.js';
 import { type Clock, systemClock } from './time.js';
 import { type BlobStore, LocalBlobStore } from './uploads/blob-store.js';
 import { Uploads } from './uploads/service.js';
-import { PdfPool } from './worker/pdf/pool.js';
+import { PdfPool } from './pdf/pool.js';
 
 /** The domain, wired once per process; handlers reach it through their scope. */
 export interface Services {
@@ -17,7 +17,7 @@ export interface Services {
   logger: Logger;
   store: Store;
   blobs: BlobStore;
-  /** Parser threads, created on first use: the admin CLI never starts them. */
+  /** Parser threads for runs, created on first use: the admin CLI never starts them. */
   pdfPool(): PdfPool;
   tenants: Tenants;
   revenue: Revenue;
@@ -42,6 +42,16 @@ export function createServices(
     });
     return pool;
   };
+  // an upload's `complete` opens its file on threads of its own: it never waits behind runs
+  let probePool: PdfPool | undefined;
+  const probe = (file: string) => {
+    probePool ??= new PdfPool({
+      size: config.probeThreads,
+      taskTimeoutMs: config.taskTimeoutMs,
+      memoryMb: config.taskMemoryMb,
+    });
+    return probePool.run({ kind: 'probe', path: file });
+  };
   return {
     config,
     clock,
@@ -51,17 +61,10 @@ export function createServices(
     pdfPool,
     tenants: new Tenants(store, clock),
     revenue: new Revenue(store, clock),
-    uploads: new Uploads(
-      store,
-      blobs,
-      (file) => pdfPool().run({ kind: 'probe', path: file }),
-      config,
-      clock,
-      logger,
-    ),
+    uploads: new Uploads(store, blobs, probe, config, clock, logger),
     runs: new Runs(store, blobs, clock),
     async close() {
-      await pool?.close();
+      await Promise.all([pool?.close(), probePool?.close()]);
     },
   };
 }

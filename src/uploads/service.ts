@@ -6,8 +6,8 @@ import { ERRORS } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { FileRow, PartRow, Store, UploadRow } from '../store/types.js';
 import type { Clock } from '../time.js';
-import type { ProbeFacts } from '../worker/pdf/analyse.js';
-import { TaskFailure } from '../worker/pdf/pool.js';
+import type { ProbeFacts } from '../pdf/facts.js';
+import { TaskFailure } from '../pdf/pool.js';
 import { type BlobStore, BlobTooLargeError } from './blob-store.js';
 import { KeyedLock } from './keyed-lock.js';
 
@@ -209,6 +209,12 @@ export class Uploads {
           );
         }
         const facts = await this.probePdf(this.blobs.localPath(key));
+        if (facts.pageCount !== null && facts.pageCount > this.config.maxPages) {
+          throw ERRORS.unprocessable(
+            'too_many_pages',
+            `The PDF has ${facts.pageCount} pages; at most ${this.config.maxPages} are accepted`,
+          );
+        }
         const file: FileRow = {
           id: fileId,
           tenant_id: tenantId,

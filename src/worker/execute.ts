@@ -3,16 +3,20 @@ import { outputKey } from '../runs/outputs.js';
 import type { ClaimedRun, RunOutcome, RunProgress } from '../store/types.js';
 import type { Clock } from '../time.js';
 import type { BlobStore } from '../uploads/blob-store.js';
-import type { DocumentFacts } from './pdf/analyse.js';
-import { type PdfPool, TaskFailure } from './pdf/pool.js';
-import type { PdfTask, PdfTaskResult } from './pdf/tasks.js';
-import { buildReport, type PageResult, renderReportHtml } from './report.js';
+import type { DocumentFacts } from '../pdf/facts.js';
+import { type PdfPool, TaskFailure } from '../pdf/pool.js';
+import type { PdfTask, PdfTaskResult } from '../pdf/tasks.js';
+import { buildReport, type PageResult, pagesWorthAPicture, type PreflightReport } from './report.js';
+import { type ReportLimits, renderReportHtml, THUMBNAIL_WIDTH } from './report-html.js';
 
 export interface ExecutionDeps {
   pool: PdfPool;
   blobs: BlobStore;
   clock: Clock;
   pointsPerPage: Record<'pdf-preflight' | 'pdf-text', number>;
+  /** A run still going after this long fails and books nothing. */
+  runTimeoutMs: number;
+  report: ReportLimits;
 }
 
 export interface ExecutionHooks {
@@ -23,6 +27,8 @@ export interface ExecutionHooks {
 
 export class ExecutionStopped extends Error {}
 
+class RunTimedOut extends Error {}
+
 export function progressOf(total: number, completed: number, failed: number): RunProgress {
   return {
     total_tasks: total,
@@ -32,23 +38,42 @@ export function progressOf(total: number, completed: number, failed: number): Ru
   };
 }
 
-/** Runs `work` over 1..count with at most `parallel` in flight, in page order of completion. */
+/**
+ * Runs `work` over 1..count with at most `parallel` in flight. It ends at `deadline` at the latest: the
+ * tasks still in flight then run out on the pool (each bounded by the task timeout), unawaited.
+ */
 async function forEachPage<T>(
   count: number,
   parallel: number,
   hooks: ExecutionHooks,
+  deadline: number,
   work: (page: number) => Promise<T>,
 ) {
   const results: T[] = new Array(count);
   let next = 1;
+  let timedOut = false;
   const lanes = Array.from({ length: Math.min(parallel, count) }, async () => {
-    while (next <= count) {
+    while (next <= count && !timedOut) {
       if (hooks.stopped()) throw new ExecutionStopped('lease lost');
       const page = next++;
       results[page - 1] = await work(page);
     }
   });
-  await Promise.all(lanes);
+  let timer: NodeJS.Timeout | undefined;
+  const expiry = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => {
+        timedOut = true;
+        reject(new RunTimedOut());
+      },
+      Math.max(0, deadline - Date.now()),
+    );
+  });
+  try {
+    await Promise.race([Promise.all(lanes), expiry]);
+  } finally {
+    clearTimeout(timer);
+  }
   return results;
 }
 
@@ -67,6 +92,7 @@ export async function executeRun(
   hooks: ExecutionHooks,
 ): Promise<RunOutcome> {
   const { run } = claim;
+  const deadline = Date.now() + deps.runTimeoutMs;
   const path = deps.blobs.localPath(claim.storageKey);
   const failed = (error: string, progress: RunProgress): RunOutcome => ({
     ...progress,
@@ -99,62 +125,106 @@ export async function executeRun(
   };
 
   const runPages = <K extends 'page' | 'text'>(kind: K) =>
-    forEachPage(pageCount, deps.pool.size, hooks, async (page): Promise<PageResult<PdfTaskResult[K]>> => {
-      try {
-        const value = await deps.pool.run({ kind, path, page } as Extract<PdfTask, { kind: K }>);
-        settle(true);
-        return { page, status: 'ok', value };
-      } catch (error) {
-        const reason = failureReason(error);
-        settle(false);
-        return { page, status: 'failed', error: reason };
-      }
-    });
-
-  const outputs: { name: string; body: string }[] = [];
-  let pagesOk = 0;
-  if (run.target === 'pdf-preflight') {
-    const pages = await runPages('page');
-    pagesOk = pages.filter((p) => p.status === 'ok').length;
-    const report = buildReport(
-      {
-        run_id: run.id,
-        file_id: run.file_id,
-        file_name: run.input_file_name,
-        generated_at: deps.clock.now().toISOString(),
+    forEachPage(
+      pageCount,
+      deps.pool.size,
+      hooks,
+      deadline,
+      async (page): Promise<PageResult<PdfTaskResult[K]>> => {
+        try {
+          const value = await deps.pool.run({ kind, path, page } as Extract<PdfTask, { kind: K }>);
+          settle(true);
+          return { page, status: 'ok', value };
+        } catch (error) {
+          const reason = failureReason(error);
+          settle(false);
+          return { page, status: 'failed', error: reason };
+        }
       },
-      doc,
-      pages,
     );
-    outputs.push({ name: 'report.json', body: `${JSON.stringify(report, null, 2)}\n` });
-    outputs.push({ name: 'report.html', body: renderReportHtml(report) });
-  } else {
-    const pages = await runPages('text');
-    pagesOk = pages.filter((p) => p.status === 'ok').length;
-    // pages separated by form feeds, as pdftotext does
-    outputs.push({ name: 'text.txt', body: pages.map((p) => (p.status === 'ok' ? p.value : '')).join('\f') });
-    const index = pages.map((p) =>
-      p.status === 'ok'
-        ? { page: p.page, status: p.status, characters: p.value.length, text: p.value, error: null }
-        : { page: p.page, status: p.status, characters: 0, text: null, error: p.error },
-    );
-    outputs.push({
-      name: 'pages.json',
-      body: `${JSON.stringify({ run_id: run.id, pages: index }, null, 2)}\n`,
-    });
-  }
-  if (hooks.stopped()) throw new ExecutionStopped('lease lost');
 
-  for (const output of outputs) {
-    const key = outputKey(run.tenant_id, run.id, claim.queueMessageId, output.name);
-    await deps.blobs.put(key, Readable.from([Buffer.from(output.body)]), Number.MAX_SAFE_INTEGER);
+  try {
+    return await produceOutputs();
+  } catch (error) {
+    if (!(error instanceof RunTimedOut)) throw error;
+    return failed(
+      `The run took longer than ${Math.round(deps.runTimeoutMs / 1000)} s and was stopped`,
+      progressOf(total, completed, failedTasks),
+    );
   }
-  return {
-    ...progressOf(total, completed, failedTasks),
-    status: 'succeeded',
-    points_consumed: pagesOk * deps.pointsPerPage[run.target],
-    output_files: outputs.map((o) => o.name),
-    error: null,
-    completed_at: deps.clock.now().toISOString(),
-  };
+
+  async function produceOutputs(): Promise<RunOutcome> {
+    const outputs: { name: string; body: string }[] = [];
+    let pagesOk = 0;
+    if (run.target === 'pdf-preflight') {
+      const pages = await runPages('page');
+      pagesOk = pages.filter((p) => p.status === 'ok').length;
+      const report = buildReport(
+        {
+          run_id: run.id,
+          file_id: run.file_id,
+          file_name: run.input_file_name,
+          generated_at: deps.clock.now().toISOString(),
+        },
+        doc,
+        pages,
+      );
+      outputs.push({ name: 'report.json', body: `${JSON.stringify(report, null, 2)}\n` });
+      const thumbnails = await renderThumbnails(deps, path, report, deadline);
+      outputs.push({ name: 'report.html', body: renderReportHtml(report, thumbnails, deps.report) });
+    } else {
+      const pages = await runPages('text');
+      pagesOk = pages.filter((p) => p.status === 'ok').length;
+      // pages separated by form feeds, as pdftotext does
+      outputs.push({
+        name: 'text.txt',
+        body: pages.map((p) => (p.status === 'ok' ? p.value : '')).join('\f'),
+      });
+      const index = pages.map((p) =>
+        p.status === 'ok'
+          ? { page: p.page, status: p.status, characters: p.value.length, text: p.value, error: null }
+          : { page: p.page, status: p.status, characters: 0, text: null, error: p.error },
+      );
+      outputs.push({
+        name: 'pages.json',
+        body: `${JSON.stringify({ run_id: run.id, pages: index }, null, 2)}\n`,
+      });
+    }
+    if (hooks.stopped()) throw new ExecutionStopped('lease lost');
+
+    for (const output of outputs) {
+      const key = outputKey(run.tenant_id, run.id, claim.queueMessageId, output.name);
+      await deps.blobs.put(key, Readable.from([Buffer.from(output.body)]), Number.MAX_SAFE_INTEGER);
+    }
+    return {
+      ...progressOf(total, completed, failedTasks),
+      status: 'succeeded',
+      points_consumed: pagesOk * deps.pointsPerPage[run.target],
+      output_files: outputs.map((o) => o.name),
+      error: null,
+      completed_at: deps.clock.now().toISOString(),
+    };
+  }
+}
+
+/** Pictures of the pages with the most severe findings; a page that does not render simply has none. */
+async function renderThumbnails(
+  deps: ExecutionDeps,
+  path: string,
+  report: PreflightReport,
+  deadline: number,
+): Promise<Map<number, Uint8Array>> {
+  const pages = pagesWorthAPicture(report.findings, deps.report.thumbnails);
+  const pictures = new Map<number, Uint8Array>();
+  await Promise.all(
+    pages.map(async (page) => {
+      if (Date.now() > deadline) return;
+      try {
+        pictures.set(page, await deps.pool.run({ kind: 'thumbnail', path, page, width: THUMBNAIL_WIDTH }));
+      } catch (error) {
+        if (!(error instanceof TaskFailure)) throw error;
+      }
+    }),
+  );
+  return pictures;
 }

@@ -7,7 +7,14 @@ export function createRunWorker(services: Services): RunWorker {
   const pool = services.pdfPool();
   const worker = new RunWorker(
     services.store,
-    { pool, blobs: services.blobs, clock: services.clock, pointsPerPage: config.pointsPerPage },
+    {
+      pool,
+      blobs: services.blobs,
+      clock: services.clock,
+      pointsPerPage: config.pointsPerPage,
+      runTimeoutMs: config.runTimeoutMs,
+      report: { thumbnails: config.reportThumbnails, htmlPages: config.reportHtmlPages },
+    },
     services.clock,
     services.logger,
     // twice as many runs as threads: while one run writes its report and books, the next one's pages keep

@@ -1,5 +1,5 @@
 import type { Schemas } from '../contract.js';
-import type { DocumentFacts, PageFacts } from './pdf/analyse.js';
+import type { DocumentFacts, PageFacts } from '../pdf/facts.js';
 
 /** Preflight rules: what a print shop or an archive would flag. Pure functions of the parsed facts. */
 
@@ -130,7 +130,7 @@ export function buildReport(
   doc: DocumentFacts,
   pages: PageOutcome[],
 ): PreflightReport {
-  const findings = [...documentFindings(doc, pages), ...pages.flatMap(pageFindings)];
+  const findings = sortBySeverity([...documentFindings(doc, pages), ...pages.flatMap(pageFindings)]);
   return {
     ...ids,
     document: doc,
@@ -162,52 +162,38 @@ export function buildReport(
   };
 }
 
-function escapeHtml(value: unknown): string {
-  return String(value ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const SEVERITY_ORDER: Record<Finding['severity'], number> = { error: 0, warning: 1, info: 2 };
+
+/** Most severe first; within a severity, document-level findings, then by page. */
+export function sortBySeverity(findings: Finding[]): Finding[] {
+  return findings
+    .map((finding, index) => ({ finding, index }))
+    .sort(
+      (a, b) =>
+        SEVERITY_ORDER[a.finding.severity] - SEVERITY_ORDER[b.finding.severity] ||
+        (a.finding.page ?? 0) - (b.finding.page ?? 0) ||
+        a.index - b.index,
+    )
+    .map(({ finding }) => finding);
 }
 
-/** A page a person reads: summary, findings table, per-page overview. Self-contained, no scripts. */
-export function renderReportHtml(report: PreflightReport): string {
-  const row = (cells: unknown[]) => `<tr>${cells.map((c) => `<td>${escapeHtml(c)}</td>`).join('')}</tr>`;
-  const d = report.document;
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Preflight report: ${escapeHtml(report.file_name)}</title>
-<style>body{font:14px/1.4 system-ui,sans-serif;margin:2rem;color:#222}table{border-collapse:collapse;margin:1rem 0}
-td,th{border:1px solid #ccc;padding:.25rem .5rem;text-align:left}th{background:#f4f4f4}
-.error{color:#b00020}.warning{color:#a15c00}.info{color:#555}</style></head><body>
-<h1>Preflight report</h1>
-<p>${escapeHtml(report.file_name)} &middot; run ${escapeHtml(report.run_id)} &middot; ${escapeHtml(report.generated_at)}</p>
-<h2>Summary</h2>
-<table>
-${row(['PDF version', d.pdf_version])}${row(['Pages', d.page_count])}${row(['Encrypted', d.encrypted ? 'yes' : 'no'])}
-${row(['Form', d.form])}${row(['JavaScript', d.javascript ? 'yes' : 'no'])}${row(['Outline', d.outline ? 'yes' : 'no'])}
-${row(['Title', d.title])}${row(['Producer', d.producer])}
-${row(['Findings', `${report.summary.errors} errors, ${report.summary.warnings} warnings, ${report.summary.infos} notes`])}
-${row(['Pages parsed', `${report.summary.pages_ok} ok, ${report.summary.pages_failed} failed`])}
-</table>
-<h2>Findings</h2>
-<table><tr><th>Severity</th><th>Code</th><th>Page</th><th>Message</th></tr>
-${report.findings.map((f) => `<tr class="${f.severity}"><td>${f.severity}</td><td>${escapeHtml(f.code)}</td><td>${escapeHtml(f.page ?? '')}</td><td>${escapeHtml(f.message)}</td></tr>`).join('\n')}
-</table>
-<h2>Pages</h2>
-<table><tr><th>Page</th><th>Status</th><th>Size (pt)</th><th>Rotation</th><th>Fonts (not embedded)</th><th>Text</th><th>Images (min dpi)</th><th>Annotations</th><th>Links</th></tr>
-${report.pages
-  .map((p) => {
-    const notEmbedded = p.fonts.filter((f) => !f.embedded).length;
-    const dpis = p.images.flatMap((i) => (i.dpi === null ? [] : [i.dpi]));
-    return row([
-      p.page,
-      p.status === 'ok' ? 'ok' : `failed: ${p.error}`,
-      p.width_pt === null ? '' : `${p.width_pt} x ${p.height_pt}`,
-      p.rotation ?? '',
-      `${p.fonts.length} (${notEmbedded})`,
-      p.has_text ? 'yes' : 'no',
-      p.images.length === 0 ? '0' : `${p.images.length} (${dpis.length ? Math.min(...dpis) : '-'})`,
-      p.annotations,
-      p.links,
-    ]);
-  })
-  .join('\n')}
-</table></body></html>
-`;
+/** Up to `limit` pages that have findings, the most severe first (findings come sorted so). */
+export function pagesWorthAPicture(findings: Finding[], limit: number): number[] {
+  const pages: number[] = [];
+  for (const finding of findings) {
+    if (pages.length >= limit) break;
+    if (finding.page !== null && !pages.includes(finding.page)) pages.push(finding.page);
+  }
+  return pages;
+}
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** "3 errors, 1 warning, 2 notes": the same words everywhere a count of findings is shown. */
+export function describeCounts(summary: { errors: number; warnings: number; infos: number }): string {
+  return [
+    plural(summary.errors, 'error', 'errors'),
+    plural(summary.warnings, 'warning', 'warnings'),
+    plural(summary.infos, 'note', 'notes'),
+  ].join(', ');
 }

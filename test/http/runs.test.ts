@@ -137,24 +137,25 @@ describe('pdf-preflight on generated PDFs with known properties', () => {
 });
 
 describe('malformed input fails a task or the run, never the server', () => {
-  it('a page-tree loop fails its page task and the run goes on', async () => {
+  it('a page-tree loop: the pages poppler finds are read, the looping one fails alone', async () => {
+    // pdfinfo and mutool count 2 pages; the second is the page-tree node that refers to itself
     const run = await runOn(readPdf('malformed/circular-pages.pdf'));
     expect(run).toMatchObject({
       status: 'succeeded',
-      total_tasks: 2,
-      completed_tasks: 1,
+      total_tasks: 3,
+      completed_tasks: 2,
       failed_tasks: 1,
-      points_consumed: 0,
+      points_consumed: 2,
     });
     const report = (await download(run.id, 'report.json')).body;
-    expect(report.pages[0]).toMatchObject({ status: 'failed' });
+    expect(report.pages.map((p: { status: string }) => p.status)).toEqual(['ok', 'failed']);
     expect(codes(report.findings, 'page_unreadable')).toHaveLength(1);
   });
 
-  it('a decompression bomb and deep nesting fail their page, bounded in time, while the API answers', async () => {
+  it('a decompression bomb fails its page at the memory cap; deep nesting is read as poppler reads it', async () => {
     const bomb = await uploadPdf(h, readPdf('malformed/flate-bomb-512MB.pdf'));
     const nested = await uploadPdf(h, readPdf('malformed/deep-nesting-content.pdf'));
-    const runs = await Promise.all(
+    const [bombRun, nestedRun] = await Promise.all(
       [bomb, nested].map(
         async (file_id) => (await h.request('POST', '/api/open/runs', { json: { file_id } })).body.data.id,
       ),
@@ -163,12 +164,15 @@ describe('malformed input fails a task or the run, never the server', () => {
     const health = await h.request('GET', '/api/open/runs?limit=1');
     expect(health.status).toBe(200);
     expect(Date.now() - started).toBeLessThan(1000);
-    for (const id of runs) {
-      const run = await waitForRun(h, id);
-      expect(run).toMatchObject({ status: 'succeeded', total_tasks: 2, failed_tasks: 1, points_consumed: 0 });
-      const report = (await download(id, 'report.json')).body;
-      expect(report.pages[0].error).toMatch(/took longer|used more than|ran out of memory/);
-    }
+    const exploded = await waitForRun(h, bombRun);
+    expect(exploded).toMatchObject({ status: 'succeeded', total_tasks: 2, failed_tasks: 1, points_consumed: 0 });
+    const report = (await download(bombRun, 'report.json')).body;
+    expect(report.pages[0].error).toMatch(/used more than \d+ MB/);
+    // 200,000 nested `q`: pdfinfo and pdffonts read it (one page of text in Helvetica), and so do we
+    const deep = await waitForRun(h, nestedRun);
+    expect(deep).toMatchObject({ status: 'succeeded', total_tasks: 2, failed_tasks: 0 });
+    const deepReport = (await download(nestedRun, 'report.json')).body;
+    expect(deepReport.pages[0]).toMatchObject({ status: 'ok', has_text: true });
   });
 
   it('a password-protected PDF fails the run with a clear error and books nothing', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DocumentFacts, PageFacts } from '../../src/worker/pdf/analyse.js';
+import type { DocumentFacts, PageFacts } from '../../src/pdf/facts.js';
 import { buildReport, documentFindings, pageFindings } from '../../src/worker/report.js';
 
 const doc: DocumentFacts = {

@@ -1,17 +1,20 @@
-import type { DocumentFacts, PageFacts, ProbeFacts } from './analyse.js';
+import type { DocumentFacts, PageFacts, ProbeFacts } from './facts.js';
 
 /** Work one parser thread does; each is bounded in time and memory by the pool. */
 export type PdfTask =
   | { kind: 'probe'; path: string }
   | { kind: 'document'; path: string }
   | { kind: 'page'; path: string; page: number }
-  | { kind: 'text'; path: string; page: number };
+  | { kind: 'text'; path: string; page: number }
+  | { kind: 'thumbnail'; path: string; page: number; width: number };
 
 export interface PdfTaskResult {
   probe: ProbeFacts;
   document: DocumentFacts;
   page: PageFacts;
   text: string;
+  /** A PNG image. */
+  thumbnail: Uint8Array;
 }
 
 export type TaskFailureKind =
@@ -23,5 +26,5 @@ export interface TaskRequest {
 }
 
 export type TaskResponse =
-  | { id: number; ok: true; result: PdfTaskResult[PdfTask['kind']] }
-  | { id: number; ok: false; kind: TaskFailureKind; message: string };
+  | { id: number; ok: true; result: PdfTaskResult[PdfTask['kind']]; recycle: boolean }
+  | { id: number; ok: false; kind: TaskFailureKind; message: string; recycle: boolean };

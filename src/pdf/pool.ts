@@ -14,10 +14,12 @@ export interface PoolOptions {
   size: number;
   taskTimeoutMs: number;
   /**
-   * Memory of each thread: its V8 heap limit, and the limit its own guard puts on heap plus ArrayBuffers
-   * (decoded streams live outside the heap, so a decompression bomb is caught by the guard).
+   * Memory of each thread: the cap on its PDFium (wasm) heap, where documents are parsed, and its V8 heap
+   * limit. Past the wasm cap PDFium aborts and only the task at hand fails.
    */
   memoryMb: number;
+  /** A thread whose wasm heap has grown past this is replaced after its task (wasm memory never shrinks). */
+  recycleMb?: number;
 }
 
 interface Pending {
@@ -41,7 +43,7 @@ function threadEntry(): URL {
 
 /**
  * A fixed pool of parser threads. PDF parsing never runs on the caller's event loop; a task that runs past
- * its time limit or its heap limit has its thread terminated and replaced, and fails alone.
+ * its time limit or its heap limits has its thread terminated and replaced, and fails alone.
  */
 export class PdfPool {
   private readonly slots: Slot[] = [];
@@ -86,7 +88,10 @@ export class PdfPool {
   private spawn(): Slot {
     const worker = new Worker(threadEntry(), {
       execArgv: [],
-      workerData: { memoryLimitBytes: this.options.memoryMb * 1024 * 1024 },
+      workerData: {
+        heapLimitBytes: this.options.memoryMb * 1024 * 1024,
+        recycleHeapBytes: (this.options.recycleMb ?? Math.min(128, this.options.memoryMb / 2)) * 1024 * 1024,
+      },
       resourceLimits: { maxOldGenerationSizeMb: this.options.memoryMb, maxYoungGenerationSizeMb: 32 },
     });
     const slot: Slot = { worker };
@@ -112,20 +117,17 @@ export class PdfPool {
   private settle(slot: Slot, response: TaskResponse): void {
     const pending = slot.current;
     if (!pending || pending.request.id !== response.id) return;
-    if (!response.ok && response.kind === 'out_of_memory') {
-      // the thread is exiting: give the task its reason and the slot a fresh thread
-      this.replace(slot, new TaskFailure(response.kind, response.message));
-      return;
-    }
     clearTimeout(slot.timer);
     slot.current = undefined;
     if (response.ok) pending.resolve(response.result);
     else pending.reject(new TaskFailure(response.kind, response.message));
-    this.pump();
+    // an engine that aborted or grew large is dropped, its memory with it
+    if (response.recycle) this.replace(slot);
+    else this.pump();
   }
 
-  /** Fails the slot's task, swaps in a fresh thread, and carries on with the queue. */
-  private replace(slot: Slot, failure: TaskFailure): void {
+  /** Fails the slot's task (if any), swaps in a fresh thread, and carries on with the queue. */
+  private replace(slot: Slot, failure?: TaskFailure): void {
     const index = this.slots.indexOf(slot);
     if (index === -1) return;
     clearTimeout(slot.timer);
@@ -136,7 +138,7 @@ export class PdfPool {
     slot.worker.on('error', () => undefined);
     void slot.worker.terminate();
     if (!this.closed) this.slots.push(this.spawn());
-    pending?.reject(failure);
+    if (pending && failure) pending.reject(failure);
     this.pump();
   }
 

@@ -1,0 +1,366 @@
+import type { Schemas } from '../contract.js';
+import { fontProgramType, nonEmbeddedFontType } from './font-program.js';
+import type { Pdfium } from './pdfium.js';
+
+/** What opening a file tells: enough to accept an upload. */
+export interface ProbeFacts {
+  pageCount: number | null;
+  pdfVersion: string | null;
+  encrypted: boolean;
+}
+
+type PreflightReport = Schemas['PreflightReport'];
+export type DocumentFacts = PreflightReport['document'];
+type PageReport = PreflightReport['pages'][number];
+type FontFacts = PageReport['fonts'][number];
+type ImageFacts = PageReport['images'][number];
+/** A page that parsed: its report row without the status and error columns. */
+export type PageFacts = Omit<
+  PageReport,
+  'page' | 'status' | 'error' | 'width_pt' | 'height_pt' | 'rotation'
+> & {
+  width_pt: number;
+  height_pt: number;
+  rotation: number;
+};
+
+const OBJ_TEXT = 1;
+const OBJ_IMAGE = 3;
+const OBJ_FORM = 5;
+const ANNOT_LINK = 2;
+const ANNOT_WIDGET = 20;
+const FIELD_COMBOBOX = 4;
+const FIELD_TEXT = 6;
+const FORMTYPE_NONE = 0;
+const FORMTYPE_ACRO = 1;
+
+type Matrix = [number, number, number, number, number, number];
+const IDENTITY: Matrix = [1, 0, 0, 1, 0, 0];
+
+/** `inner` drawn inside a form whose matrix is `outer`. */
+function compose(inner: Matrix, outer: Matrix): Matrix {
+  return [
+    inner[0] * outer[0] + inner[1] * outer[2],
+    inner[0] * outer[1] + inner[1] * outer[3],
+    inner[2] * outer[0] + inner[3] * outer[2],
+    inner[2] * outer[1] + inner[3] * outer[3],
+    inner[4] * outer[0] + inner[5] * outer[2] + outer[4],
+    inner[4] * outer[1] + inner[5] * outer[3] + outer[5],
+  ];
+}
+
+/** Pixels per inch of an image drawn into the unit square under `m` (the lower of both axes). */
+function effectiveDpi(widthPx: number, heightPx: number, m: Matrix): number | null {
+  const widthPt = Math.hypot(m[0], m[1]);
+  const heightPt = Math.hypot(m[2], m[3]);
+  if (widthPt === 0 || heightPt === 0) return null;
+  const dpi = Math.min(widthPx / (widthPt / 72), heightPx / (heightPt / 72));
+  return Math.round(dpi * 10) / 10;
+}
+
+function version(code: number): string | null {
+  return code > 0 ? `${Math.floor(code / 10)}.${code % 10}` : null;
+}
+
+/**
+ * Facts of one open document, read with PDFium. A form's text fields are filled in before their fonts are
+ * read: a field's font is only drawn once it has a value, and a font it lacks is a preflight problem all
+ * the same (pdffonts lists it too).
+ */
+export class DocumentReader {
+  private form = 0;
+  private formInfo = 0;
+  private readonly fontTypes = new Map<string, string>();
+  private readonly scratch: number;
+  private fillText = 0;
+
+  constructor(
+    private readonly pdfium: Pdfium,
+    readonly handle: number,
+  ) {
+    this.scratch = pdfium.malloc(64);
+  }
+
+  private get lib() {
+    return this.pdfium.lib;
+  }
+
+  private i32(offset: number): number {
+    return this.lib.pdfium.getValue(this.scratch + offset, 'i32');
+  }
+
+  private f32(offset: number): number {
+    return this.lib.pdfium.getValue(this.scratch + offset, 'float');
+  }
+
+  close(): void {
+    if (!this.pdfium.isAborted) {
+      if (this.form) this.lib.PDFiumExt_ExitFormFillEnvironment(this.form);
+      if (this.formInfo) this.lib.PDFiumExt_CloseFormFillInfo(this.formInfo);
+      if (this.fillText) this.pdfium.free(this.fillText);
+      this.pdfium.free(this.scratch);
+    }
+  }
+
+  probe(): ProbeFacts {
+    return this.pdfium.call(() => ({
+      pageCount: this.lib.FPDF_GetPageCount(this.handle),
+      pdfVersion: this.lib.FPDF_GetFileVersion(this.handle, this.scratch) ? version(this.i32(0)) : null,
+      encrypted: this.lib.FPDF_GetSecurityHandlerRevision(this.handle) !== -1,
+    }));
+  }
+
+  private meta(key: string): string | null {
+    const value = this.pdfium.readString(
+      (buffer, length) => this.lib.FPDF_GetMetaText(this.handle, key, buffer, length),
+      'utf16',
+    );
+    return value.trim() === '' ? null : value;
+  }
+
+  documentFacts(): DocumentFacts {
+    return this.pdfium.call(() => {
+      const probe = this.probe();
+      const formType = this.lib.FPDF_GetFormType(this.handle);
+      return {
+        pdf_version: probe.pdfVersion,
+        page_count: probe.pageCount,
+        encrypted: probe.encrypted,
+        title: this.meta('Title'),
+        author: this.meta('Author'),
+        producer: this.meta('Producer'),
+        form: formType === FORMTYPE_NONE ? 'none' : formType === FORMTYPE_ACRO ? 'AcroForm' : 'XFA',
+        javascript: this.lib.FPDFDoc_GetJavaScriptActionCount(this.handle) > 0,
+        outline: this.lib.FPDFBookmark_GetFirstChild(this.handle, 0) !== 0,
+      };
+    });
+  }
+
+  /** Loads page `index` (0-based), hands it to `work`, and always closes it. */
+  private withPage<T>(index: number, work: (page: number) => T): T {
+    return this.pdfium.call(() => {
+      const page = this.lib.FPDF_LoadPage(this.handle, index);
+      if (!page) throw new Error('The page object is missing or damaged');
+      try {
+        return work(page);
+      } finally {
+        if (!this.pdfium.isAborted) this.lib.FPDF_ClosePage(page);
+      }
+    });
+  }
+
+  private fontType(font: number, name: string, embedded: boolean): string {
+    const key = `${name}\u0000${embedded}`;
+    let type = this.fontTypes.get(key);
+    if (type === undefined) {
+      type = embedded ? this.embeddedFontType(font) : nonEmbeddedFontType(name);
+      this.fontTypes.set(key, type);
+    }
+    return type;
+  }
+
+  private embeddedFontType(font: number): string {
+    const lengthAt = this.scratch + 60;
+    if (!this.lib.FPDFFont_GetFontData(font, 0, 0, lengthAt)) return 'Type3';
+    const length = this.lib.pdfium.getValue(lengthAt, 'i32');
+    if (length < 4) return 'Type3';
+    const buffer = this.pdfium.malloc(length);
+    try {
+      this.lib.FPDFFont_GetFontData(font, buffer, length, lengthAt);
+      return fontProgramType(this.pdfium.heap().slice(buffer, buffer + 4));
+    } finally {
+      this.pdfium.free(buffer);
+    }
+  }
+
+  private matrixOf(object: number): Matrix {
+    if (!this.lib.FPDFPageObj_GetMatrix(object, this.scratch)) return IDENTITY;
+    return [this.f32(0), this.f32(4), this.f32(8), this.f32(12), this.f32(16), this.f32(20)];
+  }
+
+  /** Walks page objects, into form XObjects, collecting fonts, images and whether any text is drawn. */
+  private collect(
+    objects: { count: number; at: (i: number) => number },
+    outer: Matrix,
+    into: { fonts: Map<number, FontFacts>; images: ImageFacts[]; text: boolean },
+  ): void {
+    for (let i = 0; i < objects.count; i++) {
+      const object = objects.at(i);
+      const type = this.lib.FPDFPageObj_GetType(object);
+      if (type === OBJ_TEXT) {
+        into.text = true;
+        const font = this.lib.FPDFTextObj_GetFont(object);
+        if (font && !into.fonts.has(font)) {
+          const name =
+            this.pdfium.readString(
+              (buffer, length) => this.lib.FPDFFont_GetBaseFontName(font, buffer, length),
+              'utf8',
+            ) || 'unnamed';
+          const embedded = this.lib.FPDFFont_GetIsEmbedded(font) === 1;
+          into.fonts.set(font, { name, type: this.fontType(font, name, embedded), embedded });
+        }
+      } else if (type === OBJ_IMAGE) {
+        // stencil masks (/ImageMask) are image objects too, as pdfimages lists them
+        if (this.lib.FPDFImageObj_GetImagePixelSize(object, this.scratch, this.scratch + 4)) {
+          const width = this.i32(0) >>> 0;
+          const height = this.i32(4) >>> 0;
+          if (width > 0 && height > 0) {
+            const placed = compose(this.matrixOf(object), outer);
+            into.images.push({
+              width_px: width,
+              height_px: height,
+              dpi: effectiveDpi(width, height, placed),
+            });
+          }
+        }
+      } else if (type === OBJ_FORM) {
+        const inner = compose(this.matrixOf(object), outer);
+        this.collect(
+          {
+            count: this.lib.FPDFFormObj_CountObjects(object),
+            at: (j) => this.lib.FPDFFormObj_GetObject(object, j),
+          },
+          inner,
+          into,
+        );
+      }
+    }
+  }
+
+  private formHandle(): number {
+    if (!this.form && this.lib.FPDF_GetFormType(this.handle) !== FORMTYPE_NONE) {
+      this.formInfo = this.lib.PDFiumExt_OpenFormFillInfo();
+      this.form = this.lib.PDFiumExt_InitFormFillEnvironment(this.handle, this.formInfo);
+      const value = 'Preflight';
+      this.fillText = this.pdfium.malloc((value.length + 1) * 2);
+      this.lib.pdfium.stringToUTF16(value, this.fillText, (value.length + 1) * 2);
+    }
+    return this.form;
+  }
+
+  pageFacts(index: number): PageFacts {
+    return this.withPage(index, (page) => {
+      const found = { fonts: new Map<number, FontFacts>(), images: [] as ImageFacts[], text: false };
+      this.collect(
+        {
+          count: this.lib.FPDFPage_CountObjects(page),
+          at: (i) => this.lib.FPDFPage_GetObject(page, i),
+        },
+        IDENTITY,
+        found,
+      );
+      const annotations = this.lib.FPDFPage_GetAnnotCount(page);
+      let links = 0;
+      let formLoaded = false;
+      for (let i = 0; i < annotations; i++) {
+        const annot = this.lib.FPDFPage_GetAnnot(page, i);
+        if (!annot) continue;
+        try {
+          const subtype = this.lib.FPDFAnnot_GetSubtype(annot);
+          if (subtype === ANNOT_LINK) links++;
+          if (subtype !== ANNOT_WIDGET) continue;
+          const form = this.formHandle();
+          if (form && !formLoaded) {
+            this.lib.FORM_OnAfterLoadPage(page, form);
+            formLoaded = true;
+          }
+          const field = form ? this.lib.FPDFAnnot_GetFormFieldType(form, annot) : -1;
+          if (
+            (field === FIELD_TEXT || field === FIELD_COMBOBOX) &&
+            this.lib.FORM_SetFocusedAnnot(form, annot)
+          ) {
+            this.lib.FORM_ReplaceSelection(form, page, this.fillText);
+            this.lib.FORM_ForceToKillFocus(form);
+          }
+          // only the fonts of a field's appearance: its images are not part of the page's content
+          const fieldFound = { fonts: found.fonts, images: [] as ImageFacts[], text: false };
+          this.collect(
+            {
+              count: this.lib.FPDFAnnot_GetObjectCount(annot),
+              at: (j) => this.lib.FPDFAnnot_GetObject(annot, j),
+            },
+            IDENTITY,
+            fieldFound,
+          );
+        } finally {
+          this.lib.FPDFPage_CloseAnnot(annot);
+        }
+      }
+      if (formLoaded) this.lib.FORM_OnBeforeClosePage(page, this.form);
+      const rotation = this.lib.FPDFPage_GetRotation(page) * 90;
+      // PDFium answers the size as displayed; the report gives it unrotated, as pdfinfo does
+      const width = this.lib.FPDF_GetPageWidthF(page);
+      const height = this.lib.FPDF_GetPageHeightF(page);
+      const [w, h] = rotation % 180 === 0 ? [width, height] : [height, width];
+      return {
+        width_pt: Math.round(w * 100) / 100,
+        height_pt: Math.round(h * 100) / 100,
+        rotation,
+        fonts: [...found.fonts.values()],
+        has_text: found.text,
+        images: found.images,
+        annotations,
+        links,
+      };
+    });
+  }
+
+  pageText(index: number): string {
+    return this.withPage(index, (page) => {
+      const textPage = this.lib.FPDFText_LoadPage(page);
+      if (!textPage) throw new Error('The page text could not be read');
+      try {
+        const count = this.lib.FPDFText_CountChars(textPage);
+        if (count <= 0) return '';
+        const buffer = this.pdfium.malloc((count + 1) * 2);
+        try {
+          this.lib.FPDFText_GetText(textPage, 0, count, buffer);
+          return this.lib.pdfium.UTF16ToString(buffer).replace(/\r\n?/g, '\n');
+        } finally {
+          this.pdfium.free(buffer);
+        }
+      } finally {
+        this.lib.FPDFText_ClosePage(textPage);
+      }
+    });
+  }
+
+  /** The page drawn `width` pixels wide (height by its aspect, at most twice the width), as RGBA. */
+  renderPage(index: number, width: number): { width: number; height: number; rgba: Uint8Array } {
+    return this.withPage(index, (page) => {
+      const pageWidth = this.lib.FPDF_GetPageWidthF(page);
+      const pageHeight = this.lib.FPDF_GetPageHeightF(page);
+      if (!(pageWidth > 0 && pageHeight > 0)) throw new Error('The page has no size');
+      const height = Math.max(1, Math.min(width * 2, Math.round((width * pageHeight) / pageWidth)));
+      const bitmap = this.lib.FPDFBitmap_Create(width, height, 0);
+      if (!bitmap) throw new Error('No memory for the page image');
+      try {
+        this.lib.FPDFBitmap_FillRect(bitmap, 0, 0, width, height, 0xffffffff);
+        const FPDF_ANNOT = 0x01;
+        this.lib.FPDF_RenderPageBitmap(bitmap, page, 0, 0, width, height, 0, FPDF_ANNOT);
+        const stride = this.lib.FPDFBitmap_GetStride(bitmap);
+        const source = this.pdfium
+          .heap()
+          .subarray(
+            this.lib.FPDFBitmap_GetBuffer(bitmap),
+            this.lib.FPDFBitmap_GetBuffer(bitmap) + stride * height,
+          );
+        const rgba = new Uint8Array(width * height * 4);
+        for (let y = 0; y < height; y++) {
+          for (let x = 0; x < width; x++) {
+            const from = y * stride + x * 4;
+            const to = (y * width + x) * 4;
+            // PDFium's bitmaps are BGRx
+            rgba[to] = source[from + 2]!;
+            rgba[to + 1] = source[from + 1]!;
+            rgba[to + 2] = source[from]!;
+            rgba[to + 3] = 255;
+          }
+        }
+        return { width, height, rgba };
+      } finally {
+        this.lib.FPDFBitmap_Destroy(bitmap);
+      }
+    });
+  }
+}

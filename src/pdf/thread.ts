@@ -1,0 +1,111 @@
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
+import { parentPort, workerData } from 'node:worker_threads';
+import { PNG } from 'pngjs';
+import { DocumentReader } from './facts.js';
+import { type OpenDocument, Pdfium, PdfiumAborted, PdfOpenError } from './pdfium.js';
+import type { PdfTask, PdfTaskResult, TaskFailureKind, TaskRequest, TaskResponse } from './tasks.js';
+
+/**
+ * A parser thread: one PDFium instance whose heap is capped. It keeps the last few documents open, so the
+ * pages of one run that land here share one parse of the xref and page tree. An instance that aborted, or
+ * whose heap grew past the recycle mark, asks the pool for a fresh thread: wasm memory never shrinks.
+ */
+const { heapLimitBytes, recycleHeapBytes } = workerData as {
+  heapLimitBytes: number;
+  recycleHeapBytes: number;
+};
+const OPEN_LIMIT = 2;
+
+interface Opened {
+  file: OpenDocument;
+  reader: DocumentReader;
+}
+
+const pdfium = await Pdfium.create(heapLimitBytes);
+const open = new Map<string, Opened>();
+
+function documentAt(path: string): DocumentReader {
+  const known = open.get(path);
+  if (known) return known.reader;
+  const file = pdfium.openFile(path);
+  const opened = { file, reader: new DocumentReader(pdfium, file.handle) };
+  open.set(path, opened);
+  while (open.size > OPEN_LIMIT) {
+    const [oldestPath, oldest] = open.entries().next().value as [string, Opened];
+    open.delete(oldestPath);
+    oldest.reader.close();
+    oldest.file.close();
+  }
+  return opened.reader;
+}
+
+function probe(path: string): PdfTaskResult['probe'] {
+  try {
+    return documentAt(path).probe();
+  } catch (error) {
+    if (error instanceof PdfOpenError && error.kind === 'encrypted') {
+      return { pageCount: null, pdfVersion: null, encrypted: true };
+    }
+    throw error;
+  }
+}
+
+function thumbnail(path: string, page: number, width: number): Uint8Array {
+  const image = documentAt(path).renderPage(page - 1, width);
+  const png = new PNG({ width: image.width, height: image.height });
+  png.data = Buffer.from(image.rgba.buffer, image.rgba.byteOffset, image.rgba.byteLength);
+  return new Uint8Array(PNG.sync.write(png, { colorType: 2 }));
+}
+
+function run(task: PdfTask): PdfTaskResult[PdfTask['kind']] {
+  switch (task.kind) {
+    case 'probe':
+      return probe(task.path);
+    case 'document':
+      return documentAt(task.path).documentFacts();
+    case 'page':
+      return documentAt(task.path).pageFacts(task.page - 1);
+    case 'text':
+      return documentAt(task.path).pageText(task.page - 1);
+    case 'thumbnail':
+      return thumbnail(task.path, task.page, task.width);
+  }
+}
+
+/**
+ * Parsing is batch work: on Linux this thread lowers its own scheduling priority, so that the API's event
+ * loop in the same process keeps answering quickly while every parser thread is busy.
+ */
+function lowerPriority(): void {
+  try {
+    const threadId = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    if (Number.isInteger(threadId)) setPriority(threadId, 19);
+  } catch {
+    // not Linux: the thread keeps the process's priority
+  }
+}
+lowerPriority();
+
+function failureKind(error: unknown, task: PdfTask): TaskFailureKind {
+  if (error instanceof PdfOpenError) return error.kind;
+  if (error instanceof PdfiumAborted) return 'out_of_memory';
+  return task.kind === 'page' || task.kind === 'text' || task.kind === 'thumbnail'
+    ? 'page_error'
+    : 'invalid_pdf';
+}
+
+parentPort?.on('message', ({ id, task }: TaskRequest) => {
+  let response: TaskResponse;
+  try {
+    const result = run(task);
+    response = { id, ok: true, result, recycle: pdfium.heapBytes > recycleHeapBytes };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    response = { id, ok: false, kind: failureKind(error, task), message, recycle: true };
+    if (!pdfium.isAborted) response.recycle = pdfium.heapBytes > recycleHeapBytes;
+  }
+  const transfer = response.ok && response.result instanceof Uint8Array ? [response.result.buffer] : [];
+  parentPort?.postMessage(response, transfer as ArrayBuffer[]);
+});
+parentPort?.postMessage({ ready: true });

@@ -1,0 +1,158 @@
+import { describeCounts, type Finding, type PreflightReport } from './report.js';
+
+/** Bounds of `report.html`: `report.json` always holds everything. */
+export interface ReportLimits {
+  /** Pages with findings that get a picture. */
+  thumbnails: number;
+  /** Rows of the per-page table. */
+  htmlPages: number;
+}
+
+export const THUMBNAIL_WIDTH = 180;
+/** Findings listed in the page; the rest are counted and left to report.json. */
+const HTML_FINDINGS = 1000;
+
+function escapeHtml(value: unknown): string {
+  return String(value ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+const SEVERITY_LABEL: Record<Finding['severity'], string> = {
+  error: 'Error',
+  warning: 'Warning',
+  info: 'Note',
+};
+
+const STYLE = `
+:root{--error:#b3261e;--warning:#8a5a00;--info:#4a5568;--line:#e2e8f0}
+*{box-sizing:border-box}
+body{font:14px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;color:#1a202c;background:#f7fafc}
+main{max-width:1100px;margin:0 auto;padding:2rem 1.5rem 4rem}
+h1{font-size:1.6rem;margin:0 0 .25rem}h2{font-size:1.15rem;margin:2.5rem 0 .75rem}
+.meta{color:#4a5568;margin:0 0 1.5rem;word-break:break-all}
+.cards{display:flex;gap:1rem;flex-wrap:wrap}
+.card{background:#fff;border:1px solid var(--line);border-radius:10px;padding:.9rem 1.2rem;min-width:140px}
+.card b{display:block;font-size:1.7rem;line-height:1.2}
+.card.error b{color:var(--error)}.card.warning b{color:var(--warning)}.card.info b{color:var(--info)}
+table{border-collapse:collapse;width:100%;background:#fff;border:1px solid var(--line);border-radius:10px;overflow:hidden}
+td,th{border-bottom:1px solid var(--line);padding:.45rem .7rem;text-align:left;vertical-align:top}
+th{background:#edf2f7;font-weight:600}
+.badge{display:inline-block;border-radius:999px;padding:0 .6rem;font-size:.8rem;font-weight:600;color:#fff}
+.badge.error{background:var(--error)}.badge.warning{background:var(--warning)}.badge.info{background:var(--info)}
+.facts td:first-child{width:12rem;color:#4a5568}
+.thumbs{display:grid;grid-template-columns:repeat(auto-fill,minmax(${THUMBNAIL_WIDTH + 20}px,1fr));gap:1rem}
+figure{margin:0;background:#fff;border:1px solid var(--line);border-radius:10px;padding:10px}
+figure img{display:block;width:100%;height:auto;border:1px solid var(--line)}
+figcaption{margin-top:.4rem;font-size:.85rem}
+.more{color:#4a5568;font-style:italic}
+`;
+
+function badge(severity: Finding['severity']): string {
+  return `<span class="badge ${severity}">${SEVERITY_LABEL[severity]}</span>`;
+}
+
+function factsTable(report: PreflightReport): string {
+  const d = report.document;
+  const rows: [string, unknown][] = [
+    ['Pages', d.page_count],
+    ['PDF version', d.pdf_version],
+    ['Title', d.title ?? '(none)'],
+    ['Producer', d.producer ?? '(unknown)'],
+    ['Encrypted', d.encrypted ? 'yes' : 'no'],
+    ['Form', d.form],
+    ['JavaScript', d.javascript ? 'yes' : 'no'],
+    ['Outline', d.outline ? 'yes' : 'no'],
+    ['Pages parsed', `${report.summary.pages_ok} ok, ${report.summary.pages_failed} failed`],
+  ];
+  return `<table class="facts">${rows.map(([k, v]) => `<tr><td>${escapeHtml(k)}</td><td>${escapeHtml(v)}</td></tr>`).join('')}</table>`;
+}
+
+function thumbnailGrid(report: PreflightReport, thumbnails: Map<number, Uint8Array>): string {
+  if (thumbnails.size === 0) return '';
+  const byPage = new Map<number, Finding[]>();
+  for (const f of report.findings)
+    if (f.page !== null) byPage.set(f.page, [...(byPage.get(f.page) ?? []), f]);
+  const figures = [...thumbnails.keys()]
+    .sort((a, b) => a - b)
+    .map((page) => {
+      const found = byPage.get(page) ?? [];
+      const counts = {
+        errors: found.filter((f) => f.severity === 'error').length,
+        warnings: found.filter((f) => f.severity === 'warning').length,
+        infos: found.filter((f) => f.severity === 'info').length,
+      };
+      const png = Buffer.from(thumbnails.get(page)!).toString('base64');
+      return `<figure><img alt="Page ${page}" src="data:image/png;base64,${png}"><figcaption><b>Page ${page}</b> &middot; ${escapeHtml(describeCounts(counts))}</figcaption></figure>`;
+    });
+  return `<h2>Pages with findings</h2><div class="thumbs">${figures.join('')}</div>`;
+}
+
+function findingsTable(findings: Finding[]): string {
+  if (findings.length === 0) return '<p>No findings.</p>';
+  const shown = findings.slice(0, HTML_FINDINGS);
+  const rows = shown.map(
+    (f) =>
+      `<tr><td>${badge(f.severity)}</td><td>${escapeHtml(f.page ?? 'document')}</td><td><code>${escapeHtml(f.code)}</code></td><td>${escapeHtml(f.message)}</td></tr>`,
+  );
+  const more =
+    findings.length > shown.length
+      ? `<p class="more">${findings.length - shown.length} more findings are in report.json.</p>`
+      : '';
+  return `<table><tr><th>Severity</th><th>Page</th><th>Code</th><th>Message</th></tr>${rows.join('')}</table>${more}`;
+}
+
+function pagesTable(report: PreflightReport, limit: number): string {
+  const shown = report.pages.slice(0, limit);
+  const rows = shown.map((p) => {
+    const notEmbedded = p.fonts.filter((f) => !f.embedded).length;
+    const dpis = p.images.flatMap((i) => (i.dpi === null ? [] : [i.dpi]));
+    const cells = [
+      p.page,
+      p.status === 'ok' ? 'ok' : `failed: ${p.error}`,
+      p.width_pt === null ? '' : `${p.width_pt} × ${p.height_pt}`,
+      p.rotation ?? '',
+      `${p.fonts.length}${notEmbedded ? ` (${notEmbedded} not embedded)` : ''}`,
+      p.has_text ? 'yes' : 'no',
+      p.images.length === 0
+        ? '0'
+        : `${p.images.length} (lowest ${dpis.length ? Math.min(...dpis) : '-'} dpi)`,
+      p.annotations,
+      p.links,
+    ];
+    return `<tr>${cells.map((c) => `<td>${escapeHtml(c)}</td>`).join('')}</tr>`;
+  });
+  const more =
+    report.pages.length > shown.length
+      ? `<p class="more">The table shows the first ${shown.length} of ${report.pages.length} pages; report.json has every page.</p>`
+      : '';
+  return `<table><tr><th>Page</th><th>Status</th><th>Size (pt)</th><th>Rotation</th><th>Fonts</th><th>Text</th><th>Images</th><th>Annotations</th><th>Links</th></tr>${rows.join('')}</table>${more}`;
+}
+
+/**
+ * A page a person reads: the counts, pictures of the pages with the most severe findings, the findings
+ * most severe first, and a per-page table. Self-contained (images inline), no scripts, bounded in size.
+ */
+export function renderReportHtml(
+  report: PreflightReport,
+  thumbnails: Map<number, Uint8Array>,
+  limits: ReportLimits,
+): string {
+  const s = report.summary;
+  const card = (cls: string, n: number, label: string) =>
+    `<div class="card ${cls}"><b>${n}</b>${label}</div>`;
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>Preflight report: ${escapeHtml(report.file_name)}</title><style>${STYLE}</style></head><body><main>
+<h1>Preflight report</h1>
+<p class="meta">${escapeHtml(report.file_name)} &middot; run ${escapeHtml(report.run_id)} &middot; ${escapeHtml(report.generated_at)}</p>
+<div class="cards">${card('error', s.errors, s.errors === 1 ? 'error' : 'errors')}${card('warning', s.warnings, s.warnings === 1 ? 'warning' : 'warnings')}${card('info', s.infos, s.infos === 1 ? 'note' : 'notes')}${card('', report.document.page_count ?? 0, 'pages')}</div>
+<h2>Summary</h2>
+<p>${escapeHtml(describeCounts(s))}.</p>
+${factsTable(report)}
+${thumbnailGrid(report, thumbnails)}
+<h2>Findings</h2>
+${findingsTable(report.findings)}
+<h2>Pages</h2>
+${pagesTable(report, limits.htmlPages)}
+</main></body></html>
+`;
+}
