@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { expect } from 'vitest';
 import { PROJECT_ROOT } from '../../src/paths.js';
 
 const run = promisify(execFile);
@@ -91,3 +92,66 @@ export function startWorkerProcess(dataDir: string, env: Record<string, string> 
   const child = start('src/start/worker.ts', { DATA_DIR: dataDir, ...env });
   return { child, url: '', kill: killer(child) };
 }
+
+/** Calls a server process over HTTP as a tenant. */
+export const port = () => 20_000 + Math.floor(Math.random() * 30_000);
+
+export async function call(
+  url: string,
+  token: string,
+  method: string,
+  route: string,
+  body?: unknown,
+  raw?: Uint8Array,
+) {
+  const res = await fetch(`${url}${route}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...(raw ? { 'content-type': 'application/octet-stream' } : {}),
+    },
+    body: raw ?? (body === undefined ? undefined : JSON.stringify(body)),
+  });
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test reads JSON fields
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+export async function uploadWhole(url: string, token: string, bytes: Uint8Array): Promise<string> {
+  const upload = (
+    await call(url, token, 'POST', '/api/open/uploads', { file_name: 'long.pdf', size_bytes: bytes.length })
+  ).body.data;
+  for (let n = 1; n <= upload.part_count; n++) {
+    const part = bytes.subarray((n - 1) * upload.part_size, n * upload.part_size);
+    expect(
+      (await call(url, token, 'PUT', `/api/open/uploads/${upload.upload_id}/parts/${n}`, undefined, part))
+        .status,
+    ).toBe(200);
+  }
+  const done = await call(url, token, 'POST', '/api/open/uploads/complete', { upload_id: upload.upload_id });
+  expect(done.status).toBe(200);
+  return done.body.data.file_id;
+}
+
+export interface RunState {
+  status: string;
+  completed_tasks: number;
+}
+
+/** Polls a run until `done` holds for it (or the time is up) and returns its last state. */
+export async function pollRun(
+  url: string,
+  token: string,
+  runId: string,
+  done: (run: RunState) => boolean,
+  timeoutMs: number,
+) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const run = (await call(url, token, 'GET', `/api/open/runs/${runId}`)).body.data;
+    if (done(run) || Date.now() > deadline) return run;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+export const finished = (run: RunState) => run.status === 'succeeded' || run.status === 'failed';

@@ -165,7 +165,12 @@ describe('malformed input fails a task or the run, never the server', () => {
     expect(health.status).toBe(200);
     expect(Date.now() - started).toBeLessThan(1000);
     const exploded = await waitForRun(h, bombRun);
-    expect(exploded).toMatchObject({ status: 'succeeded', total_tasks: 2, failed_tasks: 1, points_consumed: 0 });
+    expect(exploded).toMatchObject({
+      status: 'succeeded',
+      total_tasks: 2,
+      failed_tasks: 1,
+      points_consumed: 0,
+    });
     const report = (await download(bombRun, 'report.json')).body;
     expect(report.pages[0].error).toMatch(/used more than \d+ MB/);
     // 200,000 nested `q`: pdfinfo and pdffonts read it (one page of text in Helvetica), and so do we

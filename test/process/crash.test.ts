@@ -6,10 +6,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { readPdf, sha256 } from '../helpers/files.js';
 import {
   admin,
+  call,
+  finished,
+  pollRun,
+  port,
   type Started,
   startServerProcess,
   startWorkerProcess,
   tempDataDir,
+  uploadWhole,
 } from '../helpers/processes.js';
 
 const started: Started[] = [];
@@ -18,29 +23,6 @@ afterEach(async () => {
   await Promise.all(started.splice(0).map((p) => p.kill()));
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
-
-const port = () => 20_000 + Math.floor(Math.random() * 30_000);
-
-async function call(
-  url: string,
-  token: string,
-  method: string,
-  route: string,
-  body?: unknown,
-  raw?: Uint8Array,
-) {
-  const res = await fetch(`${url}${route}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-      ...(raw ? { 'content-type': 'application/octet-stream' } : {}),
-    },
-    body: raw ?? (body === undefined ? undefined : JSON.stringify(body)),
-  });
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test reads JSON fields
-  return { status: res.status, body: (await res.json()) as any };
-}
 
 async function manyPages(count: number): Promise<Uint8Array> {
   const pdf = await PDFDocument.create();
@@ -57,45 +39,6 @@ async function manyPages(count: number): Promise<Uint8Array> {
   }
   return pdf.save();
 }
-
-async function uploadWhole(url: string, token: string, bytes: Uint8Array): Promise<string> {
-  const upload = (
-    await call(url, token, 'POST', '/api/open/uploads', { file_name: 'long.pdf', size_bytes: bytes.length })
-  ).body.data;
-  for (let n = 1; n <= upload.part_count; n++) {
-    const part = bytes.subarray((n - 1) * upload.part_size, n * upload.part_size);
-    expect(
-      (await call(url, token, 'PUT', `/api/open/uploads/${upload.upload_id}/parts/${n}`, undefined, part))
-        .status,
-    ).toBe(200);
-  }
-  const done = await call(url, token, 'POST', '/api/open/uploads/complete', { upload_id: upload.upload_id });
-  expect(done.status).toBe(200);
-  return done.body.data.file_id;
-}
-
-interface RunState {
-  status: string;
-  completed_tasks: number;
-}
-
-/** Polls a run until `done` holds for it (or the time is up) and returns its last state. */
-async function pollRun(
-  url: string,
-  token: string,
-  runId: string,
-  done: (run: RunState) => boolean,
-  timeoutMs: number,
-) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const run = (await call(url, token, 'GET', `/api/open/runs/${runId}`)).body.data;
-    if (done(run) || Date.now() > deadline) return run;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-const finished = (run: RunState) => run.status === 'succeeded' || run.status === 'failed';
 
 describe('a worker killed mid-run', () => {
   it('the run finishes after restart with correct counters and one ledger booking', async () => {

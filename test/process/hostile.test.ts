@@ -1,0 +1,169 @@
+import { readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readPdf } from '../helpers/files.js';
+import {
+  blankPagesFile,
+  deepNesting,
+  hugeDeclaredImage,
+  operatorBomb,
+  sharedHugeContent,
+} from '../helpers/hostile-pdfs.js';
+import {
+  admin,
+  call,
+  finished,
+  pollRun,
+  port,
+  type Started,
+  startServerProcess,
+  tempDataDir,
+  uploadWhole,
+} from '../helpers/processes.js';
+
+/**
+ * Every class of hostile PDF, through both pipelines, against a real server process: the process lives,
+ * stays responsive, ends every run within its limits, and gives its memory back.
+ */
+const TASK_TIMEOUT_MS = 3000;
+const RUN_TIMEOUT_MS = 20_000;
+
+let dataDir: string;
+let server: Started;
+let token: string;
+
+function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
+}
+
+beforeAll(async () => {
+  dataDir = tempDataDir();
+  token = (
+    (await admin(dataDir, 'tenants', 'create', '--name', 'hostile', '--json')).json as { token: string }
+  ).token;
+  server = await startServerProcess(dataDir, port(), {
+    WORKER_THREADS: '2',
+    TASK_TIMEOUT_MS: String(TASK_TIMEOUT_MS),
+    RUN_TIMEOUT_MS: String(RUN_TIMEOUT_MS),
+  });
+});
+afterAll(async () => {
+  await server.kill();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function runOn(fileId: string, target: string): Promise<string> {
+  const created = await call(server.url, token, 'POST', '/api/open/runs', { file_id: fileId, target });
+  expect(created.status).toBe(201);
+  return created.body.data.id;
+}
+
+describe('hostile PDFs', () => {
+  it('the server survives, answers /healthz fast, bounds every run and returns its memory', async () => {
+    // warm up: parser threads exist and have parsed something, so "idle" is the steady state
+    const warm = await uploadWhole(server.url, token, readPdf('real/cups-filters__classified.pdf'));
+    await pollRun(server.url, token, await runOn(warm, 'pdf-preflight'), finished, 30_000);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const idleRss = rssMb(server.child.pid!);
+
+    const hostile: Record<string, Uint8Array> = {
+      'operator bomb (20M path operators)': operatorBomb(),
+      '200 pages sharing a 5M-character stream': sharedHugeContent(),
+      'deep nesting (200k q)': deepNesting(),
+      'flate bomb (512 MB)': readPdf('malformed/flate-bomb-512MB.pdf'),
+      'page-tree loop': readPdf('malformed/circular-pages.pdf'),
+      'huge declared image (100000 x 100000)': hugeDeclaredImage(),
+    };
+    const files = new Map<string, string>();
+    for (const [name, bytes] of Object.entries(hostile))
+      files.set(name, await uploadWhole(server.url, token, bytes));
+
+    const latencies: number[] = [];
+    let probing = true;
+    const prober = (async () => {
+      while (probing) {
+        const started = performance.now();
+        const res = await fetch(`${server.url}/healthz`);
+        await res.arrayBuffer();
+        latencies.push(performance.now() - started);
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    })();
+
+    const runs: { name: string; target: string; id: string }[] = [];
+    for (const [name, fileId] of files) {
+      for (const target of ['pdf-preflight', 'pdf-text'])
+        runs.push({ name, target, id: await runOn(fileId, target) });
+    }
+    const outcomes = [];
+    for (const run of runs) {
+      const state = await pollRun(server.url, token, run.id, finished, 120_000);
+      outcomes.push({ ...run, state });
+    }
+    probing = false;
+    await prober;
+
+    expect(server.child.exitCode).toBeNull();
+    for (const { name, target, state } of outcomes) {
+      expect(['succeeded', 'failed'], `${name} ${target}`).toContain(state.status);
+      const took = Date.parse(state.completed_at) - Date.parse(state.started_at);
+      expect(took, `${name} ${target} took ${took} ms`).toBeLessThanOrEqual(RUN_TIMEOUT_MS + TASK_TIMEOUT_MS);
+    }
+    const sorted = [...latencies].sort((a, b) => a - b);
+    const p99 = sorted[Math.floor(sorted.length * 0.99)]!;
+    expect(latencies.length).toBeGreaterThan(20);
+    expect(p99, `healthz p99 ${p99.toFixed(1)} ms over ${latencies.length} probes`).toBeLessThan(200);
+
+    // the flate bomb fails its page at the memory cap, and only its page
+    const bomb = outcomes.find((o) => o.name.startsWith('flate') && o.target === 'pdf-preflight')!;
+    expect(bomb.state).toMatchObject({ status: 'succeeded', failed_tasks: 1 });
+
+    // parser threads that grew are replaced; what they held goes back
+    let rss = rssMb(server.child.pid!);
+    for (let i = 0; i < 50 && rss > idleRss + 100; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      rss = rssMb(server.child.pid!);
+    }
+    expect(rss, `RSS ${rss.toFixed(0)} MB after the runs, ${idleRss.toFixed(0)} MB idle`).toBeLessThanOrEqual(
+      idleRss + 100,
+    );
+  });
+
+  it('a million blank pages: complete refuses it past MAX_PAGES and the upload stays pending', async () => {
+    const file = path.join(dataDir, 'million.pdf');
+    await blankPagesFile(file, 1_000_000);
+    const bytes = new Uint8Array(readFileSync(file));
+    rmSync(file);
+    const upload = (
+      await call(server.url, token, 'POST', '/api/open/uploads', {
+        file_name: 'million.pdf',
+        size_bytes: bytes.length,
+      })
+    ).body.data;
+    for (let n = 1; n <= upload.part_count; n++) {
+      const part = bytes.subarray((n - 1) * upload.part_size, n * upload.part_size);
+      const sent = await call(
+        server.url,
+        token,
+        'PUT',
+        `/api/open/uploads/${upload.upload_id}/parts/${n}`,
+        undefined,
+        part,
+      );
+      expect(sent.status).toBe(200);
+    }
+    const started = Date.now();
+    const done = await call(server.url, token, 'POST', '/api/open/uploads/complete', {
+      upload_id: upload.upload_id,
+    });
+    expect(done.status).toBe(422);
+    expect(done.body).toMatchObject({
+      error: 'too_many_pages',
+      message: 'The PDF has 1000000 pages; at most 10000 are accepted',
+    });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    const after = await call(server.url, token, 'GET', `/api/open/uploads/${upload.upload_id}`);
+    expect(after.body.data).toMatchObject({ status: 'pending', missing_parts: [] });
+  });
+});
