@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { degrees, PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pdfPath, readPdf, uploadPdf, waitForRun } from '../helpers/files.js';
+import { pdfPath, readPdf, sendUpload, uploadPdf, waitForRun } from '../helpers/files.js';
+import { stencilMasks } from '../helpers/hostile-pdfs.js';
 import { type Harness, startHarness } from '../helpers/harness.js';
 import { greyPng } from '../helpers/png.js';
 
@@ -11,6 +12,7 @@ beforeAll(async () => {
     TASK_TIMEOUT_MS: '5000',
     POINTS_PER_PAGE_PREFLIGHT: '2',
     POINTS_PER_PAGE_TEXT: '1',
+    MAX_PAGES: '40',
   });
 });
 afterAll(async () => {
@@ -47,16 +49,20 @@ const manifest = readFileSync(pdfPath('MANIFEST.tsv'), 'utf8')
     kind: c[5]!,
     pages: Number(c[7]),
     encrypted: c[9],
+    requiresPassword: c[10],
     form: c[12],
     javascript: c[13],
+    fontsEmbedded: Number(c[18]),
     fontsNotEmbedded: Number(c[19]),
+    // pdfimages lists an image's soft mask as a row of its own (type smask); the report counts placed images
+    images: Number(c[21]) - Number(c[26] || 0),
     textPages: Number(c[22]),
   }));
 
 describe('pdf-preflight on real documents agrees with poppler', () => {
   const readable = manifest
     .filter((m) => m.file.startsWith('real/') || m.file.startsWith('derived/'))
-    .filter((m) => m.encrypted === 'no');
+    .filter((m) => m.requiresPassword === 'no');
 
   it.each(readable.map((m) => [m.file, m] as const))('%s', async (_file, m) => {
     const run = await runOn(readPdf(m.file), 'pdf-preflight', m.file.split('/')[1]);
@@ -74,6 +80,16 @@ describe('pdf-preflight on real documents agrees with poppler', () => {
     expect(Date.parse(run.started_at)).toBeLessThanOrEqual(Date.parse(run.completed_at));
     const report = (await download(run.id, 'report.json')).body;
     expect(report.document.page_count).toBe(m.pages);
+    expect(report.document.encrypted).toBe(m.encrypted === 'yes');
+    expect(codes(report.findings, 'encrypted').length).toBe(m.encrypted === 'yes' ? 1 : 0);
+    const fonts = new Map<string, boolean>();
+    for (const page of report.pages) for (const f of page.fonts) fonts.set(f.name, f.embedded);
+    expect([...fonts.values()].filter((e) => e).length, 'embedded fonts').toBe(m.fontsEmbedded);
+    expect([...fonts.values()].filter((e) => !e).length, 'fonts not embedded').toBe(m.fontsNotEmbedded);
+    const images = report.pages.reduce((n: number, p: { images: unknown[] }) => n + p.images.length, 0);
+    expect(images, 'images').toBe(m.images);
+    const textPages = report.pages.filter((p: { has_text: boolean }) => p.has_text).length;
+    expect(textPages, 'pages with text').toBe(m.textPages);
     expect(report.document.form).toBe(m.form === 'none' ? 'none' : m.form);
     expect(report.document.javascript).toBe(m.javascript === 'yes');
     expect(codes(report.findings, 'javascript').length).toBe(m.javascript === 'yes' ? 1 : 0);
@@ -133,6 +149,32 @@ describe('pdf-preflight on generated PDFs with known properties', () => {
     expect(report.pages[2].images).toEqual([{ width_px: 10, height_px: 10, dpi: 5 }]);
     expect(report.pages[0].fonts).toEqual([{ name: 'Helvetica', type: 'Type1', embedded: false }]);
     expect(report.document.title).toBe('Known properties');
+  });
+});
+
+describe('images and page limits', () => {
+  it('stencil masks count as images, one per use, as pdfimages lists them', async () => {
+    const run = await runOn(stencilMasks(147));
+    const report = (await download(run.id, 'report.json')).body;
+    expect(report.pages[0].images).toHaveLength(147);
+    expect(report.pages[0].images[0]).toMatchObject({ width_px: 8, height_px: 8 });
+  });
+
+  async function blankPages(count: number) {
+    const pdf = await PDFDocument.create();
+    for (let i = 0; i < count; i++) pdf.addPage([300, 300]);
+    return pdf.save();
+  }
+
+  it('MAX_PAGES: a document of exactly the limit is accepted, one page more is refused at complete', async () => {
+    await uploadPdf(h, await blankPages(40));
+    const { upload_id } = await sendUpload(h, await blankPages(41));
+    const refused = await h.request('POST', '/api/open/uploads/complete', { json: { upload_id } });
+    expect(refused.status).toBe(422);
+    expect(refused.body).toMatchObject({
+      error: 'too_many_pages',
+      message: 'The PDF has 41 pages; at most 40 are accepted',
+    });
   });
 });
 
