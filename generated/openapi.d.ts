@@ -116,9 +116,10 @@ export interface paths {
         /**
          * Complete a PDF upload
          * @description Checks that every part is there and the sizes add up, that the SHA-256 of the whole file equals
-         *     the declared one (when one was given), and that the bytes are a PDF that opens; then stores the file
-         *     and returns its `file_id`. Idempotent: completing a completed upload returns the same `file_id`.
-         *     Any failure leaves the upload as it was.
+         *     the declared one (when one was given), and that the bytes are a PDF that opens with at most
+         *     `MAX_PAGES` pages (default 10,000; more is 422 `too_many_pages`); then stores the file and returns
+         *     its `file_id`. Idempotent: completing a completed upload returns the same `file_id`. Any failure
+         *     leaves the upload as it was. The PDF is opened on parser threads of their own, never behind runs.
          */
         post: operations["completeUpload"];
         delete?: never;
@@ -246,11 +247,36 @@ export interface paths {
         put?: never;
         /**
          * Re-execute a diagnosis run
-         * @description Re-executes the same run id when it has finished (`succeeded` or `failed`): counters, progress,
-         *     times, outputs and error are reset, `attempt` grows by one and a new queue entry is made. A `queued`
-         *     or `running` run answers 409.
+         * @description Re-executes the same run id when it has finished (`succeeded`, `failed` or `cancelled`): counters,
+         *     progress, times, outputs and error are reset, `attempt` grows by one and a new queue entry is made. A
+         *     `queued` or `running` run answers 409; a tenant with `MAX_QUEUED_RUNS_PER_TENANT` runs queued gets
+         *     429.
          */
         post: operations["rerunRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/open/runs/{run_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a queued or running diagnosis run
+         * @description Ends a `queued` or `running` run at once as `cancelled`, with `error: "The run was cancelled"`.
+         *     A running run's worker stops at its next task. A cancelled run books nothing: `points_consumed` is 0
+         *     and no revenue transaction is written, whatever it had processed. It keeps the progress it had
+         *     reached and has no output files. Any other status answers 409 `run_finished`. A cancelled run can
+         *     be rerun.
+         */
+        post: operations["cancelRun"];
         delete?: never;
         options?: never;
         head?: never;
@@ -510,8 +536,14 @@ export interface components {
         FileResponse: components["schemas"]["SuccessEnvelope"] & {
             data: components["schemas"]["StoredFile"];
         };
-        /** @enum {string} */
-        RunStatus: "queued" | "running" | "succeeded" | "failed";
+        /**
+         * @description `queued` -> `running` -> `succeeded` or `failed`; `queued` or `running` -> `cancelled` by
+         *     `POST /api/open/runs/{run_id}/cancel`. A rerun takes `succeeded`, `failed` or `cancelled` back to
+         *     `queued`. When a worker dies, another takes the run over: `progress` and the task counters then hold
+         *     at their highest values until the new execution passes them (they never go backwards).
+         * @enum {string}
+         */
+        RunStatus: "queued" | "running" | "succeeded" | "failed" | "cancelled";
         /**
          * @description `pdf-preflight`: a document task plus one task per page; outputs `report.json` and `report.html`.
          *     `pdf-text`: one task per page; outputs `text.txt` and `pages.json`.
@@ -598,7 +630,22 @@ export interface components {
             links: number;
             error: string | null;
         };
-        /** @description The `report.json` of a `pdf-preflight` run. */
+        /**
+         * @description The `report.json` of a `pdf-preflight` run, read with PDFium. `findings` come most severe first
+         *     (errors, warnings, notes), document-level findings before page ones. What each page reports:
+         *     - `fonts`: the fonts its text objects draw with, inside form XObjects too. A form's text and choice
+         *       fields are filled in before they are read, so a font used only by a form field is listed (as
+         *       pdffonts lists it). `type` comes from the embedded font program: `TrueType`, `OpenType`, `Type1`,
+         *       `Type1C` (bare CFF), `Type3`; a font that is not embedded is `Type1` when it is one of the 14
+         *       standard fonts and `unknown` otherwise (PDFium does not expose the font dictionary's subtype).
+         *     - `images`: every image drawn, stencil masks (`/ImageMask`) included, once per use; an image's soft
+         *       mask is part of the image and not counted apart (pdfimages lists it as a row of type `smask`).
+         *     - `has_text`: the page draws at least one text object.
+         *     - A page object that is damaged or missing is reported as a failed page (`status: failed`) with a
+         *       `page_unreadable` finding; the other pages are still read.
+         *     `report.html` is the same report for a person: counts, pictures of the pages with the most severe
+         *     findings (`REPORT_THUMBNAILS`), the findings, and a per-page table (`REPORT_HTML_PAGES` rows).
+         */
         PreflightReport: {
             /** Format: uuid */
             run_id: string;
@@ -747,6 +794,30 @@ export interface components {
                  *           "type": "less_than_equal"
                  *         }
                  *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /**
+         * @description The tenant already has `MAX_QUEUED_RUNS_PER_TENANT` runs queued (default 1,000). `Retry-After` says
+         *     how many seconds to wait before trying again.
+         */
+        TooManyQueuedRuns: {
+            headers: {
+                /** @description Seconds to wait before retrying. */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": 429,
+                 *       "message": "The tenant already has 1000 runs queued; retry once some have started",
+                 *       "error": "too_many_queued_runs",
+                 *       "data": null,
+                 *       "timestamp": 1795340000000,
+                 *       "request_id": "5f0c6c1e-2b7d-4a55-8f50-3c8e7f9d1a22"
                  *     }
                  */
                 "application/json": components["schemas"]["ErrorEnvelope"];
@@ -1157,6 +1228,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyQueuedRuns"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -1198,6 +1270,34 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description The run, queued again. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyQueuedRuns"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    cancelRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                run_id: components["parameters"]["RunId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run, cancelled. */
             200: {
                 headers: {
                     [name: string]: unknown;

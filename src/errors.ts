@@ -37,6 +37,8 @@ export const ERRORS = {
   payloadTooLarge: (message: string) => new AppError(413, 'payload_too_large', message),
   conflict: (error: string, message: string) => new AppError(409, error, message),
   unprocessable: (error: string, message: string) => new AppError(422, error, message),
+  tooManyRequests: (error: string, message: string, retryAfterSeconds: number) =>
+    new AppError(429, error, message, undefined, { 'Retry-After': String(retryAfterSeconds) }),
   notImplemented: () => new AppError(501, 'not_implemented', 'Not implemented'),
   unavailable: (message: string) => new AppError(503, 'unavailable', message),
   internal: () => new AppError(500, 'internal_error', 'Internal server error'),

@@ -44,13 +44,13 @@ export function createServices(
   };
   // an upload's `complete` opens its file on threads of its own: it never waits behind runs
   let probePool: PdfPool | undefined;
-  const probe = (file: string) => {
+  const probe = (file: string, tenantId: string) => {
     probePool ??= new PdfPool({
       size: config.probeThreads,
       taskTimeoutMs: config.taskTimeoutMs,
       memoryMb: config.taskMemoryMb,
     });
-    return probePool.run({ kind: 'probe', path: file });
+    return probePool.run({ kind: 'probe', path: file }, tenantId);
   };
   return {
     config,
@@ -62,7 +62,7 @@ export function createServices(
     tenants: new Tenants(store, clock),
     revenue: new Revenue(store, clock),
     uploads: new Uploads(store, blobs, probe, config, clock, logger),
-    runs: new Runs(store, blobs, clock),
+    runs: new Runs(store, blobs, clock, config.maxQueuedRunsPerTenant),
     async close() {
       await Promise.all([pool?.close(), probePool?.close()]);
     },

@@ -47,7 +47,8 @@ function threadEntry(): URL {
  */
 export class PdfPool {
   private readonly slots: Slot[] = [];
-  private readonly queue: Pending[] = [];
+  /** Waiting tasks per lane (a tenant); lanes take turns, so one tenant's many tasks never starve another's. */
+  private readonly lanes = new Map<string, Pending[]>();
   private nextId = 1;
   private closed = false;
 
@@ -59,10 +60,15 @@ export class PdfPool {
     return this.slots.length;
   }
 
-  run<K extends PdfTask['kind']>(task: Extract<PdfTask, { kind: K }>): Promise<PdfTaskResult[K]> {
+  run<K extends PdfTask['kind']>(task: Extract<PdfTask, { kind: K }>, lane = ''): Promise<PdfTaskResult[K]> {
     if (this.closed) return Promise.reject(new TaskFailure('crashed', 'the parser pool is closed'));
     return new Promise((resolve, reject) => {
-      this.queue.push({
+      let queue = this.lanes.get(lane);
+      if (!queue) {
+        queue = [];
+        this.lanes.set(lane, queue);
+      }
+      queue.push({
         request: { id: this.nextId++, task },
         resolve: resolve as (v: unknown) => void,
         reject,
@@ -73,8 +79,10 @@ export class PdfPool {
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const pending of this.queue.splice(0))
-      pending.reject(new TaskFailure('crashed', 'the parser pool closed'));
+    for (const queue of this.lanes.values())
+      for (const pending of queue.splice(0))
+        pending.reject(new TaskFailure('crashed', 'the parser pool closed'));
+    this.lanes.clear();
     await Promise.all(
       this.slots.map(async (slot) => {
         clearTimeout(slot.timer);
@@ -142,14 +150,26 @@ export class PdfPool {
     this.pump();
   }
 
+  /**
+   * The next task for a free thread: from the lane whose turn it is (the lane moves to the back of the
+   * order). A thread keeps its last documents open, so within the lane a task of the same file goes first.
+   */
+  private takeNext(slot: Slot): Pending | undefined {
+    const next = this.lanes.entries().next();
+    if (next.done) return undefined;
+    const [lane, queue] = next.value;
+    this.lanes.delete(lane);
+    const sameFile = queue.findIndex((pending) => pending.request.task.path === slot.lastPath);
+    const [task] = queue.splice(sameFile === -1 ? 0 : sameFile, 1) as [Pending];
+    if (queue.length > 0) this.lanes.set(lane, queue);
+    return task;
+  }
+
   private pump(): void {
     for (const slot of this.slots) {
       if (slot.current) continue;
-      if (this.queue.length === 0) return;
-      // A thread keeps its last documents open: give it a task of the same file when one is waiting, so a
-      // document's fonts and page tree are parsed by as few threads as possible.
-      const sameFile = this.queue.findIndex((pending) => pending.request.task.path === slot.lastPath);
-      const [next] = this.queue.splice(sameFile === -1 ? 0 : sameFile, 1) as [Pending];
+      const next = this.takeNext(slot);
+      if (!next) return;
       slot.current = next;
       slot.lastPath = next.request.task.path;
       slot.timer = setTimeout(

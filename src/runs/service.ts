@@ -9,6 +9,9 @@ import { outputKey } from './outputs.js';
 
 export const DEFAULT_TARGET: RunTarget = 'pdf-preflight';
 
+/** What a 429 for a full queue tells the caller to wait: about a run's time on a busy worker. */
+export const QUEUE_FULL_RETRY_AFTER_SECONDS = 10;
+
 const CONTENT_TYPES: Record<string, string> = {
   '.json': 'application/json; charset=utf-8',
   '.html': 'text/html; charset=utf-8',
@@ -24,7 +27,16 @@ export class Runs {
     private readonly store: Store,
     private readonly blobs: BlobStore,
     private readonly clock: Clock,
+    private readonly maxQueuedPerTenant: number,
   ) {}
+
+  private tooManyQueued() {
+    return ERRORS.tooManyRequests(
+      'too_many_queued_runs',
+      `The tenant already has ${this.maxQueuedPerTenant} runs queued; retry once some have started`,
+      QUEUE_FULL_RETRY_AFTER_SECONDS,
+    );
+  }
 
   async create(principal: Principal, fileId: string, target: RunTarget = DEFAULT_TARGET): Promise<RunRow> {
     const file = await this.store.uploads.getFile(principal.tenantId, fileId);
@@ -52,7 +64,8 @@ export class Runs {
       started_at: null,
       completed_at: null,
     };
-    await this.store.runs.create(run);
+    if ((await this.store.runs.create(run, this.maxQueuedPerTenant)) === 'over_limit')
+      throw this.tooManyQueued();
     this.events.emit('queued');
     return run;
   }
@@ -68,12 +81,29 @@ export class Runs {
   }
 
   async rerun(tenantId: string, runId: string): Promise<RunRow> {
-    const result = await this.store.runs.rerun(tenantId, runId, randomUUID(), this.clock.now().toISOString());
+    const result = await this.store.runs.rerun(
+      tenantId,
+      runId,
+      randomUUID(),
+      this.clock.now().toISOString(),
+      this.maxQueuedPerTenant,
+    );
     if (result === undefined) throw ERRORS.notFound('Run');
     if (result === 'conflict') {
-      throw ERRORS.conflict('run_not_finished', 'Only a succeeded or failed run can be rerun');
+      throw ERRORS.conflict('run_not_finished', 'Only a succeeded, failed or cancelled run can be rerun');
     }
+    if (result === 'over_limit') throw this.tooManyQueued();
     this.events.emit('queued');
+    return result;
+  }
+
+  /** Cancels a queued or running run; it books nothing (see the contract). */
+  async cancel(tenantId: string, runId: string): Promise<RunRow> {
+    const result = await this.store.runs.cancel(tenantId, runId, this.clock.now().toISOString());
+    if (result === undefined) throw ERRORS.notFound('Run');
+    if (result === 'conflict') {
+      throw ERRORS.conflict('run_finished', 'Only a queued or running run can be cancelled');
+    }
     return result;
   }
 

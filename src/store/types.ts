@@ -5,7 +5,7 @@
  * networked engine fits the same shape.
  */
 
-export type RunStatus = 'queued' | 'running' | 'succeeded' | 'failed';
+export type RunStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
 export type RunTarget = 'pdf-preflight' | 'pdf-text';
 export type TransactionType = 'tech' | 'ecosystem';
 export type TransactionSource = 'run' | 'import' | 'adjustment';
@@ -181,24 +181,43 @@ export interface RunOutcome extends RunProgress {
 }
 
 export interface RunRepo {
-  /** Inserts the run and its queue entry in one transaction. */
-  create(run: RunRow): Promise<void>;
+  /**
+   * Inserts the run and its queue entry in one transaction, unless the tenant already has `maxQueued` runs
+   * queued: then nothing is written and the answer is 'over_limit'.
+   */
+  create(run: RunRow, maxQueued: number): Promise<'created' | 'over_limit'>;
   get(tenantId: string, runId: string): Promise<RunRow | undefined>;
   /** Newest first; each item is a run record serialized as the contract's Run. */
   list(tenantId: string, filter: RunFilter, limit: number, offset: number): Promise<Page<JsonText>>;
-  /** Resets a finished run and queues it again; 'conflict' when it is queued or running. */
+  /**
+   * Resets a finished (succeeded, failed or cancelled) run and queues it again; 'conflict' when it is queued
+   * or running, 'over_limit' when the tenant has `maxQueued` runs queued.
+   */
   rerun(
     tenantId: string,
     runId: string,
     queueMessageId: string,
     at: string,
-  ): Promise<RunRow | 'conflict' | undefined>;
-  /** Takes the oldest available queue entry under a lease (a new one, or one whose lease expired). */
+    maxQueued: number,
+  ): Promise<RunRow | 'conflict' | 'over_limit' | undefined>;
+  /**
+   * Ends a queued or running run as cancelled: its queue entry is done, so the worker holding it loses its
+   * lease, cannot finish it and books nothing. 'conflict' for any other status.
+   */
+  cancel(tenantId: string, runId: string, at: string): Promise<RunRow | 'conflict' | undefined>;
+  /**
+   * Takes an available queue entry under a lease (a new one, or one whose lease expired), fair across
+   * tenants: the tenant with the fewest runs under lease goes first, then the oldest entry of that tenant.
+   */
   claim(workerId: string, now: string, leaseUntil: string): Promise<ClaimedRun | undefined>;
   /** Extends the lease; false when the worker lost it. */
   renewLease(queueMessageId: string, workerId: string, leaseUntil: string): Promise<boolean>;
   /** Hands a run back to the queue at once (a worker shutting down): the next claim does not count. */
   releaseLease(queueMessageId: string, workerId: string): Promise<void>;
+  /**
+   * Records progress while the lease is held. `progress` never goes backwards within an attempt: a run
+   * taken over after its worker died holds its percentage until the new execution passes it.
+   */
   saveProgress(queueMessageId: string, workerId: string, progress: RunProgress): Promise<boolean>;
   /**
    * Finishes the execution, marks the queue entry done and books its revenue, in one transaction and at

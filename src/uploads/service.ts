@@ -16,7 +16,7 @@ export type UploadView = Schemas['Upload'];
 export type NewUpload = Schemas['CreateUploadRequest'];
 
 /** Opens a stored file with the diagnosis's PDF library, off the event loop. */
-export type PdfProbe = (path: string) => Promise<ProbeFacts>;
+export type PdfProbe = (path: string, tenantId: string) => Promise<ProbeFacts>;
 
 const partKey = (upload: UploadRow, part: number) =>
   `uploads/${upload.tenant_id}/${upload.id}/part-${String(part).padStart(6, '0')}`;
@@ -208,7 +208,7 @@ export class Uploads {
             `SHA-256 of the file is ${assembled.sha256}, the upload declared ${upload.sha256}`,
           );
         }
-        const facts = await this.probePdf(this.blobs.localPath(key));
+        const facts = await this.probePdf(this.blobs.localPath(key), tenantId);
         if (facts.pageCount !== null && facts.pageCount > this.config.maxPages) {
           throw ERRORS.unprocessable(
             'too_many_pages',
@@ -246,9 +246,9 @@ export class Uploads {
     });
   }
 
-  private async probePdf(path: string): Promise<ProbeFacts> {
+  private async probePdf(path: string, tenantId: string): Promise<ProbeFacts> {
     try {
-      return await this.probe(path);
+      return await this.probe(path, tenantId);
     } catch (error) {
       if (error instanceof TaskFailure) {
         throw ERRORS.unprocessable(

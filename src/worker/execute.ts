@@ -105,7 +105,7 @@ export async function executeRun(
 
   let doc: DocumentFacts;
   try {
-    doc = await deps.pool.run({ kind: 'document', path });
+    doc = await deps.pool.run({ kind: 'document', path }, run.tenant_id);
   } catch (error) {
     const reason =
       error instanceof TaskFailure && error.kind === 'encrypted'
@@ -132,7 +132,10 @@ export async function executeRun(
       deadline,
       async (page): Promise<PageResult<PdfTaskResult[K]>> => {
         try {
-          const value = await deps.pool.run({ kind, path, page } as Extract<PdfTask, { kind: K }>);
+          const value = await deps.pool.run(
+            { kind, path, page } as Extract<PdfTask, { kind: K }>,
+            run.tenant_id,
+          );
           settle(true);
           return { page, status: 'ok', value };
         } catch (error) {
@@ -170,7 +173,7 @@ export async function executeRun(
         pages,
       );
       outputs.push({ name: 'report.json', body: `${JSON.stringify(report, null, 2)}\n` });
-      const thumbnails = await renderThumbnails(deps, path, report, deadline);
+      const thumbnails = await renderThumbnails(deps, path, report, deadline, run.tenant_id);
       outputs.push({ name: 'report.html', body: renderReportHtml(report, thumbnails, deps.report) });
     } else {
       const pages = await runPages('text');
@@ -213,6 +216,7 @@ async function renderThumbnails(
   path: string,
   report: PreflightReport,
   deadline: number,
+  lane: string,
 ): Promise<Map<number, Uint8Array>> {
   const pages = pagesWorthAPicture(report.findings, deps.report.thumbnails);
   const pictures = new Map<number, Uint8Array>();
@@ -220,7 +224,10 @@ async function renderThumbnails(
     pages.map(async (page) => {
       if (Date.now() > deadline) return;
       try {
-        pictures.set(page, await deps.pool.run({ kind: 'thumbnail', path, page, width: THUMBNAIL_WIDTH }));
+        pictures.set(
+          page,
+          await deps.pool.run({ kind: 'thumbnail', path, page, width: THUMBNAIL_WIDTH }, lane),
+        );
       } catch (error) {
         if (!(error instanceof TaskFailure)) throw error;
       }

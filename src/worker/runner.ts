@@ -135,8 +135,10 @@ export class RunWorker {
       else log.info({ status: outcome.status, points: outcome.points_consumed }, 'run finished');
     } catch (error) {
       if (error instanceof ExecutionStopped) {
-        if (this.stopping) await this.store.runs.releaseLease(claim.queueMessageId, this.workerId);
-        log.warn('run execution stopped; another worker will take it');
+        if (this.stopping) {
+          await this.store.runs.releaseLease(claim.queueMessageId, this.workerId);
+          log.info('run handed back to the queue: this worker is stopping');
+        } else log.info('run execution stopped: it was cancelled, or its lease passed to another worker');
       } else log.error({ err: error }, 'run execution failed; it will be retried when its lease lapses');
     } finally {
       clearInterval(renew);

@@ -57,7 +57,7 @@ export async function waitForRun(h: Harness, runId: string, token?: string, time
   for (;;) {
     const res = await h.request('GET', `/api/open/runs/${runId}`, { token });
     expect(res.status).toBe(200);
-    if (res.body.data.status === 'succeeded' || res.body.data.status === 'failed') return res.body.data;
+    if (['succeeded', 'failed', 'cancelled'].includes(res.body.data.status)) return res.body.data;
     if (Date.now() > deadline) throw new Error(`run ${runId} still ${res.body.data.status}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

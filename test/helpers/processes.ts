@@ -154,4 +154,4 @@ export async function pollRun(
   }
 }
 
-export const finished = (run: RunState) => run.status === 'succeeded' || run.status === 'failed';
+export const finished = (run: RunState) => ['succeeded', 'failed', 'cancelled'].includes(run.status);

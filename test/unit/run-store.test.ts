@@ -137,7 +137,7 @@ async function countedTotals(): Promise<Record<string, number>> {
 describe('finishing a run books its revenue exactly once', () => {
   it('a repeated finish is a no-op', async () => {
     const run = newRun();
-    await store.runs.create(run);
+    await store.runs.create(run, 1000);
     const claim = (await store.runs.claim('w1', now(), future(60_000)))!;
     expect(await store.runs.finish(claim.queueMessageId, 'w1', outcome(), booking(run.id))).toBe(true);
     expect(await store.runs.finish(claim.queueMessageId, 'w1', outcome(), booking(run.id))).toBe(false);
@@ -148,7 +148,7 @@ describe('finishing a run books its revenue exactly once', () => {
 
   it('a worker whose lease lapsed and was taken over cannot finish; the new holder books once', async () => {
     const run = newRun();
-    await store.runs.create(run);
+    await store.runs.create(run, 1000);
     const first = (await store.runs.claim('dead', now(), future(-1)))!;
     const second = (await store.runs.claim('alive', now(), future(60_000)))!;
     expect(second.queueMessageId).toBe(first.queueMessageId);
@@ -162,7 +162,7 @@ describe('finishing a run books its revenue exactly once', () => {
 
   it('a released lease is claimed again at once and the release does not count as a crash', async () => {
     const run = newRun();
-    await store.runs.create(run);
+    await store.runs.create(run, 1000);
     const first = (await store.runs.claim('stopping', now(), future(60_000)))!;
     expect(await store.runs.claim('other', now(), future(60_000))).toBeUndefined();
     await store.runs.releaseLease(first.queueMessageId, 'stopping');
@@ -173,13 +173,13 @@ describe('finishing a run books its revenue exactly once', () => {
 
   it('each rerun is an execution of its own and books again', async () => {
     const run = newRun();
-    await store.runs.create(run);
+    await store.runs.create(run, 1000);
     for (let attempt = 1; attempt <= 3; attempt++) {
       const claim = (await store.runs.claim('w', now(), future(60_000)))!;
       expect(claim.run.attempt).toBe(attempt);
       await store.runs.finish(claim.queueMessageId, 'w', outcome(), booking(run.id));
       if (attempt < 3)
-        expect(await store.runs.rerun(tenantId, run.id, randomUUID(), now())).toMatchObject({
+        expect(await store.runs.rerun(tenantId, run.id, randomUUID(), now(), 1000)).toMatchObject({
           status: 'queued',
         });
     }
@@ -204,7 +204,7 @@ describe('the daily ledger sums never drift from the ledger', () => {
     const second = await store.ledger.append(entries.slice(30));
     expect([first.inserted, second.inserted, second.skipped]).toEqual([30, 0, 10]);
     const run = newRun();
-    await store.runs.create(run);
+    await store.runs.create(run, 1000);
     const claim = (await store.runs.claim('w', now(), future(60_000)))!;
     await store.runs.finish(claim.queueMessageId, 'w', outcome(), {
       ...booking(run.id),
@@ -245,7 +245,7 @@ describe('the daily ledger sums never drift from the ledger', () => {
 describe('run totals are counters that never drift from COUNT(*)', () => {
   it('after concurrent creates, claims, finishes, reruns and lapsed leases', async () => {
     const runs = Array.from({ length: 60 }, (_, i) => newRun(i % 3 === 0 ? 'pdf-text' : 'pdf-preflight'));
-    await Promise.all(runs.map((r) => store.runs.create(r)));
+    await Promise.all(runs.map((r) => store.runs.create(r, 1000)));
     const claims = [];
     for (let i = 0; i < 40; i++)
       claims.push((await store.runs.claim(`w${i % 4}`, now(), future(i % 5 === 0 ? -1 : 60_000)))!);
@@ -256,7 +256,9 @@ describe('run totals are counters that never drift from COUNT(*)', () => {
     );
     // a crashed worker's run is claimed again by another
     for (let i = 0; i < 5; i++) await store.runs.claim('rescuer', now(), future(60_000));
-    await Promise.all(runs.slice(0, 20).map((r) => store.runs.rerun(tenantId, r.id, randomUUID(), now())));
+    await Promise.all(
+      runs.slice(0, 20).map((r) => store.runs.rerun(tenantId, r.id, randomUUID(), now(), 1000)),
+    );
     expect(await countedTotals()).toEqual(exactCounts());
     const { total } = await store.runs.list(tenantId, {}, 1, 0);
     expect(total).toBe(60);
@@ -264,7 +266,7 @@ describe('run totals are counters that never drift from COUNT(*)', () => {
 
   it('filtered pages, shallow and deep, return what a plain OFFSET would', async () => {
     const runs = Array.from({ length: 450 }, (_, i) => newRun(i % 2 ? 'pdf-text' : 'pdf-preflight'));
-    for (const r of runs) await store.runs.create(r);
+    for (const r of runs) await store.runs.create(r, 1000);
     const text = runs
       .filter((r) => r.target === 'pdf-text')
       .map((r) => r.id)
@@ -278,7 +280,7 @@ describe('run totals are counters that never drift from COUNT(*)', () => {
 
   it('the unfiltered page walks the same rows as OFFSET would', async () => {
     const runs = Array.from({ length: 25 }, () => newRun());
-    for (const r of runs) await store.runs.create(r);
+    for (const r of runs) await store.runs.create(r, 1000);
     const newestFirst = runs.map((r) => r.id).reverse();
     for (const offset of [0, 7, 20, 24, 25, 30]) {
       const page = await store.runs.list(tenantId, {}, 5, offset);
@@ -286,5 +288,52 @@ describe('run totals are counters that never drift from COUNT(*)', () => {
         newestFirst.slice(offset, offset + 5),
       );
     }
+  });
+});
+
+describe('claiming is fair across tenants', () => {
+  it('the tenant with the fewest runs under lease goes first, whatever its backlog', async () => {
+    const other = (await new Tenants(store, systemClock).create('other')).tenant_id;
+    const backlog = Array.from({ length: 5 }, () => newRun());
+    for (const r of backlog) await store.runs.create(r, 1000);
+    const first = (await store.runs.claim('w', now(), future(60_000)))!;
+    expect(first.run.tenant_id).toBe(tenantId);
+    // the other tenant queues later than the whole backlog, yet is claimed next: it has nothing running
+    const late = { ...newRun(), tenant_id: other };
+    await store.runs.create(late, 1000);
+    const second = (await store.runs.claim('w', now(), future(60_000)))!;
+    expect(second.run.id).toBe(late.id);
+    // with one running each, the older waiting entry wins
+    const third = (await store.runs.claim('w', now(), future(60_000)))!;
+    expect(third.run.id).toBe(backlog[1]!.id);
+  });
+});
+
+describe('progress after a takeover', () => {
+  it('never goes backwards while the new worker catches up, and the finish writes the exact figures', async () => {
+    const run = newRun();
+    await store.runs.create(run, 1000);
+    const dead = (await store.runs.claim('dead', now(), future(-1)))!;
+    await store.runs.saveProgress(dead.queueMessageId, 'dead', {
+      total_tasks: 10,
+      completed_tasks: 6,
+      failed_tasks: 0,
+      progress: 60,
+    });
+    const alive = (await store.runs.claim('alive', now(), future(60_000)))!;
+    await store.runs.saveProgress(alive.queueMessageId, 'alive', {
+      total_tasks: 10,
+      completed_tasks: 2,
+      failed_tasks: 0,
+      progress: 20,
+    });
+    expect(await store.runs.get(tenantId, run.id)).toMatchObject({ progress: 60, completed_tasks: 6 });
+    await store.runs.saveProgress(alive.queueMessageId, 'alive', {
+      total_tasks: 10,
+      completed_tasks: 8,
+      failed_tasks: 0,
+      progress: 80,
+    });
+    expect(await store.runs.get(tenantId, run.id)).toMatchObject({ progress: 80, completed_tasks: 8 });
   });
 });

@@ -12,6 +12,7 @@ import { getRun } from './getRun.js';
 import { getUpload } from './getUpload.js';
 import { listRevenueTransactions } from './listRevenueTransactions.js';
 import { listRuns } from './listRuns.js';
+import { cancelRun } from './cancelRun.js';
 import { rerunRun } from './rerunRun.js';
 import { uploadPart } from './uploadPart.js';
 
@@ -31,6 +32,7 @@ export const handlers: HandlerSet = {
     listRuns,
     getRun,
     rerunRun,
+    cancelRun,
     downloadRunFile,
   },
 };

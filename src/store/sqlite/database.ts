@@ -22,16 +22,33 @@ export function openDatabase(dataDir: string): Db {
 function migrate(db: Db): void {
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`);
-  const apply = db.transaction((version: number, name: string, sql: string) => {
+  const apply = db.transaction((version: number, name: string, sql: string, checkKeys: boolean) => {
     // re-checked inside the write transaction: two processes starting together apply each migration once
     const done = db.prepare('SELECT 1 FROM schema_migrations WHERE version = ?').get(version);
     if (done) return;
     db.exec(sql);
+    if (checkKeys && (db.pragma('foreign_key_check') as unknown[]).length > 0) {
+      throw new Error(`migration ${version} would break foreign keys`);
+    }
     db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
       version,
       name,
       new Date().toISOString(),
     );
   });
-  for (const m of migrations) apply.immediate(m.version, m.name, m.sql);
+  const applied = new Set(
+    (db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map(
+      (r) => r.version,
+    ),
+  );
+  for (const m of migrations) {
+    if (applied.has(m.version)) continue;
+    // SQLite's documented way to rebuild a table: foreign keys off around the transaction (not inside it)
+    if (m.rebuildsTables) db.pragma('foreign_keys = OFF');
+    try {
+      apply.immediate(m.version, m.name, m.sql, m.rebuildsTables === true);
+    } finally {
+      if (m.rebuildsTables) db.pragma('foreign_keys = ON');
+    }
+  }
 }

@@ -2,7 +2,13 @@
  * Versioned schema. A migration is applied once, in order, inside a transaction, and recorded in
  * schema_migrations; never edit one that has shipped, add the next.
  */
-export const migrations: { version: number; name: string; sql: string }[] = [
+export const migrations: {
+  version: number;
+  name: string;
+  sql: string;
+  /** Rebuilds a table others refer to: applied with foreign keys off, and checked before it commits. */
+  rebuildsTables?: boolean;
+}[] = [
   {
     version: 1,
     name: 'tenants, users, tokens',
@@ -184,6 +190,48 @@ export const migrations: { version: number; name: string; sql: string }[] = [
       ) STRICT, WITHOUT ROWID;
       INSERT INTO ledger_totals (tenant_id, type, amount, tx_count)
         SELECT tenant_id, type, SUM(amount), SUM(tx_count) FROM ledger_daily GROUP BY tenant_id, type;
+    `,
+  },
+  {
+    version: 6,
+    name: 'cancelled runs; claiming fair across tenants',
+    rebuildsTables: true,
+    sql: `
+      CREATE TABLE runs_new (
+        id TEXT PRIMARY KEY,
+        tenant_id TEXT NOT NULL REFERENCES tenants(id),
+        seq INTEGER NOT NULL,
+        file_id TEXT NOT NULL REFERENCES files(id),
+        user_id TEXT NOT NULL,
+        created_by TEXT NOT NULL,
+        created_by_type TEXT NOT NULL,
+        target TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('queued', 'running', 'succeeded', 'failed', 'cancelled')),
+        progress INTEGER NOT NULL,
+        total_tasks INTEGER NOT NULL,
+        completed_tasks INTEGER NOT NULL,
+        failed_tasks INTEGER NOT NULL,
+        points_consumed INTEGER NOT NULL,
+        input_file_name TEXT NOT NULL,
+        output_files TEXT NOT NULL,
+        error TEXT,
+        attempt INTEGER NOT NULL,
+        queue_message_id TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        started_at TEXT,
+        completed_at TEXT
+      ) STRICT;
+      INSERT INTO runs_new SELECT id, tenant_id, seq, file_id, user_id, created_by, created_by_type, target, status,
+        progress, total_tasks, completed_tasks, failed_tasks, points_consumed, input_file_name, output_files, error,
+        attempt, queue_message_id, created_at, started_at, completed_at FROM runs ORDER BY rowid;
+      DROP TABLE runs;
+      ALTER TABLE runs_new RENAME TO runs;
+      CREATE UNIQUE INDEX runs_tenant_seq ON runs(tenant_id, seq DESC);
+      CREATE INDEX runs_tenant_status ON runs(tenant_id, status, seq DESC);
+      CREATE INDEX runs_tenant_target ON runs(tenant_id, target, seq DESC);
+      CREATE INDEX runs_tenant_status_target ON runs(tenant_id, status, target, seq DESC);
+      -- a claim picks the tenant first, then that tenant's oldest waiting entry
+      CREATE INDEX run_queue_tenant_open ON run_queue(tenant_id, enqueued_at) WHERE done_at IS NULL;
     `,
   },
 ];

@@ -100,12 +100,33 @@ export function sqliteRuns(db: Db): RunRepo {
     `UPDATE runs SET status = 'queued', progress = 0, total_tasks = 0, completed_tasks = 0, failed_tasks = 0,
        points_consumed = 0, output_files = '[]', error = NULL, attempt = attempt + 1, queue_message_id = @queue,
        started_at = NULL, completed_at = NULL
-     WHERE id = @id AND tenant_id = @tenant AND status IN ('succeeded', 'failed')`,
+     WHERE id = @id AND tenant_id = @tenant AND status IN ('succeeded', 'failed', 'cancelled')`,
+  );
+  const queuedCount = db
+    .prepare(`SELECT COALESCE(SUM(n), 0) FROM run_counts WHERE tenant_id = ? AND status = 'queued'`)
+    .pluck();
+  // fair claiming: the tenant with the fewest runs under lease first, the oldest waiting entry breaking ties
+  const nextTenant = db.prepare(
+    `SELECT w.tenant_id AS tenantId FROM (
+       SELECT tenant_id, MIN(enqueued_at) AS first FROM run_queue
+       WHERE done_at IS NULL AND (lease_until IS NULL OR lease_until < @now) GROUP BY tenant_id) w
+     LEFT JOIN (
+       SELECT tenant_id, COUNT(*) AS leased FROM run_queue
+       WHERE done_at IS NULL AND lease_until >= @now GROUP BY tenant_id) l ON l.tenant_id = w.tenant_id
+     ORDER BY COALESCE(l.leased, 0), w.first LIMIT 1`,
   );
   const nextAvailable = db.prepare(
     `SELECT q.id AS queueMessageId, q.run_id AS runId, q.claims AS claims FROM run_queue q
-     WHERE q.done_at IS NULL AND (q.lease_until IS NULL OR q.lease_until < ?)
+     WHERE q.tenant_id = @tenant AND q.done_at IS NULL AND (q.lease_until IS NULL OR q.lease_until < @now)
      ORDER BY q.enqueued_at LIMIT 1`,
+  );
+  const cancelRun = db.prepare(
+    `UPDATE runs SET status = 'cancelled', error = 'The run was cancelled', points_consumed = 0,
+       output_files = '[]', completed_at = @at
+     WHERE id = @id AND tenant_id = @tenant AND status IN ('queued', 'running')`,
+  );
+  const closeEntry = db.prepare(
+    'UPDATE run_queue SET done_at = ?, lease_owner = NULL, lease_until = NULL WHERE id = ? AND done_at IS NULL',
   );
   const takeLease = db.prepare(
     'UPDATE run_queue SET lease_owner = ?, lease_until = ?, claims = claims + 1 WHERE id = ?',
@@ -125,8 +146,9 @@ export function sqliteRuns(db: Db): RunRepo {
     'SELECT run_id AS runId FROM run_queue WHERE id = ? AND lease_owner = ? AND done_at IS NULL',
   );
   const progress = db.prepare(
-    `UPDATE runs SET total_tasks = @total_tasks, completed_tasks = @completed_tasks, failed_tasks = @failed_tasks,
-       progress = @progress WHERE id = @id AND queue_message_id = @queue`,
+    `UPDATE runs SET total_tasks = @total_tasks, completed_tasks = MAX(completed_tasks, @completed_tasks),
+       failed_tasks = MAX(failed_tasks, @failed_tasks), progress = MAX(progress, @progress)
+     WHERE id = @id AND queue_message_id = @queue`,
   );
   const finishRun = db.prepare(
     `UPDATE runs SET status = @status, total_tasks = @total_tasks, completed_tasks = @completed_tasks,
@@ -139,27 +161,45 @@ export function sqliteRuns(db: Db): RunRepo {
   const adjustCount = (tenantId: string, status: RunStatus, target: string, delta: number) =>
     count.run(tenantId, status, target, delta);
 
-  const create = db.transaction((run: RunRow) => {
+  const create = db.transaction((run: RunRow, maxQueued: number) => {
+    if ((queuedCount.get(run.tenant_id) as number) >= maxQueued) return 'over_limit' as const;
     const { seq } = nextSeq.get(run.tenant_id) as { seq: number };
     insertRun.run({ ...run, seq, output_files: JSON.stringify(run.output_files) });
     enqueue.run(run.queue_message_id, run.id, run.tenant_id, run.attempt, run.created_at);
     adjustCount(run.tenant_id, run.status, run.target, 1);
+    return 'created' as const;
   });
 
-  const rerun = db.transaction((tenantId: string, runId: string, queueMessageId: string, at: string) => {
+  const rerun = db.transaction(
+    (tenantId: string, runId: string, queueMessageId: string, at: string, maxQueued: number) => {
+      const before = toRun(get.get(runId, tenantId) as RunRecord | undefined);
+      if (!before) return undefined;
+      if (before.status === 'queued' || before.status === 'running') return 'conflict';
+      if ((queuedCount.get(tenantId) as number) >= maxQueued) return 'over_limit';
+      if (resetForRerun.run({ id: runId, tenant: tenantId, queue: queueMessageId }).changes === 0)
+        return 'conflict';
+      enqueue.run(queueMessageId, runId, tenantId, before.attempt + 1, at);
+      adjustCount(tenantId, before.status, before.target, -1);
+      adjustCount(tenantId, 'queued', before.target, 1);
+      return toRun(get.get(runId, tenantId) as RunRecord);
+    },
+  );
+
+  const cancel = db.transaction((tenantId: string, runId: string, at: string) => {
     const before = toRun(get.get(runId, tenantId) as RunRecord | undefined);
     if (!before) return undefined;
-    if (resetForRerun.run({ id: runId, tenant: tenantId, queue: queueMessageId }).changes === 0)
-      return 'conflict';
-    enqueue.run(queueMessageId, runId, tenantId, before.attempt + 1, at);
+    if (cancelRun.run({ id: runId, tenant: tenantId, at }).changes === 0) return 'conflict';
+    closeEntry.run(at, before.queue_message_id);
     adjustCount(tenantId, before.status, before.target, -1);
-    adjustCount(tenantId, 'queued', before.target, 1);
+    adjustCount(tenantId, 'cancelled', before.target, 1);
     return toRun(get.get(runId, tenantId) as RunRecord);
   });
 
   const claim = db.transaction(
     (workerId: string, now: string, leaseUntil: string): ClaimedRun | undefined => {
-      const next = nextAvailable.get(now) as
+      const tenant = nextTenant.get({ now }) as { tenantId: string } | undefined;
+      if (!tenant) return undefined;
+      const next = nextAvailable.get({ tenant: tenant.tenantId, now }) as
         { queueMessageId: string; runId: string; claims: number } | undefined;
       if (!next) return undefined;
       takeLease.run(workerId, leaseUntil, next.queueMessageId);
@@ -196,8 +236,8 @@ export function sqliteRuns(db: Db): RunRepo {
   );
 
   return {
-    async create(run) {
-      create.immediate(run);
+    async create(run, maxQueued) {
+      return create.immediate(run, maxQueued);
     },
     async get(tenantId, runId) {
       return toRun(get.get(runId, tenantId) as RunRecord | undefined);
@@ -232,8 +272,11 @@ export function sqliteRuns(db: Db): RunRepo {
           ).n;
       return { items, total };
     },
-    async rerun(tenantId, runId, queueMessageId, at) {
-      return rerun.immediate(tenantId, runId, queueMessageId, at);
+    async rerun(tenantId, runId, queueMessageId, at, maxQueued) {
+      return rerun.immediate(tenantId, runId, queueMessageId, at, maxQueued);
+    },
+    async cancel(tenantId, runId, at) {
+      return cancel.immediate(tenantId, runId, at);
     },
     async claim(workerId, now, leaseUntil) {
       return claim.immediate(workerId, now, leaseUntil);
