@@ -7,6 +7,8 @@ export interface Proc {
   url: string;
   /** Peak resident memory since the last reset, in MB (Linux /proc). */
   peakRssMb(): number;
+  /** Resident memory now, in MB. */
+  rssMb(): number;
   resetPeak(): void;
   stop(): Promise<void>;
 }
@@ -54,6 +56,7 @@ function track(child: ChildProcess, url: string): Proc {
     child,
     url,
     peakRssMb: () => statusField(child.pid!, 'VmHWM'),
+    rssMb: () => statusField(child.pid!, 'VmRSS'),
     resetPeak: () => {
       try {
         writeFileSync(`/proc/${child.pid}/clear_refs`, '5');

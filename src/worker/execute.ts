@@ -39,41 +39,52 @@ export function progressOf(total: number, completed: number, failed: number): Ru
 }
 
 /**
- * Runs `work` over 1..count with at most `parallel` in flight. It ends at `deadline` at the latest: the
- * tasks still in flight then run out on the pool (each bounded by the task timeout), unawaited.
+ * Settles with `work`, or rejects with RunTimedOut at `deadline`: the parser tasks still in flight then
+ * run out on the pool (each bounded by the task timeout), unawaited, and `expired()` tells loops to stop.
  */
+function beforeDeadline(deadline: number) {
+  let expired = false;
+  return {
+    expired: () => expired || Date.now() >= deadline,
+    async race<T>(work: Promise<T>): Promise<T> {
+      let timer: NodeJS.Timeout | undefined;
+      const expiry = new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => {
+            expired = true;
+            reject(new RunTimedOut());
+          },
+          Math.max(0, deadline - Date.now()),
+        );
+      });
+      try {
+        return await Promise.race([work, expiry]);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+  };
+}
+type Deadline = ReturnType<typeof beforeDeadline>;
+
+/** Runs `work` over 1..count with at most `parallel` in flight, until the deadline. */
 async function forEachPage<T>(
   count: number,
   parallel: number,
   hooks: ExecutionHooks,
-  deadline: number,
+  deadline: Deadline,
   work: (page: number) => Promise<T>,
 ) {
   const results: T[] = new Array(count);
   let next = 1;
-  let timedOut = false;
   const lanes = Array.from({ length: Math.min(parallel, count) }, async () => {
-    while (next <= count && !timedOut) {
+    while (next <= count && !deadline.expired()) {
       if (hooks.stopped()) throw new ExecutionStopped('lease lost');
       const page = next++;
       results[page - 1] = await work(page);
     }
   });
-  let timer: NodeJS.Timeout | undefined;
-  const expiry = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => {
-        timedOut = true;
-        reject(new RunTimedOut());
-      },
-      Math.max(0, deadline - Date.now()),
-    );
-  });
-  try {
-    await Promise.race([Promise.all(lanes), expiry]);
-  } finally {
-    clearTimeout(timer);
-  }
+  await deadline.race(Promise.all(lanes));
   return results;
 }
 
@@ -92,7 +103,7 @@ export async function executeRun(
   hooks: ExecutionHooks,
 ): Promise<RunOutcome> {
   const { run } = claim;
-  const deadline = Date.now() + deps.runTimeoutMs;
+  const deadline = beforeDeadline(Date.now() + deps.runTimeoutMs);
   const path = deps.blobs.localPath(claim.storageKey);
   const failed = (error: string, progress: RunProgress): RunOutcome => ({
     ...progress,
@@ -215,23 +226,27 @@ async function renderThumbnails(
   deps: ExecutionDeps,
   path: string,
   report: PreflightReport,
-  deadline: number,
+  deadline: Deadline,
   lane: string,
 ): Promise<Map<number, Uint8Array>> {
   const pages = pagesWorthAPicture(report.findings, deps.report.thumbnails);
   const pictures = new Map<number, Uint8Array>();
-  await Promise.all(
+  const rendering = Promise.all(
     pages.map(async (page) => {
-      if (Date.now() > deadline) return;
+      if (deadline.expired()) return;
       try {
-        pictures.set(
-          page,
-          await deps.pool.run({ kind: 'thumbnail', path, page, width: THUMBNAIL_WIDTH }, lane),
-        );
+        const png = await deps.pool.run({ kind: 'thumbnail', path, page, width: THUMBNAIL_WIDTH }, lane);
+        if (!deadline.expired()) pictures.set(page, png);
       } catch (error) {
         if (!(error instanceof TaskFailure)) throw error;
       }
     }),
   );
-  return pictures;
+  try {
+    await deadline.race(rendering);
+  } catch (error) {
+    // the facts are all there: a report past its deadline goes out with the pictures it has
+    if (!(error instanceof RunTimedOut)) throw error;
+  }
+  return new Map(pictures);
 }

@@ -20,6 +20,7 @@ const OPERATIONS: Record<string, [string, string]> = {
   listRuns: ['GET', '/api/open/runs'],
   getRun: ['GET', `/api/open/runs/${id}`],
   rerunRun: ['POST', `/api/open/runs/${id}/rerun`],
+  cancelRun: ['POST', `/api/open/runs/${id}/cancel`],
   downloadRunFile: ['GET', `/api/open/runs/${id}/files/report.json`],
 };
 
@@ -184,7 +185,7 @@ describe('validation failures render FastAPI detail[]', () => {
     expect(await detail('GET', `/api/open/runs?offset=-1&target=${'x'.repeat(65)}&status=done`)).toEqual([
       {
         loc: ['query', 'status'],
-        msg: "Input should be 'queued', 'running', 'succeeded' or 'failed'",
+        msg: "Input should be 'queued', 'running', 'succeeded', 'failed' or 'cancelled'",
         type: 'enum',
       },
       { loc: ['query', 'target'], msg: 'String should have at most 64 characters', type: 'string_too_long' },

@@ -75,7 +75,9 @@ describe('the queue without workers: caps and cancelling queued runs', () => {
   });
 
   it("cancel: a finished run is 409, another tenant's run is 404, an unknown id is 404", async () => {
-    const theirFile = await uploadPdf(h, readPdf('real/cups-filters__classified.pdf'), { token: h.other.token });
+    const theirFile = await uploadPdf(h, readPdf('real/cups-filters__classified.pdf'), {
+      token: h.other.token,
+    });
     const response = await h.request('POST', '/api/open/runs', {
       json: { file_id: theirFile },
       token: h.other.token,

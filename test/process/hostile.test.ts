@@ -108,7 +108,7 @@ describe('hostile PDFs', () => {
     for (const { name, target, state } of outcomes) {
       expect(['succeeded', 'failed'], `${name} ${target}`).toContain(state.status);
       const took = Date.parse(state.completed_at) - Date.parse(state.started_at);
-      expect(took, `${name} ${target} took ${took} ms`).toBeLessThanOrEqual(RUN_TIMEOUT_MS + TASK_TIMEOUT_MS);
+      expect(took, `${name} ${target} took ${took} ms`).toBeLessThanOrEqual(RUN_TIMEOUT_MS + 1000);
     }
     const sorted = [...latencies].sort((a, b) => a - b);
     const p99 = sorted[Math.floor(sorted.length * 0.99)]!;
