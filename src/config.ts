@@ -28,7 +28,7 @@ export interface Config {
   runTimeoutMs: number;
   /** Runs a tenant may have queued at once; past it creating or rerunning a run answers 429. */
   maxQueuedRunsPerTenant: number;
-  /** Pages whose thumbnails `report.html` shows (those with the most severe findings first). */
+  /** Pages whose thumbnails `report.html` shows (errors and warnings, the most severe first). */
   reportThumbnails: number;
   /** Rows of the per-page table in `report.html`; `report.json` always has every page. */
   reportHtmlPages: number;
@@ -65,7 +65,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxPages: intFromEnv(env, 'MAX_PAGES', 10_000, 1),
     runTimeoutMs: intFromEnv(env, 'RUN_TIMEOUT_MS', 600_000, 1),
     maxQueuedRunsPerTenant: intFromEnv(env, 'MAX_QUEUED_RUNS_PER_TENANT', 1000, 1),
-    reportThumbnails: intFromEnv(env, 'REPORT_THUMBNAILS', 24),
+    reportThumbnails: intFromEnv(env, 'REPORT_THUMBNAILS', 12),
     reportHtmlPages: intFromEnv(env, 'REPORT_HTML_PAGES', 500, 1),
     leaseMs: intFromEnv(env, 'RUN_LEASE_MS', 30_000, 100),
     pointsPerPage: {

@@ -252,6 +252,9 @@ export class DocumentReader {
       const annotations = this.lib.FPDFPage_GetAnnotCount(page);
       let links = 0;
       let formLoaded = false;
+      // fields that share a default appearance (`/DA`, which names the font) draw with the same font:
+      // filling one of them is enough, and filling is the costly part of a form page
+      const filledAppearances = new Set<string>();
       for (let i = 0; i < annotations; i++) {
         const annot = this.lib.FPDFPage_GetAnnot(page, i);
         if (!annot) continue;

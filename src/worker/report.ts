@@ -177,11 +177,14 @@ export function sortBySeverity(findings: Finding[]): Finding[] {
     .map(({ finding }) => finding);
 }
 
-/** Up to `limit` pages that have findings, the most severe first (findings come sorted so). */
+/**
+ * Up to `limit` pages that have an error or a warning, the most severe first (findings come sorted so):
+ * a picture of a page whose only finding is a note (blank, rotated) tells a reader nothing new.
+ */
 export function pagesWorthAPicture(findings: Finding[], limit: number): number[] {
   const pages: number[] = [];
   for (const finding of findings) {
-    if (pages.length >= limit) break;
+    if (pages.length >= limit || finding.severity === 'info') break;
     if (finding.page !== null && !pages.includes(finding.page)) pages.push(finding.page);
   }
   return pages;
