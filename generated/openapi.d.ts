@@ -644,7 +644,8 @@ export interface components {
          *     - A page object that is damaged or missing is reported as a failed page (`status: failed`) with a
          *       `page_unreadable` finding; the other pages are still read.
          *     `report.html` is the same report for a person: counts, pictures of the pages with the most severe
-         *     findings (`REPORT_THUMBNAILS`), the findings, and a per-page table (`REPORT_HTML_PAGES` rows).
+         *     findings (errors and warnings, at most `REPORT_THUMBNAILS`), the findings, and a per-page table
+         *     (`REPORT_HTML_PAGES` rows).
          */
         PreflightReport: {
             /** Format: uuid */

@@ -41,4 +41,4 @@ const ok = result.status === 0 && failed === 0 && passed > 0;
 if (!ok && failed === 0) failed = 1; // vitest failed for a reason its report does not show
 if (failedFiles > 0) console.log(`${failedFiles} test file(s) failed or did not load`);
 console.log(`${passed} passed, ${failed} failed`);
-process.exit(ok ? 0 : (result.status || 1));
+process.exit(ok ? 0 : result.status || 1);

@@ -268,12 +268,16 @@ export class DocumentReader {
             formLoaded = true;
           }
           const field = form ? this.lib.FPDFAnnot_GetFormFieldType(form, annot) : -1;
-          if (
-            (field === FIELD_TEXT || field === FIELD_COMBOBOX) &&
-            this.lib.FORM_SetFocusedAnnot(form, annot)
-          ) {
-            this.lib.FORM_ReplaceSelection(form, page, this.fillText);
-            this.lib.FORM_ForceToKillFocus(form);
+          if (field === FIELD_TEXT || field === FIELD_COMBOBOX) {
+            const appearance = this.pdfium.readString(
+              (buffer, length) => this.lib.FPDFAnnot_GetStringValue(annot, 'DA', buffer, length),
+              'utf16',
+            );
+            if (!filledAppearances.has(appearance) && this.lib.FORM_SetFocusedAnnot(form, annot)) {
+              filledAppearances.add(appearance);
+              this.lib.FORM_ReplaceSelection(form, page, this.fillText);
+              this.lib.FORM_ForceToKillFocus(form);
+            }
           }
           // only the fonts of a field's appearance: its images are not part of the page's content
           const fieldFound = { fonts: found.fonts, images: [] as ImageFacts[], text: false };
