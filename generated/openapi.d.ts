@@ -157,7 +157,7 @@ export interface paths {
             header?: never;
             path: {
                 upload_id: components["parameters"]["UploadId"];
-                /** @description 1-based part number, at most the upload's `part_count`. */
+                /** @description 1-based part number, at most the upload's `part_count` (never more than 10,000). */
                 part_number: number;
             };
             cookie?: never;
@@ -1105,7 +1105,7 @@ export interface operations {
             header?: never;
             path: {
                 upload_id: components["parameters"]["UploadId"];
-                /** @description 1-based part number, at most the upload's `part_count`. */
+                /** @description 1-based part number, at most the upload's `part_count` (never more than 10,000). */
                 part_number: number;
             };
             cookie?: never;

@@ -37,6 +37,12 @@ export const ERRORS = {
   payloadTooLarge: (message: string) => new AppError(413, 'payload_too_large', message),
   conflict: (error: string, message: string) => new AppError(409, error, message),
   unprocessable: (error: string, message: string) => new AppError(422, error, message),
+  bodyIdle: (idleMs: number) =>
+    new AppError(408, 'request_timeout', `The request body sent nothing for ${idleMs} ms`, undefined, {
+      Connection: 'close',
+    }),
+  busy: (message: string, retryAfterSeconds: number) =>
+    new AppError(503, 'busy', message, undefined, { 'Retry-After': String(retryAfterSeconds) }),
   tooManyRequests: (error: string, message: string, retryAfterSeconds: number) =>
     new AppError(429, error, message, undefined, { 'Retry-After': String(retryAfterSeconds) }),
   notImplemented: () => new AppError(501, 'not_implemented', 'Not implemented'),

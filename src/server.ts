@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
+import { answerClientError } from './http/client-error.js';
 import type { Config } from './config.js';
 import { createApp } from './http/app.js';
 import type { Logger } from './logger.js';
@@ -32,6 +33,12 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     const s = app.listen(config.port, config.host, () => resolve(s));
   });
   server.keepAliveTimeout = 65_000;
+  // deliberate limits (see the contract): slow headers and endless requests do not hold a socket for ever
+  server.headersTimeout = config.headersTimeoutMs;
+  server.requestTimeout = config.requestTimeoutMs;
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) =>
+    answerClientError(error, socket, logger),
+  );
   const { port } = server.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const url = `http://${host}:${port}`;
@@ -44,11 +51,15 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   const runWorker = config.workerThreads > 0 ? createRunWorker(services) : undefined;
   runWorker?.start();
 
-  const sweeper = setInterval(() => {
-    services.uploads
-      .sweepExpired()
-      .catch((error: unknown) => logger.error({ err: error }, 'upload sweep failed'));
-  }, config.sweepIntervalMs);
+  const sweep = async () => {
+    await services.uploads.sweepExpired();
+    const removed = await services.uploads.sweepLeftovers(config.leftoverMinAgeMs);
+    if (removed > 0) logger.info({ removed }, 'removed temporary files and blobs no record refers to');
+  };
+  const sweepLogged = () =>
+    sweep().catch((error: unknown) => logger.error({ err: error }, 'upload sweep failed'));
+  void sweepLogged();
+  const sweeper = setInterval(sweepLogged, config.sweepIntervalMs);
   sweeper.unref();
 
   let closing: Promise<void> | undefined;

@@ -52,6 +52,10 @@ export function createServices(
     });
     return probePool.run({ kind: 'probe', path: file }, tenantId);
   };
+  const runs = new Runs(store, blobs, clock, config.maxQueuedRunsPerTenant);
+  runs.missingOutputs.on('missing', (what: { run_id: string; name: string }) =>
+    logger.error(what, 'a run output listed in its record is missing from the blob store'),
+  );
   return {
     config,
     clock,
@@ -62,7 +66,7 @@ export function createServices(
     tenants: new Tenants(store, clock),
     revenue: new Revenue(store, clock),
     uploads: new Uploads(store, blobs, probe, config, clock, logger),
-    runs: new Runs(store, blobs, clock, config.maxQueuedRunsPerTenant),
+    runs,
     async close() {
       await Promise.all([pool?.close(), probePool?.close()]);
     },

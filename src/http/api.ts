@@ -42,6 +42,29 @@ function hasJsonBody(c: OpenApiContext): boolean {
   return Boolean(requestBody && 'content' in requestBody && requestBody.content['application/json']);
 }
 
+const DECIMAL_INTEGER = /^\s*[+-]?\d+\s*$/;
+/** What an integer parameter that is not written in decimal becomes: a value no coercion accepts. */
+const NOT_AN_INTEGER = 'not-a-decimal-integer';
+
+/**
+ * ajv coerces with Number(), which also reads `1E2`, `0x10`, `0b1` and `0o7`; FastAPI (pydantic) refuses
+ * them with `int_parsing`, and so do we: such a value is swapped for one that fails validation the same
+ * way `abc` does. A duplicated key (an array) is judged by its last value, which is the one used.
+ */
+function refuseNonDecimalIntegers(
+  params: { in: 'query' | 'path'; name: string }[],
+  query: Record<string, string | string[]>,
+  path: Record<string, string | string[]>,
+): void {
+  for (const param of params) {
+    const source = param.in === 'query' ? query : path;
+    const raw = source[param.name];
+    if (raw === undefined) continue;
+    const value = Array.isArray(raw) ? raw[raw.length - 1] : raw;
+    if (typeof value === 'string' && !DECIMAL_INTEGER.test(value)) source[param.name] = NOT_AN_INTEGER;
+  }
+}
+
 /**
  * openapi-backend routes each operationId to its handler; for every request the order is
  * route -> authenticate -> read body -> validate -> handler. Validators are compiled once in init().
@@ -49,6 +72,8 @@ function hasJsonBody(c: OpenApiContext): boolean {
 export async function createApi(services: Services, handlers: HandlerSet): Promise<OpenAPIBackend> {
   /** operationId -> its declared query parameter names, filled once after init. */
   const queryNames = new Map<string, Set<string>>();
+  /** operationId -> its integer parameters (query and path), filled once after init. */
+  const integerParams = new Map<string, { in: 'query' | 'path'; name: string }[]>();
   const api = new OpenAPIBackend({
     definition: CONTRACT_PATH,
     // quick: skip re-validating the contract (redocly lint and the tests do) and compile lazily; the
@@ -88,6 +113,11 @@ export async function createApi(services: Services, handlers: HandlerSet): Promi
         string,
         string
       >;
+      refuseNonDecimalIntegers(
+        integerParams.get(c.operation.operationId ?? '') ?? [],
+        req.query,
+        c.request.params,
+      );
     },
     postSecurityHandler: async (c: OpenApiContext, ctx: KoaContext) => {
       if (!c.security?.authorized && (c.operation?.security?.length ?? 0) > 0) return;
@@ -149,6 +179,18 @@ export async function createApi(services: Services, handlers: HandlerSet): Promi
   const operations = api.router.getOperations();
   api.router.getOperations = () => operations;
   for (const op of operations) {
+    integerParams.set(
+      op.operationId ?? '',
+      (op.parameters ?? []).flatMap((p) =>
+        'in' in p &&
+        (p.in === 'query' || p.in === 'path') &&
+        p.schema &&
+        'type' in p.schema &&
+        p.schema.type === 'integer'
+          ? [{ in: p.in, name: p.name }]
+          : [],
+      ),
+    );
     queryNames.set(
       op.operationId ?? '',
       new Set((op.parameters ?? []).flatMap((p) => ('in' in p && p.in === 'query' ? [p.name] : []))),

@@ -39,12 +39,23 @@ function accessLog(services: Services) {
   };
 }
 
+/** A client that closed its connection mid-request: nothing failed on our side. */
+function clientWentAway(ctx: Context, error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return (
+    ctx.req.destroyed &&
+    (code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE' || code === 'ECONNABORTED')
+  );
+}
+
 function errorBoundary(services: Services) {
   return async (ctx: Context, next: Next) => {
     try {
       await next();
     } catch (error) {
-      if (!(error instanceof AppError) || error.status >= 500) {
+      if (clientWentAway(ctx, error)) {
+        services.logger.info({ request_id: ctx.state.requestId }, 'client closed the connection mid-request');
+      } else if (!(error instanceof AppError) || error.status >= 500) {
         services.logger.error({ err: error, request_id: ctx.state.requestId }, 'request failed');
       }
       sendError(ctx, error);
@@ -68,11 +79,31 @@ function staticDocs(ctx: Context, next: Next) {
   return next();
 }
 
+/**
+ * A path segment whose percent-escapes do not decode (`%zz`, a cut UTF-8 sequence) is taken literally, as
+ * Starlette does: it then fails validation like any other bad value, instead of throwing in the router.
+ */
+export function decodablePath(path: string): string {
+  if (!path.includes('%')) return path;
+  return path
+    .split('/')
+    .map((segment) => {
+      try {
+        decodeURIComponent(segment);
+        return segment;
+      } catch {
+        return segment.replaceAll('%', '%25');
+      }
+    })
+    .join('/');
+}
+
 function dispatch(api: OpenAPIBackend) {
   return async (ctx: Context) => {
     const request: OpenApiRequest = {
-      method: ctx.method,
-      path: ctx.path,
+      // HEAD is answered as GET without a body (Node sends no body for HEAD)
+      method: ctx.method === 'HEAD' ? 'GET' : ctx.method,
+      path: decodablePath(ctx.path),
       query: ctx.query as Record<string, string | string[]>,
       headers: ctx.headers as Record<string, string | string[]>,
     };
@@ -86,6 +117,11 @@ export async function createApp(services: Services): Promise<Koa> {
   const api = await createApi(services, handlers);
   const app = new Koa();
   app.proxy = false;
+  // whatever Koa itself catches goes to the same logger, never to stderr
+  app.on('error', (error: unknown, ctx?: Context) => {
+    if (ctx && clientWentAway(ctx, error)) return;
+    services.logger.error({ err: error, request_id: ctx?.state.requestId }, 'response failed');
+  });
   app.use(requestId);
   app.use(accessLog(services));
   app.use(errorBoundary(services));

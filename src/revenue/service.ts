@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { ERRORS } from '../errors.js';
-import type { PeriodSums, Store, TransactionType } from '../store/types.js';
+import { LedgerRangeError, type PeriodSums, type Store, type TransactionType } from '../store/types.js';
 import type { Clock } from '../time.js';
 import { addDays, daysBetween, monthStart, previousMonth, utcDay } from './dates.js';
-import { parseSettlements } from './import.js';
+import { ImportError, parseSettlements } from './import.js';
 
 export interface TransactionQuery {
   transactionType: 'all' | TransactionType;
@@ -90,7 +90,14 @@ export class Revenue {
       tenant.currency,
       this.clock.now(),
     );
-    const { inserted, skipped } = await this.store.ledger.append(entries);
-    return { imported: inserted, skipped };
+    try {
+      const { inserted, skipped } = await this.store.ledger.append(entries);
+      return { imported: inserted, skipped };
+    } catch (error) {
+      if (!(error instanceof LedgerRangeError)) throw error;
+      throw new ImportError([
+        `importing these rows would carry the tenant's ledger past ${Number.MAX_SAFE_INTEGER} minor units in all (the range in which every total is exact); nothing was imported`,
+      ]);
+    }
   }
 }

@@ -4,7 +4,7 @@ import type { Readable } from 'node:stream';
 import { ERRORS } from '../errors.js';
 import type { Principal, RunFilter, RunRow, RunTarget, Store } from '../store/types.js';
 import type { Clock } from '../time.js';
-import type { BlobStore } from '../uploads/blob-store.js';
+import { BlobMissingError, type BlobStore } from '../uploads/blob-store.js';
 import { outputKey } from './outputs.js';
 
 export const DEFAULT_TARGET: RunTarget = 'pdf-preflight';
@@ -22,6 +22,8 @@ const CONTENT_TYPES: Record<string, string> = {
 export class Runs {
   /** Emits 'queued' when this process queues work, so an in-process worker claims it without polling delay. */
   readonly events = new EventEmitter();
+  /** Emits 'missing' when a run lists an output whose bytes are gone: data loss an operator must see. */
+  readonly missingOutputs = new EventEmitter();
 
   constructor(
     private readonly store: Store,
@@ -115,9 +117,15 @@ export class Runs {
     const run = await this.get(tenantId, runId);
     if (!run.output_files.includes(name)) throw ERRORS.notFound('Output file');
     const extension = name.slice(name.lastIndexOf('.'));
-    return {
-      stream: this.blobs.read(outputKey(run.tenant_id, run.id, run.queue_message_id, name)),
-      contentType: CONTENT_TYPES[extension] ?? 'application/octet-stream',
-    };
+    let stream: Readable;
+    try {
+      // opened before anything is answered: a missing file is a 404, never a 200 that breaks off
+      stream = await this.blobs.open(outputKey(run.tenant_id, run.id, run.queue_message_id, name));
+    } catch (error) {
+      if (!(error instanceof BlobMissingError)) throw error;
+      this.missingOutputs.emit('missing', { run_id: run.id, name });
+      throw ERRORS.notFound('Output file');
+    }
+    return { stream, contentType: CONTENT_TYPES[extension] ?? 'application/octet-stream' };
   }
 }

@@ -101,15 +101,28 @@ export interface FileRow {
   created_at: string;
 }
 
+export interface PendingLimits {
+  count: number;
+  bytes: number;
+  /** Uploads that expired before this no longer count. */
+  now: string;
+}
+
 export interface UploadRepo {
-  create(upload: UploadRow): Promise<void>;
+  /**
+   * Inserts a pending upload unless the tenant's unexpired pending uploads would then number more than
+   * `limits.count` or reserve more than `limits.bytes` (declared sizes): checked and written in one
+   * transaction.
+   */
+  create(upload: UploadRow, limits: PendingLimits): Promise<'created' | 'too_many' | 'too_many_bytes'>;
   get(tenantId: string, uploadId: string): Promise<UploadRow | undefined>;
   parts(uploadId: string): Promise<PartRow[]>;
   /** Inserts or replaces a part of a pending upload; false when the upload is no longer pending. */
   putPart(part: PartRow): Promise<boolean>;
   /** Marks the upload completed with its file, once; returns the file that won when another complete did. */
   complete(file: FileRow): Promise<{ file: FileRow; created: boolean }>;
-  delete(tenantId: string, uploadId: string): Promise<boolean>;
+  /** Deletes the upload and its part rows if it is still pending; false when it is not (or is gone). */
+  deletePending(tenantId: string, uploadId: string): Promise<boolean>;
   /** Pending uploads whose expiry is before `now`, oldest first. */
   expired(now: string, limit: number): Promise<UploadRow[]>;
   getFile(tenantId: string, fileId: string): Promise<FileRow | undefined>;
@@ -261,8 +274,18 @@ export interface DailySums extends PeriodSums {
   day: string;
 }
 
+/** Appending would carry a tenant's ledger past the range in which every total stays exact (2^53 - 1). */
+export class LedgerRangeError extends Error {
+  constructor(readonly tenantId: string) {
+    super(`the ledger of tenant ${tenantId} would pass ${Number.MAX_SAFE_INTEGER} minor units in all`);
+  }
+}
+
 export interface LedgerRepo {
-  /** Appends entries all-or-nothing; entries whose external_id the tenant already has are skipped. */
+  /**
+   * Appends entries all-or-nothing; entries whose external_id the tenant already has are skipped. Throws
+   * LedgerRangeError, writing nothing, when the sum of |amount| over the tenant's ledger would pass 2^53 - 1.
+   */
   append(entries: LedgerEntry[]): Promise<{ inserted: number; skipped: number }>;
   list(tenantId: string, filter: LedgerFilter, limit: number, offset: number): Promise<Page<LedgerEntry>>;
   /** Sums per type over inclusive UTC days; an open end means no bound. */

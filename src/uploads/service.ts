@@ -8,8 +8,9 @@ import type { FileRow, PartRow, Store, UploadRow } from '../store/types.js';
 import type { Clock } from '../time.js';
 import type { ProbeFacts } from '../pdf/facts.js';
 import { TaskFailure } from '../pdf/pool.js';
-import { type BlobStore, BlobTooLargeError } from './blob-store.js';
+import { type BlobStore, BlobTooLargeError, type StagedBlob, TEMP_PREFIX } from './blob-store.js';
 import { KeyedLock } from './keyed-lock.js';
+import { PartSlots } from './part-slots.js';
 
 export type UploadView = Schemas['Upload'];
 
@@ -17,6 +18,9 @@ export type NewUpload = Schemas['CreateUploadRequest'];
 
 /** Opens a stored file with the diagnosis's PDF library, off the event loop. */
 export type PdfProbe = (path: string, tenantId: string) => Promise<ProbeFacts>;
+
+/** What a 429 for too many pending uploads tells the caller to wait. */
+const PENDING_RETRY_AFTER_SECONDS = 60;
 
 const partKey = (upload: UploadRow, part: number) =>
   `uploads/${upload.tenant_id}/${upload.id}/part-${String(part).padStart(6, '0')}`;
@@ -42,6 +46,7 @@ export function missingParts(upload: UploadRow, parts: PartRow[]): number[] {
  */
 export class Uploads {
   private readonly locks = new KeyedLock();
+  private readonly partSlots: PartSlots;
 
   constructor(
     private readonly store: Store,
@@ -50,7 +55,9 @@ export class Uploads {
     private readonly config: Config,
     private readonly clock: Clock,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.partSlots = new PartSlots(config.maxConcurrentPartsPerTenant, config.maxConcurrentParts);
+  }
 
   private isExpired(upload: UploadRow): boolean {
     return upload.status === 'pending' && upload.expires_at <= this.clock.now().toISOString();
@@ -97,7 +104,25 @@ export class Uploads {
       created_at: now.toISOString(),
       expires_at: new Date(now.getTime() + this.config.uploadTtlMs).toISOString(),
     };
-    await this.store.uploads.create(upload);
+    const created = await this.store.uploads.create(upload, {
+      count: this.config.maxPendingUploadsPerTenant,
+      bytes: this.config.maxPendingUploadBytesPerTenant,
+      now: now.toISOString(),
+    });
+    if (created === 'too_many') {
+      throw ERRORS.tooManyRequests(
+        'too_many_pending_uploads',
+        `The tenant already has ${this.config.maxPendingUploadsPerTenant} pending uploads; complete or abort some first`,
+        PENDING_RETRY_AFTER_SECONDS,
+      );
+    }
+    if (created === 'too_many_bytes') {
+      throw ERRORS.tooManyRequests(
+        'pending_upload_bytes_exceeded',
+        `Pending uploads may declare ${this.config.maxPendingUploadBytesPerTenant} bytes in all; this one would pass it. Complete or abort some first`,
+        PENDING_RETRY_AFTER_SECONDS,
+      );
+    }
     return this.view(upload);
   }
 
@@ -139,32 +164,45 @@ export class Uploads {
     if (declaredLength !== undefined && declaredLength > expected) throw tooLarge();
     if (declaredLength !== undefined && declaredLength < expected) throw wrongSize(declaredLength);
 
-    return this.locks.run(`${uploadId}:${partNumber}`, async () => {
-      const key = partKey(upload, partNumber);
-      let info: { size: number; sha256: string };
-      try {
-        info = await this.blobs.put(key, body, expected);
-      } catch (error) {
-        if (error instanceof BlobTooLargeError) throw tooLarge();
-        throw error;
-      }
-      if (info.size !== expected) {
-        await this.blobs.delete(key);
-        throw wrongSize(info.size);
-      }
-      const stored = await this.store.uploads.putPart({
-        upload_id: upload.id,
-        part_number: partNumber,
-        size_bytes: info.size,
-        sha256: info.sha256,
-        received_at: this.clock.now().toISOString(),
+    // the body goes aside first: only a whole part of the right size replaces what was stored
+    const key = partKey(upload, partNumber);
+    const release = this.partSlots.acquire(tenantId);
+    let staged: StagedBlob;
+    try {
+      staged = await this.blobs.stage(key, body, expected);
+    } catch (error) {
+      if (error instanceof BlobTooLargeError) throw tooLarge();
+      throw error;
+    } finally {
+      release();
+    }
+    let committed = false;
+    try {
+      if (staged.size !== expected) throw wrongSize(staged.size);
+      // the upload's lock: a part never lands while the same upload is being completed or aborted
+      return await this.locks.run(uploadId, async () => {
+        await this.pending(tenantId, uploadId);
+        await staged.commit();
+        committed = true;
+        const stored = await this.store.uploads.putPart({
+          upload_id: upload.id,
+          part_number: partNumber,
+          size_bytes: staged.size,
+          sha256: staged.sha256,
+          received_at: this.clock.now().toISOString(),
+        });
+        if (!stored)
+          throw ERRORS.conflict('upload_completed', 'Upload was completed while the part was sent');
+        return {
+          upload_id: upload.id,
+          part_number: partNumber,
+          size_bytes: staged.size,
+          sha256: staged.sha256,
+        };
       });
-      if (!stored) {
-        await this.blobs.delete(key);
-        throw ERRORS.conflict('upload_completed', 'Upload was completed while the part was sent');
-      }
-      return { upload_id: upload.id, part_number: partNumber, size_bytes: info.size, sha256: info.sha256 };
-    });
+    } finally {
+      if (!committed) await staged.discard();
+    }
   }
 
   async complete(tenantId: string, uploadId: string) {
@@ -280,23 +318,59 @@ export class Uploads {
   }
 
   async abort(tenantId: string, uploadId: string) {
-    const upload = await this.store.uploads.get(tenantId, uploadId);
-    if (!upload) throw ERRORS.notFound('Upload');
-    if (upload.status === 'completed')
-      throw ERRORS.conflict('upload_completed', 'A completed upload cannot be aborted');
+    // under the upload's lock, and the delete is conditional: an upload being completed is never aborted
     await this.locks.run(uploadId, async () => {
-      await this.store.uploads.delete(tenantId, uploadId);
+      const upload = await this.store.uploads.get(tenantId, uploadId);
+      if (!upload) throw ERRORS.notFound('Upload');
+      if (upload.status === 'completed')
+        throw ERRORS.conflict('upload_completed', 'A completed upload cannot be aborted');
+      if (!(await this.store.uploads.deletePending(tenantId, uploadId)))
+        throw ERRORS.conflict('upload_completed', 'A completed upload cannot be aborted');
       await this.blobs.deletePrefix(uploadPrefix(upload));
     });
     return { upload_id: uploadId, status: 'aborted' as const };
+  }
+
+  /**
+   * Removes what a crash (kill -9, power loss) left behind and no row refers to: temporary files, an
+   * assembled file whose row was never committed, the parts of an upload whose row is gone. Only things
+   * older than `minAgeMs` go, so a write in progress in another process is never touched.
+   */
+  async sweepLeftovers(minAgeMs: number): Promise<number> {
+    const before = this.clock.now().getTime() - minAgeMs;
+    let removed = 0;
+    for (const prefix of ['uploads', 'files']) {
+      for await (const blob of this.blobs.list(prefix)) {
+        if (blob.modifiedAt > before) continue;
+        if (await this.isLeftover(blob.key)) {
+          await this.blobs.delete(blob.key);
+          removed++;
+        }
+      }
+    }
+    return removed;
+  }
+
+  private async isLeftover(key: string): Promise<boolean> {
+    const name = key.slice(key.lastIndexOf('/') + 1);
+    if (name.startsWith(TEMP_PREFIX)) return true;
+    const [kind, tenantId, id] = key.split('/');
+    if (!tenantId || !id) return false;
+    if (kind === 'files') {
+      return !(await this.store.uploads.getFile(tenantId, id.replace(/\.pdf$/, '')));
+    }
+    const upload = await this.store.uploads.get(tenantId, id);
+    return !upload || upload.status !== 'pending';
   }
 
   /** Deletes pending uploads past their expiry, bytes first; returns how many went. */
   async sweepExpired(batch = 100): Promise<number> {
     const expired = await this.store.uploads.expired(this.clock.now().toISOString(), batch);
     for (const upload of expired) {
-      await this.blobs.deletePrefix(uploadPrefix(upload));
-      await this.store.uploads.delete(upload.tenant_id, upload.id);
+      await this.locks.run(upload.id, async () => {
+        if (await this.store.uploads.deletePending(upload.tenant_id, upload.id))
+          await this.blobs.deletePrefix(uploadPrefix(upload));
+      });
     }
     return expired.length;
   }

@@ -23,20 +23,23 @@ beforeEach(async () => {
   userId = created.user_id;
   fileId = randomUUID();
   const uploadId = randomUUID();
-  await store.uploads.create({
-    id: uploadId,
-    tenant_id: tenantId,
-    file_name: 'a.pdf',
-    size_bytes: 1,
-    content_type: 'application/pdf',
-    sha256: null,
-    part_size: 1,
-    part_count: 1,
-    status: 'pending',
-    file_id: null,
-    created_at: new Date().toISOString(),
-    expires_at: '9999-01-01T00:00:00.000Z',
-  });
+  await store.uploads.create(
+    {
+      id: uploadId,
+      tenant_id: tenantId,
+      file_name: 'a.pdf',
+      size_bytes: 1,
+      content_type: 'application/pdf',
+      sha256: null,
+      part_size: 1,
+      part_count: 1,
+      status: 'pending',
+      file_id: null,
+      created_at: new Date().toISOString(),
+      expires_at: '9999-01-01T00:00:00.000Z',
+    },
+    { count: 10, bytes: 10, now: new Date().toISOString() },
+  );
   await store.uploads.complete({
     id: fileId,
     tenant_id: tenantId,

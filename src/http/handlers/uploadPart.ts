@@ -2,6 +2,7 @@ import { ERRORS } from '../../errors.js';
 import type { AuthedHandler } from '../api.js';
 import { pathOf } from '../params.js';
 import { sendOk } from '../render.js';
+import { withIdleTimeout } from '../body-idle.js';
 import { mediaType } from '../request-body.js';
 
 const PART_MEDIA_TYPES = ['application/octet-stream', 'application/pdf'];
@@ -15,7 +16,7 @@ export const uploadPart: AuthedHandler = async ({ c, ctx, services, principal })
     principal.tenantId,
     upload_id,
     Number(part_number),
-    ctx.req,
+    withIdleTimeout(ctx.req, services.config.bodyIdleTimeoutMs),
     ctx.request.length,
   );
   ctx.remove('Connection');

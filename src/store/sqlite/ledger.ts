@@ -1,7 +1,17 @@
-import type { DailySums, LedgerEntry, LedgerFilter, LedgerRepo, PeriodSums } from '../types.js';
+import {
+  type DailySums,
+  type LedgerEntry,
+  type LedgerFilter,
+  LedgerRangeError,
+  type LedgerRepo,
+  type PeriodSums,
+} from '../types.js';
 import type { Db } from './database.js';
 
-/** Inserts one ledger row and adds it to the daily sums; must run inside the caller's transaction. */
+/**
+ * Inserts one ledger row and adds it to the daily sums; must run inside the caller's transaction (a
+ * LedgerRangeError rolls it back).
+ */
 export type LedgerWriter = (entry: LedgerEntry, queueMessageId?: string | null) => boolean;
 
 export function ledgerWriter(db: Db): LedgerWriter {
@@ -17,14 +27,22 @@ export function ledgerWriter(db: Db): LedgerWriter {
      ON CONFLICT (tenant_id, day, type) DO UPDATE SET amount = amount + excluded.amount, tx_count = tx_count + 1`,
   );
   const addTotal = db.prepare(
-    `INSERT INTO ledger_totals (tenant_id, type, amount, tx_count) VALUES (?, ?, ?, 1)
-     ON CONFLICT (tenant_id, type) DO UPDATE SET amount = amount + excluded.amount, tx_count = tx_count + 1`,
+    `INSERT INTO ledger_totals (tenant_id, type, amount, abs_amount, tx_count) VALUES (?, ?, ?, ABS(?), 1)
+     ON CONFLICT (tenant_id, type) DO UPDATE SET amount = amount + excluded.amount,
+       abs_amount = abs_amount + excluded.abs_amount, tx_count = tx_count + 1`,
   );
+  const pastSafeRange = db
+    .prepare(
+      `SELECT COALESCE(SUM(abs_amount), 0) > ${Number.MAX_SAFE_INTEGER} FROM ledger_totals WHERE tenant_id = ?`,
+    )
+    .pluck();
   return (entry, queueMessageId = null) => {
     const inserted = insert.run({ ...entry, queue_message_id: queueMessageId }).changes === 1;
     if (inserted) {
       addDaily.run(entry.tenant_id, entry.occurred_at.slice(0, 10), entry.type, entry.amount);
-      addTotal.run(entry.tenant_id, entry.type, entry.amount);
+      addTotal.run(entry.tenant_id, entry.type, entry.amount, entry.amount);
+      // every sum the API shows is at most the sum of |amount|: past 2^53 - 1 a total would lose precision
+      if (pastSafeRange.get(entry.tenant_id) === 1) throw new LedgerRangeError(entry.tenant_id);
     }
     return inserted;
   };

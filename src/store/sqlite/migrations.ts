@@ -234,4 +234,22 @@ export const migrations: {
       CREATE INDEX run_queue_tenant_open ON run_queue(tenant_id, enqueued_at) WHERE done_at IS NULL;
     `,
   },
+  {
+    version: 7,
+    name: 'pending uploads per tenant',
+    sql: `
+      CREATE INDEX uploads_tenant_pending ON uploads(tenant_id, expires_at) WHERE status = 'pending';
+    `,
+  },
+  {
+    version: 8,
+    name: 'ledger magnitude per tenant',
+    sql: `
+      -- the sum of |amount| bounds every partial sum the dashboard shows: kept under 2^53 by every append
+      ALTER TABLE ledger_totals ADD COLUMN abs_amount INTEGER NOT NULL DEFAULT 0;
+      UPDATE ledger_totals SET abs_amount = (
+        SELECT COALESCE(SUM(ABS(amount)), 0) FROM ledger
+        WHERE ledger.tenant_id = ledger_totals.tenant_id AND ledger.type = ledger_totals.type);
+    `,
+  },
 ];

@@ -1,4 +1,4 @@
-import type { FileRow, PartRow, UploadRepo, UploadRow } from '../types.js';
+import type { FileRow, PartRow, PendingLimits, UploadRepo, UploadRow } from '../types.js';
 import type { Db } from './database.js';
 
 type FileRecord = Omit<FileRow, 'encrypted'> & { encrypted: number };
@@ -37,10 +37,24 @@ export function sqliteUploads(db: Db): UploadRepo {
   const deleteParts = db.prepare('DELETE FROM upload_parts WHERE upload_id = ?');
   const fileByUpload = db.prepare(`SELECT ${fileColumns} FROM files WHERE upload_id = ? AND tenant_id = ?`);
   const getFile = db.prepare(`SELECT ${fileColumns} FROM files WHERE id = ? AND tenant_id = ?`);
-  const remove = db.prepare(`DELETE FROM uploads WHERE id = ? AND tenant_id = ?`);
+  const removePending = db.prepare(
+    `DELETE FROM uploads WHERE id = ? AND tenant_id = ? AND status = 'pending'`,
+  );
   const expired = db.prepare(
     `SELECT ${uploadColumns} FROM uploads WHERE status = 'pending' AND expires_at < ? ORDER BY expires_at LIMIT ?`,
   );
+
+  const pendingTotals = db.prepare(
+    `SELECT COUNT(*) AS count, COALESCE(SUM(size_bytes), 0) AS bytes FROM uploads
+     WHERE tenant_id = ? AND status = 'pending' AND expires_at >= ?`,
+  );
+  const create = db.transaction((upload: UploadRow, limits: PendingLimits) => {
+    const totals = pendingTotals.get(upload.tenant_id, limits.now) as { count: number; bytes: number };
+    if (totals.count + 1 > limits.count) return 'too_many' as const;
+    if (totals.bytes + upload.size_bytes > limits.bytes) return 'too_many_bytes' as const;
+    insert.run(upload);
+    return 'created' as const;
+  });
 
   const complete = db.transaction((file: FileRow) => {
     const won = markCompleted.run(file.id, file.upload_id, file.tenant_id).changes === 1;
@@ -55,8 +69,8 @@ export function sqliteUploads(db: Db): UploadRepo {
   });
 
   return {
-    async create(upload) {
-      insert.run(upload);
+    async create(upload, limits) {
+      return create.immediate(upload, limits);
     },
     async get(tenantId, uploadId) {
       return get.get(uploadId, tenantId) as UploadRow | undefined;
@@ -70,8 +84,8 @@ export function sqliteUploads(db: Db): UploadRepo {
     async complete(file) {
       return complete.immediate(file);
     },
-    async delete(tenantId, uploadId) {
-      return remove.run(uploadId, tenantId).changes === 1;
+    async deletePending(tenantId, uploadId) {
+      return removePending.run(uploadId, tenantId).changes === 1;
     },
     async expired(now, limit) {
       return expired.all(now, limit) as UploadRow[];
