@@ -824,6 +824,62 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
+        /**
+         * @description The tenant already has `MAX_PENDING_UPLOADS_PER_TENANT` unexpired pending uploads (default 100:
+         *     `too_many_pending_uploads`), or this one would take the bytes they declare past
+         *     `MAX_PENDING_UPLOAD_BYTES_PER_TENANT` (default 20 GiB: `pending_upload_bytes_exceeded`). Complete or
+         *     abort some first; `Retry-After` says when to try again.
+         */
+        TooManyPendingUploads: {
+            headers: {
+                /** @description Seconds to wait before retrying. */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /**
+         * @description The tenant already has `MAX_CONCURRENT_PARTS_PER_TENANT` part bodies in flight (default 8):
+         *     `too_many_concurrent_parts`. Send the next part when one is done; `Retry-After` says when.
+         */
+        TooManyConcurrentParts: {
+            headers: {
+                /** @description Seconds to wait before retrying. */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /**
+         * @description The server is receiving `MAX_CONCURRENT_PARTS` part bodies already (default 64): `busy`. Retry after
+         *     `Retry-After` seconds.
+         */
+        Busy: {
+            headers: {
+                /** @description Seconds to wait before retrying. */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /**
+         * @description The body sent nothing for `BODY_IDLE_TIMEOUT_MS` (default 30,000): `request_timeout`. Nothing of it
+         *     was kept (a part stored before stays as it was); the connection is closed.
+         */
+        BodyIdle: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
         /** @description An unexpected failure; the `request_id` finds it in the logs. */
         InternalError: {
             headers: {
@@ -1007,6 +1063,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyPendingUploads"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -1128,11 +1185,14 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["BodyIdle"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyConcurrentParts"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     getFile: {

@@ -55,14 +55,19 @@ function refuseNonDecimalIntegers(
   params: { in: 'query' | 'path'; name: string }[],
   query: Record<string, string | string[]>,
   path: Record<string, string | string[]>,
-): void {
+): boolean {
+  let pathChanged = false;
   for (const param of params) {
     const source = param.in === 'query' ? query : path;
     const raw = source[param.name];
     if (raw === undefined) continue;
     const value = Array.isArray(raw) ? raw[raw.length - 1] : raw;
-    if (typeof value === 'string' && !DECIMAL_INTEGER.test(value)) source[param.name] = NOT_AN_INTEGER;
+    if (typeof value === 'string' && !DECIMAL_INTEGER.test(value)) {
+      source[param.name] = NOT_AN_INTEGER;
+      if (param.in === 'path') pathChanged = true;
+    }
   }
+  return pathChanged;
 }
 
 /**
@@ -113,11 +118,14 @@ export async function createApi(services: Services, handlers: HandlerSet): Promi
         string,
         string
       >;
-      refuseNonDecimalIntegers(
-        integerParams.get(c.operation.operationId ?? '') ?? [],
-        req.query,
-        c.request.params,
-      );
+      const params = { ...(c.request.params as Record<string, string>) };
+      const integers = integerParams.get(c.operation.operationId ?? '') ?? [];
+      if (refuseNonDecimalIntegers(integers, req.query, params)) {
+        // the validator parses the path again from the request: rebuild it from the operation's template
+        req.path = c.operation.path.replace(/\{(\w+)\}/g, (_, name: string) =>
+          encodeURIComponent(params[name] ?? ''),
+        );
+      }
     },
     postSecurityHandler: async (c: OpenApiContext, ctx: KoaContext) => {
       if (!c.security?.authorized && (c.operation?.security?.length ?? 0) > 0) return;

@@ -5,7 +5,7 @@ import formats from 'ajv-formats';
 import { OpenAPIBackend } from 'openapi-backend';
 import { expect } from 'vitest';
 import { type Config, loadConfig } from '../../src/config.js';
-import { createLogger } from '../../src/logger.js';
+import { createLogger, type Logger } from '../../src/logger.js';
 import { CONTRACT_PATH } from '../../src/paths.js';
 import { type RunningServer, startServer } from '../../src/server.js';
 import type { CreatedTenant } from '../../src/tenants/service.js';
@@ -58,6 +58,11 @@ export interface Harness {
   close(): Promise<void>;
 }
 
+/** The contract, dereferenced, as openapi-backend reads it. */
+export async function loadedContract(): Promise<OpenAPIBackend> {
+  return loadContract();
+}
+
 async function checkAgainstContract(method: string, route: string, response: ApiResponse): Promise<void> {
   const api = await loadContract();
   const pathOnly = route.split('?')[0]!;
@@ -87,7 +92,10 @@ async function checkAgainstContract(method: string, route: string, response: Api
   }
 }
 
-export async function startHarness(env: Record<string, string> = {}): Promise<Harness> {
+export async function startHarness(
+  env: Record<string, string> = {},
+  options: { logger?: Logger } = {},
+): Promise<Harness> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'ota-test-'));
   const config = loadConfig({
     DATA_DIR: dataDir,
@@ -97,7 +105,10 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
     WORKER_THREADS: '2',
     ...env,
   });
-  const server = await startServer(config, createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'));
+  const server = await startServer(
+    config,
+    options.logger ?? createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
+  );
   const tenant = await server.services.tenants.create('acme');
   const other = await server.services.tenants.create('globex');
   const request = async (
