@@ -97,6 +97,7 @@ export async function startApi(
       // the default level: every request writes its access-log line, as in production
       LOG_LEVEL: 'info',
       SEED_DEMO_TENANT: 'false',
+      METRICS_PORT: '0',
       ...env,
     },
     stdio: ['ignore', 'ignore', 'inherit'],

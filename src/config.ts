@@ -5,6 +5,8 @@ import path from 'node:path';
 export interface Config {
   port: number;
   host: string;
+  /** Prometheus metrics on a port of their own; 0 serves none. */
+  metricsPort: number;
   dataDir: string;
   logLevel: string;
   /** Largest file an upload may declare. */
@@ -50,67 +52,107 @@ export interface Config {
   seedDemoTenant: boolean;
 }
 
-function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isSafeInteger(value) || value < min) {
-    throw new Error(`${name} must be an integer >= ${min}, got "${raw}"`);
+/** Every problem with the environment, one clear line each; the process prints them and exits 1. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(problems.join('\n'));
   }
-  return value;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/** Reads variables against their declared types, collecting every problem instead of stopping at one. */
+class EnvReader {
+  readonly problems: string[] = [];
+  constructor(private readonly env: NodeJS.ProcessEnv) {}
+
+  private raw(name: string): string | undefined {
+    const value = this.env[name];
+    return value === undefined || value.trim() === '' ? undefined : value.trim();
+  }
+
+  int(name: string, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
+    const raw = this.raw(name);
+    if (raw === undefined) return fallback;
+    const value = /^[+-]?\d+$/.test(raw) ? Number(raw) : Number.NaN;
+    if (!Number.isSafeInteger(value) || value < min || value > max) {
+      const range = max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `from ${min} to ${max}`;
+      this.problems.push(`${name} must be a whole number ${range}, got "${raw}"`);
+      return fallback;
+    }
+    return value;
+  }
+
+  oneOf(name: string, fallback: string, allowed: string[]): string {
+    const raw = this.raw(name);
+    if (raw === undefined) return fallback;
+    if (!allowed.includes(raw)) {
+      this.problems.push(`${name} must be one of ${allowed.join(', ')}, got "${raw}"`);
+      return fallback;
+    }
+    return raw;
+  }
+
+  bool(name: string, fallback: boolean): boolean {
+    return this.oneOf(name, String(fallback), ['true', 'false']) === 'true';
+  }
+
+  text(name: string, fallback: string): string {
+    return this.raw(name) ?? fallback;
+  }
 }
 
 /** S3's limit, and the contract's bound on `part_number`. */
 export const MAX_PART_COUNT = 10_000;
 
+/** The whole configuration, checked at once: throws ConfigError listing every problem. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const config = readConfig(env);
-  if (Math.ceil(config.maxUploadBytes / config.uploadPartSize) > MAX_PART_COUNT) {
-    throw new Error(
-      `MAX_UPLOAD_BYTES / UPLOAD_PART_SIZE must be at most ${MAX_PART_COUNT} parts, got ${Math.ceil(config.maxUploadBytes / config.uploadPartSize)}`,
+  const read = new EnvReader(env);
+  const config = readConfig(read);
+  const parts = Math.ceil(config.maxUploadBytes / config.uploadPartSize);
+  if (parts > MAX_PART_COUNT) {
+    read.problems.push(
+      `MAX_UPLOAD_BYTES / UPLOAD_PART_SIZE must be at most ${MAX_PART_COUNT} parts, got ${parts}`,
     );
   }
+  if (read.problems.length > 0) throw new ConfigError(read.problems);
   return config;
 }
 
-function readConfig(env: NodeJS.ProcessEnv): Config {
+function readConfig(env: EnvReader): Config {
   const MiB = 1024 * 1024;
   return {
-    port: intFromEnv(env, 'PORT', 8080),
-    host: env.HOST ?? '0.0.0.0',
-    dataDir: path.resolve(env.DATA_DIR ?? './data'),
-    logLevel: env.LOG_LEVEL ?? 'info',
-    maxUploadBytes: intFromEnv(env, 'MAX_UPLOAD_BYTES', 512 * MiB, 1),
-    uploadPartSize: intFromEnv(env, 'UPLOAD_PART_SIZE', 8 * MiB, 1),
-    uploadTtlMs: intFromEnv(env, 'UPLOAD_TTL_SECONDS', 24 * 3600, 1) * 1000,
-    sweepIntervalMs: intFromEnv(env, 'UPLOAD_SWEEP_SECONDS', 300, 1) * 1000,
-    workerThreads: intFromEnv(env, 'WORKER_THREADS', availableParallelism()),
-    taskTimeoutMs: intFromEnv(env, 'TASK_TIMEOUT_MS', 10_000, 1),
-    taskMemoryMb: intFromEnv(env, 'TASK_MEMORY_MB', 512, 64),
-    probeThreads: intFromEnv(env, 'PROBE_THREADS', 1, 1),
-    maxPages: intFromEnv(env, 'MAX_PAGES', 10_000, 1),
-    leftoverMinAgeMs: intFromEnv(env, 'LEFTOVER_MIN_AGE_SECONDS', 3600) * 1000,
-    maxPendingUploadsPerTenant: intFromEnv(env, 'MAX_PENDING_UPLOADS_PER_TENANT', 100, 1),
-    maxPendingUploadBytesPerTenant: intFromEnv(
-      env,
-      'MAX_PENDING_UPLOAD_BYTES_PER_TENANT',
-      20 * 1024 * MiB,
-      1,
-    ),
-    maxConcurrentPartsPerTenant: intFromEnv(env, 'MAX_CONCURRENT_PARTS_PER_TENANT', 8, 1),
-    maxConcurrentParts: intFromEnv(env, 'MAX_CONCURRENT_PARTS', 64, 1),
-    bodyIdleTimeoutMs: intFromEnv(env, 'BODY_IDLE_TIMEOUT_MS', 30_000, 1),
-    headersTimeoutMs: intFromEnv(env, 'HTTP_HEADERS_TIMEOUT_MS', 20_000, 1),
-    requestTimeoutMs: intFromEnv(env, 'HTTP_REQUEST_TIMEOUT_MS', 300_000, 1),
-    runTimeoutMs: intFromEnv(env, 'RUN_TIMEOUT_MS', 600_000, 1),
-    maxQueuedRunsPerTenant: intFromEnv(env, 'MAX_QUEUED_RUNS_PER_TENANT', 1000, 1),
-    reportThumbnails: intFromEnv(env, 'REPORT_THUMBNAILS', 12),
-    reportHtmlPages: intFromEnv(env, 'REPORT_HTML_PAGES', 500, 1),
-    leaseMs: intFromEnv(env, 'RUN_LEASE_MS', 30_000, 100),
+    port: env.int('PORT', 8080, 0, 65535),
+    host: env.text('HOST', '0.0.0.0'),
+    dataDir: path.resolve(env.text('DATA_DIR', './data')),
+    logLevel: env.oneOf('LOG_LEVEL', 'info', LOG_LEVELS),
+    metricsPort: env.int('METRICS_PORT', 9464, 0, 65535),
+    maxUploadBytes: env.int('MAX_UPLOAD_BYTES', 512 * MiB, 1),
+    uploadPartSize: env.int('UPLOAD_PART_SIZE', 8 * MiB, 1),
+    uploadTtlMs: env.int('UPLOAD_TTL_SECONDS', 24 * 3600, 1) * 1000,
+    sweepIntervalMs: env.int('UPLOAD_SWEEP_SECONDS', 300, 1) * 1000,
+    workerThreads: env.int('WORKER_THREADS', availableParallelism()),
+    taskTimeoutMs: env.int('TASK_TIMEOUT_MS', 10_000, 1),
+    taskMemoryMb: env.int('TASK_MEMORY_MB', 512, 64),
+    probeThreads: env.int('PROBE_THREADS', 1, 1),
+    maxPages: env.int('MAX_PAGES', 10_000, 1),
+    leftoverMinAgeMs: env.int('LEFTOVER_MIN_AGE_SECONDS', 3600) * 1000,
+    maxPendingUploadsPerTenant: env.int('MAX_PENDING_UPLOADS_PER_TENANT', 100, 1),
+    maxPendingUploadBytesPerTenant: env.int('MAX_PENDING_UPLOAD_BYTES_PER_TENANT', 20 * 1024 * MiB, 1),
+    maxConcurrentPartsPerTenant: env.int('MAX_CONCURRENT_PARTS_PER_TENANT', 8, 1),
+    maxConcurrentParts: env.int('MAX_CONCURRENT_PARTS', 64, 1),
+    bodyIdleTimeoutMs: env.int('BODY_IDLE_TIMEOUT_MS', 30_000, 1),
+    headersTimeoutMs: env.int('HTTP_HEADERS_TIMEOUT_MS', 20_000, 1),
+    requestTimeoutMs: env.int('HTTP_REQUEST_TIMEOUT_MS', 300_000, 1),
+    runTimeoutMs: env.int('RUN_TIMEOUT_MS', 600_000, 1),
+    maxQueuedRunsPerTenant: env.int('MAX_QUEUED_RUNS_PER_TENANT', 1000, 1),
+    reportThumbnails: env.int('REPORT_THUMBNAILS', 12),
+    reportHtmlPages: env.int('REPORT_HTML_PAGES', 500, 1),
+    leaseMs: env.int('RUN_LEASE_MS', 30_000, 100),
     pointsPerPage: {
-      'pdf-preflight': intFromEnv(env, 'POINTS_PER_PAGE_PREFLIGHT', 2),
-      'pdf-text': intFromEnv(env, 'POINTS_PER_PAGE_TEXT', 1),
+      'pdf-preflight': env.int('POINTS_PER_PAGE_PREFLIGHT', 2),
+      'pdf-text': env.int('POINTS_PER_PAGE_TEXT', 1),
     },
-    seedDemoTenant: env.SEED_DEMO_TENANT !== 'false',
+    seedDemoTenant: env.bool('SEED_DEMO_TENANT', true),
   };
 }

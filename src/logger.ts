@@ -1,19 +1,22 @@
 import { pino } from 'pino';
+import pretty from 'pino-pretty';
 
 export type Logger = pino.Logger;
 
 /**
- * JSON lines on stdout. Writes are buffered (4 KiB) off the request path; flushLogs() on shutdown writes
- * out the rest, so only a crash can lose the last few lines. Authorization headers and bodies are never
- * logged: the access log records only the fields it names.
+ * JSON lines on stdout, or readable lines when stdout is a terminal. Writes are asynchronous but not held
+ * back: a line goes out as soon as the event loop is free, so `listening` and the access log show at once.
+ * Authorization headers and bodies are never logged: the access log records only the fields it names.
  */
-const destination = pino.destination({ sync: false, minLength: 4096 });
+const destination = process.stdout.isTTY
+  ? pretty({ colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', sync: true })
+  : pino.destination({ sync: false });
 
 export function createLogger(level: string): Logger {
   return pino({ level, base: undefined, timestamp: pino.stdTimeFunctions.isoTime }, destination);
 }
 
-/** Ends the process after writing out buffered log lines. */
+/** Ends the process after writing out pending log lines. */
 export function exitWithLogs(code: number): never {
   flushLogs();
   process.exit(code);
@@ -21,7 +24,7 @@ export function exitWithLogs(code: number): never {
 
 function flushLogs(): void {
   try {
-    destination.flushSync();
+    if ('flushSync' in destination && typeof destination.flushSync === 'function') destination.flushSync();
   } catch {
     // nothing written yet: the stream is still opening
   }

@@ -1,6 +1,7 @@
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { answerClientError } from './http/client-error.js';
+import { startMetricsServer } from './metrics/server.js';
 import type { Config } from './config.js';
 import { createApp } from './http/app.js';
 import type { Logger } from './logger.js';
@@ -10,6 +11,8 @@ import { createRunWorker } from './worker/index.js';
 
 export interface RunningServer {
   url: string;
+  /** Where `/metrics` is served, when METRICS_PORT is not 0. */
+  metricsUrl?: string;
   services: Services;
   close(): Promise<void>;
 }
@@ -23,25 +26,55 @@ async function seedDemoTenant(services: Services): Promise<void> {
   );
 }
 
-export async function startServer(config: Config, logger: Logger): Promise<RunningServer> {
+export async function startServer(
+  config: Config,
+  logger: Logger,
+  /** Told the URLs as soon as the ports are bound, before anything else is printed. */
+  announce?: (url: string, metricsUrl?: string) => void,
+): Promise<RunningServer> {
   const started = performance.now();
   const store = openSqliteStore(config.dataDir);
   const services = createServices(config, store, logger);
-  if (config.seedDemoTenant) await seedDemoTenant(services);
   const app = await createApp(services);
-  const server: Server = await new Promise((resolve) => {
-    const s = app.listen(config.port, config.host, () => resolve(s));
+  const server: Server = createServer(
+    {
+      // deliberate limits (see the contract): slow headers and endless requests do not hold a socket for
+      // ever; Node checks them every connectionsCheckingInterval, 30 s unless told otherwise
+      headersTimeout: config.headersTimeoutMs,
+      requestTimeout: config.requestTimeoutMs,
+      connectionsCheckingInterval: Math.min(1000, config.headersTimeoutMs),
+    },
+    app.callback(),
+  );
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
   });
   server.keepAliveTimeout = 65_000;
-  // deliberate limits (see the contract): slow headers and endless requests do not hold a socket for ever
-  server.headersTimeout = config.headersTimeoutMs;
-  server.requestTimeout = config.requestTimeoutMs;
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) =>
     answerClientError(error, socket, logger),
   );
   const { port } = server.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const url = `http://${host}:${port}`;
+  let metricsServer: Server | undefined;
+  try {
+    if (config.metricsPort > 0) {
+      metricsServer = await startMetricsServer(services.metrics, config.metricsPort, config.host, logger);
+    }
+  } catch (error) {
+    server.close();
+    throw Object.assign(error as Error, { port: config.metricsPort });
+  }
+  const metricsUrl = metricsServer
+    ? `http://${host}:${(metricsServer.address() as AddressInfo).port}`
+    : undefined;
+  announce?.(url, metricsUrl);
+  // only once the port is ours: a start that fails to bind must not print a token it then loses
+  if (config.seedDemoTenant) await seedDemoTenant(services);
   logger.info(
     { url, data_dir: config.dataDir, startup_ms: Math.round(performance.now() - started) },
     'listening',
@@ -72,11 +105,12 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
         server.close(() => resolve());
         server.closeIdleConnections();
       });
+      metricsServer?.close();
       await Promise.all([drained, runWorker?.stop()]);
       await services.close();
       await store.close();
     })();
     return closing;
   };
-  return { url, services, close };
+  return { url, metricsUrl, services, close };
 }

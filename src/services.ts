@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
+import { Metrics } from './metrics/metrics.js';
 import { Revenue } from './revenue/service.js';
 import { Runs } from './runs/service.js';
 import type { Store } from './store/types.js';
@@ -17,6 +18,7 @@ export interface Services {
   logger: Logger;
   store: Store;
   blobs: BlobStore;
+  metrics: Metrics;
   /** Parser threads for runs, created on first use: the admin CLI never starts them. */
   pdfPool(): PdfPool;
   tenants: Tenants;
@@ -33,12 +35,14 @@ export function createServices(
   clock: Clock = systemClock,
 ): Services {
   const blobs = new LocalBlobStore(path.join(config.dataDir, 'blobs'));
+  const metrics = new Metrics(store);
   let pool: PdfPool | undefined;
   const pdfPool = () => {
     pool ??= new PdfPool({
       size: Math.max(1, config.workerThreads),
       taskTimeoutMs: config.taskTimeoutMs,
       memoryMb: config.taskMemoryMb,
+      onTaskEnd: (kind, outcome, seconds) => metrics.parserTask(kind, outcome, seconds),
     });
     return pool;
   };
@@ -49,6 +53,7 @@ export function createServices(
       size: config.probeThreads,
       taskTimeoutMs: config.taskTimeoutMs,
       memoryMb: config.taskMemoryMb,
+      onTaskEnd: (kind, outcome, seconds) => metrics.parserTask(kind, outcome, seconds),
     });
     return probePool.run({ kind: 'probe', path: file }, tenantId);
   };
@@ -56,16 +61,19 @@ export function createServices(
   runs.missingOutputs.on('missing', (what: { run_id: string; name: string }) =>
     logger.error(what, 'a run output listed in its record is missing from the blob store'),
   );
+  const uploads = new Uploads(store, blobs, probe, config, clock, logger);
+  uploads.events.on('part', (bytes: number) => metrics.uploaded(bytes));
   return {
     config,
     clock,
     logger,
+    metrics,
     store,
     blobs,
     pdfPool,
     tenants: new Tenants(store, clock),
     revenue: new Revenue(store, clock),
-    uploads: new Uploads(store, blobs, probe, config, clock, logger),
+    uploads,
     runs,
     async close() {
       await Promise.all([pool?.close(), probePool?.close()]);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
+import Router from '@koa/router';
 import Koa, { type Context, type Next } from 'koa';
 import type { OpenAPIBackend, Request as OpenApiRequest } from 'openapi-backend';
 import { AppError } from '../errors.js';
@@ -11,9 +12,13 @@ import { sendError } from './render.js';
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/** W3C trace context: version 00, a 32-hex trace id (not all zeros), a 16-hex parent id, flags. */
+const TRACEPARENT = /^00-(?!0{32})([0-9a-f]{32})-(?!0{16})[0-9a-f]{16}-[0-9a-f]{2}$/;
+
 function requestId(ctx: Context, next: Next) {
   const given = ctx.get('x-request-id');
   ctx.state.requestId = SANE_REQUEST_ID.test(given) ? given : randomUUID();
+  ctx.state.traceId = TRACEPARENT.exec(ctx.get('traceparent'))?.[1];
   ctx.set('X-Request-Id', ctx.state.requestId as string);
   return next();
 }
@@ -24,17 +29,36 @@ function accessLog(services: Services) {
     try {
       await next();
     } finally {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const route = (ctx.state.route as string | undefined) ?? ctx.path;
+      // paths outside the contract are one label, or a scan of random paths would grow the series for ever
+      services.metrics.request(ctx.state.route ? route : 'other', ctx.status, seconds);
       services.logger.info(
         {
           request_id: ctx.state.requestId,
+          trace_id: ctx.state.traceId,
           method: ctx.method,
-          route: (ctx.state.route as string | undefined) ?? ctx.path,
+          route,
           status: ctx.status,
-          duration_ms: Number(process.hrtime.bigint() - started) / 1e6,
+          duration_ms: seconds * 1000,
           tenant_id: (ctx.state.principal as { tenantId?: string } | undefined)?.tenantId,
         },
         'request',
       );
+      if (services.logger.isLevelEnabled('debug')) {
+        services.logger.debug(
+          {
+            request_id: ctx.state.requestId,
+            path: ctx.path,
+            query: ctx.querystring,
+            request_length: ctx.request.length,
+            response_length: ctx.response.length,
+            user_agent: ctx.get('user-agent'),
+            remote: ctx.ip,
+          },
+          'request detail',
+        );
+      }
     }
   };
 }
@@ -63,20 +87,20 @@ function errorBoundary(services: Services) {
   };
 }
 
-function staticDocs(ctx: Context, next: Next) {
-  if (ctx.method !== 'GET') return next();
-  if (ctx.path === '/openapi.yaml') {
+/** The routes outside the contract: the docs, the contract itself, and `/` pointing at the docs. */
+function publicRoutes(): Router {
+  const router = new Router();
+  router.get('/', (ctx) => ctx.redirect('/docs'));
+  router.get('/openapi.yaml', (ctx) => {
     ctx.type = 'application/yaml';
     ctx.body = createReadStream(CONTRACT_PATH);
-    return;
-  }
-  if (ctx.path === '/docs' || ctx.path === '/docs/') {
+  });
+  router.get(['/docs', '/docs/'], (ctx, next) => {
     if (!existsSync(DOCS_PATH)) return next();
     ctx.type = 'text/html';
     ctx.body = createReadStream(DOCS_PATH);
-    return;
-  }
-  return next();
+  });
+  return router;
 }
 
 /**
@@ -125,7 +149,8 @@ export async function createApp(services: Services): Promise<Koa> {
   app.use(requestId);
   app.use(accessLog(services));
   app.use(errorBoundary(services));
-  app.use(staticDocs);
+  app.use(publicRoutes().routes());
+  // everything else, the API and unknown paths alike, is openapi-backend's: its 404 and 405 are the envelope
   app.use(dispatch(api));
   return app;
 }

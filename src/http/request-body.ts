@@ -1,5 +1,5 @@
+import { bodyParser } from '@koa/bodyparser';
 import type { Context } from 'koa';
-import getRawBody from 'raw-body';
 import { ERRORS } from '../errors.js';
 
 /** JSON bodies of this API are tiny; anything larger is refused before it is buffered. */
@@ -10,10 +10,24 @@ export function mediaType(ctx: Context): string {
 }
 
 /**
- * Reads a JSON request body as text, or undefined when there is none. openapi-backend parses the text and
- * reports text that is not JSON as a parse error (rendered as `json_invalid`).
+ * JSON only, at most 64 KiB. Not `jsonStrict`: a body of `"x"` or `null` is JSON that is not an object,
+ * which validation names (`model_attributes_type`, as FastAPI does), not a decode error.
  */
-export async function readJsonBody(ctx: Context): Promise<string | undefined> {
+const parseJson = bodyParser({
+  enableTypes: ['json'],
+  // the media type is checked before (415); `extendTypes` would not do: its lists merge by index
+  detectJSON: () => true,
+  jsonLimit: JSON_BODY_LIMIT,
+  jsonStrict: false,
+  encoding: 'utf-8',
+  parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'],
+});
+
+/**
+ * Reads a JSON request body after authentication; undefined when there is none. What is not JSON comes
+ * back as its text, so that validation reports it as `json_invalid` like any other bad body.
+ */
+export async function readJsonBody(ctx: Context): Promise<unknown> {
   const type = mediaType(ctx);
   const length = ctx.request.length;
   const hasBody = (length !== undefined && length > 0) || ctx.get('transfer-encoding') !== '';
@@ -22,13 +36,19 @@ export async function readJsonBody(ctx: Context): Promise<string | undefined> {
     ctx.req.resume();
     throw ERRORS.unsupportedMediaType(['application/json']);
   }
-  let text: string;
   try {
-    text = await getRawBody(ctx.req, { limit: JSON_BODY_LIMIT, encoding: 'utf8', length });
+    await parseJson(ctx, async () => undefined);
   } catch (error) {
-    const type = (error as { type?: string }).type;
-    if (type === 'entity.too.large') throw ERRORS.payloadTooLarge(`JSON body over ${JSON_BODY_LIMIT} bytes`);
+    const failure = error as { type?: string; status?: number; body?: unknown };
+    if (failure.type === 'entity.too.large')
+      throw ERRORS.payloadTooLarge(`JSON body over ${JSON_BODY_LIMIT} bytes`);
+    // co-body keeps the text of a body that is not JSON: validation turns it into `json_invalid`
+    if (typeof failure.body === 'string') return failure.body.trim() === '' ? undefined : failure.body;
     throw ERRORS.unprocessable('body_unreadable', 'The request body could not be read');
   }
-  return text.trim() === '' ? undefined : text;
+  const raw = (ctx.request as { rawBody?: string }).rawBody ?? '';
+  if (raw.trim() === '') return undefined;
+  const body = (ctx.request as { body?: unknown }).body;
+  // openapi-backend takes a string for text still to parse: JSON that is a string or null goes as its text
+  return typeof body === 'object' && body !== null ? body : raw;
 }

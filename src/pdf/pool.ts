@@ -20,10 +20,13 @@ export interface PoolOptions {
   memoryMb: number;
   /** A thread whose wasm heap has grown past this is replaced after its task (wasm memory never shrinks). */
   recycleMb?: number;
+  /** Told of every task that ends: its kind, `ok` or the failure kind, and its seconds. */
+  onTaskEnd?: (kind: string, outcome: string, seconds: number) => void;
 }
 
 interface Pending {
   request: TaskRequest;
+  startedAt?: number;
   resolve: (value: unknown) => void;
   reject: (error: Error) => void;
 }
@@ -127,6 +130,7 @@ export class PdfPool {
     if (!pending || pending.request.id !== response.id) return;
     clearTimeout(slot.timer);
     slot.current = undefined;
+    this.report(pending, response.ok ? 'ok' : response.kind);
     if (response.ok) pending.resolve(response.result);
     else pending.reject(new TaskFailure(response.kind, response.message));
     // an engine that aborted or grew large is dropped, its memory with it
@@ -146,8 +150,20 @@ export class PdfPool {
     slot.worker.on('error', () => undefined);
     void slot.worker.terminate();
     if (!this.closed) this.slots.push(this.spawn());
-    if (pending && failure) pending.reject(failure);
+    if (pending && failure) {
+      this.report(pending, failure.kind);
+      pending.reject(failure);
+    }
     this.pump();
+  }
+
+  private report(pending: Pending, outcome: string): void {
+    if (pending.startedAt === undefined) return;
+    this.options.onTaskEnd?.(
+      pending.request.task.kind,
+      outcome,
+      (performance.now() - pending.startedAt) / 1000,
+    );
   }
 
   /**
@@ -171,6 +187,7 @@ export class PdfPool {
       const next = this.takeNext(slot);
       if (!next) return;
       slot.current = next;
+      next.startedAt = performance.now();
       slot.lastPath = next.request.task.path;
       slot.timer = setTimeout(
         () =>

@@ -1,12 +1,19 @@
 import { loadConfig } from '../config.js';
 import { createLogger, exitWithLogs } from '../logger.js';
 import { startServer } from '../server.js';
+import { failStart, loadOrFail } from './fail.js';
 
-const config = loadConfig();
+const config = await loadOrFail(() => loadConfig());
 const logger = createLogger(config.logLevel);
 
 try {
-  const running = await startServer(config, logger);
+  const running = await startServer(config, logger, (url, metricsUrl) =>
+    process.stdout.write(
+      `Open Tenant API listening on ${url} (reference: ${url}/docs)` +
+        (metricsUrl ? `; metrics on ${metricsUrl}/metrics` : '') +
+        '\n',
+    ),
+  );
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {
       logger.info({ signal }, 'shutting down');
@@ -20,6 +27,5 @@ try {
     });
   }
 } catch (error) {
-  logger.fatal({ err: error }, 'start-up failed');
-  exitWithLogs(1);
+  failStart(error, config.port);
 }

@@ -3,9 +3,10 @@ import { createLogger, exitWithLogs } from '../logger.js';
 import { createServices } from '../services.js';
 import { openSqliteStore } from '../store/sqlite/index.js';
 import { createRunWorker } from '../worker/index.js';
+import { loadOrFail } from './fail.js';
 
 /** A diagnosis worker without HTTP: more of these can run against the same DATA_DIR as the server. */
-const config = loadConfig();
+const config = await loadOrFail(() => loadConfig());
 const logger = createLogger(config.logLevel);
 const store = openSqliteStore(config.dataDir);
 const services = createServices(

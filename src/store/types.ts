@@ -227,6 +227,12 @@ export interface RunRepo {
   renewLease(queueMessageId: string, workerId: string, leaseUntil: string): Promise<boolean>;
   /** Hands a run back to the queue at once (a worker shutting down): the next claim does not count. */
   releaseLease(queueMessageId: string, workerId: string): Promise<void>;
+  /** Across all tenants, for operators: runs by status, and the entries waiting for a worker. */
+  queueStats(): Promise<{
+    byStatus: Partial<Record<RunStatus, number>>;
+    waiting: number;
+    oldestWaitingAt: string | null;
+  }>;
   /**
    * Records progress while the lease is held. `progress` never goes backwards within an attempt: a run
    * taken over after its worker died holds its percentage until the new execution passes it.

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
 import type { Readable } from 'node:stream';
 import type { Config } from '../config.js';
 import type { Schemas } from '../contract.js';
@@ -45,6 +46,8 @@ export function missingParts(upload: UploadRow, parts: PartRow[]): number[] {
  * (verify, assemble atomically, open with the PDF library, then commit the file row).
  */
 export class Uploads {
+  /** Emits 'part' with its bytes each time a part is stored. */
+  readonly events = new EventEmitter();
   private readonly locks = new KeyedLock();
   private readonly partSlots: PartSlots;
 
@@ -193,6 +196,7 @@ export class Uploads {
         });
         if (!stored)
           throw ERRORS.conflict('upload_completed', 'Upload was completed while the part was sent');
+        this.events.emit('part', staged.size);
         return {
           upload_id: upload.id,
           part_number: partNumber,

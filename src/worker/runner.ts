@@ -84,6 +84,15 @@ export class RunWorker {
 
   private async process(claim: ClaimedRun): Promise<void> {
     const log = this.logger.child({ run_id: claim.run.id, queue_message_id: claim.queueMessageId });
+    log.debug(
+      {
+        tenant_id: claim.run.tenant_id,
+        target: claim.run.target,
+        attempt: claim.run.attempt,
+        claims: claim.claims,
+      },
+      'run claimed',
+    );
     let lost = false;
     let pending: RunProgress | undefined;
     let lastWrite = 0;

@@ -103,6 +103,7 @@ export async function startHarness(
     HOST: '127.0.0.1',
     SEED_DEMO_TENANT: 'false',
     WORKER_THREADS: '2',
+    METRICS_PORT: '0',
     ...env,
   });
   const server = await startServer(

@@ -81,6 +81,7 @@ export async function startServerProcess(
     PORT: String(port),
     HOST: '127.0.0.1',
     SEED_DEMO_TENANT: 'false',
+    METRICS_PORT: '0',
     ...env,
   });
   const url = `http://127.0.0.1:${port}`;

@@ -158,6 +158,12 @@ export function sqliteRuns(db: Db): RunRepo {
   );
   const markDone = db.prepare('UPDATE run_queue SET done_at = ?, lease_until = NULL WHERE id = ?');
 
+  const statusTotals = db.prepare('SELECT status, SUM(n) AS n FROM run_counts GROUP BY status');
+  const waiting = db.prepare(
+    `SELECT COUNT(*) AS n, MIN(enqueued_at) AS oldest FROM run_queue
+     WHERE done_at IS NULL AND (lease_until IS NULL OR lease_until < ?)`,
+  );
+
   const adjustCount = (tenantId: string, status: RunStatus, target: string, delta: number) =>
     count.run(tenantId, status, target, delta);
 
@@ -274,6 +280,13 @@ export function sqliteRuns(db: Db): RunRepo {
     },
     async rerun(tenantId, runId, queueMessageId, at, maxQueued) {
       return rerun.immediate(tenantId, runId, queueMessageId, at, maxQueued);
+    },
+    async queueStats() {
+      const byStatus = Object.fromEntries(
+        (statusTotals.all() as { status: RunStatus; n: number }[]).map((r) => [r.status, r.n]),
+      );
+      const open = waiting.get(new Date().toISOString()) as { n: number; oldest: string | null };
+      return { byStatus, waiting: open.n, oldestWaitingAt: open.oldest };
     },
     async cancel(tenantId, runId, at) {
       return cancel.immediate(tenantId, runId, at);

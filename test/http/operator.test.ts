@@ -1,0 +1,80 @@
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readPdf, uploadPdf, waitForRun } from '../helpers/files.js';
+import { type Harness, startHarness } from '../helpers/harness.js';
+import { port } from '../helpers/processes.js';
+
+/** What an operator sees: metrics on their own port, the docs from `/`, trace ids in the log. */
+const lines: Record<string, unknown>[] = [];
+let h: Harness;
+let metricsPort: number;
+beforeAll(async () => {
+  metricsPort = port();
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+      done();
+    },
+  });
+  h = await startHarness({ METRICS_PORT: String(metricsPort) }, { logger: pino({ level: 'debug' }, sink) });
+});
+afterAll(() => h.close());
+
+describe('metrics', () => {
+  it('/metrics on METRICS_PORT shows requests, runs, the queue, parser tasks, upload bytes and the process', async () => {
+    const fileId = await uploadPdf(h, readPdf('real/cups-filters__classified.pdf'));
+    const run = (await h.request('POST', '/api/open/runs', { json: { file_id: fileId } })).body.data;
+    await waitForRun(h, run.id);
+    const res = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    expect(text).toMatch(/ota_http_request_duration_seconds_count\{operation="createRun",status="201"\} 1/);
+    expect(text).toMatch(/ota_runs\{status="succeeded"\} 1/);
+    expect(text).toMatch(/ota_run_queue_depth 0/);
+    expect(text).toMatch(/ota_run_queue_oldest_age_seconds 0/);
+    expect(text).toMatch(/ota_parser_task_duration_seconds_count\{kind="page",outcome="ok"\} 1/);
+    expect(text).toMatch(/ota_parser_task_duration_seconds_count\{kind="probe",outcome="ok"\} 1/);
+    const bytes = readPdf('real/cups-filters__classified.pdf').length;
+    expect(text).toMatch(new RegExp(`ota_upload_bytes_total ${bytes}\\b`));
+    expect(text).toMatch(/process_cpu_user_seconds_total/);
+    expect(text).toMatch(/nodejs_eventloop_lag_seconds/);
+  });
+
+  it('is not served beside the tenant API', async () => {
+    const res = await h.request('GET', '/metrics', { token: null });
+    expect(res.status).toBe(404);
+    expect((await fetch(`http://127.0.0.1:${metricsPort}/other`)).status).toBe(404);
+  });
+});
+
+describe('the front door and the log', () => {
+  it('/ points at /docs; /docs and /openapi.yaml are served', async () => {
+    const root = await fetch(`${h.url}/`, { redirect: 'manual' });
+    expect(root.status).toBe(302);
+    expect(root.headers.get('location')).toBe('/docs');
+    const contract = await fetch(`${h.url}/openapi.yaml`);
+    expect(contract.headers.get('content-type')).toBe('application/yaml');
+    expect(await contract.text()).toMatch(/^openapi: 3\.0\.3/);
+  });
+
+  it('a W3C traceparent puts its trace id beside the request id in the access log; debug adds detail', async () => {
+    const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+    const res = await h.request('GET', '/api/open/runs?limit=1', {
+      headers: { traceparent: `00-${traceId}-00f067aa0ba902b7-01`, 'x-request-id': 'trace-test-1' },
+    });
+    expect(res.status).toBe(200);
+    const access = lines.find((l) => l.msg === 'request' && l.request_id === 'trace-test-1');
+    expect(access).toMatchObject({ trace_id: traceId, route: 'listRuns', status: 200 });
+    const detail = lines.find((l) => l.msg === 'request detail' && l.request_id === 'trace-test-1');
+    expect(detail).toMatchObject({ query: 'limit=1' });
+    expect(JSON.stringify(lines)).not.toContain(h.tenant.token);
+    // a malformed traceparent is ignored
+    await h.request('GET', '/api/open/runs?limit=1', {
+      headers: { traceparent: '00-zz-00f067aa0ba902b7-01', 'x-request-id': 'trace-test-2' },
+    });
+    expect(
+      lines.find((l) => l.msg === 'request' && l.request_id === 'trace-test-2')?.trace_id,
+    ).toBeUndefined();
+  });
+});
