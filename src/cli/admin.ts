@@ -17,9 +17,15 @@ interface JsonOption {
 
 class CliFailure extends Error {}
 
+function nonNegativeInt(value: string): number {
+  const n = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(n)) throw new InvalidArgumentError('must be a whole number >= 0');
+  return n;
+}
+
 function positiveInt(value: string): number {
-  const n = Number(value);
-  if (!Number.isSafeInteger(n) || n < 0) throw new InvalidArgumentError('must be a non-negative integer');
+  const n = nonNegativeInt(value);
+  if (n < 1) throw new InvalidArgumentError('must be a whole number >= 1');
   return n;
 }
 
@@ -37,9 +43,31 @@ async function withServices<T>(fn: (services: Services) => Promise<T>): Promise<
   }
 }
 
-function table(rows: object[]): string {
+/** An aligned table with a header row; `columns` names the fields shown, in order. */
+function table(rows: Record<string, unknown>[], columns: [key: string, header: string][]): string {
   if (rows.length === 0) return '(none)';
-  return rows.map((row) => Object.values(row).join('  ')).join('\n');
+  const cells = [
+    columns.map(([, header]) => header),
+    ...rows.map((row) =>
+      columns.map(([key]) => (row[key] === null || row[key] === undefined ? '-' : String(row[key]))),
+    ),
+  ];
+  const widths = columns.map((_, i) => Math.max(...cells.map((line) => line[i]!.length)));
+  return cells
+    .map((line) =>
+      line
+        .map((cell, i) => cell.padEnd(widths[i]!))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
+}
+
+/** What a token row says at a glance: revoked wins over expired. */
+function tokenState(token: { revoked_at: string | null; expires_at: string | null }): string {
+  if (token.revoked_at) return `revoked ${token.revoked_at}`;
+  if (token.expires_at && token.expires_at <= new Date().toISOString()) return `expired ${token.expires_at}`;
+  return token.expires_at ? `active, expires ${token.expires_at}` : 'active';
 }
 
 export function buildProgram(): Command {
@@ -50,7 +78,7 @@ export function buildProgram(): Command {
     .command('create')
     .requiredOption('--name <name>', 'unique tenant name')
     .option('--currency <code>', 'ISO 4217 currency of the ledger', 'USD')
-    .option('--price-per-point <minor>', 'price of one diagnosis point in minor units', positiveInt)
+    .option('--price-per-point <minor>', 'price of one diagnosis point in minor units', nonNegativeInt)
     .option('--json', 'print one JSON object')
     .action(async (options: JsonOption & { name: string; currency: string; pricePerPoint?: number }) => {
       const created = await withServices((s) =>
@@ -69,12 +97,24 @@ export function buildProgram(): Command {
     .action(async (options: JsonOption) => {
       const rows = await withServices((s) => s.store.tenants.list());
       const list = rows.map(({ id, ...rest }) => ({ tenant_id: id, ...rest }));
-      print(options, { tenants: list }, () => table(list));
+      print(options, { tenants: list }, () =>
+        table(list, [
+          ['tenant_id', 'TENANT'],
+          ['name', 'NAME'],
+          ['currency', 'CURRENCY'],
+          ['price_per_point', 'PRICE/POINT'],
+          ['created_at', 'CREATED'],
+        ]),
+      );
     });
   tenants
     .command('set-price')
     .requiredOption('--tenant <id>', 'tenant id')
-    .requiredOption('--price-per-point <minor>', 'price of one diagnosis point in minor units', positiveInt)
+    .requiredOption(
+      '--price-per-point <minor>',
+      'price of one diagnosis point in minor units',
+      nonNegativeInt,
+    )
     .option('--json', 'print one JSON object')
     .action(async (options: JsonOption & { tenant: string; pricePerPoint: number }) => {
       const ok = await withServices((s) =>
@@ -90,7 +130,7 @@ export function buildProgram(): Command {
     .command('issue')
     .requiredOption('--tenant <id>', 'tenant id')
     .option('--name <name>', 'a label for the token', 'token')
-    .option('--expires-in <days>', 'days until the token expires', positiveInt)
+    .option('--expires-in <days>', 'days until the token expires (at least 1)', positiveInt)
     .option('--json', 'print one JSON object')
     .action(async (options: JsonOption & { tenant: string; name: string; expiresIn?: number }) => {
       const issued = await withServices((s) =>
@@ -103,8 +143,22 @@ export function buildProgram(): Command {
     .requiredOption('--tenant <id>', 'tenant id')
     .option('--json', 'print one JSON object')
     .action(async (options: JsonOption & { tenant: string }) => {
-      const list = await withServices((s) => s.tenants.listTokens(options.tenant));
-      print(options, { tokens: list }, () => table(list));
+      const list = await withServices(async (s) => {
+        if (!(await s.store.tenants.get(options.tenant))) throw new CliFailure(`no tenant ${options.tenant}`);
+        return s.tenants.listTokens(options.tenant);
+      });
+      print(options, { tokens: list }, () =>
+        table(
+          list.map((t) => ({ ...t, state: tokenState(t) })),
+          [
+            ['token_id', 'TOKEN'],
+            ['name', 'NAME'],
+            ['prefix', 'PREFIX'],
+            ['state', 'STATE'],
+            ['last_used_at', 'LAST USED'],
+          ],
+        ),
+      );
     });
   tokens
     .command('revoke')
@@ -131,23 +185,48 @@ export function buildProgram(): Command {
 
 const KNOWN_FAILURES = [CliFailure, TenantError, ImportError];
 
+/** Exit codes: 0 done, 1 the command failed (the message says why), 2 the command line is wrong. */
+const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
+
+/** One message for a failure, whatever raised it: no stack traces, no "unexpected failure" prefixes. */
+function describeFailure(error: unknown): string {
+  const failure = error as NodeJS.ErrnoException;
+  if (KNOWN_FAILURES.some((kind) => error instanceof kind)) {
+    return error instanceof ImportError ? 'import refused, nothing was written' : failure.message;
+  }
+  if (failure.code === 'ENOENT' && failure.path) return `no such file: ${failure.path}`;
+  if (failure.code === 'EACCES' && failure.path) return `not allowed to read ${failure.path}`;
+  if (failure.code === 'EISDIR') return `a directory, not a file: ${failure.path ?? ''}`;
+  return failure.message;
+}
+
 async function main(argv: string[]): Promise<number> {
   const json = argv.includes('--json');
+  const program = buildProgram();
+  // commander's own usage errors go through the same single channel as ours
+  program.configureOutput({ writeErr: () => undefined, writeOut: (text) => process.stdout.write(text) });
+  for (const command of program.commands.flatMap((c) => [c, ...c.commands])) {
+    command.configureOutput({ writeErr: () => undefined, writeOut: (text) => process.stdout.write(text) });
+  }
   try {
-    await buildProgram().parseAsync(argv, { from: 'user' });
-    return 0;
+    await program.parseAsync(argv, { from: 'user' });
+    return EXIT.ok;
   } catch (error) {
     const code = (error as { code?: string }).code;
-    if (code === 'commander.helpDisplayed' || code === 'commander.version') return 0;
-    const known = KNOWN_FAILURES.some((kind) => error instanceof kind) || code?.startsWith('commander.');
-    const message = known ? (error as Error).message : `unexpected failure: ${(error as Error).message}`;
+    if (code === 'commander.helpDisplayed' || code === 'commander.version' || code === 'commander.help')
+      return EXIT.ok;
+    const usage = code?.startsWith('commander.') ?? false;
+    const message = usage ? (error as Error).message.replace(/^error: /, '') : describeFailure(error);
+    const problems = error instanceof ImportError ? error.problems : undefined;
     if (json) {
-      const problems = error instanceof ImportError ? error.problems : undefined;
+      // --json: exactly one JSON document, on stdout only
       process.stdout.write(`${JSON.stringify({ error: message, ...(problems ? { problems } : {}) })}\n`);
-    } else if (!code?.startsWith('commander.')) {
-      process.stderr.write(`${message}\n`);
+    } else {
+      process.stderr.write(`error: ${message}\n`);
+      for (const problem of problems ?? []) process.stderr.write(`  ${problem}\n`);
+      if (usage) process.stderr.write(`(see: npm run --silent admin -- --help)\n`);
     }
-    return 1;
+    return usage ? EXIT.usage : EXIT.failed;
   }
 }
 

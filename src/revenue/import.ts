@@ -19,6 +19,9 @@ export class ImportError extends Error {
   }
 }
 
+/** The columns of a settlement CSV, in this order. */
+const CSV_HEADER = ['external_id', 'type', 'amount', 'currency', 'occurred_at', 'description'];
+
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 const TYPES: TransactionType[] = ['tech', 'ecosystem'];
 
@@ -39,7 +42,18 @@ function readRows(text: string): { line: number; row: RawRow | string }[] {
       }
     });
   }
-  const records = parseCsv(text, { columns: true, skip_empty_lines: true, trim: true, info: true }) as {
+  const records = parseCsv(text, {
+    columns: (header: string[]) => {
+      const given = header.map((name) => name.trim());
+      if (given.join(',') !== CSV_HEADER.join(',')) {
+        throw new ImportError([`the header must be ${CSV_HEADER.join(',')}; it is ${given.join(',')}`]);
+      }
+      return given;
+    },
+    skip_empty_lines: true,
+    trim: true,
+    info: true,
+  }) as {
     record: RawRow;
     info: { lines: number };
   }[];
@@ -52,6 +66,7 @@ export function parseSettlements(text: string, tenantId: string, currency: strin
   try {
     rows = readRows(text);
   } catch (error) {
+    if (error instanceof ImportError) throw error;
     throw new ImportError([`the file is not valid CSV: ${(error as Error).message}`]);
   }
   if (rows.length === 0) throw new ImportError(['the file has no rows']);

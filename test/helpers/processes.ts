@@ -16,18 +16,19 @@ export function tempDataDir(): string {
 export async function admin(
   dataDir: string,
   ...args: string[]
-): Promise<{ code: number; json: Record<string, unknown>; stdout: string }> {
+): Promise<{ code: number; json: Record<string, unknown>; stdout: string; stderr: string }> {
   try {
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/cli/admin.ts', ...args], {
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/cli/admin.ts', ...args], {
       cwd: PROJECT_ROOT,
       env: { ...process.env, DATA_DIR: dataDir },
     });
-    return { code: 0, stdout, json: args.includes('--json') ? JSON.parse(stdout) : {} };
+    return { code: 0, stdout, stderr, json: args.includes('--json') ? JSON.parse(stdout) : {} };
   } catch (error) {
-    const failed = error as { code: number; stdout: string };
+    const failed = error as { code: number; stdout: string; stderr: string };
     return {
       code: failed.code,
       stdout: failed.stdout,
+      stderr: failed.stderr,
       json: args.includes('--json') ? JSON.parse(failed.stdout) : {},
     };
   }

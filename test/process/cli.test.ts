@@ -108,3 +108,72 @@ describe('admin CLI, while the server runs on the same DATA_DIR', () => {
     ]);
   });
 });
+
+describe('admin CLI output and errors', () => {
+  it('human output is an aligned table with a header; token rows tell revoked from expired', async () => {
+    const issued = (
+      await admin(dataDir, 'tokens', 'issue', '--tenant', tenant.tenant_id, '--name', 'old', '--json')
+    ).json as { token_id: string };
+    await admin(dataDir, 'tokens', 'revoke', issued.token_id);
+    const listed = await admin(dataDir, 'tokens', 'list', '--tenant', tenant.tenant_id);
+    const lines = listed.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^TOKEN\s+NAME\s+PREFIX\s+STATE\s+LAST USED$/);
+    expect(lines.find((l) => l.startsWith(issued.token_id))).toMatch(/\srevoked 20\d\d-/);
+    // every row's columns start where the header's do
+    const stateColumn = lines[0]!.indexOf('STATE');
+    for (const line of lines.slice(1)) expect(line[stateColumn - 1]).toBe(' ');
+    const tenants = await admin(dataDir, 'tenants', 'list');
+    expect(tenants.stdout.split('\n')[0]).toMatch(/^TENANT\s+NAME\s+CURRENCY\s+PRICE\/POINT\s+CREATED$/);
+  });
+
+  it('one error style: "error: ..." on stderr, exit 1; with --json one object on stdout and nothing on stderr', async () => {
+    const missing = await admin(dataDir, 'tokens', 'list', '--tenant', 'nope');
+    expect([missing.code, missing.stderr, missing.stdout]).toEqual([1, 'error: no tenant nope\n', '']);
+    const missingJson = await admin(dataDir, 'tokens', 'list', '--tenant', 'nope', '--json');
+    expect([missingJson.code, missingJson.json, missingJson.stderr]).toEqual([
+      1,
+      { error: 'no tenant nope' },
+      '',
+    ]);
+    const noFile = await admin(dataDir, 'revenue', 'import', '--tenant', tenant.tenant_id, '/no/such.csv');
+    expect([noFile.code, noFile.stderr]).toEqual([1, 'error: no such file: /no/such.csv\n']);
+    const header = path.join(dataDir, 'header.csv');
+    writeFileSync(header, 'id,kind,value\n1,ecosystem,2\n');
+    const wrongHeader = await admin(
+      dataDir,
+      'revenue',
+      'import',
+      '--tenant',
+      tenant.tenant_id,
+      header,
+      '--json',
+    );
+    expect(wrongHeader.json).toEqual({
+      error: 'import refused, nothing was written',
+      problems: [
+        'the header must be external_id,type,amount,currency,occurred_at,description; it is id,kind,value',
+      ],
+    });
+  });
+
+  it('usage errors exit 2; --expires-in 0 is refused rather than issuing an expired token', async () => {
+    const zero = await admin(dataDir, 'tokens', 'issue', '--tenant', tenant.tenant_id, '--expires-in', '0');
+    expect(zero.code).toBe(2);
+    expect(zero.stderr).toMatch(
+      /^error: option '--expires-in <days>' argument '0' is invalid\. must be a whole number >= 1\n/,
+    );
+    const json = await admin(
+      dataDir,
+      'tokens',
+      'issue',
+      '--tenant',
+      tenant.tenant_id,
+      '--expires-in',
+      '0',
+      '--json',
+    );
+    expect(json.code).toBe(2);
+    expect(json.stderr).toBe('');
+    expect(Object.keys(json.json)).toEqual(['error']);
+  });
+});
