@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'generated/', 'node_modules/', 'bench/results/', 'scratch/'] },
+  { ignores: ['**/dist/', '**/generated/', '**/node_modules/', 'bench/results/', 'scratch/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -50,7 +50,7 @@ describe('a worker killed mid-run', () => {
     // the API alone: runs are left to separate worker processes
     const server = await startServerProcess(dataDir, port(), { WORKER_THREADS: '0' });
     started.push(server);
-    const pages = 400;
+    const pages = 3000;
     const fileId = await uploadWhole(server.url, tenant.token, await manyPages(pages));
     const run = (await call(server.url, tenant.token, 'POST', '/api/open/runs', { file_id: fileId })).body
       .data;
@@ -92,7 +92,8 @@ describe('a worker stopped with SIGTERM mid-run', () => {
     };
     const server = await startServerProcess(dataDir, port(), { WORKER_THREADS: '0' });
     started.push(server);
-    const pages = 300;
+    // enough pages that the worker is still at it when the test stops it (PDFium reads ~500 pages/s here)
+    const pages = 3000;
     const fileId = await uploadWhole(server.url, tenant.token, await manyPages(pages));
     const run = (await call(server.url, tenant.token, 'POST', '/api/open/runs', { file_id: fileId })).body
       .data;

@@ -1,0 +1,360 @@
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { createClient, type OpenTenantClient, type Run, type UploadProgress } from './client.js';
+import { IntegrityError, OtaError } from './errors.js';
+import { ProgressLine, table } from './terminal.js';
+
+/**
+ * `ota`: the Open Tenant API from a shell. Reads OTA_URL and OTA_TOKEN (or --url/--token). Human output is
+ * aligned tables; --json prints exactly one JSON document on stdout. A failure prints the server's message
+ * and request id on stderr and exits 1 (2 for a wrong command line).
+ */
+interface Global {
+  url?: string;
+  token?: string;
+  json?: boolean;
+}
+
+class UsageError extends Error {}
+
+function clientOf(command: Command): { client: OpenTenantClient; json: boolean } {
+  const global = command.optsWithGlobals<Global>();
+  const url = global.url ?? process.env.OTA_URL;
+  const token = global.token ?? process.env.OTA_TOKEN;
+  if (!url) throw new UsageError('no server: set OTA_URL or pass --url');
+  if (!token) throw new UsageError('no token: set OTA_TOKEN or pass --token');
+  return { client: createClient({ baseUrl: url, token }), json: global.json === true };
+}
+
+const out = (text: string): void => {
+  process.stdout.write(`${text}\n`);
+};
+const printJson = (value: unknown): void => {
+  out(JSON.stringify(value, null, 2));
+};
+
+function uploadBar(): (p: UploadProgress) => void {
+  const line = new ProgressLine();
+  return (p) => line.bytes('upload', p.sentBytes, p.totalBytes, `${p.partsDone}/${p.partCount} parts`);
+}
+
+function runBar(): (run: Run) => void {
+  const line = new ProgressLine();
+  return (run) =>
+    line.count(
+      `run ${run.status}`,
+      run.completed_tasks + run.failed_tasks,
+      run.total_tasks,
+      `${run.failed_tasks} failed`,
+    );
+}
+
+function runRows(runs: Run[]) {
+  return table(
+    runs.map((r) => ({
+      id: r.id,
+      status: r.status,
+      target: r.target,
+      progress: `${r.progress}%`,
+      pages: `${r.completed_tasks}/${r.total_tasks}`,
+      points: r.points_consumed,
+      file: r.input_file_name,
+      created: r.created_at,
+    })),
+    [
+      ['id', 'RUN'],
+      ['status', 'STATUS'],
+      ['target', 'TARGET'],
+      ['progress', 'PROGRESS'],
+      ['pages', 'TASKS'],
+      ['points', 'POINTS'],
+      ['file', 'FILE'],
+      ['created', 'CREATED'],
+    ],
+  );
+}
+
+function describeRun(run: Run): string {
+  const lines = [
+    `run      ${run.id}`,
+    `status   ${run.status}${run.error ? `: ${run.error}` : ''}`,
+    `target   ${run.target} (attempt ${run.attempt})`,
+    `tasks    ${run.completed_tasks} done, ${run.failed_tasks} failed of ${run.total_tasks} (${run.progress}%)`,
+    `points   ${run.points_consumed}`,
+    `file     ${run.input_file_name} (${run.file_id})`,
+    `outputs  ${run.output_files.join(', ') || '-'}`,
+  ];
+  return lines.join('\n');
+}
+
+interface ReportSummary {
+  summary: { errors: number; warnings: number; infos: number; pages_ok: number; pages_failed: number };
+  findings: { severity: string; code: string; page: number | null; message: string }[];
+}
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+function positiveInt(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1)
+    throw new InvalidArgumentError('must be a whole number >= 1');
+  return Number(value);
+}
+
+export function buildProgram(): Command {
+  const program = new Command('ota')
+    .description('The Open Tenant API from the command line')
+    .option('--url <url>', 'the server (default: $OTA_URL)')
+    .option('--token <token>', 'a tenant API token (default: $OTA_TOKEN)')
+    .option('--json', 'print exactly one JSON document on stdout')
+    .exitOverride();
+
+  program
+    .command('upload')
+    .description('upload a PDF in parallel parts; prints its file id')
+    .argument('<file>')
+    .option('--concurrency <n>', 'parts sent at once', positiveInt, 4)
+    .option('--resume <upload_id>', 'resume an interrupted upload')
+    .action(async (file: string, options: { concurrency: number; resume?: string }, command: Command) => {
+      const { client, json } = clientOf(command);
+      const done = await client.uploadFile(file, {
+        concurrency: options.concurrency,
+        resumeUploadId: options.resume,
+        onProgress: uploadBar(),
+      });
+      if (json) printJson(done);
+      else out(done.file_id);
+    });
+
+  program
+    .command('diagnose')
+    .description('upload a PDF, run a diagnosis, wait for it, download the outputs, summarise the findings')
+    .argument('<file>')
+    .addOption(
+      new Option('--target <target>', 'what to run')
+        .choices(['pdf-preflight', 'pdf-text'])
+        .default('pdf-preflight'),
+    )
+    .option('--out <dir>', 'write the outputs here')
+    .action(
+      async (
+        file: string,
+        options: { target: 'pdf-preflight' | 'pdf-text'; out?: string },
+        command: Command,
+      ) => {
+        const { client, json } = clientOf(command);
+        const result = await client.diagnose(file, {
+          target: options.target,
+          outDir: options.out,
+          onUploadProgress: uploadBar(),
+          onRunProgress: runBar(),
+        });
+        if (json) return printJson(result.run);
+        out(describeRun(result.run));
+        const report = result.outputs['report.json'];
+        if (report) {
+          const parsed = JSON.parse(report.toString()) as ReportSummary;
+          const s = parsed.summary;
+          out(
+            `\n${plural(s.errors, 'error', 'errors')}, ${plural(s.warnings, 'warning', 'warnings')}, ${plural(s.infos, 'note', 'notes')}; ${s.pages_ok} pages read, ${s.pages_failed} failed`,
+          );
+          if (parsed.findings.length > 0) {
+            out(
+              table(
+                parsed.findings.slice(0, 20).map((f) => ({ ...f, page: f.page ?? 'document' })),
+                [
+                  ['severity', 'SEVERITY'],
+                  ['page', 'PAGE'],
+                  ['code', 'CODE'],
+                  ['message', 'MESSAGE'],
+                ],
+              ),
+            );
+            if (parsed.findings.length > 20)
+              out(`... and ${parsed.findings.length - 20} more in report.json`);
+          }
+        }
+        if (options.out) out(`\noutputs written to ${options.out}`);
+      },
+    );
+
+  const runs = program.command('runs').description('diagnosis runs');
+  runs
+    .command('list')
+    .addOption(
+      new Option('--status <status>').choices(['queued', 'running', 'succeeded', 'failed', 'cancelled']),
+    )
+    .addOption(new Option('--target <target>').choices(['pdf-preflight', 'pdf-text']))
+    .option('--keyword <text>', 'part of the file name, or a run id')
+    .option('--all', 'every page, not only the newest 20')
+    .action(
+      async (
+        options: { status?: Run['status']; target?: Run['target']; keyword?: string; all?: boolean },
+        command: Command,
+      ) => {
+        const { client, json } = clientOf(command);
+        const query = { status: options.status, target: options.target, keyword: options.keyword };
+        let list: Run[];
+        let total: number;
+        if (options.all) {
+          list = [];
+          for await (const run of client.runs(query)) list.push(run);
+          total = list.length;
+        } else {
+          const page = await client.listRuns({ ...query, limit: 20 });
+          list = page.data;
+          total = page.total;
+        }
+        if (json) return printJson({ data: list, total });
+        out(runRows(list));
+        out(`${list.length} of ${total} runs`);
+      },
+    );
+  for (const [name, description] of [
+    ['get', 'one run'],
+    ['rerun', 'run a finished run again'],
+    ['cancel', 'cancel a queued or running run'],
+  ] as const) {
+    runs
+      .command(name)
+      .description(description)
+      .argument('<run_id>')
+      .action(async (runId: string, _options: object, command: Command) => {
+        const { client, json } = clientOf(command);
+        const run =
+          name === 'get'
+            ? await client.getRun(runId)
+            : name === 'rerun'
+              ? await client.rerunRun(runId)
+              : await client.cancelRun(runId);
+        if (json) printJson(run);
+        else out(describeRun(run));
+      });
+  }
+  runs
+    .command('watch')
+    .description('follow a run until it has finished')
+    .argument('<run_id>')
+    .action(async (runId: string, _options: object, command: Command) => {
+      const { client, json } = clientOf(command);
+      const run = await client.waitForRun(runId, { onProgress: runBar() });
+      if (json) printJson(run);
+      else out(describeRun(run));
+    });
+
+  const revenue = program.command('revenue').description('the revenue ledger');
+  revenue.command('dashboard').action(async (_options: object, command: Command) => {
+    const { client, json } = clientOf(command);
+    const d = await client.dashboard();
+    if (json) return printJson(d);
+    const money = (n: number) => `${(n / 100).toFixed(2)} ${d.currency}`;
+    out(
+      table(
+        [
+          { period: 'today', ...d.today },
+          { period: 'month to date', ...d.month_to_date },
+          { period: 'previous month', ...d.previous_month },
+          { period: 'all time', ...d.all_time },
+        ].map((r) => ({
+          period: r.period,
+          total: money(r.total),
+          tech: money(r.tech),
+          ecosystem: money(r.ecosystem),
+        })),
+        [
+          ['period', 'PERIOD'],
+          ['total', 'TOTAL'],
+          ['tech', 'TECH'],
+          ['ecosystem', 'ECOSYSTEM'],
+        ],
+        ['total', 'tech', 'ecosystem'],
+      ),
+    );
+    out(
+      `${d.transaction_count} transactions; latest ${d.latest_transaction_at ?? '-'} (amounts assume 2 decimals)`,
+    );
+  });
+  revenue
+    .command('transactions')
+    .addOption(new Option('--type <type>').choices(['all', 'tech', 'ecosystem']).default('all'))
+    .option('--from <date>', 'first UTC day, YYYY-MM-DD')
+    .option('--to <date>', 'last UTC day, YYYY-MM-DD')
+    .option('--all', 'every page, not only the newest 20')
+    .action(
+      async (
+        options: { type: 'all' | 'tech' | 'ecosystem'; from?: string; to?: string; all?: boolean },
+        command: Command,
+      ) => {
+        const { client, json } = clientOf(command);
+        const query = { transaction_type: options.type, start_date: options.from, end_date: options.to };
+        const list = [];
+        let total: number;
+        if (options.all) {
+          for await (const t of client.transactions(query)) list.push(t);
+          total = list.length;
+        } else {
+          const page = await client.listTransactions({ ...query, page_size: 20 });
+          list.push(...page.data);
+          total = page.total;
+        }
+        if (json) return printJson({ data: list, total });
+        out(
+          table(
+            list.map((t) => ({
+              when: t.occurred_at,
+              type: t.type,
+              amount: `${t.amount} ${t.currency}`,
+              what: t.description,
+            })),
+            [
+              ['when', 'OCCURRED'],
+              ['type', 'TYPE'],
+              ['amount', 'AMOUNT (MINOR UNITS)'],
+              ['what', 'DESCRIPTION'],
+            ],
+            ['amount'],
+          ),
+        );
+        const sum = list.reduce((n, t) => n + t.amount, 0);
+        out(`${list.length} of ${total} transactions; these sum to ${sum} minor units`);
+      },
+    );
+  return program;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const json = argv.includes('--json');
+  const program = buildProgram();
+  for (const command of [program, ...program.commands, ...program.commands.flatMap((c) => c.commands)]) {
+    command.configureOutput({ writeErr: () => undefined });
+  }
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return 0;
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === 'commander.helpDisplayed' || code === 'commander.version' || code === 'commander.help')
+      return 0;
+    const usage = error instanceof UsageError || (code?.startsWith('commander.') ?? false);
+    const message =
+      error instanceof OtaError
+        ? error.describe()
+        : error instanceof IntegrityError
+          ? error.message
+          : (error as Error).message.replace(/^error: /, '');
+    if (json) {
+      const body =
+        error instanceof OtaError
+          ? {
+              error: error.error,
+              status: error.status,
+              message: error.message,
+              request_id: error.request_id,
+              detail: error.detail,
+            }
+          : { error: usage ? 'usage' : 'failed', message };
+      process.stdout.write(`${JSON.stringify(body)}\n`);
+    } else {
+      process.stderr.write(`error: ${message}\n`);
+    }
+    return usage ? 2 : 1;
+  }
+}

@@ -1,0 +1,314 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { mkdir, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import createFetchClient, { type Client } from 'openapi-fetch';
+import type { components, operations, paths } from '../generated/openapi.js';
+import { type ErrorEnvelope, IntegrityError, OtaError } from './errors.js';
+import { DEFAULT_RETRY, type RetryPolicy, retryingFetch } from './retry.js';
+
+export type Schemas = components['schemas'];
+export type Run = Schemas['Run'];
+export type RunTarget = Schemas['RunTarget'];
+export type RunStatus = Schemas['RunStatus'];
+export type Upload = Schemas['Upload'];
+export type CompletedUpload = Schemas['CompletedUpload'];
+export type Transaction = Schemas['Transaction'];
+export type Dashboard = Schemas['Dashboard'];
+export type RunListQuery = NonNullable<operations['listRuns']['parameters']['query']>;
+export type TransactionQuery = NonNullable<operations['listRevenueTransactions']['parameters']['query']>;
+export type OutputName = operations['downloadRunFile']['parameters']['path']['name'];
+
+export interface ClientOptions {
+  /** Where the API is, for example `http://127.0.0.1:8080`. */
+  baseUrl: string;
+  /** A tenant API token (`ota_...`). */
+  token: string;
+  retry?: Partial<RetryPolicy>;
+  /** The fetch to use (tests pass their own); retries wrap it. */
+  fetch?: typeof fetch;
+}
+
+export interface UploadProgress {
+  sentBytes: number;
+  totalBytes: number;
+  partsDone: number;
+  partCount: number;
+}
+
+export interface UploadOptions {
+  /** The name the file gets; by default the path's base name. */
+  fileName?: string;
+  /** Parts sent at once (default 4). */
+  concurrency?: number;
+  /** Resume this upload: only the parts it is missing are sent. */
+  resumeUploadId?: string;
+  onProgress?: (progress: UploadProgress) => void;
+  signal?: AbortSignal;
+}
+
+export interface WaitOptions {
+  /** Give up after this long (default 10 minutes). */
+  timeoutMs?: number;
+  /** Poll interval (default 250 ms). */
+  intervalMs?: number;
+  onProgress?: (run: Run) => void;
+  signal?: AbortSignal;
+}
+
+const FINISHED: RunStatus[] = ['succeeded', 'failed', 'cancelled'];
+
+/** Unwraps an openapi-fetch answer: its data, or an OtaError with the failing envelope. */
+function unwrap<T>(result: { data?: T; error?: unknown; response: Response }): T {
+  if (result.error !== undefined || result.data === undefined) {
+    const retryAfter = Number(result.response.headers.get('retry-after') ?? Number.NaN);
+    throw new OtaError(
+      result.response.status,
+      result.error as Partial<ErrorEnvelope> | undefined,
+      Number.isFinite(retryAfter) ? retryAfter : undefined,
+    );
+  }
+  return result.data;
+}
+
+async function readExactly(stream: AsyncIterator<Buffer>, carry: Buffer[], size: number): Promise<Buffer> {
+  let have = carry.reduce((n, b) => n + b.length, 0);
+  while (have < size) {
+    const next = await stream.next();
+    if (next.done) break;
+    carry.push(next.value);
+    have += next.value.length;
+  }
+  const all = Buffer.concat(carry.splice(0));
+  if (all.length > size) carry.push(all.subarray(size));
+  return all.subarray(0, size);
+}
+
+/**
+ * The Open Tenant API for programs. `api` is the raw typed client (every operation of the contract); the
+ * methods around it are what every integrator would otherwise write: uploads in parallel parts with resume,
+ * waiting for runs, diagnosing a file in one call, and iterators over every page of a list.
+ */
+export class OpenTenantClient {
+  readonly api: Client<paths>;
+  private readonly fetchWithRetry: typeof fetch;
+
+  constructor(private readonly options: ClientOptions) {
+    this.fetchWithRetry = retryingFetch({ ...DEFAULT_RETRY, ...options.retry }, options.fetch ?? fetch);
+    this.api = createFetchClient<paths>({
+      baseUrl: options.baseUrl.replace(/\/+$/, ''),
+      headers: { authorization: `Bearer ${options.token}` },
+      fetch: this.fetchWithRetry,
+    });
+  }
+
+  async dashboard(): Promise<Dashboard> {
+    return unwrap(await this.api.GET('/api/open/finance/dashboard')).data;
+  }
+
+  async listTransactions(query: TransactionQuery = {}) {
+    return unwrap(await this.api.GET('/api/open/finance/transactions', { params: { query } }));
+  }
+
+  /** Every transaction matching `query`, page after page. */
+  async *transactions(query: Omit<TransactionQuery, 'page'> = {}): AsyncGenerator<Transaction> {
+    for (let page = 1; ; page++) {
+      const answer = await this.listTransactions({ page_size: 100, ...query, page });
+      yield* answer.data;
+      if (page >= answer.total_pages || answer.data.length === 0) return;
+    }
+  }
+
+  async listRuns(query: RunListQuery = {}) {
+    return unwrap(await this.api.GET('/api/open/runs', { params: { query } }));
+  }
+
+  /** Every run matching `query`, newest first, page after page. */
+  async *runs(query: Omit<RunListQuery, 'offset'> = {}): AsyncGenerator<Run> {
+    const limit = query.limit ?? 100;
+    for (let offset = 0; ; offset += limit) {
+      const answer = await this.listRuns({ ...query, limit, offset });
+      yield* answer.data;
+      if (answer.data.length < limit || offset + limit >= answer.total) return;
+    }
+  }
+
+  async getRun(runId: string): Promise<Run> {
+    return unwrap(await this.api.GET('/api/open/runs/{run_id}', { params: { path: { run_id: runId } } }))
+      .data;
+  }
+
+  async createRun(fileId: string, target: RunTarget = 'pdf-preflight'): Promise<Run> {
+    return unwrap(await this.api.POST('/api/open/runs', { body: { file_id: fileId, target } })).data;
+  }
+
+  async rerunRun(runId: string): Promise<Run> {
+    return unwrap(
+      await this.api.POST('/api/open/runs/{run_id}/rerun', { params: { path: { run_id: runId } } }),
+    ).data;
+  }
+
+  async cancelRun(runId: string): Promise<Run> {
+    return unwrap(
+      await this.api.POST('/api/open/runs/{run_id}/cancel', { params: { path: { run_id: runId } } }),
+    ).data;
+  }
+
+  /** One output file of a run, as bytes. */
+  async downloadRunFile(runId: string, name: OutputName): Promise<Buffer> {
+    const result = await this.api.GET('/api/open/runs/{run_id}/files/{name}', {
+      params: { path: { run_id: runId, name } },
+      parseAs: 'arrayBuffer',
+    });
+    if (result.error !== undefined || result.data === undefined) {
+      throw new OtaError(result.response.status, result.error as Partial<ErrorEnvelope> | undefined);
+    }
+    return Buffer.from(result.data as ArrayBuffer);
+  }
+
+  async getUpload(uploadId: string): Promise<Upload> {
+    return unwrap(
+      await this.api.GET('/api/open/uploads/{upload_id}', { params: { path: { upload_id: uploadId } } }),
+    ).data;
+  }
+
+  /** Polls a run until it has finished (succeeded, failed or cancelled) and returns it. */
+  async waitForRun(runId: string, options: WaitOptions = {}): Promise<Run> {
+    const deadline = Date.now() + (options.timeoutMs ?? 600_000);
+    for (;;) {
+      const run = await this.getRun(runId);
+      options.onProgress?.(run);
+      if (FINISHED.includes(run.status)) return run;
+      if (Date.now() > deadline)
+        throw new Error(`run ${runId} is still ${run.status} after ${options.timeoutMs ?? 600_000} ms`);
+      await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 250));
+      options.signal?.throwIfAborted();
+    }
+  }
+
+  /**
+   * Uploads a file: start (or resume), send the parts the server lacks, `concurrency` at a time (a part
+   * that fails on the network is sent again), complete, and check the stored SHA-256 against the bytes
+   * sent. A stream needs `size`; a path is read part by part, never whole.
+   */
+  async uploadFile(
+    source: string | { stream: Readable; size: number; fileName: string },
+    options: UploadOptions = {},
+  ): Promise<CompletedUpload> {
+    const size = typeof source === 'string' ? (await stat(source)).size : source.size;
+    const fileName =
+      options.fileName ?? (typeof source === 'string' ? path.basename(source) : source.fileName);
+    const upload = options.resumeUploadId
+      ? await this.getUpload(options.resumeUploadId)
+      : unwrap(
+          await this.api.POST('/api/open/uploads', {
+            body: { file_name: fileName, size_bytes: size, content_type: 'application/pdf' },
+          }),
+        ).data;
+    if (upload.size_bytes !== size) {
+      throw new Error(`upload ${upload.upload_id} expects ${upload.size_bytes} bytes; the file has ${size}`);
+    }
+    const missing = new Set(upload.missing_parts);
+    const progress: UploadProgress = {
+      sentBytes: size - upload.missing_parts.reduce((n, p) => n + this.partLength(upload, p), 0),
+      totalBytes: size,
+      partsDone: upload.part_count - missing.size,
+      partCount: upload.part_count,
+    };
+    options.onProgress?.({ ...progress });
+
+    // parts are read in order (the whole file's hash needs every byte) and sent `concurrency` at a time
+    const hash = createHash('sha256');
+    const stream = (
+      typeof source === 'string' ? createReadStream(source, { highWaterMark: 1 << 20 }) : source.stream
+    )[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+    const carry: Buffer[] = [];
+    const inFlight = new Set<Promise<void>>();
+    let failure: unknown;
+    for (let part = 1; part <= upload.part_count; part++) {
+      const bytes = await readExactly(stream, carry, this.partLength(upload, part));
+      hash.update(bytes);
+      if (!missing.has(part)) continue;
+      options.signal?.throwIfAborted();
+      const sending = this.sendPart(upload.upload_id, part, bytes, options.signal).then(
+        () => {
+          progress.sentBytes += bytes.length;
+          progress.partsDone++;
+          options.onProgress?.({ ...progress });
+        },
+        (error: unknown) => {
+          failure ??= error;
+        },
+      );
+      inFlight.add(sending);
+      void sending.finally(() => inFlight.delete(sending));
+      if (inFlight.size >= (options.concurrency ?? 4)) await Promise.race(inFlight);
+      if (failure) break;
+    }
+    await Promise.all(inFlight);
+    if (failure) throw failure;
+    const completed = unwrap(
+      await this.api.POST('/api/open/uploads/complete', { body: { upload_id: upload.upload_id } }),
+    ).data;
+    const sent = hash.digest('hex');
+    if (completed.sha256 !== sent) throw new IntegrityError(sent, completed.sha256);
+    return completed;
+  }
+
+  private partLength(upload: Upload, part: number): number {
+    return part < upload.part_count
+      ? upload.part_size
+      : upload.size_bytes - (upload.part_count - 1) * upload.part_size;
+  }
+
+  private async sendPart(uploadId: string, part: number, bytes: Buffer, signal?: AbortSignal): Promise<void> {
+    const url = `${this.options.baseUrl.replace(/\/+$/, '')}/api/open/uploads/${uploadId}/parts/${part}`;
+    const response = await this.fetchWithRetry(url, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${this.options.token}`, 'content-type': 'application/pdf' },
+      body: bytes,
+      signal,
+    });
+    if (!response.ok) {
+      const body = (await response.json().catch(() => undefined)) as Partial<ErrorEnvelope> | undefined;
+      throw new OtaError(response.status, body);
+    }
+    await response.body?.cancel();
+  }
+
+  /**
+   * Upload, run, wait, and fetch the outputs: one call from a file on disk to its report. With `outDir`
+   * every output is written there too.
+   */
+  async diagnose(
+    file: string,
+    options: {
+      target?: RunTarget;
+      outDir?: string;
+      onUploadProgress?: (progress: UploadProgress) => void;
+      onRunProgress?: (run: Run) => void;
+      timeoutMs?: number;
+    } = {},
+  ): Promise<{ upload: CompletedUpload; run: Run; outputs: Partial<Record<OutputName, Buffer>> }> {
+    const upload = await this.uploadFile(file, { onProgress: options.onUploadProgress });
+    const created = await this.createRun(upload.file_id, options.target ?? 'pdf-preflight');
+    const run = await this.waitForRun(created.id, {
+      onProgress: options.onRunProgress,
+      timeoutMs: options.timeoutMs,
+    });
+    const outputs: Partial<Record<OutputName, Buffer>> = {};
+    for (const name of run.output_files as OutputName[]) {
+      outputs[name] = await this.downloadRunFile(run.id, name);
+      if (options.outDir) {
+        await mkdir(options.outDir, { recursive: true });
+        await writeFile(path.join(options.outDir, name), outputs[name]!);
+      }
+    }
+    return { upload, run, outputs };
+  }
+}
+
+export function createClient(options: ClientOptions): OpenTenantClient {
+  return new OpenTenantClient(options);
+}

@@ -1,0 +1,22 @@
+export {
+  type ClientOptions,
+  type CompletedUpload,
+  createClient,
+  type Dashboard,
+  OpenTenantClient,
+  type OutputName,
+  type Run,
+  type RunListQuery,
+  type RunStatus,
+  type RunTarget,
+  type Schemas,
+  type Transaction,
+  type TransactionQuery,
+  type Upload,
+  type UploadOptions,
+  type UploadProgress,
+  type WaitOptions,
+} from './client.js';
+export { type ErrorEnvelope, IntegrityError, OtaError, type ValidationItem } from './errors.js';
+export { DEFAULT_RETRY, type RetryPolicy } from './retry.js';
+export type { components, operations, paths } from '../generated/openapi.js';
