@@ -330,7 +330,9 @@ export async function main(argv: string[]): Promise<number> {
     await program.parseAsync(argv, { from: 'user' });
     return 0;
   } catch (error) {
-    const code = (error as { code?: string }).code;
+    // commander's errors carry a string code (OtaError's `code` is the HTTP status)
+    const raw = (error as { code?: unknown }).code;
+    const code = typeof raw === 'string' ? raw : undefined;
     if (code === 'commander.helpDisplayed' || code === 'commander.version' || code === 'commander.help')
       return 0;
     const usage = error instanceof UsageError || (code?.startsWith('commander.') ?? false);

@@ -1,0 +1,287 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../../../src/paths.js';
+import { type Harness, startHarness } from '../../../test/helpers/harness.js';
+import { createClient, IntegrityError, type OpenTenantClient, OtaError } from '../src/index.js';
+
+/**
+ * The client against the real server on a temporary DATA_DIR. A small proxy in front of it can drop a
+ * connection or answer 429, to show what the client does then.
+ */
+const PART = 64 * 1024;
+let h: Harness;
+let proxy: Server;
+let proxyUrl: string;
+let dir: string;
+/** Decides, per request through the proxy, whether to interfere. */
+let interfere: (req: IncomingMessage, res: ServerResponse) => boolean = () => false;
+const seen: string[] = [];
+
+async function pdfOfPages(pages: number): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  for (let i = 1; i <= pages; i++) {
+    const page = pdf.addPage([595, 842]);
+    for (let line = 0; line < 30; line++)
+      page.drawText(`page ${i} line ${line} ${'x'.repeat(40)}`, { x: 30, y: 800 - line * 22, font, size: 9 });
+  }
+  return pdf.save({ useObjectStreams: false });
+}
+
+beforeAll(async () => {
+  h = await startHarness({ UPLOAD_PART_SIZE: String(PART), WORKER_THREADS: '1' });
+  dir = mkdtempSync(path.join(tmpdir(), 'ota-client-'));
+  const target = new URL(h.url);
+  proxy = createServer((req, res) => {
+    seen.push(`${req.method} ${req.url}`);
+    if (interfere(req, res)) return;
+    const upstream = request(
+      { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    req.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', () => resolve()));
+  proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  proxy.close();
+  await h.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const client = (baseUrl = proxyUrl, token = h.tenant.token): OpenTenantClient =>
+  createClient({ baseUrl, token, retry: { baseDelayMs: 20 } });
+
+describe('uploads', () => {
+  it('uploads in parallel parts, completes, and checks the stored SHA-256', async () => {
+    const file = path.join(dir, 'five.pdf');
+    writeFileSync(file, await pdfOfPages(40));
+    const progress: number[] = [];
+    const done = await client().uploadFile(file, {
+      concurrency: 3,
+      onProgress: (p) => progress.push(p.sentBytes),
+    });
+    expect(done.status).toBe('completed');
+    expect(done.size_bytes).toBe(readFileSync(file).length);
+    expect(progress.at(-1)).toBe(done.size_bytes);
+    expect(done.page_count).toBe(40);
+  });
+
+  it('a connection dropped mid-part: the part is sent again and the upload completes', async () => {
+    const file = path.join(dir, 'drop.pdf');
+    writeFileSync(file, await pdfOfPages(150));
+    let dropped = 0;
+    interfere = (req) => {
+      if (req.method === 'PUT' && req.url?.endsWith('/parts/2') && dropped === 0) {
+        dropped++;
+        req.once('data', () => req.socket.destroy());
+        return true;
+      }
+      return false;
+    };
+    try {
+      const done = await client().uploadFile(file);
+      expect(done.status).toBe('completed');
+      expect(dropped).toBe(1);
+    } finally {
+      interfere = () => false;
+    }
+  });
+
+  it('an interrupted upload resumes from GET /uploads/{id}: only the missing parts are sent', async () => {
+    const file = path.join(dir, 'resume.pdf');
+    writeFileSync(file, await pdfOfPages(150));
+    const size = readFileSync(file).length;
+    const partCount = Math.ceil(size / PART);
+    expect(partCount).toBeGreaterThan(2);
+    const abort = new AbortController();
+    let uploadId = '';
+    await expect(
+      client().uploadFile(file, {
+        concurrency: 1,
+        onProgress: (p) => {
+          if (p.partsDone === 2) abort.abort(new Error('interrupted'));
+        },
+        signal: abort.signal,
+      }),
+    ).rejects.toThrow('interrupted');
+    uploadId = seen.findLast((s) => s.includes('/parts/'))!.split('/')[4]!;
+    const before = await client().getUpload(uploadId);
+    expect(before.missing_parts.length).toBe(partCount - 2);
+    const start = seen.length;
+    const done = await client().uploadFile(file, { resumeUploadId: uploadId });
+    expect(done.upload_id).toBe(uploadId);
+    const puts = seen.slice(start).filter((s) => s.startsWith('PUT'));
+    expect(puts).toHaveLength(partCount - 2);
+  });
+
+  it('bytes that changed since the upload started are caught: the stored SHA-256 differs', async () => {
+    const file = path.join(dir, 'changed.pdf');
+    writeFileSync(file, await pdfOfPages(150));
+    const abort = new AbortController();
+    await client()
+      .uploadFile(file, {
+        concurrency: 1,
+        signal: abort.signal,
+        onProgress: (p) => p.partsDone === 1 && abort.abort(),
+      })
+      .catch(() => undefined);
+    const uploadId = seen.findLast((s) => s.includes('/parts/'))!.split('/')[4]!;
+    const bytes = readFileSync(file);
+    bytes[100] = bytes[100]! ^ 1; // a byte of the part already sent: the server keeps the old one
+    writeFileSync(file, bytes);
+    const resumed = await client()
+      .uploadFile(file, { resumeUploadId: uploadId })
+      .catch((e: unknown) => e);
+    // the server holds the old first part and the rest; the client hashed the new file whole
+    expect(resumed).toBeInstanceOf(IntegrityError);
+  });
+});
+
+describe('errors and retries', () => {
+  it('a failure is one typed OtaError with code, error, message, request_id and detail', async () => {
+    const missing = await client()
+      .getRun('00000000-0000-4000-8000-000000000000')
+      .catch((e: unknown) => e);
+    expect(missing).toBeInstanceOf(OtaError);
+    expect(missing).toMatchObject({ status: 404, code: 404, error: 'not_found', message: 'Run not found' });
+    expect((missing as OtaError).request_id).toMatch(/^[0-9a-f-]{36}$/);
+    const invalid = (await client()
+      .listRuns({ limit: 101 })
+      .catch((e: unknown) => e)) as OtaError;
+    expect(invalid.status).toBe(422);
+    expect(invalid.detail).toEqual([
+      { loc: ['query', 'limit'], msg: 'Input should be less than or equal to 100', type: 'less_than_equal' },
+    ]);
+    expect(invalid.describe()).toMatch(
+      /^Validation failed: query\.limit: Input should be less than or equal to 100 \(request /,
+    );
+    const denied = await client(proxyUrl, 'ota_wrong')
+      .dashboard()
+      .catch((e: unknown) => e);
+    expect(denied).toMatchObject({ status: 401, error: 'invalid_token' });
+  });
+
+  it('429 with Retry-After: the client waits as told and tries again', async () => {
+    let refused = 0;
+    interfere = (req, res) => {
+      if (req.url?.startsWith('/api/open/finance/dashboard') && refused < 2) {
+        refused++;
+        res.writeHead(429, { 'retry-after': '1', 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify({ code: 429, message: 'slow down', error: 'too_many', data: null, timestamp: 0 }),
+        );
+        return true;
+      }
+      return false;
+    };
+    try {
+      const started = Date.now();
+      const dashboard = await client().dashboard();
+      expect(dashboard.currency).toBe('USD');
+      expect(refused).toBe(2);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1900);
+    } finally {
+      interfere = () => false;
+    }
+  });
+});
+
+describe('runs and lists', () => {
+  it('diagnose: upload, run, wait, outputs; the iterators walk every page', async () => {
+    const file = path.join(dir, 'diagnose.pdf');
+    writeFileSync(file, await pdfOfPages(3));
+    const updates: string[] = [];
+    const result = await client().diagnose(file, {
+      outDir: path.join(dir, 'out'),
+      onRunProgress: (run) => updates.push(run.status),
+    });
+    expect(result.run).toMatchObject({
+      status: 'succeeded',
+      total_tasks: 4,
+      output_files: ['report.json', 'report.html'],
+    });
+    expect(JSON.parse(result.outputs['report.json']!.toString()).pages).toHaveLength(3);
+    expect(readFileSync(path.join(dir, 'out', 'report.html'), 'utf8')).toMatch(/<h1>Preflight report<\/h1>/);
+    expect(updates.at(-1)).toBe('succeeded');
+
+    for (let i = 0; i < 4; i++) await client().createRun(result.upload.file_id, 'pdf-text');
+    const all = [];
+    for await (const run of client().runs({ limit: 2 })) all.push(run);
+    const total = (await client().listRuns()).total;
+    expect(all).toHaveLength(total);
+    expect(new Set(all.map((r) => r.id)).size).toBe(total);
+    for (const run of all) await client().waitForRun(run.id);
+    const transactions = [];
+    for await (const t of client().transactions({ page_size: 2 })) transactions.push(t);
+    expect(transactions.length).toBe((await client().listTransactions()).total);
+    expect(transactions.length).toBeGreaterThan(2);
+  });
+});
+
+describe('the ota command line', () => {
+  const ota = (args: string[], env: Record<string, string> = {}) =>
+    promisify(execFile)(process.execPath, ['--import', 'tsx', 'clients/typescript/src/bin.ts', ...args], {
+      cwd: PROJECT_ROOT,
+      env: { ...process.env, OTA_URL: h.url, OTA_TOKEN: h.tenant.token, ...env },
+    }).then(
+      (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
+      (e: { code: number; stdout: string; stderr: string }) => ({
+        code: e.code,
+        stdout: e.stdout,
+        stderr: e.stderr,
+      }),
+    );
+
+  it('ota diagnose FILE --json prints the finished run, and only it', async () => {
+    const result = await ota([
+      'diagnose',
+      path.join(PROJECT_ROOT, 'test/fixtures/pdfs/real/cups-filters__classified.pdf'),
+      '--json',
+    ]);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      status: 'succeeded',
+      target: 'pdf-preflight',
+      progress: 100,
+    });
+  });
+
+  it('human output: a summary of the findings; runs list is a table with a header', async () => {
+    const diagnosed = await ota([
+      'diagnose',
+      path.join(PROJECT_ROOT, 'test/fixtures/pdfs/real/cups-filters__classified.pdf'),
+    ]);
+    expect(diagnosed.stdout).toMatch(/^run {6}[0-9a-f-]{36}\nstatus {3}succeeded/);
+    expect(diagnosed.stdout).toMatch(/1 error, 0 warnings, 1 note; 1 pages read, 0 failed/);
+    expect(diagnosed.stdout).toMatch(/SEVERITY\s+PAGE\s+CODE\s+MESSAGE\nerror\s+1\s+font_not_embedded/);
+    const listed = await ota(['runs', 'list', '--status', 'succeeded']);
+    expect(listed.stdout.split('\n')[0]).toMatch(
+      /^RUN\s+STATUS\s+TARGET\s+PROGRESS\s+TASKS\s+POINTS\s+FILE\s+CREATED$/,
+    );
+    const dashboard = await ota(['revenue', 'dashboard']);
+    expect(dashboard.stdout.split('\n')[0]).toMatch(/^PERIOD\s+TOTAL\s+TECH\s+ECOSYSTEM$/);
+  });
+
+  it('errors print the server message and request id and exit 1; usage errors exit 2', async () => {
+    const missing = await ota(['runs', 'get', '00000000-0000-4000-8000-000000000000']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/^error: Run not found \(request [0-9a-f-]{36}\)\n$/);
+    const json = await ota(['runs', 'get', '00000000-0000-4000-8000-000000000000', '--json']);
+    expect(JSON.parse(json.stdout)).toMatchObject({ error: 'not_found', status: 404 });
+    const noToken = await ota(['revenue', 'dashboard'], { OTA_TOKEN: '' });
+    expect(noToken.code).toBe(2);
+    expect(noToken.stderr).toBe('error: no token: set OTA_TOKEN or pass --token\n');
+  });
+});
