@@ -1,6 +1,7 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import {
   createReadStream,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -589,17 +590,148 @@ async function diagnosis() {
   await api.stop();
 }
 
+/** Runs a command to its end; resolves with its wall time and peak RSS (Linux `/usr/bin/time` is not assumed). */
+function timed(command: string, args: string[], env: Record<string, string> = {}) {
+  return new Promise<{ seconds: number; peakRssMb: number; stdout: string }>((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(command, args, { cwd: PROJECT_ROOT, env: { ...process.env, ...env } });
+    let stdout = '';
+    let stderr = '';
+    let peak = 0;
+    const sample = setInterval(() => {
+      try {
+        const hwm = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+        if (hwm) peak = Math.max(peak, Number(hwm[1]) / 1024);
+      } catch {
+        // exited
+      }
+    }, 20);
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      clearInterval(sample);
+      if (code !== 0) reject(new Error(`${command} exited ${code}: ${stderr.slice(0, 500)}`));
+      else resolve({ seconds: (performance.now() - started) / 1000, peakRssMb: peak, stdout });
+    });
+  });
+}
+
+/** Scenario 8: `ota upload` (parts in parallel) against the same upload made with curl, part after part. */
+async function clientUpload() {
+  const dir = path.join(work, 'client-upload');
+  const tenant = await createTenant(dir, 'client');
+  const size = quick ? 64 * 2 ** 20 : 200 * 2 ** 20;
+  const file = path.join(work, 'client-upload.pdf');
+  await writeLargePdf(file, size);
+  const api = await startApi(dir, port(), { WORKER_THREADS: '1' });
+  const auth = `Authorization: Bearer ${tenant.token}`;
+  const curlUpload = async () => {
+    const start = await timed('curl', [
+      '-sS',
+      '-f',
+      '-X',
+      'POST',
+      `${api.url}/api/open/uploads`,
+      '-H',
+      auth,
+      '-H',
+      'Content-Type: application/json',
+      '-d',
+      JSON.stringify({ file_name: 'c.pdf', size_bytes: size }),
+    ]);
+    const upload = (
+      JSON.parse(start.stdout) as { data: { upload_id: string; part_size: number; part_count: number } }
+    ).data;
+    // each part is cut into its own file first (outside the clock), as a shell loop with `split` would
+    const whole = readFileSync(file);
+    let seconds = start.seconds;
+    for (let n = 1; n <= upload.part_count; n++) {
+      const part = path.join(work, 'part');
+      writeFileSync(part, whole.subarray((n - 1) * upload.part_size, n * upload.part_size));
+      const sent = await timed('curl', [
+        '-sS',
+        '-f',
+        '-o',
+        '/dev/null',
+        '-X',
+        'PUT',
+        `${api.url}/api/open/uploads/${upload.upload_id}/parts/${n}`,
+        '-H',
+        auth,
+        '-H',
+        'Content-Type: application/pdf',
+        '--data-binary',
+        `@${part}`,
+      ]);
+      seconds += sent.seconds;
+    }
+    const done = await timed('curl', [
+      '-sS',
+      '-f',
+      '-o',
+      '/dev/null',
+      '-X',
+      'POST',
+      `${api.url}/api/open/uploads/complete`,
+      '-H',
+      auth,
+      '-H',
+      'Content-Type: application/json',
+      '-d',
+      JSON.stringify({ upload_id: upload.upload_id }),
+    ]);
+    return seconds + done.seconds;
+  };
+  const otaUpload = () =>
+    timed(process.execPath, ['clients/typescript/dist/src/bin.js', 'upload', file], {
+      OTA_URL: api.url,
+      OTA_TOKEN: tenant.token,
+    });
+  const pairs: { curl: number; ota: number; rss: number }[] = [];
+  for (let r = 0; r < SIZES.rounds; r++) {
+    const curl = await curlUpload();
+    const ota = await otaUpload();
+    pairs.push({ curl, ota: ota.seconds, rss: ota.peakRssMb });
+  }
+  const mb = size / 2 ** 20;
+  const curlS = median(pairs.map((p) => p.curl));
+  const otaS = median(pairs.map((p) => p.ota));
+  const rss = Math.max(...pairs.map((p) => p.rss));
+  record({
+    scenario: '8 client upload',
+    variant: `curl, part after part, ${mb} MiB`,
+    value: `${round(mb / curlS, 1)} MB/s`,
+  });
+  const ratio = median(pairs.map((p) => p.curl / p.ota));
+  record({
+    scenario: '8 client upload',
+    variant: `ota upload (4 parts in parallel), ${mb} MiB`,
+    value: `${round(mb / otaS, 1)} MB/s`,
+    peakRssMb: rss,
+    ratio,
+    target: '>= 0.8x curl; client RSS < 150 MB',
+    met: ratio >= 0.8 && rss < 150,
+  });
+  await api.stop();
+  rmSync(file, { force: true });
+}
+
 async function main() {
   console.log(
     `Open Tenant API benchmark${quick ? ' (quick)' : ''}: ${cpus()[0]?.model ?? 'cpu'} x${availableParallelism()}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
   );
-  if (!readdirSync(path.join(PROJECT_ROOT, 'dist', 'src', 'start')).includes('server.js'))
+  if (
+    !readdirSync(path.join(PROJECT_ROOT, 'dist', 'src', 'start')).includes('server.js') ||
+    !existsSync(path.join(PROJECT_ROOT, 'clients/typescript/dist/src/bin.js'))
+  )
     throw new Error('run `npm run build` first');
   if (wanted('1', '2', '4', '7'))
     await scenario('1, 2, 4, 7: run list, deep pages, auth storm, start-up', runList);
   if (wanted('3')) await scenario('3: revenue at scale', revenue);
   if (wanted('5')) await scenario('5: upload', uploads);
   if (wanted('6')) await scenario('6: diagnosis', diagnosis);
+  if (wanted('8')) await scenario('8: client upload', clientUpload);
   rmSync(work, { recursive: true, force: true });
 
   console.log(

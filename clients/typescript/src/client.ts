@@ -1,12 +1,21 @@
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { mkdir, stat, writeFile } from 'node:fs/promises';
+import { mkdir, open, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import createFetchClient, { type Client } from 'openapi-fetch';
 import type { components, operations, paths } from '../generated/openapi.js';
 import { type ErrorEnvelope, IntegrityError, OtaError } from './errors.js';
-import { DEFAULT_RETRY, type RetryPolicy, retryingFetch } from './retry.js';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import {
+  backoffMs,
+  DEFAULT_RETRY,
+  RETRY_STATUSES,
+  type RetryPolicy,
+  retryAfterMs,
+  retryingFetch,
+  sleep,
+} from './retry.js';
 
 export type Schemas = components['schemas'];
 export type Run = Schemas['Run'];
@@ -72,17 +81,79 @@ function unwrap<T>(result: { data?: T; error?: unknown; response: Response }): T
   return result.data;
 }
 
-async function readExactly(stream: AsyncIterator<Buffer>, carry: Buffer[], size: number): Promise<Buffer> {
-  let have = carry.reduce((n, b) => n + b.length, 0);
-  while (have < size) {
-    const next = await stream.next();
-    if (next.done) break;
-    carry.push(next.value);
-    have += next.value.length;
+/** PUTs bytes as they are (no copy) and collects the (small) answer. */
+function putBytes(
+  url: URL,
+  token: string,
+  bytes: Buffer,
+  signal?: AbortSignal,
+): Promise<{ status: number; headers: Headers; body: string }> {
+  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const req = send(
+      url,
+      {
+        method: 'PUT',
+        signal,
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/pdf',
+          'content-length': String(bytes.length),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('error', reject);
+        res.on('end', () => {
+          const headers = new Headers();
+          for (const [name, value] of Object.entries(res.headers))
+            if (typeof value === 'string') headers.set(name, value);
+          resolve({ status: res.statusCode ?? 0, headers, body: Buffer.concat(chunks).toString() });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(bytes);
+  });
+}
+
+/** `into` is a buffer to reuse when it is large enough (a file's parts go through a few buffers only). */
+type PartReader = ((length: number, into?: Buffer) => Promise<Buffer>) & { close(): Promise<void> };
+
+/** Reads consecutive parts of a file or a stream, each into a buffer of its own. */
+async function partReader(source: string | { stream: Readable }): Promise<PartReader> {
+  if (typeof source === 'string') {
+    const handle = await open(source, 'r');
+    let position = 0;
+    const read = async (length: number, into?: Buffer) => {
+      const buffer = into && into.length >= length ? into.subarray(0, length) : Buffer.allocUnsafe(length);
+      let filled = 0;
+      while (filled < length) {
+        const { bytesRead } = await handle.read(buffer, filled, length - filled, position + filled);
+        if (bytesRead === 0) throw new Error(`${source} is shorter than it was when the upload started`);
+        filled += bytesRead;
+      }
+      position += length;
+      return buffer;
+    };
+    return Object.assign(read, { close: () => handle.close() });
   }
-  const all = Buffer.concat(carry.splice(0));
-  if (all.length > size) carry.push(all.subarray(size));
-  return all.subarray(0, size);
+  const chunks = source.stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  const carry: Buffer[] = [];
+  const read = async (length: number) => {
+    let have = carry.reduce((n, b) => n + b.length, 0);
+    while (have < length) {
+      const next = await chunks.next();
+      if (next.done) throw new Error('the stream ended before the size it was declared with');
+      carry.push(next.value);
+      have += next.value.length;
+    }
+    const all = Buffer.concat(carry.splice(0));
+    if (all.length > length) carry.push(all.subarray(length));
+    return all.subarray(0, length);
+  };
+  return Object.assign(read, { close: async () => undefined });
 }
 
 /**
@@ -93,9 +164,11 @@ async function readExactly(stream: AsyncIterator<Buffer>, carry: Buffer[], size:
 export class OpenTenantClient {
   readonly api: Client<paths>;
   private readonly fetchWithRetry: typeof fetch;
+  private readonly retry: RetryPolicy;
 
   constructor(private readonly options: ClientOptions) {
-    this.fetchWithRetry = retryingFetch({ ...DEFAULT_RETRY, ...options.retry }, options.fetch ?? fetch);
+    this.retry = { ...DEFAULT_RETRY, ...options.retry };
+    this.fetchWithRetry = retryingFetch(this.retry, options.fetch ?? fetch);
     this.api = createFetchClient<paths>({
       baseUrl: options.baseUrl.replace(/\/+$/, ''),
       headers: { authorization: `Bearer ${options.token}` },
@@ -218,33 +291,49 @@ export class OpenTenantClient {
     };
     options.onProgress?.({ ...progress });
 
-    // parts are read in order (the whole file's hash needs every byte) and sent `concurrency` at a time
+    // parts are read in order (the whole file's hash needs every byte) and sent `concurrency` at a time;
+    // a path is read part by part into one buffer each, a stream is cut into parts as it flows
     const hash = createHash('sha256');
-    const stream = (
-      typeof source === 'string' ? createReadStream(source, { highWaterMark: 1 << 20 }) : source.stream
-    )[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
-    const carry: Buffer[] = [];
+    const readPart = await partReader(source);
     const inFlight = new Set<Promise<void>>();
+    // buffers of parts that have been sent, ready for the next ones: memory stays at `concurrency` parts
+    const spare: Buffer[] = [];
     let failure: unknown;
-    for (let part = 1; part <= upload.part_count; part++) {
-      const bytes = await readExactly(stream, carry, this.partLength(upload, part));
-      hash.update(bytes);
-      if (!missing.has(part)) continue;
-      options.signal?.throwIfAborted();
-      const sending = this.sendPart(upload.upload_id, part, bytes, options.signal).then(
-        () => {
-          progress.sentBytes += bytes.length;
-          progress.partsDone++;
-          options.onProgress?.({ ...progress });
-        },
-        (error: unknown) => {
-          failure ??= error;
-        },
-      );
-      inFlight.add(sending);
-      void sending.finally(() => inFlight.delete(sending));
-      if (inFlight.size >= (options.concurrency ?? 4)) await Promise.race(inFlight);
-      if (failure) break;
+    try {
+      for (let part = 1; part <= upload.part_count; part++) {
+        const bytes = await readPart(this.partLength(upload, part), spare.pop());
+        hash.update(bytes);
+        if (!missing.has(part)) {
+          spare.push(bytes);
+          continue;
+        }
+        options.signal?.throwIfAborted();
+        const sending = this.sendPart(upload.upload_id, part, bytes, options.signal).then(
+          () => {
+            progress.sentBytes += bytes.length;
+            progress.partsDone++;
+            spare.push(
+              Buffer.from(
+                bytes.buffer,
+                bytes.byteOffset,
+                upload.part_size <= bytes.buffer.byteLength - bytes.byteOffset
+                  ? upload.part_size
+                  : bytes.length,
+              ),
+            );
+            options.onProgress?.({ ...progress });
+          },
+          (error: unknown) => {
+            failure ??= error;
+          },
+        );
+        inFlight.add(sending);
+        void sending.finally(() => inFlight.delete(sending));
+        if (inFlight.size >= (options.concurrency ?? 4)) await Promise.race(inFlight);
+        if (failure) break;
+      }
+    } finally {
+      await readPart.close();
     }
     await Promise.all(inFlight);
     if (failure) throw failure;
@@ -262,19 +351,36 @@ export class OpenTenantClient {
       : upload.size_bytes - (upload.part_count - 1) * upload.part_size;
   }
 
+  /**
+   * One part over node:http rather than fetch: fetch copies a bytes body before sending it, and a part is
+   * megabytes. Retried like every other request (429 and 503 as told, network errors with backoff).
+   */
   private async sendPart(uploadId: string, part: number, bytes: Buffer, signal?: AbortSignal): Promise<void> {
-    const url = `${this.options.baseUrl.replace(/\/+$/, '')}/api/open/uploads/${uploadId}/parts/${part}`;
-    const response = await this.fetchWithRetry(url, {
-      method: 'PUT',
-      headers: { authorization: `Bearer ${this.options.token}`, 'content-type': 'application/pdf' },
-      body: bytes,
-      signal,
-    });
-    if (!response.ok) {
-      const body = (await response.json().catch(() => undefined)) as Partial<ErrorEnvelope> | undefined;
-      throw new OtaError(response.status, body);
+    const url = new URL(
+      `${this.options.baseUrl.replace(/\/+$/, '')}/api/open/uploads/${uploadId}/parts/${part}`,
+    );
+    for (let attempt = 0; ; attempt++) {
+      let answer: { status: number; headers: Headers; body: string };
+      try {
+        answer = await putBytes(url, this.options.token, bytes, signal);
+      } catch (error) {
+        if (signal?.aborted || attempt >= this.retry.retries) throw error;
+        await sleep(backoffMs(this.retry, attempt), signal);
+        continue;
+      }
+      if (answer.status === 200) return;
+      if (RETRY_STATUSES.has(answer.status) && attempt < this.retry.retries) {
+        await sleep(retryAfterMs(answer) ?? backoffMs(this.retry, attempt), signal);
+        continue;
+      }
+      let body: Partial<ErrorEnvelope> | undefined;
+      try {
+        body = JSON.parse(answer.body) as Partial<ErrorEnvelope>;
+      } catch {
+        body = undefined;
+      }
+      throw new OtaError(answer.status, body);
     }
-    await response.body?.cancel();
   }
 
   /**

@@ -9,7 +9,12 @@ export interface RetryPolicy {
 
 export const DEFAULT_RETRY: RetryPolicy = { retries: 5, baseDelayMs: 200, maxDelayMs: 10_000 };
 
-const RETRY_STATUSES = new Set([429, 503]);
+export const RETRY_STATUSES = new Set([429, 503]);
+
+/** The backoff before attempt `attempt + 1`: doubling from the base, with jitter, capped. */
+export function backoffMs(policy: RetryPolicy, attempt: number): number {
+  return Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt) * (0.5 + Math.random() / 2);
+}
 
 /**
  * A request may be sent again after a network error only if sending it twice changes nothing: reads,
@@ -22,7 +27,9 @@ export function safeToRepeat(method: string, url: string): boolean {
   return m === 'POST' && new URL(url).pathname.endsWith('/uploads/complete');
 }
 
-function retryAfterMs(response: Response): number | undefined {
+export function retryAfterMs(response: {
+  headers: { get(name: string): string | null };
+}): number | undefined {
   const header = response.headers.get('retry-after');
   if (!header) return undefined;
   const seconds = Number(header);
@@ -31,7 +38,7 @@ function retryAfterMs(response: Response): number | undefined {
   return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
 
-const sleep = (ms: number, signal?: AbortSignal) =>
+export const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
     const timer = setTimeout(resolve, ms);
     signal?.addEventListener(
@@ -46,26 +53,31 @@ const sleep = (ms: number, signal?: AbortSignal) =>
 
 /**
  * A fetch that retries with exponential backoff, honouring `Retry-After`. The request's body must be
- * replayable (a string or bytes): it is cloned for each attempt.
+ * replayable (a string or bytes).
  */
 export function retryingFetch(policy: RetryPolicy, base: typeof fetch = fetch): typeof fetch {
   return async (input, init) => {
-    const request = new Request(input, init);
+    // a Request (openapi-fetch's) is cloned for each attempt; a URL with a bytes or string body (a part) is
+    // sent again as it is: cloning would keep a second copy of every part in memory
+    const request = input instanceof Request ? input : undefined;
+    const method = request?.method ?? init?.method ?? 'GET';
+    const url = request?.url ?? String(input);
+    const signal = request?.signal ?? init?.signal ?? undefined;
     for (let attempt = 0; ; attempt++) {
       const backoff =
         Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt) * (0.5 + Math.random() / 2);
       let response: Response;
       try {
-        response = await base(request.clone());
+        response = request ? await base(request.clone()) : await base(input, init);
       } catch (error) {
-        if (request.signal.aborted) throw error;
-        if (attempt >= policy.retries || !safeToRepeat(request.method, request.url)) throw error;
-        await sleep(backoff, request.signal);
+        if (signal?.aborted) throw error;
+        if (attempt >= policy.retries || !safeToRepeat(method, url)) throw error;
+        await sleep(backoff, signal);
         continue;
       }
       if (!RETRY_STATUSES.has(response.status) || attempt >= policy.retries) return response;
       await response.body?.cancel();
-      await sleep(retryAfterMs(response) ?? backoff, request.signal);
+      await sleep(retryAfterMs(response) ?? backoff, signal);
     }
   };
 }
