@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { expect } from 'vitest';
 import type { Harness } from './harness.js';
 
@@ -61,4 +62,25 @@ export async function waitForRun(h: Harness, runId: string, token?: string, time
     if (Date.now() > deadline) throw new Error(`run ${runId} still ${res.body.data.status}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/**
+ * A PDF of `pages` A4 pages, each with `lines` lines of Helvetica text: a document whose size and parsing
+ * time grow with its pages (`useObjectStreams: false` keeps it from compressing to nothing).
+ */
+export async function textPdf(pages: number, lines = 30): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  for (let i = 1; i <= pages; i++) {
+    const page = pdf.addPage([595, 842]);
+    for (let line = 0; line < lines; line++) {
+      page.drawText(`Page ${i}, line ${line} of a long document`, {
+        x: 40,
+        y: 800 - line * 18,
+        font,
+        size: 10,
+      });
+    }
+  }
+  return pdf.save({ useObjectStreams: false });
 }

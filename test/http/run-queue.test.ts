@@ -1,18 +1,6 @@
-import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readPdf, uploadPdf, waitForRun } from '../helpers/files.js';
+import { readPdf, textPdf, uploadPdf, waitForRun } from '../helpers/files.js';
 import { type Harness, startHarness } from '../helpers/harness.js';
-
-async function textPages(count: number): Promise<Uint8Array> {
-  const pdf = await PDFDocument.create();
-  const font = await pdf.embedFont(StandardFonts.Helvetica);
-  for (let i = 1; i <= count; i++) {
-    const page = pdf.addPage([595, 842]);
-    for (let line = 0; line < 30; line++)
-      page.drawText(`Page ${i}, line ${line}`, { x: 40, y: 800 - line * 20, font, size: 11 });
-  }
-  return pdf.save();
-}
 
 const totals = async (h: Harness, status: string, token?: string) =>
   (await h.request('GET', `/api/open/runs?status=${status}&limit=1`, { token })).body.total as number;
@@ -108,7 +96,7 @@ describe('the queue with workers: cancelling a running run, fairness across tena
   afterAll(() => h.close());
 
   it('a running run stops when cancelled and books nothing', async () => {
-    const fileId = await uploadPdf(h, await textPages(300));
+    const fileId = await uploadPdf(h, await textPdf(300));
     const run = (await h.request('POST', '/api/open/runs', { json: { file_id: fileId, target: 'pdf-text' } }))
       .body.data;
     for (let i = 0; i < 200; i++) {
@@ -133,7 +121,7 @@ describe('the queue with workers: cancelling a running run, fairness across tena
   });
 
   it("one tenant's backlog of 200 runs delays another tenant's run by at most about one run", async () => {
-    const doc = await textPages(8);
+    const doc = await textPdf(8);
     const fileA = await uploadPdf(h, doc);
     const fileB = await uploadPdf(h, doc, { token: h.other.token });
     const backlog: string[] = [];

@@ -1,9 +1,8 @@
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readPdf, sha256 } from '../helpers/files.js';
+import { readPdf, sha256, textPdf } from '../helpers/files.js';
 import {
   admin,
   call,
@@ -24,22 +23,6 @@ afterEach(async () => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-async function manyPages(count: number): Promise<Uint8Array> {
-  const pdf = await PDFDocument.create();
-  const font = await pdf.embedFont(StandardFonts.Courier);
-  for (let i = 1; i <= count; i++) {
-    const page = pdf.addPage([595, 842]);
-    for (let line = 0; line < 40; line++)
-      page.drawText(`Page ${i} line ${line} of a long document`, {
-        x: 40,
-        y: 800 - line * 18,
-        font,
-        size: 10,
-      });
-  }
-  return pdf.save();
-}
-
 describe('a worker killed mid-run', () => {
   it('the run finishes after restart with correct counters and one ledger booking', async () => {
     const dataDir = tempDataDir();
@@ -51,7 +34,7 @@ describe('a worker killed mid-run', () => {
     const server = await startServerProcess(dataDir, port(), { WORKER_THREADS: '0' });
     started.push(server);
     const pages = 3000;
-    const fileId = await uploadWhole(server.url, tenant.token, await manyPages(pages));
+    const fileId = await uploadWhole(server.url, tenant.token, await textPdf(pages));
     const run = (await call(server.url, tenant.token, 'POST', '/api/open/runs', { file_id: fileId })).body
       .data;
 
@@ -94,7 +77,7 @@ describe('a worker stopped with SIGTERM mid-run', () => {
     started.push(server);
     // enough pages that the worker is still at it when the test stops it (PDFium reads ~500 pages/s here)
     const pages = 3000;
-    const fileId = await uploadWhole(server.url, tenant.token, await manyPages(pages));
+    const fileId = await uploadWhole(server.url, tenant.token, await textPdf(pages));
     const run = (await call(server.url, tenant.token, 'POST', '/api/open/runs', { file_id: fileId })).body
       .data;
     // a lease far longer than the test: only the release can explain a quick takeover

@@ -5,9 +5,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../../src/paths.js';
+import { textPdf } from '../../../test/helpers/files.js';
 import { type Harness, startHarness } from '../../../test/helpers/harness.js';
 import { createClient, IntegrityError, type OpenTenantClient, OtaError } from '../src/index.js';
 
@@ -23,17 +23,6 @@ let dir: string;
 /** Decides, per request through the proxy, whether to interfere. */
 let interfere: (req: IncomingMessage, res: ServerResponse) => boolean = () => false;
 const seen: string[] = [];
-
-async function pdfOfPages(pages: number): Promise<Uint8Array> {
-  const pdf = await PDFDocument.create();
-  const font = await pdf.embedFont(StandardFonts.Helvetica);
-  for (let i = 1; i <= pages; i++) {
-    const page = pdf.addPage([595, 842]);
-    for (let line = 0; line < 30; line++)
-      page.drawText(`page ${i} line ${line} ${'x'.repeat(40)}`, { x: 30, y: 800 - line * 22, font, size: 9 });
-  }
-  return pdf.save({ useObjectStreams: false });
-}
 
 beforeAll(async () => {
   h = await startHarness({ UPLOAD_PART_SIZE: String(PART), WORKER_THREADS: '1' });
@@ -66,7 +55,7 @@ const client = (baseUrl = proxyUrl, token = h.tenant.token): OpenTenantClient =>
 describe('uploads', () => {
   it('uploads in parallel parts, completes, and checks the stored SHA-256', async () => {
     const file = path.join(dir, 'five.pdf');
-    writeFileSync(file, await pdfOfPages(40));
+    writeFileSync(file, await textPdf(40));
     const progress: number[] = [];
     const done = await client().uploadFile(file, {
       concurrency: 3,
@@ -80,7 +69,7 @@ describe('uploads', () => {
 
   it('a connection dropped mid-part: the part is sent again and the upload completes', async () => {
     const file = path.join(dir, 'drop.pdf');
-    writeFileSync(file, await pdfOfPages(150));
+    writeFileSync(file, await textPdf(150));
     let dropped = 0;
     interfere = (req) => {
       if (req.method === 'PUT' && req.url?.endsWith('/parts/2') && dropped === 0) {
@@ -101,7 +90,7 @@ describe('uploads', () => {
 
   it('an interrupted upload resumes from GET /uploads/{id}: only the missing parts are sent', async () => {
     const file = path.join(dir, 'resume.pdf');
-    writeFileSync(file, await pdfOfPages(150));
+    writeFileSync(file, await textPdf(150));
     const size = readFileSync(file).length;
     const partCount = Math.ceil(size / PART);
     expect(partCount).toBeGreaterThan(2);
@@ -128,7 +117,7 @@ describe('uploads', () => {
 
   it('bytes that changed since the upload started are caught: the stored SHA-256 differs', async () => {
     const file = path.join(dir, 'changed.pdf');
-    writeFileSync(file, await pdfOfPages(150));
+    writeFileSync(file, await textPdf(150));
     const abort = new AbortController();
     await client()
       .uploadFile(file, {
@@ -201,7 +190,7 @@ describe('errors and retries', () => {
 describe('runs and lists', () => {
   it('diagnose: upload, run, wait, outputs; the iterators walk every page', async () => {
     const file = path.join(dir, 'diagnose.pdf');
-    writeFileSync(file, await pdfOfPages(3));
+    writeFileSync(file, await textPdf(3));
     const updates: string[] = [];
     const result = await client().diagnose(file, {
       outDir: path.join(dir, 'out'),
