@@ -462,7 +462,15 @@ async function diagnosis() {
   const dir = path.join(work, 'diagnosis');
   const tenant = await createTenant(dir, 'diagnosis');
   const threads = availableParallelism();
-  const api = await startApi(dir, port(), { WORKER_THREADS: String(threads) });
+  const metricsPort = port();
+  const api = await startApi(dir, port(), {
+    WORKER_THREADS: String(threads),
+    METRICS_PORT: String(metricsPort),
+  });
+  const parserHeapPeakMb = async () => {
+    const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+    return Number(/^ota_parser_heap_peak_bytes (\S+)$/m.exec(text)?.[1] ?? Number.NaN) / 2 ** 20;
+  };
   const headers = { ...bearer(tenant.token), 'content-type': 'application/json' };
   const set = diagnosisSet();
   const fileIds: { id: string; pages: number }[] = [];
@@ -552,7 +560,7 @@ async function diagnosis() {
   record({
     scenario: '6 diagnosis',
     variant: 'memory per parser thread while diagnosing',
-    value: `${round(perParser, 1)} MB ((peak RSS - idle RSS) / ${threads} threads; idle ${round(idleRss, 0)} MB)`,
+    value: `PDFium heap peak ${round(await parserHeapPeakMb(), 1)} MB (ota_parser_heap_peak_bytes); process RSS grew ${round(perParser, 1)} MB per thread over its idle ${round(idleRss, 0)} MB`,
   });
   const listLoad = () =>
     load({

@@ -43,6 +43,7 @@ export function createServices(
       taskTimeoutMs: config.taskTimeoutMs,
       memoryMb: config.taskMemoryMb,
       onTaskEnd: (kind, outcome, seconds) => metrics.parserTask(kind, outcome, seconds),
+      onHeap: (bytes) => metrics.parserHeap(bytes),
     });
     return pool;
   };
@@ -54,6 +55,7 @@ export function createServices(
       taskTimeoutMs: config.taskTimeoutMs,
       memoryMb: config.taskMemoryMb,
       onTaskEnd: (kind, outcome, seconds) => metrics.parserTask(kind, outcome, seconds),
+      onHeap: (bytes) => metrics.parserHeap(bytes),
     });
     return probePool.run({ kind: 'probe', path: file }, tenantId);
   };

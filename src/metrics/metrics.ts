@@ -13,6 +13,7 @@ export class Metrics {
   private readonly requests: Histogram<'operation' | 'status'>;
   private readonly parserTasks: Histogram<'kind' | 'outcome'>;
   private readonly uploadBytes: Counter;
+  private readonly parserHeapPeak: Gauge;
 
   constructor(store: Store) {
     collectDefaultMetrics({ register: this.registry });
@@ -33,6 +34,11 @@ export class Metrics {
     this.uploadBytes = new Counter({
       name: 'ota_upload_bytes_total',
       help: 'Bytes of upload parts stored',
+      registers: [this.registry],
+    });
+    this.parserHeapPeak = new Gauge({
+      name: 'ota_parser_heap_peak_bytes',
+      help: 'Largest PDFium (wasm) heap any parser thread has reached since the process started',
       registers: [this.registry],
     });
     const runs = new Gauge({
@@ -71,6 +77,14 @@ export class Metrics {
 
   parserTask(kind: string, outcome: string, seconds: number): void {
     this.parserTasks.observe({ kind, outcome }, seconds);
+  }
+
+  private heapPeak = 0;
+
+  parserHeap(bytes: number): void {
+    if (bytes <= this.heapPeak) return;
+    this.heapPeak = bytes;
+    this.parserHeapPeak.set(bytes);
   }
 
   uploaded(bytes: number): void {

@@ -22,6 +22,8 @@ export interface PoolOptions {
   recycleMb?: number;
   /** Told of every task that ends: its kind, `ok` or the failure kind, and its seconds. */
   onTaskEnd?: (kind: string, outcome: string, seconds: number) => void;
+  /** Told the PDFium heap of a thread after each of its tasks. */
+  onHeap?: (bytes: number) => void;
 }
 
 interface Pending {
@@ -130,6 +132,7 @@ export class PdfPool {
     if (!pending || pending.request.id !== response.id) return;
     clearTimeout(slot.timer);
     slot.current = undefined;
+    this.options.onHeap?.(response.heapBytes);
     this.report(pending, response.ok ? 'ok' : response.kind);
     if (response.ok) pending.resolve(response.result);
     else pending.reject(new TaskFailure(response.kind, response.message));

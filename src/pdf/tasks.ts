@@ -25,6 +25,7 @@ export interface TaskRequest {
   task: PdfTask;
 }
 
+/** Every answer carries the thread's PDFium heap size after the task (wasm memory: it only grows). */
 export type TaskResponse =
-  | { id: number; ok: true; result: PdfTaskResult[PdfTask['kind']]; recycle: boolean }
-  | { id: number; ok: false; kind: TaskFailureKind; message: string; recycle: boolean };
+  | { id: number; ok: true; result: PdfTaskResult[PdfTask['kind']]; recycle: boolean; heapBytes: number }
+  | { id: number; ok: false; kind: TaskFailureKind; message: string; recycle: boolean; heapBytes: number };

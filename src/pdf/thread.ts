@@ -100,10 +100,23 @@ parentPort?.on('message', ({ id, task }: TaskRequest) => {
   let response: TaskResponse;
   try {
     const result = run(task);
-    response = { id, ok: true, result, recycle: pdfium.heapBytes > recycleHeapBytes };
+    response = {
+      id,
+      ok: true,
+      result,
+      recycle: pdfium.heapBytes > recycleHeapBytes,
+      heapBytes: pdfium.heapBytes,
+    };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    response = { id, ok: false, kind: failureKind(error, task), message, recycle: true };
+    response = {
+      id,
+      ok: false,
+      kind: failureKind(error, task),
+      message,
+      recycle: true,
+      heapBytes: pdfium.heapBytes,
+    };
     if (!pdfium.isAborted) response.recycle = pdfium.heapBytes > recycleHeapBytes;
   }
   const transfer = response.ok && response.result instanceof Uint8Array ? [response.result.buffer] : [];

@@ -37,6 +37,7 @@ describe('metrics', () => {
     expect(text).toMatch(/ota_parser_task_duration_seconds_count\{kind="probe",outcome="ok"\} 1/);
     const bytes = readPdf('real/cups-filters__classified.pdf').length;
     expect(text).toMatch(new RegExp(`ota_upload_bytes_total ${bytes}\\b`));
+    expect(text).toMatch(/ota_parser_heap_peak_bytes [1-9]\d{6,}/);
     expect(text).toMatch(/process_cpu_user_seconds_total/);
     expect(text).toMatch(/nodejs_eventloop_lag_seconds/);
   });
