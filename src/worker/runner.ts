@@ -2,7 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from '../logger.js';
 import { multiplyMinor } from '../revenue/money.js';
-import type { ClaimedRun, LedgerEntry, RunOutcome, RunProgress, Store } from '../store/types.js';
+import {
+  type ClaimedRun,
+  type LedgerEntry,
+  LedgerRangeError,
+  type RunOutcome,
+  type RunProgress,
+  type Store,
+} from '../store/types.js';
 import type { Clock } from '../time.js';
 import { type ExecutionDeps, ExecutionStopped, executeRun, progressOf } from './execute.js';
 
@@ -134,12 +141,26 @@ export class RunWorker {
           stopped: () => lost || this.stopping,
         });
       }
-      const finished = await this.store.runs.finish(
-        claim.queueMessageId,
-        this.workerId,
-        outcome,
-        await this.booking(claim, outcome),
-      );
+      let finished: boolean;
+      try {
+        finished = await this.store.runs.finish(
+          claim.queueMessageId,
+          this.workerId,
+          outcome,
+          await this.booking(claim, outcome),
+        );
+      } catch (error) {
+        if (!(error instanceof LedgerRangeError)) throw error;
+        // its revenue cannot be booked exactly: the run fails and books nothing, rather than retrying for ever
+        outcome = {
+          ...outcome,
+          status: 'failed',
+          points_consumed: 0,
+          output_files: [],
+          error: `The run's revenue would carry the tenant's ledger past ${Number.MAX_SAFE_INTEGER} minor units; nothing was booked`,
+        };
+        finished = await this.store.runs.finish(claim.queueMessageId, this.workerId, outcome, null);
+      }
       if (!finished) log.warn('run finished elsewhere: the lease was lost');
       else log.info({ status: outcome.status, points: outcome.points_consumed }, 'run finished');
     } catch (error) {

@@ -378,4 +378,17 @@ describe('money totals stay exact', () => {
     expect(dashboard.body.data.all_time.ecosystem).toBe(max);
     expect(dashboard.body.data.transaction_count).toBe(1);
   });
+
+  it('a run whose booking would pass the range fails cleanly and books nothing (the ledger is at 2^53 - 1)', async () => {
+    const fileId = await uploadPdf(h, readPdf('real/cups-filters__classified.pdf'), { token: h.other.token });
+    const created = await h.request('POST', '/api/open/runs', {
+      json: { file_id: fileId },
+      token: h.other.token,
+    });
+    const run = await waitForRun(h, created.body.data.id, h.other.token);
+    expect(run).toMatchObject({ status: 'failed', points_consumed: 0, output_files: [] });
+    expect(run.error).toMatch(/past 9007199254740991 minor units; nothing was booked/);
+    const dashboard = await h.request('GET', '/api/open/finance/dashboard', { token: h.other.token });
+    expect(dashboard.body.data.transaction_count).toBe(1);
+  });
 });
