@@ -204,7 +204,12 @@ export interface paths {
         /**
          * List diagnosis runs
          * @description Newest first. `page` is `floor(offset / limit) + 1`, `page_size` is `limit`, `total_pages` is
-         *     `ceil(total / limit)`, and `total` is exact.
+         *     `ceil(total / limit)`, and `total` is exact (for the filters, whatever the cursor).
+         *
+         *     Two ways to read deep: `offset`, or the cursor. `next_cursor` is the id of the page's last run
+         *     when more runs follow it; `starting_after=<next_cursor>` gives the next page, in the same order and
+         *     with the same filters, at the cost of a first page however deep it is. With a cursor, `offset` and
+         *     `page` count from the cursor.
          */
         get: operations["listRuns"];
         put?: never;
@@ -597,6 +602,12 @@ export interface components {
         };
         RunListResponse: components["schemas"]["ListEnvelope"] & {
             data: components["schemas"]["Run"][];
+            /**
+             * Format: uuid
+             * @description The last run of this page when more follow it (pass it as `starting_after`); null on the
+             *     last page.
+             */
+            next_cursor: string | null;
         };
         Finding: {
             /** @example font_not_embedded */
@@ -1235,6 +1246,11 @@ export interface operations {
                 keyword?: string;
                 limit?: number;
                 offset?: number;
+                /**
+                 * @description A run id (a previous page's `next_cursor`): the page starts right after that run. Another
+                 *     tenant's run, or an unknown id, is 404.
+                 */
+                starting_after?: string;
             };
             header?: never;
             path?: never;
@@ -1252,6 +1268,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
             500: components["responses"]["InternalError"];
         };

@@ -20,11 +20,24 @@ export function sendList(ctx: Context, items: unknown[], meta: ListMeta): void {
   );
 }
 
-/** A list whose items are already JSON text (see JsonText): the envelope is written around them. */
-export function sendJsonList(ctx: Context, items: string[], meta: ListMeta): void {
+/**
+ * A list whose items are already JSON text (see JsonText): the envelope is written around them. `extra`
+ * adds top-level fields of the envelope (the run list's `next_cursor`).
+ */
+export function sendJsonList(
+  ctx: Context,
+  items: string[],
+  meta: ListMeta,
+  extra?: Record<string, unknown>,
+): void {
   ctx.status = 200;
   ctx.type = 'application/json';
-  ctx.body = `{"code":0,"message":"OK","data":[${items.join(',')}],"total":${meta.total},"page":${meta.page},"page_size":${meta.page_size},"total_pages":${Math.ceil(meta.total / meta.page_size)},"timestamp":${Date.now()}}`;
+  const more = extra
+    ? Object.entries(extra)
+        .map(([key, value]) => `,${JSON.stringify(key)}:${JSON.stringify(value)}`)
+        .join('')
+    : '';
+  ctx.body = `{"code":0,"message":"OK","data":[${items.join(',')}],"total":${meta.total},"page":${meta.page},"page_size":${meta.page_size},"total_pages":${Math.ceil(meta.total / meta.page_size)}${more},"timestamp":${Date.now()}}`;
 }
 
 /** The only place a failing envelope is built. */

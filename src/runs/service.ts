@@ -78,8 +78,10 @@ export class Runs {
     return run;
   }
 
-  list(tenantId: string, filter: RunFilter, limit: number, offset: number) {
-    return this.store.runs.list(tenantId, filter, limit, offset);
+  async list(tenantId: string, filter: RunFilter, limit: number, offset: number, startingAfter?: string) {
+    const page = await this.store.runs.list(tenantId, filter, limit, offset, startingAfter);
+    if (!page) throw ERRORS.notFound('Run');
+    return page;
   }
 
   async rerun(tenantId: string, runId: string): Promise<RunRow> {

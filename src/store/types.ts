@@ -200,8 +200,19 @@ export interface RunRepo {
    */
   create(run: RunRow, maxQueued: number): Promise<'created' | 'over_limit'>;
   get(tenantId: string, runId: string): Promise<RunRow | undefined>;
-  /** Newest first; each item is a run record serialized as the contract's Run. */
-  list(tenantId: string, filter: RunFilter, limit: number, offset: number): Promise<Page<JsonText>>;
+  /**
+   * Newest first; each item is a run record serialized as the contract's Run. With `startingAfter` (a run
+   * id of the tenant's) the list starts right after that run, `offset` counting from there, at the cost of
+   * a first page whatever the depth; undefined when the tenant has no such run. `lastId` is the id of the
+   * page's last run when more runs follow it.
+   */
+  list(
+    tenantId: string,
+    filter: RunFilter,
+    limit: number,
+    offset: number,
+    startingAfter?: string,
+  ): Promise<(Page<JsonText> & { lastId: string | null }) | undefined>;
   /**
    * Resets a finished (succeeded, failed or cancelled) run and queues it again; 'conflict' when it is queued
    * or running, 'over_limit' when the tenant has `maxQueued` runs queued.

@@ -371,6 +371,41 @@ describe('create, list, rerun', () => {
   });
 });
 
+describe('cursor pages over HTTP', () => {
+  it('next_cursor leads through the list; a foreign or unknown cursor is 404', async () => {
+    const fileId = await uploadPdf(h, readPdf('real/cups-filters__classified.pdf'));
+    for (let i = 0; i < 5; i++) {
+      await waitForRun(
+        h,
+        (await h.request('POST', '/api/open/runs', { json: { file_id: fileId } })).body.data.id,
+      );
+    }
+    const first = await h.request('GET', '/api/open/runs?limit=2');
+    expect(first.body.next_cursor).toBe(first.body.data[1].id);
+    const second = await h.request('GET', `/api/open/runs?limit=2&starting_after=${first.body.next_cursor}`);
+    const byOffset = await h.request('GET', '/api/open/runs?limit=2&offset=2');
+    expect(second.body.data.map((r: { id: string }) => r.id)).toEqual(
+      byOffset.body.data.map((r: { id: string }) => r.id),
+    );
+    expect(second.body.total).toBe(first.body.total);
+    const last = await h.request('GET', `/api/open/runs?limit=100&offset=${first.body.total - 1}`);
+    expect(last.body.next_cursor).toBeNull();
+    const third = await h.server.services.tenants.create('cursor-owner');
+    const theirFile = await uploadPdf(h, readPdf('real/cups-filters__classified.pdf'), {
+      token: third.token,
+    });
+    const theirs = (
+      await h.request('POST', '/api/open/runs', { json: { file_id: theirFile }, token: third.token })
+    ).body.data;
+    const foreign = await h.request('GET', `/api/open/runs?starting_after=${theirs.id}`);
+    expect(foreign.status).toBe(404);
+    expect(foreign.body.error).toBe('not_found');
+    const malformed = await h.request('GET', '/api/open/runs?starting_after=not-a-uuid');
+    expect(malformed.status).toBe(422);
+    await waitForRun(h, theirs.id, third.token);
+  });
+});
+
 describe('tenant isolation of runs', () => {
   it("another tenant's run is not found anywhere and its list is empty", async () => {
     const fileId = await uploadPdf(h, readPdf('real/cups-filters__classified.pdf'));

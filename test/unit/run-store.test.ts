@@ -130,7 +130,7 @@ async function countedTotals(): Promise<Record<string, number>> {
   const result: Record<string, number> = {};
   for (const status of ['queued', 'running', 'succeeded', 'failed'] as RunStatus[]) {
     for (const target of ['pdf-preflight', 'pdf-text']) {
-      const { total } = await store.runs.list(tenantId, { status, target }, 1, 0);
+      const { total } = (await store.runs.list(tenantId, { status, target }, 1, 0))!;
       if (total > 0) result[`${status}/${target}`] = total;
     }
   }
@@ -263,7 +263,7 @@ describe('run totals are counters that never drift from COUNT(*)', () => {
       runs.slice(0, 20).map((r) => store.runs.rerun(tenantId, r.id, randomUUID(), now(), 1000)),
     );
     expect(await countedTotals()).toEqual(exactCounts());
-    const { total } = await store.runs.list(tenantId, {}, 1, 0);
+    const { total } = (await store.runs.list(tenantId, {}, 1, 0))!;
     expect(total).toBe(60);
   });
 
@@ -275,7 +275,7 @@ describe('run totals are counters that never drift from COUNT(*)', () => {
       .map((r) => r.id)
       .reverse();
     for (const offset of [0, 4, 199, 200, 201, 221, 224, 225, 300]) {
-      const page = await store.runs.list(tenantId, { target: 'pdf-text' }, 4, offset);
+      const page = (await store.runs.list(tenantId, { target: 'pdf-text' }, 4, offset))!;
       expect(page.items.map((r) => (JSON.parse(r) as RunRow).id)).toEqual(text.slice(offset, offset + 4));
       expect(page.total).toBe(225);
     }
@@ -286,7 +286,7 @@ describe('run totals are counters that never drift from COUNT(*)', () => {
     for (const r of runs) await store.runs.create(r, 1000);
     const newestFirst = runs.map((r) => r.id).reverse();
     for (const offset of [0, 7, 20, 24, 25, 30]) {
-      const page = await store.runs.list(tenantId, {}, 5, offset);
+      const page = (await store.runs.list(tenantId, {}, 5, offset))!;
       expect(page.items.map((r) => (JSON.parse(r) as RunRow).id)).toEqual(
         newestFirst.slice(offset, offset + 5),
       );
@@ -338,5 +338,48 @@ describe('progress after a takeover', () => {
       progress: 80,
     });
     expect(await store.runs.get(tenantId, run.id)).toMatchObject({ progress: 80, completed_tasks: 8 });
+  });
+});
+
+describe('cursor pages', () => {
+  const ids = (page: { items: string[] }) => page.items.map((r) => (JSON.parse(r) as RunRow).id);
+
+  it('walking by next cursor visits every run once, in the order of offset pages, for every filter', async () => {
+    const runs = Array.from({ length: 57 }, (_, i) => newRun(i % 3 ? 'pdf-text' : 'pdf-preflight'));
+    for (const r of runs) await store.runs.create(r, 1000);
+    // a few runs leave `queued`, so that the status filter has rows to skip
+    for (let i = 0; i < 9; i++) {
+      const claim = (await store.runs.claim('w', now(), future(60_000)))!;
+      await store.runs.finish(claim.queueMessageId, 'w', outcome(), null);
+    }
+    for (const filter of [{}, { target: 'pdf-text' }, { status: 'queued' as const }, { keyword: 'a.pdf' }]) {
+      const all = (await store.runs.list(tenantId, filter, 100, 0))!;
+      const walked: string[] = [];
+      let cursor: string | undefined;
+      for (let guard = 0; guard < 100; guard++) {
+        const page = (await store.runs.list(tenantId, filter, 5, 0, cursor))!;
+        expect(page.total, JSON.stringify(filter)).toBe(all.total);
+        walked.push(...ids(page));
+        if (!page.lastId) break;
+        expect(page.lastId).toBe(ids(page).at(-1));
+        cursor = page.lastId;
+      }
+      expect(walked, JSON.stringify(filter)).toEqual(ids(all));
+      // offset counts from the cursor
+      const third = ids(all)[2]!;
+      const afterThird = (await store.runs.list(tenantId, filter, 3, 2, third))!;
+      expect(ids(afterThird)).toEqual(ids(all).slice(5, 8));
+    }
+  });
+
+  it("an unknown run or another tenant's run is no cursor", async () => {
+    const other = (await new Tenants(store, systemClock).create('other')).tenant_id;
+    const theirs = { ...newRun(), tenant_id: other };
+    await store.runs.create(theirs, 1000);
+    expect(await store.runs.list(tenantId, {}, 5, 0, theirs.id)).toBeUndefined();
+    expect(await store.runs.list(tenantId, {}, 5, 0, randomUUID())).toBeUndefined();
+    const mine = newRun();
+    await store.runs.create(mine, 1000);
+    expect(await store.runs.list(tenantId, {}, 5, 0, mine.id)).toEqual({ items: [], total: 1, lastId: null });
   });
 });

@@ -197,13 +197,14 @@ export class OpenTenantClient {
     return unwrap(await this.api.GET('/api/open/runs', { params: { query } }));
   }
 
-  /** Every run matching `query`, newest first, page after page. */
-  async *runs(query: Omit<RunListQuery, 'offset'> = {}): AsyncGenerator<Run> {
-    const limit = query.limit ?? 100;
-    for (let offset = 0; ; offset += limit) {
-      const answer = await this.listRuns({ ...query, limit, offset });
+  /** Every run matching `query`, newest first, page after page (by cursor: deep pages cost what the first does). */
+  async *runs(query: Omit<RunListQuery, 'offset' | 'starting_after'> = {}): AsyncGenerator<Run> {
+    let cursor: string | undefined;
+    for (;;) {
+      const answer = await this.listRuns({ limit: 100, ...query, starting_after: cursor });
       yield* answer.data;
-      if (answer.data.length < limit || offset + limit >= answer.total) return;
+      if (!answer.next_cursor) return;
+      cursor = answer.next_cursor;
     }
   }
 

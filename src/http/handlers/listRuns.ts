@@ -3,12 +3,20 @@ import { queryOf } from '../params.js';
 import { sendJsonList } from '../render.js';
 
 export const listRuns: AuthedHandler = async ({ c, ctx, services, principal }) => {
-  const { status, target, keyword, limit, offset } = queryOf<'listRuns', 'limit' | 'offset'>(c);
-  const { items, total } = await services.runs.list(
+  const { status, target, keyword, limit, offset, starting_after } = queryOf<'listRuns', 'limit' | 'offset'>(
+    c,
+  );
+  const { items, total, lastId } = await services.runs.list(
     principal.tenantId,
     { status, target, keyword },
     limit,
     offset,
+    starting_after,
   );
-  sendJsonList(ctx, items, { total, page: Math.floor(offset / limit) + 1, page_size: limit });
+  sendJsonList(
+    ctx,
+    items,
+    { total, page: Math.floor(offset / limit) + 1, page_size: limit },
+    { next_cursor: lastId },
+  );
 };

@@ -57,6 +57,7 @@ export function sqliteRuns(db: Db): RunRepo {
   const get = db.prepare(`SELECT ${columns} FROM runs WHERE id = ? AND tenant_id = ?`);
   const getById = db.prepare(`SELECT ${columns} FROM runs WHERE id = ?`);
   const lastSeq = db.prepare('SELECT run_seq AS n FROM tenants WHERE id = ?');
+  const seqOf = db.prepare('SELECT seq FROM runs WHERE id = ? AND tenant_id = ?').pluck();
   const pageBySeq = db
     .prepare(`SELECT ${recordJson} FROM runs WHERE tenant_id = ? AND seq <= ? ORDER BY seq DESC LIMIT ?`)
     .pluck();
@@ -69,7 +70,7 @@ export function sqliteRuns(db: Db): RunRepo {
   for (const byStatus of [false, true]) {
     for (const byTarget of [false, true]) {
       for (const byKeyword of [false, true]) {
-        const where = ['tenant_id = @tenant'];
+        const where = ['tenant_id = @tenant', 'seq < @before'];
         if (byStatus) where.push('status = @status');
         if (byTarget) where.push('target = @target');
         if (byKeyword) where.push(`(id = @keyword OR input_file_name LIKE @pattern ESCAPE '\\')`);
@@ -248,15 +249,31 @@ export function sqliteRuns(db: Db): RunRepo {
     async get(tenantId, runId) {
       return toRun(get.get(runId, tenantId) as RunRecord | undefined);
     },
-    async list(tenantId, filter: RunFilter, limit, offset) {
+    async list(tenantId, filter: RunFilter, limit, offset, startingAfter) {
+      // a cursor is the run's per-tenant sequence number: the page is the runs below it
+      let before = Number.MAX_SAFE_INTEGER;
+      if (startingAfter !== undefined) {
+        const seq = seqOf.get(startingAfter, tenantId) as number | undefined;
+        if (seq === undefined) return undefined;
+        before = seq;
+      }
+      // with a cursor, one row more tells whether another page follows (rows past it are not counted)
+      const fetch = startingAfter === undefined ? limit : limit + 1;
+      const page = (items: JsonText[], total: number) => {
+        const more = startingAfter === undefined ? offset + items.length < total : items.length > limit;
+        const shown = items.slice(0, limit);
+        const last = shown[shown.length - 1];
+        return { items: shown, total, lastId: more && last ? (JSON.parse(last) as { id: string }).id : null };
+      };
       if (!filter.status && !filter.target && !filter.keyword) {
         const { n } = (lastSeq.get(tenantId) as { n: number } | undefined) ?? { n: 0 };
-        const items = n - offset > 0 ? (pageBySeq.all(tenantId, n - offset, limit) as JsonText[]) : [];
-        return { items, total: n };
+        const top = Math.min(n, before - 1) - offset;
+        const items = top > 0 ? (pageBySeq.all(tenantId, top, fetch) as JsonText[]) : [];
+        return page(items, n);
       }
       const key = `${!!filter.status}${!!filter.target}${!!filter.keyword}`;
       const statements = filtered.get(key)!;
-      const params: Record<string, string | number> = { tenant: tenantId };
+      const params: Record<string, string | number> = { tenant: tenantId, before };
       if (filter.status) params.status = filter.status;
       if (filter.target) params.target = filter.target;
       if (filter.keyword) {
@@ -264,19 +281,18 @@ export function sqliteRuns(db: Db): RunRepo {
         params.pattern = likePattern(filter.keyword);
       }
       const statement = offset >= DEEP_OFFSET ? statements.deepPage : statements.page;
-      const items = statement.all({ ...params, limit, offset }) as JsonText[];
+      const items = statement.all({ ...params, limit: fetch, offset }) as JsonText[];
+      const counted = { ...params, before: Number.MAX_SAFE_INTEGER };
       const total = statements.total
-        ? (statements.total.get(params) as { n: number }).n
+        ? (statements.total.get(counted) as { n: number }).n
         : (
             countTotals.get({
               tenant: tenantId,
               status: filter.status ?? null,
               target: filter.target ?? null,
-            }) as {
-              n: number;
-            }
+            }) as { n: number }
           ).n;
-      return { items, total };
+      return page(items, total);
     },
     async rerun(tenantId, runId, queueMessageId, at, maxQueued) {
       return rerun.immediate(tenantId, runId, queueMessageId, at, maxQueued);
