@@ -29,6 +29,8 @@ export interface PoolOptions {
 interface Pending {
   request: TaskRequest;
   startedAt?: number;
+  /** Times a newer task of another file's run went first; bounded so file affinity cannot starve a run. */
+  passedOver: number;
   resolve: (value: unknown) => void;
   reject: (error: Error) => void;
 }
@@ -39,6 +41,9 @@ interface Slot {
   lastPath?: string;
   timer?: NodeJS.Timeout;
 }
+
+/** How often the oldest waiting task of a lane may be passed over for a task of a thread's open file. */
+export const MAX_PASSED_OVER = 4;
 
 /** Under tsx (tests, the CLI) the thread runs from its .ts source; from dist it is plain JS. */
 function threadEntry(): URL {
@@ -75,6 +80,7 @@ export class PdfPool {
       }
       queue.push({
         request: { id: this.nextId++, task },
+        passedOver: 0,
         resolve: resolve as (v: unknown) => void,
         reject,
       });
@@ -171,14 +177,21 @@ export class PdfPool {
 
   /**
    * The next task for a free thread: from the lane whose turn it is (the lane moves to the back of the
-   * order). A thread keeps its last documents open, so within the lane a task of the same file goes first.
+   * order). A thread keeps its last documents open, so within the lane a task of the same file goes first,
+   * unless the lane's oldest task has already been passed over MAX_PASSED_OVER times: a long run on one file
+   * keeps refilling the lane and would otherwise hold a short run of the same tenant back until its deadline.
    */
   private takeNext(slot: Slot): Pending | undefined {
     const next = this.lanes.entries().next();
     if (next.done) return undefined;
     const [lane, queue] = next.value;
     this.lanes.delete(lane);
-    const sameFile = queue.findIndex((pending) => pending.request.task.path === slot.lastPath);
+    const oldest = queue[0]!;
+    const sameFile =
+      oldest.passedOver >= MAX_PASSED_OVER
+        ? -1
+        : queue.findIndex((pending) => pending.request.task.path === slot.lastPath);
+    if (sameFile > 0) oldest.passedOver++;
     const [task] = queue.splice(sameFile === -1 ? 0 : sameFile, 1) as [Pending];
     if (queue.length > 0) this.lanes.set(lane, queue);
     return task;

@@ -1,0 +1,50 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_PASSED_OVER, PdfPool } from '../../src/pdf/pool.js';
+import { textPdf } from '../helpers/files.js';
+
+let dir: string;
+let longFile: string;
+let shortFile: string;
+let pool: PdfPool;
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), 'ota-pool-'));
+  longFile = path.join(dir, 'long.pdf');
+  shortFile = path.join(dir, 'short.pdf');
+  writeFileSync(longFile, await textPdf(40, 5));
+  writeFileSync(shortFile, await textPdf(1, 5));
+  pool = new PdfPool({ size: 1, taskTimeoutMs: 10_000, memoryMb: 256 });
+});
+afterAll(async () => {
+  await pool.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the parser pool', () => {
+  it("a long run on one file cannot hold back a short run of the same tenant: the open file's preference is bounded", async () => {
+    const finished: string[] = [];
+    // the long run keeps two pages of its file waiting at all times, as a run's page loop does
+    let nextPage = 1;
+    const longRun = async () => {
+      while (nextPage <= 40) {
+        const page = nextPage++;
+        await pool.run({ kind: 'page', path: longFile, page }, 'tenant');
+        finished.push(`long ${page}`);
+      }
+    };
+    const loops = [longRun(), longRun()];
+    // once the thread has the long file open, a one-page run of another file queues behind it
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const shortRun = pool.run({ kind: 'page', path: shortFile, page: 1 }, 'tenant').then(() => {
+      finished.push('short');
+    });
+    await Promise.all([...loops, shortRun]);
+
+    expect(finished).toHaveLength(41);
+    const waitedBehind = finished.indexOf('short');
+    expect(waitedBehind, finished.join(', ')).toBeLessThanOrEqual(MAX_PASSED_OVER + 2);
+  });
+});
