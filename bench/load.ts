@@ -1,9 +1,14 @@
-import autocannon from 'autocannon';
+import { execFile } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
 
 /**
- * Load from this process against a server in another. autocannon opens every connection at t=0, which
- * against a busy Node server inflates the first second's latencies; so the first `warmupS` seconds only warm
- * the connections and the figures come from the responses after it, on the same, warmed connections.
+ * Load from wrk, a C generator, so that the figures are the server's and not the load generator's: a Node
+ * generator on the same two cores saturates first and squeezes every ratio towards 1.0. On a machine with
+ * more than one core wrk is pinned to core 0 and the servers under test to core 1 (`pinnedServerCores`).
+ * Every measurement checks itself: it fails when wrk used more CPU than the server it loaded.
  */
 export interface LoadOptions {
   url: string;
@@ -11,68 +16,105 @@ export interface LoadOptions {
   connections: number;
   warmupS: number;
   durationS: number;
+  /** The process under load: its CPU time is compared with wrk's. */
+  serverPid: number;
+  /** The status class every answer must have: 2 (the default) or 4 (an auth-failure storm). */
+  expectStatusClass?: 2 | 4;
 }
 
 export interface LoadResult {
-  /** Median of the per-second request counts after warm-up. */
   rps: number;
   p50: number;
   p99: number;
   requests: number;
-  non2xx: number;
-  statuses: Record<string, number>;
+  /** CPU seconds used during the measured part, by wrk and by the server. */
+  loadCpuS: number;
+  serverCpuS: number;
 }
 
-function percentile(sorted: Float64Array, p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const exec = promisify(execFile);
+const multiCore = availableParallelism() > 1;
+/** Where the servers under test run; wrk takes core 0. */
+export const pinnedServerCores = multiCore ? '1' : undefined;
+
+const report = path.join(tmpdir(), `ota-bench-wrk-${process.pid}.lua`);
+writeFileSync(
+  report,
+  `done = function(summary, latency, requests)
+  io.write(string.format('\\nRESULT {"requests":%d,"duration_us":%d,"status_errors":%d,"socket_errors":%d,"p50_us":%d,"p99_us":%d}\\n',
+    summary.requests, summary.duration, summary.errors.status,
+    summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout,
+    latency:percentile(50), latency:percentile(99)))
+end
+`,
+);
+
+function cpuSeconds(pid: number): number {
+  // utime and stime are fields 14 and 15, in clock ticks (100 per second on Linux); the comm field may hold spaces
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
-export function load(options: LoadOptions): Promise<LoadResult> {
-  return new Promise((resolve, reject) => {
-    const latencies: number[] = [];
-    const perSecond = new Map<number, number>();
-    const statuses: Record<string, number> = {};
-    let measuring = false;
-    let measureStart = 0;
-    const instance = autocannon(
-      {
-        url: options.url,
-        connections: options.connections,
-        duration: options.warmupS + options.durationS,
-        headers: options.headers,
-      },
-      (error) => {
-        if (error) return reject(error);
-        const sorted = Float64Array.from(latencies).sort();
-        const counts = [...perSecond.entries()]
-          .filter(([second]) => second < options.durationS)
-          .map(([, n]) => n)
-          .sort((a, b) => a - b);
-        const non2xx = Object.entries(statuses)
-          .filter(([status]) => !status.startsWith('2'))
-          .reduce((sum, [, n]) => sum + n, 0);
-        resolve({
-          rps: counts.length ? counts[Math.floor(counts.length / 2)]! : 0,
-          p50: percentile(sorted, 50),
-          p99: percentile(sorted, 99),
-          requests: latencies.length,
-          non2xx,
-          statuses,
-        });
-      },
+async function wrk(options: LoadOptions, seconds: number) {
+  const args = [
+    ...(multiCore ? ['taskset', '-c', '0'] : []),
+    'wrk',
+    '-t1',
+    `-c${options.connections}`,
+    `-d${seconds}s`,
+    '--timeout',
+    '10s',
+    '-s',
+    report,
+    ...Object.entries(options.headers ?? {}).flatMap(([k, v]) => ['-H', `${k}: ${v}`]),
+    options.url,
+  ];
+  // bash's `times` prints the CPU time of its children (wrk) on its second line
+  const quoted = args.map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(' ');
+  const { stdout } = await exec('bash', ['-c', `${quoted} && times`], { maxBuffer: 1 << 20 });
+  const line = stdout.split('\n').find((l) => l.startsWith('RESULT '));
+  if (!line) throw new Error(`wrk printed no result: ${stdout}`);
+  const result = JSON.parse(line.slice('RESULT '.length)) as {
+    requests: number;
+    duration_us: number;
+    status_errors: number;
+    socket_errors: number;
+    p50_us: number;
+    p99_us: number;
+  };
+  const times = stdout
+    .trim()
+    .split('\n')
+    .at(-1)!
+    .match(/(\d+)m([\d.]+)s (\d+)m([\d.]+)s/);
+  const loadCpuS = times
+    ? Number(times[1]) * 60 + Number(times[2]) + Number(times[3]) * 60 + Number(times[4])
+    : Number.NaN;
+  return { ...result, loadCpuS };
+}
+
+export async function load(options: LoadOptions): Promise<LoadResult> {
+  await wrk(options, options.warmupS);
+  const before = cpuSeconds(options.serverPid);
+  const r = await wrk(options, options.durationS);
+  const serverCpuS = cpuSeconds(options.serverPid) - before;
+  const what = new URL(options.url).pathname + new URL(options.url).search;
+  if (r.requests === 0) throw new Error(`${what}: no responses`);
+  if (r.socket_errors > 0) throw new Error(`${what}: ${r.socket_errors} socket errors or timeouts`);
+  const expected = options.expectStatusClass ?? 2;
+  const wrong = expected === 2 ? r.status_errors : r.requests - r.status_errors;
+  if (wrong > 0) throw new Error(`${what}: ${wrong} of ${r.requests} answers not ${expected}xx`);
+  if (r.loadCpuS > serverCpuS)
+    throw new Error(
+      `${what}: wrk used more CPU (${r.loadCpuS.toFixed(2)} s) than the server (${serverCpuS.toFixed(2)} s): the figure would be wrk's`,
     );
-    const warmTimer = setTimeout(() => {
-      measuring = true;
-      measureStart = performance.now();
-    }, options.warmupS * 1000);
-    instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
-      if (!measuring) return;
-      latencies.push(responseTime);
-      const second = Math.floor((performance.now() - measureStart) / 1000);
-      perSecond.set(second, (perSecond.get(second) ?? 0) + 1);
-      statuses[statusCode] = (statuses[statusCode] ?? 0) + 1;
-    });
-    instance.on('done', () => clearTimeout(warmTimer));
-  });
+  return {
+    rps: r.requests / (r.duration_us / 1e6),
+    p50: r.p50_us / 1000,
+    p99: r.p99_us / 1000,
+    requests: r.requests,
+    loadCpuS: r.loadCpuS,
+    serverCpuS,
+  };
 }

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { PROJECT_ROOT } from '../src/paths.js';
+import { pinnedServerCores } from './load.js';
 
 export interface Proc {
   child: ChildProcess;
@@ -80,14 +81,23 @@ function track(child: ChildProcess, url: string): Proc {
   return proc;
 }
 
-/** Our server, compiled (`npm run build` first), as `npm start` runs it. */
+/** `node args`, on the server core when `pinned` (taskset execs node, so the pid is node's). */
+function spawnNode(args: string[], pinned: boolean) {
+  return pinned && pinnedServerCores
+    ? (['taskset', ['-c', pinnedServerCores, process.execPath, ...args]] as const)
+    : ([process.execPath, args] as const);
+}
+
+/** Our server, compiled (`npm run build` first), as `npm start` runs it; `pinned` for the HTTP scenarios. */
 export async function startApi(
   dataDir: string,
   port: number,
   env: Record<string, string> = {},
+  { pinned = false } = {},
 ): Promise<Proc & { startupMs: number }> {
   const started = performance.now();
-  const child = spawn(process.execPath, ['dist/src/start/server.js'], {
+  const [command, args] = spawnNode(['dist/src/start/server.js'], pinned);
+  const child = spawn(command, args, {
     cwd: PROJECT_ROOT,
     env: {
       ...process.env,
@@ -107,15 +117,12 @@ export async function startApi(
   return { ...track(child, url), startupMs: performance.now() - started };
 }
 
-export async function startReference(dataDir: string, port: number): Promise<Proc> {
-  const child = spawn(
-    process.execPath,
+export async function startReference(dataDir: string, port: number, { pinned = false } = {}): Promise<Proc> {
+  const [command, args] = spawnNode(
     ['--import', 'tsx', 'bench/reference-server.ts', dataDir, String(port)],
-    {
-      cwd: PROJECT_ROOT,
-      stdio: ['ignore', 'ignore', 'inherit'],
-    },
+    pinned,
   );
+  const child = spawn(command, args, { cwd: PROJECT_ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
   const url = `http://127.0.0.1:${port}`;
   await waitFor(`${url}/ping`, child);
   return track(child, url);

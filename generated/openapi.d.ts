@@ -209,7 +209,9 @@ export interface paths {
          *     Two ways to read deep: `offset`, or the cursor. `next_cursor` is the id of the page's last run
          *     when more runs follow it; `starting_after=<next_cursor>` gives the next page, in the same order and
          *     with the same filters, at the cost of a first page however deep it is. With a cursor, `offset` and
-         *     `page` count from the cursor.
+         *     `page` count from the cursor. An offset page with the `status` and `target` filters, or none, also
+         *     costs about what a first page costs at any depth; a `keyword` is matched run by run, so its total
+         *     and its deep pages cost in proportion to the tenant's runs.
          */
         get: operations["listRuns"];
         put?: never;

@@ -4,6 +4,7 @@ import Router from '@koa/router';
 import Koa, { type Context, type Next } from 'koa';
 import type { OpenAPIBackend, Request as OpenApiRequest } from 'openapi-backend';
 import { AppError } from '../errors.js';
+import { accessLogWriter } from '../logger.js';
 import { CONTRACT_PATH, DOCS_PATH } from '../paths.js';
 import type { Services } from '../services.js';
 import { createApi } from './api.js';
@@ -24,6 +25,7 @@ function requestId(ctx: Context, next: Next) {
 }
 
 function accessLog(services: Services) {
+  const writeAccess = accessLogWriter(services.logger);
   return async (ctx: Context, next: Next) => {
     const started = process.hrtime.bigint();
     try {
@@ -33,18 +35,15 @@ function accessLog(services: Services) {
       const route = (ctx.state.route as string | undefined) ?? ctx.path;
       // paths outside the contract are one label, or a scan of random paths would grow the series for ever
       services.metrics.request(ctx.state.route ? route : 'other', ctx.status, seconds);
-      services.logger.info(
-        {
-          request_id: ctx.state.requestId,
-          trace_id: ctx.state.traceId,
-          method: ctx.method,
-          route,
-          status: ctx.status,
-          duration_ms: seconds * 1000,
-          tenant_id: (ctx.state.principal as { tenantId?: string } | undefined)?.tenantId,
-        },
-        'request',
-      );
+      writeAccess({
+        request_id: ctx.state.requestId as string,
+        trace_id: ctx.state.traceId as string | undefined,
+        method: ctx.method,
+        route,
+        status: ctx.status,
+        duration_ms: seconds * 1000,
+        tenant_id: (ctx.state.principal as { tenantId?: string } | undefined)?.tenantId,
+      });
       if (services.logger.isLevelEnabled('debug')) {
         services.logger.debug(
           {

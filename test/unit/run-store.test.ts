@@ -281,6 +281,57 @@ describe('run totals are counters that never drift from COUNT(*)', () => {
     }
   });
 
+  it('deep filtered pages that jump by block counts return what a plain OFFSET would, across blocks', async () => {
+    // 3,000 runs span three blocks of 1,024 sequence numbers; cancelling and finishing some moves counts
+    // between statuses inside blocks
+    const runs = Array.from({ length: 3000 }, (_, i) => newRun(i % 3 ? 'pdf-preflight' : 'pdf-text'));
+    for (const r of runs) await store.runs.create(r, 10_000);
+    for (let i = 0; i < runs.length; i += 7) await store.runs.cancel(tenantId, runs[i]!.id, now());
+    for (let i = 0; i < 300; i++) {
+      const c = await store.runs.claim('w', now(), future(60_000));
+      await store.runs.finish(c!.queueMessageId, 'w', outcome(i % 2 ? 'failed' : 'succeeded'), null);
+    }
+    const db = new Database(path.join(dir, 'open-tenant.sqlite'), { readonly: true });
+    const plain = (where: string, params: unknown[]) =>
+      (
+        db
+          .prepare(`SELECT id FROM runs WHERE tenant_id = ? AND ${where} ORDER BY seq DESC`)
+          .all(tenantId, ...params) as { id: string }[]
+      ).map((r) => r.id);
+    const blocks = db
+      .prepare(
+        'SELECT status, target, block, n FROM run_blocks WHERE tenant_id = ? AND n <> 0 ORDER BY 1, 2, 3',
+      )
+      .all(tenantId);
+    const exact = db
+      .prepare(
+        `SELECT status, target, seq >> 10 AS block, COUNT(*) AS n FROM runs WHERE tenant_id = ?
+         GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
+      )
+      .all(tenantId);
+    const cases = [
+      { filter: { status: 'cancelled' as RunStatus }, ids: plain('status = ?', ['cancelled']) },
+      { filter: { status: 'queued' as RunStatus }, ids: plain('status = ?', ['queued']) },
+      { filter: { target: 'pdf-text' }, ids: plain('target = ?', ['pdf-text']) },
+      {
+        filter: { status: 'queued' as RunStatus, target: 'pdf-preflight' },
+        ids: plain('status = ? AND target = ?', ['queued', 'pdf-preflight']),
+      },
+    ];
+    db.close();
+    expect(blocks).toEqual(exact);
+    for (const { filter, ids } of cases) {
+      for (const offset of [199, 200, 250, 700, 701, 900, 1500, 1800, 2500, ids.length - 3, ids.length]) {
+        const page = (await store.runs.list(tenantId, filter, 5, offset))!;
+        expect(
+          page.items.map((r) => (JSON.parse(r) as RunRow).id),
+          `${JSON.stringify(filter)} offset ${offset}`,
+        ).toEqual(ids.slice(offset, offset + 5));
+        expect(page.total).toBe(ids.length);
+      }
+    }
+  });
+
   it('the unfiltered page walks the same rows as OFFSET would', async () => {
     const runs = Array.from({ length: 25 }, () => newRun());
     for (const r of runs) await store.runs.create(r, 1000);

@@ -252,4 +252,33 @@ export const migrations: {
         WHERE ledger.tenant_id = ledger_totals.tenant_id AND ledger.type = ledger_totals.type);
     `,
   },
+  {
+    version: 9,
+    name: 'run counts per block of 1024 sequence numbers',
+    sql: `
+      -- a filtered page at offset k: these counts find the block holding it without walking k index entries,
+      -- then at most one block of the index is walked. Kept by triggers in every transaction that writes runs.
+      CREATE TABLE run_blocks (
+        tenant_id TEXT NOT NULL,
+        status TEXT NOT NULL,
+        target TEXT NOT NULL,
+        block INTEGER NOT NULL,
+        n INTEGER NOT NULL,
+        PRIMARY KEY (tenant_id, status, target, block)
+      ) STRICT, WITHOUT ROWID;
+      CREATE INDEX run_blocks_target ON run_blocks(tenant_id, target, block);
+      INSERT INTO run_blocks (tenant_id, status, target, block, n)
+        SELECT tenant_id, status, target, seq >> 10, COUNT(*) FROM runs GROUP BY tenant_id, status, target, seq >> 10;
+      CREATE TRIGGER run_blocks_insert AFTER INSERT ON runs BEGIN
+        INSERT INTO run_blocks (tenant_id, status, target, block, n) VALUES (new.tenant_id, new.status, new.target, new.seq >> 10, 1)
+          ON CONFLICT (tenant_id, status, target, block) DO UPDATE SET n = n + 1;
+      END;
+      CREATE TRIGGER run_blocks_status AFTER UPDATE OF status ON runs WHEN old.status <> new.status BEGIN
+        UPDATE run_blocks SET n = n - 1
+          WHERE tenant_id = old.tenant_id AND status = old.status AND target = old.target AND block = old.seq >> 10;
+        INSERT INTO run_blocks (tenant_id, status, target, block, n) VALUES (new.tenant_id, new.status, new.target, new.seq >> 10, 1)
+          ON CONFLICT (tenant_id, status, target, block) DO UPDATE SET n = n + 1;
+      END;
+    `,
+  },
 ];

@@ -16,6 +16,8 @@ type RunRecord = Omit<RunRow, 'output_files'> & { output_files: string };
 
 /** From this offset on, a filtered page skips rows on the index alone (see deepPage). */
 const DEEP_OFFSET = 200;
+/** run_blocks counts runs per block of 2^10 sequence numbers (migration 9). */
+const BLOCK_BITS = 10;
 
 function toRun(row: RunRecord | undefined): RunRow | undefined {
   return row && { ...row, output_files: JSON.parse(row.output_files) as string[] };
@@ -95,6 +97,24 @@ export function sqliteRuns(db: Db): RunRepo {
         });
       }
     }
+  }
+
+  // the block that holds the filtered row at @offset, and how many filtered rows the newer blocks hold
+  const blockAt = new Map<string, Statement>();
+  for (const [key, where] of [
+    ['truefalse', 'status = @status'],
+    ['falsetrue', 'target = @target'],
+    ['truetrue', 'status = @status AND target = @target'],
+  ] as const) {
+    blockAt.set(
+      key,
+      db.prepare(
+        `SELECT block, through - n AS skipped FROM (
+           SELECT block, SUM(n) AS n, SUM(SUM(n)) OVER (ORDER BY block DESC) AS through
+           FROM run_blocks WHERE tenant_id = @tenant AND ${where} GROUP BY block)
+         WHERE through > @offset ORDER BY block DESC LIMIT 1`,
+      ),
+    );
   }
 
   const resetForRerun = db.prepare(
@@ -280,8 +300,23 @@ export function sqliteRuns(db: Db): RunRepo {
         params.keyword = filter.keyword;
         params.pattern = likePattern(filter.keyword);
       }
-      const statement = offset >= DEEP_OFFSET ? statements.deepPage : statements.page;
-      const items = statement.all({ ...params, limit: fetch, offset }) as JsonText[];
+      let items: JsonText[];
+      const locate = blockAt.get(`${!!filter.status}${!!filter.target}`);
+      if (offset >= DEEP_OFFSET && !filter.keyword && startingAfter === undefined && locate) {
+        // jump to the block holding the row at `offset`, then skip within that block only
+        const at = locate.get({ ...params, offset }) as { block: number; skipped: number } | undefined;
+        items = at
+          ? (statements.deepPage.all({
+              ...params,
+              before: (at.block + 1) * 2 ** BLOCK_BITS,
+              limit: fetch,
+              offset: offset - at.skipped,
+            }) as JsonText[])
+          : [];
+      } else {
+        const statement = offset >= DEEP_OFFSET ? statements.deepPage : statements.page;
+        items = statement.all({ ...params, limit: fetch, offset }) as JsonText[];
+      }
       const counted = { ...params, before: Number.MAX_SAFE_INTEGER };
       const total = statements.total
         ? (statements.total.get(counted) as { n: number }).n
