@@ -1,7 +1,9 @@
 /** UTC calendar arithmetic on YYYY-MM-DD strings. */
 
 export function utcDay(date: Date): string {
-  return date.toISOString().slice(0, 10);
+  const month = date.getUTCMonth() + 1;
+  const day = date.getUTCDate();
+  return `${date.getUTCFullYear()}-${month < 10 ? '0' : ''}${month}-${day < 10 ? '0' : ''}${day}`;
 }
 
 export function addDays(day: string, days: number): string {
@@ -23,6 +25,10 @@ export function previousMonth(day: string): { first: string; last: string } {
 /** Every day from `from` to `to`, inclusive. */
 export function daysBetween(from: string, to: string): string[] {
   const days: string[] = [];
-  for (let day = from; day <= to; day = addDays(day, 1)) days.push(day);
+  const date = new Date(`${from}T00:00:00.000Z`);
+  for (let day = from; day <= to; day = utcDay(date)) {
+    days.push(day);
+    date.setUTCDate(date.getUTCDate() + 1);
+  }
   return days;
 }

@@ -1,6 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { ERRORS } from '../errors.js';
-import { LedgerRangeError, type PeriodSums, type Store, type TransactionType } from '../store/types.js';
+import {
+  type DailySums,
+  LedgerRangeError,
+  type PeriodSums,
+  type Store,
+  type TransactionType,
+} from '../store/types.js';
 import type { Clock } from '../time.js';
 import { addDays, daysBetween, monthStart, previousMonth, utcDay } from './dates.js';
 import { ImportError, parseSettlements } from './import.js';
@@ -14,6 +20,16 @@ export interface TransactionQuery {
 }
 
 export const DASHBOARD_DAYS = 30;
+
+function sumDays(days: DailySums[], from: string, to: string): PeriodSums {
+  const sums: PeriodSums = { tech: 0, ecosystem: 0 };
+  for (const day of days) {
+    if (day.day < from || day.day > to) continue;
+    sums.tech += day.tech;
+    sums.ecosystem += day.ecosystem;
+  }
+  return sums;
+}
 
 function totals(sums: PeriodSums) {
   return { total: sums.tech + sums.ecosystem, tech: sums.tech, ecosystem: sums.ecosystem };
@@ -54,15 +70,17 @@ export class Revenue {
     const today = utcDay(now);
     const firstDay = addDays(today, -(DASHBOARD_DAYS - 1));
     const previous = previousMonth(today);
+    // one read of the daily sums covers the chart and every period but all-time (at most ~62 days)
     const ledger = this.store.ledger;
-    const [allTime, todays, monthToDate, previousMonthSums, daily, stats] = await Promise.all([
+    const spanStart = previous.first < firstDay ? previous.first : firstDay;
+    const [allTime, daily, stats] = await Promise.all([
       ledger.sums(tenantId, null, null),
-      ledger.sums(tenantId, today, today),
-      ledger.sums(tenantId, monthStart(today), today),
-      ledger.sums(tenantId, previous.first, previous.last),
-      ledger.daily(tenantId, firstDay, today),
+      ledger.daily(tenantId, spanStart, today),
       ledger.stats(tenantId),
     ]);
+    const todays = sumDays(daily, today, today);
+    const monthToDate = sumDays(daily, monthStart(today), today);
+    const previousMonthSums = sumDays(daily, previous.first, previous.last);
     const byDay = new Map(daily.map((d) => [d.day, d]));
     return {
       currency: tenant.currency,

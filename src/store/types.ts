@@ -304,7 +304,8 @@ export interface LedgerRepo {
    * LedgerRangeError, writing nothing, when the sum of |amount| over the tenant's ledger would pass 2^53 - 1.
    */
   append(entries: LedgerEntry[]): Promise<{ inserted: number; skipped: number }>;
-  list(tenantId: string, filter: LedgerFilter, limit: number, offset: number): Promise<Page<LedgerEntry>>;
+  /** A page of the contract's Transaction records, newest first. */
+  list(tenantId: string, filter: LedgerFilter, limit: number, offset: number): Promise<Page<JsonText>>;
   /** Sums per type over inclusive UTC days; an open end means no bound. */
   sums(tenantId: string, fromDay: string | null, toDay: string | null): Promise<PeriodSums>;
   daily(tenantId: string, fromDay: string, toDay: string): Promise<DailySums[]>;

@@ -145,7 +145,8 @@ describe('finishing a run books its revenue exactly once', () => {
     expect(await store.runs.finish(claim.queueMessageId, 'w1', outcome(), booking(run.id))).toBe(true);
     expect(await store.runs.finish(claim.queueMessageId, 'w1', outcome(), booking(run.id))).toBe(false);
     const ledger = await store.ledger.list(tenantId, {}, 10, 0);
-    expect(ledger.items.filter((e) => e.run_id === run.id)).toHaveLength(1);
+    const entries = ledger.items.map((item) => JSON.parse(item) as { run_id: string | null });
+    expect(entries.filter((e) => e.run_id === run.id)).toHaveLength(1);
     expect(ledger.total).toBe(1);
   });
 

@@ -1,6 +1,6 @@
 import type { AuthedHandler } from '../api.js';
 import { queryOf } from '../params.js';
-import { sendList } from '../render.js';
+import { sendJsonList } from '../render.js';
 
 export const listRevenueTransactions: AuthedHandler = async ({ c, ctx, services, principal }) => {
   const query = queryOf<'listRevenueTransactions', 'transaction_type' | 'page' | 'page_size'>(c);
@@ -11,5 +11,5 @@ export const listRevenueTransactions: AuthedHandler = async ({ c, ctx, services,
     startDate: query.start_date,
     endDate: query.end_date,
   });
-  sendList(ctx, items, { total, page: query.page, page_size: query.page_size });
+  sendJsonList(ctx, items, { total, page: query.page, page_size: query.page_size });
 };
