@@ -435,3 +435,38 @@ describe('cursor pages', () => {
     expect(await store.runs.list(tenantId, {}, 5, 0, mine.id)).toEqual({ items: [], total: 1, lastId: null });
   });
 });
+
+describe('listed records', () => {
+  it('are the run as get returns it after every kind of write: create, claim, progress, finish, rerun, cancel', async () => {
+    const listed = async (runId: string) => {
+      for (const filter of [{}, { status: (await store.runs.get(tenantId, runId))!.status }]) {
+        const { items } = (await store.runs.list(tenantId, filter, 100, 0))!;
+        const found = items.map((item) => JSON.parse(item) as RunRow).find((r) => r.id === runId);
+        expect(found, JSON.stringify(filter)).toEqual(await store.runs.get(tenantId, runId));
+      }
+    };
+    const run = newRun();
+    await store.runs.create(run, 1000);
+    await listed(run.id);
+    const claim = (await store.runs.claim('w1', now(), future(60_000)))!;
+    await listed(run.id);
+    await store.runs.saveProgress(claim.queueMessageId, 'w1', {
+      total_tasks: 3,
+      completed_tasks: 1,
+      failed_tasks: 1,
+      progress: 66,
+    });
+    await listed(run.id);
+    await store.runs.finish(
+      claim.queueMessageId,
+      'w1',
+      { ...outcome('failed'), error: 'a "quoted" error\n' },
+      null,
+    );
+    await listed(run.id);
+    await store.runs.rerun(tenantId, run.id, randomUUID(), now(), 1000);
+    await listed(run.id);
+    await store.runs.cancel(tenantId, run.id, now());
+    await listed(run.id);
+  });
+});
