@@ -16,7 +16,7 @@ import { PROJECT_ROOT } from '../src/paths.js';
 import { type LoadResult, load } from './load.js';
 import { writeLargePdf } from './pdf-fixture.js';
 import { type Proc, startApi, startReference, stopAll } from './processes.js';
-import { createTenant, seedLedger, seedRuns } from './seed.js';
+import { createTenant, referenceCopy, seedLedger, seedRuns } from './seed.js';
 
 /**
  * `npm run bench` (`-- --quick` for the smoke version CI runs). Seeds its own data, starts the real server
@@ -128,7 +128,7 @@ async function getJson<T>(url: string, headers: Record<string, string>): Promise
   return (await res.json()) as T;
 }
 
-/** Run-list ceiling req/s at the small size: the yardstick of the revenue and auth scenarios too. */
+/** Run-list ceiling req/s at the small size (its fastest variant): the yardstick of the revenue and auth scenarios. */
 let referenceListRps = 0;
 const ceilingNote = (rps: number) => `ceiling ${Math.round(rps)} req/s`;
 
@@ -137,7 +137,7 @@ async function runList() {
   const small = await seedRuns(dir, 'runs-small', SIZES.runsSmall);
   const large = await seedRuns(dir, 'runs-large', SIZES.runsLarge);
   const api = await startApi(dir, port(), { WORKER_THREADS: '0' }, { pinned: true });
-  const reference = await startReference(dir, port(), { pinned: true });
+  const reference = await startReference(referenceCopy(dir, `${dir}-reference`), port(), { pinned: true });
   // the first measured variant must not pay for the JIT: both servers answer every kind of page first
   for (const query of ['limit=20', 'limit=20&status=succeeded', 'limit=20&offset=100&target=pdf-text']) {
     await run(api, `/api/open/runs?${query}`, bearer(small.token));
@@ -178,8 +178,13 @@ async function runList() {
         met: measured.ratio >= 0.85,
       });
     };
+    // the yardstick of scenarios 3 and 4 is the fastest ceiling of the small tenant's variants: one slow
+    // round of the reference must not flatter every ratio measured against it
+    const yardstick = (refs: LoadResult[]) => {
+      if (tenant === small) referenceListRps = Math.max(referenceListRps, pick(refs, 'rps'));
+    };
     const unfiltered = await paired('limit=20');
-    if (tenant === small) referenceListRps = pick(unfiltered.refs, 'rps');
+    yardstick(unfiltered.refs);
     listRow('first page', unfiltered);
     const firstP50 = pick(unfiltered.ours, 'p50');
     const deepRow = (variant: string, o: LoadResult, limit: number, target: string) => {
@@ -197,7 +202,9 @@ async function runList() {
       });
     };
     for (const filter of ['status=succeeded', 'target=pdf-text', 'status=failed&target=pdf-preflight']) {
-      listRow(filter, await paired(`limit=20&${filter}`));
+      const measured = await paired(`limit=20&${filter}`);
+      yardstick(measured.refs);
+      listRow(filter, measured);
       // 80% into the filtered list: the page must exist, an empty page past the end would cost nothing
       const { total } = await getJson<{ total: number }>(`${api.url}/api/open/runs?limit=1&${filter}`, auth);
       const deepOffset = Math.floor(total * 0.8);

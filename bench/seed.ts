@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { openSqliteStore } from '../src/store/sqlite/index.js';
@@ -155,4 +156,32 @@ export async function seedLedger(dataDir: string, tenants: number, total: number
   db.pragma('wal_checkpoint(TRUNCATE)');
   db.close();
   return created;
+}
+
+/**
+ * A copy of the database for the bare reference server, in the layout the ceiling was defined on: the same
+ * rows, without the stored `record` column of ours (migration 10). Read from the same file, the reference
+ * would pay for rows that carry our serialized copy and the ceiling would sink under our own change.
+ */
+export function referenceCopy(dataDir: string, copyDir: string): string {
+  mkdirSync(copyDir, { recursive: true });
+  const target = path.join(copyDir, 'open-tenant.sqlite');
+  rmSync(target, { force: true });
+  const source = new Database(path.join(dataDir, 'open-tenant.sqlite'), { readonly: true });
+  try {
+    source.prepare('VACUUM INTO ?').run(target);
+  } finally {
+    source.close();
+  }
+  const db = new Database(target);
+  try {
+    const columns = db.prepare("SELECT name FROM pragma_table_xinfo('runs')").pluck().all() as string[];
+    if (columns.includes('record')) {
+      db.exec('ALTER TABLE runs DROP COLUMN record');
+      db.exec('VACUUM');
+    }
+  } finally {
+    db.close();
+  }
+  return copyDir;
 }
