@@ -7,7 +7,7 @@ import { Runs } from './runs/service.js';
 import type { Store } from './store/types.js';
 import { Tenants } from './tenants/service.js';
 import { type Clock, systemClock } from './time.js';
-import { type BlobStore, LocalBlobStore } from './uploads/blob-store.js';
+import { type BlobStore, LocalBlobStore } from './blobs/blob-store.js';
 import { Uploads } from './uploads/service.js';
 import { PdfPool } from './pdf/pool.js';
 

@@ -4,7 +4,7 @@ import type { Readable } from 'node:stream';
 import { ERRORS } from '../errors.js';
 import type { Principal, RunFilter, RunRow, RunTarget, Store } from '../store/types.js';
 import type { Clock } from '../time.js';
-import { BlobMissingError, type BlobStore } from '../uploads/blob-store.js';
+import { BlobMissingError, type BlobStore } from '../blobs/blob-store.js';
 import { outputKey } from './outputs.js';
 
 export const DEFAULT_TARGET: RunTarget = 'pdf-preflight';

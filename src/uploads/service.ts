@@ -9,7 +9,7 @@ import type { FileRow, PartRow, Store, UploadRow } from '../store/types.js';
 import type { Clock } from '../time.js';
 import type { ProbeFacts } from '../pdf/facts.js';
 import { TaskFailure } from '../pdf/pool.js';
-import { type BlobStore, BlobTooLargeError, type StagedBlob, TEMP_PREFIX } from './blob-store.js';
+import { type BlobStore, BlobTooLargeError, type StagedBlob, TEMP_PREFIX } from '../blobs/blob-store.js';
 import { KeyedLock } from './keyed-lock.js';
 import { PartSlots } from './part-slots.js';
 

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { outputKey } from '../runs/outputs.js';
 import type { ClaimedRun, RunOutcome, RunProgress } from '../store/types.js';
 import type { Clock } from '../time.js';
-import type { BlobStore } from '../uploads/blob-store.js';
+import type { BlobStore } from '../blobs/blob-store.js';
 import type { DocumentFacts } from '../pdf/facts.js';
 import { type PdfPool, TaskFailure } from '../pdf/pool.js';
 import type { PdfTask, PdfTaskResult } from '../pdf/tasks.js';
