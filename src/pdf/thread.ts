@@ -1,4 +1,5 @@
 import { readlinkSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PNG } from 'pngjs';
@@ -76,14 +77,23 @@ function run(task: PdfTask): PdfTaskResult[PdfTask['kind']] {
 
 /**
  * Parsing is batch work: on Linux this thread lowers its own scheduling priority, so that the API's event
- * loop in the same process keeps answering quickly while every parser thread is busy.
+ * loop in the same process keeps answering quickly while every parser thread is busy. Nice 19 alone still
+ * lets a parser finish its time slice before a woken event loop runs; the SCHED_IDLE policy (util-linux
+ * `chrt`, where present) makes the scheduler switch to the event loop as soon as it wakes.
  */
 function lowerPriority(): void {
+  let threadId: number;
   try {
-    const threadId = Number(readlinkSync('/proc/thread-self').split('/').pop());
-    if (Number.isInteger(threadId)) setPriority(threadId, 19);
+    threadId = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    if (!Number.isInteger(threadId)) return;
+    setPriority(threadId, 19);
   } catch {
-    // not Linux: the thread keeps the process's priority
+    return; // not Linux: the thread keeps the process's priority
+  }
+  try {
+    execFileSync('chrt', ['--idle', '--pid', '0', String(threadId)], { stdio: 'ignore', timeout: 2000 });
+  } catch {
+    // no chrt, or not allowed: nice 19 stays
   }
 }
 lowerPriority();

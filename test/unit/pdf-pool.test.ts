@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -46,5 +47,31 @@ describe('the parser pool', () => {
     expect(finished).toHaveLength(41);
     const waitedBehind = finished.indexOf('short');
     expect(waitedBehind, finished.join(', ')).toBeLessThanOrEqual(MAX_PASSED_OVER + 2);
+  });
+});
+
+const SCHED_IDLE = 5;
+
+/** The scheduling policy of each thread of this process (Linux: field 41 of /proc/<pid>/task/<tid>/stat). */
+function threadPolicies(): number[] {
+  return readdirSync('/proc/self/task').map((tid) => {
+    const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[38]);
+  });
+}
+
+function hasChrt(): boolean {
+  try {
+    execFileSync('chrt', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe.runIf(process.platform === 'linux' && hasChrt())('parser threads on Linux', () => {
+  it('run at the idle scheduling policy, so that a woken event loop never waits for a parser', async () => {
+    await pool.run({ kind: 'document', path: shortFile }, 'tenant');
+    expect(threadPolicies().filter((policy) => policy === SCHED_IDLE)).toHaveLength(pool.size);
   });
 });
