@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { migrations } from './migrations.js';
+import { type Migration, migrations } from './migrations.js';
 
 export type Db = Database.Database;
 
@@ -19,7 +19,8 @@ export function openDatabase(dataDir: string): Db {
   return db;
 }
 
-function migrate(db: Db): void {
+/** Applies the given migrations (all of them unless a test stops at an older schema) that are not applied yet. */
+export function migrate(db: Db, upTo: readonly Migration[] = migrations): void {
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`);
   const apply = db.transaction((version: number, name: string, sql: string, checkKeys: boolean) => {
@@ -41,7 +42,7 @@ function migrate(db: Db): void {
       (r) => r.version,
     ),
   );
-  for (const m of migrations) {
+  for (const m of upTo) {
     if (applied.has(m.version)) continue;
     // SQLite's documented way to rebuild a table: foreign keys off around the transaction (not inside it)
     if (m.rebuildsTables) db.pragma('foreign_keys = OFF');

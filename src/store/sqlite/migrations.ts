@@ -2,13 +2,15 @@
  * Versioned schema. A migration is applied once, in order, inside a transaction, and recorded in
  * schema_migrations; never edit one that has shipped, add the next.
  */
-export const migrations: {
+export interface Migration {
   version: number;
   name: string;
   sql: string;
   /** Rebuilds a table others refer to: applied with foreign keys off, and checked before it commits. */
   rebuildsTables?: boolean;
-}[] = [
+}
+
+export const migrations: Migration[] = [
   {
     version: 1,
     name: 'tenants, users, tokens',
