@@ -656,9 +656,9 @@ export interface components {
          *     - `has_text`: the page draws at least one text object.
          *     - A page object that is damaged or missing is reported as a failed page (`status: failed`) with a
          *       `page_unreadable` finding; the other pages are still read.
-         *     `report.html` is the same report for a person: counts, pictures of the pages with the most severe
-         *     findings (errors and warnings, at most `REPORT_THUMBNAILS`), the findings, and a per-page table
-         *     (`REPORT_HTML_PAGES` rows).
+         *     `report.html` is the same report for a person: counts, pictures of pages (for each distinct error or
+         *     warning, the first page it appears on, most severe first, at most `REPORT_THUMBNAILS`), the findings,
+         *     and a per-page table (`REPORT_HTML_PAGES` rows).
          */
         PreflightReport: {
             /** Format: uuid */

@@ -178,14 +178,21 @@ export function sortBySeverity(findings: Finding[]): Finding[] {
 }
 
 /**
- * Up to `limit` pages that have an error or a warning, the most severe first (findings come sorted so):
- * a picture of a page whose only finding is a note (blank, rotated) tells a reader nothing new.
+ * Up to `limit` pages to picture: for each distinct error or warning (the same code and message), the first
+ * page it appears on, the most severe first (findings come sorted so). A font missing from every page is one
+ * picture, not twelve of the same problem; a page whose only finding is a note (blank, rotated) tells a reader
+ * nothing new.
  */
 export function pagesWorthAPicture(findings: Finding[], limit: number): number[] {
   const pages: number[] = [];
+  const pictured = new Set<string>();
   for (const finding of findings) {
     if (pages.length >= limit || finding.severity === 'info') break;
-    if (finding.page !== null && !pages.includes(finding.page)) pages.push(finding.page);
+    if (finding.page === null) continue;
+    const problem = `${finding.code}\n${finding.message}`;
+    if (pictured.has(problem)) continue;
+    pictured.add(problem);
+    if (!pages.includes(finding.page)) pages.push(finding.page);
   }
   return pages;
 }

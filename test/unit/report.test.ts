@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { DocumentFacts, PageFacts } from '../../src/pdf/facts.js';
-import { buildReport, documentFindings, pageFindings } from '../../src/worker/report.js';
+import {
+  buildReport,
+  documentFindings,
+  type Finding,
+  pageFindings,
+  pagesWorthAPicture,
+} from '../../src/worker/report.js';
 
 const doc: DocumentFacts = {
   pdf_version: '1.7',
@@ -71,5 +77,36 @@ describe('preflight rules', () => {
     ]);
     expect(report.summary).toEqual({ errors: 2, warnings: 0, infos: 0, pages_ok: 1, pages_failed: 1 });
     expect(report.pages[1]).toMatchObject({ status: 'failed', error: 'boom', width_pt: null });
+  });
+});
+
+describe('the pages report.html pictures', () => {
+  const finding = (page: number, code: string, severity: Finding['severity'], message = code): Finding => ({
+    code,
+    severity,
+    page,
+    message,
+  });
+
+  it('one per distinct error or warning, on its first page, most severe first; notes and the document never', () => {
+    const findings: Finding[] = [
+      ...[1, 2, 3, 4].map((p) => finding(p, 'font_not_embedded', 'error', 'Font Helvetica is not embedded')),
+      finding(3, 'font_not_embedded', 'error', 'Font Courier is not embedded'),
+      { code: 'missing_title', severity: 'warning', page: null, message: 'No title' },
+      finding(6, 'image_only_page', 'warning'),
+      finding(8, 'image_only_page', 'warning'),
+      finding(5, 'low_resolution_image', 'warning'),
+      finding(7, 'rotated_page', 'info'),
+    ];
+    expect(pagesWorthAPicture(findings, 12)).toEqual([1, 3, 6, 5]);
+  });
+
+  it('REPORT_THUMBNAILS bounds them: 0 pictures nothing, 2 stops at two', () => {
+    const findings = [1, 2, 3].map((p) =>
+      finding(p, 'font_not_embedded', 'error', `Font F${p} is not embedded`),
+    );
+    expect(pagesWorthAPicture(findings, 0)).toEqual([]);
+    expect(pagesWorthAPicture(findings, 2)).toEqual([1, 2]);
+    expect(pagesWorthAPicture(findings, 3)).toEqual([1, 2, 3]);
   });
 });
