@@ -12,14 +12,6 @@ export function sendOk(ctx: Context, data: unknown, status = 200): void {
   ctx.body = { code: 0, message: 'OK', data, timestamp: Date.now() };
 }
 
-export function sendList(ctx: Context, items: unknown[], meta: ListMeta): void {
-  sendJsonList(
-    ctx,
-    items.map((item) => JSON.stringify(item)),
-    meta,
-  );
-}
-
 /**
  * A list whose items are already JSON text (see JsonText): the envelope is written around them. `extra`
  * adds top-level fields of the envelope (the run list's `next_cursor`).

@@ -74,7 +74,7 @@ export class Revenue {
     const ledger = this.store.ledger;
     const spanStart = previous.first < firstDay ? previous.first : firstDay;
     const [allTime, daily, stats] = await Promise.all([
-      ledger.sums(tenantId, null, null),
+      ledger.allTime(tenantId),
       ledger.daily(tenantId, spanStart, today),
       ledger.stats(tenantId),
     ]);

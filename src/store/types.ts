@@ -306,8 +306,9 @@ export interface LedgerRepo {
   append(entries: LedgerEntry[]): Promise<{ inserted: number; skipped: number }>;
   /** A page of the contract's Transaction records, newest first. */
   list(tenantId: string, filter: LedgerFilter, limit: number, offset: number): Promise<Page<JsonText>>;
-  /** Sums per type over inclusive UTC days; an open end means no bound. */
-  sums(tenantId: string, fromDay: string | null, toDay: string | null): Promise<PeriodSums>;
+  /** Sums per type over the tenant's whole ledger. */
+  allTime(tenantId: string): Promise<PeriodSums>;
+  /** Sums per type of each UTC day from `fromDay` to `toDay` inclusive that has entries, oldest first. */
   daily(tenantId: string, fromDay: string, toDay: string): Promise<DailySums[]>;
   stats(tenantId: string): Promise<{ count: number; latestOccurredAt: string | null }>;
 }

@@ -110,10 +110,6 @@ export function sqliteLedger(db: Db): LedgerRepo {
       }
     }
   }
-  const sums = db.prepare(
-    `SELECT type, COALESCE(SUM(amount), 0) AS amount FROM ledger_daily
-     WHERE tenant_id = @tenant AND day >= @fromDay AND day <= @toDay GROUP BY type`,
-  );
   // one row per day, both types summed by SQLite: the dashboard reads ~62 days per request
   const daily = db
     .prepare(
@@ -152,16 +148,8 @@ export function sqliteLedger(db: Db): LedgerRepo {
       const { n } = countStatements.get(key)!.get(defined) as { n: number };
       return { items, total: n };
     },
-    async sums(tenantId, fromDay, toDay): Promise<PeriodSums> {
-      const unbounded = fromDay === null && toDay === null;
-      const rows = (
-        unbounded
-          ? allTime.all({ tenant: tenantId })
-          : sums.all({ tenant: tenantId, fromDay: fromDay ?? '0000-00-00', toDay: toDay ?? '9999-99-99' })
-      ) as {
-        type: 'tech' | 'ecosystem';
-        amount: number;
-      }[];
+    async allTime(tenantId): Promise<PeriodSums> {
+      const rows = allTime.all({ tenant: tenantId }) as { type: 'tech' | 'ecosystem'; amount: number }[];
       const result: PeriodSums = { tech: 0, ecosystem: 0 };
       for (const row of rows) result[row.type] = row.amount;
       return result;
