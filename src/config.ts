@@ -8,6 +8,8 @@ export interface Config {
   /** Prometheus metrics on a port of their own; 0 serves none. */
   metricsPort: number;
   dataDir: string;
+  /** PostgreSQL instead of the SQLite file under dataDir, when DATABASE_URL is set. */
+  database?: DatabaseConfig;
   logLevel: string;
   /** Largest file an upload may declare. */
   maxUploadBytes: number;
@@ -50,6 +52,16 @@ export interface Config {
   leaseMs: number;
   pointsPerPage: Record<'pdf-preflight' | 'pdf-text', number>;
   seedDemoTenant: boolean;
+}
+
+export interface DatabaseConfig {
+  url: string;
+  /** Connections each process keeps at most. */
+  poolSize: number;
+  /** A statement running longer is cancelled (the request answers 503). */
+  statementTimeoutMs: number;
+  /** Waiting longer for a connection fails the request with 503. */
+  connectTimeoutMs: number;
 }
 
 /** Every problem with the environment, one clear line each; the process prints them and exits 1. */
@@ -119,12 +131,33 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return config;
 }
 
+function readDatabase(env: EnvReader): DatabaseConfig | undefined {
+  const url = env.text('DATABASE_URL', '');
+  if (url === '') return undefined;
+  let scheme = '';
+  try {
+    scheme = new URL(url).protocol;
+  } catch {
+    // reported below
+  }
+  if (scheme !== 'postgres:' && scheme !== 'postgresql:') {
+    env.problems.push('DATABASE_URL must be a postgres://user:password@host:port/database URL');
+  }
+  return {
+    url,
+    poolSize: env.int('DATABASE_POOL_SIZE', 10, 1),
+    statementTimeoutMs: env.int('DATABASE_STATEMENT_TIMEOUT_MS', 10_000, 1),
+    connectTimeoutMs: env.int('DATABASE_CONNECT_TIMEOUT_MS', 5_000, 1),
+  };
+}
+
 function readConfig(env: EnvReader): Config {
   const MiB = 1024 * 1024;
   return {
     port: env.int('PORT', 8080, 0, 65535),
     host: env.text('HOST', '0.0.0.0'),
     dataDir: path.resolve(env.text('DATA_DIR', './data')),
+    database: readDatabase(env),
     logLevel: env.oneOf('LOG_LEVEL', 'info', LOG_LEVELS),
     metricsPort: env.int('METRICS_PORT', 9464, 0, 65535),
     maxUploadBytes: env.int('MAX_UPLOAD_BYTES', 512 * MiB, 1),

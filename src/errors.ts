@@ -47,5 +47,9 @@ export const ERRORS = {
     new AppError(429, error, message, undefined, { 'Retry-After': String(retryAfterSeconds) }),
   notImplemented: () => new AppError(501, 'not_implemented', 'Not implemented'),
   unavailable: (message: string) => new AppError(503, 'unavailable', message),
+  storeUnavailable: () =>
+    new AppError(503, 'unavailable', 'The database is unavailable or overloaded; retry shortly', undefined, {
+      'Retry-After': '1',
+    }),
   internal: () => new AppError(500, 'internal_error', 'Internal server error'),
 } as const;

@@ -6,7 +6,7 @@ import type { Config } from './config.js';
 import { createApp } from './http/app.js';
 import type { Logger } from './logger.js';
 import { createServices, type Services } from './services.js';
-import { openSqliteStore } from './store/sqlite/index.js';
+import { describeStore, openStore } from './store/open.js';
 import { createRunWorker } from './worker/index.js';
 
 export interface RunningServer {
@@ -33,7 +33,7 @@ export async function startServer(
   announce?: (url: string, metricsUrl?: string) => void,
 ): Promise<RunningServer> {
   const started = performance.now();
-  const store = openSqliteStore(config.dataDir);
+  const store = await openStore(config, 'api');
   const services = createServices(config, store, logger);
   const app = await createApp(services);
   const server: Server = createServer(
@@ -76,7 +76,7 @@ export async function startServer(
   // only once the port is ours: a start that fails to bind must not print a token it then loses
   if (config.seedDemoTenant) await seedDemoTenant(services);
   logger.info(
-    { url, data_dir: config.dataDir, startup_ms: Math.round(performance.now() - started) },
+    { url, store: describeStore(config), data_dir: config.dataDir, startup_ms: Math.round(performance.now() - started) },
     'listening',
   );
 

@@ -3,7 +3,7 @@ import { loadConfig } from '../config.js';
 import { createLogger } from '../logger.js';
 import { ImportError } from '../revenue/import.js';
 import { createServices, type Services } from '../services.js';
-import { openSqliteStore } from '../store/sqlite/index.js';
+import { openStore } from '../store/open.js';
 import { TenantError } from '../tenants/service.js';
 
 /**
@@ -35,7 +35,7 @@ function print(options: JsonOption, value: object, human: () => string): void {
 
 async function withServices<T>(fn: (services: Services) => Promise<T>): Promise<T> {
   const config = loadConfig();
-  const store = openSqliteStore(config.dataDir);
+  const store = await openStore(config, 'admin');
   try {
     return await fn(createServices(config, store, createLogger('silent')));
   } finally {

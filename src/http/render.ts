@@ -1,5 +1,6 @@
 import type { Context } from 'koa';
 import { AppError, ERRORS } from '../errors.js';
+import { StoreUnavailableError } from '../store/types.js';
 
 export interface ListMeta {
   total: number;
@@ -34,7 +35,12 @@ export function sendJsonList(
 
 /** The only place a failing envelope is built. */
 export function sendError(ctx: Context, error: unknown): void {
-  const appError = error instanceof AppError ? error : ERRORS.internal();
+  const appError =
+    error instanceof AppError
+      ? error
+      : error instanceof StoreUnavailableError
+        ? ERRORS.storeUnavailable()
+        : ERRORS.internal();
   ctx.status = appError.status;
   if (appError.headers) ctx.set(appError.headers);
   ctx.body = {

@@ -73,11 +73,7 @@ export class Revenue {
     // one read of the daily sums covers the chart and every period but all-time (at most ~62 days)
     const ledger = this.store.ledger;
     const spanStart = previous.first < firstDay ? previous.first : firstDay;
-    const [allTime, daily, stats] = await Promise.all([
-      ledger.allTime(tenantId),
-      ledger.daily(tenantId, spanStart, today),
-      ledger.stats(tenantId),
-    ]);
+    const { allTime, daily, count, latestOccurredAt } = await ledger.overview(tenantId, spanStart, today);
     const todays = sumDays(daily, today, today);
     const monthToDate = sumDays(daily, monthStart(today), today);
     const previousMonthSums = sumDays(daily, previous.first, previous.last);
@@ -88,8 +84,8 @@ export class Revenue {
       today: totals(todays),
       month_to_date: totals(monthToDate),
       previous_month: totals(previousMonthSums),
-      transaction_count: stats.count,
-      latest_transaction_at: stats.latestOccurredAt,
+      transaction_count: count,
+      latest_transaction_at: latestOccurredAt,
       daily: daysBetween(firstDay, today).map((date) => ({
         date,
         ...totals(byDay.get(date) ?? { tech: 0, ecosystem: 0 }),

@@ -1,4 +1,5 @@
 import { ConfigError } from '../config.js';
+import { StoreUnavailableError } from '../store/types.js';
 
 /**
  * How an entry point dies of a start-up problem: one plain line per problem on stderr, exit code 1, no
@@ -9,7 +10,9 @@ export function failStart(error: unknown, apiPort?: number): never {
   const lines =
     error instanceof ConfigError
       ? error.problems.map((problem) => `configuration: ${problem}`)
-      : (error as NodeJS.ErrnoException).code === 'EADDRINUSE'
+      : error instanceof StoreUnavailableError
+        ? [`start-up: ${error.message} (${(error.cause as Error | undefined)?.message ?? 'no detail'}); check DATABASE_URL`]
+        : (error as NodeJS.ErrnoException).code === 'EADDRINUSE'
         ? [`start-up: port ${port} is already in use; stop what listens there or set PORT to another port`]
         : (error as NodeJS.ErrnoException).code === 'EACCES'
           ? [

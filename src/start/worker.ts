@@ -1,14 +1,14 @@
 import { loadConfig } from '../config.js';
 import { createLogger, exitWithLogs } from '../logger.js';
 import { createServices } from '../services.js';
-import { openSqliteStore } from '../store/sqlite/index.js';
+import { describeStore, openStore } from '../store/open.js';
 import { createRunWorker } from '../worker/index.js';
-import { loadOrFail } from './fail.js';
+import { failStart, loadOrFail } from './fail.js';
 
-/** A diagnosis worker without HTTP: more of these can run against the same DATA_DIR as the server. */
+/** A diagnosis worker without HTTP: more of these can run against the same database as the server. */
 const config = await loadOrFail(() => loadConfig());
 const logger = createLogger(config.logLevel);
-const store = openSqliteStore(config.dataDir);
+const store = await openStore(config, 'worker').catch((error: unknown) => failStart(error));
 const services = createServices(
   { ...config, workerThreads: Math.max(1, config.workerThreads) },
   store,
@@ -16,7 +16,10 @@ const services = createServices(
 );
 const worker = createRunWorker(services);
 worker.start();
-logger.info({ worker_id: worker.workerId, data_dir: config.dataDir }, 'worker started');
+logger.info(
+  { worker_id: worker.workerId, store: describeStore(config), data_dir: config.dataDir },
+  'worker started',
+);
 
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.once(signal, async () => {

@@ -1,9 +1,21 @@
 /**
  * The storage layer's contract. Handlers and domain code only see these interfaces; SQLite
- * (src/store/sqlite) implements them today and a PostgreSQL implementation can replace it without touching
- * either. Every tenant-owned read takes the tenant id and filters by it. Methods are async so that a
- * networked engine fits the same shape.
+ * (src/store/sqlite, the embedded default) and PostgreSQL (src/store/postgres) implement them, and the
+ * store contract tests (test/store) hold both to every guarantee written here. Every tenant-owned read
+ * takes the tenant id and filters by it. A method that writes more than one row does it in one
+ * transaction: all or nothing. A method that reads more than one figure reads them from one snapshot.
  */
+
+/**
+ * The engine could not do the work for a reason that says nothing about the request: unreachable, going
+ * away, a statement past its time limit, or a conflict that retrying did not resolve. Callers answer 503.
+ */
+export class StoreUnavailableError extends Error {
+  constructor(message: string, cause?: unknown) {
+    super(message, { cause });
+    this.name = 'StoreUnavailableError';
+  }
+}
 
 export type RunStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
 export type RunTarget = 'pdf-preflight' | 'pdf-text';
@@ -234,6 +246,11 @@ export interface RunRepo {
    * tenants: the tenant with the fewest runs under lease goes first, then the oldest entry of that tenant.
    */
   claim(workerId: string, now: string, leaseUntil: string): Promise<ClaimedRun | undefined>;
+  /**
+   * Calls `onQueued` when a run may have been queued by any process, sooner than a worker's next poll;
+   * returns the unsubscribe. An engine with no way to hear other processes never calls it (workers poll).
+   */
+  watch(onQueued: () => void): () => void;
   /** Extends the lease; false when the worker lost it. */
   renewLease(queueMessageId: string, workerId: string, leaseUntil: string): Promise<boolean>;
   /** Hands a run back to the queue at once (a worker shutting down): the next claim does not count. */
@@ -306,11 +323,17 @@ export interface LedgerRepo {
   append(entries: LedgerEntry[]): Promise<{ inserted: number; skipped: number }>;
   /** A page of the contract's Transaction records, newest first. */
   list(tenantId: string, filter: LedgerFilter, limit: number, offset: number): Promise<Page<JsonText>>;
+  /** Everything the dashboard shows, read from one snapshot. */
+  overview(tenantId: string, fromDay: string, toDay: string): Promise<LedgerOverview>;
+}
+
+export interface LedgerOverview {
   /** Sums per type over the tenant's whole ledger. */
-  allTime(tenantId: string): Promise<PeriodSums>;
+  allTime: PeriodSums;
   /** Sums per type of each UTC day from `fromDay` to `toDay` inclusive that has entries, oldest first. */
-  daily(tenantId: string, fromDay: string, toDay: string): Promise<DailySums[]>;
-  stats(tenantId: string): Promise<{ count: number; latestOccurredAt: string | null }>;
+  daily: DailySums[];
+  count: number;
+  latestOccurredAt: string | null;
 }
 
 export interface Store {

@@ -34,6 +34,7 @@ export class RunWorker {
   private active = 0;
   private stopping = false;
   private timer?: NodeJS.Timeout;
+  private unwatch: () => void = () => undefined;
   private readonly inFlight = new Set<Promise<void>>();
 
   constructor(
@@ -45,6 +46,8 @@ export class RunWorker {
   ) {}
 
   start(): void {
+    // runs queued by other processes wake this one at once where the engine can tell; polling covers the rest
+    this.unwatch = this.store.runs.watch(() => this.nudge());
     this.schedule(0);
   }
 
@@ -55,6 +58,7 @@ export class RunWorker {
 
   async stop(): Promise<void> {
     this.stopping = true;
+    this.unwatch();
     clearTimeout(this.timer);
     await Promise.allSettled([...this.inFlight]);
   }

@@ -9,6 +9,7 @@ import { createLogger, type Logger } from '../../src/logger.js';
 import { CONTRACT_PATH } from '../../src/paths.js';
 import { type RunningServer, startServer } from '../../src/server.js';
 import type { CreatedTenant } from '../../src/tenants/service.js';
+import { dropPostgresDatabase, engineEnv, queryDatabase } from './engine.js';
 
 /** Validates every response against openapi.yaml, so the code cannot drift from the contract. */
 let contract: Promise<OpenAPIBackend> | undefined;
@@ -55,6 +56,8 @@ export interface Harness {
   tenant: CreatedTenant;
   other: CreatedTenant;
   request(method: string, route: string, options?: RequestOptions): Promise<ApiResponse>;
+  /** A statement on the server's database, whichever the engine (`?` placeholders). */
+  query<R>(sql: string, params?: unknown[]): Promise<R[]>;
   close(): Promise<void>;
 }
 
@@ -97,7 +100,9 @@ export async function startHarness(
   options: { logger?: Logger } = {},
 ): Promise<Harness> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'ota-test-'));
+  const database = await engineEnv();
   const config = loadConfig({
+    ...database,
     DATA_DIR: dataDir,
     PORT: '0',
     HOST: '127.0.0.1',
@@ -146,9 +151,11 @@ export async function startHarness(
     tenant,
     other,
     request,
+    query: (sql, params) => queryDatabase(dataDir, database.DATABASE_URL, sql, params),
     async close() {
       await server.close();
       rmSync(dataDir, { recursive: true, force: true });
+      if (database.DATABASE_URL) await dropPostgresDatabase(database.DATABASE_URL);
     },
   };
 }

@@ -5,12 +5,26 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'vitest';
 import { PROJECT_ROOT } from '../../src/paths.js';
+import { engineEnv, queryDatabase } from './engine.js';
 
 const run = promisify(execFile);
 
-/** Real processes from the TypeScript sources, as an operator runs them. */
-export function tempDataDir(): string {
-  return mkdtempSync(path.join(tmpdir(), 'ota-proc-'));
+/** The database each data directory's processes share, when the project's engine is PostgreSQL. */
+const databases = new Map<string, Record<string, string>>();
+
+/**
+ * Real processes from the TypeScript sources, as an operator runs them. A data directory stands for one
+ * deployment: every process started with it (server, workers, admin CLI) uses the same database.
+ */
+export async function tempDataDir(): Promise<string> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'ota-proc-'));
+  databases.set(dir, await engineEnv());
+  return dir;
+}
+
+/** DATA_DIR, and DATABASE_URL when the engine is PostgreSQL. */
+export function deploymentEnv(dataDir: string): Record<string, string> {
+  return { DATA_DIR: dataDir, ...(databases.get(dataDir) ?? {}) };
 }
 
 export async function admin(
@@ -20,7 +34,7 @@ export async function admin(
   try {
     const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/cli/admin.ts', ...args], {
       cwd: PROJECT_ROOT,
-      env: { ...process.env, DATA_DIR: dataDir },
+      env: { ...process.env, ...deploymentEnv(dataDir) },
     });
     return { code: 0, stdout, stderr, json: args.includes('--json') ? JSON.parse(stdout) : {} };
   } catch (error) {
@@ -78,7 +92,7 @@ export async function startServerProcess(
   env: Record<string, string> = {},
 ): Promise<Started> {
   const child = start('src/start/server.ts', {
-    DATA_DIR: dataDir,
+    ...deploymentEnv(dataDir),
     PORT: String(port),
     HOST: '127.0.0.1',
     SEED_DEMO_TENANT: 'false',
@@ -91,7 +105,7 @@ export async function startServerProcess(
 }
 
 export function startWorkerProcess(dataDir: string, env: Record<string, string> = {}): Started {
-  const child = start('src/start/worker.ts', { DATA_DIR: dataDir, ...env });
+  const child = start('src/start/worker.ts', { ...deploymentEnv(dataDir), ...env });
   return { child, url: '', kill: killer(child) };
 }
 
@@ -157,3 +171,8 @@ export async function pollRun(
 }
 
 export const finished = (run: RunState) => ['succeeded', 'failed', 'cancelled'].includes(run.status);
+
+/** Rows of a query against a deployment's database, whichever the engine (`?` placeholders). */
+export async function queryDeployment<R>(dataDir: string, sql: string, params: unknown[] = []): Promise<R[]> {
+  return queryDatabase<R>(dataDir, deploymentEnv(dataDir).DATABASE_URL, sql, params);
+}

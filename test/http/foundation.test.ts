@@ -302,7 +302,7 @@ describe('validation failures render FastAPI detail[]', () => {
 });
 
 describe('when the database is gone', () => {
-  it('readiness is 503 and a request is a 500 envelope without internals', async () => {
+  it('readiness is 503 and a request is a 503 envelope without internals, with Retry-After', async () => {
     const broken = await startHarness();
     try {
       await broken.server.services.store.close();
@@ -311,14 +311,15 @@ describe('when the database is gone', () => {
       expect(ready.body).toMatchObject({ code: 503, error: 'unavailable', message: 'Database unreachable' });
       expect((await broken.request('GET', '/healthz', { token: null })).status).toBe(200);
       const res = await broken.request('GET', '/api/open/runs');
-      expect(res.status).toBe(500);
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).toBe('1');
       expect(res.body).toMatchObject({
-        code: 500,
-        error: 'internal_error',
-        message: 'Internal server error',
+        code: 503,
+        error: 'unavailable',
+        message: 'The database is unavailable or overloaded; retry shortly',
         data: null,
       });
-      expect(res.text).not.toMatch(/sqlite|database|at .*\.ts/i);
+      expect(res.text).not.toMatch(/sqlite|postgres|at .*\.ts/i);
     } finally {
       await broken.close();
     }

@@ -8,7 +8,7 @@ let server: Started;
 let tenant: { tenant_id: string; user_id: string; token: string; token_id: string };
 
 beforeAll(async () => {
-  dataDir = tempDataDir();
+  dataDir = await tempDataDir();
   server = await startServerProcess(dataDir, 20_000 + Math.floor(Math.random() * 30_000), {
     WORKER_THREADS: '0',
   });

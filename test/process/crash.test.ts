@@ -1,6 +1,5 @@
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readPdf, sha256, textPdf } from '../helpers/files.js';
 import {
@@ -14,6 +13,7 @@ import {
   startWorkerProcess,
   tempDataDir,
   uploadWhole,
+  queryDeployment,
 } from '../helpers/processes.js';
 
 const started: Started[] = [];
@@ -25,7 +25,7 @@ afterEach(async () => {
 
 describe('a worker killed mid-run', () => {
   it('the run finishes after restart with correct counters and one ledger booking', async () => {
-    const dataDir = tempDataDir();
+    const dataDir = await tempDataDir();
     dirs.push(dataDir);
     const tenant = (await admin(dataDir, 'tenants', 'create', '--name', 'crash', '--json')).json as {
       token: string;
@@ -68,7 +68,7 @@ describe('a worker killed mid-run', () => {
 
 describe('a worker stopped with SIGTERM mid-run', () => {
   it('hands the run back at once: another worker finishes it long before the lease would lapse', async () => {
-    const dataDir = tempDataDir();
+    const dataDir = await tempDataDir();
     dirs.push(dataDir);
     const tenant = (await admin(dataDir, 'tenants', 'create', '--name', 'stop', '--json')).json as {
       token: string;
@@ -100,7 +100,7 @@ describe('a worker stopped with SIGTERM mid-run', () => {
 
 describe('a server killed during an upload', () => {
   it('keeps the parts already acknowledged and finishes after restart', async () => {
-    const dataDir = tempDataDir();
+    const dataDir = await tempDataDir();
     dirs.push(dataDir);
     const tenant = (await admin(dataDir, 'tenants', 'create', '--name', 'crash', '--json')).json as {
       token: string;
@@ -144,7 +144,7 @@ describe('a server killed during an upload', () => {
   });
 
   it('a kill during complete leaves either the finished file or the pending upload, never half a file', async () => {
-    const dataDir = tempDataDir();
+    const dataDir = await tempDataDir();
     dirs.push(dataDir);
     const tenant = (await admin(dataDir, 'tenants', 'create', '--name', 'crash', '--json')).json as {
       tenant_id: string;
@@ -199,12 +199,10 @@ describe('a server killed during an upload', () => {
       await server.kill('SIGTERM');
     }
     // every file row points at whole bytes; whatever else is on disk is not visible through the API
-    const db = new Database(path.join(dataDir, 'open-tenant.sqlite'), { readonly: true });
-    const rows = db.prepare('SELECT storage_key, sha256 FROM files').all() as {
-      storage_key: string;
-      sha256: string;
-    }[];
-    db.close();
+    const rows = await queryDeployment<{ storage_key: string; sha256: string }>(
+      dataDir,
+      'SELECT storage_key, sha256 FROM files',
+    );
     expect(rows).toHaveLength(5);
     for (const row of rows) {
       expect(sha256(readFileSync(path.join(dataDir, 'blobs', row.storage_key)))).toBe(row.sha256);

@@ -38,7 +38,7 @@ function rssMb(pid: number): number {
 }
 
 beforeAll(async () => {
-  dataDir = tempDataDir();
+  dataDir = await tempDataDir();
   token = (
     (await admin(dataDir, 'tenants', 'create', '--name', 'hostile', '--json')).json as { token: string }
   ).token;

@@ -3,7 +3,7 @@ import { request } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
 import { admin, type Started, startServerProcess, tempDataDir } from '../helpers/processes.js';
 
-const dataDir = tempDataDir();
+const dataDir = await tempDataDir();
 let server: Started | undefined;
 afterAll(async () => {
   await server?.kill();

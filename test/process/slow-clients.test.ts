@@ -20,7 +20,7 @@ const rssMb = () =>
   Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.child.pid}/status`, 'utf8'))![1]) / 1024;
 
 beforeAll(async () => {
-  dataDir = tempDataDir();
+  dataDir = await tempDataDir();
   for (const name of ['slow-a', 'slow-b', 'bystander']) {
     tokens.push(
       ((await admin(dataDir, 'tenants', 'create', '--name', name, '--json')).json as { token: string }).token,

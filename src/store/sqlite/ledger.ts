@@ -3,6 +3,7 @@ import {
   type JsonText,
   type LedgerEntry,
   type LedgerFilter,
+  type LedgerOverview,
   LedgerRangeError,
   type LedgerRepo,
   type PeriodSums,
@@ -123,6 +124,18 @@ export function sqliteLedger(db: Db): LedgerRepo {
     `SELECT (SELECT COALESCE(SUM(tx_count), 0) FROM ledger_totals WHERE tenant_id = @tenant) AS count,
             (SELECT occurred_at FROM ledger WHERE tenant_id = @tenant ORDER BY occurred_at DESC, id DESC LIMIT 1) AS latest`,
   );
+  // a read transaction: another process's commit cannot fall between the three reads
+  const overview = db.transaction((tenantId: string, fromDay: string, toDay: string): LedgerOverview => {
+    const result: PeriodSums = { tech: 0, ecosystem: 0 };
+    for (const row of allTime.all({ tenant: tenantId }) as { type: 'tech' | 'ecosystem'; amount: number }[]) {
+      result[row.type] = row.amount;
+    }
+    const days = (daily.all(tenantId, fromDay, toDay) as [string, number, number][]).map(
+      ([day, tech, ecosystem]): DailySums => ({ day, tech, ecosystem }),
+    );
+    const row = stats.get({ tenant: tenantId }) as { count: number; latest: string | null };
+    return { allTime: result, daily: days, count: row.count, latestOccurredAt: row.latest };
+  });
   const append = db.transaction((entries: LedgerEntry[]) => {
     let inserted = 0;
     for (const entry of entries) if (write(entry)) inserted++;
@@ -148,19 +161,8 @@ export function sqliteLedger(db: Db): LedgerRepo {
       const { n } = countStatements.get(key)!.get(defined) as { n: number };
       return { items, total: n };
     },
-    async allTime(tenantId): Promise<PeriodSums> {
-      const rows = allTime.all({ tenant: tenantId }) as { type: 'tech' | 'ecosystem'; amount: number }[];
-      const result: PeriodSums = { tech: 0, ecosystem: 0 };
-      for (const row of rows) result[row.type] = row.amount;
-      return result;
-    },
-    async daily(tenantId, fromDay, toDay): Promise<DailySums[]> {
-      const rows = daily.all(tenantId, fromDay, toDay) as [string, number, number][];
-      return rows.map(([day, tech, ecosystem]) => ({ day, tech, ecosystem }));
-    },
-    async stats(tenantId) {
-      const row = stats.get({ tenant: tenantId }) as { count: number; latest: string | null };
-      return { count: row.count, latestOccurredAt: row.latest };
+    async overview(tenantId, fromDay, toDay) {
+      return overview(tenantId, fromDay, toDay);
     },
   };
 }

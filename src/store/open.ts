@@ -1,0 +1,17 @@
+import type { Config } from '../config.js';
+import { openPostgresStore } from './postgres/index.js';
+import { openSqliteStore } from './sqlite/index.js';
+import type { Store } from './types.js';
+
+/** The engine the environment selects: PostgreSQL when DATABASE_URL is set, else SQLite under DATA_DIR. */
+export async function openStore(config: Config, role: string): Promise<Store> {
+  if (!config.database) return openSqliteStore(config.dataDir);
+  return openPostgresStore({ ...config.database, applicationName: `open-tenant-${role}` });
+}
+
+/** What logs may say about the engine: never the password. */
+export function describeStore(config: Config): string {
+  if (!config.database) return `sqlite:${config.dataDir}`;
+  const url = new URL(config.database.url);
+  return `postgres://${url.hostname}:${url.port || 5432}${url.pathname}`;
+}

@@ -1,0 +1,180 @@
+import pg from 'pg';
+import { StoreUnavailableError } from '../types.js';
+import { type PostgresMigration, migrations } from './migrations.js';
+
+export interface PostgresOptions {
+  url: string;
+  /** Connections this process keeps at most. */
+  poolSize: number;
+  /** A statement running longer is cancelled by the server (and the request answers 503). */
+  statementTimeoutMs: number;
+  /** Waiting longer for a free connection, or for a new one, fails like an unreachable server. */
+  connectTimeoutMs: number;
+  applicationName: string;
+}
+
+/** What a query runs on: the pool, or the client of a transaction. */
+export type Queryable = Pick<pg.PoolClient, 'query'>;
+
+// 64-bit integers (counts, sums, sequence numbers) as numbers: every one the store keeps is bounded by
+// 2^53 - 1 (the ledger refuses to pass it), so nothing is rounded
+const types = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === pg.types.builtins.INT8 || oid === pg.types.builtins.NUMERIC) return Number;
+    return pg.types.getTypeParser(oid, format);
+  },
+};
+
+/** Serialization failures and deadlocks: the transaction did nothing and may simply run again. */
+const RETRYABLE = new Set(['40001', '40P01']);
+/** The server is going away, refuses connections, or cancelled a statement that ran too long. */
+// ... or the database is gone or refuses our credentials: the operator's to fix, not the caller's
+const UNAVAILABLE_CODES = new Set(['57014', '57P01', '57P02', '57P03', '53300', '53400', '3D000', '28000', '28P01']);
+const UNAVAILABLE_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN']);
+const ATTEMPTS = 4;
+
+function code(error: unknown): string | undefined {
+  return (error as { code?: unknown } | undefined)?.code as string | undefined;
+}
+
+/** Whether the engine could not do the work for a reason that says nothing about the request. */
+export function isUnavailable(error: unknown): boolean {
+  const c = code(error);
+  if (c && (UNAVAILABLE_CODES.has(c) || c.startsWith('08') || UNAVAILABLE_ERRNOS.has(c))) return true;
+  const message = error instanceof Error ? error.message : '';
+  // node-postgres reports a lost or never-made connection by message only
+  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Cannot use a pool after calling end/.test(
+    message,
+  );
+}
+
+/** Turns the engine's transient failures into StoreUnavailableError; anything else is a bug and stays as is. */
+export function translate(error: unknown): unknown {
+  if (error instanceof StoreUnavailableError) return error;
+  if (code(error) === '57014') return new StoreUnavailableError('a database statement ran past its time limit', error);
+  if (isUnavailable(error) || (code(error) && RETRYABLE.has(code(error)!))) {
+    return new StoreUnavailableError('the database is unavailable', error);
+  }
+  return error;
+}
+
+export class Postgres {
+  readonly pool: pg.Pool;
+
+  constructor(readonly options: PostgresOptions) {
+    this.pool = new pg.Pool({
+      connectionString: options.url,
+      max: options.poolSize,
+      statement_timeout: options.statementTimeoutMs,
+      connectionTimeoutMillis: options.connectTimeoutMs,
+      application_name: options.applicationName,
+      types,
+    });
+    // an idle connection the server dropped: the pool replaces it; the next query reports anything lasting
+    this.pool.on('error', () => undefined);
+  }
+
+  /** A new connection outside the pool, for LISTEN. */
+  listener(): pg.Client {
+    return new pg.Client({
+      connectionString: this.options.url,
+      connectionTimeoutMillis: this.options.connectTimeoutMs,
+      application_name: `${this.options.applicationName}:listen`,
+      types,
+    });
+  }
+
+  /** One statement; `name` prepares it once per connection (hot paths). */
+  async query<R extends object>(text: string, values: unknown[] = [], name?: string): Promise<R[]> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return (await this.pool.query<R>({ text, values, name })).rows;
+      } catch (error) {
+        if (attempt < ATTEMPTS && RETRYABLE.has(code(error) ?? '')) continue;
+        throw translate(error);
+      }
+    }
+  }
+
+  /**
+   * Runs `work` in one transaction, again from the start after a serialization failure or a deadlock
+   * (the engine undid everything), so `work` must not have effects outside the database.
+   */
+  async transaction<T>(
+    work: (tx: Queryable) => Promise<T>,
+    isolation: 'READ COMMITTED' | 'REPEATABLE READ' = 'READ COMMITTED',
+  ): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      let client: pg.PoolClient;
+      try {
+        client = await this.pool.connect();
+      } catch (error) {
+        throw translate(error);
+      }
+      let broken = false;
+      try {
+        await client.query(`BEGIN ISOLATION LEVEL ${isolation}`);
+        const result = await work(client);
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        try {
+          await client.query('ROLLBACK');
+        } catch {
+          broken = true; // the connection itself failed: drop it rather than hand it out again
+        }
+        if (attempt < ATTEMPTS && RETRYABLE.has(code(error) ?? '')) continue;
+        throw translate(error);
+      } finally {
+        client.release(broken);
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}
+
+/** Any fixed 64-bit key: every process migrating the same database takes the same lock. */
+const MIGRATION_LOCK = 7_301_554_218;
+
+/**
+ * Applies pending migrations under a session advisory lock, so that processes starting together apply each
+ * once; each migration commits with its row in schema_migrations.
+ */
+export async function migrate(db: Postgres, upTo: readonly PostgresMigration[] = migrations): Promise<void> {
+  let client: pg.PoolClient;
+  try {
+    client = await db.pool.connect();
+  } catch (error) {
+    throw translate(error);
+  }
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      version integer PRIMARY KEY, name text NOT NULL, applied_at text NOT NULL)`);
+    const applied = new Set(
+      (await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version),
+    );
+    for (const m of upTo) {
+      if (applied.has(m.version)) continue;
+      await client.query('BEGIN');
+      try {
+        await client.query(m.sql);
+        await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [
+          m.version,
+          m.name,
+          new Date().toISOString(),
+        ]);
+        await client.query('COMMIT');
+      } catch (error) {
+        await client.query('ROLLBACK');
+        throw error;
+      }
+    }
+  } finally {
+    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
+    client.release();
+  }
+}

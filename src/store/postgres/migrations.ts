@@ -1,0 +1,192 @@
+/**
+ * The PostgreSQL schema, versioned like SQLite's (src/store/sqlite/migrations.ts) but not the same history:
+ * PostgreSQL started at the shape SQLite reached by migration 10. Never edit one that has shipped; add the
+ * next.
+ *
+ * Ids, times and other compared text use the "C" collation: byte order, as in SQLite, whatever the
+ * database's locale (ISO 8601 times then sort as times, and ILIKE folds ASCII letters only, as SQLite's
+ * LIKE does).
+ */
+export interface PostgresMigration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const migrations: PostgresMigration[] = [
+  {
+    version: 1,
+    name: 'tenants, uploads, runs and their queue, revenue ledger',
+    sql: `
+      CREATE TABLE tenants (
+        id text COLLATE "C" PRIMARY KEY,
+        name text NOT NULL UNIQUE,
+        currency text NOT NULL,
+        price_per_point bigint NOT NULL,
+        created_at text COLLATE "C" NOT NULL
+      );
+      CREATE TABLE users (
+        id text COLLATE "C" PRIMARY KEY,
+        tenant_id text COLLATE "C" NOT NULL REFERENCES tenants(id),
+        name text NOT NULL,
+        created_at text COLLATE "C" NOT NULL
+      );
+      CREATE INDEX users_tenant ON users(tenant_id, created_at, id);
+      CREATE TABLE api_tokens (
+        id text COLLATE "C" PRIMARY KEY,
+        tenant_id text COLLATE "C" NOT NULL REFERENCES tenants(id),
+        user_id text COLLATE "C" NOT NULL REFERENCES users(id),
+        name text NOT NULL,
+        prefix text NOT NULL,
+        token_hash text COLLATE "C" NOT NULL UNIQUE,
+        created_at text COLLATE "C" NOT NULL,
+        last_used_at text COLLATE "C",
+        expires_at text COLLATE "C",
+        revoked_at text COLLATE "C"
+      );
+      CREATE INDEX api_tokens_tenant ON api_tokens(tenant_id, created_at, id);
+
+      CREATE TABLE uploads (
+        id text COLLATE "C" PRIMARY KEY,
+        tenant_id text COLLATE "C" NOT NULL REFERENCES tenants(id),
+        file_name text NOT NULL,
+        size_bytes bigint NOT NULL,
+        content_type text NOT NULL,
+        sha256 text,
+        part_size bigint NOT NULL,
+        part_count integer NOT NULL,
+        status text COLLATE "C" NOT NULL CHECK (status IN ('pending', 'completed')),
+        file_id text COLLATE "C",
+        created_at text COLLATE "C" NOT NULL,
+        expires_at text COLLATE "C" NOT NULL
+      );
+      CREATE INDEX uploads_pending_expiry ON uploads(expires_at) WHERE status = 'pending';
+      CREATE INDEX uploads_tenant_pending ON uploads(tenant_id, expires_at) WHERE status = 'pending';
+      CREATE TABLE upload_parts (
+        upload_id text COLLATE "C" NOT NULL REFERENCES uploads(id) ON DELETE CASCADE,
+        part_number integer NOT NULL,
+        size_bytes bigint NOT NULL,
+        sha256 text NOT NULL,
+        received_at text COLLATE "C" NOT NULL,
+        PRIMARY KEY (upload_id, part_number)
+      );
+      CREATE TABLE files (
+        id text COLLATE "C" PRIMARY KEY,
+        tenant_id text COLLATE "C" NOT NULL REFERENCES tenants(id),
+        upload_id text COLLATE "C" NOT NULL UNIQUE,
+        file_name text NOT NULL,
+        size_bytes bigint NOT NULL,
+        sha256 text NOT NULL,
+        page_count integer,
+        pdf_version text,
+        encrypted boolean NOT NULL,
+        storage_key text NOT NULL,
+        created_at text COLLATE "C" NOT NULL
+      );
+
+      -- A run's place in the newest-first list. One sequence for all tenants, not a per-tenant counter:
+      -- a counter row would be a lock every run creation of the tenant waits on until its commit.
+      CREATE SEQUENCE runs_seq AS bigint;
+      CREATE TABLE runs (
+        id text COLLATE "C" PRIMARY KEY,
+        tenant_id text COLLATE "C" NOT NULL REFERENCES tenants(id),
+        seq bigint NOT NULL DEFAULT nextval('runs_seq'),
+        file_id text COLLATE "C" NOT NULL REFERENCES files(id),
+        user_id text COLLATE "C" NOT NULL,
+        created_by text COLLATE "C" NOT NULL,
+        created_by_type text COLLATE "C" NOT NULL,
+        target text COLLATE "C" NOT NULL,
+        status text COLLATE "C" NOT NULL CHECK (status IN ('queued', 'running', 'succeeded', 'failed', 'cancelled')),
+        progress integer NOT NULL,
+        total_tasks integer NOT NULL,
+        completed_tasks integer NOT NULL,
+        failed_tasks integer NOT NULL,
+        points_consumed bigint NOT NULL,
+        input_file_name text COLLATE "C" NOT NULL,
+        output_files jsonb NOT NULL,
+        error text,
+        attempt integer NOT NULL,
+        queue_message_id text COLLATE "C" NOT NULL,
+        created_at text COLLATE "C" NOT NULL,
+        started_at text COLLATE "C",
+        completed_at text COLLATE "C"
+      );
+      ALTER SEQUENCE runs_seq OWNED BY runs.seq;
+      CREATE UNIQUE INDEX runs_tenant_seq ON runs(tenant_id, seq DESC);
+      CREATE INDEX runs_tenant_status ON runs(tenant_id, status, seq DESC);
+      CREATE INDEX runs_tenant_target ON runs(tenant_id, target, seq DESC);
+      CREATE INDEX runs_tenant_status_target ON runs(tenant_id, status, target, seq DESC);
+      -- Exact totals without COUNT(*), kept in the transaction of every status change. Each run counts in
+      -- one of 16 stripes (seq mod 16): runs created at once land on different rows and do not wait on
+      -- each other's row lock; a total is the sum over the stripes.
+      CREATE TABLE run_counts (
+        tenant_id text COLLATE "C" NOT NULL,
+        status text COLLATE "C" NOT NULL,
+        target text COLLATE "C" NOT NULL,
+        stripe smallint NOT NULL,
+        n bigint NOT NULL,
+        PRIMARY KEY (tenant_id, status, target, stripe)
+      );
+      -- Runs per block of 4,096 sequence numbers (striped like run_counts): the unfiltered page at offset k
+      -- finds its block by summing these, then walks at most one block of the index.
+      CREATE TABLE run_blocks (
+        tenant_id text COLLATE "C" NOT NULL,
+        block bigint NOT NULL,
+        stripe smallint NOT NULL,
+        n bigint NOT NULL,
+        PRIMARY KEY (tenant_id, block, stripe)
+      );
+      CREATE TABLE run_queue (
+        id text COLLATE "C" PRIMARY KEY,
+        run_id text COLLATE "C" NOT NULL REFERENCES runs(id),
+        tenant_id text COLLATE "C" NOT NULL,
+        attempt integer NOT NULL,
+        enqueued_at text COLLATE "C" NOT NULL,
+        lease_owner text COLLATE "C",
+        lease_until text COLLATE "C",
+        claims integer NOT NULL DEFAULT 0,
+        done_at text COLLATE "C"
+      );
+      CREATE INDEX run_queue_open ON run_queue(enqueued_at) WHERE done_at IS NULL;
+      CREATE INDEX run_queue_tenant_open ON run_queue(tenant_id, enqueued_at) WHERE done_at IS NULL;
+
+      CREATE TABLE ledger (
+        id text COLLATE "C" PRIMARY KEY,
+        tenant_id text COLLATE "C" NOT NULL REFERENCES tenants(id),
+        type text COLLATE "C" NOT NULL CHECK (type IN ('tech', 'ecosystem')),
+        amount bigint NOT NULL,
+        currency text NOT NULL,
+        description text NOT NULL,
+        source text COLLATE "C" NOT NULL CHECK (source IN ('run', 'import', 'adjustment')),
+        run_id text COLLATE "C",
+        queue_message_id text COLLATE "C" UNIQUE,
+        external_id text COLLATE "C",
+        occurred_at text COLLATE "C" NOT NULL,
+        created_at text COLLATE "C" NOT NULL
+      );
+      CREATE UNIQUE INDEX ledger_external ON ledger(tenant_id, external_id) WHERE external_id IS NOT NULL;
+      CREATE INDEX ledger_tenant_time ON ledger(tenant_id, occurred_at DESC, id DESC);
+      CREATE INDEX ledger_tenant_type_time ON ledger(tenant_id, type, occurred_at DESC, id DESC);
+      CREATE TABLE ledger_daily (
+        tenant_id text COLLATE "C" NOT NULL,
+        day text COLLATE "C" NOT NULL,
+        type text COLLATE "C" NOT NULL,
+        amount bigint NOT NULL,
+        tx_count bigint NOT NULL,
+        PRIMARY KEY (tenant_id, day, type)
+      );
+      CREATE TABLE ledger_totals (
+        tenant_id text COLLATE "C" NOT NULL,
+        type text COLLATE "C" NOT NULL,
+        amount bigint NOT NULL,
+        abs_amount bigint NOT NULL,
+        tx_count bigint NOT NULL,
+        PRIMARY KEY (tenant_id, type)
+      );
+      CREATE FUNCTION ledger_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN RAISE EXCEPTION 'ledger is append-only'; END $$;
+      CREATE TRIGGER ledger_append_only BEFORE UPDATE OR DELETE ON ledger
+        FOR EACH ROW EXECUTE FUNCTION ledger_append_only();
+    `,
+  },
+];

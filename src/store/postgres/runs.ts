@@ -1,0 +1,467 @@
+import type { ClaimedRun, JsonText, RunFilter, RunRepo, RunRow, RunStatus } from '../types.js';
+import type { Postgres, Queryable } from './database.js';
+import { writeLedger } from './ledger.js';
+
+const COLUMNS = [
+  'id',
+  'tenant_id',
+  'file_id',
+  'user_id',
+  'created_by',
+  'created_by_type',
+  'target',
+  'status',
+  'progress',
+  'total_tasks',
+  'completed_tasks',
+  'failed_tasks',
+  'points_consumed',
+  'input_file_name',
+  'output_files',
+  'error',
+  'attempt',
+  'queue_message_id',
+  'created_at',
+  'started_at',
+  'completed_at',
+];
+const RUN = COLUMNS.join(', ');
+const TYPES: Record<string, string> = {
+  progress: 'integer',
+  total_tasks: 'integer',
+  completed_tasks: 'integer',
+  failed_tasks: 'integer',
+  attempt: 'integer',
+  points_consumed: 'bigint',
+  output_files: 'jsonb',
+};
+/** The contract's Run as JSON, built by the server: a list page reads one string per row. */
+const RECORD = `json_build_object(${COLUMNS.map((c) => `'${c}', ${c}`).join(', ')})::text`;
+
+/** From this offset on, an unfiltered page finds its block by the counts of run_blocks. */
+const DEEP_OFFSET = 200;
+/** run_blocks counts runs per block of 2^12 sequence numbers. */
+const BLOCK_BITS = 12;
+/** Counters are split over this many rows per key, chosen by seq (see run_counts). */
+const STRIPES = 16;
+/**
+ * Below this many queued runs short of the cap, a creation checks the cap without taking the tenant's
+ * lock (creations then never wait on each other); closer to it they take turns, so the cap is exact.
+ */
+const CAP_MARGIN = 64;
+const CHANNEL = 'run_queued';
+
+type RunWithSeq = RunRow & { seq: number };
+
+/** Escapes LIKE wildcards so that `%` and `_` in a keyword match themselves. */
+function likePattern(keyword: string): string {
+  return `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+function withoutSeq(row: RunWithSeq): RunRow {
+  const { seq: _seq, ...run } = row;
+  return run;
+}
+
+/**
+ * Moves one run between counters. Rows are written in status order, so that transactions moving
+ * different runs of a tenant always lock counter rows in the same order and cannot deadlock on them.
+ */
+async function move(
+  tx: Queryable,
+  run: { tenant_id: string; target: string; seq: number },
+  from: RunStatus | null,
+  to: RunStatus,
+): Promise<void> {
+  if (from === to) return;
+  const deltas: [string, number][] = from ? [[from, -1], [to, 1]] : [[to, 1]];
+  deltas.sort(([a], [b]) => (a < b ? -1 : 1));
+  const values: unknown[] = [run.tenant_id, run.target, run.seq % STRIPES];
+  const rows = deltas.map(([status, delta]) => `($1, $${values.push(status)}, $2, $3, $${values.push(delta)})`);
+  await tx.query(
+    `INSERT INTO run_counts (tenant_id, status, target, stripe, n) VALUES ${rows.join(', ')}
+     ON CONFLICT (tenant_id, status, target, stripe) DO UPDATE SET n = run_counts.n + excluded.n`,
+    values,
+  );
+}
+
+export function postgresRuns(db: Postgres): RunRepo {
+  const queuedCount = async (q: Queryable, tenantId: string) =>
+    (
+      await q.query<{ n: number }>(
+        `SELECT COALESCE(SUM(n), 0)::bigint AS n FROM run_counts WHERE tenant_id = $1 AND status = 'queued'`,
+        [tenantId],
+      )
+    ).rows[0]!.n;
+  const capLock = (tx: Queryable, tenantId: string) =>
+    tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 2))', [`runs:${tenantId}`]);
+
+  // the run, its queue entry, its counters and its block count in one statement: atomic without a
+  // transaction of round trips, and the queue wakes listeners when it commits. `guard` makes the insert
+  // conditional (INSERT ... SELECT: its parameters are cast, as a SELECT list gives them no column type).
+  const insertRun = (guard?: string) => `
+    WITH ${guard ? `cap AS (SELECT COALESCE(SUM(n), 0) AS q FROM run_counts WHERE tenant_id = $2 AND status = 'queued'),` : ''}
+    r AS (
+      INSERT INTO runs (${RUN}) SELECT ${COLUMNS.map((c, i) => `$${i + 1}::${TYPES[c] ?? 'text'}`).join(', ')}
+      ${guard ?? ''}
+      RETURNING seq),
+    q AS (INSERT INTO run_queue (id, run_id, tenant_id, attempt, enqueued_at) SELECT $18, $1, $2, $17, $19 FROM r),
+    c AS (
+      INSERT INTO run_counts (tenant_id, status, target, stripe, n) SELECT $2, $8, $7, seq % ${STRIPES}, 1 FROM r
+      ON CONFLICT (tenant_id, status, target, stripe) DO UPDATE SET n = run_counts.n + 1),
+    b AS (
+      INSERT INTO run_blocks (tenant_id, block, stripe, n) SELECT $2, seq >> ${BLOCK_BITS}, seq % ${STRIPES}, 1 FROM r
+      ON CONFLICT (tenant_id, block, stripe) DO UPDATE SET n = run_blocks.n + 1)
+    SELECT seq, pg_notify('${CHANNEL}', '') FROM r`;
+  const insertFar = insertRun('WHERE (SELECT q FROM cap) < $22');
+  const insertNear = insertRun();
+  const runValues = (run: RunRow) => [
+    run.id,
+    run.tenant_id,
+    run.file_id,
+    run.user_id,
+    run.created_by,
+    run.created_by_type,
+    run.target,
+    run.status,
+    run.progress,
+    run.total_tasks,
+    run.completed_tasks,
+    run.failed_tasks,
+    run.points_consumed,
+    run.input_file_name,
+    JSON.stringify(run.output_files),
+    run.error,
+    run.attempt,
+    run.queue_message_id,
+    run.created_at,
+    run.started_at,
+    run.completed_at,
+  ];
+
+  const lockedRun = async (tx: Queryable, where: string, values: unknown[]) =>
+    (await tx.query<RunWithSeq>(`SELECT seq, ${RUN} FROM runs WHERE ${where} FOR UPDATE`, values)).rows[0];
+
+  // the fair order: the tenant with the fewest runs under lease first, the oldest waiting entry breaking ties
+  const fairTenants = `
+    SELECT w.tenant_id FROM (
+      SELECT tenant_id, MIN(enqueued_at) AS first FROM run_queue
+      WHERE done_at IS NULL AND (lease_until IS NULL OR lease_until < $1) GROUP BY tenant_id) w
+    LEFT JOIN (
+      SELECT tenant_id, COUNT(*) AS leased FROM run_queue
+      WHERE done_at IS NULL AND lease_until >= $1 GROUP BY tenant_id) l ON l.tenant_id = w.tenant_id
+    ORDER BY COALESCE(l.leased, 0), w.first LIMIT 8`;
+
+  const subscribers = new Set<() => void>();
+  let listening: Promise<void> | undefined;
+  const listen = () => {
+    listening ??= (async () => {
+      const client = db.listener();
+      const again = () => {
+        listening = undefined;
+        client.end().catch(() => undefined);
+        // a lost connection: listen again later; polling covers the gap
+        if (subscribers.size > 0) setTimeout(listen, 1000).unref();
+      };
+      client.on('error', again);
+      client.on('notification', () => subscribers.forEach((notify) => notify()));
+      try {
+        await client.connect();
+        await client.query(`LISTEN ${CHANNEL}`);
+        if (subscribers.size === 0) await client.end();
+      } catch {
+        again();
+      }
+      stopListening = () => void client.end().catch(() => undefined);
+    })();
+  };
+  let stopListening = () => undefined as void;
+
+  return {
+    async create(run, maxQueued) {
+      const values = runValues(run);
+      // far from the cap: one statement, checked against the counters it is atomic with
+      const fast = await db.query(insertFar, [...values, maxQueued - CAP_MARGIN], 'runs.create');
+      if (fast.length === 1) return 'created';
+      return db.transaction(async (tx) => {
+        await capLock(tx, run.tenant_id);
+        if ((await queuedCount(tx, run.tenant_id)) >= maxQueued) return 'over_limit' as const;
+        await tx.query(insertNear, values);
+        return 'created' as const;
+      });
+    },
+    async get(tenantId, runId) {
+      const [row] = await db.query<RunRow>(
+        `SELECT ${RUN} FROM runs WHERE id = $1 AND tenant_id = $2`,
+        [runId, tenantId],
+        'runs.get',
+      );
+      return row;
+    },
+    async list(tenantId, filter: RunFilter, limit, offset, startingAfter) {
+      const values: unknown[] = [tenantId];
+      const param = (value: unknown) => `$${values.push(value)}`;
+      const where = ['tenant_id = $1'];
+      const counted = ['tenant_id = $1'];
+      if (startingAfter !== undefined) {
+        const [cursor] = await db.query<{ seq: number }>('SELECT seq FROM runs WHERE id = $1 AND tenant_id = $2', [
+          startingAfter,
+          tenantId,
+        ]);
+        if (!cursor) return undefined;
+        where.push(`seq < ${param(cursor.seq)}`);
+      }
+      if (filter.status) {
+        const p = param(filter.status);
+        where.push(`status = ${p}`);
+        counted.push(`status = ${p}`);
+      }
+      if (filter.target) {
+        const p = param(filter.target);
+        where.push(`target = ${p}`);
+        counted.push(`target = ${p}`);
+      }
+      // with a cursor, one row more tells whether another page follows (rows past it are not counted)
+      const fetch = startingAfter === undefined ? limit : limit + 1;
+      const limitParam = param(fetch);
+      const offsetParam = param(offset);
+      let total: string;
+      if (filter.keyword) {
+        // a keyword cannot be counted ahead of time: its total is an exact COUNT over the tenant's runs;
+        // ILIKE on "C"-collated text folds ASCII letters only, as SQLite's LIKE does
+        const keyword = `(id = ${param(filter.keyword)} OR input_file_name ILIKE ${param(likePattern(filter.keyword))} ESCAPE '\\')`;
+        where.push(keyword);
+        total = `SELECT COUNT(*) AS n FROM runs WHERE ${[...counted, keyword].join(' AND ')}`;
+      } else {
+        total = `SELECT COALESCE(SUM(n), 0)::bigint AS n FROM run_counts WHERE ${counted.join(' AND ')}`;
+      }
+      const clause = where.join(' AND ');
+      let page: string;
+      const unfiltered = !filter.status && !filter.target && !filter.keyword;
+      if (offset < DEEP_OFFSET) {
+        page = `SELECT seq, id, ${RECORD} AS record FROM runs WHERE ${clause}
+                ORDER BY seq DESC LIMIT ${limitParam} OFFSET ${offsetParam}`;
+      } else if (unfiltered && startingAfter === undefined) {
+        // the block holding the row at `offset` and how many rows the newer blocks hold; then at most one
+        // block of the index is walked
+        page = `SELECT r.seq, r.id, r.record FROM (
+                  SELECT block, through - n AS skipped FROM (
+                    SELECT block, SUM(n) AS n, SUM(SUM(n)) OVER (ORDER BY block DESC) AS through
+                    FROM run_blocks WHERE tenant_id = $1 GROUP BY block) b
+                  WHERE through > ${offsetParam} ORDER BY block DESC LIMIT 1) at,
+                LATERAL (SELECT seq, id, ${RECORD} AS record FROM runs
+                  WHERE tenant_id = $1 AND seq < (at.block + 1) << ${BLOCK_BITS}
+                  ORDER BY seq DESC LIMIT ${limitParam} OFFSET ${offsetParam} - at.skipped) r`;
+      } else {
+        // OFFSET skips entries of the (tenant, filter, seq) index only; rows are read for the page alone
+        page = `SELECT seq, id, ${RECORD} AS record FROM runs WHERE tenant_id = $1 AND seq IN (
+                  SELECT seq FROM runs WHERE ${clause} ORDER BY seq DESC LIMIT ${limitParam} OFFSET ${offsetParam})`;
+      }
+      // the page and its total in one statement: one snapshot
+      const rows = await db.query<{ n: number; id: string | null; record: JsonText | null }>(
+        `WITH total AS (${total}), page AS (${page})
+         SELECT total.n, page.id, page.record FROM total LEFT JOIN page ON true ORDER BY page.seq DESC`,
+        values,
+        `runs.list.${!!startingAfter}${!!filter.status}${!!filter.target}${!!filter.keyword}.${offset < DEEP_OFFSET}`,
+      );
+      const items = rows.filter((r) => r.record !== null);
+      const count = rows[0]?.n ?? 0;
+      const more = startingAfter === undefined ? offset + items.length < count : items.length > limit;
+      const shown = items.slice(0, limit);
+      const last = shown[shown.length - 1];
+      return {
+        items: shown.map((r) => r.record!),
+        total: count,
+        lastId: more && last ? last.id : null,
+      };
+    },
+    async rerun(tenantId, runId, queueMessageId, at, maxQueued) {
+      return db.transaction(async (tx) => {
+        const before = await lockedRun(tx, 'id = $1 AND tenant_id = $2', [runId, tenantId]);
+        if (!before) return undefined;
+        if (before.status === 'queued' || before.status === 'running') return 'conflict' as const;
+        let queued = await queuedCount(tx, tenantId);
+        if (queued >= maxQueued - CAP_MARGIN) {
+          await capLock(tx, tenantId);
+          queued = await queuedCount(tx, tenantId);
+        }
+        if (queued >= maxQueued) return 'over_limit' as const;
+        const {
+          rows: [after],
+        } = await tx.query<RunRow>(
+          `UPDATE runs SET status = 'queued', progress = 0, total_tasks = 0, completed_tasks = 0, failed_tasks = 0,
+             points_consumed = 0, output_files = '[]', error = NULL, attempt = attempt + 1, queue_message_id = $3,
+             started_at = NULL, completed_at = NULL
+           WHERE id = $1 AND tenant_id = $2 RETURNING ${RUN}`,
+          [runId, tenantId, queueMessageId],
+        );
+        await tx.query(
+          'INSERT INTO run_queue (id, run_id, tenant_id, attempt, enqueued_at) VALUES ($1, $2, $3, $4, $5)',
+          [queueMessageId, runId, tenantId, before.attempt + 1, at],
+        );
+        await move(tx, before, before.status, 'queued');
+        await tx.query(`SELECT pg_notify('${CHANNEL}', '')`);
+        return after;
+      });
+    },
+    async cancel(tenantId, runId, at) {
+      return db.transaction(async (tx) => {
+        const {
+          rows: [current],
+        } = await tx.query<{ queue_message_id: string }>(
+          'SELECT queue_message_id FROM runs WHERE id = $1 AND tenant_id = $2',
+          [runId, tenantId],
+        );
+        if (!current) return undefined;
+        // the queue entry before the run, in the order claim and finish lock them
+        await tx.query('SELECT 1 FROM run_queue WHERE id = $1 FOR UPDATE', [current.queue_message_id]);
+        const before = (await lockedRun(tx, 'id = $1 AND tenant_id = $2', [runId, tenantId]))!;
+        if (before.status !== 'queued' && before.status !== 'running') return 'conflict' as const;
+        const {
+          rows: [after],
+        } = await tx.query<RunRow>(
+          `UPDATE runs SET status = 'cancelled', error = 'The run was cancelled', points_consumed = 0,
+             output_files = '[]', completed_at = $3
+           WHERE id = $1 AND tenant_id = $2 RETURNING ${RUN}`,
+          [runId, tenantId, at],
+        );
+        await tx.query(
+          'UPDATE run_queue SET done_at = $1, lease_owner = NULL, lease_until = NULL WHERE id = $2 AND done_at IS NULL',
+          [at, before.queue_message_id],
+        );
+        await move(tx, before, before.status, 'cancelled');
+        return after;
+      });
+    },
+    async claim(workerId, now, leaseUntil) {
+      return db.transaction(async (tx): Promise<ClaimedRun | undefined> => {
+        const tenants = (await tx.query<{ tenant_id: string }>(fairTenants, [now])).rows;
+        for (const { tenant_id: tenantId } of tenants) {
+          // an entry another claimer holds right now is skipped, not waited for
+          const {
+            rows: [entry],
+          } = await tx.query<{ id: string; run_id: string; claims: number }>(
+            `SELECT id, run_id, claims FROM run_queue
+             WHERE tenant_id = $1 AND done_at IS NULL AND (lease_until IS NULL OR lease_until < $2)
+             ORDER BY enqueued_at LIMIT 1 FOR UPDATE SKIP LOCKED`,
+            [tenantId, now],
+          );
+          if (!entry) continue;
+          await tx.query('UPDATE run_queue SET lease_owner = $1, lease_until = $2, claims = claims + 1 WHERE id = $3', [
+            workerId,
+            leaseUntil,
+            entry.id,
+          ]);
+          const before = (await lockedRun(tx, 'id = $1', [entry.run_id]))!;
+          let run: RunRow = withoutSeq(before);
+          if (before.status === 'queued') {
+            run = (
+              await tx.query<RunRow>(
+                `UPDATE runs SET status = 'running', started_at = COALESCE(started_at, $1)
+                 WHERE id = $2 AND queue_message_id = $3 RETURNING ${RUN}`,
+                [now, entry.run_id, entry.id],
+              )
+            ).rows[0]!;
+            await move(tx, before, 'queued', 'running');
+          }
+          const {
+            rows: [file],
+          } = await tx.query<{ key: string }>('SELECT storage_key AS key FROM files WHERE id = $1', [run.file_id]);
+          return { queueMessageId: entry.id, claims: entry.claims + 1, run, storageKey: file!.key };
+        }
+        return undefined;
+      });
+    },
+    watch(onQueued) {
+      subscribers.add(onQueued);
+      listen();
+      return () => {
+        subscribers.delete(onQueued);
+        if (subscribers.size === 0) {
+          stopListening();
+          listening = undefined;
+        }
+      };
+    },
+    async renewLease(queueMessageId, workerId, leaseUntil) {
+      const rows = await db.query(
+        'UPDATE run_queue SET lease_until = $1 WHERE id = $2 AND lease_owner = $3 AND done_at IS NULL RETURNING id',
+        [leaseUntil, queueMessageId, workerId],
+      );
+      return rows.length === 1;
+    },
+    async releaseLease(queueMessageId, workerId) {
+      await db.query(
+        `UPDATE run_queue SET lease_owner = NULL, lease_until = NULL, claims = claims - 1
+         WHERE id = $1 AND lease_owner = $2 AND done_at IS NULL`,
+        [queueMessageId, workerId],
+      );
+    },
+    async queueStats() {
+      const byStatus = Object.fromEntries(
+        (
+          await db.query<{ status: RunStatus; n: number }>(
+            'SELECT status, SUM(n)::bigint AS n FROM run_counts GROUP BY status',
+          )
+        ).map((r) => [r.status, r.n]),
+      );
+      const [open] = await db.query<{ n: number; oldest: string | null }>(
+        `SELECT COUNT(*) AS n, MIN(enqueued_at) AS oldest FROM run_queue
+         WHERE done_at IS NULL AND (lease_until IS NULL OR lease_until < $1)`,
+        [new Date().toISOString()],
+      );
+      return { byStatus, waiting: open!.n, oldestWaitingAt: open!.oldest };
+    },
+    async saveProgress(queueMessageId, workerId, p) {
+      const rows = await db.query<{ held: boolean }>(
+        `WITH q AS (SELECT run_id FROM run_queue WHERE id = $1 AND lease_owner = $2 AND done_at IS NULL),
+         u AS (
+           UPDATE runs SET total_tasks = $3, completed_tasks = GREATEST(completed_tasks, $4),
+             failed_tasks = GREATEST(failed_tasks, $5), progress = GREATEST(progress, $6)
+           WHERE id = (SELECT run_id FROM q) AND queue_message_id = $1)
+         SELECT EXISTS (SELECT 1 FROM q) AS held`,
+        [queueMessageId, workerId, p.total_tasks, p.completed_tasks, p.failed_tasks, p.progress],
+        'runs.progress',
+      );
+      return rows[0]!.held;
+    },
+    async finish(queueMessageId, workerId, outcome, booking) {
+      return db.transaction(async (tx) => {
+        const {
+          rows: [held],
+        } = await tx.query<{ run_id: string }>(
+          'SELECT run_id FROM run_queue WHERE id = $1 AND lease_owner = $2 AND done_at IS NULL FOR UPDATE',
+          [queueMessageId, workerId],
+        );
+        if (!held) return false;
+        const before = (await lockedRun(tx, 'id = $1', [held.run_id]))!;
+        await tx.query(
+          `UPDATE runs SET status = $3, total_tasks = $4, completed_tasks = $5, failed_tasks = $6, progress = $7,
+             points_consumed = $8, output_files = $9, error = $10, completed_at = $11
+           WHERE id = $1 AND queue_message_id = $2`,
+          [
+            held.run_id,
+            queueMessageId,
+            outcome.status,
+            outcome.total_tasks,
+            outcome.completed_tasks,
+            outcome.failed_tasks,
+            outcome.progress,
+            outcome.points_consumed,
+            JSON.stringify(outcome.output_files),
+            outcome.error,
+            outcome.completed_at,
+          ],
+        );
+        await tx.query('UPDATE run_queue SET done_at = $1, lease_until = NULL WHERE id = $2', [
+          outcome.completed_at,
+          queueMessageId,
+        ]);
+        await move(tx, before, before.status, outcome.status);
+        // the queue entry id makes the booking unique: a retried finish cannot book twice
+        if (booking) await writeLedger(tx, booking, queueMessageId);
+        return true;
+      });
+    },
+  };
+}

@@ -1,0 +1,119 @@
+/**
+ * Which storage engine the running test project uses (vitest.config.ts runs the HTTP, process and store
+ * suites once per engine), and a fresh database of it for each test that needs one.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { openPostgresStore } from '../../src/store/postgres/index.js';
+import { openSqliteStore } from '../../src/store/sqlite/index.js';
+import type { Store } from '../../src/store/types.js';
+
+export type Engine = 'sqlite' | 'postgres';
+
+export const engine: Engine = process.env.TEST_ENGINE === 'postgres' ? 'postgres' : 'sqlite';
+
+/** A new empty PostgreSQL database on the test server, as a DATABASE_URL. */
+export async function newPostgresDatabase(): Promise<string> {
+  const server = new URL(inject('postgresUrl'));
+  const name = `ota_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: server.href });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  server.pathname = `/${name}`;
+  return server.href;
+}
+
+/** Drops a database newPostgresDatabase made, whoever is still connected to it. */
+export async function dropPostgresDatabase(url: string): Promise<void> {
+  const server = new URL(inject('postgresUrl'));
+  const name = new URL(url).pathname.slice(1);
+  const admin = new pg.Client({ connectionString: server.href });
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  } finally {
+    await admin.end();
+  }
+}
+
+/** The environment that points a server, worker or admin CLI at a new database of the project's engine. */
+export async function engineEnv(): Promise<Record<string, string>> {
+  return engine === 'postgres' ? { DATABASE_URL: await newPostgresDatabase() } : {};
+}
+
+const numbers = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === pg.types.builtins.INT8 || oid === pg.types.builtins.NUMERIC) return Number;
+    return pg.types.getTypeParser(oid, format);
+  },
+};
+
+/**
+ * Runs a statement on a deployment's database, whichever the engine: for the few checks that look under
+ * the API. `?` placeholders; rows as the driver gives them.
+ */
+export async function queryDatabase<R>(
+  dataDir: string,
+  databaseUrl: string | undefined,
+  sql: string,
+  params: unknown[] = [],
+): Promise<R[]> {
+  if (databaseUrl) {
+    // counts and sums as numbers, as SQLite gives them (the tests' figures are small)
+    const client = new pg.Client({ connectionString: databaseUrl, types: numbers });
+    await client.connect();
+    try {
+      let n = 0;
+      return (await client.query(sql.replace(/\?/g, () => `$${++n}`), params)).rows as R[];
+    } finally {
+      await client.end();
+    }
+  }
+  const db = new Database(path.join(dataDir, 'open-tenant.sqlite'));
+  try {
+    const statement = db.prepare(sql);
+    return statement.reader ? (statement.all(...params) as R[]) : (statement.run(...params), []);
+  } finally {
+    db.close();
+  }
+}
+
+export interface TestStore {
+  store: Store;
+  /** A statement on the store's database (`?` placeholders), for checks against exact COUNT and SUM. */
+  query<R = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<R[]>;
+  close(): Promise<void>;
+}
+
+/** A store on a new empty database of the project's engine. */
+export async function openTestStore(): Promise<TestStore> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'ota-store-'));
+  const { DATABASE_URL: url } = await engineEnv();
+  const store = url
+    ? await openPostgresStore({
+        url,
+        poolSize: 10,
+        statementTimeoutMs: 10_000,
+        connectTimeoutMs: 5_000,
+        applicationName: 'store-test',
+      })
+    : openSqliteStore(dataDir);
+  return {
+    store,
+    query: (sql, params) => queryDatabase(dataDir, url, sql, params),
+    async close() {
+      await store.close();
+      rmSync(dataDir, { recursive: true, force: true });
+      if (url) await dropPostgresDatabase(url);
+    },
+  };
+}

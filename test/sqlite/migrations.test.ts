@@ -1,0 +1,86 @@
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { migrate } from '../../src/store/sqlite/database.js';
+import { openSqliteStore } from '../../src/store/sqlite/index.js';
+import { migrations } from '../../src/store/sqlite/migrations.js';
+import type { RunRow } from '../../src/store/types.js';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'ota-sqlite-'));
+});
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+const now = () => new Date().toISOString();
+
+describe('upgrading a database that already holds runs', () => {
+  it('migration 10 keeps every run, serializes each one, and keeps the block counts working', async () => {
+    const old = path.join(dir, 'old');
+    mkdirSync(old);
+    const db = new Database(path.join(old, 'open-tenant.sqlite'));
+    migrate(
+      db,
+      migrations.filter((m) => m.version <= 9),
+    );
+    const at = '2026-01-01T00:00:00.000Z';
+    db.prepare(
+      `INSERT INTO tenants (id, name, currency, price_per_point, run_seq, created_at) VALUES ('t1', 'old', 'USD', 10, 3, ?)`,
+    ).run(at);
+    db.prepare(
+      `INSERT INTO files (id, tenant_id, upload_id, file_name, size_bytes, sha256, page_count, pdf_version, encrypted,
+         storage_key, created_at) VALUES ('f1', 't1', 'u1', 'a.pdf', 1, 'x', 1, '1.4', 0, 'k', ?)`,
+    ).run(at);
+    const insertRun = db.prepare(
+      `INSERT INTO runs (id, tenant_id, seq, file_id, user_id, created_by, created_by_type, target, status, progress,
+         total_tasks, completed_tasks, failed_tasks, points_consumed, input_file_name, output_files, error, attempt,
+         queue_message_id, created_at, started_at, completed_at)
+       VALUES (?, 't1', ?, 'f1', 'u', 'u', 'user', ?, ?, 100, 2, 2, 0, 4, 'a "b".pdf', ?, ?, 1, ?, ?, ?, ?)`,
+    );
+    const ids = [randomUUID(), randomUUID(), randomUUID()];
+    insertRun.run(
+      ids[0],
+      1,
+      'pdf-preflight',
+      'succeeded',
+      '["report.json","report.html"]',
+      null,
+      randomUUID(),
+      at,
+      at,
+      at,
+    );
+    insertRun.run(ids[1], 2, 'pdf-text', 'failed', '[]', 'it broke\n"badly"', randomUUID(), at, at, at);
+    insertRun.run(ids[2], 3, 'pdf-text', 'queued', '[]', null, randomUUID(), at, null, null);
+    db.close();
+
+    const upgraded = openSqliteStore(old);
+    try {
+      const { items, total } = (await upgraded.runs.list('t1', {}, 10, 0))!;
+      expect(total).toBe(3);
+      expect(items.map((item) => JSON.parse(item) as RunRow)).toEqual(
+        await Promise.all([...ids].reverse().map((id) => upgraded.runs.get('t1', id))),
+      );
+      await upgraded.runs.cancel('t1', ids[2]!, now());
+      const check = new Database(path.join(old, 'open-tenant.sqlite'), { readonly: true });
+      try {
+        const blocks = check
+          .prepare('SELECT status, SUM(n) AS n FROM run_blocks WHERE n > 0 GROUP BY status ORDER BY status')
+          .all();
+        expect(blocks).toEqual([
+          { status: 'cancelled', n: 1 },
+          { status: 'failed', n: 1 },
+          { status: 'succeeded', n: 1 },
+        ]);
+      } finally {
+        check.close();
+      }
+    } finally {
+      await upgraded.close();
+    }
+  });
+});
