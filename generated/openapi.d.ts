@@ -447,6 +447,7 @@ export interface components {
             data: components["schemas"]["Transaction"][];
         };
         CreateUploadRequest: {
+            /** @description The file's name as the client knows it; any characters but U+0000. */
             file_name: string;
             /** @description The whole file's size; over the server's maximum (`MAX_UPLOAD_BYTES`, default 512 MiB) is 413. */
             size_bytes: number;
@@ -868,7 +869,8 @@ export interface components {
             };
         };
         /**
-         * @description The server is receiving `MAX_CONCURRENT_PARTS` part bodies already (default 64): `busy`. Retry after
+         * @description The server is receiving `MAX_CONCURRENT_PARTS` part bodies already (default 64): `busy`; or, as for
+         *     every operation (see StoreUnavailable), the database could not answer: `unavailable`. Retry after
          *     `Retry-After` seconds.
          */
         Busy: {
@@ -890,6 +892,32 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /**
+         * @description The database could not do the work for a reason that says nothing about the request: it is
+         *     unreachable or restarting, a statement ran past `DATABASE_STATEMENT_TIMEOUT_MS`, no connection was
+         *     free within `DATABASE_CONNECT_TIMEOUT_MS`, or a write conflict persisted after retries:
+         *     `unavailable`. Nothing was changed. Retry after `Retry-After` seconds.
+         */
+        StoreUnavailable: {
+            headers: {
+                /** @description Seconds to wait before retrying. */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": 503,
+                 *       "message": "The database is unavailable or overloaded; retry shortly",
+                 *       "error": "unavailable",
+                 *       "data": null,
+                 *       "timestamp": 1795340000000,
+                 *       "request_id": "5f0c6c1e-2b7d-4a55-8f50-3c8e7f9d1a22"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
@@ -1003,6 +1031,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     listRevenueTransactions: {
@@ -1041,6 +1070,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             422: components["responses"]["ValidationFailed"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     createUpload: {
@@ -1078,6 +1108,7 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyPendingUploads"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     completeUpload: {
@@ -1114,6 +1145,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     getUpload: {
@@ -1140,6 +1172,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     abortUpload: {
@@ -1167,6 +1200,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationFailed"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     uploadPart: {
@@ -1232,6 +1266,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     listRuns: {
@@ -1273,6 +1308,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     createRun: {
@@ -1310,6 +1346,7 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyQueuedRuns"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     getRun: {
@@ -1336,6 +1373,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     rerunRun: {
@@ -1364,6 +1402,7 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyQueuedRuns"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     cancelRun: {
@@ -1391,6 +1430,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationFailed"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
     downloadRunFile: {
@@ -1420,6 +1460,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
         };
     };
 }

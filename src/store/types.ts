@@ -215,7 +215,8 @@ export interface RunRepo {
   /**
    * Newest first; each item is a run record serialized as the contract's Run. With `startingAfter` (a run
    * id of the tenant's) the list starts right after that run, `offset` counting from there, at the cost of
-   * a first page whatever the depth; undefined when the tenant has no such run. `lastId` is the id of the
+   * a first page whatever the depth; undefined when the tenant has no such run. A filter holding U+0000
+   * matches nothing (no stored text holds it). `lastId` is the id of the
    * page's last run when more runs follow it.
    */
   list(

@@ -73,7 +73,12 @@ export async function queryDatabase<R>(
     await client.connect();
     try {
       let n = 0;
-      return (await client.query(sql.replace(/\?/g, () => `$${++n}`), params)).rows as R[];
+      return (
+        await client.query(
+          sql.replace(/\?/g, () => `$${++n}`),
+          params,
+        )
+      ).rows as R[];
     } finally {
       await client.end();
     }

@@ -368,6 +368,12 @@ describe('create, list, rerun', () => {
     expect(wildcard.body.total).toBe(0);
     const byId = await h.request('GET', `/api/open/runs?keyword=${ids[1]}`);
     expect(byId.body.data.map((r: { id: string }) => r.id)).toEqual([ids[1]]);
+    // no stored name holds U+0000 (uploads refuse it): such a filter matches nothing, on either engine
+    for (const query of ['keyword=%00', 'target=pdf-text%00', 'keyword=a%00b&status=succeeded']) {
+      const nothing = await h.request('GET', `/api/open/runs?${query}`);
+      expect(nothing.status, query).toBe(200);
+      expect(nothing.body).toMatchObject({ data: [], total: 0, next_cursor: null });
+    }
   });
 });
 

@@ -62,6 +62,13 @@ describe('start', () => {
     ]);
     const badSha = await start({ file_name: 'a.pdf', size_bytes: 10, sha256: 'XYZ' });
     expect(badSha.body.detail[0]).toMatchObject({ loc: ['body', 'sha256'], type: 'string_pattern_mismatch' });
+    const nul = await start({ file_name: 'a\u0000.pdf', size_bytes: 10 });
+    expect(nul.status).toBe(422);
+    expect(nul.body.detail[0]).toMatchObject({ loc: ['body', 'file_name'], type: 'string_pattern_mismatch' });
+    // every other character is kept as sent
+    const odd = await start({ file_name: 'Ärger\t«report» 100%_.pdf', size_bytes: 10 });
+    expect(odd.status).toBe(201);
+    expect(odd.body.data.file_name).toBe('Ärger\t«report» 100%_.pdf');
   });
 });
 

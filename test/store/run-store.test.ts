@@ -231,7 +231,13 @@ describe('the daily ledger sums never drift from the ledger', () => {
     expect(totals).toEqual(exactTotals);
     const overview = await store.ledger.overview(tenantId, '2026-11-01', '2026-11-05');
     expect(overview.count).toBe(31);
-    expect(overview.daily.map((d) => d.day)).toEqual(['2026-11-01', '2026-11-02', '2026-11-03', '2026-11-04', '2026-11-05']);
+    expect(overview.daily.map((d) => d.day)).toEqual([
+      '2026-11-01',
+      '2026-11-02',
+      '2026-11-03',
+      '2026-11-04',
+      '2026-11-05',
+    ]);
     const { total } = await store.ledger.list(tenantId, {}, 1, 0);
     expect(total).toBe(31);
   });
@@ -305,9 +311,10 @@ describe('run totals are counters that never drift from COUNT(*)', () => {
             ),
           ])
         : await Promise.all([
-            opened.query('SELECT block, SUM(n) AS n FROM run_blocks WHERE tenant_id = ? GROUP BY 1 ORDER BY 1', [
-              tenantId,
-            ]),
+            opened.query(
+              'SELECT block, SUM(n) AS n FROM run_blocks WHERE tenant_id = ? GROUP BY 1 ORDER BY 1',
+              [tenantId],
+            ),
             opened.query(
               'SELECT seq >> 12 AS block, COUNT(*) AS n FROM runs WHERE tenant_id = ? GROUP BY 1 ORDER BY 1',
               [tenantId],
@@ -393,6 +400,34 @@ describe('progress after a takeover', () => {
       progress: 80,
     });
     expect(await store.runs.get(tenantId, run.id)).toMatchObject({ progress: 80, completed_tasks: 8 });
+  });
+});
+
+describe('keyword search', () => {
+  it('folds ASCII letters only, on both engines, and treats % and _ literally', async () => {
+    const names = ['Ärger-Report.pdf', 'ärger-notes.pdf', 'plain_100%.pdf'];
+    for (const input_file_name of names) await store.runs.create({ ...newRun(), input_file_name }, 1000);
+    const found = async (keyword: string) =>
+      (await store.runs.list(tenantId, { keyword }, 10, 0))!.items
+        .map((r) => (JSON.parse(r) as RunRow).input_file_name)
+        .sort();
+    expect(await found('REPORT')).toEqual(['Ärger-Report.pdf']);
+    expect(await found('ärger')).toEqual(['ärger-notes.pdf']);
+    expect(await found('ÄRGER')).toEqual(['Ärger-Report.pdf']);
+    expect(await found('äRGER')).toEqual(['ärger-notes.pdf']);
+    expect(await found('_100%')).toEqual(['plain_100%.pdf']);
+    expect(await found('%')).toEqual(['plain_100%.pdf']);
+    expect((await store.runs.list(tenantId, { keyword: 'RGER' }, 10, 0))!.total).toBe(2);
+    expect(await store.runs.list(tenantId, { keyword: '\0' }, 10, 0)).toEqual({
+      items: [],
+      total: 0,
+      lastId: null,
+    });
+    expect(await store.runs.list(tenantId, { target: 'pdf-text\0' }, 10, 0)).toEqual({
+      items: [],
+      total: 0,
+      lastId: null,
+    });
   });
 });
 

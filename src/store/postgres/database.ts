@@ -29,8 +29,25 @@ const types = {
 const RETRYABLE = new Set(['40001', '40P01']);
 /** The server is going away, refuses connections, or cancelled a statement that ran too long. */
 // ... or the database is gone or refuses our credentials: the operator's to fix, not the caller's
-const UNAVAILABLE_CODES = new Set(['57014', '57P01', '57P02', '57P03', '53300', '53400', '3D000', '28000', '28P01']);
-const UNAVAILABLE_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN']);
+const UNAVAILABLE_CODES = new Set([
+  '57014',
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+  '53400',
+  '3D000',
+  '28000',
+  '28P01',
+]);
+const UNAVAILABLE_ERRNOS = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
 const ATTEMPTS = 4;
 
 function code(error: unknown): string | undefined {
@@ -51,7 +68,8 @@ export function isUnavailable(error: unknown): boolean {
 /** Turns the engine's transient failures into StoreUnavailableError; anything else is a bug and stays as is. */
 export function translate(error: unknown): unknown {
   if (error instanceof StoreUnavailableError) return error;
-  if (code(error) === '57014') return new StoreUnavailableError('a database statement ran past its time limit', error);
+  if (code(error) === '57014')
+    return new StoreUnavailableError('a database statement ran past its time limit', error);
   if (isUnavailable(error) || (code(error) && RETRYABLE.has(code(error)!))) {
     return new StoreUnavailableError('the database is unavailable', error);
   }
@@ -132,7 +150,7 @@ export class Postgres {
   }
 
   async close(): Promise<void> {
-    await this.pool.end();
+    if (!this.pool.ended) await this.pool.end();
   }
 }
 
@@ -155,7 +173,9 @@ export async function migrate(db: Postgres, upTo: readonly PostgresMigration[] =
     await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
       version integer PRIMARY KEY, name text NOT NULL, applied_at text NOT NULL)`);
     const applied = new Set(
-      (await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version),
+      (await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map(
+        (r) => r.version,
+      ),
     );
     for (const m of upTo) {
       if (applied.has(m.version)) continue;

@@ -20,17 +20,17 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
   const runs = postgresRuns(db);
   return guardStore(
     {
-    tenants: postgresTenants(db),
-    uploads: postgresUploads(db),
-    runs,
-    ledger: postgresLedger(db),
-    async ping() {
-      await db.query('SELECT 1', [], 'ping');
+      tenants: postgresTenants(db),
+      uploads: postgresUploads(db),
+      runs,
+      ledger: postgresLedger(db),
+      async ping() {
+        await db.query('SELECT 1', [], 'ping');
+      },
+      async close() {
+        await db.close();
+      },
     },
-    async close() {
-      await db.close();
-    },
-  },
     translate,
   );
 }

@@ -151,7 +151,8 @@ export function postgresLedger(db: Postgres): LedgerRepo {
         if (row.kind === 'all') {
           allTime[row.key as 'tech' | 'ecosystem'] = row.tech;
           count += row.ecosystem;
-        } else if (row.kind === 'day') daily.push({ day: row.key!, tech: row.tech, ecosystem: row.ecosystem });
+        } else if (row.kind === 'day')
+          daily.push({ day: row.key!, tech: row.tech, ecosystem: row.ecosystem });
         else latestOccurredAt = row.key;
       }
       daily.sort((a, b) => (a.day < b.day ? -1 : 1));

@@ -74,10 +74,17 @@ async function move(
   to: RunStatus,
 ): Promise<void> {
   if (from === to) return;
-  const deltas: [string, number][] = from ? [[from, -1], [to, 1]] : [[to, 1]];
+  const deltas: [string, number][] = from
+    ? [
+        [from, -1],
+        [to, 1],
+      ]
+    : [[to, 1]];
   deltas.sort(([a], [b]) => (a < b ? -1 : 1));
   const values: unknown[] = [run.tenant_id, run.target, run.seq % STRIPES];
-  const rows = deltas.map(([status, delta]) => `($1, $${values.push(status)}, $2, $3, $${values.push(delta)})`);
+  const rows = deltas.map(
+    ([status, delta]) => `($1, $${values.push(status)}, $2, $3, $${values.push(delta)})`,
+  );
   await tx.query(
     `INSERT INTO run_counts (tenant_id, status, target, stripe, n) VALUES ${rows.join(', ')}
      ON CONFLICT (tenant_id, status, target, stripe) DO UPDATE SET n = run_counts.n + excluded.n`,
@@ -204,10 +211,10 @@ export function postgresRuns(db: Postgres): RunRepo {
       const where = ['tenant_id = $1'];
       const counted = ['tenant_id = $1'];
       if (startingAfter !== undefined) {
-        const [cursor] = await db.query<{ seq: number }>('SELECT seq FROM runs WHERE id = $1 AND tenant_id = $2', [
-          startingAfter,
-          tenantId,
-        ]);
+        const [cursor] = await db.query<{ seq: number }>(
+          'SELECT seq FROM runs WHERE id = $1 AND tenant_id = $2',
+          [startingAfter, tenantId],
+        );
         if (!cursor) return undefined;
         where.push(`seq < ${param(cursor.seq)}`);
       }
@@ -220,6 +227,10 @@ export function postgresRuns(db: Postgres): RunRepo {
         const p = param(filter.target);
         where.push(`target = ${p}`);
         counted.push(`target = ${p}`);
+      }
+      // PostgreSQL text cannot hold U+0000, so no stored run has it: such a filter matches nothing
+      if ([filter.target, filter.keyword].some((value) => value?.includes('\0'))) {
+        return { items: [], total: 0, lastId: null };
       }
       // with a cursor, one row more tells whether another page follows (rows past it are not counted)
       const fetch = startingAfter === undefined ? limit : limit + 1;
@@ -347,11 +358,10 @@ export function postgresRuns(db: Postgres): RunRepo {
             [tenantId, now],
           );
           if (!entry) continue;
-          await tx.query('UPDATE run_queue SET lease_owner = $1, lease_until = $2, claims = claims + 1 WHERE id = $3', [
-            workerId,
-            leaseUntil,
-            entry.id,
-          ]);
+          await tx.query(
+            'UPDATE run_queue SET lease_owner = $1, lease_until = $2, claims = claims + 1 WHERE id = $3',
+            [workerId, leaseUntil, entry.id],
+          );
           const before = (await lockedRun(tx, 'id = $1', [entry.run_id]))!;
           let run: RunRow = withoutSeq(before);
           if (before.status === 'queued') {
@@ -366,7 +376,9 @@ export function postgresRuns(db: Postgres): RunRepo {
           }
           const {
             rows: [file],
-          } = await tx.query<{ key: string }>('SELECT storage_key AS key FROM files WHERE id = $1', [run.file_id]);
+          } = await tx.query<{ key: string }>('SELECT storage_key AS key FROM files WHERE id = $1', [
+            run.file_id,
+          ]);
           return { queueMessageId: entry.id, claims: entry.claims + 1, run, storageKey: file!.key };
         }
         return undefined;

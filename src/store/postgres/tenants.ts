@@ -39,7 +39,11 @@ export function postgresTenants(db: Postgres): TenantRepo {
       });
     },
     async get(tenantId) {
-      const [row] = await db.query<TenantRow>(`SELECT ${TENANT} FROM tenants WHERE id = $1`, [tenantId], 'tenant');
+      const [row] = await db.query<TenantRow>(
+        `SELECT ${TENANT} FROM tenants WHERE id = $1`,
+        [tenantId],
+        'tenant',
+      );
       return row;
     },
     async findByName(name) {
@@ -67,12 +71,16 @@ export function postgresTenants(db: Postgres): TenantRepo {
       await db.query(INSERT_TOKEN, tokenValues(token, tokenHash));
     },
     async listTokens(tenantId) {
-      return db.query<TokenRow>(`SELECT ${TOKEN} FROM api_tokens WHERE tenant_id = $1 ORDER BY created_at, id`, [
-        tenantId,
-      ]);
+      return db.query<TokenRow>(
+        `SELECT ${TOKEN} FROM api_tokens WHERE tenant_id = $1 ORDER BY created_at, id`,
+        [tenantId],
+      );
     },
     async revokeToken(tokenId, at) {
-      await db.query('UPDATE api_tokens SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL', [at, tokenId]);
+      await db.query('UPDATE api_tokens SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL', [
+        at,
+        tokenId,
+      ]);
       const [row] = await db.query<TokenRow>(`SELECT ${TOKEN} FROM api_tokens WHERE id = $1`, [tokenId]);
       return row;
     },

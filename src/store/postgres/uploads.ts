@@ -11,7 +11,9 @@ export function postgresUploads(db: Postgres): UploadRepo {
     async create(upload, limits) {
       return db.transaction(async (tx) => {
         // the tenant's creations take turns, so two at once cannot both pass the limits
-        await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 1))', [`uploads:${upload.tenant_id}`]);
+        await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 1))', [
+          `uploads:${upload.tenant_id}`,
+        ]);
         const {
           rows: [totals],
         } = await tx.query<{ count: number; bytes: number }>(

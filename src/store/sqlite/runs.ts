@@ -274,6 +274,10 @@ export function sqliteRuns(db: Db): RunRepo {
         if (seq === undefined) return undefined;
         before = seq;
       }
+      // no stored text holds U+0000, and SQLite would end a LIKE pattern at it (matching everything)
+      if ([filter.target, filter.keyword].some((value) => value?.includes('\0'))) {
+        return { items: [], total: 0, lastId: null };
+      }
       // with a cursor, one row more tells whether another page follows (rows past it are not counted)
       const fetch = startingAfter === undefined ? limit : limit + 1;
       const page = (items: JsonText[], total: number) => {
