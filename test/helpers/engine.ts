@@ -96,6 +96,8 @@ export interface TestStore {
   store: Store;
   /** A statement on the store's database (`?` placeholders), for checks against exact COUNT and SUM. */
   query<R = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<R[]>;
+  /** Another store on the same database, as a second process would open it (closed with this one). */
+  another(): Promise<Store>;
   close(): Promise<void>;
 }
 
@@ -103,19 +105,28 @@ export interface TestStore {
 export async function openTestStore(): Promise<TestStore> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'ota-store-'));
   const { DATABASE_URL: url } = await engineEnv();
-  const store = url
-    ? await openPostgresStore({
-        url,
-        poolSize: 10,
-        statementTimeoutMs: 10_000,
-        connectTimeoutMs: 5_000,
-        applicationName: 'store-test',
-      })
-    : openSqliteStore(dataDir);
+  const open = async () =>
+    url
+      ? openPostgresStore({
+          url,
+          poolSize: 10,
+          statementTimeoutMs: 10_000,
+          connectTimeoutMs: 5_000,
+          applicationName: 'store-test',
+        })
+      : openSqliteStore(dataDir);
+  const store = await open();
+  const others: Store[] = [];
   return {
     store,
     query: (sql, params) => queryDatabase(dataDir, url, sql, params),
+    async another() {
+      const other = await open();
+      others.push(other);
+      return other;
+    },
     async close() {
+      await Promise.all(others.map((other) => other.close()));
       await store.close();
       rmSync(dataDir, { recursive: true, force: true });
       if (url) await dropPostgresDatabase(url);

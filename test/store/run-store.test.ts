@@ -123,7 +123,7 @@ async function exactCounts(): Promise<Record<string, number>> {
 
 async function countedTotals(): Promise<Record<string, number>> {
   const result: Record<string, number> = {};
-  for (const status of ['queued', 'running', 'succeeded', 'failed'] as RunStatus[]) {
+  for (const status of ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as RunStatus[]) {
     for (const target of ['pdf-preflight', 'pdf-text']) {
       const { total } = (await store.runs.list(tenantId, { status, target }, 1, 0))!;
       if (total > 0) result[`${status}/${target}`] = total;
@@ -506,5 +506,105 @@ describe('listed records', () => {
     await listed(run.id);
     await store.runs.cancel(tenantId, run.id, now());
     await listed(run.id);
+  });
+});
+
+describe('several processes at once', () => {
+  it('claimers in parallel on several stores never claim the same entry; every run is claimed and booked once', async () => {
+    const stores = [store, await opened.another(), await opened.another()];
+    const runs = Array.from({ length: 60 }, () => newRun());
+    await Promise.all(runs.map((r) => store.runs.create(r, 1000)));
+    const claimed: string[] = [];
+    await Promise.all(
+      stores.flatMap((s, i) =>
+        Array.from({ length: 4 }, async (_, j) => {
+          const worker = `w${i}.${j}`;
+          for (;;) {
+            const claim = await s.runs.claim(worker, now(), future(60_000));
+            if (!claim) return;
+            claimed.push(claim.run.id);
+            expect(await s.runs.finish(claim.queueMessageId, worker, outcome(), booking(claim.run.id))).toBe(
+              true,
+            );
+          }
+        }),
+      ),
+    );
+    expect(claimed.sort()).toEqual(runs.map((r) => r.id).sort());
+    expect(
+      await opened.query(
+        'SELECT COUNT(*) AS n, COUNT(DISTINCT run_id) AS runs FROM ledger WHERE tenant_id = ?',
+        [tenantId],
+      ),
+    ).toEqual([{ n: 60, runs: 60 }]);
+    expect(await countedTotals()).toEqual(await exactCounts());
+  });
+
+  it('8 creators at once in one tenant: every run is counted exactly and listed once', async () => {
+    const stores = [store, await opened.another()];
+    const created: string[] = [];
+    await Promise.all(
+      Array.from({ length: 8 }, async (_, i) => {
+        for (let k = 0; k < 40; k++) {
+          const run = newRun(k % 2 ? 'pdf-text' : 'pdf-preflight');
+          expect(await stores[i % 2]!.runs.create(run, 100_000)).toBe('created');
+          created.push(run.id);
+        }
+      }),
+    );
+    expect(await countedTotals()).toEqual(await exactCounts());
+    const listed: string[] = [];
+    for (let offset = 0; offset < 320; offset += 100) {
+      const page = (await store.runs.list(tenantId, {}, 100, offset))!;
+      expect(page.total).toBe(320);
+      listed.push(...page.items.map((r) => (JSON.parse(r) as RunRow).id));
+    }
+    expect(new Set(listed).size).toBe(320);
+    expect(listed.sort()).toEqual(created.sort());
+  });
+
+  it('the queued-run cap holds exactly under concurrent creators', async () => {
+    const stores = [store, await opened.another()];
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => stores[i % 2]!.runs.create(newRun(), 10)),
+    );
+    expect(answers.filter((a) => a === 'created')).toHaveLength(10);
+    expect(answers.filter((a) => a === 'over_limit')).toHaveLength(30);
+    expect((await store.runs.list(tenantId, { status: 'queued' }, 1, 0))!.total).toBe(10);
+  });
+
+  it('two finishes of one claim at once: one wins, the run is booked once', async () => {
+    const run = newRun();
+    await store.runs.create(run, 1000);
+    const other = await opened.another();
+    const claim = (await store.runs.claim('w', now(), future(60_000)))!;
+    const results = await Promise.all([
+      store.runs.finish(claim.queueMessageId, 'w', outcome(), booking(run.id)),
+      other.runs.finish(claim.queueMessageId, 'w', outcome(), booking(run.id)),
+    ]);
+    expect(results.sort()).toEqual([false, true]);
+    expect(await opened.query('SELECT COUNT(*) AS n FROM ledger WHERE run_id = ?', [run.id])).toEqual([
+      { n: 1 },
+    ]);
+  });
+
+  it('a cancel racing a finish: the run ends one way, counted once, booked only if it finished', async () => {
+    const other = await opened.another();
+    for (let i = 0; i < 10; i++) {
+      const run = newRun();
+      await store.runs.create(run, 1000);
+      const claim = (await store.runs.claim('w', now(), future(60_000)))!;
+      const [finished] = await Promise.all([
+        store.runs.finish(claim.queueMessageId, 'w', outcome(), booking(run.id)),
+        other.runs.cancel(tenantId, run.id, now()),
+      ]);
+      const final = (await store.runs.get(tenantId, run.id))!;
+      expect(final.status).toBe(finished ? 'succeeded' : 'cancelled');
+      const booked = await opened.query<{ n: number }>('SELECT COUNT(*) AS n FROM ledger WHERE run_id = ?', [
+        run.id,
+      ]);
+      expect(booked[0]!.n).toBe(finished ? 1 : 0);
+    }
+    expect(await countedTotals()).toEqual(await exactCounts());
   });
 });

@@ -1,0 +1,250 @@
+/** What only the PostgreSQL engine has: its migration lock, its block layout, its errors and its wake-ups. */
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { afterEach, describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../../src/paths.js';
+import { openPostgresStore, type PostgresOptions } from '../../src/store/postgres/index.js';
+import { type RunRow, type Store, StoreUnavailableError } from '../../src/store/types.js';
+import { Tenants } from '../../src/tenants/service.js';
+import { systemClock } from '../../src/time.js';
+import { dropPostgresDatabase, newPostgresDatabase } from '../helpers/engine.js';
+
+const options = (url: string, more: Partial<PostgresOptions> = {}): PostgresOptions => ({
+  url,
+  poolSize: 5,
+  statementTimeoutMs: 10_000,
+  connectTimeoutMs: 5_000,
+  applicationName: 'engine-test',
+  ...more,
+});
+
+const cleanup: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const step of cleanup.splice(0).reverse()) await step();
+});
+
+async function freshDatabase(): Promise<string> {
+  const url = await newPostgresDatabase();
+  cleanup.push(() => dropPostgresDatabase(url));
+  return url;
+}
+
+async function open(url: string, more: Partial<PostgresOptions> = {}): Promise<Store> {
+  const store = await openPostgresStore(options(url, more));
+  cleanup.push(() => store.close());
+  return store;
+}
+
+async function sql<R>(url: string, text: string, values: unknown[] = []): Promise<R[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(text, values)).rows as R[];
+  } finally {
+    await client.end();
+  }
+}
+
+/** A tenant with one file, ready for runs. */
+async function tenantWithFile(store: Store, name: string) {
+  const tenant = await new Tenants(store, systemClock).create(name);
+  const uploadId = randomUUID();
+  const fileId = randomUUID();
+  const at = new Date().toISOString();
+  await store.uploads.create(
+    {
+      id: uploadId,
+      tenant_id: tenant.tenant_id,
+      file_name: 'a.pdf',
+      size_bytes: 1,
+      content_type: 'application/pdf',
+      sha256: null,
+      part_size: 1,
+      part_count: 1,
+      status: 'pending',
+      file_id: null,
+      created_at: at,
+      expires_at: '9999-01-01T00:00:00.000Z',
+    },
+    { count: 10, bytes: 10, now: at },
+  );
+  await store.uploads.complete({
+    id: fileId,
+    tenant_id: tenant.tenant_id,
+    upload_id: uploadId,
+    file_name: 'a.pdf',
+    size_bytes: 1,
+    sha256: 'x',
+    page_count: 1,
+    pdf_version: '1.4',
+    encrypted: false,
+    storage_key: 'k',
+    created_at: at,
+  });
+  const run = (): RunRow => ({
+    id: randomUUID(),
+    tenant_id: tenant.tenant_id,
+    file_id: fileId,
+    user_id: tenant.user_id,
+    created_by: tenant.user_id,
+    created_by_type: 'user',
+    target: 'pdf-preflight',
+    status: 'queued',
+    progress: 0,
+    total_tasks: 0,
+    completed_tasks: 0,
+    failed_tasks: 0,
+    points_consumed: 0,
+    input_file_name: 'a.pdf',
+    output_files: [],
+    error: null,
+    attempt: 1,
+    queue_message_id: randomUUID(),
+    created_at: new Date().toISOString(),
+    started_at: null,
+    completed_at: null,
+  });
+  return { tenantId: tenant.tenant_id, run };
+}
+
+describe('migrations', () => {
+  it('six processes starting at once on an empty database apply each migration once', async () => {
+    const url = await freshDatabase();
+    const stores = await Promise.all(Array.from({ length: 6 }, () => open(url)));
+    expect(stores).toHaveLength(6);
+    const applied = await sql<{ version: number; n: string }>(
+      url,
+      'SELECT version, COUNT(*) AS n FROM schema_migrations GROUP BY version',
+    );
+    expect(applied).toEqual([{ version: 1, n: '1' }]);
+  });
+});
+
+describe('unfiltered deep pages', () => {
+  it('find their block by the striped block counts, across gaps in the shared sequence', async () => {
+    const url = await freshDatabase();
+    const store = await open(url);
+    const a = await tenantWithFile(store, 'a');
+    const b = await tenantWithFile(store, 'b');
+    const mine: string[] = [];
+    // runs of two tenants interleaved, with jumps of the sequence over whole blocks and block edges
+    for (let i = 0; i < 900; i++) {
+      const run = a.run();
+      await store.runs.create(run, 100_000);
+      mine.push(run.id);
+      if (i % 3 === 0) await store.runs.create(b.run(), 100_000);
+      if (i % 97 === 0)
+        await sql(url, `SELECT setval('runs_seq', nextval('runs_seq') + $1)`, [4096 * (i % 5) + 4000]);
+    }
+    const blocks = await sql<{ blocks: string }>(
+      url,
+      'SELECT COUNT(DISTINCT block) AS blocks FROM run_blocks WHERE tenant_id = $1',
+      [a.tenantId],
+    );
+    expect(Number(blocks[0]!.blocks)).toBeGreaterThan(10);
+    const newestFirst = [...mine].reverse();
+    for (const offset of [199, 200, 201, 350, 511, 512, 600, 777, 895, 899, 900, 950]) {
+      const page = (await store.runs.list(a.tenantId, {}, 7, offset))!;
+      expect(
+        page.items.map((r) => (JSON.parse(r) as RunRow).id),
+        `offset ${offset}`,
+      ).toEqual(newestFirst.slice(offset, offset + 7));
+      expect(page.total).toBe(900);
+    }
+  });
+});
+
+describe('engine errors', () => {
+  it('a statement past DATABASE_STATEMENT_TIMEOUT_MS is StoreUnavailableError, and the store works after', async () => {
+    const url = await freshDatabase();
+    const store = await open(url, { statementTimeoutMs: 200 });
+    const blocker = new pg.Client({ connectionString: url });
+    await blocker.connect();
+    try {
+      await blocker.query('BEGIN');
+      await blocker.query('LOCK TABLE tenants IN ACCESS EXCLUSIVE MODE');
+      const error = await store.tenants.list().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(StoreUnavailableError);
+      expect((error as Error).message).toMatch(/time limit/);
+      await blocker.query('ROLLBACK');
+      expect(await store.tenants.list()).toEqual([]);
+    } finally {
+      await blocker.end();
+    }
+  });
+
+  it('an unreachable server is StoreUnavailableError at open', async () => {
+    const error = await openPostgresStore(
+      options('postgres://postgres@127.0.0.1:9/nowhere', { connectTimeoutMs: 1000 }),
+    ).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StoreUnavailableError);
+  });
+
+  it('a server whose database is unreachable does not start: one clear line, exit 1', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/start/server.ts'], {
+      cwd: PROJECT_ROOT,
+      env: {
+        ...process.env,
+        DATABASE_URL: 'postgres://postgres:secret@127.0.0.1:9/nowhere',
+        DATABASE_CONNECT_TIMEOUT_MS: '1000',
+        PORT: '0',
+        METRICS_PORT: '0',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise((resolve) => child.on('exit', resolve));
+    expect(code).toBe(1);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).toMatch(/^start-up: the database is unavailable \(.*ECONNREFUSED.*\); check DATABASE_URL/);
+    expect(stderr).not.toContain('secret');
+  });
+
+  it('a malformed DATABASE_URL is a configuration error', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/start/server.ts'], {
+      cwd: PROJECT_ROOT,
+      env: { ...process.env, DATABASE_URL: 'mysql://x', DATABASE_POOL_SIZE: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    expect(await new Promise((resolve) => child.on('exit', resolve))).toBe(1);
+    expect(stderr).toContain(
+      'configuration: DATABASE_URL must be a postgres://user:password@host:port/database URL',
+    );
+    expect(stderr).toContain('configuration: DATABASE_POOL_SIZE must be a whole number >= 1, got "0"');
+  });
+});
+
+describe('wake-ups', () => {
+  it('a run queued by another process wakes a watching worker at once (LISTEN/NOTIFY)', async () => {
+    const url = await freshDatabase();
+    const worker = await open(url);
+    const api = await open(url);
+    const { run, tenantId } = await tenantWithFile(api, 't');
+    let woken = 0;
+    const unwatch = worker.runs.watch(() => woken++);
+    await new Promise((resolve) => setTimeout(resolve, 300)); // LISTEN is issued
+    await api.runs.create(run(), 1000);
+    await expect.poll(() => woken, { timeout: 2000 }).toBeGreaterThan(0);
+    // a rerun queues again and wakes too
+    const done = run();
+    await api.runs.create(done, 1000);
+    const claim = (await worker.runs.claim(
+      'w',
+      new Date().toISOString(),
+      new Date(Date.now() + 60_000).toISOString(),
+    ))!;
+    await worker.runs.cancel(tenantId, claim.run.id, new Date().toISOString());
+    const before = woken;
+    await api.runs.rerun(tenantId, claim.run.id, randomUUID(), new Date().toISOString(), 1000);
+    await expect.poll(() => woken, { timeout: 2000 }).toBeGreaterThan(before);
+    unwatch();
+    const after = woken;
+    await api.runs.create(run(), 1000);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(woken).toBe(after);
+  });
+});
