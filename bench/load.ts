@@ -20,6 +20,8 @@ export interface LoadOptions {
   serverPid: number;
   /** The status class every answer must have: 2 (the default) or 4 (an auth-failure storm). */
   expectStatusClass?: 2 | 4;
+  /** Lua that shapes the requests (wrk's `request` function), for writes: POST bodies, tokens in turn. */
+  requestLua?: string;
 }
 
 export interface LoadResult {
@@ -37,17 +39,16 @@ const multiCore = availableParallelism() > 1;
 /** Where the servers under test run; wrk takes core 0. */
 export const pinnedServerCores = multiCore ? '1' : undefined;
 
-const report = path.join(tmpdir(), `ota-bench-wrk-${process.pid}.lua`);
-writeFileSync(
-  report,
-  `done = function(summary, latency, requests)
+const reportLua = `done = function(summary, latency, requests)
   io.write(string.format('\\nRESULT {"requests":%d,"duration_us":%d,"status_errors":%d,"socket_errors":%d,"p50_us":%d,"p99_us":%d}\\n',
     summary.requests, summary.duration, summary.errors.status,
     summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout,
     latency:percentile(50), latency:percentile(99)))
 end
-`,
-);
+`;
+const report = path.join(tmpdir(), `ota-bench-wrk-${process.pid}.lua`);
+writeFileSync(report, reportLua);
+let scripts = 0;
 
 function cpuSeconds(pid: number): number {
   // utime and stime are fields 14 and 15, in clock ticks (100 per second on Linux); the comm field may hold spaces
@@ -57,6 +58,11 @@ function cpuSeconds(pid: number): number {
 }
 
 async function wrk(options: LoadOptions, seconds: number) {
+  let script = report;
+  if (options.requestLua) {
+    script = path.join(tmpdir(), `ota-bench-wrk-${process.pid}-${scripts++}.lua`);
+    writeFileSync(script, `${options.requestLua}\n${reportLua}`);
+  }
   const args = [
     ...(multiCore ? ['taskset', '-c', '0'] : []),
     'wrk',
@@ -66,7 +72,7 @@ async function wrk(options: LoadOptions, seconds: number) {
     '--timeout',
     '10s',
     '-s',
-    report,
+    script,
     ...Object.entries(options.headers ?? {}).flatMap(([k, v]) => ['-H', `${k}: ${v}`]),
     options.url,
   ];

@@ -127,3 +127,19 @@ export async function startReference(dataDir: string, port: number, { pinned = f
   await waitFor(`${url}/ping`, child);
   return track(child, url);
 }
+
+/** The bare node:http + pg ceiling on the same PostgreSQL database (bench/reference-postgres.ts). */
+export async function startReferencePostgres(
+  databaseUrl: string,
+  port: number,
+  { pinned = false } = {},
+): Promise<Proc> {
+  const [command, args] = spawnNode(
+    ['--import', 'tsx', 'bench/reference-postgres.ts', databaseUrl, String(port)],
+    pinned,
+  );
+  const child = spawn(command, args, { cwd: PROJECT_ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(`${url}/ping`, child);
+  return track(child, url);
+}

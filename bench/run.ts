@@ -13,10 +13,12 @@ import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { PROJECT_ROOT } from '../src/paths.js';
-import { type LoadResult, load } from './load.js';
+import { type LoadResult, load, pinnedServerCores } from './load.js';
 import { writeLargePdf } from './pdf-fixture.js';
-import { type Proc, startApi, startReference, stopAll } from './processes.js';
+import { startLocalPostgres } from '../src/cli/postgres.js';
+import { type Proc, startApi, startReference, startReferencePostgres, stopAll } from './processes.js';
 import { createTenant, referenceCopy, seedLedger, seedRuns } from './seed.js';
+import { postgresQuery, type SeededPostgresTenant, seedPostgresRuns } from './seed-postgres.js';
 
 /**
  * `npm run bench` (`-- --quick` for the smoke version CI runs). Seeds its own data, starts the real server
@@ -738,6 +740,167 @@ async function clientUpload() {
   rmSync(file, { force: true });
 }
 
+/** wrk Lua: every request a POST creating a run, the tenants' tokens and files taken in turn. */
+function createRunsLua(tenants: { token: string; fileId: string }[]): string {
+  const list = tenants
+    .map((t) => `{ auth = "Bearer ${t.token}", body = '{"file_id":"${t.fileId}","target":"pdf-preflight"}' }`)
+    .join(',\n  ');
+  return `local tenants = {\n  ${list}\n}
+local n = 0
+request = function()
+  n = n + 1
+  local t = tenants[(n % #tenants) + 1]
+  return wrk.format("POST", "/api/open/runs", { ["Authorization"] = t.auth, ["Content-Type"] = "application/json" }, t.body)
+end`;
+}
+
+/**
+ * Scenario 9: the run list served from PostgreSQL against a bare node:http + pg server reading the same
+ * database in the same run, the deep page against the first, and run creations by 8 connections at once.
+ * PostgreSQL runs on the server core with the process under test; wrk keeps its own core.
+ */
+async function postgresRuns() {
+  // a directory of its own: as root the server runs as `nobody`, who cannot enter the bench's private one
+  const dir = mkdtempSync(path.join(tmpdir(), 'ota-bench-postgres-'));
+  const server = await startLocalPostgres(dir, port(), pinnedServerCores);
+  try {
+    await postgresQuery(server.url, 'CREATE DATABASE bench');
+    const url = server.url.replace(/\/postgres$/, '/bench');
+    const small = await seedPostgresRuns(url, 'pg-runs-small', SIZES.runsSmall);
+    const large = await seedPostgresRuns(url, 'pg-runs-large', SIZES.runsLarge);
+    const env = { WORKER_THREADS: '0', DATABASE_URL: url, MAX_QUEUED_RUNS_PER_TENANT: '1000000000' };
+    const api = await startApi(path.join(work, 'pg-data'), port(), env, { pinned: true });
+    const reference = await startReferencePostgres(url, port(), { pinned: true });
+    for (const query of ['limit=20', 'limit=20&status=succeeded', 'limit=20&offset=100&target=pdf-text']) {
+      await run(api, `/api/open/runs?${query}`, bearer(small.token));
+      await run(reference, `/runs?${query}`, { 'x-tenant-id': small.tenantId });
+    }
+    const exact = async (tenant: { tenantId: string }) =>
+      Number(
+        (
+          await postgresQuery<{ n: string }>(url, 'SELECT COUNT(*) AS n FROM runs WHERE tenant_id = $1', [
+            tenant.tenantId,
+          ])
+        )[0]!.n,
+      );
+    for (const tenant of [small, large]) {
+      const label = `${tenant.runs / 1000}k runs`;
+      const auth = bearer(tenant.token);
+      const first = await getJson<{ total: number }>(`${api.url}/api/open/runs?limit=20`, auth);
+      if (first.total !== tenant.runs || (await exact(tenant)) !== tenant.runs)
+        throw new Error(`total ${first.total} != ${tenant.runs}`);
+      let firstP50 = 0;
+      for (const filter of ['', 'status=succeeded', 'target=pdf-text']) {
+        const query = `limit=20${filter ? `&${filter}` : ''}`;
+        const ours: LoadResult[] = [];
+        const refs: LoadResult[] = [];
+        const ratios: number[] = [];
+        for (let r = 0; r < SIZES.rounds; r++) {
+          const o = await run(api, `/api/open/runs?${query}`, auth);
+          const f = await run(reference, `/runs?${query}`, { 'x-tenant-id': tenant.tenantId });
+          ours.push(o);
+          refs.push(f);
+          ratios.push(o.rps / f.rps);
+        }
+        const ratio = median(ratios);
+        if (!filter) firstP50 = median(ours.map((o) => o.p50));
+        record({
+          scenario: '9 PostgreSQL run list',
+          variant: `${filter || 'first page'}, ${label}`,
+          rps: median(ours.map((o) => o.rps)),
+          p50: median(ours.map((o) => o.p50)),
+          p99: median(ours.map((o) => o.p99)),
+          value: `node:http + pg ${Math.round(median(refs.map((f) => f.rps)))} req/s, p50 ${round(median(refs.map((f) => f.p50)))} ms`,
+          ratio,
+          target: '>= 0.7x node:http + pg',
+          met: ratio >= 0.7,
+        });
+      }
+      const offset = Math.round(tenant.runs * 0.8);
+      const deep = await run(api, `/api/open/runs?limit=20&offset=${offset}`, auth);
+      const page = await getJson<{ data: { id: string }[] }>(
+        `${api.url}/api/open/runs?limit=20&offset=${offset}`,
+        auth,
+      );
+      if (page.data.length !== 20) throw new Error(`offset ${offset}: ${page.data.length} rows`);
+      record({
+        scenario: '9 PostgreSQL deep page',
+        variant: `offset ${offset}, ${label}`,
+        rps: deep.rps,
+        p50: deep.p50,
+        p99: deep.p99,
+        value: `first page p50 ${round(firstP50)} ms`,
+        ratio: deep.p50 / firstP50,
+        target: 'p50 <= 2x first page',
+        met: deep.p50 / firstP50 <= 2,
+      });
+      const cursor = await run(api, `/api/open/runs?limit=20&starting_after=${page.data[0]!.id}`, auth);
+      record({
+        scenario: '9 PostgreSQL deep page',
+        variant: `cursor at ${offset}, ${label}`,
+        rps: cursor.rps,
+        p50: cursor.p50,
+        p99: cursor.p99,
+        value: `first page p50 ${round(firstP50)} ms`,
+        ratio: cursor.p50 / firstP50,
+        target: 'p50 <= 1.5x first page',
+        met: cursor.p50 / firstP50 <= 1.5,
+      });
+    }
+    await reference.stop();
+
+    // 8 connections creating runs: in one tenant, then spread over 8 tenants. Equal rates mean no row that
+    // every creation of a tenant waits on.
+    const spread: SeededPostgresTenant[] = [];
+    for (let i = 0; i < 8; i++) spread.push(await seedPostgresRuns(url, `pg-creators-${i}`, 0));
+    const creators = async (variant: string, tenants: SeededPostgresTenant[]) => {
+      const before = await Promise.all(tenants.map(exact));
+      const o = await load({
+        url: `${api.url}/api/open/runs`,
+        connections: 8,
+        warmupS: SIZES.warmupS,
+        durationS: SIZES.durationS,
+        serverPid: api.child.pid!,
+        requestLua: createRunsLua(tenants),
+      });
+      const after = await Promise.all(tenants.map(exact));
+      const listed = await Promise.all(
+        tenants.map(
+          async (t) =>
+            (await getJson<{ total: number }>(`${api.url}/api/open/runs?limit=1`, bearer(t.token))).total,
+        ),
+      );
+      const created = after.reduce((a, b) => a + b, 0) - before.reduce((a, b) => a + b, 0);
+      const exactTotals = listed.every((n, i) => n === after[i]);
+      record({
+        scenario: '9 PostgreSQL run creation',
+        variant: `8 connections, ${variant}`,
+        rps: o.rps,
+        p50: o.p50,
+        p99: o.p99,
+        value: `${created} runs created; totals ${exactTotals ? 'exact' : 'WRONG'}`,
+        target: '>= 500 creations/s, exact totals',
+        met: o.rps >= 500 && exactTotals,
+      });
+      if (!exactTotals) throw new Error(`listed totals ${listed} != COUNT(*) ${after}`);
+      return o.rps;
+    };
+    const one = await creators('one tenant', [spread[0]!]);
+    const many = await creators('8 tenants in turn', spread);
+    record({
+      scenario: '9 PostgreSQL run creation',
+      variant: 'one tenant / 8 tenants',
+      value: `8 tenants ${Math.round(many)} creations/s`,
+      ratio: one / many,
+      target: '~1: no per-tenant hot row',
+    });
+    await api.stop();
+  } finally {
+    server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function main() {
   console.log(
     `Open Tenant API benchmark${quick ? ' (quick)' : ''}: ${cpus()[0]?.model ?? 'cpu'} x${availableParallelism()}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
@@ -753,6 +916,7 @@ async function main() {
   if (wanted('5')) await scenario('5: upload', uploads);
   if (wanted('6')) await scenario('6: diagnosis', diagnosis);
   if (wanted('8')) await scenario('8: client upload', clientUpload);
+  if (wanted('9')) await scenario('9: PostgreSQL: run list, deep pages, concurrent creators', postgresRuns);
   rmSync(work, { recursive: true, force: true });
 
   console.log(

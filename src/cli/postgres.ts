@@ -63,9 +63,12 @@ export async function findPostgres(): Promise<Binaries> {
 
 const asRoot = process.getuid?.() === 0;
 
-/** Runs a server binary, as `nobody` when we are root. */
-function run(binary: string, args: string[]): void {
-  const [command, argv] = asRoot ? ['runuser', ['-u', 'nobody', '--', binary, ...args]] : [binary, args];
+/** Runs a server binary, as `nobody` when we are root, on the given CPUs (taskset) when asked. */
+function run(binary: string, args: string[], cpus?: string): void {
+  let command = binary;
+  let argv = args;
+  if (asRoot) [command, argv] = ['runuser', ['-u', 'nobody', '--', command, ...argv]];
+  if (cpus) [command, argv] = ['taskset', ['-c', cpus, command, ...argv]];
   const result = spawnSync(command, argv, { encoding: 'utf8' });
   if (result.status !== 0) {
     throw new Error(
@@ -74,12 +77,22 @@ function run(binary: string, args: string[]): void {
   }
 }
 
-/** Starts (creating on first use) a cluster in `dir` listening on 127.0.0.1:`port`, trust auth for `postgres`. */
-export async function startLocalPostgres(dir: string, port: number): Promise<LocalPostgres> {
+/**
+ * Starts (creating on first use) a cluster in `dir` listening on 127.0.0.1:`port`, trust auth for
+ * `postgres`. `cpus` pins the server and every process it forks (the benchmarks keep it off wrk's core).
+ */
+export async function startLocalPostgres(dir: string, port: number, cpus?: string): Promise<LocalPostgres> {
   const { initdb, pgCtl } = await findPostgres();
   const data = path.join(dir, 'data');
   mkdirSync(dir, { recursive: true });
-  if (asRoot) chownSync(dir, 65534, 65534);
+  if (asRoot) {
+    chownSync(dir, 65534, 65534);
+    if (spawnSync('runuser', ['-u', 'nobody', '--', 'test', '-w', dir]).status !== 0) {
+      throw new Error(
+        `PostgreSQL runs as the user nobody here (we are root), who cannot reach ${dir}: use a directory every user may traverse to`,
+      );
+    }
+  }
   if (!existsSync(path.join(data, 'PG_VERSION'))) {
     run(initdb, ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8']);
     // for trials and tests on one machine: loopback only, and room for many processes' pools

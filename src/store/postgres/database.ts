@@ -57,7 +57,9 @@ function code(error: unknown): string | undefined {
 /** Whether the engine could not do the work for a reason that says nothing about the request. */
 export function isUnavailable(error: unknown): boolean {
   const c = code(error);
-  if (c && (UNAVAILABLE_CODES.has(c) || c.startsWith('08') || UNAVAILABLE_ERRNOS.has(c))) return true;
+  // class 08 is a connection exception, but 08P01 (protocol violation) is a bug of ours
+  if (c && (UNAVAILABLE_CODES.has(c) || (c.startsWith('08') && c !== '08P01') || UNAVAILABLE_ERRNOS.has(c)))
+    return true;
   const message = error instanceof Error ? error.message : '';
   // node-postgres reports a lost or never-made connection by message only
   return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Cannot use a pool after calling end/.test(

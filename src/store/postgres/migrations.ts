@@ -109,9 +109,27 @@ export const migrations: PostgresMigration[] = [
         queue_message_id text COLLATE "C" NOT NULL,
         created_at text COLLATE "C" NOT NULL,
         started_at text COLLATE "C",
-        completed_at text COLLATE "C"
+        completed_at text COLLATE "C",
+        -- the contract's Run as JSON, kept by the trigger below on every insert and update: a list page reads
+        -- one text per row (building 20 records per request costs the server about 0.15 ms of its CPU)
+        record text NOT NULL
       );
       ALTER SEQUENCE runs_seq OWNED BY runs.seq;
+      CREATE FUNCTION runs_record() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        NEW.record := json_build_object(
+          'id', NEW.id, 'tenant_id', NEW.tenant_id, 'file_id', NEW.file_id, 'user_id', NEW.user_id,
+          'created_by', NEW.created_by, 'created_by_type', NEW.created_by_type, 'target',
+          NEW.target, 'status', NEW.status, 'progress', NEW.progress, 'total_tasks',
+          NEW.total_tasks, 'completed_tasks', NEW.completed_tasks, 'failed_tasks', NEW.failed_tasks,
+          'points_consumed', NEW.points_consumed, 'input_file_name', NEW.input_file_name,
+          'output_files', NEW.output_files, 'error', NEW.error, 'attempt', NEW.attempt,
+          'queue_message_id', NEW.queue_message_id, 'created_at', NEW.created_at, 'started_at',
+          NEW.started_at, 'completed_at', NEW.completed_at
+        )::text;
+        RETURN NEW;
+      END $$;
+      CREATE TRIGGER runs_record BEFORE INSERT OR UPDATE ON runs FOR EACH ROW EXECUTE FUNCTION runs_record();
       CREATE UNIQUE INDEX runs_tenant_seq ON runs(tenant_id, seq DESC);
       CREATE INDEX runs_tenant_status ON runs(tenant_id, status, seq DESC);
       CREATE INDEX runs_tenant_target ON runs(tenant_id, target, seq DESC);

@@ -35,8 +35,6 @@ const TYPES: Record<string, string> = {
   points_consumed: 'bigint',
   output_files: 'jsonb',
 };
-/** The contract's Run as JSON, built by the server: a list page reads one string per row. */
-const RECORD = `json_build_object(${COLUMNS.map((c) => `'${c}', ${c}`).join(', ')})::text`;
 
 /** From this offset on, an unfiltered page finds its block by the counts of run_blocks. */
 const DEEP_OFFSET = 200;
@@ -247,33 +245,34 @@ export function postgresRuns(db: Postgres): RunRepo {
         total = `SELECT COALESCE(SUM(n), 0)::bigint AS n FROM run_counts WHERE ${counted.join(' AND ')}`;
       }
       const clause = where.join(' AND ');
-      let page: string;
+      // rows skipped by OFFSET are index entries only: records are read for the page's rows alone (in the
+      // select list of an OFFSET query they would be read, and detoasted, for every skipped row too)
       const unfiltered = !filter.status && !filter.target && !filter.keyword;
-      if (offset < DEEP_OFFSET) {
-        page = `SELECT seq, id, ${RECORD} AS record FROM runs WHERE ${clause}
-                ORDER BY seq DESC LIMIT ${limitParam} OFFSET ${offsetParam}`;
-      } else if (unfiltered && startingAfter === undefined) {
+      let seqs: string;
+      if (offset >= DEEP_OFFSET && unfiltered && startingAfter === undefined) {
         // the block holding the row at `offset` and how many rows the newer blocks hold; then at most one
         // block of the index is walked
-        page = `SELECT r.seq, r.id, r.record FROM (
+        seqs = `SELECT s.seq FROM (
                   SELECT block, through - n AS skipped FROM (
                     SELECT block, SUM(n) AS n, SUM(SUM(n)) OVER (ORDER BY block DESC) AS through
                     FROM run_blocks WHERE tenant_id = $1 GROUP BY block) b
                   WHERE through > ${offsetParam} ORDER BY block DESC LIMIT 1) at,
-                LATERAL (SELECT seq, id, ${RECORD} AS record FROM runs
-                  WHERE tenant_id = $1 AND seq < (at.block + 1) << ${BLOCK_BITS}
-                  ORDER BY seq DESC LIMIT ${limitParam} OFFSET ${offsetParam} - at.skipped) r`;
+                LATERAL (SELECT seq FROM runs WHERE tenant_id = $1 AND seq < (at.block + 1) << ${BLOCK_BITS}
+                  ORDER BY seq DESC LIMIT ${limitParam} OFFSET ${offsetParam} - at.skipped) s`;
       } else {
-        // OFFSET skips entries of the (tenant, filter, seq) index only; rows are read for the page alone
-        page = `SELECT seq, id, ${RECORD} AS record FROM runs WHERE tenant_id = $1 AND seq IN (
-                  SELECT seq FROM runs WHERE ${clause} ORDER BY seq DESC LIMIT ${limitParam} OFFSET ${offsetParam})`;
+        seqs = `SELECT seq FROM runs WHERE ${clause} ORDER BY seq DESC LIMIT ${limitParam} OFFSET ${offsetParam}`;
       }
+      const page =
+        offset === 0
+          ? `SELECT seq, id, record FROM runs WHERE ${clause}
+             ORDER BY seq DESC LIMIT ${limitParam} OFFSET ${offsetParam}`
+          : `SELECT seq, id, record FROM runs WHERE tenant_id = $1 AND seq IN (${seqs})`;
       // the page and its total in one statement: one snapshot
       const rows = await db.query<{ n: number; id: string | null; record: JsonText | null }>(
         `WITH total AS (${total}), page AS (${page})
          SELECT total.n, page.id, page.record FROM total LEFT JOIN page ON true ORDER BY page.seq DESC`,
         values,
-        `runs.list.${!!startingAfter}${!!filter.status}${!!filter.target}${!!filter.keyword}.${offset < DEEP_OFFSET}`,
+        `runs.list.${!!startingAfter}${!!filter.status}${!!filter.target}${!!filter.keyword}.${offset === 0 ? 0 : offset < DEEP_OFFSET ? 1 : 2}`,
       );
       const items = rows.filter((r) => r.record !== null);
       const count = rows[0]?.n ?? 0;
