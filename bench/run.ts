@@ -863,7 +863,14 @@ async function postgresRuns() {
         serverPid: api.child.pid!,
         requestLua: createRunsLua(tenants),
       });
-      const after = await Promise.all(tenants.map(exact));
+      // wrk stops sending at the end of its time; requests already sent still finish: count once they have
+      let after = await Promise.all(tenants.map(exact));
+      for (;;) {
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        const settled = await Promise.all(tenants.map(exact));
+        if (settled.every((n, i) => n === after[i])) break;
+        after = settled;
+      }
       const listed = await Promise.all(
         tenants.map(
           async (t) =>

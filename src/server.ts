@@ -9,6 +9,9 @@ import { createServices, type Services } from './services.js';
 import { describeStore, openStore } from './store/open.js';
 import { createRunWorker } from './worker/index.js';
 
+/** How often the store's housekeeping runs (PostgreSQL folds block counts; see Store.maintain). */
+const STORE_MAINTENANCE_MS = 10_000;
+
 export interface RunningServer {
   url: string;
   /** Where `/metrics` is served, when METRICS_PORT is not 0. */
@@ -99,11 +102,16 @@ export async function startServer(
   void sweepLogged();
   const sweeper = setInterval(sweepLogged, config.sweepIntervalMs);
   sweeper.unref();
+  const maintenance = setInterval(() => {
+    store.maintain().catch((error: unknown) => logger.warn({ err: error }, 'store maintenance failed'));
+  }, STORE_MAINTENANCE_MS);
+  maintenance.unref();
 
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
       clearInterval(sweeper);
+      clearInterval(maintenance);
       // stop accepting at once; let in-flight requests and the current page of each run finish; then
       // release the parser threads and the database
       const drained = new Promise<void>((resolve) => {

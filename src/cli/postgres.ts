@@ -101,18 +101,11 @@ export async function startLocalPostgres(dir: string, port: number, cpus?: strin
       `listen_addresses = '127.0.0.1'\nmax_connections = 300\n`,
     );
   }
-  run(pgCtl, [
-    '-D',
-    data,
-    '-l',
-    path.join(dir, 'server.log'),
-    '-o',
-    `-p ${port} -k ${dir}`,
-    '-w',
-    '-t',
-    '30',
-    'start',
-  ]);
+  run(
+    pgCtl,
+    ['-D', data, '-l', path.join(dir, 'server.log'), '-o', `-p ${port} -k ${dir}`, '-w', '-t', '30', 'start'],
+    cpus,
+  );
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     dir,

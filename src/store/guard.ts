@@ -30,6 +30,7 @@ export function guardStore(store: Store, translate: (error: unknown) => unknown)
     runs: guard(store.runs),
     ledger: guard(store.ledger),
     ping: guard({ ping: store.ping }).ping,
+    maintain: guard({ maintain: store.maintain }).maintain,
     close: store.close,
   };
 }

@@ -343,5 +343,10 @@ export interface Store {
   runs: RunRepo;
   ledger: LedgerRepo;
   ping(): Promise<void>;
+  /**
+   * Housekeeping that keeps reads fast; changes no figure any read returns. Safe to call from many processes
+   * at once; servers call it every few seconds.
+   */
+  maintain(): Promise<void>;
   close(): Promise<void>;
 }

@@ -135,7 +135,7 @@ describe('unfiltered deep pages', () => {
       mine.push(run.id);
       if (i % 3 === 0) await store.runs.create(b.run(), 100_000);
       if (i % 97 === 0)
-        await sql(url, `SELECT setval('runs_seq', nextval('runs_seq') + $1)`, [4096 * (i % 5) + 4000]);
+        await sql(url, `SELECT setval('runs_seq', nextval('runs_seq') + $1)`, [1024 * (i % 5) + 1000]);
     }
     const blocks = await sql<{ blocks: string }>(
       url,
@@ -144,14 +144,63 @@ describe('unfiltered deep pages', () => {
     );
     expect(Number(blocks[0]!.blocks)).toBeGreaterThan(10);
     const newestFirst = [...mine].reverse();
-    for (const offset of [199, 200, 201, 350, 511, 512, 600, 777, 895, 899, 900, 950]) {
-      const page = (await store.runs.list(a.tenantId, {}, 7, offset))!;
-      expect(
-        page.items.map((r) => (JSON.parse(r) as RunRow).id),
-        `offset ${offset}`,
-      ).toEqual(newestFirst.slice(offset, offset + 7));
-      expect(page.total).toBe(900);
-    }
+    const offsets = [199, 200, 201, 350, 511, 512, 600, 777, 895, 899, 900, 950];
+    const check = async (label: string) => {
+      for (const offset of offsets) {
+        const page = (await store.runs.list(a.tenantId, {}, 7, offset))!;
+        expect(
+          page.items.map((r) => (JSON.parse(r) as RunRow).id),
+          `${label}, offset ${offset}`,
+        ).toEqual(newestFirst.slice(offset, offset + 7));
+        expect(page.total).toBe(900);
+      }
+    };
+    await check('striped');
+    // maintenance folds the stripes of blocks the sequence has left behind, and no page moves
+    const striped = async () =>
+      Number(
+        (
+          await sql<{ n: string }>(
+            url,
+            'SELECT COUNT(*) AS n FROM run_blocks WHERE stripe > 0 AND tenant_id = $1',
+            [a.tenantId],
+          )
+        )[0]!.n,
+      );
+    const before = await striped();
+    await store.maintain();
+    expect(await striped()).toBeLessThan(before / 10);
+    await check('folded');
+    const exactBlocks = await sql(
+      url,
+      'SELECT seq >> 10 AS block, COUNT(*)::bigint AS n FROM runs WHERE tenant_id = $1 GROUP BY 1 ORDER BY 1',
+      [a.tenantId],
+    );
+    const kept = await sql(
+      url,
+      'SELECT block, SUM(n)::bigint AS n FROM run_blocks WHERE tenant_id = $1 GROUP BY 1 ORDER BY 1',
+      [a.tenantId],
+    );
+    expect(kept).toEqual(exactBlocks);
+    // several processes maintaining at once, while runs are created: still exact
+    const other = await open(url);
+    const more: string[] = [];
+    await Promise.all([
+      store.maintain(),
+      other.maintain(),
+      (async () => {
+        for (let i = 0; i < 50; i++) {
+          const run = a.run();
+          await other.runs.create(run, 100_000);
+          more.push(run.id);
+        }
+      })(),
+      store.maintain(),
+    ]);
+    newestFirst.unshift(...more.reverse());
+    const page = (await store.runs.list(a.tenantId, {}, 7, 600))!;
+    expect(page.items.map((r) => (JSON.parse(r) as RunRow).id)).toEqual(newestFirst.slice(600, 607));
+    expect(page.total).toBe(950);
   });
 });
 
@@ -246,5 +295,31 @@ describe('wake-ups', () => {
     await api.runs.create(run(), 1000);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(woken).toBe(after);
+  });
+
+  it('a listening connection the server dropped is opened again, and wakes workers again', async () => {
+    const url = await freshDatabase();
+    const worker = await open(url);
+    const api = await open(url);
+    const { run } = await tenantWithFile(api, 't');
+    let woken = 0;
+    const unwatch = worker.runs.watch(() => woken++);
+    try {
+      await expect.poll(() => woken, { timeout: 2000 }).toBeGreaterThan(0); // told once LISTEN is issued
+      const killed = await sql<{ n: string }>(
+        url,
+        `SELECT COUNT(pg_terminate_backend(pid)) AS n FROM pg_stat_activity
+         WHERE application_name LIKE '%:listen' AND datname = current_database()`,
+      );
+      expect(killed[0]!.n).toBe('1');
+      const before = woken;
+      // back within about a second, and it says so
+      await expect.poll(() => woken, { timeout: 4000 }).toBeGreaterThan(before);
+      const after = woken;
+      await api.runs.create(run(), 1000);
+      await expect.poll(() => woken, { timeout: 2000 }).toBeGreaterThan(after);
+    } finally {
+      unwatch();
+    }
   });
 });

@@ -316,7 +316,7 @@ describe('run totals are counters that never drift from COUNT(*)', () => {
               [tenantId],
             ),
             opened.query(
-              'SELECT seq >> 12 AS block, COUNT(*) AS n FROM runs WHERE tenant_id = ? GROUP BY 1 ORDER BY 1',
+              'SELECT seq >> 10 AS block, COUNT(*) AS n FROM runs WHERE tenant_id = ? GROUP BY 1 ORDER BY 1',
               [tenantId],
             ),
           ]);

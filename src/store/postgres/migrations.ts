@@ -145,8 +145,10 @@ export const migrations: PostgresMigration[] = [
         n bigint NOT NULL,
         PRIMARY KEY (tenant_id, status, target, stripe)
       );
-      -- Runs per block of 4,096 sequence numbers (striped like run_counts): the unfiltered page at offset k
-      -- finds its block by summing these, then walks at most one block of the index.
+      -- Runs per block of 1,024 sequence numbers: the unfiltered page at offset k finds its block by summing
+      -- these, then walks at most one block of the index. Creations write to 16 stripes like run_counts;
+      -- once the sequence has moved past a block, maintenance folds its stripes into stripe 0, so a tenant's
+      -- sums stay about one row per block.
       CREATE TABLE run_blocks (
         tenant_id text COLLATE "C" NOT NULL,
         block bigint NOT NULL,
@@ -154,6 +156,7 @@ export const migrations: PostgresMigration[] = [
         n bigint NOT NULL,
         PRIMARY KEY (tenant_id, block, stripe)
       );
+      CREATE INDEX run_blocks_unfolded ON run_blocks(block) WHERE stripe > 0;
       CREATE TABLE run_queue (
         id text COLLATE "C" PRIMARY KEY,
         run_id text COLLATE "C" NOT NULL REFERENCES runs(id),

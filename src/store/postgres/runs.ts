@@ -1,6 +1,7 @@
 import type { ClaimedRun, JsonText, RunFilter, RunRepo, RunRow, RunStatus } from '../types.js';
 import type { Postgres, Queryable } from './database.js';
 import { writeLedger } from './ledger.js';
+import { ChannelListener } from './listener.js';
 
 const COLUMNS = [
   'id',
@@ -38,8 +39,8 @@ const TYPES: Record<string, string> = {
 
 /** From this offset on, an unfiltered page finds its block by the counts of run_blocks. */
 const DEEP_OFFSET = 200;
-/** run_blocks counts runs per block of 2^12 sequence numbers. */
-const BLOCK_BITS = 12;
+/** run_blocks counts runs per block of 2^10 sequence numbers. */
+export const BLOCK_BITS = 10;
 /** Counters are split over this many rows per key, chosen by seq (see run_counts). */
 const STRIPES = 16;
 /**
@@ -102,7 +103,7 @@ export function postgresRuns(db: Postgres): RunRepo {
     tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 2))', [`runs:${tenantId}`]);
 
   // the run, its queue entry, its counters and its block count in one statement: atomic without a
-  // transaction of round trips, and the queue wakes listeners when it commits. `guard` makes the insert
+  // transaction of round trips. `guard` makes the insert
   // conditional (INSERT ... SELECT: its parameters are cast, as a SELECT list gives them no column type).
   const insertRun = (guard?: string) => `
     WITH ${guard ? `cap AS (SELECT COALESCE(SUM(n), 0) AS q FROM run_counts WHERE tenant_id = $2 AND status = 'queued'),` : ''}
@@ -117,7 +118,7 @@ export function postgresRuns(db: Postgres): RunRepo {
     b AS (
       INSERT INTO run_blocks (tenant_id, block, stripe, n) SELECT $2, seq >> ${BLOCK_BITS}, seq % ${STRIPES}, 1 FROM r
       ON CONFLICT (tenant_id, block, stripe) DO UPDATE SET n = run_blocks.n + 1)
-    SELECT seq, pg_notify('${CHANNEL}', '') FROM r`;
+    SELECT seq FROM r`;
   const insertFar = insertRun('WHERE (SELECT q FROM cap) < $22');
   const insertNear = insertRun();
   const runValues = (run: RunRow) => [
@@ -157,43 +158,47 @@ export function postgresRuns(db: Postgres): RunRepo {
       WHERE done_at IS NULL AND lease_until >= $1 GROUP BY tenant_id) l ON l.tenant_id = w.tenant_id
     ORDER BY COALESCE(l.leased, 0), w.first LIMIT 8`;
 
-  const subscribers = new Set<() => void>();
-  let listening: Promise<void> | undefined;
-  const listen = () => {
-    listening ??= (async () => {
-      const client = db.listener();
-      const again = () => {
-        listening = undefined;
-        client.end().catch(() => undefined);
-        // a lost connection: listen again later; polling covers the gap
-        if (subscribers.size > 0) setTimeout(listen, 1000).unref();
-      };
-      client.on('error', again);
-      client.on('notification', () => subscribers.forEach((notify) => notify()));
-      try {
-        await client.connect();
-        await client.query(`LISTEN ${CHANNEL}`);
-        if (subscribers.size === 0) await client.end();
-      } catch {
-        again();
-      }
-      stopListening = () => void client.end().catch(() => undefined);
-    })();
+  const queued = new ChannelListener(CHANNEL, () => db.listener());
+  // Wakes listening workers after a run was queued and committed. Not inside the queuing transaction: a
+  // transaction that notifies holds PostgreSQL's one notification lock through its commit, WAL flush
+  // included, so every run creation on the server would wait on every other. One notify in flight per
+  // process; runs queued meanwhile are announced by the next.
+  let notifying = false;
+  let again = false;
+  const announce = () => {
+    if (notifying) {
+      again = true;
+      return;
+    }
+    notifying = true;
+    void db
+      .query(`SELECT pg_notify('${CHANNEL}', '')`, [], 'runs.notify')
+      .catch(() => undefined) // workers poll as well
+      .finally(() => {
+        notifying = false;
+        if (again) {
+          again = false;
+          announce();
+        }
+      });
   };
-  let stopListening = () => undefined as void;
 
   return {
     async create(run, maxQueued) {
       const values = runValues(run);
       // far from the cap: one statement, checked against the counters it is atomic with
       const fast = await db.query(insertFar, [...values, maxQueued - CAP_MARGIN], 'runs.create');
-      if (fast.length === 1) return 'created';
-      return db.transaction(async (tx) => {
-        await capLock(tx, run.tenant_id);
-        if ((await queuedCount(tx, run.tenant_id)) >= maxQueued) return 'over_limit' as const;
-        await tx.query(insertNear, values);
-        return 'created' as const;
-      });
+      const result =
+        fast.length === 1
+          ? 'created'
+          : await db.transaction(async (tx) => {
+              await capLock(tx, run.tenant_id);
+              if ((await queuedCount(tx, run.tenant_id)) >= maxQueued) return 'over_limit' as const;
+              await tx.query(insertNear, values);
+              return 'created' as const;
+            });
+      if (result === 'created') announce();
+      return result;
     },
     async get(tenantId, runId) {
       const [row] = await db.query<RunRow>(
@@ -286,7 +291,7 @@ export function postgresRuns(db: Postgres): RunRepo {
       };
     },
     async rerun(tenantId, runId, queueMessageId, at, maxQueued) {
-      return db.transaction(async (tx) => {
+      const result = await db.transaction(async (tx) => {
         const before = await lockedRun(tx, 'id = $1 AND tenant_id = $2', [runId, tenantId]);
         if (!before) return undefined;
         if (before.status === 'queued' || before.status === 'running') return 'conflict' as const;
@@ -310,9 +315,10 @@ export function postgresRuns(db: Postgres): RunRepo {
           [queueMessageId, runId, tenantId, before.attempt + 1, at],
         );
         await move(tx, before, before.status, 'queued');
-        await tx.query(`SELECT pg_notify('${CHANNEL}', '')`);
         return after;
       });
+      if (typeof result === 'object') announce();
+      return result;
     },
     async cancel(tenantId, runId, at) {
       return db.transaction(async (tx) => {
@@ -384,15 +390,7 @@ export function postgresRuns(db: Postgres): RunRepo {
       });
     },
     watch(onQueued) {
-      subscribers.add(onQueued);
-      listen();
-      return () => {
-        subscribers.delete(onQueued);
-        if (subscribers.size === 0) {
-          stopListening();
-          listening = undefined;
-        }
-      };
+      return queued.subscribe(onQueued);
     },
     async renewLease(queueMessageId, workerId, leaseUntil) {
       const rows = await db.query(

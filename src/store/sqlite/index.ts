@@ -27,6 +27,9 @@ export function openSqliteStore(dataDir: string): Store {
       async ping() {
         ping.get();
       },
+      async maintain() {
+        // nothing to do: SQLite's counters are single rows (one writer at a time)
+      },
       async close() {
         if (db.open) db.close();
       },
