@@ -67,10 +67,12 @@ export async function seedPostgresRuns(
       [tenant],
     );
     await client.query('DELETE FROM run_blocks WHERE tenant_id = $1', [tenant]);
+    // folded, as the service's maintenance leaves (super)blocks the sequence has moved past
     await client.query(
-      // folded, as the service's maintenance leaves blocks the sequence has moved past
-      `INSERT INTO run_blocks (tenant_id, block, stripe, n)
-       SELECT tenant_id, seq >> 10, 0, COUNT(*) FROM runs WHERE tenant_id = $1 GROUP BY 1, 2`,
+      `INSERT INTO run_blocks (tenant_id, level, block, stripe, n)
+       SELECT tenant_id, 1, seq >> 10, 0, COUNT(*) FROM runs WHERE tenant_id = $1 GROUP BY 1, 3
+       UNION ALL
+       SELECT tenant_id, 2, seq >> 16, 0, COUNT(*) FROM runs WHERE tenant_id = $1 GROUP BY 1, 3`,
       [tenant],
     );
     // as autovacuum would in time: statistics for the planner, and a visibility map for index-only scans

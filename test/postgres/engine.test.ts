@@ -135,14 +135,22 @@ describe('unfiltered deep pages', () => {
       mine.push(run.id);
       if (i % 3 === 0) await store.runs.create(b.run(), 100_000);
       if (i % 97 === 0)
-        await sql(url, `SELECT setval('runs_seq', nextval('runs_seq') + $1)`, [1024 * (i % 5) + 1000]);
+        await sql(url, `SELECT setval('runs_seq', nextval('runs_seq') + $1)`, [
+          1024 * (i % 5) + 1000 + (i % 2 ? 70_000 : 0),
+        ]);
     }
     const blocks = await sql<{ blocks: string }>(
       url,
-      'SELECT COUNT(DISTINCT block) AS blocks FROM run_blocks WHERE tenant_id = $1',
+      'SELECT COUNT(DISTINCT block) AS blocks FROM run_blocks WHERE tenant_id = $1 AND level = 1',
       [a.tenantId],
     );
     expect(Number(blocks[0]!.blocks)).toBeGreaterThan(10);
+    const superblocks = await sql<{ n: string }>(
+      url,
+      'SELECT COUNT(DISTINCT block) AS n FROM run_blocks WHERE tenant_id = $1 AND level = 2',
+      [a.tenantId],
+    );
+    expect(Number(superblocks[0]!.n)).toBeGreaterThan(3);
     const newestFirst = [...mine].reverse();
     const offsets = [199, 200, 201, 350, 511, 512, 600, 777, 895, 899, 900, 950];
     const check = async (label: string) => {
@@ -178,10 +186,21 @@ describe('unfiltered deep pages', () => {
     );
     const kept = await sql(
       url,
-      'SELECT block, SUM(n)::bigint AS n FROM run_blocks WHERE tenant_id = $1 GROUP BY 1 ORDER BY 1',
+      'SELECT block, SUM(n)::bigint AS n FROM run_blocks WHERE tenant_id = $1 AND level = 1 GROUP BY 1 ORDER BY 1',
       [a.tenantId],
     );
     expect(kept).toEqual(exactBlocks);
+    const exactSuperblocks = await sql(
+      url,
+      'SELECT seq >> 16 AS block, COUNT(*)::bigint AS n FROM runs WHERE tenant_id = $1 GROUP BY 1 ORDER BY 1',
+      [a.tenantId],
+    );
+    const keptSuperblocks = await sql(
+      url,
+      'SELECT block, SUM(n)::bigint AS n FROM run_blocks WHERE tenant_id = $1 AND level = 2 GROUP BY 1 ORDER BY 1',
+      [a.tenantId],
+    );
+    expect(keptSuperblocks).toEqual(exactSuperblocks);
     // several processes maintaining at once, while runs are created: still exact
     const other = await open(url);
     const more: string[] = [];

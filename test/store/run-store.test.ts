@@ -312,7 +312,7 @@ describe('run totals are counters that never drift from COUNT(*)', () => {
           ])
         : await Promise.all([
             opened.query(
-              'SELECT block, SUM(n) AS n FROM run_blocks WHERE tenant_id = ? GROUP BY 1 ORDER BY 1',
+              'SELECT block, SUM(n) AS n FROM run_blocks WHERE tenant_id = ? AND level = 1 GROUP BY 1 ORDER BY 1',
               [tenantId],
             ),
             opened.query(
@@ -418,6 +418,8 @@ describe('keyword search', () => {
     expect(await found('_100%')).toEqual(['plain_100%.pdf']);
     expect(await found('%')).toEqual(['plain_100%.pdf']);
     expect((await store.runs.list(tenantId, { keyword: 'RGER' }, 10, 0))!.total).toBe(2);
+    // an unknown cursor is no cursor, whatever the filter
+    expect(await store.runs.list(tenantId, { keyword: '\0' }, 10, 0, randomUUID())).toBeUndefined();
     expect(await store.runs.list(tenantId, { keyword: '\0' }, 10, 0)).toEqual({
       items: [],
       total: 0,

@@ -2,7 +2,7 @@ import type { Store } from '../types.js';
 import { guardStore } from '../guard.js';
 import { migrate, Postgres, type PostgresOptions, translate } from './database.js';
 import { postgresLedger } from './ledger.js';
-import { BLOCK_BITS, postgresRuns } from './runs.js';
+import { BLOCK_BITS, postgresRuns, SUPERBLOCK_BITS } from './runs.js';
 import { postgresTenants } from './tenants.js';
 import { postgresUploads } from './uploads.js';
 
@@ -28,16 +28,16 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
         await db.query('SELECT 1', [], 'ping');
       },
       async maintain() {
-        // fold the striped block counts of blocks the shared sequence has left behind (a straggling
+        // fold the striped counts of (super)blocks the shared sequence has left behind (a straggling
         // transaction that writes one later recreates its stripe row: the sums stay exact)
         await db.query(
           `WITH moved AS (
-             DELETE FROM run_blocks WHERE stripe > 0
-               AND block < (SELECT last_value FROM runs_seq) / ${2 ** BLOCK_BITS} - 1
-             RETURNING tenant_id, block, n)
-           INSERT INTO run_blocks (tenant_id, block, stripe, n)
-           SELECT tenant_id, block, 0, SUM(n) FROM moved GROUP BY tenant_id, block
-           ON CONFLICT (tenant_id, block, stripe) DO UPDATE SET n = run_blocks.n + excluded.n`,
+             DELETE FROM run_blocks WHERE stripe > 0 AND block < (SELECT last_value FROM runs_seq)
+               >> CASE level WHEN 1 THEN ${BLOCK_BITS} ELSE ${SUPERBLOCK_BITS} END - 1
+             RETURNING tenant_id, level, block, n)
+           INSERT INTO run_blocks (tenant_id, level, block, stripe, n)
+           SELECT tenant_id, level, block, 0, SUM(n) FROM moved GROUP BY tenant_id, level, block
+           ON CONFLICT (tenant_id, level, block, stripe) DO UPDATE SET n = run_blocks.n + excluded.n`,
         );
       },
       async close() {

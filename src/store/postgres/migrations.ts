@@ -145,18 +145,20 @@ export const migrations: PostgresMigration[] = [
         n bigint NOT NULL,
         PRIMARY KEY (tenant_id, status, target, stripe)
       );
-      -- Runs per block of 1,024 sequence numbers: the unfiltered page at offset k finds its block by summing
-      -- these, then walks at most one block of the index. Creations write to 16 stripes like run_counts;
-      -- once the sequence has moved past a block, maintenance folds its stripes into stripe 0, so a tenant's
-      -- sums stay about one row per block.
+      -- Where a tenant's runs sit in the shared sequence, for the unfiltered page at offset k: runs per
+      -- block of 1,024 sequence numbers (level 1) and per superblock of 65,536 (level 2). A deep page finds
+      -- its superblock by summing level 2, its block by summing at most 64 rows of level 1, then walks at
+      -- most one block of the index. Creations write to 16 stripes like run_counts; once the sequence has
+      -- moved past a (super)block, maintenance folds its stripes into stripe 0.
       CREATE TABLE run_blocks (
         tenant_id text COLLATE "C" NOT NULL,
+        level smallint NOT NULL,
         block bigint NOT NULL,
         stripe smallint NOT NULL,
-        n bigint NOT NULL,
-        PRIMARY KEY (tenant_id, block, stripe)
+        n integer NOT NULL,
+        PRIMARY KEY (tenant_id, level, block, stripe)
       );
-      CREATE INDEX run_blocks_unfolded ON run_blocks(block) WHERE stripe > 0;
+      CREATE INDEX run_blocks_unfolded ON run_blocks(level, block) WHERE stripe > 0;
       CREATE TABLE run_queue (
         id text COLLATE "C" PRIMARY KEY,
         run_id text COLLATE "C" NOT NULL REFERENCES runs(id),

@@ -39,8 +39,9 @@ const TYPES: Record<string, string> = {
 
 /** From this offset on, an unfiltered page finds its block by the counts of run_blocks. */
 const DEEP_OFFSET = 200;
-/** run_blocks counts runs per block of 2^10 sequence numbers. */
+/** run_blocks counts runs per block of 2^10 sequence numbers (level 1) and per 2^16 (level 2). */
 export const BLOCK_BITS = 10;
+export const SUPERBLOCK_BITS = 16;
 /** Counters are split over this many rows per key, chosen by seq (see run_counts). */
 const STRIPES = 16;
 /**
@@ -49,6 +50,7 @@ const STRIPES = 16;
  */
 const CAP_MARGIN = 64;
 const CHANNEL = 'run_queued';
+const ANNOUNCE_DELAY_MS = 5;
 
 type RunWithSeq = RunRow & { seq: number };
 
@@ -116,8 +118,10 @@ export function postgresRuns(db: Postgres): RunRepo {
       INSERT INTO run_counts (tenant_id, status, target, stripe, n) SELECT $2, $8, $7, seq % ${STRIPES}, 1 FROM r
       ON CONFLICT (tenant_id, status, target, stripe) DO UPDATE SET n = run_counts.n + 1),
     b AS (
-      INSERT INTO run_blocks (tenant_id, block, stripe, n) SELECT $2, seq >> ${BLOCK_BITS}, seq % ${STRIPES}, 1 FROM r
-      ON CONFLICT (tenant_id, block, stripe) DO UPDATE SET n = run_blocks.n + 1)
+      INSERT INTO run_blocks (tenant_id, level, block, stripe, n)
+      SELECT $2, 1, seq >> ${BLOCK_BITS}, seq % ${STRIPES}, 1 FROM r
+      UNION ALL SELECT $2, 2, seq >> ${SUPERBLOCK_BITS}, seq % ${STRIPES}, 1 FROM r
+      ON CONFLICT (tenant_id, level, block, stripe) DO UPDATE SET n = run_blocks.n + 1)
     SELECT seq FROM r`;
   const insertFar = insertRun('WHERE (SELECT q FROM cap) < $22');
   const insertNear = insertRun();
@@ -161,26 +165,14 @@ export function postgresRuns(db: Postgres): RunRepo {
   const queued = new ChannelListener(CHANNEL, () => db.listener());
   // Wakes listening workers after a run was queued and committed. Not inside the queuing transaction: a
   // transaction that notifies holds PostgreSQL's one notification lock through its commit, WAL flush
-  // included, so every run creation on the server would wait on every other. One notify in flight per
-  // process; runs queued meanwhile are announced by the next.
-  let notifying = false;
-  let again = false;
+  // included, so every run creation on the server would wait on every other. Under load the runs queued
+  // within a few milliseconds share one notification (workers poll as well).
+  let announcing: NodeJS.Timeout | undefined;
   const announce = () => {
-    if (notifying) {
-      again = true;
-      return;
-    }
-    notifying = true;
-    void db
-      .query(`SELECT pg_notify('${CHANNEL}', '')`, [], 'runs.notify')
-      .catch(() => undefined) // workers poll as well
-      .finally(() => {
-        notifying = false;
-        if (again) {
-          again = false;
-          announce();
-        }
-      });
+    announcing ??= setTimeout(() => {
+      announcing = undefined;
+      db.query(`SELECT pg_notify('${CHANNEL}', '')`, [], 'runs.notify').catch(() => undefined);
+    }, ANNOUNCE_DELAY_MS);
   };
 
   return {
@@ -213,14 +205,10 @@ export function postgresRuns(db: Postgres): RunRepo {
       const param = (value: unknown) => `$${values.push(value)}`;
       const where = ['tenant_id = $1'];
       const counted = ['tenant_id = $1'];
-      if (startingAfter !== undefined) {
-        const [cursor] = await db.query<{ seq: number }>(
-          'SELECT seq FROM runs WHERE id = $1 AND tenant_id = $2',
-          [startingAfter, tenantId],
-        );
-        if (!cursor) return undefined;
-        where.push(`seq < ${param(cursor.seq)}`);
-      }
+      // a cursor is a run of the tenant's: the page is the runs below its seq, in the same statement
+      const cursor = startingAfter === undefined ? 'NULL' : param(startingAfter);
+      const cursorSeq = `(SELECT c.seq FROM runs c WHERE c.id = ${cursor} AND c.tenant_id = $1)`;
+      if (startingAfter !== undefined) where.push(`seq < ${cursorSeq}`);
       if (filter.status) {
         const p = param(filter.status);
         where.push(`status = ${p}`);
@@ -233,6 +221,7 @@ export function postgresRuns(db: Postgres): RunRepo {
       }
       // PostgreSQL text cannot hold U+0000, so no stored run has it: such a filter matches nothing
       if ([filter.target, filter.keyword].some((value) => value?.includes('\0'))) {
+        if (startingAfter !== undefined && !(await this.get(tenantId, startingAfter))) return undefined;
         return { items: [], total: 0, lastId: null };
       }
       // with a cursor, one row more tells whether another page follows (rows past it are not counted)
@@ -245,9 +234,10 @@ export function postgresRuns(db: Postgres): RunRepo {
         // ILIKE on "C"-collated text folds ASCII letters only, as SQLite's LIKE does
         const keyword = `(id = ${param(filter.keyword)} OR input_file_name ILIKE ${param(likePattern(filter.keyword))} ESCAPE '\\')`;
         where.push(keyword);
-        total = `SELECT COUNT(*) AS n FROM runs WHERE ${[...counted, keyword].join(' AND ')}`;
+        total = `SELECT COUNT(*) AS n, ${cursorSeq} AS cursor FROM runs WHERE ${[...counted, keyword].join(' AND ')}`;
       } else {
-        total = `SELECT COALESCE(SUM(n), 0)::bigint AS n FROM run_counts WHERE ${counted.join(' AND ')}`;
+        total = `SELECT COALESCE(SUM(n), 0)::bigint AS n, ${cursorSeq} AS cursor FROM run_counts
+                 WHERE ${counted.join(' AND ')}`;
       }
       const clause = where.join(' AND ');
       // rows skipped by OFFSET are index entries only: records are read for the page's rows alone (in the
@@ -255,13 +245,19 @@ export function postgresRuns(db: Postgres): RunRepo {
       const unfiltered = !filter.status && !filter.target && !filter.keyword;
       let seqs: string;
       if (offset >= DEEP_OFFSET && unfiltered && startingAfter === undefined) {
-        // the block holding the row at `offset` and how many rows the newer blocks hold; then at most one
-        // block of the index is walked
+        // the superblock holding the row at `offset` and how many rows the newer ones hold, then the block
+        // within it likewise; then at most one block of the index is walked
+        const within = (level: number, range: string) =>
+          `SELECT block, n, SUM(n) OVER (ORDER BY block DESC) AS through FROM (
+             SELECT block, SUM(n)::int AS n FROM run_blocks WHERE tenant_id = $1 AND level = ${level} ${range}
+             GROUP BY block ORDER BY block DESC) g`;
+        const fanout = SUPERBLOCK_BITS - BLOCK_BITS;
         seqs = `SELECT s.seq FROM (
-                  SELECT block, through - n AS skipped FROM (
-                    SELECT block, SUM(n) AS n, SUM(SUM(n)) OVER (ORDER BY block DESC) AS through
-                    FROM run_blocks WHERE tenant_id = $1 GROUP BY block) b
-                  WHERE through > ${offsetParam} ORDER BY block DESC LIMIT 1) at,
+                  SELECT b.block, sb.skipped + b.through - b.n AS skipped FROM (
+                    SELECT block, through - n AS skipped FROM (${within(2, '')}) l2
+                    WHERE through > ${offsetParam} LIMIT 1) sb,
+                  LATERAL (${within(1, `AND block >= sb.block << ${fanout} AND block < (sb.block + 1) << ${fanout}`)}) b
+                  WHERE sb.skipped + b.through > ${offsetParam} LIMIT 1) at,
                 LATERAL (SELECT seq FROM runs WHERE tenant_id = $1 AND seq < (at.block + 1) << ${BLOCK_BITS}
                   ORDER BY seq DESC LIMIT ${limitParam} OFFSET ${offsetParam} - at.skipped) s`;
       } else {
@@ -273,12 +269,18 @@ export function postgresRuns(db: Postgres): RunRepo {
              ORDER BY seq DESC LIMIT ${limitParam} OFFSET ${offsetParam}`
           : `SELECT seq, id, record FROM runs WHERE tenant_id = $1 AND seq IN (${seqs})`;
       // the page and its total in one statement: one snapshot
-      const rows = await db.query<{ n: number; id: string | null; record: JsonText | null }>(
+      const rows = await db.query<{
+        n: number;
+        cursor: number | null;
+        id: string | null;
+        record: JsonText | null;
+      }>(
         `WITH total AS (${total}), page AS (${page})
-         SELECT total.n, page.id, page.record FROM total LEFT JOIN page ON true ORDER BY page.seq DESC`,
+         SELECT total.n, total.cursor, page.id, page.record FROM total LEFT JOIN page ON true ORDER BY page.seq DESC`,
         values,
         `runs.list.${!!startingAfter}${!!filter.status}${!!filter.target}${!!filter.keyword}.${offset === 0 ? 0 : offset < DEEP_OFFSET ? 1 : 2}`,
       );
+      if (startingAfter !== undefined && rows[0]?.cursor === null) return undefined;
       const items = rows.filter((r) => r.record !== null);
       const count = rows[0]?.n ?? 0;
       const more = startingAfter === undefined ? offset + items.length < count : items.length > limit;
