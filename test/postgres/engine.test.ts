@@ -7,6 +7,7 @@ import { PROJECT_ROOT } from '../../src/paths.js';
 import { openPostgresStore, type PostgresOptions } from '../../src/store/postgres/index.js';
 import { type RunRow, type Store, StoreUnavailableError } from '../../src/store/types.js';
 import { Tenants } from '../../src/tenants/service.js';
+import { hashToken } from '../../src/tenants/tokens.js';
 import { systemClock } from '../../src/time.js';
 import { dropPostgresDatabase, newPostgresDatabase } from '../helpers/engine.js';
 
@@ -340,5 +341,50 @@ describe('wake-ups', () => {
     } finally {
       unwatch();
     }
+  });
+});
+
+describe('the token cache', () => {
+  it('forgets a token revoked by another process at once, and is off while it cannot hear revocations', async () => {
+    const url = await freshDatabase();
+    const api = await open(url);
+    const admin = await open(url);
+    const tenant = await new Tenants(admin, systemClock).create('t');
+    const hash = hashToken(tenant.token);
+    expect((await api.tenants.lookupToken(hash))?.revokedAt).toBeNull();
+    // cached once the LISTEN connection is up: a change made behind its back (no notification) is not seen
+    const at = new Date().toISOString();
+    await expect
+      .poll(
+        async () => {
+          await sql(url, 'UPDATE api_tokens SET name = name WHERE id = $1', [tenant.token_id]);
+          await api.tenants.lookupToken(hash);
+          const applications = await sql<{ n: string }>(
+            url,
+            `SELECT COUNT(*) AS n FROM pg_stat_activity WHERE application_name = 'engine-test:listen'`,
+          );
+          return Number(applications[0]!.n);
+        },
+        { timeout: 3000 },
+      )
+      .toBeGreaterThan(0);
+    await api.tenants.lookupToken(hash);
+    await sql(url, 'UPDATE api_tokens SET expires_at = $1 WHERE id = $2', [at, tenant.token_id]);
+    expect((await api.tenants.lookupToken(hash))?.expiresAt).toBeNull(); // served from the cache
+    // a revocation through the store is heard by every process
+    await admin.tenants.revokeToken(tenant.token_id, at);
+    await expect
+      .poll(async () => (await api.tenants.lookupToken(hash))?.revokedAt, { timeout: 1000 })
+      .toBe(at);
+    // without its LISTEN connection the cache is off: every lookup reads the table
+    await sql(
+      url,
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'engine-test:listen'`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sql(url, 'UPDATE api_tokens SET expires_at = NULL WHERE id = $1', [tenant.token_id]);
+    expect((await api.tenants.lookupToken(hash))?.expiresAt).toBeNull();
+    await sql(url, 'UPDATE api_tokens SET expires_at = $1 WHERE id = $2', [at, tenant.token_id]);
+    expect((await api.tenants.lookupToken(hash))?.expiresAt).toBe(at);
   });
 });

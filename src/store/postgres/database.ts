@@ -88,10 +88,18 @@ export class Postgres {
       statement_timeout: options.statementTimeoutMs,
       connectionTimeoutMillis: options.connectTimeoutMs,
       application_name: options.applicationName,
+      // Every statement is named and prepared once per connection; planned once too. PostgreSQL's default
+      // re-plans a statement on every call when it guesses a custom plan cheaper, and planning the deep
+      // run-list page costs more (~0.35 ms) than running it (~0.2 ms). The statements are written so that
+      // their generic plans are index lookups whatever the parameters (see runs.ts).
+      options: '-c plan_cache_mode=force_generic_plan',
       types,
     });
     // an idle connection the server dropped: the pool replaces it; the next query reports anything lasting
     this.pool.on('error', () => undefined);
+    // a connection lost while checked out but between statements emits 'error' on its client, which
+    // would end the process; the statement that uses it next reports the loss instead
+    this.pool.on('connect', (client) => client.on('error', () => undefined));
   }
 
   /** A new connection outside the pool, for LISTEN. */
@@ -132,6 +140,12 @@ export class Postgres {
         throw translate(error);
       }
       let broken = false;
+      // a connection lost between two statements is reported by the next one; without a listener the
+      // client's 'error' event would end the process
+      const lost = () => {
+        broken = true;
+      };
+      client.on('error', lost);
       try {
         await client.query(`BEGIN ISOLATION LEVEL ${isolation}`);
         const result = await work(client);
@@ -146,6 +160,8 @@ export class Postgres {
         if (attempt < ATTEMPTS && RETRYABLE.has(code(error) ?? '')) continue;
         throw translate(error);
       } finally {
+        // a broken client is thrown away and may still report errors: it keeps its listener
+        if (!broken) client.off('error', lost);
         client.release(broken);
       }
     }
@@ -170,6 +186,8 @@ export async function migrate(db: Postgres, upTo: readonly PostgresMigration[] =
   } catch (error) {
     throw translate(error);
   }
+  const lost = () => undefined; // reported by the next statement
+  client.on('error', lost);
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
     await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -197,6 +215,7 @@ export async function migrate(db: Postgres, upTo: readonly PostgresMigration[] =
     }
   } finally {
     await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
+    client.off('error', lost);
     client.release();
   }
 }

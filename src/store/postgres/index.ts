@@ -18,9 +18,10 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
     throw error;
   }
   const runs = postgresRuns(db);
+  const tenants = postgresTenants(db);
   return guardStore(
     {
-      tenants: postgresTenants(db),
+      tenants,
       uploads: postgresUploads(db),
       runs,
       ledger: postgresLedger(db),
@@ -41,6 +42,8 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
         );
       },
       async close() {
+        tenants.close();
+        runs.close();
         await db.close();
       },
     },

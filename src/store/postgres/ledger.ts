@@ -121,8 +121,8 @@ export function postgresLedger(db: Postgres): LedgerRepo {
       const rows = await db.query<{ n: number; record: JsonText | null }>(
         // skipped rows are index entries only: records are built for the page's rows alone
         `WITH page AS (
-           SELECT ${RECORD} AS record, occurred_at, id FROM ledger WHERE id IN (
-             SELECT id FROM ledger WHERE ${where.join(' AND ')} ORDER BY occurred_at DESC, id DESC LIMIT $2 OFFSET $3)),
+           SELECT ${RECORD} AS record, occurred_at, id FROM ledger WHERE id = ANY (ARRAY(
+             SELECT id FROM ledger WHERE ${where.join(' AND ')} ORDER BY occurred_at DESC, id DESC LIMIT $2 OFFSET $3))),
          total AS (SELECT COALESCE(SUM(tx_count), 0)::bigint AS n FROM ${counted} WHERE ${dayWhere.join(' AND ')})
          SELECT total.n, page.record FROM total LEFT JOIN page ON true ORDER BY page.occurred_at DESC, page.id DESC`,
         values,

@@ -3,12 +3,13 @@ import type pg from 'pg';
 /**
  * One LISTEN connection per process for a notification channel, opened while anyone subscribes. A lost
  * connection is opened again a second later, and subscribers are told once it is back (a notification
- * may have been missed meanwhile); polling covers the gap.
+ * may have been missed meanwhile). `connected` says whether notifications are being heard right now.
  */
 export class ChannelListener {
   private readonly subscribers = new Set<() => void>();
   private client?: pg.Client;
   private retry?: NodeJS.Timeout;
+  connected = false;
 
   constructor(
     private readonly channel: string,
@@ -35,6 +36,8 @@ export class ChannelListener {
     const reopen = () => {
       if (lost || this.client !== client) return;
       lost = true;
+      this.connected = false;
+      this.notify();
       this.client = undefined;
       client.end().catch(() => undefined);
       if (this.subscribers.size > 0) {
@@ -51,13 +54,17 @@ export class ChannelListener {
     try {
       await client.connect();
       await client.query(`LISTEN ${this.channel}`);
+      this.connected = true;
       this.notify();
     } catch {
       reopen();
     }
   }
 
-  private close(): void {
+  /** Stops listening, whoever subscribed (the store is closing). */
+  close(): void {
+    this.subscribers.clear();
+    this.connected = false;
     clearTimeout(this.retry);
     this.retry = undefined;
     const client = this.client;

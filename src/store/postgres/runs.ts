@@ -93,7 +93,7 @@ async function move(
   );
 }
 
-export function postgresRuns(db: Postgres): RunRepo {
+export function postgresRuns(db: Postgres): RunRepo & { close(): void } {
   const queuedCount = async (q: Queryable, tenantId: string) =>
     (
       await q.query<{ n: number }>(
@@ -176,6 +176,10 @@ export function postgresRuns(db: Postgres): RunRepo {
   };
 
   return {
+    close() {
+      queued.close();
+      clearTimeout(announcing);
+    },
     async create(run, maxQueued) {
       const values = runValues(run);
       // far from the cap: one statement, checked against the counters it is atomic with
@@ -243,31 +247,38 @@ export function postgresRuns(db: Postgres): RunRepo {
       // rows skipped by OFFSET are index entries only: records are read for the page's rows alone (in the
       // select list of an OFFSET query they would be read, and detoasted, for every skipped row too)
       const unfiltered = !filter.status && !filter.target && !filter.keyword;
-      let seqs: string;
+      // `located`: the superblock holding the row at `offset` and how many rows the newer superblocks hold,
+      // then the block within it likewise (both MATERIALIZED: computed once); the page then walks at most
+      // one block of the index
+      let located = '';
+      let seqs = `SELECT seq FROM runs WHERE ${clause} ORDER BY seq DESC LIMIT ${limitParam} OFFSET ${offsetParam}`;
       if (offset >= DEEP_OFFSET && unfiltered && startingAfter === undefined) {
-        // the superblock holding the row at `offset` and how many rows the newer ones hold, then the block
-        // within it likewise; then at most one block of the index is walked
-        const within = (level: number, range: string) =>
+        const cumulative = (level: number, range: string) =>
           `SELECT block, n, SUM(n) OVER (ORDER BY block DESC) AS through FROM (
              SELECT block, SUM(n)::int AS n FROM run_blocks WHERE tenant_id = $1 AND level = ${level} ${range}
-             GROUP BY block ORDER BY block DESC) g`;
+             GROUP BY block) g`;
         const fanout = SUPERBLOCK_BITS - BLOCK_BITS;
-        seqs = `SELECT s.seq FROM (
-                  SELECT b.block, sb.skipped + b.through - b.n AS skipped FROM (
-                    SELECT block, through - n AS skipped FROM (${within(2, '')}) l2
-                    WHERE through > ${offsetParam} LIMIT 1) sb,
-                  LATERAL (${within(1, `AND block >= sb.block << ${fanout} AND block < (sb.block + 1) << ${fanout}`)}) b
-                  WHERE sb.skipped + b.through > ${offsetParam} LIMIT 1) at,
-                LATERAL (SELECT seq FROM runs WHERE tenant_id = $1 AND seq < (at.block + 1) << ${BLOCK_BITS}
-                  ORDER BY seq DESC LIMIT ${limitParam} OFFSET ${offsetParam} - at.skipped) s`;
-      } else {
-        seqs = `SELECT seq FROM runs WHERE ${clause} ORDER BY seq DESC LIMIT ${limitParam} OFFSET ${offsetParam}`;
+        const superblock = '(SELECT block FROM l2)';
+        located = `,
+          l2 AS MATERIALIZED (
+            SELECT block, through - n AS skipped FROM (${cumulative(2, '')}) w
+            WHERE through > ${offsetParam} ORDER BY block DESC LIMIT 1),
+          l1 AS MATERIALIZED (
+            SELECT block, (SELECT skipped FROM l2) + through - n AS skipped FROM (${cumulative(
+              1,
+              `AND block >= ${superblock} << ${fanout} AND block < (${superblock} + 1) << ${fanout}`,
+            )}) w
+            WHERE (SELECT skipped FROM l2) + through > ${offsetParam} ORDER BY block DESC LIMIT 1)`;
+        seqs = `SELECT seq FROM runs WHERE tenant_id = $1 AND seq < ((SELECT block FROM l1) + 1) << ${BLOCK_BITS}
+                ORDER BY seq DESC LIMIT ${limitParam} OFFSET ${offsetParam} - (SELECT skipped FROM l1)`;
       }
+      // statements run with generic plans (see database.ts): `= ANY (ARRAY(...))` keeps the page's rows
+      // an index lookup of the few seqs found, where `IN (...)` could become a hash join over the tenant
       const page =
         offset === 0
           ? `SELECT seq, id, record FROM runs WHERE ${clause}
              ORDER BY seq DESC LIMIT ${limitParam} OFFSET ${offsetParam}`
-          : `SELECT seq, id, record FROM runs WHERE tenant_id = $1 AND seq IN (${seqs})`;
+          : `SELECT seq, id, record FROM runs WHERE tenant_id = $1 AND seq = ANY (ARRAY(${seqs}))`;
       // the page and its total in one statement: one snapshot
       const rows = await db.query<{
         n: number;
@@ -275,7 +286,7 @@ export function postgresRuns(db: Postgres): RunRepo {
         id: string | null;
         record: JsonText | null;
       }>(
-        `WITH total AS (${total}), page AS (${page})
+        `WITH total AS (${total})${located}, page AS (${page})
          SELECT total.n, total.cursor, page.id, page.record FROM total LEFT JOIN page ON true ORDER BY page.seq DESC`,
         values,
         `runs.list.${!!startingAfter}${!!filter.status}${!!filter.target}${!!filter.keyword}.${offset === 0 ? 0 : offset < DEEP_OFFSET ? 1 : 2}`,

@@ -1,5 +1,11 @@
 import type { TenantRepo, TenantRow, TokenLookup, TokenRow } from '../types.js';
 import type { Postgres } from './database.js';
+import { ChannelListener } from './listener.js';
+
+const TOKENS_CHANGED = 'tokens_changed';
+/** A token found is kept this long at most, and only while revocations can be heard (see below). */
+const TOKEN_CACHE_MS = 5_000;
+const TOKEN_CACHE_ENTRIES = 10_000;
 
 const TENANT = 'id, name, currency, price_per_point, created_at';
 const TOKEN = 'id, tenant_id, user_id, name, prefix, created_at, last_used_at, expires_at, revoked_at';
@@ -21,8 +27,36 @@ function tokenValues(token: TokenRow, tokenHash: string): unknown[] {
   ];
 }
 
-export function postgresTenants(db: Postgres): TenantRepo {
+/**
+ * Every API request looks up its token. Found tokens are cached per process so that a request costs one
+ * round trip to PostgreSQL instead of two, but only while this process hears `tokens_changed` on a LISTEN
+ * connection: a revocation in any process empties every cache at once, and a lost connection turns the
+ * cache off until it is back. Unknown tokens are never cached.
+ */
+export function postgresTenants(db: Postgres): TenantRepo & { close(): void } {
+  const cache = new Map<string, { found: TokenLookup; until: number }>();
+  const changes = new ChannelListener(TOKENS_CHANGED, () => db.listener());
+  let unsubscribe: (() => void) | undefined;
+  const cached = (tokenHash: string): TokenLookup | undefined => {
+    unsubscribe ??= changes.subscribe(() => cache.clear());
+    const hit = cache.get(tokenHash);
+    if (!hit || !changes.connected) return undefined;
+    if (hit.until < Date.now()) {
+      cache.delete(tokenHash);
+      return undefined;
+    }
+    return hit.found;
+  };
+  const remember = (tokenHash: string, found: TokenLookup) => {
+    if (!changes.connected) return;
+    if (cache.size >= TOKEN_CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
+    cache.set(tokenHash, { found, until: Date.now() + TOKEN_CACHE_MS });
+  };
   return {
+    close() {
+      unsubscribe?.();
+      changes.close();
+    },
     async create(tenant, user, token, tokenHash) {
       await db.transaction(async (tx) => {
         await tx.query(
@@ -81,10 +115,14 @@ export function postgresTenants(db: Postgres): TenantRepo {
         at,
         tokenId,
       ]);
+      // after the commit: every process's cache forgets its tokens (the token is refused from now on)
+      await db.query(`SELECT pg_notify('${TOKENS_CHANGED}', $1)`, [tokenId]);
       const [row] = await db.query<TokenRow>(`SELECT ${TOKEN} FROM api_tokens WHERE id = $1`, [tokenId]);
       return row;
     },
     async lookupToken(tokenHash) {
+      const hit = cached(tokenHash);
+      if (hit) return { ...hit };
       const [row] = await db.query<TokenLookup>(
         `SELECT id AS "tokenId", tenant_id AS "tenantId", user_id AS "userId", expires_at AS "expiresAt",
            revoked_at AS "revokedAt", last_used_at AS "lastUsedAt"
@@ -92,10 +130,12 @@ export function postgresTenants(db: Postgres): TenantRepo {
         [tokenHash],
         'token.lookup',
       );
+      if (row) remember(tokenHash, { ...row });
       return row;
     },
     async touchToken(tokenId, at) {
       await db.query('UPDATE api_tokens SET last_used_at = $1 WHERE id = $2', [at, tokenId], 'token.touch');
+      for (const { found } of cache.values()) if (found.tokenId === tokenId) found.lastUsedAt = at;
     },
   };
 }
