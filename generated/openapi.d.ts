@@ -1277,8 +1277,9 @@ export interface operations {
                 /** @description Only runs of this pipeline kind. */
                 target?: string;
                 /**
-                 * @description Case-insensitive substring of the input file name, or an exact run id. `%` and `_` are
-                 *     literal characters.
+                 * @description Case-insensitive substring of the input file name, or an exact run id. Case folds for the
+                 *     ASCII letters A-Z only (`report` finds `Report.pdf`; `é` does not find `É`), the same on every
+                 *     storage engine. `%` and `_` are literal characters; a keyword holding U+0000 matches nothing.
                  */
                 keyword?: string;
                 limit?: number;
