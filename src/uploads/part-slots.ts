@@ -16,6 +16,11 @@ export class PartSlots {
     private readonly maxTotal: number,
   ) {}
 
+  /** Part bodies being received now, in the whole process. */
+  get inFlight(): number {
+    return this.total;
+  }
+
   acquire(tenantId: string): () => void {
     const mine = this.perTenant.get(tenantId) ?? 0;
     if (mine >= this.maxPerTenant) {

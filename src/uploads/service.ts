@@ -129,6 +129,11 @@ export class Uploads {
     return this.view(upload);
   }
 
+  /** Part bodies this process is receiving now. */
+  partsInFlight(): number {
+    return this.partSlots.inFlight;
+  }
+
   async get(tenantId: string, uploadId: string): Promise<UploadView> {
     const upload = await this.store.uploads.get(tenantId, uploadId);
     if (!upload) throw ERRORS.notFound('Upload');

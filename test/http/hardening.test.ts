@@ -282,12 +282,17 @@ describe('one tenant cannot exhaust the server', () => {
       UPLOAD_PART_SIZE: String(PART),
       MAX_CONCURRENT_PARTS_PER_TENANT: '2',
       MAX_CONCURRENT_PARTS: '3',
-      BODY_IDLE_TIMEOUT_MS: '1500',
+      BODY_IDLE_TIMEOUT_MS: '3000',
     });
     try {
-      const stall = async (token: string) => {
-        const { upload_id } = await sendUpload(capped, form, { token });
-        return rawRequest(capped.url, 'PUT', `/api/open/uploads/${upload_id}/parts/1`, {
+      // the stalled bodies resend part 1 of uploads sent whole beforehand
+      const stalledUploads = [
+        (await sendUpload(capped, form, { token: capped.tenant.token })).upload_id,
+        (await sendUpload(capped, form, { token: capped.tenant.token })).upload_id,
+        (await sendUpload(capped, form, { token: capped.other.token })).upload_id,
+      ];
+      const stall = (token: string, uploadId: string) =>
+        rawRequest(capped.url, 'PUT', `/api/open/uploads/${uploadId}/parts/1`, {
           headers: {
             authorization: `Bearer ${token}`,
             'content-type': 'application/octet-stream',
@@ -296,7 +301,6 @@ describe('one tenant cannot exhaust the server', () => {
           chunks: [partOf(form, 1).subarray(0, 100), partOf(form, 1).subarray(100)],
           stallAfter: 1,
         });
-      };
       const startOnly = async (token: string) =>
         (
           await capped.request('POST', '/api/open/uploads', {
@@ -306,8 +310,15 @@ describe('one tenant cannot exhaust the server', () => {
         ).body.data as { upload_id: string };
       const third = await startOnly(capped.tenant.token);
       const otherUpload = await startOnly(capped.other.token);
-      const held = [stall(capped.tenant.token), stall(capped.tenant.token)];
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // probe only once the server holds the stalled bodies' slots (a fixed wait was too short on a loaded
+      // machine, and a probe sent early would take a slot itself)
+      const holding = async (n: number) =>
+        expect.poll(() => capped.server.services.uploads.partsInFlight(), { timeout: 10_000 }).toBe(n);
+      const held = [
+        stall(capped.tenant.token, stalledUploads[0]!),
+        stall(capped.tenant.token, stalledUploads[1]!),
+      ];
+      await holding(2);
       const refused = await capped.request('PUT', `/api/open/uploads/${third.upload_id}/parts/1`, {
         body: new Uint8Array(partOf(form, 1)),
         contentType: 'application/octet-stream',
@@ -315,8 +326,8 @@ describe('one tenant cannot exhaust the server', () => {
       expect(refused.status).toBe(429);
       expect(refused.body.error).toBe('too_many_concurrent_parts');
       expect(refused.headers.get('retry-after')).toBe('1');
-      held.push(stall(capped.other.token));
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      held.push(stall(capped.other.token, stalledUploads[2]!));
+      await holding(3);
       const busy = await capped.request('PUT', `/api/open/uploads/${otherUpload.upload_id}/parts/1`, {
         token: capped.other.token,
         body: new Uint8Array(partOf(form, 1)),
