@@ -9,6 +9,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { inject } from 'vitest';
+import { int8AsNumber } from '../../src/store/postgres/database.js';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
 import type { Store } from '../../src/store/types.js';
@@ -50,13 +51,6 @@ export async function engineEnv(): Promise<Record<string, string>> {
   return engine === 'postgres' ? { DATABASE_URL: await newPostgresDatabase() } : {};
 }
 
-const numbers = {
-  getTypeParser(oid: number, format?: 'text' | 'binary') {
-    if (oid === pg.types.builtins.INT8 || oid === pg.types.builtins.NUMERIC) return Number;
-    return pg.types.getTypeParser(oid, format);
-  },
-};
-
 /**
  * Runs a statement on a deployment's database, whichever the engine: for the few checks that look under
  * the API. `?` placeholders; rows as the driver gives them.
@@ -69,7 +63,7 @@ export async function queryDatabase<R>(
 ): Promise<R[]> {
   if (databaseUrl) {
     // counts and sums as numbers, as SQLite gives them (the tests' figures are small)
-    const client = new pg.Client({ connectionString: databaseUrl, types: numbers });
+    const client = new pg.Client({ connectionString: databaseUrl, types: int8AsNumber });
     await client.connect();
     try {
       let n = 0;

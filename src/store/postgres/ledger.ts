@@ -7,6 +7,7 @@ import {
   type LedgerRepo,
   type PeriodSums,
 } from '../types.js';
+import { dayStart, nextDayStart } from '../ledger-days.js';
 import type { Postgres, Queryable } from './database.js';
 
 const COLUMNS = [
@@ -76,16 +77,6 @@ export async function writeLedger(
   // every sum the API shows is at most the sum of |amount|: past 2^53 - 1 a total would lose precision
   if (range!.past) throw new LedgerRangeError(entry.tenant_id);
   return true;
-}
-
-function dayStart(day: string): string {
-  return `${day}T00:00:00.000Z`;
-}
-
-function nextDayStart(day: string): string {
-  const next = new Date(`${day}T00:00:00.000Z`);
-  next.setUTCDate(next.getUTCDate() + 1);
-  return next.toISOString();
 }
 
 export function postgresLedger(db: Postgres): LedgerRepo {

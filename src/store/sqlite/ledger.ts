@@ -8,6 +8,7 @@ import {
   type LedgerRepo,
   type PeriodSums,
 } from '../types.js';
+import { dayStart, nextDayStart } from '../ledger-days.js';
 import type { Db } from './database.js';
 
 /**
@@ -48,16 +49,6 @@ export function ledgerWriter(db: Db): LedgerWriter {
     }
     return inserted;
   };
-}
-
-function dayStart(day: string): string {
-  return `${day}T00:00:00.000Z`;
-}
-
-function nextDayStart(day: string): string {
-  const next = new Date(`${day}T00:00:00.000Z`);
-  next.setUTCDate(next.getUTCDate() + 1);
-  return next.toISOString();
 }
 
 export function sqliteLedger(db: Db): LedgerRepo {
