@@ -6,7 +6,7 @@
  * root the cluster is made and run as the unprivileged user `nobody`.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { chownSync, cpSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -63,6 +63,24 @@ export async function findPostgres(): Promise<Binaries> {
 
 const asRoot = process.getuid?.() === 0;
 
+/**
+ * The binaries as `nobody` can run them. A checkout under a private directory (`mktemp -d` is mode 700)
+ * hides node_modules from that user: then the installation (bin, lib, share; relocatable) is copied once
+ * into the cluster's own directory, which `nobody` owns.
+ */
+function runnable(binaries: Binaries, dir: string): Binaries {
+  if (!asRoot || spawnSync('runuser', ['-u', 'nobody', '--', 'test', '-x', binaries.initdb]).status === 0) {
+    return binaries;
+  }
+  const installation = path.dirname(path.dirname(binaries.initdb));
+  const copy = path.join(dir, 'pgsql');
+  if (!existsSync(path.join(copy, 'bin', 'initdb'))) {
+    cpSync(installation, copy, { recursive: true, dereference: true });
+    spawnSync('chown', ['-R', 'nobody', copy]);
+  }
+  return { initdb: path.join(copy, 'bin', 'initdb'), pgCtl: path.join(copy, 'bin', 'pg_ctl') };
+}
+
 /** Runs a server binary, as `nobody` when we are root, on the given CPUs (taskset) when asked. */
 function run(binary: string, args: string[], cpus?: string): void {
   let command = binary;
@@ -82,7 +100,6 @@ function run(binary: string, args: string[], cpus?: string): void {
  * `postgres`. `cpus` pins the server and every process it forks (the benchmarks keep it off wrk's core).
  */
 export async function startLocalPostgres(dir: string, port: number, cpus?: string): Promise<LocalPostgres> {
-  const { initdb, pgCtl } = await findPostgres();
   const data = path.join(dir, 'data');
   mkdirSync(dir, { recursive: true });
   if (asRoot) {
@@ -93,6 +110,7 @@ export async function startLocalPostgres(dir: string, port: number, cpus?: strin
       );
     }
   }
+  const { initdb, pgCtl } = runnable(await findPostgres(), dir);
   if (!existsSync(path.join(data, 'PG_VERSION'))) {
     run(initdb, ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8']);
     // for trials and tests on one machine: loopback only, and room for many processes' pools
@@ -119,7 +137,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const port = Number(process.env.POSTGRES_PORT ?? 5433);
   try {
     if (command === 'stop') {
-      const { pgCtl } = await findPostgres();
+      const { pgCtl } = runnable(await findPostgres(), dir);
       run(pgCtl, ['-D', path.join(dir, 'data'), '-m', 'fast', '-w', 'stop']);
       process.stdout.write(`stopped the PostgreSQL server in ${dir}\n`);
     } else {
