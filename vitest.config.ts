@@ -1,7 +1,26 @@
 import { defineConfig } from 'vitest/config';
+import { s3TestsAvailable } from './scripts/s3-tests.mjs';
 
 // Everything that stores something runs once per storage engine; the rest once.
 const perEngine = ['test/http/**/*.test.ts', 'test/process/**/*.test.ts', 'test/store/**/*.test.ts'];
+
+// The scale-out deployment (PostgreSQL + S3): the upload, run and kill -9 suites again, and its own.
+const s3 = s3TestsAvailable();
+if (!s3.run && process.env.TEST_S3_REQUIRED === 'true') throw new Error(s3.reason);
+const s3Project = {
+  extends: true as const,
+  test: {
+    name: 's3',
+    include: [
+      'test/http/uploads.test.ts',
+      'test/http/runs.test.ts',
+      'test/process/crash.test.ts',
+      'test/s3/**/*.test.ts',
+    ],
+    env: { TEST_ENGINE: 'postgres', TEST_BLOBS: 's3' },
+    globalSetup: ['test/setup/postgres.ts', 'test/setup/s3.ts'],
+  },
+};
 
 export default defineConfig({
   test: {
@@ -30,6 +49,7 @@ export default defineConfig({
           globalSetup: ['test/setup/postgres.ts'],
         },
       },
+      ...(s3.run ? [s3Project] : []),
     ],
   },
 });

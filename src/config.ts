@@ -10,6 +10,8 @@ export interface Config {
   dataDir: string;
   /** PostgreSQL instead of the SQLite file under dataDir, when DATABASE_URL is set. */
   database?: DatabaseConfig;
+  /** Where file bytes live: `dataDir/blobs` on local disk, or an S3 bucket. */
+  blobs: BlobsConfig;
   logLevel: string;
   /** Largest file an upload may declare. */
   maxUploadBytes: number;
@@ -63,6 +65,21 @@ export interface DatabaseConfig {
   /** Waiting longer for a connection fails the request with 503. */
   connectTimeoutMs: number;
 }
+
+export type BlobsConfig =
+  | { kind: 'local' }
+  | {
+      kind: 's3';
+      bucket: string;
+      endpoint?: string;
+      region: string;
+      forcePathStyle: boolean;
+      /** From AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY; unset: the AWS SDK's default chain. */
+      credentials?: { accessKeyId: string; secretAccessKey: string };
+    };
+
+/** S3's floor for every part of a multipart upload but the last. */
+export const S3_MIN_PART_SIZE = 5 * 1024 * 1024;
 
 /** Every problem with the environment, one clear line each; the process prints them and exits 1. */
 export class ConfigError extends Error {
@@ -127,6 +144,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       `MAX_UPLOAD_BYTES / UPLOAD_PART_SIZE must be at most ${MAX_PART_COUNT} parts, got ${parts}`,
     );
   }
+  if (config.blobs.kind === 's3' && config.uploadPartSize < S3_MIN_PART_SIZE) {
+    read.problems.push(
+      `UPLOAD_PART_SIZE must be at least ${S3_MIN_PART_SIZE} (5 MiB) with BLOB_STORE=s3, got ${config.uploadPartSize}`,
+    );
+  }
   if (read.problems.length > 0) throw new ConfigError(read.problems);
   return config;
 }
@@ -151,6 +173,26 @@ function readDatabase(env: EnvReader): DatabaseConfig | undefined {
   };
 }
 
+function readBlobs(env: EnvReader): BlobsConfig {
+  if (env.oneOf('BLOB_STORE', 'local', ['local', 's3']) === 'local') return { kind: 'local' };
+  const bucket = env.text('S3_BUCKET', '');
+  if (bucket === '') env.problems.push('S3_BUCKET must be set when BLOB_STORE=s3');
+  const endpoint = env.text('S3_ENDPOINT', '');
+  if (endpoint !== '' && !/^https?:\/\/[^/]/.test(endpoint)) {
+    env.problems.push(`S3_ENDPOINT must be an http:// or https:// URL, got "${endpoint}"`);
+  }
+  const accessKeyId = env.text('AWS_ACCESS_KEY_ID', '');
+  const secretAccessKey = env.text('AWS_SECRET_ACCESS_KEY', '');
+  return {
+    kind: 's3',
+    bucket,
+    ...(endpoint ? { endpoint } : {}),
+    region: env.text('S3_REGION', 'us-east-1'),
+    forcePathStyle: env.bool('S3_FORCE_PATH_STYLE', endpoint !== ''),
+    ...(accessKeyId && secretAccessKey ? { credentials: { accessKeyId, secretAccessKey } } : {}),
+  };
+}
+
 function readConfig(env: EnvReader): Config {
   const MiB = 1024 * 1024;
   return {
@@ -158,6 +200,7 @@ function readConfig(env: EnvReader): Config {
     host: env.text('HOST', '0.0.0.0'),
     dataDir: path.resolve(env.text('DATA_DIR', './data')),
     database: readDatabase(env),
+    blobs: readBlobs(env),
     logLevel: env.oneOf('LOG_LEVEL', 'info', LOG_LEVELS),
     metricsPort: env.int('METRICS_PORT', 9464, 0, 65535),
     maxUploadBytes: env.int('MAX_UPLOAD_BYTES', 512 * MiB, 1),

@@ -51,5 +51,9 @@ export const ERRORS = {
     new AppError(503, 'unavailable', 'The database is unavailable or overloaded; retry shortly', undefined, {
       'Retry-After': '1',
     }),
+  blobsUnavailable: () =>
+    new AppError(503, 'unavailable', 'The object store is unavailable; retry shortly', undefined, {
+      'Retry-After': '1',
+    }),
   internal: () => new AppError(500, 'internal_error', 'Internal server error'),
 } as const;

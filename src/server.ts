@@ -5,6 +5,7 @@ import { startMetricsServer } from './metrics/server.js';
 import type { Config } from './config.js';
 import { createApp } from './http/app.js';
 import type { Logger } from './logger.js';
+import { openBlobStore } from './blobs/open.js';
 import { createServices, type Services } from './services.js';
 import { describeStore, openStore } from './store/open.js';
 import { createRunWorker } from './worker/index.js';
@@ -36,8 +37,10 @@ export async function startServer(
   announce?: (url: string, metricsUrl?: string) => void,
 ): Promise<RunningServer> {
   const started = performance.now();
+  const blobs = await openBlobStore(config);
+  await blobs.check();
   const store = await openStore(config, 'api');
-  const services = createServices(config, store, logger);
+  const services = createServices(config, store, blobs, logger);
   const app = await createApp(services);
   const server: Server = createServer(
     {

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
 import { Metrics } from './metrics/metrics.js';
@@ -7,7 +6,7 @@ import { Runs } from './runs/service.js';
 import type { Store } from './store/types.js';
 import { Tenants } from './tenants/service.js';
 import { type Clock, systemClock } from './time.js';
-import { type BlobStore, LocalBlobStore } from './blobs/blob-store.js';
+import type { BlobStore } from './blobs/blob-store.js';
 import { Uploads } from './uploads/service.js';
 import { PdfPool } from './pdf/pool.js';
 
@@ -31,10 +30,10 @@ export interface Services {
 export function createServices(
   config: Config,
   store: Store,
+  blobs: BlobStore,
   logger: Logger,
   clock: Clock = systemClock,
 ): Services {
-  const blobs = new LocalBlobStore(path.join(config.dataDir, 'blobs'));
   const metrics = new Metrics(store);
   let pool: PdfPool | undefined;
   const pdfPool = () => {

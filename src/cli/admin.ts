@@ -2,6 +2,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { loadConfig } from '../config.js';
 import { createLogger } from '../logger.js';
 import { ImportError } from '../revenue/import.js';
+import { openBlobStore } from '../blobs/open.js';
 import { createServices, type Services } from '../services.js';
 import { openStore } from '../store/open.js';
 import { TenantError } from '../tenants/service.js';
@@ -35,9 +36,10 @@ function print(options: JsonOption, value: object, human: () => string): void {
 
 async function withServices<T>(fn: (services: Services) => Promise<T>): Promise<T> {
   const config = loadConfig();
+  const blobs = await openBlobStore(config);
   const store = await openStore(config, 'admin');
   try {
-    return await fn(createServices(config, store, createLogger('silent')));
+    return await fn(createServices(config, store, blobs, createLogger('silent')));
   } finally {
     await store.close();
   }

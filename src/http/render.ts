@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import { AppError, ERRORS } from '../errors.js';
 import { StoreUnavailableError } from '../store/types.js';
+import { BlobUnavailableError } from '../blobs/blob-store.js';
 
 export interface ListMeta {
   total: number;
@@ -40,7 +41,9 @@ export function sendError(ctx: Context, error: unknown): void {
       ? error
       : error instanceof StoreUnavailableError
         ? ERRORS.storeUnavailable()
-        : ERRORS.internal();
+        : error instanceof BlobUnavailableError
+          ? ERRORS.blobsUnavailable()
+          : ERRORS.internal();
   ctx.status = appError.status;
   if (appError.headers) ctx.set(appError.headers);
   ctx.body = {

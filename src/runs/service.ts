@@ -4,7 +4,7 @@ import type { Readable } from 'node:stream';
 import { ERRORS } from '../errors.js';
 import type { Principal, RunFilter, RunRow, RunTarget, Store } from '../store/types.js';
 import type { Clock } from '../time.js';
-import { BlobMissingError, type BlobStore } from '../blobs/blob-store.js';
+import { BlobMissingError, type BlobStore, type OpenedBlob } from '../blobs/blob-store.js';
 import { outputKey } from './outputs.js';
 
 export const DEFAULT_TARGET: RunTarget = 'pdf-preflight';
@@ -115,19 +115,19 @@ export class Runs {
     tenantId: string,
     runId: string,
     name: string,
-  ): Promise<{ stream: Readable; contentType: string }> {
+  ): Promise<{ stream: Readable; size: number; contentType: string }> {
     const run = await this.get(tenantId, runId);
     if (!run.output_files.includes(name)) throw ERRORS.notFound('Output file');
     const extension = name.slice(name.lastIndexOf('.'));
-    let stream: Readable;
+    let opened: OpenedBlob;
     try {
       // opened before anything is answered: a missing file is a 404, never a 200 that breaks off
-      stream = await this.blobs.open(outputKey(run.tenant_id, run.id, run.queue_message_id, name));
+      opened = await this.blobs.open(outputKey(run.tenant_id, run.id, run.queue_message_id, name));
     } catch (error) {
       if (!(error instanceof BlobMissingError)) throw error;
       this.missingOutputs.emit('missing', { run_id: run.id, name });
       throw ERRORS.notFound('Output file');
     }
-    return { stream, contentType: CONTENT_TYPES[extension] ?? 'application/octet-stream' };
+    return { ...opened, contentType: CONTENT_TYPES[extension] ?? 'application/octet-stream' };
   }
 }

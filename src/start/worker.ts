@@ -1,5 +1,6 @@
 import { loadConfig } from '../config.js';
 import { createLogger, exitWithLogs } from '../logger.js';
+import { openBlobStore } from '../blobs/open.js';
 import { createServices } from '../services.js';
 import { describeStore, openStore } from '../store/open.js';
 import { createRunWorker } from '../worker/index.js';
@@ -8,16 +9,19 @@ import { failStart, loadOrFail } from './fail.js';
 /** A diagnosis worker without HTTP: more of these can run against the same database as the server. */
 const config = await loadOrFail(() => loadConfig());
 const logger = createLogger(config.logLevel);
+const blobs = await openBlobStore(config);
+await blobs.check().catch((error: unknown) => failStart(error));
 const store = await openStore(config, 'worker').catch((error: unknown) => failStart(error));
 const services = createServices(
   { ...config, workerThreads: Math.max(1, config.workerThreads) },
   store,
+  blobs,
   logger,
 );
 const worker = createRunWorker(services);
 worker.start();
 logger.info(
-  { worker_id: worker.workerId, store: describeStore(config), data_dir: config.dataDir },
+  { worker_id: worker.workerId, store: describeStore(config), blobs: blobs.description },
   'worker started',
 );
 

@@ -89,6 +89,8 @@ export interface UploadRow {
   file_id: string | null;
   created_at: string;
   expires_at: string;
+  /** The blob store's id of the multipart upload behind it (null: rows from before there was one). */
+  multipart_id: string | null;
 }
 
 export interface PartRow {
@@ -138,6 +140,16 @@ export interface UploadRepo {
   /** Pending uploads whose expiry is before `now`, oldest first. */
   expired(now: string, limit: number): Promise<UploadRow[]>;
   getFile(tenantId: string, fileId: string): Promise<FileRow | undefined>;
+  /** Records that the blob store's multipart upload behind a pending upload changed. */
+  setMultipart(uploadId: string, multipartId: string): Promise<void>;
+  /**
+   * Takes or renews the upload's lease for `holder` until `until`, shared by every process on the database:
+   * 'held' when it is now `holder`'s, 'busy' while another holder's lease runs, 'gone' when there is no
+   * such upload.
+   */
+  lease(uploadId: string, holder: string, until: string, now: string): Promise<'held' | 'busy' | 'gone'>;
+  /** Gives the lease back, if `holder` still has it. */
+  release(uploadId: string, holder: string): Promise<void>;
 }
 
 export interface RunRow {

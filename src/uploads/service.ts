@@ -9,9 +9,17 @@ import type { FileRow, PartRow, Store, UploadRow } from '../store/types.js';
 import type { Clock } from '../time.js';
 import type { ProbeFacts } from '../pdf/facts.js';
 import { TaskFailure } from '../pdf/pool.js';
-import { type BlobStore, BlobTooLargeError, type StagedBlob, TEMP_PREFIX } from '../blobs/blob-store.js';
-import { KeyedLock } from './keyed-lock.js';
+import {
+  type AssembledBlob,
+  BlobSizeError,
+  type BlobStore,
+  BlobTooLargeError,
+  type MultipartTarget,
+  MultipartGoneError,
+  TEMP_PREFIX,
+} from '../blobs/blob-store.js';
 import { PartSlots } from './part-slots.js';
+import { UploadLock } from './upload-lock.js';
 
 export type UploadView = Schemas['Upload'];
 
@@ -23,10 +31,17 @@ export type PdfProbe = (path: string, tenantId: string) => Promise<ProbeFacts>;
 /** What a 429 for too many pending uploads tells the caller to wait. */
 const PENDING_RETRY_AFTER_SECONDS = 60;
 
-const partKey = (upload: UploadRow, part: number) =>
-  `uploads/${upload.tenant_id}/${upload.id}/part-${String(part).padStart(6, '0')}`;
-const uploadPrefix = (upload: UploadRow) => `uploads/${upload.tenant_id}/${upload.id}`;
-const fileKey = (tenantId: string, fileId: string) => `files/${tenantId}/${fileId}.pdf`;
+/** Where an engine that assembles parts itself keeps an upload's parts. */
+const uploadPrefix = (upload: Pick<UploadRow, 'tenant_id' | 'id'>) =>
+  `uploads/${upload.tenant_id}/${upload.id}`;
+/** The file an upload becomes: its multipart upload is on this key from the start. */
+const fileKey = (upload: Pick<UploadRow, 'tenant_id' | 'id'>) => `files/${upload.tenant_id}/${upload.id}.pdf`;
+
+function multipartOf(upload: UploadRow): MultipartTarget {
+  const staging = uploadPrefix(upload);
+  // rows from before multipart ids were kept are local-disk uploads, whose id is their staging prefix
+  return { key: fileKey(upload), id: upload.multipart_id ?? staging, staging };
+}
 
 export function expectedPartSize(upload: UploadRow, partNumber: number): number {
   return partNumber < upload.part_count
@@ -48,7 +63,7 @@ export function missingParts(upload: UploadRow, parts: PartRow[]): number[] {
 export class Uploads {
   /** Emits 'part' with its bytes each time a part is stored. */
   readonly events = new EventEmitter();
-  private readonly locks = new KeyedLock();
+  private readonly locks: UploadLock;
   private readonly partSlots: PartSlots;
 
   constructor(
@@ -60,6 +75,7 @@ export class Uploads {
     private readonly logger: Logger,
   ) {
     this.partSlots = new PartSlots(config.maxConcurrentPartsPerTenant, config.maxConcurrentParts);
+    this.locks = new UploadLock(store, clock);
   }
 
   private isExpired(upload: UploadRow): boolean {
@@ -68,7 +84,7 @@ export class Uploads {
 
   private async view(upload: UploadRow): Promise<UploadView> {
     const parts = upload.status === 'pending' ? await this.store.uploads.parts(upload.id) : [];
-    const { id, tenant_id: _tenant, status, ...rest } = upload;
+    const { id, tenant_id: _tenant, multipart_id: _multipart, status, ...rest } = upload;
     return {
       upload_id: id,
       ...rest,
@@ -93,8 +109,11 @@ export class Uploads {
       throw ERRORS.payloadTooLarge(`size_bytes is over the maximum of ${this.config.maxUploadBytes} bytes`);
     }
     const now = this.clock.now();
+    const id = randomUUID();
+    const target = { tenant_id: tenantId, id };
+    const multipartId = await this.blobs.multipart.start(fileKey(target), uploadPrefix(target));
     const upload: UploadRow = {
-      id: randomUUID(),
+      id,
       tenant_id: tenantId,
       file_name: request.file_name,
       size_bytes: request.size_bytes,
@@ -106,12 +125,19 @@ export class Uploads {
       file_id: null,
       created_at: now.toISOString(),
       expires_at: new Date(now.getTime() + this.config.uploadTtlMs).toISOString(),
+      multipart_id: multipartId,
     };
-    const created = await this.store.uploads.create(upload, {
-      count: this.config.maxPendingUploadsPerTenant,
-      bytes: this.config.maxPendingUploadBytesPerTenant,
-      now: now.toISOString(),
-    });
+    const created = await this.store.uploads
+      .create(upload, {
+        count: this.config.maxPendingUploadsPerTenant,
+        bytes: this.config.maxPendingUploadBytesPerTenant,
+        now: now.toISOString(),
+      })
+      .catch(async (error: unknown) => {
+        await this.blobs.multipart.abort(multipartOf(upload)).catch(() => undefined);
+        throw error;
+      });
+    if (created !== 'created') await this.blobs.multipart.abort(multipartOf(upload));
     if (created === 'too_many') {
       throw ERRORS.tooManyRequests(
         'too_many_pending_uploads',
@@ -172,46 +198,42 @@ export class Uploads {
     if (declaredLength !== undefined && declaredLength > expected) throw tooLarge();
     if (declaredLength !== undefined && declaredLength < expected) throw wrongSize(declaredLength);
 
-    // the body goes aside first: only a whole part of the right size replaces what was stored
-    const key = partKey(upload, partNumber);
+    // the blob store replaces a stored part only with a whole one of the right size
     const release = this.partSlots.acquire(tenantId);
-    let staged: StagedBlob;
+    let stored;
     try {
-      staged = await this.blobs.stage(key, body, expected);
+      stored = await this.blobs.multipart.putPart(multipartOf(upload), partNumber, body, expected);
     } catch (error) {
       if (error instanceof BlobTooLargeError) throw tooLarge();
+      if (error instanceof BlobSizeError) throw wrongSize(error.got);
+      if (error instanceof MultipartGoneError) throw this.goneWhileSent();
       throw error;
     } finally {
       release();
     }
-    let committed = false;
-    try {
-      if (staged.size !== expected) throw wrongSize(staged.size);
-      // the upload's lock: a part never lands while the same upload is being completed or aborted
-      return await this.locks.run(uploadId, async () => {
-        await this.pending(tenantId, uploadId);
-        await staged.commit();
-        committed = true;
-        const stored = await this.store.uploads.putPart({
-          upload_id: upload.id,
-          part_number: partNumber,
-          size_bytes: staged.size,
-          sha256: staged.sha256,
-          received_at: this.clock.now().toISOString(),
-        });
-        if (!stored)
-          throw ERRORS.conflict('upload_completed', 'Upload was completed while the part was sent');
-        this.events.emit('part', staged.size);
-        return {
-          upload_id: upload.id,
-          part_number: partNumber,
-          size_bytes: staged.size,
-          sha256: staged.sha256,
-        };
+    // the upload's lock: the part's record never changes while the upload is being completed or aborted
+    return this.locks.run(uploadId, async () => {
+      await this.pending(tenantId, uploadId);
+      const recorded = await this.store.uploads.putPart({
+        upload_id: upload.id,
+        part_number: partNumber,
+        size_bytes: stored.size,
+        sha256: stored.sha256,
+        received_at: this.clock.now().toISOString(),
       });
-    } finally {
-      if (!committed) await staged.discard();
-    }
+      if (!recorded) throw this.goneWhileSent();
+      this.events.emit('part', stored.size);
+      return {
+        upload_id: upload.id,
+        part_number: partNumber,
+        size_bytes: stored.size,
+        sha256: stored.sha256,
+      };
+    });
+  }
+
+  private goneWhileSent() {
+    return ERRORS.conflict('upload_completed', 'Upload was completed while the part was sent');
   }
 
   async complete(tenantId: string, uploadId: string) {
@@ -235,62 +257,65 @@ export class Uploads {
         );
       }
 
-      const fileId = randomUUID();
-      const key = fileKey(tenantId, fileId);
-      const assembled = await this.blobs.concat(
-        key,
-        parts.map((p) => partKey(upload, p.part_number)),
-      );
-      let committed = false;
+      const target = multipartOf(upload);
+      const partSizes = parts.map((p) => p.size_bytes);
       try {
-        if (assembled.size !== upload.size_bytes) {
+        return await this.blobs.multipart.complete(
+          target,
+          partSizes,
+          (assembled) => this.admit(upload, target.key, assembled),
+          (multipartId) => this.store.uploads.setMultipart(upload.id, multipartId),
+        );
+      } catch (error) {
+        if (error instanceof BlobSizeError) {
           throw ERRORS.conflict(
             'size_mismatch',
-            `Parts hold ${assembled.size} bytes, the upload declared ${upload.size_bytes}`,
+            `A stored part holds ${error.got} bytes where ${error.expected} were recorded; send it again`,
           );
         }
-        if (upload.sha256 && assembled.sha256 !== upload.sha256) {
-          throw ERRORS.unprocessable(
-            'checksum_mismatch',
-            `SHA-256 of the file is ${assembled.sha256}, the upload declared ${upload.sha256}`,
-          );
-        }
-        const facts = await this.probePdf(this.blobs.localPath(key), tenantId);
-        if (facts.pageCount !== null && facts.pageCount > this.config.maxPages) {
-          throw ERRORS.unprocessable(
-            'too_many_pages',
-            `The PDF has ${facts.pageCount} pages; at most ${this.config.maxPages} are accepted`,
-          );
-        }
-        const file: FileRow = {
-          id: fileId,
-          tenant_id: tenantId,
-          upload_id: upload.id,
-          file_name: upload.file_name,
-          size_bytes: assembled.size,
-          sha256: assembled.sha256,
-          page_count: facts.pageCount,
-          pdf_version: facts.pdfVersion,
-          encrypted: facts.encrypted,
-          storage_key: key,
-          created_at: this.clock.now().toISOString(),
-        };
-        // The row is committed only now that the bytes are durable; another server may have won the race.
-        const result = await this.store.uploads.complete(file);
-        committed = result.created;
-        if (committed) {
-          await this.blobs.deletePrefix(uploadPrefix(upload)).catch((error: unknown) => {
-            this.logger.warn(
-              { err: error, upload_id: upload.id },
-              'could not delete parts of a completed upload',
-            );
-          });
-        }
-        return this.completedView(upload, result.file);
-      } finally {
-        if (!committed) await this.blobs.delete(key);
+        throw error;
       }
     });
+  }
+
+  /** Checks an assembled file and records it; throwing leaves the upload pending with its parts. */
+  private async admit(upload: UploadRow, key: string, assembled: AssembledBlob) {
+    if (assembled.size !== upload.size_bytes) {
+      throw ERRORS.conflict(
+        'size_mismatch',
+        `Parts hold ${assembled.size} bytes, the upload declared ${upload.size_bytes}`,
+      );
+    }
+    if (upload.sha256 && assembled.sha256 !== upload.sha256) {
+      throw ERRORS.unprocessable(
+        'checksum_mismatch',
+        `SHA-256 of the file is ${assembled.sha256}, the upload declared ${upload.sha256}`,
+      );
+    }
+    const facts = await this.probePdf(assembled.path, upload.tenant_id);
+    if (facts.pageCount !== null && facts.pageCount > this.config.maxPages) {
+      throw ERRORS.unprocessable(
+        'too_many_pages',
+        `The PDF has ${facts.pageCount} pages; at most ${this.config.maxPages} are accepted`,
+      );
+    }
+    const file: FileRow = {
+      id: randomUUID(),
+      tenant_id: upload.tenant_id,
+      upload_id: upload.id,
+      file_name: upload.file_name,
+      size_bytes: assembled.size,
+      sha256: assembled.sha256,
+      page_count: facts.pageCount,
+      pdf_version: facts.pdfVersion,
+      encrypted: facts.encrypted,
+      storage_key: key,
+      created_at: this.clock.now().toISOString(),
+    };
+    // The row is committed only now that the bytes are durable. Had another complete won the race, its
+    // file is the same key with the same bytes.
+    const result = await this.store.uploads.complete(file);
+    return this.completedView(upload, result.file);
   }
 
   private async probePdf(path: string, tenantId: string): Promise<ProbeFacts> {
@@ -335,9 +360,15 @@ export class Uploads {
         throw ERRORS.conflict('upload_completed', 'A completed upload cannot be aborted');
       if (!(await this.store.uploads.deletePending(tenantId, uploadId)))
         throw ERRORS.conflict('upload_completed', 'A completed upload cannot be aborted');
-      await this.blobs.deletePrefix(uploadPrefix(upload));
+      await this.discardBytes(upload);
     });
     return { upload_id: uploadId, status: 'aborted' as const };
+  }
+
+  /** The parts of an upload that will never complete (and a file a failed completion may have left). */
+  private async discardBytes(upload: UploadRow): Promise<void> {
+    await this.blobs.multipart.abort(multipartOf(upload));
+    await this.blobs.delete(fileKey(upload));
   }
 
   /**
@@ -357,6 +388,16 @@ export class Uploads {
         }
       }
     }
+    // multipart uploads that were started but whose row never committed, or that a crash left behind
+    for await (const open of this.blobs.multipart.listOpen('files')) {
+      if (open.startedAt > before) continue;
+      const [, tenantId, name] = open.key.split('/');
+      const upload = tenantId && name && (await this.store.uploads.get(tenantId, name.replace(/\.pdf$/, '')));
+      if (!upload || upload.status !== 'pending' || upload.multipart_id !== open.id) {
+        await this.blobs.multipart.abort(open);
+        removed++;
+      }
+    }
     return removed;
   }
 
@@ -366,7 +407,10 @@ export class Uploads {
     const [kind, tenantId, id] = key.split('/');
     if (!tenantId || !id) return false;
     if (kind === 'files') {
-      return !(await this.store.uploads.getFile(tenantId, id.replace(/\.pdf$/, '')));
+      // a file is named after its upload (before: after the file's own id)
+      const name = id.replace(/\.pdf$/, '');
+      if (await this.store.uploads.getFile(tenantId, name)) return false;
+      return !(await this.store.uploads.get(tenantId, name));
     }
     const upload = await this.store.uploads.get(tenantId, id);
     return !upload || upload.status !== 'pending';
@@ -378,7 +422,7 @@ export class Uploads {
     for (const upload of expired) {
       await this.locks.run(upload.id, async () => {
         if (await this.store.uploads.deletePending(upload.tenant_id, upload.id))
-          await this.blobs.deletePrefix(uploadPrefix(upload));
+          await this.discardBytes(upload);
       });
     }
     return expired.length;

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { outputKey } from '../runs/outputs.js';
 import type { ClaimedRun, RunOutcome, RunProgress } from '../store/types.js';
 import type { Clock } from '../time.js';
-import type { BlobStore } from '../blobs/blob-store.js';
+import { BlobMissingError, type BlobStore } from '../blobs/blob-store.js';
 import type { DocumentFacts } from '../pdf/facts.js';
 import { type PdfPool, TaskFailure } from '../pdf/pool.js';
 import type { PdfTask, PdfTaskResult } from '../pdf/tasks.js';
@@ -102,9 +102,32 @@ export async function executeRun(
   deps: ExecutionDeps,
   hooks: ExecutionHooks,
 ): Promise<RunOutcome> {
+  try {
+    // the parser reads a file on local disk: with an object store, a scratch copy for this run only
+    return await deps.blobs.withLocalFile(claim.storageKey, (path) =>
+      executeOnFile(claim, deps, hooks, path),
+    );
+  } catch (error) {
+    if (!(error instanceof BlobMissingError)) throw error;
+    return {
+      ...progressOf(1, 0, 1),
+      status: 'failed',
+      points_consumed: 0,
+      output_files: [],
+      error: 'The uploaded file is missing from storage',
+      completed_at: deps.clock.now().toISOString(),
+    };
+  }
+}
+
+async function executeOnFile(
+  claim: ClaimedRun,
+  deps: ExecutionDeps,
+  hooks: ExecutionHooks,
+  path: string,
+): Promise<RunOutcome> {
   const { run } = claim;
   const deadline = beforeDeadline(Date.now() + deps.runTimeoutMs);
-  const path = deps.blobs.localPath(claim.storageKey);
   const failed = (error: string, progress: RunProgress): RunOutcome => ({
     ...progress,
     status: 'failed',

@@ -13,6 +13,7 @@ import { int8AsNumber } from '../../src/store/postgres/database.js';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
 import type { Store } from '../../src/store/types.js';
+import { blobEnv } from './blobs.js';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -48,7 +49,10 @@ export async function dropPostgresDatabase(url: string): Promise<void> {
 
 /** The environment that points a server, worker or admin CLI at a new database of the project's engine. */
 export async function engineEnv(): Promise<Record<string, string>> {
-  return engine === 'postgres' ? { DATABASE_URL: await newPostgresDatabase() } : {};
+  return {
+    ...(engine === 'postgres' ? { DATABASE_URL: await newPostgresDatabase() } : {}),
+    ...(await blobEnv()),
+  };
 }
 
 /**

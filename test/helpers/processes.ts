@@ -4,6 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'vitest';
+import type { BlobStore } from '../../src/blobs/blob-store.js';
+import { openBlobStore } from '../../src/blobs/open.js';
+import { loadConfig } from '../../src/config.js';
 import { PROJECT_ROOT } from '../../src/paths.js';
 import { engineEnv, queryDatabase } from './engine.js';
 
@@ -171,6 +174,19 @@ export async function pollRun(
 }
 
 export const finished = (run: RunState) => ['succeeded', 'failed', 'cancelled'].includes(run.status);
+
+/** The blob store a deployment's processes use, opened as one of them would (local disk or S3). */
+export async function deploymentBlobs(dataDir: string): Promise<BlobStore> {
+  return openBlobStore(loadConfig({ ...process.env, ...deploymentEnv(dataDir) }));
+}
+
+/** The whole bytes of one blob of a deployment. */
+export async function readBlob(dataDir: string, key: string): Promise<Buffer> {
+  const { stream } = await (await deploymentBlobs(dataDir)).open(key);
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
 
 /** Rows of a query against a deployment's database, whichever the engine (`?` placeholders). */
 export async function queryDeployment<R>(dataDir: string, sql: string, params: unknown[] = []): Promise<R[]> {

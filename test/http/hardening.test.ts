@@ -127,7 +127,10 @@ describe('uploads: nothing stored is lost or contradicted', () => {
     }
     const young = path.join(root, 'files', h.tenant.tenant_id, '.tmp-in-progress');
     writeFileSync(young, 'x');
-    const kept = path.join(root, 'files', h.tenant.tenant_id, `${fileId}.pdf`);
+    const [file] = await h.query<{ storage_key: string }>('SELECT storage_key FROM files WHERE id = ?', [
+      fileId,
+    ]);
+    const kept = path.join(root, file!.storage_key);
     utimesSync(kept, old, old);
     const removed = await h.server.services.uploads.sweepLeftovers(3600_000);
     expect(removed).toBe(3);

@@ -67,6 +67,7 @@ async function tenantWithFile(store: Store, name: string) {
       file_id: null,
       created_at: at,
       expires_at: '9999-01-01T00:00:00.000Z',
+      multipart_id: null,
     },
     { count: 10, bytes: 10, now: at },
   );

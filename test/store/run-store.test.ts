@@ -37,6 +37,7 @@ beforeEach(async () => {
       file_id: null,
       created_at: new Date().toISOString(),
       expires_at: '9999-01-01T00:00:00.000Z',
+      multipart_id: null,
     },
     { count: 10, bytes: 10, now: new Date().toISOString() },
   );

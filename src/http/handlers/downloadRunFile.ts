@@ -7,4 +7,5 @@ export const downloadRunFile: AuthedHandler = async ({ c, ctx, services, princip
   ctx.status = 200;
   ctx.type = output.contentType;
   ctx.body = output.stream;
+  ctx.length = output.size;
 };

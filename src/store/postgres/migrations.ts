@@ -212,4 +212,13 @@ export const migrations: PostgresMigration[] = [
         FOR EACH ROW EXECUTE FUNCTION ledger_append_only();
     `,
   },
+  {
+    version: 2,
+    name: 'uploads: the blob store multipart id, and a lease shared by processes',
+    sql: `
+      ALTER TABLE uploads ADD COLUMN multipart_id text COLLATE "C";
+      ALTER TABLE uploads ADD COLUMN lease_holder text COLLATE "C";
+      ALTER TABLE uploads ADD COLUMN leased_until text COLLATE "C";
+    `,
+  },
 ];

@@ -2,7 +2,7 @@ import type { FileRow, PartRow, UploadRepo, UploadRow } from '../types.js';
 import type { Postgres } from './database.js';
 
 const UPLOAD =
-  'id, tenant_id, file_name, size_bytes, content_type, sha256, part_size, part_count, status, file_id, created_at, expires_at';
+  'id, tenant_id, file_name, size_bytes, content_type, sha256, part_size, part_count, status, file_id, created_at, expires_at, multipart_id';
 const FILE =
   'id, tenant_id, upload_id, file_name, size_bytes, sha256, page_count, pdf_version, encrypted, storage_key, created_at';
 
@@ -24,7 +24,7 @@ export function postgresUploads(db: Postgres): UploadRepo {
         if (totals!.count + 1 > limits.count) return 'too_many' as const;
         if (totals!.bytes + upload.size_bytes > limits.bytes) return 'too_many_bytes' as const;
         await tx.query(
-          `INSERT INTO uploads (${UPLOAD}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+          `INSERT INTO uploads (${UPLOAD}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
           [
             upload.id,
             upload.tenant_id,
@@ -38,6 +38,7 @@ export function postgresUploads(db: Postgres): UploadRepo {
             upload.file_id,
             upload.created_at,
             upload.expires_at,
+            upload.multipart_id,
           ],
         );
         return 'created' as const;
@@ -123,6 +124,28 @@ export function postgresUploads(db: Postgres): UploadRepo {
         'file.get',
       );
       return row;
+    },
+    async setMultipart(uploadId, multipartId) {
+      await db.query('UPDATE uploads SET multipart_id = $1 WHERE id = $2', [multipartId, uploadId]);
+    },
+    async lease(id, holder, until, now) {
+      const [row] = await db.query<{ held: boolean; present: boolean }>(
+        `WITH taken AS (
+           UPDATE uploads SET lease_holder = $2, leased_until = $3
+           WHERE id = $1 AND (lease_holder IS NULL OR lease_holder = $2 OR leased_until <= $4) RETURNING 1
+         )
+         SELECT EXISTS (SELECT 1 FROM taken) AS held, EXISTS (SELECT 1 FROM uploads WHERE id = $1) AS present`,
+        [id, holder, until, now],
+        'upload.lease',
+      );
+      const { held, present } = row!;
+      return held ? 'held' : present ? 'busy' : 'gone';
+    },
+    async release(uploadId, holder) {
+      await db.query(
+        'UPDATE uploads SET lease_holder = NULL, leased_until = NULL WHERE id = $1 AND lease_holder = $2',
+        [uploadId, holder],
+      );
     },
   };
 }

@@ -346,4 +346,13 @@ export const migrations: Migration[] = [
       END;
     `,
   },
+  {
+    version: 11,
+    name: 'uploads: the blob store multipart id, and a lease shared by processes',
+    sql: `
+      ALTER TABLE uploads ADD COLUMN multipart_id TEXT;
+      ALTER TABLE uploads ADD COLUMN lease_holder TEXT;
+      ALTER TABLE uploads ADD COLUMN leased_until TEXT;
+    `,
+  },
 ];

@@ -9,10 +9,10 @@ function toFile(row: FileRecord | undefined): FileRow | undefined {
 
 export function sqliteUploads(db: Db): UploadRepo {
   const uploadColumns =
-    'id, tenant_id, file_name, size_bytes, content_type, sha256, part_size, part_count, status, file_id, created_at, expires_at';
+    'id, tenant_id, file_name, size_bytes, content_type, sha256, part_size, part_count, status, file_id, created_at, expires_at, multipart_id';
   const insert = db.prepare(
     `INSERT INTO uploads (${uploadColumns}) VALUES (@id, @tenant_id, @file_name, @size_bytes, @content_type, @sha256,
-     @part_size, @part_count, @status, @file_id, @created_at, @expires_at)`,
+     @part_size, @part_count, @status, @file_id, @created_at, @expires_at, @multipart_id)`,
   );
   const get = db.prepare(`SELECT ${uploadColumns} FROM uploads WHERE id = ? AND tenant_id = ?`);
   const parts = db.prepare(
@@ -42,6 +42,16 @@ export function sqliteUploads(db: Db): UploadRepo {
   );
   const expired = db.prepare(
     `SELECT ${uploadColumns} FROM uploads WHERE status = 'pending' AND expires_at < ? ORDER BY expires_at LIMIT ?`,
+  );
+
+  const setMultipart = db.prepare(`UPDATE uploads SET multipart_id = ? WHERE id = ?`);
+  const takeLease = db.prepare(
+    `UPDATE uploads SET lease_holder = @holder, leased_until = @until
+     WHERE id = @id AND (lease_holder IS NULL OR lease_holder = @holder OR leased_until <= @now)`,
+  );
+  const exists = db.prepare('SELECT 1 FROM uploads WHERE id = ?');
+  const releaseLease = db.prepare(
+    'UPDATE uploads SET lease_holder = NULL, leased_until = NULL WHERE id = ? AND lease_holder = ?',
   );
 
   const pendingTotals = db.prepare(
@@ -92,6 +102,16 @@ export function sqliteUploads(db: Db): UploadRepo {
     },
     async getFile(tenantId, fileId) {
       return toFile(getFile.get(fileId, tenantId) as FileRecord | undefined);
+    },
+    async setMultipart(uploadId, multipartId) {
+      setMultipart.run(multipartId, uploadId);
+    },
+    async lease(id, holder, until, now) {
+      if (takeLease.run({ id, holder, until, now }).changes === 1) return 'held';
+      return exists.get(id) ? 'busy' : 'gone';
+    },
+    async release(uploadId, holder) {
+      releaseLease.run(uploadId, holder);
     },
   };
 }

@@ -1,0 +1,1 @@
+export function s3TestsAvailable(): { run: boolean; reason?: string };

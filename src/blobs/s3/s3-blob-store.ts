@@ -1,0 +1,384 @@
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { PassThrough, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  ListMultipartUploadsCommand,
+  ListObjectsV2Command,
+  ListPartsCommand,
+  type Part,
+  S3Client,
+  S3ServiceException,
+  UploadPartCommand,
+  UploadPartCopyCommand,
+} from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+import {
+  type AssembledBlob,
+  type BlobInfo,
+  BlobMissingError,
+  BlobSizeError,
+  type BlobStore,
+  BlobUnavailableError,
+  MultipartGoneError,
+  type MultipartStore,
+  type MultipartTarget,
+  type OpenedBlob,
+} from '../blob-store.js';
+import { S3_MIN_PART_SIZE } from '../../config.js';
+import { HashingLimit } from '../hashing-limit.js';
+
+export interface S3Settings {
+  bucket: string;
+  /** Unset: AWS. */
+  endpoint?: string;
+  region: string;
+  forcePathStyle: boolean;
+  credentials?: { accessKeyId: string; secretAccessKey: string };
+}
+
+const QUIET = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
+
+/** Errors that say the object store cannot answer now, rather than that the request was wrong. */
+function unavailable(error: unknown): boolean {
+  if (error instanceof S3ServiceException) return (error.$metadata.httpStatusCode ?? 500) >= 500;
+  const code = (error as NodeJS.ErrnoException).code;
+  return ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND'].includes(
+    code ?? '',
+  );
+}
+
+const isMissing = (error: unknown) =>
+  error instanceof S3ServiceException &&
+  (error.name === 'NoSuchKey' || error.name === 'NotFound' || error.$metadata.httpStatusCode === 404);
+
+/**
+ * Blobs in an S3-compatible object store (AWS S3, OpenStack Swift's s3api, ...). Uploads map onto S3
+ * multipart uploads on the final key; run outputs and other whole objects stream through lib-storage.
+ */
+export class S3BlobStore implements BlobStore {
+  readonly description: string;
+  readonly multipart: MultipartStore;
+  readonly client: S3Client;
+  readonly bucket: string;
+
+  constructor(settings: S3Settings) {
+    // The SDK's line for Node 20 warns on every start that later lines need Node 22: we pin this line
+    process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+    this.bucket = settings.bucket;
+    this.description = `s3://${settings.bucket}${settings.endpoint ? ` at ${settings.endpoint}` : ''}`;
+    this.client = new S3Client({
+      region: settings.region,
+      ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
+      forcePathStyle: settings.forcePathStyle,
+      ...(settings.credentials ? { credentials: settings.credentials } : {}),
+      // without a logger of its own the SDK writes to the console when a streamed part is aborted, which
+      // is a refusal this store reports to its caller already
+      logger: QUIET,
+      // servers other than AWS refuse the SDK's default aws-chunked trailing checksums
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+    });
+    this.multipart = new S3Multipart(this);
+  }
+
+  /** Every engine error leaves through here: an outage becomes BlobUnavailableError (503 to callers). */
+  async call<T>(what: string, operation: () => Promise<T>): Promise<T> {
+    try {
+      return await operation();
+    } catch (error) {
+      if (unavailable(error)) throw new BlobUnavailableError(`object store: ${what} failed`, error);
+      throw error;
+    }
+  }
+
+  /** Checks at start that the bucket is there and the credentials reach it. */
+  async check(): Promise<void> {
+    try {
+      await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
+    } catch (error) {
+      const status = error instanceof S3ServiceException ? error.$metadata.httpStatusCode : undefined;
+      const reason =
+        status === 404
+          ? 'it does not exist'
+          : status === 403
+            ? 'access is denied with these credentials'
+            : (error as Error).message || (error as Error).name;
+      throw new Error(`S3 bucket ${this.bucket} cannot be used: ${reason}`, { cause: error });
+    }
+  }
+
+  async put(key: string, source: Readable, maxBytes: number): Promise<BlobInfo> {
+    const meter = new HashingLimit(maxBytes);
+    const body = new PassThrough();
+    const upload = new Upload({
+      client: this.client,
+      params: { Bucket: this.bucket, Key: key, Body: body },
+      queueSize: 1,
+    });
+    const piping = pipeline(source, meter, body);
+    const results = await Promise.allSettled([piping, this.call('put', () => upload.done())]);
+    if (results[0].status === 'rejected') {
+      await upload.abort().catch(() => undefined);
+      throw results[0].reason;
+    }
+    if (results[1].status === 'rejected') throw results[1].reason;
+    return { size: meter.size, sha256: meter.digest() };
+  }
+
+  async open(key: string): Promise<OpenedBlob> {
+    try {
+      const object = await this.call('get', () =>
+        this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key })),
+      );
+      return { stream: object.Body as Readable, size: object.ContentLength ?? 0 };
+    } catch (error) {
+      if (isMissing(error)) throw new BlobMissingError(`blob ${key} is missing`);
+      throw error;
+    }
+  }
+
+  /** Streams `key` into a new scratch file, hashing it; the caller removes the directory. */
+  async download(key: string): Promise<{ dir: string; file: string; info: BlobInfo }> {
+    const { stream } = await this.open(key);
+    const dir = await mkdtemp(path.join(tmpdir(), 'ota-scratch-'));
+    const file = path.join(dir, 'blob');
+    try {
+      const meter = new HashingLimit(Number.MAX_SAFE_INTEGER);
+      await pipeline(stream, meter, createWriteStream(file));
+      return { dir, file, info: { size: meter.size, sha256: meter.digest() } };
+    } catch (error) {
+      await rm(dir, { recursive: true, force: true });
+      throw unavailable(error) ? new BlobUnavailableError('object store: read failed', error) : error;
+    }
+  }
+
+  async withLocalFile<T>(key: string, use: (path: string) => Promise<T>): Promise<T> {
+    const { dir, file } = await this.download(key);
+    try {
+      return await use(file);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.call('delete', () =>
+      this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key })),
+    );
+  }
+
+  async deletePrefix(prefix: string): Promise<void> {
+    for await (const { key } of this.list(prefix)) await this.delete(key);
+  }
+
+  async *list(prefix: string): AsyncIterable<{ key: string; modifiedAt: number }> {
+    let token: string | undefined;
+    do {
+      const page = await this.call('list', () =>
+        this.client.send(
+          new ListObjectsV2Command({ Bucket: this.bucket, Prefix: `${prefix}/`, ContinuationToken: token }),
+        ),
+      );
+      for (const object of page.Contents ?? []) {
+        if (object.Key) yield { key: object.Key, modifiedAt: object.LastModified?.getTime() ?? 0 };
+      }
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+  }
+}
+
+class S3Multipart implements MultipartStore {
+  readonly minPartSize = S3_MIN_PART_SIZE;
+
+  constructor(private readonly s3: S3BlobStore) {}
+
+  private get client() {
+    return this.s3.client;
+  }
+
+  private get bucket() {
+    return this.s3.bucket;
+  }
+
+  async start(key: string): Promise<string> {
+    const started = await this.s3.call('start multipart upload', () =>
+      this.client.send(
+        new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: key, ContentType: 'application/pdf' }),
+      ),
+    );
+    if (!started.UploadId) throw new Error('the object store gave no UploadId');
+    return started.UploadId;
+  }
+
+  async putPart(
+    target: MultipartTarget,
+    partNumber: number,
+    source: Readable,
+    size: number,
+  ): Promise<BlobInfo> {
+    // the body streams straight into UploadPart; a body that turns out too long or too short aborts the
+    // request, so the object store keeps the part it had
+    const meter = new HashingLimit(size, true);
+    const body = new PassThrough();
+    const controller = new AbortController();
+    const piping = pipeline(source, meter, body).catch((error: unknown) => {
+      controller.abort();
+      throw error;
+    });
+    const sending = this.s3.call('upload part', () =>
+      this.client.send(
+        new UploadPartCommand({
+          Bucket: this.bucket,
+          Key: target.key,
+          UploadId: target.id,
+          PartNumber: partNumber,
+          ContentLength: size,
+          Body: body,
+        }),
+        { abortSignal: controller.signal },
+      ),
+    );
+    const [piped, sent] = await Promise.allSettled([piping, sending]);
+    if (piped.status === 'rejected') throw piped.reason;
+    if (sent.status === 'rejected') {
+      if (sent.reason instanceof S3ServiceException && sent.reason.name === 'NoSuchUpload')
+        throw new MultipartGoneError(`multipart upload ${target.id} is gone`);
+      throw sent.reason;
+    }
+    return { size: meter.size, sha256: meter.digest() };
+  }
+
+  private async parts(target: MultipartTarget): Promise<Part[]> {
+    const parts: Part[] = [];
+    let marker: string | undefined;
+    for (;;) {
+      const page = await this.s3.call('list parts', () =>
+        this.client.send(
+          new ListPartsCommand({
+            Bucket: this.bucket,
+            Key: target.key,
+            UploadId: target.id,
+            PartNumberMarker: marker,
+          }),
+        ),
+      );
+      parts.push(...(page.Parts ?? []));
+      if (!page.IsTruncated || !page.NextPartNumberMarker) return parts;
+      marker = page.NextPartNumberMarker;
+    }
+  }
+
+  async complete<T>(
+    target: MultipartTarget,
+    partSizes: number[],
+    use: (assembled: AssembledBlob) => Promise<T>,
+    onReopened: (id: string) => Promise<void>,
+  ): Promise<T> {
+    const stored = new Map((await this.parts(target)).map((part) => [part.PartNumber, part]));
+    const chosen = partSizes.map((size, index) => {
+      const part = stored.get(index + 1);
+      if (!part || part.Size !== size) throw new BlobSizeError(size, part?.Size ?? 0);
+      return { PartNumber: index + 1, ETag: part.ETag };
+    });
+    await this.s3.call('complete multipart upload', () =>
+      this.client.send(
+        new CompleteMultipartUploadCommand({
+          Bucket: this.bucket,
+          Key: target.key,
+          UploadId: target.id,
+          MultipartUpload: { Parts: chosen },
+        }),
+      ),
+    );
+    // S3 gives no SHA-256 of a multipart object, and the parser needs the bytes on local disk anyway:
+    // one read into a scratch file does both
+    let scratch: Awaited<ReturnType<S3BlobStore['download']>> | undefined;
+    try {
+      scratch = await this.s3.download(target.key);
+      return await use({ ...scratch.info, path: scratch.file });
+    } catch (error) {
+      await this.reopen(target, partSizes, onReopened);
+      throw error;
+    } finally {
+      if (scratch) await rm(scratch.dir, { recursive: true, force: true });
+    }
+  }
+
+  /** Makes the completed object a multipart upload again, part by part, by server-side copies. */
+  private async reopen(
+    target: MultipartTarget,
+    partSizes: number[],
+    onReopened: (id: string) => Promise<void>,
+  ): Promise<void> {
+    const id = await this.start(target.key);
+    let offset = 0;
+    for (const [index, size] of partSizes.entries()) {
+      const range = `bytes=${offset}-${offset + size - 1}`;
+      offset += size;
+      await this.s3.call('copy part', () =>
+        this.client.send(
+          new UploadPartCopyCommand({
+            Bucket: this.bucket,
+            Key: target.key,
+            UploadId: id,
+            PartNumber: index + 1,
+            CopySource: `${this.bucket}/${encodeURI(target.key)}`,
+            CopySourceRange: range,
+          }),
+        ),
+      );
+    }
+    await onReopened(id);
+    await this.s3.delete(target.key);
+  }
+
+  async abort(target: MultipartTarget): Promise<void> {
+    try {
+      await this.s3.call('abort multipart upload', () =>
+        this.client.send(
+          new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: target.key, UploadId: target.id }),
+        ),
+      );
+    } catch (error) {
+      if (!(error instanceof S3ServiceException && error.name === 'NoSuchUpload')) throw error;
+    }
+  }
+
+  async *listOpen(prefix: string): AsyncIterable<MultipartTarget & { startedAt: number }> {
+    let keyMarker: string | undefined;
+    let idMarker: string | undefined;
+    for (;;) {
+      const page = await this.s3.call('list multipart uploads', () =>
+        this.client.send(
+          new ListMultipartUploadsCommand({
+            Bucket: this.bucket,
+            Prefix: `${prefix}/`,
+            KeyMarker: keyMarker,
+            UploadIdMarker: idMarker,
+          }),
+        ),
+      );
+      for (const upload of page.Uploads ?? []) {
+        if (upload.Key && upload.UploadId)
+          yield {
+            key: upload.Key,
+            id: upload.UploadId,
+            staging: '',
+            startedAt: upload.Initiated?.getTime() ?? 0,
+          };
+      }
+      if (!page.IsTruncated) return;
+      keyMarker = page.NextKeyMarker;
+      idMarker = page.NextUploadIdMarker;
+    }
+  }
+}

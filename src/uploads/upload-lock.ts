@@ -1,0 +1,58 @@
+import { randomUUID } from 'node:crypto';
+import { ERRORS } from '../errors.js';
+import type { Store } from '../store/types.js';
+import type { Clock } from '../time.js';
+import { KeyedLock } from './keyed-lock.js';
+
+/** How long a lease lasts unless renewed; a process that died holding one blocks its upload this long. */
+const LEASE_MS = 5_000;
+/** How long a caller waits for an upload another request is working on before it is told to retry. */
+const WAIT_MS = 60_000;
+const POLL_MS = 25;
+
+/**
+ * One request at a time works on an upload's state (a part landing, complete, abort, the expiry sweep),
+ * across every process on the database: a lease in the upload's row, renewed while it is held. Within a
+ * process, callers queue on an in-memory lock first, so they do not poll the database against each other.
+ */
+export class UploadLock {
+  private readonly local = new KeyedLock();
+
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+  ) {}
+
+  run<T>(uploadId: string, fn: () => Promise<T>): Promise<T> {
+    return this.local.run(uploadId, async () => {
+      const holder = randomUUID();
+      const take = () => {
+        const now = this.clock.now().getTime();
+        return this.store.uploads.lease(
+          uploadId,
+          holder,
+          new Date(now + LEASE_MS).toISOString(),
+          new Date(now).toISOString(),
+        );
+      };
+      const deadline = Date.now() + WAIT_MS;
+      for (;;) {
+        const state = await take();
+        // with no row there is nothing to guard: fn finds that out and answers 404 or 409
+        if (state !== 'busy') break;
+        if (Date.now() > deadline) {
+          throw ERRORS.busy('Another request is working on this upload; retry shortly', 1);
+        }
+        await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      }
+      const renewal = setInterval(() => void take().catch(() => undefined), LEASE_MS / 5);
+      renewal.unref();
+      try {
+        return await fn();
+      } finally {
+        clearInterval(renewal);
+        await this.store.uploads.release(uploadId, holder).catch(() => undefined);
+      }
+    });
+  }
+}
