@@ -1,0 +1,84 @@
+/**
+ * HAProxy in front of several API processes, as the scale-out deployment runs it (and the tests, the bench
+ * and `npm run stack` start it): round-robin, each server health-checked on /healthz, a request whose
+ * connection was refused sent to another server. HAProxy comes from Debian (`apt-get install haproxy`).
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+export interface Backend {
+  name: string;
+  port: number;
+}
+
+/** Checks every 200 ms, out after 2 failures: a dead server stops getting requests within about 0.5 s. */
+export function haproxyConfig(port: number, backends: Backend[], host = '127.0.0.1'): string {
+  return `global
+  maxconn 4000
+
+defaults
+  mode http
+  timeout connect 2s
+  timeout client 310s
+  timeout server 310s
+  timeout http-request 30s
+  option http-keep-alive
+  # a connection refused by a dead server is retried on another: the request never reached it
+  retries 3
+  option redispatch 1
+  retry-on conn-failure
+
+frontend api
+  bind ${host}:${port}
+  default_backend apis
+
+backend apis
+  balance roundrobin
+  option httpchk GET /healthz
+  http-check expect status 200
+  default-server inter 200ms fastinter 100ms downinter 500ms fall 2 rise 2
+${backends.map((b) => `  server ${b.name} 127.0.0.1:${b.port} check`).join('\n')}
+`;
+}
+
+export function haproxyInstalled(): boolean {
+  return spawnSync('haproxy', ['-v'], { stdio: 'ignore' }).status === 0;
+}
+
+export interface RunningHaproxy {
+  url: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** Starts HAProxy with its configuration in `dir`, and waits until it routes to a healthy server. */
+export async function startHaproxy(dir: string, port: number, backends: Backend[]): Promise<RunningHaproxy> {
+  const config = path.join(dir, 'haproxy.cfg');
+  writeFileSync(config, haproxyConfig(port, backends));
+  const child = spawn('haproxy', ['-db', '-f', config], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`haproxy exited with ${child.exitCode}: ${stderr.trim()}`);
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`haproxy did not route to a healthy server: ${stderr.trim()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return {
+    url,
+    child,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
