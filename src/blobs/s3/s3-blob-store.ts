@@ -27,6 +27,7 @@ import {
   BlobMissingError,
   BlobSizeError,
   type BlobStore,
+  BlobTooLargeError,
   BlobUnavailableError,
   MultipartGoneError,
   type MultipartStore,
@@ -44,6 +45,8 @@ export interface S3Settings {
   forcePathStyle: boolean;
   credentials?: { accessKeyId: string; secretAccessKey: string };
 }
+
+const isSizeVerdict = (error: unknown) => error instanceof BlobTooLargeError || error instanceof BlobSizeError;
 
 const QUIET = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 
@@ -83,6 +86,8 @@ export class S3BlobStore implements BlobStore {
       // without a logger of its own the SDK writes to the console when a streamed part is aborted, which
       // is a refusal this store reports to its caller already
       logger: QUIET,
+      // a server that accepts and then says nothing must not hold a request for ever
+      requestHandler: { connectionTimeout: 5_000, requestTimeout: 60_000 },
       // servers other than AWS refuse the SDK's default aws-chunked trailing checksums
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
@@ -234,26 +239,34 @@ class S3Multipart implements MultipartStore {
       controller.abort();
       throw error;
     });
-    const sending = this.s3.call('upload part', () =>
-      this.client.send(
-        new UploadPartCommand({
-          Bucket: this.bucket,
-          Key: target.key,
-          UploadId: target.id,
-          PartNumber: partNumber,
-          ContentLength: size,
-          Body: body,
-        }),
-        { abortSignal: controller.signal },
-      ),
-    );
+    const sending = this.s3
+      .call('upload part', () =>
+        this.client.send(
+          new UploadPartCommand({
+            Bucket: this.bucket,
+            Key: target.key,
+            UploadId: target.id,
+            PartNumber: partNumber,
+            ContentLength: size,
+            Body: body,
+          }),
+          { abortSignal: controller.signal },
+        ),
+      )
+      .catch((error: unknown) => {
+        // nobody reads the body any more: end it, or the pipeline waits on the request for ever
+        body.destroy();
+        throw error;
+      });
     const [piped, sent] = await Promise.allSettled([piping, sending]);
-    if (piped.status === 'rejected') throw piped.reason;
+    // the body's own verdict (too long, too short) first; then the object store's; then the client's
+    if (piped.status === 'rejected' && isSizeVerdict(piped.reason)) throw piped.reason;
     if (sent.status === 'rejected') {
       if (sent.reason instanceof S3ServiceException && sent.reason.name === 'NoSuchUpload')
         throw new MultipartGoneError(`multipart upload ${target.id} is gone`);
-      throw sent.reason;
+      if (piped.status === 'fulfilled' || sent.reason instanceof BlobUnavailableError) throw sent.reason;
     }
+    if (piped.status === 'rejected') throw piped.reason;
     return { size: meter.size, sha256: meter.digest() };
   }
 
