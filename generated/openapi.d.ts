@@ -119,7 +119,12 @@ export interface paths {
          *     the declared one (when one was given), and that the bytes are a PDF that opens with at most
          *     `MAX_PAGES` pages (default 10,000; more is 422 `too_many_pages`); then stores the file and returns
          *     its `file_id`. Idempotent: completing a completed upload returns the same `file_id`. Any failure
-         *     leaves the upload as it was. The PDF is opened on parser threads of their own, never behind runs.
+         *     leaves the upload as it was, every part still there to be replaced or completed again. The PDF is
+         *     opened on parser threads of their own, never behind runs.
+         *
+         *     One request at a time works on an upload's record (a part being recorded, `complete`, abort, the
+         *     expiry sweep), whichever server process behind the load balancer receives it: the others wait for
+         *     it, and one that waited 60 s gets 503 `busy`. Part bodies themselves stream in parallel.
          */
         post: operations["completeUpload"];
         delete?: never;
@@ -478,6 +483,10 @@ export interface components {
             content_type: string;
             /** @description The declared SHA-256, if any. */
             sha256: string | null;
+            /**
+             * @description Bytes of every part but the last: the server's `UPLOAD_PART_SIZE` (default 8 MiB; at least 5 MiB
+             *     on a server whose files are in S3-compatible object storage).
+             */
             part_size: number;
             part_count: number;
             parts: components["schemas"]["UploadPart"][];
@@ -870,7 +879,8 @@ export interface components {
         };
         /**
          * @description The server is receiving `MAX_CONCURRENT_PARTS` part bodies already (default 64): `busy`; or, as for
-         *     every operation (see StoreUnavailable), the database could not answer: `unavailable`. Retry after
+         *     every operation (see StoreUnavailable), the database or the object store could not answer:
+         *     `unavailable`. Retry after
          *     `Retry-After` seconds.
          */
         Busy: {
@@ -898,8 +908,10 @@ export interface components {
         /**
          * @description The database could not do the work for a reason that says nothing about the request: it is
          *     unreachable or restarting, a statement ran past `DATABASE_STATEMENT_TIMEOUT_MS`, no connection was
-         *     free within `DATABASE_CONNECT_TIMEOUT_MS`, or a write conflict persisted after retries:
-         *     `unavailable`. Nothing was changed. Retry after `Retry-After` seconds.
+         *     free within `DATABASE_CONNECT_TIMEOUT_MS`, or a write conflict persisted after retries; or the object
+         *     store that holds the files (S3) is unreachable or failing: `unavailable`. Nothing was changed. Also
+         *     `busy`: another request has been working on the same upload for 60 s (see completeUpload). Retry
+         *     after `Retry-After` seconds.
          */
         StoreUnavailable: {
             headers: {
