@@ -117,6 +117,16 @@ export async function startApi(
   return { ...track(child, url), startupMs: performance.now() - started };
 }
 
+/** A worker process (`npm run worker`), compiled: it has no port, so it is ready when it is started. */
+export function startWorker(dataDir: string, env: Record<string, string> = {}): Proc {
+  const child = spawn(process.execPath, ['dist/src/start/worker.js'], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  return track(child, '');
+}
+
 export async function startReference(dataDir: string, port: number, { pinned = false } = {}): Promise<Proc> {
   const [command, args] = spawnNode(
     ['--import', 'tsx', 'bench/reference-server.ts', dataDir, String(port)],

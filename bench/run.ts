@@ -17,6 +17,7 @@ import { type LoadResult, load, pinnedServerCores } from './load.js';
 import { writeLargePdf } from './pdf-fixture.js';
 import { startLocalPostgres } from '../src/cli/postgres.js';
 import { type Proc, startApi, startReference, startReferencePostgres, stopAll } from './processes.js';
+import { scaleOut } from './scale-out.js';
 import { createTenant, referenceCopy, seedLedger, seedRuns } from './seed.js';
 import { postgresQuery, type SeededPostgresTenant, seedPostgresRuns } from './seed-postgres.js';
 
@@ -924,6 +925,28 @@ async function main() {
   if (wanted('6')) await scenario('6: diagnosis', diagnosis);
   if (wanted('8')) await scenario('8: client upload', clientUpload);
   if (wanted('9')) await scenario('9: PostgreSQL: run list, deep pages, concurrent creators', postgresRuns);
+  if (wanted('10'))
+    await scenario('10: scale-out: S3 uploads, HAProxy, API and worker processes', () =>
+      scaleOut({
+        quick,
+        work,
+        port: () => port(),
+        uploadSizes: SIZES.uploads,
+        runListSize: SIZES.runsSmall,
+        rounds: SIZES.rounds,
+        record,
+        load: (url, headers, serverPid) =>
+          load({
+            url,
+            headers,
+            connections: CONNECTIONS,
+            warmupS: SIZES.warmupS,
+            durationS: SIZES.durationS,
+            serverPid,
+          }),
+        sendParts,
+      }),
+    );
   rmSync(work, { recursive: true, force: true });
 
   console.log(

@@ -53,10 +53,19 @@ export interface RunningHaproxy {
 }
 
 /** Starts HAProxy with its configuration in `dir`, and waits until it routes to a healthy server. */
-export async function startHaproxy(dir: string, port: number, backends: Backend[]): Promise<RunningHaproxy> {
-  const config = path.join(dir, 'haproxy.cfg');
+export async function startHaproxy(
+  dir: string,
+  port: number,
+  backends: Backend[],
+  /** `taskset` CPU list to run it on (the bench keeps it off the load generator's core). */
+  cpus?: string,
+): Promise<RunningHaproxy> {
+  const config = path.join(dir, `haproxy-${port}.cfg`);
   writeFileSync(config, haproxyConfig(port, backends));
-  const child = spawn('haproxy', ['-db', '-f', config], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const args = ['-db', '-f', config];
+  const child = cpus
+    ? spawn('taskset', ['-c', cpus, 'haproxy', ...args], { stdio: ['ignore', 'ignore', 'pipe'] })
+    : spawn('haproxy', args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const url = `http://127.0.0.1:${port}`;

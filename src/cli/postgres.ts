@@ -131,14 +131,19 @@ export async function startLocalPostgres(dir: string, port: number, cpus?: strin
   };
 }
 
+/** Stops the cluster startLocalPostgres started in `dir`, from any process. */
+export async function stopLocalPostgres(dir: string): Promise<void> {
+  const { pgCtl } = runnable(await findPostgres(), dir);
+  run(pgCtl, ['-D', path.join(dir, 'data'), '-m', 'fast', '-w', 'stop']);
+}
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const [command = 'start', dirArg] = process.argv.slice(2);
   const dir = path.resolve(dirArg ?? path.join(process.env.DATA_DIR ?? './data', 'postgres'));
   const port = Number(process.env.POSTGRES_PORT ?? 5433);
   try {
     if (command === 'stop') {
-      const { pgCtl } = runnable(await findPostgres(), dir);
-      run(pgCtl, ['-D', path.join(dir, 'data'), '-m', 'fast', '-w', 'stop']);
+      await stopLocalPostgres(dir);
       process.stdout.write(`stopped the PostgreSQL server in ${dir}\n`);
     } else {
       const server = await startLocalPostgres(dir, port);

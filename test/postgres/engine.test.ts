@@ -5,6 +5,7 @@ import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../src/paths.js';
 import { openPostgresStore, type PostgresOptions } from '../../src/store/postgres/index.js';
+import { migrations } from '../../src/store/postgres/migrations.js';
 import { type RunRow, type Store, StoreUnavailableError } from '../../src/store/types.js';
 import { Tenants } from '../../src/tenants/service.js';
 import { hashToken } from '../../src/tenants/tokens.js';
@@ -117,9 +118,9 @@ describe('migrations', () => {
     expect(stores).toHaveLength(6);
     const applied = await sql<{ version: number; n: string }>(
       url,
-      'SELECT version, COUNT(*) AS n FROM schema_migrations GROUP BY version',
+      'SELECT version, COUNT(*) AS n FROM schema_migrations GROUP BY version ORDER BY version',
     );
-    expect(applied).toEqual([{ version: 1, n: '1' }]);
+    expect(applied).toEqual(migrations.map((m) => ({ version: m.version, n: '1' })));
   });
 });
 

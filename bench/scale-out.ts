@@ -1,0 +1,385 @@
+/**
+ * Scenario 10: the scale-out deployment on this machine. One PostgreSQL, one OpenStack Swift (S3 API), API
+ * processes behind HAProxy, worker processes. Measures S3 uploads against a bare @aws-sdk PutObject of the
+ * same bytes to the same Swift, the run list through HAProxy with one and two API processes, runs finished
+ * per second by two workers, and how long a dead worker's run waits before another takes it over.
+ */
+import { execFileSync } from 'node:child_process';
+import { createReadStream, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { CreateBucketCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { PDFDocument } from 'pdf-lib';
+import { startHaproxy, type RunningHaproxy } from '../src/cli/haproxy.js';
+import { startLocalPostgres } from '../src/cli/postgres.js';
+import { PROJECT_ROOT } from '../src/paths.js';
+import { type LoadResult, pinnedServerCores } from './load.js';
+import { writeLargePdf } from './pdf-fixture.js';
+import { type Proc, startApi, startWorker } from './processes.js';
+import { postgresQuery, seedPostgresRuns } from './seed-postgres.js';
+
+export interface ScaleOutContext {
+  quick: boolean;
+  work: string;
+  port(): number;
+  uploadSizes: number[];
+  runListSize: number;
+  rounds: number;
+  record(row: {
+    scenario: string;
+    variant: string;
+    rps?: number;
+    p50?: number;
+    p99?: number;
+    peakRssMb?: number;
+    value?: string;
+    ratio?: number;
+    target?: string;
+    met?: boolean;
+  }): void;
+  /** wrk against `url`, pinned as every HTTP scenario is; `serverPid` is the process whose CPU is read. */
+  load(url: string, headers: Record<string, string>, serverPid: number): Promise<LoadResult>;
+  /** Sends a file's parts over two connections; MB/s. */
+  sendParts(
+    base: string,
+    route: (part: number) => string,
+    file: string,
+    size: number,
+    partSize: number,
+    headers: Record<string, string>,
+  ): Promise<number>;
+}
+
+const PART = 8 * 2 ** 20;
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** Bytes of every file under `dir` (0 when it does not exist). */
+function bytesUnder(dir: string): number {
+  let total = 0;
+  try {
+    for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+      if (entry.isFile()) total += statSync(path.join(entry.parentPath, entry.name)).size;
+    }
+  } catch {
+    // no such directory: nothing stored
+  }
+  return total;
+}
+
+async function json<T>(url: string, init: RequestInit = {}): Promise<T> {
+  const res = await fetch(url, init);
+  if (res.status >= 300) throw new Error(`${init.method ?? 'GET'} ${url}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+export async function scaleOut(ctx: ScaleOutContext): Promise<void> {
+  const pgDir = mkdtempSync(path.join(tmpdir(), 'ota-bench-scale-pg-'));
+  const swiftDir = mkdtempSync(path.join(tmpdir(), 'ota-bench-swift-'));
+  const haproxyDir = mkdtempSync(path.join(tmpdir(), 'ota-bench-haproxy-'));
+  const proxies: RunningHaproxy[] = [];
+  const postgres = await startLocalPostgres(pgDir, ctx.port(), pinnedServerCores);
+  // Swift takes five ports in a row: proxy, account, container, object, memcached
+  const swiftPort = ctx.port();
+  for (let i = 0; i < 4; i++) ctx.port();
+  try {
+    const swift = execFileSync(
+      'bash',
+      [path.join(PROJECT_ROOT, 'scripts/swift.sh'), 'start', swiftDir, String(swiftPort)],
+      {
+        encoding: 'utf8',
+      },
+    );
+    const s3Env = Object.fromEntries(
+      swift
+        .trim()
+        .split(/\s+/)
+        .map((pair) => pair.split('=') as [string, string]),
+    );
+    const client = new S3Client({
+      endpoint: s3Env.S3_ENDPOINT,
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: { accessKeyId: s3Env.AWS_ACCESS_KEY_ID!, secretAccessKey: s3Env.AWS_SECRET_ACCESS_KEY! },
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+    });
+    const bucket = 'bench';
+    await client.send(new CreateBucketCommand({ Bucket: bucket }));
+    await postgresQuery(postgres.url, 'CREATE DATABASE scale');
+    const url = postgres.url.replace(/\/postgres$/, '/scale');
+    const tenant = await seedPostgresRuns(url, 'scale', ctx.runListSize);
+    const env = {
+      ...s3Env,
+      DATABASE_URL: url,
+      BLOB_STORE: 's3',
+      S3_BUCKET: bucket,
+      UPLOAD_PART_SIZE: String(PART),
+      MAX_UPLOAD_BYTES: String(4 * 2 ** 30),
+      WORKER_THREADS: '0',
+      MAX_QUEUED_RUNS_PER_TENANT: '1000000000',
+    };
+
+    // --- uploads: ours (parts through the API into S3 multipart, then complete) vs a bare PutObject
+    for (const size of ctx.uploadSizes) {
+      const file = path.join(ctx.work, `scale-upload-${size}.pdf`);
+      await writeLargePdf(file, size);
+      const apiData = mkdtempSync(path.join(tmpdir(), 'ota-bench-api-data-'));
+      const apiTmp = mkdtempSync(path.join(tmpdir(), 'ota-bench-api-tmp-'));
+      const api = await startApi(apiData, ctx.port(), { ...env, TMPDIR: apiTmp });
+      const label = `${size / 2 ** 20} MiB`;
+      const pairs: { bare: number; parts: number; whole: number; completeS: number }[] = [];
+      api.resetPeak();
+      for (let r = 0; r < Math.max(1, ctx.rounds - 1); r++) {
+        const t0 = performance.now();
+        await client.send(
+          new PutObjectCommand({
+            Bucket: bucket,
+            Key: `bare/${r}.pdf`,
+            Body: createReadStream(file),
+            ContentLength: size,
+          }),
+        );
+        const bare = size / 2 ** 20 / ((performance.now() - t0) / 1000);
+        const started = await json<{ data: { upload_id: string } }>(`${api.url}/api/open/uploads`, {
+          method: 'POST',
+          headers: { ...bearer(tenant.token), 'content-type': 'application/json' },
+          body: JSON.stringify({ file_name: 'big.pdf', size_bytes: size }),
+        });
+        const id = started.data.upload_id;
+        const t1 = performance.now();
+        const parts = await ctx.sendParts(
+          api.url,
+          (p) => `/api/open/uploads/${id}/parts/${p}`,
+          file,
+          size,
+          PART,
+          bearer(tenant.token),
+        );
+        const t2 = performance.now();
+        await json(`${api.url}/api/open/uploads/complete`, {
+          method: 'POST',
+          headers: { ...bearer(tenant.token), 'content-type': 'application/json' },
+          body: JSON.stringify({ upload_id: id }),
+        });
+        const completeS = (performance.now() - t2) / 1000;
+        const whole = size / 2 ** 20 / ((performance.now() - t1) / 1000);
+        pairs.push({ bare, parts, whole, completeS });
+      }
+      const peak = api.peakRssMb();
+      const left = bytesUnder(apiData) + bytesUnder(apiTmp);
+      const bare = median(pairs.map((p) => p.bare));
+      ctx.record({
+        scenario: '10 S3 upload',
+        variant: `bare @aws-sdk PutObject, ${label}`,
+        value: `${round(bare, 1)} MB/s`,
+      });
+      const ratio = median(pairs.map((p) => p.parts / p.bare));
+      ctx.record({
+        scenario: '10 S3 upload',
+        variant: `parts into S3 multipart, ${label}`,
+        value: `${round(median(pairs.map((p) => p.parts)), 1)} MB/s; ${left} bytes left on the API's disk`,
+        peakRssMb: peak,
+        ratio,
+        target: '>= 0.8x PutObject; RSS < 200 MB; 0 bytes left',
+        met: ratio >= 0.8 && peak < 200 && left === 0,
+      });
+      ctx.record({
+        scenario: '10 S3 upload',
+        variant: `with complete (read back + SHA-256 + open), ${label}`,
+        value: `${round(median(pairs.map((p) => p.whole)), 1)} MB/s end to end; complete ${round(median(pairs.map((p) => p.completeS)), 2)} s`,
+        ratio: median(pairs.map((p) => p.whole / p.bare)),
+      });
+      await api.stop();
+      rmSync(file, { force: true });
+      rmSync(apiData, { recursive: true, force: true });
+      rmSync(apiTmp, { recursive: true, force: true });
+    }
+
+    // --- the run list through HAProxy, one API process and two
+    const apis: Proc[] = [];
+    for (let i = 0; i < 2; i++)
+      apis.push(await startApi(path.join(ctx.work, `scale-api-${i}`), ctx.port(), env, { pinned: true }));
+    const one = await startHaproxy(
+      haproxyDir,
+      ctx.port(),
+      [{ name: 'api1', port: Number(new URL(apis[0]!.url).port) }],
+      pinnedServerCores,
+    );
+    const two = await startHaproxy(
+      haproxyDir,
+      ctx.port(),
+      apis.map((a, i) => ({ name: `api${i + 1}`, port: Number(new URL(a.url).port) })),
+      pinnedServerCores,
+    );
+    proxies.push(one, two);
+    const route = '/api/open/runs?limit=20';
+    const direct: LoadResult[] = [];
+    const viaOne: LoadResult[] = [];
+    const viaTwo: LoadResult[] = [];
+    for (let r = 0; r < ctx.rounds; r++) {
+      direct.push(await ctx.load(`${apis[0]!.url}${route}`, bearer(tenant.token), apis[0]!.child.pid!));
+      viaOne.push(await ctx.load(`${one.url}${route}`, bearer(tenant.token), apis[0]!.child.pid!));
+      viaTwo.push(await ctx.load(`${two.url}${route}`, bearer(tenant.token), apis[0]!.child.pid!));
+    }
+    const rps = (results: LoadResult[]) => median(results.map((x) => x.rps));
+    const label = `${ctx.runListSize / 1000}k runs`;
+    ctx.record({
+      scenario: '10 run list',
+      variant: `1 API process, direct, ${label}`,
+      rps: rps(direct),
+      p50: median(direct.map((x) => x.p50)),
+      p99: median(direct.map((x) => x.p99)),
+    });
+    ctx.record({
+      scenario: '10 run list',
+      variant: `1 API process via HAProxy, ${label}`,
+      rps: rps(viaOne),
+      p50: median(viaOne.map((x) => x.p50)),
+      p99: median(viaOne.map((x) => x.p99)),
+      ratio: rps(viaOne) / rps(direct),
+      value: 'ratio: HAProxy hop vs direct',
+    });
+    ctx.record({
+      scenario: '10 run list',
+      variant: `2 API processes via HAProxy, ${label}`,
+      rps: rps(viaTwo),
+      p50: median(viaTwo.map((x) => x.p50)),
+      p99: median(viaTwo.map((x) => x.p99)),
+      ratio: rps(viaTwo) / rps(viaOne),
+      value: `ratio vs 1 API process via HAProxy; all on core ${pinnedServerCores ?? 'any'}`,
+    });
+
+    // --- runs finished per second by two workers
+    const workerData = path.join(ctx.work, 'scale-workers');
+    const workers = [
+      startWorker(workerData, { ...env, WORKER_THREADS: '1' }),
+      startWorker(workerData, { ...env, WORKER_THREADS: '1' }),
+    ];
+    const small = await onePagePdf();
+    const smallFile = path.join(ctx.work, 'scale-small.pdf');
+    writeFileSync(smallFile, small);
+    const fileId = await uploadFile(two.url, tenant.token, smallFile, small.length);
+    const count = ctx.quick ? 40 : 200;
+    const t0 = performance.now();
+    const ids: string[] = [];
+    for (let i = 0; i < count; i++) {
+      const created = await json<{ data: { id: string } }>(`${two.url}/api/open/runs`, {
+        method: 'POST',
+        headers: { ...bearer(tenant.token), 'content-type': 'application/json' },
+        body: JSON.stringify({ file_id: fileId }),
+      });
+      ids.push(created.data.id);
+    }
+    for (;;) {
+      const [row] = await postgresQuery<{ n: string }>(
+        url,
+        `SELECT COUNT(*) AS n FROM runs WHERE id = ANY($1) AND status IN ('succeeded', 'failed')`,
+        [ids],
+      );
+      if (Number(row!.n) === count) break;
+      if (performance.now() - t0 > 300_000) throw new Error('runs did not finish in 5 minutes');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const perSecond = count / ((performance.now() - t0) / 1000);
+    ctx.record({
+      scenario: '10 workers',
+      variant: `${count} one-page runs, 2 worker processes`,
+      value: `${round(perSecond, 1)} runs/s finished`,
+    });
+
+    // --- a dead worker's run: how long until another worker goes on with it
+    await Promise.all(workers.map((w) => w.stop()));
+    const leaseMs = 2000;
+    const long = await manyPagePdf(ctx.quick ? 1500 : 3000);
+    const longFile = path.join(ctx.work, 'scale-long.pdf');
+    writeFileSync(longFile, long);
+    const longId = await uploadFile(two.url, tenant.token, longFile, long.length);
+    const leaseEnv = { ...env, WORKER_THREADS: '1', RUN_LEASE_MS: String(leaseMs) };
+    const first = startWorker(workerData, leaseEnv);
+    const run = await json<{ data: { id: string } }>(`${two.url}/api/open/runs`, {
+      method: 'POST',
+      headers: { ...bearer(tenant.token), 'content-type': 'application/json' },
+      body: JSON.stringify({ file_id: longId }),
+    });
+    const progress = async () =>
+      Number(
+        (
+          await postgresQuery<{ c: string }>(url, 'SELECT completed_tasks AS c FROM runs WHERE id = $1', [
+            run.data.id,
+          ])
+        )[0]!.c,
+      );
+    while ((await progress()) < 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    const second = startWorker(workerData, leaseEnv);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    first.child.kill('SIGKILL');
+    const killedAt = performance.now();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const atKill = await progress();
+    while ((await progress()) <= atKill) {
+      if (performance.now() - killedAt > 60_000) throw new Error('no worker took the run over in 60 s');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const takeoverS = (performance.now() - killedAt) / 1000;
+    ctx.record({
+      scenario: '10 workers',
+      variant: `take over a kill -9'd worker's run (RUN_LEASE_MS=${leaseMs})`,
+      value: `${round(takeoverS, 2)} s from the kill to the next page done`,
+      target: `about the lease (${leaseMs / 1000} s) + a claim poll`,
+      met: takeoverS < leaseMs / 1000 + 3,
+    });
+    await second.stop();
+  } finally {
+    await Promise.all(proxies.map((p) => p.stop()));
+    execFileSync('bash', [path.join(PROJECT_ROOT, 'scripts/swift.sh'), 'stop', swiftDir]);
+    postgres.stop();
+    for (const dir of [pgDir, swiftDir, haproxyDir]) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function uploadFile(base: string, token: string, file: string, size: number): Promise<string> {
+  const started = await json<{ data: { upload_id: string; part_size: number; part_count: number } }>(
+    `${base}/api/open/uploads`,
+    {
+      method: 'POST',
+      headers: { ...bearer(token), 'content-type': 'application/json' },
+      body: JSON.stringify({ file_name: path.basename(file), size_bytes: size }),
+    },
+  );
+  const { upload_id: id, part_size: partSize, part_count: partCount } = started.data;
+  for (let part = 1; part <= partCount; part++) {
+    const start = (part - 1) * partSize;
+    const end = Math.min(size, start + partSize) - 1;
+    await json(`${base}/api/open/uploads/${id}/parts/${part}`, {
+      method: 'PUT',
+      headers: {
+        ...bearer(token),
+        'content-type': 'application/octet-stream',
+        'content-length': String(end - start + 1),
+      },
+      body: createReadStream(file, { start, end }) as unknown as ReadableStream,
+      duplex: 'half',
+    } as RequestInit);
+  }
+  const done = await json<{ data: { file_id: string } }>(`${base}/api/open/uploads/complete`, {
+    method: 'POST',
+    headers: { ...bearer(token), 'content-type': 'application/json' },
+    body: JSON.stringify({ upload_id: id }),
+  });
+  return done.data.file_id;
+}
+
+async function onePagePdf(): Promise<Uint8Array> {
+  return manyPagePdf(1);
+}
+
+/** Pages with a line of text each: every page is a parser task. */
+async function manyPagePdf(pages: number): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont('Helvetica');
+  for (let i = 1; i <= pages; i++)
+    doc.addPage([595, 842]).drawText(`Page ${i}`, { x: 72, y: 720, size: 12, font });
+  return doc.save();
+}
