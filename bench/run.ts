@@ -944,7 +944,6 @@ async function main() {
             durationS: SIZES.durationS,
             serverPid,
           }),
-        sendParts,
       }),
     );
   rmSync(work, { recursive: true, force: true });
