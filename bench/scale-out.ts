@@ -10,7 +10,8 @@ import { pipeline } from 'node:stream/promises';
 import { createReadStream, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { CreateBucketCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { createS3Client } from '../src/blobs/s3/s3-blob-store.js';
 import { PDFDocument } from 'pdf-lib';
 import { startHaproxy, type RunningHaproxy } from '../src/cli/haproxy.js';
 import { startLocalPostgres } from '../src/cli/postgres.js';
@@ -90,13 +91,11 @@ export async function scaleOut(ctx: ScaleOutContext): Promise<void> {
         .split(/\s+/)
         .map((pair) => pair.split('=') as [string, string]),
     );
-    const client = new S3Client({
+    const client = createS3Client({
       endpoint: s3Env.S3_ENDPOINT,
       region: 'us-east-1',
       forcePathStyle: true,
       credentials: { accessKeyId: s3Env.AWS_ACCESS_KEY_ID!, secretAccessKey: s3Env.AWS_SECRET_ACCESS_KEY! },
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-      responseChecksumValidation: 'WHEN_REQUIRED',
     });
     const bucket = 'bench';
     await client.send(new CreateBucketCommand({ Bucket: bucket }));

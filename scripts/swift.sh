@@ -37,6 +37,10 @@ start_swift() {
   local account=$((port + 1)) container=$((port + 2)) object=$((port + 3)) memcache=$((port + 4))
   local user
   user=$(id -un)
+  if curl -fsS -o /dev/null "http://127.0.0.1:$port/healthcheck" 2>/dev/null; then
+    echo "swift.sh: something already answers on port $port (another Swift?); stop it or choose another port" >&2
+    exit 1
+  fi
   mkdir -p "$DIR/conf" "$DIR/node/d1" "$DIR/log" "$DIR/run"
 
   # swift reads the hash path prefix and suffix from /etc/swift/swift.conf and nowhere else

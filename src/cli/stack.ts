@@ -8,7 +8,8 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand } from '@aws-sdk/client-s3';
+import { createS3Client } from '../blobs/s3/s3-blob-store.js';
 import { openPostgresStore } from '../store/postgres/index.js';
 import { PROJECT_ROOT } from '../paths.js';
 import { Tenants } from '../tenants/service.js';
@@ -80,13 +81,11 @@ async function up(): Promise<void> {
     },
   ).trim();
   const s3 = Object.fromEntries(swiftLine.split(/\s+/).map((pair) => pair.split('=') as [string, string]));
-  const client = new S3Client({
+  const client = createS3Client({
     endpoint: s3.S3_ENDPOINT,
     region: 'us-east-1',
     forcePathStyle: true,
     credentials: { accessKeyId: s3.AWS_ACCESS_KEY_ID!, secretAccessKey: s3.AWS_SECRET_ACCESS_KEY! },
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
   });
   await client.send(new CreateBucketCommand({ Bucket: BUCKET })).catch((error: Error) => {
     if (error.name !== 'BucketAlreadyOwnedByYou' && error.name !== 'BucketAlreadyExists') throw error;

@@ -3,7 +3,8 @@
  * a bucket of its own for each deployment, and looks at what a deployment stored, whichever the engine.
  */
 import { randomBytes } from 'node:crypto';
-import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand } from '@aws-sdk/client-s3';
+import { createS3Client } from '../../src/blobs/s3/s3-blob-store.js';
 import { PDFDocument } from 'pdf-lib';
 import { inject } from 'vitest';
 import type { BlobStore } from '../../src/blobs/blob-store.js';
@@ -37,13 +38,11 @@ export function s3ServerEnv(): Record<string, string> {
 /** A new empty bucket on the test's S3 server. */
 export async function newBucket(): Promise<string> {
   const server = inject('s3Server');
-  const client = new S3Client({
+  const client = createS3Client({
     endpoint: server.endpoint,
     region: server.region,
     forcePathStyle: true,
     credentials: { accessKeyId: server.accessKeyId, secretAccessKey: server.secretAccessKey },
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
   });
   const bucket = `ota-test-${randomBytes(6).toString('hex')}`;
   try {

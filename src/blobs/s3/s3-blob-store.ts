@@ -46,9 +46,30 @@ export interface S3Settings {
   credentials?: { accessKeyId: string; secretAccessKey: string };
 }
 
-const isSizeVerdict = (error: unknown) => error instanceof BlobTooLargeError || error instanceof BlobSizeError;
+const isSizeVerdict = (error: unknown) =>
+  error instanceof BlobTooLargeError || error instanceof BlobSizeError;
 
 const QUIET = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
+
+/** An S3 client set up to work with S3-compatible servers too (Swift's s3api, MinIO, ...). */
+export function createS3Client(settings: Omit<S3Settings, 'bucket'>): S3Client {
+  // The SDK's line for Node 20 warns on every start that later lines need Node 22: we pin this line
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+  return new S3Client({
+    region: settings.region,
+    ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
+    forcePathStyle: settings.forcePathStyle,
+    ...(settings.credentials ? { credentials: settings.credentials } : {}),
+    // without a logger of its own the SDK writes to the console when a streamed part is aborted, which
+    // is a refusal this store reports to its caller already
+    logger: QUIET,
+    // a server that accepts and then says nothing must not hold a request for ever
+    requestHandler: { connectionTimeout: 5_000, requestTimeout: 60_000 },
+    // servers other than AWS refuse the SDK's default aws-chunked trailing checksums
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
+}
 
 /** Errors that say the object store cannot answer now, rather than that the request was wrong. */
 function unavailable(error: unknown): boolean {
@@ -74,24 +95,9 @@ export class S3BlobStore implements BlobStore {
   readonly bucket: string;
 
   constructor(settings: S3Settings) {
-    // The SDK's line for Node 20 warns on every start that later lines need Node 22: we pin this line
-    process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
     this.bucket = settings.bucket;
     this.description = `s3://${settings.bucket}${settings.endpoint ? ` at ${settings.endpoint}` : ''}`;
-    this.client = new S3Client({
-      region: settings.region,
-      ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
-      forcePathStyle: settings.forcePathStyle,
-      ...(settings.credentials ? { credentials: settings.credentials } : {}),
-      // without a logger of its own the SDK writes to the console when a streamed part is aborted, which
-      // is a refusal this store reports to its caller already
-      logger: QUIET,
-      // a server that accepts and then says nothing must not hold a request for ever
-      requestHandler: { connectionTimeout: 5_000, requestTimeout: 60_000 },
-      // servers other than AWS refuse the SDK's default aws-chunked trailing checksums
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-      responseChecksumValidation: 'WHEN_REQUIRED',
-    });
+    this.client = createS3Client(settings);
     this.multipart = new S3Multipart(this);
   }
 
