@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { s3TestsAvailable } from './scripts/s3-tests.mjs';
+import { haproxyTestsAvailable, s3TestsAvailable } from './scripts/s3-tests.mjs';
 
 // Everything that stores something runs once per storage engine; the rest once.
 const perEngine = ['test/http/**/*.test.ts', 'test/process/**/*.test.ts', 'test/store/**/*.test.ts'];
@@ -7,6 +7,8 @@ const perEngine = ['test/http/**/*.test.ts', 'test/process/**/*.test.ts', 'test/
 // The scale-out deployment (PostgreSQL + S3): the upload, run and kill -9 suites again, and its own.
 const s3 = s3TestsAvailable();
 if (!s3.run && process.env.TEST_S3_REQUIRED === 'true') throw new Error(s3.reason);
+const haproxy = haproxyTestsAvailable();
+if (!haproxy.run && process.env.TEST_S3_REQUIRED === 'true') throw new Error(haproxy.reason);
 const s3Project = {
   extends: true as const,
   test: {
@@ -24,6 +26,17 @@ const s3Project = {
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     },
     globalSetup: ['test/setup/postgres.ts', 'test/setup/s3.ts'],
+  },
+};
+
+// Every HTTP suite again through HAProxy in front of two servers on one PostgreSQL database.
+const haproxyProject = {
+  extends: true as const,
+  test: {
+    name: 'haproxy',
+    include: ['test/http/**/*.test.ts'],
+    env: { TEST_ENGINE: 'postgres', TEST_THROUGH_HAPROXY: 'true' },
+    globalSetup: ['test/setup/postgres.ts'],
   },
 };
 
@@ -55,6 +68,7 @@ export default defineConfig({
         },
       },
       ...(s3.run ? [s3Project] : []),
+      ...(haproxy.run ? [haproxyProject] : []),
     ],
   },
 });

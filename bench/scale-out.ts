@@ -279,7 +279,7 @@ export async function scaleOut(ctx: ScaleOutContext): Promise<void> {
     // --- a dead worker's run: how long until another worker goes on with it
     await Promise.all(workers.map((w) => w.stop()));
     const leaseMs = 2000;
-    const pages = 8000;
+    const pages = 10_000;
     const long = await manyPagePdf(pages);
     const longFile = path.join(ctx.work, 'scale-long.pdf');
     writeFileSync(longFile, long);
@@ -300,15 +300,13 @@ export async function scaleOut(ctx: ScaleOutContext): Promise<void> {
         )[0]!.c,
       );
     while ((await progress()) < 1) await new Promise((resolve) => setTimeout(resolve, 20));
-    // the second worker is idle and waiting when the first one dies mid-run
+    // the second worker boots while the first one's lease runs out
     const second = startWorker(workerData, leaseEnv);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    if ((await progress()) > pages / 2)
-      throw new Error('the run was nearly done before the kill: use more pages');
     first.child.kill('SIGKILL');
     const killedAt = performance.now();
     await new Promise((resolve) => setTimeout(resolve, 50));
     const atKill = await progress();
+    if (atKill >= pages + 1) throw new Error('the run was done before the kill: use more pages');
     while ((await progress()) <= atKill) {
       if (performance.now() - killedAt > 60_000) throw new Error('no worker took the run over in 60 s');
       await new Promise((resolve) => setTimeout(resolve, 20));

@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { s3TestsAvailable } from './s3-tests.mjs';
+import { haproxyTestsAvailable, s3TestsAvailable } from './s3-tests.mjs';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'ota-vitest-'));
 const report = path.join(dir, 'report.json');
@@ -43,5 +43,7 @@ if (!ok && failed === 0) failed = 1; // vitest failed for a reason its report do
 if (failedFiles > 0) console.log(`${failedFiles} test file(s) failed or did not load`);
 const s3 = s3TestsAvailable();
 if (!s3.run) console.log(s3.reason);
+const haproxy = haproxyTestsAvailable();
+if (!haproxy.run) console.log(haproxy.reason);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(ok ? 0 : result.status || 1);

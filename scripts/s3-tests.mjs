@@ -14,3 +14,11 @@ export function s3TestsAvailable() {
       'S3 suites skipped: no S3 server configured (set TEST_S3_ENDPOINT) and Swift is not installed (bash scripts/swift.sh install)',
   };
 }
+
+// The `haproxy` project (every HTTP suite through HAProxy in front of two servers) runs where HAProxy is
+// installed; TEST_S3_REQUIRED=true (CI) makes its absence a failure too.
+export function haproxyTestsAvailable() {
+  const found = spawnSync('sh', ['-c', 'command -v haproxy'], { stdio: 'ignore' });
+  if (found.status === 0) return { run: true };
+  return { run: false, reason: 'HAProxy suites skipped: HAProxy is not installed (apt-get install haproxy)' };
+}

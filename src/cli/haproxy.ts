@@ -12,7 +12,10 @@ export interface Backend {
   port: number;
 }
 
-/** Checks every 200 ms, out after 2 failures: a dead server stops getting requests within about 0.5 s. */
+/**
+ * Checks every 200 ms, out after 2 failures: a dead server (connection refused) stops getting requests within
+ * about 0.5 s; a live but busy one has 1 s to answer each check.
+ */
 export function haproxyConfig(port: number, backends: Backend[], host = '127.0.0.1'): string {
   return `global
   maxconn 4000
@@ -23,6 +26,8 @@ defaults
   timeout client 310s
   timeout server 310s
   timeout http-request 30s
+  # a busy process may take a while to answer its health check; a dead one refuses the connection at once
+  timeout check 1s
   option http-keep-alive
   # a connection refused by a dead server is retried on another: the request never reached it
   retries 3

@@ -1,9 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import formats from 'ajv-formats';
 import { OpenAPIBackend } from 'openapi-backend';
 import { expect } from 'vitest';
+import { startHaproxy } from '../../src/cli/haproxy.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { createLogger, type Logger } from '../../src/logger.js';
 import { CONTRACT_PATH } from '../../src/paths.js';
@@ -51,6 +53,8 @@ export interface RequestOptions {
 export interface Harness {
   url: string;
   server: RunningServer;
+  /** Every server behind `url`: `server` alone, or it and its twin behind HAProxy (the `haproxy` project). */
+  servers: RunningServer[];
   dataDir: string;
   config: Config;
   tenant: CreatedTenant;
@@ -95,6 +99,37 @@ async function checkAgainstContract(method: string, route: string, response: Api
   }
 }
 
+/** The `haproxy` project: every harness is two servers behind HAProxy. */
+export const throughHaproxy = process.env.TEST_THROUGH_HAPROXY === 'true';
+
+async function freePort(): Promise<number> {
+  const probe = createNetServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/** A second server process's twin in this process, and HAProxy round-robin over both. */
+async function behindHaproxy(first: RunningServer, config: Config, logger: Logger) {
+  const second = await startServer(config, logger);
+  const dir = mkdtempSync(path.join(tmpdir(), 'ota-haproxy-'));
+  const proxy = await startHaproxy(
+    dir,
+    await freePort(),
+    [first, second].map((server, i) => ({ name: `api${i + 1}`, port: Number(new URL(server.url).port) })),
+  );
+  return {
+    url: proxy.url,
+    second,
+    async close() {
+      await proxy.stop();
+      await second.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
 export async function startHarness(
   env: Record<string, string> = {},
   options: { logger?: Logger } = {},
@@ -111,10 +146,12 @@ export async function startHarness(
     METRICS_PORT: '0',
     ...env,
   });
-  const server = await startServer(
-    config,
-    options.logger ?? createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
-  );
+  const logger = options.logger ?? createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
+  const server = await startServer(config, logger);
+  // the `haproxy` project: the same suites through HAProxy, in front of this server and a second one on the
+  // same database and blobs
+  const proxied = throughHaproxy ? await behindHaproxy(server, config, logger) : undefined;
+  const url = proxied?.url ?? server.url;
   const tenant = await server.services.tenants.create('acme');
   const other = await server.services.tenants.create('globex');
   const request = async (
@@ -131,7 +168,7 @@ export async function startHarness(
       headers['content-type'] = 'application/json';
     }
     if (options.contentType) headers['content-type'] = options.contentType;
-    const res = await fetch(`${server.url}${route}`, { method, headers, body });
+    const res = await fetch(`${url}${route}`, { method, headers, body });
     const text = await res.text();
     let parsed: unknown;
     try {
@@ -144,8 +181,9 @@ export async function startHarness(
     return response;
   };
   return {
-    url: server.url,
+    url,
     server,
+    servers: proxied ? [server, proxied.second] : [server],
     dataDir,
     config,
     tenant,
@@ -153,6 +191,7 @@ export async function startHarness(
     request,
     query: (sql, params) => queryDatabase(dataDir, database.DATABASE_URL, sql, params),
     async close() {
+      await proxied?.close();
       await server.close();
       rmSync(dataDir, { recursive: true, force: true });
       if (database.DATABASE_URL) await dropPostgresDatabase(database.DATABASE_URL);

@@ -305,7 +305,7 @@ describe('when the database is gone', () => {
   it('readiness is 503 and a request is a 503 envelope without internals, with Retry-After', async () => {
     const broken = await startHarness();
     try {
-      await broken.server.services.store.close();
+      for (const server of broken.servers) await server.services.store.close();
       const ready = await broken.request('GET', '/readyz', { token: null });
       expect(ready.status).toBe(503);
       expect(ready.body).toMatchObject({ code: 503, error: 'unavailable', message: 'Database unreachable' });

@@ -4,7 +4,7 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readPdf, sendUpload, sha256, uploadPdf, waitForRun } from '../helpers/files.js';
-import { type Harness, startHarness } from '../helpers/harness.js';
+import { type Harness, startHarness, throughHaproxy } from '../helpers/harness.js';
 import { bodyOfRaw, rawRequest, rawSocket } from '../helpers/raw-http.js';
 
 /** Each test here failed on the main of 2026-11-22 (see issue 10), and passes with the fixes. */
@@ -207,7 +207,8 @@ describe('bad input gets a 4xx envelope, never a 500', () => {
     expect(hex.body.detail[0]).toMatchObject({ loc: ['path', 'part_number'], type: 'int_parsing' });
   });
 
-  it("requests Node's HTTP parser refuses are answered in the envelope", async () => {
+  // through HAProxy (the `haproxy` project) the proxy refuses these itself: they never reach a server
+  it.skipIf(throughHaproxy)("requests Node's HTTP parser refuses are answered in the envelope", async () => {
     const both = await rawSocket(
       h.url,
       'POST /api/open/runs HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Length: 5\r\n\r\n0\r\n\r\n',
@@ -280,92 +281,100 @@ describe('one tenant cannot exhaust the server', () => {
     );
   });
 
-  it('concurrent part bodies are capped per tenant (429) and in all (503)', async () => {
-    const capped = await startHarness({
-      UPLOAD_PART_SIZE: String(PART),
-      MAX_CONCURRENT_PARTS_PER_TENANT: '2',
-      MAX_CONCURRENT_PARTS: '3',
-      BODY_IDLE_TIMEOUT_MS: '3000',
-    });
-    try {
-      // the stalled bodies resend part 1 of uploads sent whole beforehand
-      const stalledUploads = [
-        (await sendUpload(capped, form, { token: capped.tenant.token })).upload_id,
-        (await sendUpload(capped, form, { token: capped.tenant.token })).upload_id,
-        (await sendUpload(capped, form, { token: capped.other.token })).upload_id,
-      ];
-      const stall = (token: string, uploadId: string) =>
-        rawRequest(capped.url, 'PUT', `/api/open/uploads/${uploadId}/parts/1`, {
-          headers: {
-            authorization: `Bearer ${token}`,
-            'content-type': 'application/octet-stream',
-            'content-length': String(PART),
-          },
-          chunks: [partOf(form, 1).subarray(0, 100), partOf(form, 1).subarray(100)],
-          stallAfter: 1,
+  // the caps are per process: behind HAProxy two processes each hold their own
+  it.skipIf(throughHaproxy)(
+    'concurrent part bodies are capped per tenant (429) and in all (503)',
+    async () => {
+      const capped = await startHarness({
+        UPLOAD_PART_SIZE: String(PART),
+        MAX_CONCURRENT_PARTS_PER_TENANT: '2',
+        MAX_CONCURRENT_PARTS: '3',
+        BODY_IDLE_TIMEOUT_MS: '3000',
+      });
+      try {
+        // the stalled bodies resend part 1 of uploads sent whole beforehand
+        const stalledUploads = [
+          (await sendUpload(capped, form, { token: capped.tenant.token })).upload_id,
+          (await sendUpload(capped, form, { token: capped.tenant.token })).upload_id,
+          (await sendUpload(capped, form, { token: capped.other.token })).upload_id,
+        ];
+        const stall = (token: string, uploadId: string) =>
+          rawRequest(capped.url, 'PUT', `/api/open/uploads/${uploadId}/parts/1`, {
+            headers: {
+              authorization: `Bearer ${token}`,
+              'content-type': 'application/octet-stream',
+              'content-length': String(PART),
+            },
+            chunks: [partOf(form, 1).subarray(0, 100), partOf(form, 1).subarray(100)],
+            stallAfter: 1,
+          });
+        const startOnly = async (token: string) =>
+          (
+            await capped.request('POST', '/api/open/uploads', {
+              json: { file_name: 'a.pdf', size_bytes: form.length },
+              token,
+            })
+          ).body.data as { upload_id: string };
+        const third = await startOnly(capped.tenant.token);
+        const otherUpload = await startOnly(capped.other.token);
+        // probe only once the server holds the stalled bodies' slots (a fixed wait was too short on a loaded
+        // machine, and a probe sent early would take a slot itself)
+        const holding = async (n: number) =>
+          expect.poll(() => capped.server.services.uploads.partsInFlight(), { timeout: 10_000 }).toBe(n);
+        const held = [
+          stall(capped.tenant.token, stalledUploads[0]!),
+          stall(capped.tenant.token, stalledUploads[1]!),
+        ];
+        await holding(2);
+        const refused = await capped.request('PUT', `/api/open/uploads/${third.upload_id}/parts/1`, {
+          body: new Uint8Array(partOf(form, 1)),
+          contentType: 'application/octet-stream',
         });
-      const startOnly = async (token: string) =>
-        (
-          await capped.request('POST', '/api/open/uploads', {
-            json: { file_name: 'a.pdf', size_bytes: form.length },
-            token,
-          })
-        ).body.data as { upload_id: string };
-      const third = await startOnly(capped.tenant.token);
-      const otherUpload = await startOnly(capped.other.token);
-      // probe only once the server holds the stalled bodies' slots (a fixed wait was too short on a loaded
-      // machine, and a probe sent early would take a slot itself)
-      const holding = async (n: number) =>
-        expect.poll(() => capped.server.services.uploads.partsInFlight(), { timeout: 10_000 }).toBe(n);
-      const held = [
-        stall(capped.tenant.token, stalledUploads[0]!),
-        stall(capped.tenant.token, stalledUploads[1]!),
-      ];
-      await holding(2);
-      const refused = await capped.request('PUT', `/api/open/uploads/${third.upload_id}/parts/1`, {
-        body: new Uint8Array(partOf(form, 1)),
-        contentType: 'application/octet-stream',
-      });
-      expect(refused.status).toBe(429);
-      expect(refused.body.error).toBe('too_many_concurrent_parts');
-      expect(refused.headers.get('retry-after')).toBe('1');
-      held.push(stall(capped.other.token, stalledUploads[2]!));
-      await holding(3);
-      const busy = await capped.request('PUT', `/api/open/uploads/${otherUpload.upload_id}/parts/1`, {
-        token: capped.other.token,
-        body: new Uint8Array(partOf(form, 1)),
-        contentType: 'application/octet-stream',
-      });
-      expect(busy.status).toBe(503);
-      expect(busy.body.error).toBe('busy');
-      expect((await Promise.all(held)).map((r) => r.status)).toEqual([408, 408, 408]);
-      // the slots are free again
-      const again = await capped.request('PUT', `/api/open/uploads/${third.upload_id}/parts/1`, {
-        body: new Uint8Array(partOf(form, 1)),
-        contentType: 'application/octet-stream',
-      });
-      expect(again.status).toBe(200);
-    } finally {
-      await capped.close();
-    }
-  });
+        expect(refused.status).toBe(429);
+        expect(refused.body.error).toBe('too_many_concurrent_parts');
+        expect(refused.headers.get('retry-after')).toBe('1');
+        held.push(stall(capped.other.token, stalledUploads[2]!));
+        await holding(3);
+        const busy = await capped.request('PUT', `/api/open/uploads/${otherUpload.upload_id}/parts/1`, {
+          token: capped.other.token,
+          body: new Uint8Array(partOf(form, 1)),
+          contentType: 'application/octet-stream',
+        });
+        expect(busy.status).toBe(503);
+        expect(busy.body.error).toBe('busy');
+        expect((await Promise.all(held)).map((r) => r.status)).toEqual([408, 408, 408]);
+        // the slots are free again
+        const again = await capped.request('PUT', `/api/open/uploads/${third.upload_id}/parts/1`, {
+          body: new Uint8Array(partOf(form, 1)),
+          contentType: 'application/octet-stream',
+        });
+        expect(again.status).toBe(200);
+      } finally {
+        await capped.close();
+      }
+    },
+  );
 
-  it('a client that disconnects mid-part is logged at info, without a stack, and keeps nothing', async () => {
-    const { upload_id } = await sendUpload(h, form);
-    const before = logLines.length;
-    const request = rawRequest(h.url, 'PUT', `/api/open/uploads/${upload_id}/parts/3`, {
-      headers: { ...auth(), 'content-type': 'application/octet-stream', 'content-length': String(PART) },
-      chunks: [partOf(form, 3).subarray(0, 1000), partOf(form, 3).subarray(1000)],
-      stallAfter: 1,
-      dropAfterMs: 100,
-    });
-    await request.catch(() => undefined);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const lines = logLines.slice(before);
-    expect(lines.some((l) => l.level === 30 && /client closed the connection/.test(l.msg))).toBe(true);
-    expect(lines.filter((l) => l.level >= 50)).toEqual([]);
-    expect(tempFiles()).toEqual([]);
-  });
+  // behind HAProxy the server sees the proxy abort the request, not the client's socket close
+  it.skipIf(throughHaproxy)(
+    'a client that disconnects mid-part is logged at info, without a stack, and keeps nothing',
+    async () => {
+      const { upload_id } = await sendUpload(h, form);
+      const before = logLines.length;
+      const request = rawRequest(h.url, 'PUT', `/api/open/uploads/${upload_id}/parts/3`, {
+        headers: { ...auth(), 'content-type': 'application/octet-stream', 'content-length': String(PART) },
+        chunks: [partOf(form, 3).subarray(0, 1000), partOf(form, 3).subarray(1000)],
+        stallAfter: 1,
+        dropAfterMs: 100,
+      });
+      await request.catch(() => undefined);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const lines = logLines.slice(before);
+      expect(lines.some((l) => l.level === 30 && /client closed the connection/.test(l.msg))).toBe(true);
+      expect(lines.filter((l) => l.level >= 50)).toEqual([]);
+      expect(tempFiles()).toEqual([]);
+    },
+  );
 });
 
 describe('money totals stay exact', () => {
