@@ -112,7 +112,8 @@ async function freePort(): Promise<number> {
 
 /** A second server process's twin in this process, and HAProxy round-robin over both. */
 async function behindHaproxy(first: RunningServer, config: Config, logger: Logger) {
-  const second = await startServer(config, logger);
+  // metrics are per process: the twin serves none (the first one's METRICS_PORT is taken)
+  const second = await startServer({ ...config, metricsPort: 0 }, logger);
   const dir = mkdtempSync(path.join(tmpdir(), 'ota-haproxy-'));
   const proxy = await startHaproxy(
     dir,
