@@ -34,6 +34,8 @@ export interface Config {
   /** Part uploads in flight at once, per tenant and in the whole process. */
   maxConcurrentPartsPerTenant: number;
   maxConcurrentParts: number;
+  /** A request waits this long for an upload another request is working on, then gets 503 `busy`. */
+  uploadLockWaitMs: number;
   /** A request body that sends nothing for this long is ended (and its temporary file removed). */
   bodyIdleTimeoutMs: number;
   /** Node's limits on a request: all its headers, and the whole request. */
@@ -218,6 +220,7 @@ function readConfig(env: EnvReader): Config {
     maxConcurrentPartsPerTenant: env.int('MAX_CONCURRENT_PARTS_PER_TENANT', 8, 1),
     maxConcurrentParts: env.int('MAX_CONCURRENT_PARTS', 64, 1),
     bodyIdleTimeoutMs: env.int('BODY_IDLE_TIMEOUT_MS', 30_000, 1),
+    uploadLockWaitMs: env.int('UPLOAD_LOCK_WAIT_MS', 60_000, 1),
     headersTimeoutMs: env.int('HTTP_HEADERS_TIMEOUT_MS', 20_000, 1),
     requestTimeoutMs: env.int('HTTP_REQUEST_TIMEOUT_MS', 300_000, 1),
     runTimeoutMs: env.int('RUN_TIMEOUT_MS', 600_000, 1),

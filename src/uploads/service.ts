@@ -75,7 +75,7 @@ export class Uploads {
     private readonly logger: Logger,
   ) {
     this.partSlots = new PartSlots(config.maxConcurrentPartsPerTenant, config.maxConcurrentParts);
-    this.locks = new UploadLock(store, clock);
+    this.locks = new UploadLock(store, clock, config.uploadLockWaitMs);
   }
 
   private isExpired(upload: UploadRow): boolean {
@@ -233,7 +233,7 @@ export class Uploads {
   }
 
   private goneWhileSent() {
-    return ERRORS.conflict('upload_completed', 'Upload was completed while the part was sent');
+    return ERRORS.conflict('upload_completed', 'Upload was completed or aborted while the part was sent');
   }
 
   async complete(tenantId: string, uploadId: string) {

@@ -6,8 +6,6 @@ import { KeyedLock } from './keyed-lock.js';
 
 /** How long a lease lasts unless renewed; a process that died holding one blocks its upload this long. */
 const LEASE_MS = 5_000;
-/** How long a caller waits for an upload another request is working on before it is told to retry. */
-const WAIT_MS = 60_000;
 const POLL_MS = 25;
 
 /**
@@ -21,6 +19,8 @@ export class UploadLock {
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
+    /** How long a caller waits for an upload another request is working on before it is told to retry. */
+    private readonly waitMs: number,
   ) {}
 
   run<T>(uploadId: string, fn: () => Promise<T>): Promise<T> {
@@ -35,7 +35,7 @@ export class UploadLock {
           new Date(now).toISOString(),
         );
       };
-      const deadline = Date.now() + WAIT_MS;
+      const deadline = Date.now() + this.waitMs;
       for (;;) {
         const state = await take();
         // with no row there is nothing to guard: fn finds that out and answers 404 or 409

@@ -280,6 +280,60 @@ describe('tenant isolation', () => {
   });
 });
 
+describe('one request at a time per upload, across processes', () => {
+  it('a complete waits for another holder of the upload, answers 503 busy past UPLOAD_LOCK_WAIT_MS, and goes through once it is released', async () => {
+    const g = await startHarness({ UPLOAD_LOCK_WAIT_MS: '300' });
+    try {
+      const small = readPdf('real/cups-filters__classified.pdf');
+      const { upload_id } = await sendUpload(g, small);
+      const uploads = g.server.services.store.uploads;
+      const now = Date.now();
+      // another process's request holds the upload
+      expect(
+        await uploads.lease(
+          upload_id,
+          'another-process',
+          new Date(now + 60_000).toISOString(),
+          new Date(now).toISOString(),
+        ),
+      ).toBe('held');
+      const started = Date.now();
+      const busy = await g.request('POST', '/api/open/uploads/complete', { json: { upload_id } });
+      expect(busy.status).toBe(503);
+      expect(busy.body.error).toBe('busy');
+      expect(busy.headers.get('retry-after')).toBe('1');
+      expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+      await uploads.release(upload_id, 'another-process');
+      const done = await g.request('POST', '/api/open/uploads/complete', { json: { upload_id } });
+      expect(done.status).toBe(200);
+      expect(done.body.data.sha256).toBe(sha256(small));
+    } finally {
+      await g.close();
+    }
+  });
+
+  it('a lease its holder stopped renewing (a process that died) does not block the upload', async () => {
+    const small = readPdf('real/cups-filters__classified.pdf');
+    const { upload_id } = await sendUpload(h, small);
+    const uploads = h.server.services.store.uploads;
+    const now = Date.now();
+    const lapsed = new Date(now - 1).toISOString();
+    expect(
+      await uploads.lease(
+        upload_id,
+        'dead-process',
+        new Date(now + 60_000).toISOString(),
+        new Date(now).toISOString(),
+      ),
+    ).toBe('held');
+    // as the dead process's lease looks once its time has passed
+    expect(await uploads.lease(upload_id, 'dead-process', lapsed, new Date(now).toISOString())).toBe('held');
+    const done = await complete(upload_id);
+    expect(done.status).toBe(200);
+    expect(await uploads.lease('00000000-0000-4000-8000-000000000000', 'x', lapsed, lapsed)).toBe('gone');
+  });
+});
+
 describe('expiry', () => {
   it('an expired upload refuses parts and complete, and the sweep deletes it with its bytes', async () => {
     const short = await startHarness({ UPLOAD_PART_SIZE: String(PART), UPLOAD_TTL_SECONDS: '1' });

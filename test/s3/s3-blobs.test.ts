@@ -94,6 +94,28 @@ describe('parts on S3', () => {
     expect(again.body.message).toContain(sha256(expected));
   });
 
+  it('a part sent after its multipart upload was closed in the store is a 409, not a 500', async () => {
+    const started = await h.request('POST', '/api/open/uploads', {
+      json: { file_name: 'f.pdf', size_bytes: form.length },
+    });
+    const upload = started.body.data;
+    const [row] = await h.query<{ multipart_id: string }>('SELECT multipart_id FROM uploads WHERE id = ?', [
+      upload.upload_id,
+    ]);
+    // what a completion or an abort in another process does to the store in the middle of this part
+    await h.server.services.blobs.multipart.abort({
+      key: `files/${h.tenant.tenant_id}/${upload.upload_id}.pdf`,
+      id: row!.multipart_id,
+      staging: '',
+    });
+    const refused = await put(upload.upload_id, 1, partOf(1));
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({
+      error: 'upload_completed',
+      message: 'Upload was completed or aborted while the part was sent',
+    });
+  });
+
   it('with S3 the part size is at least 5 MiB: a smaller UPLOAD_PART_SIZE does not start', async () => {
     await expect(startHarness({ UPLOAD_PART_SIZE: String(1024 * 1024) })).rejects.toThrow(
       /UPLOAD_PART_SIZE must be at least 5242880 \(5 MiB\) with BLOB_STORE=s3/,
