@@ -124,7 +124,7 @@ export interface paths {
          *
          *     One request at a time works on an upload's record (a part being recorded, `complete`, abort, the
          *     expiry sweep), whichever server process behind the load balancer receives it: the others wait for
-         *     it, and one that waited 60 s gets 503 `busy`. Part bodies themselves stream in parallel.
+         *     it, and one that waited `UPLOAD_LOCK_WAIT_MS` (default 60,000) gets 503 `busy` with `Retry-After`. Part bodies themselves stream in parallel.
          */
         post: operations["completeUpload"];
         delete?: never;
@@ -910,7 +910,7 @@ export interface components {
          *     unreachable or restarting, a statement ran past `DATABASE_STATEMENT_TIMEOUT_MS`, no connection was
          *     free within `DATABASE_CONNECT_TIMEOUT_MS`, or a write conflict persisted after retries; or the object
          *     store that holds the files (S3) is unreachable or failing: `unavailable`. Nothing was changed. Also
-         *     `busy`: another request has been working on the same upload for 60 s (see completeUpload). Retry
+         *     `busy`: another request has been working on the same upload for `UPLOAD_LOCK_WAIT_MS` (see completeUpload). Retry
          *     after `Retry-After` seconds.
          */
         StoreUnavailable: {
