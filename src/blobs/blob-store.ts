@@ -11,6 +11,11 @@ import type { Readable } from 'node:stream';
 export interface BlobStore {
   /** What logs and the start-up line call it. */
   readonly description: string;
+  /**
+   * Whether a crash can leave blobs that no record names and that only a listing of everything finds
+   * (temporary files, parts kept as files). The sweep lists the store only when it can.
+   */
+  readonly strayBlobsPossible: boolean;
   /** Checks at start that the store can be used (the bucket exists, the credentials reach it). */
   check(): Promise<void>;
   /** Streams `source` into `key`, hashing it; refuses more than `maxBytes`. */

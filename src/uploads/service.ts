@@ -267,6 +267,12 @@ export class Uploads {
           (multipartId) => this.store.uploads.setMultipart(upload.id, multipartId),
         );
       } catch (error) {
+        if (error instanceof MultipartGoneError) {
+          throw ERRORS.conflict(
+            'upload_incomplete',
+            'The stored parts of this upload are gone from the object store; abort it and upload the file again',
+          );
+        }
         if (error instanceof BlobSizeError) {
           throw ERRORS.conflict(
             'size_mismatch',
@@ -379,7 +385,7 @@ export class Uploads {
   async sweepLeftovers(minAgeMs: number): Promise<number> {
     const before = this.clock.now().getTime() - minAgeMs;
     let removed = 0;
-    for (const prefix of ['uploads', 'files']) {
+    for (const prefix of this.blobs.strayBlobsPossible ? ['uploads', 'files'] : []) {
       for await (const blob of this.blobs.list(prefix)) {
         if (blob.modifiedAt > before) continue;
         if (await this.isLeftover(blob.key)) {

@@ -8,6 +8,8 @@ import { createServer, connect, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CompleteMultipartUploadCommand, ListPartsCommand } from '@aws-sdk/client-s3';
+import type { S3BlobStore } from '../../src/blobs/s3/s3-blob-store.js';
 import { PROJECT_ROOT } from '../../src/paths.js';
 import { padPdf, partsKept, partSize, s3ServerEnv } from '../helpers/blobs.js';
 import { readPdf, sendUpload, sha256, waitForRun } from '../helpers/files.js';
@@ -114,6 +116,67 @@ describe('parts on S3', () => {
       error: 'upload_completed',
       message: 'Upload was completed or aborted while the part was sent',
     });
+  });
+
+  it('a completion whose process died after S3 assembled the file completes on the next try', async () => {
+    const { upload_id } = await sendUpload(h, form);
+    const [row] = await h.query<{ multipart_id: string }>('SELECT multipart_id FROM uploads WHERE id = ?', [
+      upload_id,
+    ]);
+    const s3 = h.server.services.blobs as S3BlobStore;
+    const key = `files/${h.tenant.tenant_id}/${upload_id}.pdf`;
+    // what the dead process got done: S3 assembled the parts; no record says so
+    const listed = await s3.client.send(
+      new ListPartsCommand({ Bucket: s3.bucket, Key: key, UploadId: row!.multipart_id }),
+    );
+    await s3.client.send(
+      new CompleteMultipartUploadCommand({
+        Bucket: s3.bucket,
+        Key: key,
+        UploadId: row!.multipart_id,
+        MultipartUpload: { Parts: listed.Parts!.map((p) => ({ PartNumber: p.PartNumber, ETag: p.ETag })) },
+      }),
+    );
+    const done = await complete(upload_id);
+    expect(done.status).toBe(200);
+    expect(done.body.data).toMatchObject({ size_bytes: form.length, sha256: sha256(form) });
+  });
+
+  it('parts that are gone from the object store: complete is a 409 that says what to do', async () => {
+    const { upload_id } = await sendUpload(h, form);
+    const [row] = await h.query<{ multipart_id: string }>('SELECT multipart_id FROM uploads WHERE id = ?', [
+      upload_id,
+    ]);
+    await h.server.services.blobs.multipart.abort({
+      key: `files/${h.tenant.tenant_id}/${upload_id}.pdf`,
+      id: row!.multipart_id,
+      staging: '',
+    });
+    const refused = await complete(upload_id);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toBe('upload_incomplete');
+    expect(refused.body.message).toMatch(/abort it and upload the file again/);
+    expect((await h.request('DELETE', `/api/open/uploads/${upload_id}`)).status).toBe(200);
+  });
+
+  it('the sweep aborts multipart uploads no pending upload owns, and keeps the ones that are', async () => {
+    const { upload_id } = await sendUpload(h, form);
+    const blobs = h.server.services.blobs;
+    // a start whose record never committed (its process died in between)
+    const strayKey = `files/${h.tenant.tenant_id}/00000000-0000-4000-8000-00000000000a.pdf`;
+    const stray = await blobs.multipart.start(strayKey, '');
+    const open = async () => {
+      const ids: string[] = [];
+      for await (const upload of blobs.multipart.listOpen(`files/${h.tenant.tenant_id}`)) ids.push(upload.id);
+      return ids;
+    };
+    expect(await open()).toContain(stray);
+    // Swift gives a multipart upload's start time rounded up to the second
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect(await h.server.services.uploads.sweepLeftovers(0)).toBeGreaterThanOrEqual(1);
+    expect(await open()).not.toContain(stray);
+    expect(await partsKept(blobs, h.tenant.tenant_id, upload_id)).toBe(true);
+    expect((await complete(upload_id)).status).toBe(200);
   });
 
   it('with S3 the part size is at least 5 MiB: a smaller UPLOAD_PART_SIZE does not start', async () => {

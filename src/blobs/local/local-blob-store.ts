@@ -26,6 +26,8 @@ const partKey = (staging: string, part: number) => `${staging}/part-${String(par
  */
 export class LocalBlobStore implements BlobStore {
   readonly description: string;
+  /** Temporary files and parts are plain files: what a crash leaves, only a listing finds. */
+  readonly strayBlobsPossible = true;
   readonly multipart: MultipartStore;
 
   constructor(private readonly root: string) {

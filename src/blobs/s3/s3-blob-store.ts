@@ -11,6 +11,7 @@ import {
   DeleteObjectCommand,
   GetObjectCommand,
   HeadBucketCommand,
+  HeadObjectCommand,
   ListMultipartUploadsCommand,
   ListObjectsV2Command,
   ListPartsCommand,
@@ -48,6 +49,9 @@ export interface S3Settings {
 
 const isSizeVerdict = (error: unknown) =>
   error instanceof BlobTooLargeError || error instanceof BlobSizeError;
+
+const isNoSuchUpload = (error: unknown) =>
+  error instanceof S3ServiceException && error.name === 'NoSuchUpload';
 
 const QUIET = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 
@@ -90,6 +94,8 @@ const isMissing = (error: unknown) =>
  */
 export class S3BlobStore implements BlobStore {
   readonly description: string;
+  /** Everything written is tracked by a record or is an open multipart upload: no listing is needed. */
+  readonly strayBlobsPossible = false;
   readonly multipart: MultipartStore;
   readonly client: S3Client;
   readonly bucket: string;
@@ -181,6 +187,18 @@ export class S3BlobStore implements BlobStore {
     }
   }
 
+  async exists(key: string): Promise<boolean> {
+    try {
+      await this.call('head', () =>
+        this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key })),
+      );
+      return true;
+    } catch (error) {
+      if (isMissing(error)) return false;
+      throw error;
+    }
+  }
+
   async delete(key: string): Promise<void> {
     await this.call('delete', () =>
       this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key })),
@@ -268,8 +286,7 @@ class S3Multipart implements MultipartStore {
     // the body's own verdict (too long, too short) first; then the object store's; then the client's
     if (piped.status === 'rejected' && isSizeVerdict(piped.reason)) throw piped.reason;
     if (sent.status === 'rejected') {
-      if (sent.reason instanceof S3ServiceException && sent.reason.name === 'NoSuchUpload')
-        throw new MultipartGoneError(`multipart upload ${target.id} is gone`);
+      if (isNoSuchUpload(sent.reason)) throw new MultipartGoneError(`multipart upload ${target.id} is gone`);
       if (piped.status === 'fulfilled' || sent.reason instanceof BlobUnavailableError) throw sent.reason;
     }
     if (piped.status === 'rejected') throw piped.reason;
@@ -302,7 +319,34 @@ class S3Multipart implements MultipartStore {
     use: (assembled: AssembledBlob) => Promise<T>,
     onReopened: (id: string) => Promise<void>,
   ): Promise<T> {
-    const stored = new Map((await this.parts(target)).map((part) => [part.PartNumber, part]));
+    await this.assemble(target, partSizes);
+    // S3 gives no SHA-256 of a multipart object, and the parser needs the bytes on local disk anyway:
+    // one read into a scratch file does both
+    let scratch: Awaited<ReturnType<S3BlobStore['download']>> | undefined;
+    try {
+      scratch = await this.s3.download(target.key);
+      return await use({ ...scratch.info, path: scratch.file });
+    } catch (error) {
+      // should this fail too, the next completion finds the object where the multipart upload was
+      await this.reopen(target, partSizes, onReopened).catch(() => undefined);
+      throw error;
+    } finally {
+      if (scratch) await rm(scratch.dir, { recursive: true, force: true });
+    }
+  }
+
+  /** CompleteMultipartUpload of the parts, each of its recorded size. */
+  private async assemble(target: MultipartTarget, partSizes: number[]): Promise<void> {
+    let listed: Part[];
+    try {
+      listed = await this.parts(target);
+    } catch (error) {
+      if (!isNoSuchUpload(error)) throw error;
+      // a completion whose process died after S3 assembled the object and before its record was kept
+      if (await this.s3.exists(target.key)) return;
+      throw new MultipartGoneError(`multipart upload ${target.id} is gone`);
+    }
+    const stored = new Map(listed.map((part) => [part.PartNumber, part]));
     const chosen = partSizes.map((size, index) => {
       const part = stored.get(index + 1);
       if (!part || part.Size !== size) throw new BlobSizeError(size, part?.Size ?? 0);
@@ -318,18 +362,6 @@ class S3Multipart implements MultipartStore {
         }),
       ),
     );
-    // S3 gives no SHA-256 of a multipart object, and the parser needs the bytes on local disk anyway:
-    // one read into a scratch file does both
-    let scratch: Awaited<ReturnType<S3BlobStore['download']>> | undefined;
-    try {
-      scratch = await this.s3.download(target.key);
-      return await use({ ...scratch.info, path: scratch.file });
-    } catch (error) {
-      await this.reopen(target, partSizes, onReopened);
-      throw error;
-    } finally {
-      if (scratch) await rm(scratch.dir, { recursive: true, force: true });
-    }
   }
 
   /** Makes the completed object a multipart upload again, part by part, by server-side copies. */
@@ -368,7 +400,7 @@ class S3Multipart implements MultipartStore {
         ),
       );
     } catch (error) {
-      if (!(error instanceof S3ServiceException && error.name === 'NoSuchUpload')) throw error;
+      if (!isNoSuchUpload(error)) throw error;
     }
   }
 
