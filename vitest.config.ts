@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { haproxyTestsAvailable, s3TestsAvailable } from './scripts/s3-tests.mjs';
+import { haproxyTestsAvailable, s3TestsAvailable } from './scripts/optional-suites.mjs';
 
 // Everything that stores something runs once per storage engine; the rest once.
 const perEngine = ['test/http/**/*.test.ts', 'test/process/**/*.test.ts', 'test/store/**/*.test.ts'];

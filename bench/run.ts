@@ -17,6 +17,7 @@ import { type LoadResult, load, pinnedServerCores } from './load.js';
 import { writeLargePdf } from './pdf-fixture.js';
 import { startLocalPostgres } from '../src/cli/postgres.js';
 import { type Proc, startApi, startReference, startReferencePostgres, stopAll } from './processes.js';
+import { bearer, median, round, type Row } from './common.js';
 import { scaleOut } from './scale-out.js';
 import { createTenant, referenceCopy, seedLedger, seedRuns } from './seed.js';
 import { postgresQuery, type SeededPostgresTenant, seedPostgresRuns } from './seed-postgres.js';
@@ -60,26 +61,11 @@ const CONNECTIONS = 32;
 const PDF_DIR = path.resolve(PROJECT_ROOT, 'test/fixtures/pdfs');
 const exec = promisify(execFile);
 
-interface Row {
-  scenario: string;
-  variant: string;
-  rps?: number;
-  p50?: number;
-  p99?: number;
-  peakRssMb?: number;
-  value?: string;
-  ratio?: number;
-  target?: string;
-  met?: boolean;
-}
-
 const rows: Row[] = [];
 const failures: string[] = [];
 let nextPort = 19_100 + Math.floor(Math.random() * 500) * 10;
 const port = () => nextPort++;
 const work = mkdtempSync(path.join(tmpdir(), 'ota-bench-'));
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
 
 function record(row: Row) {
   rows.push(row);
@@ -107,7 +93,6 @@ async function scenario(name: string, fn: () => Promise<void>) {
   console.log(`  (${Math.round((performance.now() - started) / 1000)} s)`);
 }
 
-const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 /** 32 keep-alive connections from wrk on its own core; the figures of the measured seconds after a warm-up. */
 const run = (
   server: Proc,

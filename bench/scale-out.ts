@@ -4,18 +4,18 @@
  * same bytes to the same Swift, the run list through HAProxy with one and two API processes, runs finished
  * per second by two workers, and how long a dead worker's run waits before another takes it over.
  */
-import { execFileSync } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import { createReadStream, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { CreateBucketCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { createS3Client } from '../src/blobs/s3/s3-blob-store.js';
 import { PDFDocument } from 'pdf-lib';
 import { startHaproxy, type RunningHaproxy } from '../src/cli/haproxy.js';
 import { startLocalPostgres } from '../src/cli/postgres.js';
-import { PROJECT_ROOT } from '../src/paths.js';
+import { createBucket, startLocalSwift, stopLocalSwift } from '../src/cli/swift.js';
+import { bearer, median, round, type Row } from './common.js';
 import { type LoadResult, pinnedServerCores } from './load.js';
 import { writeLargePdf } from './pdf-fixture.js';
 import { type Proc, startApi, startWorker } from './processes.js';
@@ -28,26 +28,12 @@ export interface ScaleOutContext {
   uploadSizes: number[];
   runListSize: number;
   rounds: number;
-  record(row: {
-    scenario: string;
-    variant: string;
-    rps?: number;
-    p50?: number;
-    p99?: number;
-    peakRssMb?: number;
-    value?: string;
-    ratio?: number;
-    target?: string;
-    met?: boolean;
-  }): void;
+  record(row: Row): void;
   /** wrk against `url`, pinned as every HTTP scenario is; `serverPid` is the process whose CPU is read. */
   load(url: string, headers: Record<string, string>, serverPid: number): Promise<LoadResult>;
 }
 
 const PART = 8 * 2 ** 20;
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
-const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 /** Bytes of every file under `dir` (0 when it does not exist). */
 function bytesUnder(dir: string): number {
@@ -62,11 +48,29 @@ function bytesUnder(dir: string): number {
   return total;
 }
 
-async function json<T>(url: string, init: RequestInit = {}): Promise<T> {
-  const res = await fetch(url, init);
-  if (res.status >= 300) throw new Error(`${init.method ?? 'GET'} ${url}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
+/** POSTs JSON as the tenant; the answer's `data`. */
+async function post<T>(url: string, token: string, body: object): Promise<T> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { ...bearer(token), 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (res.status >= 300) throw new Error(`POST ${url}: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { data: T }).data;
 }
+
+const startUpload = async (base: string, token: string, name: string, size: number) =>
+  (
+    await post<{ upload_id: string }>(`${base}/api/open/uploads`, token, {
+      file_name: name,
+      size_bytes: size,
+    })
+  ).upload_id;
+const completeUpload = async (base: string, token: string, uploadId: string) =>
+  (await post<{ file_id: string }>(`${base}/api/open/uploads/complete`, token, { upload_id: uploadId }))
+    .file_id;
+const createRun = async (base: string, token: string, fileId: string) =>
+  (await post<{ id: string }>(`${base}/api/open/runs`, token, { file_id: fileId })).id;
 
 export async function scaleOut(ctx: ScaleOutContext): Promise<void> {
   const pgDir = mkdtempSync(path.join(tmpdir(), 'ota-bench-scale-pg-'));
@@ -78,32 +82,20 @@ export async function scaleOut(ctx: ScaleOutContext): Promise<void> {
   const swiftPort = ctx.port();
   for (let i = 0; i < 4; i++) ctx.port();
   try {
-    const swift = execFileSync(
-      'bash',
-      [path.join(PROJECT_ROOT, 'scripts/swift.sh'), 'start', swiftDir, String(swiftPort)],
-      {
-        encoding: 'utf8',
-      },
-    );
-    const s3Env = Object.fromEntries(
-      swift
-        .trim()
-        .split(/\s+/)
-        .map((pair) => pair.split('=') as [string, string]),
-    );
-    const client = createS3Client({
-      endpoint: s3Env.S3_ENDPOINT,
-      region: 'us-east-1',
-      forcePathStyle: true,
-      credentials: { accessKeyId: s3Env.AWS_ACCESS_KEY_ID!, secretAccessKey: s3Env.AWS_SECRET_ACCESS_KEY! },
-    });
+    const swift = startLocalSwift(swiftDir, swiftPort);
     const bucket = 'bench';
-    await client.send(new CreateBucketCommand({ Bucket: bucket }));
+    await createBucket(swift, bucket);
+    const client = createS3Client({
+      endpoint: swift.endpoint,
+      region: swift.region,
+      forcePathStyle: true,
+      credentials: { accessKeyId: swift.accessKeyId, secretAccessKey: swift.secretAccessKey },
+    });
     await postgresQuery(postgres.url, 'CREATE DATABASE scale');
     const url = postgres.url.replace(/\/postgres$/, '/scale');
     const tenant = await seedPostgresRuns(url, 'scale', ctx.runListSize);
     const env = {
-      ...s3Env,
+      ...swift.env,
       DATABASE_URL: url,
       BLOB_STORE: 's3',
       S3_BUCKET: bucket,
@@ -136,20 +128,11 @@ export async function scaleOut(ctx: ScaleOutContext): Promise<void> {
           }),
         );
         const bare = size / 2 ** 20 / ((performance.now() - t0) / 1000);
-        const started = await json<{ data: { upload_id: string } }>(`${api.url}/api/open/uploads`, {
-          method: 'POST',
-          headers: { ...bearer(tenant.token), 'content-type': 'application/json' },
-          body: JSON.stringify({ file_name: 'big.pdf', size_bytes: size }),
-        });
-        const id = started.data.upload_id;
+        const id = await startUpload(api.url, tenant.token, 'big.pdf', size);
         const t1 = performance.now();
         const parts = await sendPartsHttp(api.url, id, tenant.token, file, size);
         const t2 = performance.now();
-        await json(`${api.url}/api/open/uploads/complete`, {
-          method: 'POST',
-          headers: { ...bearer(tenant.token), 'content-type': 'application/json' },
-          body: JSON.stringify({ upload_id: id }),
-        });
+        await completeUpload(api.url, tenant.token, id);
         const completeS = (performance.now() - t2) / 1000;
         const whole = size / 2 ** 20 / ((performance.now() - t1) / 1000);
         if (r > 0) pairs.push({ bare, parts, whole, completeS });
@@ -212,28 +195,21 @@ export async function scaleOut(ctx: ScaleOutContext): Promise<void> {
     }
     const rps = (results: LoadResult[]) => median(results.map((x) => x.rps));
     const label = `${ctx.runListSize / 1000}k runs`;
-    ctx.record({
-      scenario: '10 run list',
-      variant: `1 API process, direct, ${label}`,
-      rps: rps(direct),
-      p50: median(direct.map((x) => x.p50)),
-      p99: median(direct.map((x) => x.p99)),
-    });
-    ctx.record({
-      scenario: '10 run list',
-      variant: `1 API process via HAProxy, ${label}`,
-      rps: rps(viaOne),
-      p50: median(viaOne.map((x) => x.p50)),
-      p99: median(viaOne.map((x) => x.p99)),
+    const listRow = (variant: string, results: LoadResult[], extra: Partial<Row> = {}) =>
+      ctx.record({
+        scenario: '10 run list',
+        variant: `${variant}, ${label}`,
+        rps: rps(results),
+        p50: median(results.map((x) => x.p50)),
+        p99: median(results.map((x) => x.p99)),
+        ...extra,
+      });
+    listRow('1 API process, direct', direct);
+    listRow('1 API process via HAProxy', viaOne, {
       ratio: rps(viaOne) / rps(direct),
       value: 'ratio: HAProxy hop vs direct',
     });
-    ctx.record({
-      scenario: '10 run list',
-      variant: `2 API processes via HAProxy, ${label}`,
-      rps: rps(viaTwo),
-      p50: median(viaTwo.map((x) => x.p50)),
-      p99: median(viaTwo.map((x) => x.p99)),
+    listRow('2 API processes via HAProxy', viaTwo, {
       ratio: rps(viaTwo) / rps(viaOne),
       value: `ratio vs 1 API process via HAProxy; all on core ${pinnedServerCores ?? 'any'}`,
     });
@@ -244,7 +220,7 @@ export async function scaleOut(ctx: ScaleOutContext): Promise<void> {
       startWorker(workerData, { ...env, WORKER_THREADS: '1' }),
       startWorker(workerData, { ...env, WORKER_THREADS: '1' }),
     ];
-    const small = await onePagePdf();
+    const small = await manyPagePdf(1);
     const smallFile = path.join(ctx.work, 'scale-small.pdf');
     writeFileSync(smallFile, small);
     const fileId = await uploadFile(two.url, tenant.token, smallFile, small.length);
@@ -252,12 +228,7 @@ export async function scaleOut(ctx: ScaleOutContext): Promise<void> {
     const t0 = performance.now();
     const ids: string[] = [];
     for (let i = 0; i < count; i++) {
-      const created = await json<{ data: { id: string } }>(`${two.url}/api/open/runs`, {
-        method: 'POST',
-        headers: { ...bearer(tenant.token), 'content-type': 'application/json' },
-        body: JSON.stringify({ file_id: fileId }),
-      });
-      ids.push(created.data.id);
+      ids.push(await createRun(two.url, tenant.token, fileId));
     }
     for (;;) {
       const [row] = await postgresQuery<{ n: string }>(
@@ -286,16 +257,12 @@ export async function scaleOut(ctx: ScaleOutContext): Promise<void> {
     const longId = await uploadFile(two.url, tenant.token, longFile, long.length);
     const leaseEnv = { ...env, WORKER_THREADS: '1', RUN_LEASE_MS: String(leaseMs) };
     const first = startWorker(workerData, leaseEnv);
-    const run = await json<{ data: { id: string } }>(`${two.url}/api/open/runs`, {
-      method: 'POST',
-      headers: { ...bearer(tenant.token), 'content-type': 'application/json' },
-      body: JSON.stringify({ file_id: longId }),
-    });
+    const runId = await createRun(two.url, tenant.token, longId);
     const progress = async () =>
       Number(
         (
           await postgresQuery<{ c: string }>(url, 'SELECT completed_tasks AS c FROM runs WHERE id = $1', [
-            run.data.id,
+            runId,
           ])
         )[0]!.c,
       );
@@ -322,7 +289,7 @@ export async function scaleOut(ctx: ScaleOutContext): Promise<void> {
     await second.stop();
   } finally {
     await Promise.all(proxies.map((p) => p.stop()));
-    execFileSync('bash', [path.join(PROJECT_ROOT, 'scripts/swift.sh'), 'stop', swiftDir]);
+    stopLocalSwift(swiftDir);
     postgres.stop();
     for (const dir of [pgDir, swiftDir, haproxyDir]) rmSync(dir, { recursive: true, force: true });
   }
@@ -371,39 +338,9 @@ async function sendPartsHttp(base: string, uploadId: string, token: string, file
 }
 
 async function uploadFile(base: string, token: string, file: string, size: number): Promise<string> {
-  const started = await json<{ data: { upload_id: string; part_size: number; part_count: number } }>(
-    `${base}/api/open/uploads`,
-    {
-      method: 'POST',
-      headers: { ...bearer(token), 'content-type': 'application/json' },
-      body: JSON.stringify({ file_name: path.basename(file), size_bytes: size }),
-    },
-  );
-  const { upload_id: id, part_size: partSize, part_count: partCount } = started.data;
-  for (let part = 1; part <= partCount; part++) {
-    const start = (part - 1) * partSize;
-    const end = Math.min(size, start + partSize) - 1;
-    await json(`${base}/api/open/uploads/${id}/parts/${part}`, {
-      method: 'PUT',
-      headers: {
-        ...bearer(token),
-        'content-type': 'application/octet-stream',
-        'content-length': String(end - start + 1),
-      },
-      body: createReadStream(file, { start, end }) as unknown as ReadableStream,
-      duplex: 'half',
-    } as RequestInit);
-  }
-  const done = await json<{ data: { file_id: string } }>(`${base}/api/open/uploads/complete`, {
-    method: 'POST',
-    headers: { ...bearer(token), 'content-type': 'application/json' },
-    body: JSON.stringify({ upload_id: id }),
-  });
-  return done.data.file_id;
-}
-
-async function onePagePdf(): Promise<Uint8Array> {
-  return manyPagePdf(1);
+  const id = await startUpload(base, token, path.basename(file), size);
+  await sendPartsHttp(base, id, token, file, size);
+  return completeUpload(base, token, id);
 }
 
 /** Pages with a line of text each: every page is a parser task. */

@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { haproxyTestsAvailable, s3TestsAvailable } from './s3-tests.mjs';
+import { haproxyTestsAvailable, s3TestsAvailable } from './optional-suites.mjs';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'ota-vitest-'));
 const report = path.join(dir, 'report.json');

@@ -5,17 +5,16 @@
  * directory given after the command). Needs Swift and HAProxy from Debian: `bash scripts/swift.sh install`
  * and `apt-get install haproxy`.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { CreateBucketCommand } from '@aws-sdk/client-s3';
-import { createS3Client } from '../blobs/s3/s3-blob-store.js';
 import { openPostgresStore } from '../store/postgres/index.js';
 import { PROJECT_ROOT } from '../paths.js';
 import { Tenants } from '../tenants/service.js';
 import { systemClock } from '../time.js';
 import { haproxyConfig, haproxyInstalled } from './haproxy.js';
 import { startLocalPostgres, stopLocalPostgres } from './postgres.js';
+import { createBucket, startLocalSwift, stopLocalSwift } from './swift.js';
 
 const PORTS = { haproxy: 8080, apis: [8081, 8082], postgres: 5433, swift: 18080 };
 const BUCKET = 'open-tenant';
@@ -27,7 +26,6 @@ interface StackState {
 const [command = 'up', dirArg] = process.argv.slice(2);
 const dir = path.resolve(dirArg ?? path.join(process.env.DATA_DIR ?? './data', 'stack'));
 const stateFile = path.join(dir, 'stack.json');
-const swiftScript = path.join(PROJECT_ROOT, 'scripts', 'swift.sh');
 
 const alive = (pid: number) => {
   try {
@@ -73,27 +71,11 @@ async function up(): Promise<void> {
   mkdirSync(path.join(dir, 'logs'), { recursive: true });
 
   const postgres = await startLocalPostgres(path.join(dir, 'postgres'), PORTS.postgres);
-  const swiftLine = execFileSync(
-    'bash',
-    [swiftScript, 'start', path.join(dir, 'swift'), String(PORTS.swift)],
-    {
-      encoding: 'utf8',
-    },
-  ).trim();
-  const s3 = Object.fromEntries(swiftLine.split(/\s+/).map((pair) => pair.split('=') as [string, string]));
-  const client = createS3Client({
-    endpoint: s3.S3_ENDPOINT,
-    region: 'us-east-1',
-    forcePathStyle: true,
-    credentials: { accessKeyId: s3.AWS_ACCESS_KEY_ID!, secretAccessKey: s3.AWS_SECRET_ACCESS_KEY! },
-  });
-  await client.send(new CreateBucketCommand({ Bucket: BUCKET })).catch((error: Error) => {
-    if (error.name !== 'BucketAlreadyOwnedByYou' && error.name !== 'BucketAlreadyExists') throw error;
-  });
-  client.destroy();
+  const swift = startLocalSwift(path.join(dir, 'swift'), PORTS.swift);
+  await createBucket(swift, BUCKET);
 
   const env: Record<string, string> = {
-    ...s3,
+    ...swift.env,
     DATABASE_URL: postgres.url,
     BLOB_STORE: 's3',
     S3_BUCKET: BUCKET,
@@ -147,7 +129,7 @@ async function up(): Promise<void> {
       `  API         http://127.0.0.1:${PORTS.haproxy}  (HAProxy -> API processes on ${PORTS.apis.join(', ')})`,
       `  workers     2 processes (npm run worker)`,
       `  PostgreSQL  ${postgres.url}`,
-      `  S3 (Swift)  ${s3.S3_ENDPOINT}, bucket ${BUCKET}`,
+      `  S3 (Swift)  ${swift.endpoint}, bucket ${BUCKET}`,
       ...(demo
         ? ['', `Tenant "demo" (${demo.tenant_id}); its API token, shown only now:`, '', `  ${demo.token}`]
         : []),
@@ -169,8 +151,7 @@ async function down(): Promise<void> {
     for (const pid of Object.values(state.pids)) if (alive(pid)) process.kill(pid, 'SIGKILL');
     rmSync(stateFile);
   }
-  if (existsSync(path.join(dir, 'swift')))
-    execFileSync('bash', [swiftScript, 'stop', path.join(dir, 'swift')]);
+  if (existsSync(path.join(dir, 'swift'))) stopLocalSwift(path.join(dir, 'swift'));
   if (existsSync(path.join(dir, 'postgres', 'data', 'postmaster.pid')))
     await stopLocalPostgres(path.join(dir, 'postgres'));
   process.stdout.write(

@@ -3,11 +3,10 @@
  * a bucket of its own for each deployment, and looks at what a deployment stored, whichever the engine.
  */
 import { randomBytes } from 'node:crypto';
-import { CreateBucketCommand } from '@aws-sdk/client-s3';
-import { createS3Client } from '../../src/blobs/s3/s3-blob-store.js';
 import { PDFDocument } from 'pdf-lib';
 import { inject } from 'vitest';
 import type { BlobStore } from '../../src/blobs/blob-store.js';
+import { createBucket } from '../../src/cli/swift.js';
 import { S3_MIN_PART_SIZE } from '../../src/config.js';
 
 export type BlobEngine = 'local' | 's3';
@@ -16,13 +15,6 @@ export const blobEngine: BlobEngine = process.env.TEST_BLOBS === 's3' ? 's3' : '
 
 /** A suite's own small part size, or S3's floor when the parts go to S3. */
 export const partSize = (small: number) => (blobEngine === 's3' ? Math.max(small, S3_MIN_PART_SIZE) : small);
-
-export interface S3Server {
-  endpoint: string;
-  accessKeyId: string;
-  secretAccessKey: string;
-  region: string;
-}
 
 /** The S3 server's credentials, as a process's environment. */
 export function s3ServerEnv(): Record<string, string> {
@@ -37,19 +29,8 @@ export function s3ServerEnv(): Record<string, string> {
 
 /** A new empty bucket on the test's S3 server. */
 export async function newBucket(): Promise<string> {
-  const server = inject('s3Server');
-  const client = createS3Client({
-    endpoint: server.endpoint,
-    region: server.region,
-    forcePathStyle: true,
-    credentials: { accessKeyId: server.accessKeyId, secretAccessKey: server.secretAccessKey },
-  });
   const bucket = `ota-test-${randomBytes(6).toString('hex')}`;
-  try {
-    await client.send(new CreateBucketCommand({ Bucket: bucket }));
-  } finally {
-    client.destroy();
-  }
+  await createBucket(inject('s3Server'), bucket);
   return bucket;
 }
 

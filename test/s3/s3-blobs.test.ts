@@ -46,6 +46,13 @@ const put = (uploadId: string, n: number, bytes: Uint8Array) =>
     body: bytes,
     contentType: 'application/octet-stream',
   });
+/** The S3 multipart upload behind an upload, as its record names it. */
+async function multipartOf(uploadId: string) {
+  const [row] = await h.query<{ multipart_id: string }>('SELECT multipart_id FROM uploads WHERE id = ?', [
+    uploadId,
+  ]);
+  return { key: `files/${h.tenant.tenant_id}/${uploadId}.pdf`, id: row!.multipart_id, staging: '' };
+}
 const complete = (uploadId: string) =>
   h.request('POST', '/api/open/uploads/complete', { json: { upload_id: uploadId } });
 
@@ -101,15 +108,8 @@ describe('parts on S3', () => {
       json: { file_name: 'f.pdf', size_bytes: form.length },
     });
     const upload = started.body.data;
-    const [row] = await h.query<{ multipart_id: string }>('SELECT multipart_id FROM uploads WHERE id = ?', [
-      upload.upload_id,
-    ]);
     // what a completion or an abort in another process does to the store in the middle of this part
-    await h.server.services.blobs.multipart.abort({
-      key: `files/${h.tenant.tenant_id}/${upload.upload_id}.pdf`,
-      id: row!.multipart_id,
-      staging: '',
-    });
+    await h.server.services.blobs.multipart.abort(await multipartOf(upload.upload_id));
     const refused = await put(upload.upload_id, 1, partOf(1));
     expect(refused.status).toBe(409);
     expect(refused.body).toMatchObject({
@@ -120,20 +120,15 @@ describe('parts on S3', () => {
 
   it('a completion whose process died after S3 assembled the file completes on the next try', async () => {
     const { upload_id } = await sendUpload(h, form);
-    const [row] = await h.query<{ multipart_id: string }>('SELECT multipart_id FROM uploads WHERE id = ?', [
-      upload_id,
-    ]);
+    const { key, id } = await multipartOf(upload_id);
     const s3 = h.server.services.blobs as S3BlobStore;
-    const key = `files/${h.tenant.tenant_id}/${upload_id}.pdf`;
     // what the dead process got done: S3 assembled the parts; no record says so
-    const listed = await s3.client.send(
-      new ListPartsCommand({ Bucket: s3.bucket, Key: key, UploadId: row!.multipart_id }),
-    );
+    const listed = await s3.client.send(new ListPartsCommand({ Bucket: s3.bucket, Key: key, UploadId: id }));
     await s3.client.send(
       new CompleteMultipartUploadCommand({
         Bucket: s3.bucket,
         Key: key,
-        UploadId: row!.multipart_id,
+        UploadId: id,
         MultipartUpload: { Parts: listed.Parts!.map((p) => ({ PartNumber: p.PartNumber, ETag: p.ETag })) },
       }),
     );
@@ -144,14 +139,7 @@ describe('parts on S3', () => {
 
   it('parts that are gone from the object store: complete is a 409 that says what to do', async () => {
     const { upload_id } = await sendUpload(h, form);
-    const [row] = await h.query<{ multipart_id: string }>('SELECT multipart_id FROM uploads WHERE id = ?', [
-      upload_id,
-    ]);
-    await h.server.services.blobs.multipart.abort({
-      key: `files/${h.tenant.tenant_id}/${upload_id}.pdf`,
-      id: row!.multipart_id,
-      staging: '',
-    });
+    await h.server.services.blobs.multipart.abort(await multipartOf(upload_id));
     const refused = await complete(upload_id);
     expect(refused.status).toBe(409);
     expect(refused.body.error).toBe('upload_incomplete');

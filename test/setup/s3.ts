@@ -3,13 +3,11 @@
  * TEST_S3_SECRET_ACCESS_KEY, default Swift's test:tester / testing), else a throwaway OpenStack Swift started
  * here with scripts/swift.sh and stopped afterwards. When neither works the S3 suites fail with the reason.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { PROJECT_ROOT } from '../../src/paths.js';
-import type { S3Server } from '../helpers/blobs.js';
+import { type LocalSwift, type S3Server, startLocalSwift, stopLocalSwift } from '../../src/cli/swift.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -30,11 +28,11 @@ export default async function setup(project: TestProject) {
   }
   const dir = mkdtempSync(path.join(tmpdir(), 'ota-swift-'));
   const port = 30_000 + Math.floor(Math.random() * 9_000);
-  const script = path.join(PROJECT_ROOT, 'scripts', 'swift.sh');
+  let swift: LocalSwift;
   try {
-    execFileSync('bash', [script, 'start', dir, String(port)], { stdio: ['ignore', 'ignore', 'pipe'] });
+    swift = startLocalSwift(dir, port);
   } catch (error) {
-    execFileSync('bash', [script, 'stop', dir]);
+    stopLocalSwift(dir);
     rmSync(dir, { recursive: true, force: true });
     const stderr = String((error as { stderr?: Buffer }).stderr ?? '').trim();
     throw new Error(
@@ -42,14 +40,10 @@ export default async function setup(project: TestProject) {
         'Set TEST_S3_ENDPOINT to an S3 server of yours, or install Swift: bash scripts/swift.sh install',
     );
   }
-  project.provide('s3Server', {
-    endpoint: `http://127.0.0.1:${port}`,
-    accessKeyId: 'test:tester',
-    secretAccessKey: 'testing',
-    region: 'us-east-1',
-  });
+  const { endpoint, accessKeyId, secretAccessKey, region } = swift;
+  project.provide('s3Server', { endpoint, accessKeyId, secretAccessKey, region });
   return () => {
-    execFileSync('bash', [script, 'stop', dir]);
+    swift.stop();
     rmSync(dir, { recursive: true, force: true });
   };
 }

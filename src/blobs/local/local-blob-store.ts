@@ -154,7 +154,7 @@ class LocalMultipart implements MultipartStore {
     // the part is written aside and renamed over the old one only once it is whole and of the right size
     return this.blobs.write(
       partKey(target.staging, partNumber),
-      this.blobs.streamInto(source, new HashingLimit(size, { exact: true })),
+      this.blobs.streamInto(source, new HashingLimit(size, true)),
     );
   }
 

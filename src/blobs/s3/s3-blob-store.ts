@@ -256,7 +256,7 @@ class S3Multipart implements MultipartStore {
   ): Promise<BlobInfo> {
     // the body streams straight into UploadPart; a body that turns out too long or too short aborts the
     // request, so the object store keeps the part it had
-    const meter = new HashingLimit(size, { exact: true, batchBytes: 256 * 1024 });
+    const meter = new HashingLimit(size, true);
     const body = new PassThrough();
     const controller = new AbortController();
     const piping = pipeline(source, meter, body).catch((error: unknown) => {

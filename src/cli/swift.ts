@@ -1,0 +1,68 @@
+/**
+ * OpenStack Swift (S3 API) on loopback, started by scripts/swift.sh: for the tests, the bench and
+ * `npm run stack`. The script prints the settings a process needs; this reads them.
+ */
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { CreateBucketCommand } from '@aws-sdk/client-s3';
+import { createS3Client } from '../blobs/s3/s3-blob-store.js';
+import { PROJECT_ROOT } from '../paths.js';
+
+const SCRIPT = path.join(PROJECT_ROOT, 'scripts', 'swift.sh');
+
+export interface LocalSwift extends S3Server {
+  /** S3_ENDPOINT, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, S3_REGION, as a process's environment. */
+  env: Record<string, string>;
+  stop(): void;
+}
+
+/** Starts Swift with its rings, disks and logs in `dir`, the proxy on `port` (and the four ports after it). */
+export function startLocalSwift(dir: string, port: number): LocalSwift {
+  const printed = execFileSync('bash', [SCRIPT, 'start', dir, String(port)], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const env = Object.fromEntries(
+    printed
+      .trim()
+      .split(/\s+/)
+      .map((pair) => pair.split('=') as [string, string]),
+  );
+  return {
+    env,
+    endpoint: env.S3_ENDPOINT!,
+    accessKeyId: env.AWS_ACCESS_KEY_ID!,
+    secretAccessKey: env.AWS_SECRET_ACCESS_KEY!,
+    region: env.S3_REGION!,
+    stop: () => stopLocalSwift(dir),
+  };
+}
+
+/** Stops what startLocalSwift started in `dir`, from any process. */
+export function stopLocalSwift(dir: string): void {
+  execFileSync('bash', [SCRIPT, 'stop', dir]);
+}
+
+export interface S3Server {
+  endpoint: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  region: string;
+}
+
+/** Creates `bucket` on an S3-compatible server (path-style); one that is already ours is fine. */
+export async function createBucket(server: S3Server, bucket: string): Promise<void> {
+  const client = createS3Client({
+    endpoint: server.endpoint,
+    region: server.region,
+    forcePathStyle: true,
+    credentials: { accessKeyId: server.accessKeyId, secretAccessKey: server.secretAccessKey },
+  });
+  try {
+    await client.send(new CreateBucketCommand({ Bucket: bucket }));
+  } catch (error) {
+    if ((error as Error).name !== 'BucketAlreadyOwnedByYou') throw error;
+  } finally {
+    client.destroy();
+  }
+}
