@@ -34,6 +34,9 @@ const FIELD_TEXT = 6;
 const FORMTYPE_NONE = 0;
 const FORMTYPE_ACRO = 1;
 
+/** Pages of one document kept loaded after a task (see `withPage`). */
+const KEPT_PAGES = 2;
+
 type Matrix = [number, number, number, number, number, number];
 const IDENTITY: Matrix = [1, 0, 0, 1, 0, 0];
 
@@ -73,6 +76,8 @@ export class DocumentReader {
   private readonly fontTypes = new Map<string, string>();
   private readonly scratch: number;
   private fillText = 0;
+  /** Pages kept loaded after their task, oldest first. */
+  private readonly loaded = new Map<number, number>();
 
   constructor(
     private readonly pdfium: Pdfium,
@@ -94,6 +99,7 @@ export class DocumentReader {
   }
 
   close(): void {
+    this.releasePages();
     if (!this.pdfium.isAborted) {
       if (this.form) this.lib.PDFiumExt_ExitFormFillEnvironment(this.form);
       if (this.formInfo) this.lib.PDFiumExt_CloseFormFillInfo(this.formInfo);
@@ -136,17 +142,44 @@ export class DocumentReader {
     });
   }
 
-  /** Loads page `index` (0-based), hands it to `work`, and always closes it. */
+  /**
+   * Hands page `index` (0-based) to `work`. Loading a page parses its whole content, often the costliest step
+   * of a task; the last KEPT_PAGES pages read stay loaded, so a thumbnail of a page whose facts were just read
+   * does not parse it again. A page whose work failed is closed at once.
+   */
   private withPage<T>(index: number, work: (page: number) => T): T {
     return this.pdfium.call(() => {
-      const page = this.lib.FPDF_LoadPage(this.handle, index);
+      let page = this.loaded.get(index);
+      this.loaded.delete(index);
+      page ??= this.lib.FPDF_LoadPage(this.handle, index);
       if (!page) throw new Error('The page object is missing or damaged');
+      let done = false;
       try {
-        return work(page);
+        const result = work(page);
+        done = true;
+        return result;
       } finally {
-        if (!this.pdfium.isAborted) this.lib.FPDF_ClosePage(page);
+        if (!this.pdfium.isAborted) {
+          if (done) this.keepLoaded(index, page);
+          else this.lib.FPDF_ClosePage(page);
+        }
       }
     });
+  }
+
+  private keepLoaded(index: number, page: number): void {
+    this.loaded.set(index, page);
+    for (const [oldest, handle] of this.loaded) {
+      if (this.loaded.size <= KEPT_PAGES) break;
+      this.loaded.delete(oldest);
+      this.lib.FPDF_ClosePage(handle);
+    }
+  }
+
+  /** Closes the pages kept loaded (their memory goes back to PDFium's heap). */
+  releasePages(): void {
+    if (!this.pdfium.isAborted) for (const handle of this.loaded.values()) this.lib.FPDF_ClosePage(handle);
+    this.loaded.clear();
   }
 
   private fontType(font: number, name: string, embedded: boolean): string {

@@ -39,8 +39,15 @@ interface Slot {
   worker: Worker;
   current?: Pending;
   lastPath?: string;
+  /** Pages this thread read last (`pageKey`), newest last: it may still have them loaded. */
+  recentPages: string[];
   timer?: NodeJS.Timeout;
 }
+
+/** How many recent pages a slot remembers: as many as its thread may keep loaded, roughly. */
+const RECENT_PAGES = 4;
+
+const pageKey = (task: PdfTask) => ('page' in task ? `${task.page}\n${task.path}` : undefined);
 
 /** How often the oldest waiting task of a lane may be passed over for a task of a thread's open file. */
 export const MAX_PASSED_OVER = 4;
@@ -113,7 +120,7 @@ export class PdfPool {
       },
       resourceLimits: { maxOldGenerationSizeMb: this.options.memoryMb, maxYoungGenerationSizeMb: 32 },
     });
-    const slot: Slot = { worker };
+    const slot: Slot = { worker, recentPages: [] };
     worker.on('message', (response: TaskResponse) => this.settle(slot, response));
     worker.on('error', (error: Error & { code?: string }) => {
       const outOfMemory = error.code === 'ERR_WORKER_OUT_OF_MEMORY';
@@ -177,9 +184,10 @@ export class PdfPool {
 
   /**
    * The next task for a free thread: from the lane whose turn it is (the lane moves to the back of the
-   * order). A thread keeps its last documents open, so within the lane a task of the same file goes first,
-   * unless the lane's oldest task has already been passed over MAX_PASSED_OVER times: a long run on one file
-   * keeps refilling the lane and would otherwise hold a short run of the same tenant back until its deadline.
+   * order). A thread keeps its last documents open and its last pages loaded, so within the lane a task of a
+   * page this thread just read goes first, then one of the same file, unless the lane's oldest task has
+   * already been passed over MAX_PASSED_OVER times: a long run on one file keeps refilling the lane and would
+   * otherwise hold a short run of the same tenant back until its deadline.
    */
   private takeNext(slot: Slot): Pending | undefined {
     const next = this.lanes.entries().next();
@@ -187,12 +195,22 @@ export class PdfPool {
     const [lane, queue] = next.value;
     this.lanes.delete(lane);
     const oldest = queue[0]!;
-    const sameFile =
-      oldest.passedOver >= MAX_PASSED_OVER
-        ? -1
-        : queue.findIndex((pending) => pending.request.task.path === slot.lastPath);
-    if (sameFile > 0) oldest.passedOver++;
-    const [task] = queue.splice(sameFile === -1 ? 0 : sameFile, 1) as [Pending];
+    let chosen = 0;
+    if (oldest.passedOver < MAX_PASSED_OVER) {
+      const samePage = queue.findIndex((pending) => {
+        const key = pageKey(pending.request.task);
+        return key !== undefined && slot.recentPages.includes(key);
+      });
+      chosen =
+        samePage !== -1
+          ? samePage
+          : Math.max(
+              0,
+              queue.findIndex((pending) => pending.request.task.path === slot.lastPath),
+            );
+    }
+    if (chosen > 0) oldest.passedOver++;
+    const [task] = queue.splice(chosen, 1) as [Pending];
     if (queue.length > 0) this.lanes.set(lane, queue);
     return task;
   }
@@ -205,6 +223,10 @@ export class PdfPool {
       slot.current = next;
       next.startedAt = performance.now();
       slot.lastPath = next.request.task.path;
+      const key = pageKey(next.request.task);
+      if (key !== undefined) {
+        slot.recentPages = [...slot.recentPages.filter((k) => k !== key), key].slice(-RECENT_PAGES);
+      }
       slot.timer = setTimeout(
         () =>
           this.replace(

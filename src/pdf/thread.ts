@@ -129,6 +129,9 @@ parentPort?.on('message', ({ id, task }: TaskRequest) => {
     };
     if (!pdfium.isAborted) response.recycle = pdfium.heapBytes > recycleHeapBytes;
   }
+  // pages kept loaded are a cache: a thread whose heap has grown goes without it
+  if (!pdfium.isAborted && pdfium.heapBytes > recycleHeapBytes / 2)
+    for (const opened of open.values()) opened.reader.releasePages();
   const transfer = response.ok && response.result instanceof Uint8Array ? [response.result.buffer] : [];
   parentPort?.postMessage(response, transfer as ArrayBuffer[]);
 });

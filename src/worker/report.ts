@@ -181,14 +181,15 @@ export function sortBySeverity(findings: Finding[]): Finding[] {
  * Up to `limit` pages to picture: for each distinct error or warning (the same code and message), the first
  * page it appears on, the most severe first (findings come sorted so). A font missing from every page is one
  * picture, not twelve of the same problem; a page whose only finding is a note (blank, rotated) tells a reader
- * nothing new.
+ * nothing new. A page that could not be parsed is not drawn either: drawing parses it again and fails the same
+ * way, at the same cost (a Flate bomb's page took 1.6 s to fail twice).
  */
 export function pagesWorthAPicture(findings: Finding[], limit: number): number[] {
   const pages: number[] = [];
   const pictured = new Set<string>();
   for (const finding of findings) {
     if (pages.length >= limit || finding.severity === 'info') break;
-    if (finding.page === null) continue;
+    if (finding.page === null || finding.code === 'page_unreadable') continue;
     const problem = `${finding.code}\n${finding.message}`;
     if (pictured.has(problem)) continue;
     pictured.add(problem);

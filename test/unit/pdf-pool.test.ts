@@ -48,6 +48,17 @@ describe('the parser pool', () => {
     const waitedBehind = finished.indexOf('short');
     expect(waitedBehind, finished.join(', ')).toBeLessThanOrEqual(MAX_PASSED_OVER + 2);
   });
+  it('a page kept loaded after its task is the page asked for, whichever pages were read in between', async () => {
+    // pages are kept loaded per document (the last two): every read below hits, misses or evicts
+    const order = [1, 2, 1, 3, 40, 2, 2, 39, 1];
+    for (const page of order) {
+      await pool.run({ kind: 'page', path: longFile, page }, 'tenant');
+      const text = await pool.run({ kind: 'text', path: longFile, page }, 'tenant');
+      expect(text).toContain(`Page ${page}, line 0 `);
+      const picture = await pool.run({ kind: 'thumbnail', path: longFile, page, width: 60 }, 'tenant');
+      expect(Buffer.from(picture).subarray(1, 4).toString()).toBe('PNG');
+    }
+  });
 });
 
 const SCHED_IDLE = 5;

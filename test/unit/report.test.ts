@@ -101,6 +101,14 @@ describe('the pages report.html pictures', () => {
     expect(pagesWorthAPicture(findings, 12)).toEqual([1, 3, 6, 5]);
   });
 
+  it('a page that could not be parsed is not drawn: drawing would fail the same way', () => {
+    const findings: Finding[] = [
+      finding(2, 'page_unreadable', 'error', 'The page could not be parsed: out of memory'),
+      finding(4, 'image_only_page', 'warning'),
+    ];
+    expect(pagesWorthAPicture(findings, 12)).toEqual([4]);
+  });
+
   it('REPORT_THUMBNAILS bounds them: 0 pictures nothing, 2 stops at two', () => {
     const findings = [1, 2, 3].map((p) =>
       finding(p, 'font_not_embedded', 'error', `Font F${p} is not embedded`),

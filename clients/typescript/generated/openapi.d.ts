@@ -667,7 +667,8 @@ export interface components {
          *     - A page object that is damaged or missing is reported as a failed page (`status: failed`) with a
          *       `page_unreadable` finding; the other pages are still read.
          *     `report.html` is the same report for a person: counts, pictures of pages (for each distinct error or
-         *     warning, the first page it appears on, most severe first, at most `REPORT_THUMBNAILS`), the findings,
+         *     warning, the first page it appears on, most severe first, at most `REPORT_THUMBNAILS`; a page that could
+         *     not be parsed is not pictured), the findings,
          *     and a per-page table (`REPORT_HTML_PAGES` rows).
          */
         PreflightReport: {
