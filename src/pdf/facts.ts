@@ -365,8 +365,8 @@ export class DocumentReader {
     });
   }
 
-  /** The page drawn `width` pixels wide (height by its aspect, at most twice the width), as RGBA. */
-  renderPage(index: number, width: number): { width: number; height: number; rgba: Uint8Array } {
+  /** The page drawn `width` pixels wide (height by its aspect, at most twice the width), as RGB. */
+  renderPage(index: number, width: number): { width: number; height: number; rgb: Uint8Array } {
     return this.withPage(index, (page) => {
       const pageWidth = this.lib.FPDF_GetPageWidthF(page);
       const pageHeight = this.lib.FPDF_GetPageHeightF(page);
@@ -385,19 +385,18 @@ export class DocumentReader {
             this.lib.FPDFBitmap_GetBuffer(bitmap),
             this.lib.FPDFBitmap_GetBuffer(bitmap) + stride * height,
           );
-        const rgba = new Uint8Array(width * height * 4);
+        const rgb = new Uint8Array(width * height * 3);
         for (let y = 0; y < height; y++) {
           for (let x = 0; x < width; x++) {
             const from = y * stride + x * 4;
-            const to = (y * width + x) * 4;
+            const to = (y * width + x) * 3;
             // PDFium's bitmaps are BGRx
-            rgba[to] = source[from + 2]!;
-            rgba[to + 1] = source[from + 1]!;
-            rgba[to + 2] = source[from]!;
-            rgba[to + 3] = 255;
+            rgb[to] = source[from + 2]!;
+            rgb[to + 1] = source[from + 1]!;
+            rgb[to + 2] = source[from]!;
           }
         }
-        return { width, height, rgba };
+        return { width, height, rgb };
       } finally {
         this.lib.FPDFBitmap_Destroy(bitmap);
       }

@@ -28,10 +28,16 @@ interface WasmGlobal {
 }
 const wasm = (globalThis as unknown as { WebAssembly: WasmGlobal }).WebAssembly;
 
-let compiled: object | undefined;
+let compiled: WasmModule | undefined;
 
-/** Compiling the 4.6 MB module is the costly part of a start; a thread does it once. */
-function wasmModule(): object {
+/** A compiled PDFium; it can be handed to worker threads, which then share its machine code. */
+export type WasmModule = object;
+
+/**
+ * Compiling the 4.6 MB module is the costly part of a start. The pool compiles it once and hands it to each
+ * thread: a replacement thread starts at once, and code V8 optimised for one thread serves them all.
+ */
+export function pdfiumModule(): WasmModule {
   if (!compiled) {
     const require = createRequire(import.meta.url);
     compiled = new wasm.Module(readFileSync(require.resolve('@embedpdf/pdfium/pdfium.wasm')));
@@ -75,13 +81,13 @@ export class Pdfium {
     }, 'iiiii');
   }
 
-  static async create(heapLimitBytes: number): Promise<Pdfium> {
+  static async create(heapLimitBytes: number, module: WasmModule = pdfiumModule()): Promise<Pdfium> {
     const lib = await init({
       instantiateWasm(imports: object, receive: (instance: object) => void) {
         const env = (imports as unknown as EmscriptenImports).env;
         const grow = env.emscripten_resize_heap;
         env.emscripten_resize_heap = (size: number) => (size >>> 0 > heapLimitBytes ? 0 : grow(size));
-        void wasm.instantiate(wasmModule(), imports).then(receive);
+        void wasm.instantiate(module, imports).then(receive);
         return {};
       },
       print: () => undefined,

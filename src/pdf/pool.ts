@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { pdfiumModule } from './pdfium.js';
 import type { PdfTask, PdfTaskResult, TaskFailureKind, TaskRequest, TaskResponse } from './tasks.js';
 
 export class TaskFailure extends Error {
@@ -115,6 +116,7 @@ export class PdfPool {
     const worker = new Worker(threadEntry(), {
       execArgv: [],
       workerData: {
+        pdfium: pdfiumModule(),
         heapLimitBytes: this.options.memoryMb * 1024 * 1024,
         recycleHeapBytes: (this.options.recycleMb ?? Math.min(128, this.options.memoryMb / 2)) * 1024 * 1024,
       },
