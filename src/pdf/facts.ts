@@ -90,6 +90,10 @@ export class DocumentReader {
     return this.pdfium.lib;
   }
 
+  private get direct() {
+    return this.pdfium.direct;
+  }
+
   private i32(offset: number): number {
     return this.lib.pdfium.getValue(this.scratch + offset, 'i32');
   }
@@ -207,7 +211,7 @@ export class DocumentReader {
   }
 
   private matrixOf(object: number): Matrix {
-    if (!this.lib.FPDFPageObj_GetMatrix(object, this.scratch)) return IDENTITY;
+    if (!this.direct.FPDFPageObj_GetMatrix(object, this.scratch)) return IDENTITY;
     return [this.f32(0), this.f32(4), this.f32(8), this.f32(12), this.f32(16), this.f32(20)];
   }
 
@@ -219,22 +223,22 @@ export class DocumentReader {
   ): void {
     for (let i = 0; i < objects.count; i++) {
       const object = objects.at(i);
-      const type = this.lib.FPDFPageObj_GetType(object);
+      const type = this.direct.FPDFPageObj_GetType(object);
       if (type === OBJ_TEXT) {
         into.text = true;
-        const font = this.lib.FPDFTextObj_GetFont(object);
+        const font = this.direct.FPDFTextObj_GetFont(object);
         if (font && !into.fonts.has(font)) {
           const name =
             this.pdfium.readString(
               (buffer, length) => this.lib.FPDFFont_GetBaseFontName(font, buffer, length),
               'utf8',
             ) || 'unnamed';
-          const embedded = this.lib.FPDFFont_GetIsEmbedded(font) === 1;
+          const embedded = this.direct.FPDFFont_GetIsEmbedded(font) === 1;
           into.fonts.set(font, { name, type: this.fontType(font, name, embedded), embedded });
         }
       } else if (type === OBJ_IMAGE) {
         // stencil masks (/ImageMask) are image objects too, as pdfimages lists them
-        if (this.lib.FPDFImageObj_GetImagePixelSize(object, this.scratch, this.scratch + 4)) {
+        if (this.direct.FPDFImageObj_GetImagePixelSize(object, this.scratch, this.scratch + 4)) {
           const width = this.i32(0) >>> 0;
           const height = this.i32(4) >>> 0;
           if (width > 0 && height > 0) {
@@ -250,8 +254,8 @@ export class DocumentReader {
         const inner = compose(this.matrixOf(object), outer);
         this.collect(
           {
-            count: this.lib.FPDFFormObj_CountObjects(object),
-            at: (j) => this.lib.FPDFFormObj_GetObject(object, j),
+            count: this.direct.FPDFFormObj_CountObjects(object),
+            at: (j) => this.direct.FPDFFormObj_GetObject(object, j),
           },
           inner,
           into,
@@ -276,8 +280,8 @@ export class DocumentReader {
       const found = { fonts: new Map<number, FontFacts>(), images: [] as ImageFacts[], text: false };
       this.collect(
         {
-          count: this.lib.FPDFPage_CountObjects(page),
-          at: (i) => this.lib.FPDFPage_GetObject(page, i),
+          count: this.direct.FPDFPage_CountObjects(page),
+          at: (i) => this.direct.FPDFPage_GetObject(page, i),
         },
         IDENTITY,
         found,
@@ -316,8 +320,8 @@ export class DocumentReader {
           const fieldFound = { fonts: found.fonts, images: [] as ImageFacts[], text: false };
           this.collect(
             {
-              count: this.lib.FPDFAnnot_GetObjectCount(annot),
-              at: (j) => this.lib.FPDFAnnot_GetObject(annot, j),
+              count: this.direct.FPDFAnnot_GetObjectCount(annot),
+              at: (j) => this.direct.FPDFAnnot_GetObject(annot, j),
             },
             IDENTITY,
             fieldFound,

@@ -49,6 +49,49 @@ interface EmscriptenImports {
   env: Record<string, unknown> & { emscripten_resize_heap: (size: number) => number };
 }
 
+/**
+ * PDFium calls made once per page object, straight on the wasm exports: Emscripten's wrapper converts every
+ * argument and costs ~0.5 µs a call, against ~0.1 µs direct (2,106 objects of one page: 2.4 ms against 0.4).
+ * Only functions whose arguments and result are plain numbers; a FPDF_BOOL comes back as 0 or 1.
+ */
+export interface DirectCalls {
+  FPDFPage_CountObjects(page: number): number;
+  FPDFPage_GetObject(page: number, index: number): number;
+  FPDFPageObj_GetType(object: number): number;
+  FPDFPageObj_GetMatrix(object: number, matrix: number): number;
+  FPDFTextObj_GetFont(object: number): number;
+  FPDFFont_GetIsEmbedded(font: number): number;
+  FPDFImageObj_GetImagePixelSize(object: number, width: number, height: number): number;
+  FPDFFormObj_CountObjects(form: number): number;
+  FPDFFormObj_GetObject(form: number, index: number): number;
+  FPDFAnnot_GetObjectCount(annot: number): number;
+  FPDFAnnot_GetObject(annot: number, index: number): number;
+}
+
+const DIRECT_CALLS: (keyof DirectCalls)[] = [
+  'FPDFPage_CountObjects',
+  'FPDFPage_GetObject',
+  'FPDFPageObj_GetType',
+  'FPDFPageObj_GetMatrix',
+  'FPDFTextObj_GetFont',
+  'FPDFFont_GetIsEmbedded',
+  'FPDFImageObj_GetImagePixelSize',
+  'FPDFFormObj_CountObjects',
+  'FPDFFormObj_GetObject',
+  'FPDFAnnot_GetObjectCount',
+  'FPDFAnnot_GetObject',
+];
+
+function directCalls(lib: WrappedPdfiumModule): DirectCalls {
+  const exports = lib.pdfium.wasmExports as unknown as Record<string, unknown>;
+  const calls: Record<string, unknown> = {};
+  for (const name of DIRECT_CALLS) {
+    if (typeof exports[name] !== 'function') throw new Error(`PDFium does not export ${name}`);
+    calls[name] = exports[name];
+  }
+  return calls as unknown as DirectCalls;
+}
+
 export interface OpenDocument {
   readonly handle: number;
   close(): void;
@@ -64,10 +107,13 @@ export class Pdfium {
   private readonly files = new Map<number, number>();
   private nextFile = 1;
 
+  readonly direct: DirectCalls;
+
   private constructor(
     readonly lib: WrappedPdfiumModule,
     private readonly heapLimitBytes: number,
   ) {
+    this.direct = directCalls(lib);
     const module = lib.pdfium;
     // FPDF_FILEACCESS.m_GetBlock(param, position, buffer, size): PDFium reads the file on demand
     this.readBlock = module.addFunction((param: number, position: number, buffer: number, size: number) => {
