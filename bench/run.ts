@@ -100,14 +100,14 @@ const run = (
   server: Proc,
   route: string,
   headers: Record<string, string>,
-  { connections = CONNECTIONS, expectStatusClass = 2 as 2 | 4 } = {},
+  { connections = CONNECTIONS, expectStatusClass = 2 as 2 | 4, durationS = SIZES.durationS } = {},
 ) =>
   load({
     url: `${server.url}${route}`,
     headers,
     connections,
     warmupS: SIZES.warmupS,
-    durationS: SIZES.durationS,
+    durationS,
     serverPid: server.child.pid!,
     expectStatusClass,
   });
@@ -583,9 +583,12 @@ async function diagnosis() {
     variant: 'memory per parser thread while diagnosing the well-formed fixtures',
     value: `PDFium heap peak ${round(await parserHeapPeakMb(), 1)} MB (ota_parser_heap_peak_bytes); process RSS grew ${round(perParser, 1)} MB per thread over its idle ${round(idleRss, 0)} MB`,
   });
-  const listLoad = () => run(api, '/api/open/runs?limit=20', bearer(tenant.token), { connections: 8 });
+  // a p99 needs more samples than a smoke run's 2 s gives (quick runs have read 2.7x on a single stall)
+  const listLoad = () =>
+    run(api, '/api/open/runs?limit=20', bearer(tenant.token), { connections: 8, durationS: 5 });
   const idle = await listLoad();
-  await createRuns(wellFormed, SIZES.diagnosisRepeat * 4);
+  // enough queued runs to keep the pool saturated through the warm-up and the 5 s measured
+  await createRuns(wellFormed, 60);
   const busy = await listLoad();
   const stillRunning = (await (
     await fetch(`${api.url}/api/open/runs?status=queued&limit=1`, { headers: bearer(tenant.token) })

@@ -206,7 +206,11 @@ describe('parts and complete', () => {
 
   it('a part number past the count, a part number of 0, a wrong media type', async () => {
     const upload = (await start({ file_name: 'form.pdf', size_bytes: form.length })).body.data;
-    const past = await put(upload.upload_id, 6, partOf(form, 1));
+    // these refusals come before the body is read, and the server closes the connection rather than drain
+    // it: a small body is all sent by then. With a large one, HAProxy before 3.0 (Debian 12 has 2.6) closes
+    // the client's connection while it is still sending and the reset can destroy the answer in flight
+    const body = partOf(form, 1).subarray(0, 1024);
+    const past = await put(upload.upload_id, 6, body);
     expect(past.status).toBe(422);
     expect(past.body.detail).toEqual([
       {
@@ -215,7 +219,7 @@ describe('parts and complete', () => {
         type: 'less_than_equal',
       },
     ]);
-    const zero = await put(upload.upload_id, 0, partOf(form, 1));
+    const zero = await put(upload.upload_id, 0, body);
     expect(zero.body.detail).toEqual([
       {
         loc: ['path', 'part_number'],
@@ -223,7 +227,7 @@ describe('parts and complete', () => {
         type: 'greater_than_equal',
       },
     ]);
-    const json = await put(upload.upload_id, 1, partOf(form, 1), 'application/json');
+    const json = await put(upload.upload_id, 1, body, 'application/json');
     expect(json.status).toBe(415);
   });
 
