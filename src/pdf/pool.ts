@@ -21,6 +21,11 @@ export interface PoolOptions {
   memoryMb: number;
   /** A thread whose wasm heap has grown past this is replaced after its task (wasm memory never shrinks). */
   recycleMb?: number;
+  /**
+   * A thread whose wasm heap has grown past this is replaced as soon as no task is waiting: a large
+   * document's memory leaves the process when the work ends, not at the next recycle.
+   */
+  idleRecycleMb?: number;
   /** Told of every task that ends: its kind, `ok` or the failure kind, and its seconds. */
   onTaskEnd?: (kind: string, outcome: string, seconds: number) => void;
   /** Told the PDFium heap of a thread after each of its tasks. */
@@ -72,6 +77,14 @@ export class PdfPool {
 
   constructor(private readonly options: PoolOptions) {
     for (let i = 0; i < Math.max(1, options.size); i++) this.slots.push(this.spawn());
+  }
+
+  private get idleRecycleBytes(): number {
+    return (this.options.idleRecycleMb ?? 32) * 1024 * 1024;
+  }
+
+  private nothingWaiting(): boolean {
+    return this.lanes.size === 0;
   }
 
   get size(): number {
@@ -152,8 +165,9 @@ export class PdfPool {
     if (response.ok) pending.resolve(response.result);
     else pending.reject(new TaskFailure(response.kind, response.message));
     // an engine that aborted or grew large is dropped, its memory with it
-    if (response.recycle) this.replace(slot);
-    else this.pump();
+    if (response.recycle || (response.heapBytes > this.idleRecycleBytes && this.nothingWaiting())) {
+      this.replace(slot);
+    } else this.pump();
   }
 
   /** Fails the slot's task (if any), swaps in a fresh thread, and carries on with the queue. */

@@ -59,6 +59,25 @@ describe('the parser pool', () => {
       expect(Buffer.from(picture).subarray(1, 4).toString()).toBe('PNG');
     }
   });
+  it('a thread whose heap grew past the idle mark is replaced once nothing waits: the memory leaves with the work', async () => {
+    const heaps: number[] = [];
+    const small = new PdfPool({
+      size: 1,
+      taskTimeoutMs: 10_000,
+      memoryMb: 256,
+      idleRecycleMb: 24,
+      onHeap: (bytes) => heaps.push(bytes),
+    });
+    try {
+      // a 2,000 px picture needs a bitmap of ~22 MB in PDFium's heap
+      await small.run({ kind: 'thumbnail', path: shortFile, page: 1, width: 2000 });
+      expect(heaps.at(-1)!).toBeGreaterThan(24 * 2 ** 20);
+      await small.run({ kind: 'page', path: shortFile, page: 1 });
+      expect(heaps.at(-1)!).toBeLessThanOrEqual(24 * 2 ** 20);
+    } finally {
+      await small.close();
+    }
+  });
 });
 
 const SCHED_IDLE = 5;
