@@ -55,6 +55,17 @@ const RECENT_PAGES = 4;
 
 const pageKey = (task: PdfTask) => ('page' in task ? `${task.page}\n${task.path}` : undefined);
 
+/** Within a lane: a task of a page this thread just read, else one of the file it has open, else -1. */
+function preferredTask(queue: Pending[], slot: Slot): number {
+  const samePage = queue.findIndex((pending) => {
+    const key = pageKey(pending.request.task);
+    return key !== undefined && slot.recentPages.includes(key);
+  });
+  return samePage !== -1
+    ? samePage
+    : queue.findIndex((pending) => pending.request.task.path === slot.lastPath);
+}
+
 /** How often the oldest waiting task of a lane may be passed over for a task of a thread's open file. */
 export const MAX_PASSED_OVER = 4;
 
@@ -211,20 +222,7 @@ export class PdfPool {
     const [lane, queue] = next.value;
     this.lanes.delete(lane);
     const oldest = queue[0]!;
-    let chosen = 0;
-    if (oldest.passedOver < MAX_PASSED_OVER) {
-      const samePage = queue.findIndex((pending) => {
-        const key = pageKey(pending.request.task);
-        return key !== undefined && slot.recentPages.includes(key);
-      });
-      chosen =
-        samePage !== -1
-          ? samePage
-          : Math.max(
-              0,
-              queue.findIndex((pending) => pending.request.task.path === slot.lastPath),
-            );
-    }
+    const chosen = oldest.passedOver >= MAX_PASSED_OVER ? 0 : Math.max(0, preferredTask(queue, slot));
     if (chosen > 0) oldest.passedOver++;
     const [task] = queue.splice(chosen, 1) as [Pending];
     if (queue.length > 0) this.lanes.set(lane, queue);

@@ -59,7 +59,7 @@ function probe(path: string): PdfTaskResult['probe'] {
 
 function thumbnail(path: string, page: number, width: number): Uint8Array {
   const image = documentAt(path).renderPage(page - 1, width);
-  const png = new PNG({ width: image.width, height: image.height, inputColorType: 2, inputHasAlpha: false });
+  const png = new PNG({ width: image.width, height: image.height });
   png.data = Buffer.from(image.rgb.buffer, image.rgb.byteOffset, image.rgb.byteLength);
   // RGB in, no row filter: pngjs's adaptive filter choice tries all five per row and cost more than the
   // render; RGBA in made it repack every pixel. Rendered pages are flat colour: unfiltered rows deflate

@@ -285,22 +285,22 @@ describe('tenant isolation', () => {
 });
 
 describe('one request at a time per upload, across processes', () => {
+  /** Takes the upload's lease for a minute as `holder`, as another process's request would. */
+  const leaseElsewhere = (harness: Harness, uploadId: string, holder: string) =>
+    harness.server.services.store.uploads.lease(
+      uploadId,
+      holder,
+      new Date(Date.now() + 60_000).toISOString(),
+      new Date().toISOString(),
+    );
+
   it('a complete waits for another holder of the upload, answers 503 busy past UPLOAD_LOCK_WAIT_MS, and goes through once it is released', async () => {
     const g = await startHarness({ UPLOAD_LOCK_WAIT_MS: '300' });
     try {
       const small = readPdf('real/cups-filters__classified.pdf');
       const { upload_id } = await sendUpload(g, small);
       const uploads = g.server.services.store.uploads;
-      const now = Date.now();
-      // another process's request holds the upload
-      expect(
-        await uploads.lease(
-          upload_id,
-          'another-process',
-          new Date(now + 60_000).toISOString(),
-          new Date(now).toISOString(),
-        ),
-      ).toBe('held');
+      expect(await leaseElsewhere(g, upload_id, 'another-process')).toBe('held');
       const started = Date.now();
       const busy = await g.request('POST', '/api/open/uploads/complete', { json: { upload_id } });
       expect(busy.status).toBe(503);
@@ -320,16 +320,9 @@ describe('one request at a time per upload, across processes', () => {
     const small = readPdf('real/cups-filters__classified.pdf');
     const { upload_id } = await sendUpload(h, small);
     const uploads = h.server.services.store.uploads;
+    expect(await leaseElsewhere(h, upload_id, 'dead-process')).toBe('held');
     const now = Date.now();
     const lapsed = new Date(now - 1).toISOString();
-    expect(
-      await uploads.lease(
-        upload_id,
-        'dead-process',
-        new Date(now + 60_000).toISOString(),
-        new Date(now).toISOString(),
-      ),
-    ).toBe('held');
     // as the dead process's lease looks once its time has passed
     expect(await uploads.lease(upload_id, 'dead-process', lapsed, new Date(now).toISOString())).toBe('held');
     const done = await complete(upload_id);
