@@ -56,7 +56,9 @@ export function createServices(
       onTaskEnd: (kind, outcome, seconds) => metrics.parserTask(kind, outcome, seconds),
       onHeap: (bytes) => metrics.parserHeap(bytes),
     });
-    return probePool.run({ kind: 'probe', path: file }, tenantId);
+    const threads = probePool;
+    // the file is looked at once: its thread does not keep it open
+    return threads.run({ kind: 'probe', path: file }, tenantId).finally(() => threads.forget(file));
   };
   const runs = new Runs(store, blobs, clock, config.maxQueuedRunsPerTenant);
   runs.missingOutputs.on('missing', (what: { run_id: string; name: string }) =>

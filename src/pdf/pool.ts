@@ -1,6 +1,13 @@
 import { Worker } from 'node:worker_threads';
 import { pdfiumModule } from './pdfium.js';
-import type { PdfTask, PdfTaskResult, TaskFailureKind, TaskRequest, TaskResponse } from './tasks.js';
+import type {
+  ForgetRequest,
+  PdfTask,
+  PdfTaskResult,
+  TaskFailureKind,
+  TaskRequest,
+  TaskResponse,
+} from './tasks.js';
 
 export class TaskFailure extends Error {
   constructor(
@@ -118,6 +125,20 @@ export class PdfPool {
       });
       this.pump();
     });
+  }
+
+  /**
+   * The work on a file is over: every thread closes its copy of the document once its current task ends.
+   * Threads keep documents open between tasks, and without this a run's pages and file descriptor would
+   * outlive it (an object store's scratch copy is deleted after the run, its disk space held until closed).
+   */
+  forget(path: string): void {
+    const request: ForgetRequest = { forget: path };
+    for (const slot of this.slots) {
+      if (slot.lastPath === path) slot.lastPath = undefined;
+      slot.recentPages = slot.recentPages.filter((key) => !key.endsWith(`\n${path}`));
+      slot.worker.postMessage(request);
+    }
   }
 
   async close(): Promise<void> {

@@ -25,6 +25,11 @@ export interface TaskRequest {
   task: PdfTask;
 }
 
+/** Tells a thread that a file's run has ended: it closes the document (and the pages it kept loaded). */
+export interface ForgetRequest {
+  forget: string;
+}
+
 /** Every answer carries the thread's PDFium heap size after the task (wasm memory: it only grows). */
 export type TaskResponse =
   | { id: number; ok: true; result: PdfTaskResult[PdfTask['kind']]; recycle: boolean; heapBytes: number }

@@ -5,12 +5,20 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { PNG } from 'pngjs';
 import { DocumentReader } from './facts.js';
 import { type OpenDocument, Pdfium, PdfiumAborted, PdfOpenError, type WasmModule } from './pdfium.js';
-import type { PdfTask, PdfTaskResult, TaskFailureKind, TaskRequest, TaskResponse } from './tasks.js';
+import type {
+  ForgetRequest,
+  PdfTask,
+  PdfTaskResult,
+  TaskFailureKind,
+  TaskRequest,
+  TaskResponse,
+} from './tasks.js';
 
 /**
- * A parser thread: one PDFium instance whose heap is capped. It keeps the last few documents open, so the
- * pages of one run that land here share one parse of the xref and page tree. An instance that aborted, or
- * whose heap grew past the recycle mark, asks the pool for a fresh thread: wasm memory never shrinks.
+ * A parser thread: one PDFium instance whose heap is capped. It keeps the last few documents open until
+ * their run ends (`ForgetRequest`), so the pages of one run that land here share one parse of the xref and
+ * page tree. An instance that aborted, or whose heap grew past the recycle mark, asks the pool for a fresh
+ * thread: wasm memory never shrinks.
  */
 const {
   pdfium: compiled,
@@ -37,13 +45,16 @@ function documentAt(path: string): DocumentReader {
   const file = pdfium.openFile(path);
   const opened = { file, reader: new DocumentReader(pdfium, file.handle) };
   open.set(path, opened);
-  while (open.size > OPEN_LIMIT) {
-    const [oldestPath, oldest] = open.entries().next().value as [string, Opened];
-    open.delete(oldestPath);
-    oldest.reader.close();
-    oldest.file.close();
-  }
+  while (open.size > OPEN_LIMIT) closeDocument(open.keys().next().value as string);
   return opened.reader;
+}
+
+function closeDocument(path: string): void {
+  const opened = open.get(path);
+  if (!opened) return;
+  open.delete(path);
+  opened.reader.close();
+  opened.file.close();
 }
 
 function probe(path: string): PdfTaskResult['probe'] {
@@ -115,7 +126,12 @@ function failureKind(error: unknown, task: PdfTask): TaskFailureKind {
     : 'invalid_pdf';
 }
 
-parentPort?.on('message', ({ id, task }: TaskRequest) => {
+parentPort?.on('message', (request: TaskRequest | ForgetRequest) => {
+  if ('forget' in request) {
+    if (!pdfium.isAborted) closeDocument(request.forget);
+    return;
+  }
+  const { id, task } = request;
   let response: TaskResponse;
   try {
     const result = run(task);

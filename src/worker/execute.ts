@@ -104,9 +104,14 @@ export async function executeRun(
 ): Promise<RunOutcome> {
   try {
     // the parser reads a file on local disk: with an object store, a scratch copy for this run only
-    return await deps.blobs.withLocalFile(claim.storageKey, (path) =>
-      executeOnFile(claim, deps, hooks, path),
-    );
+    return await deps.blobs.withLocalFile(claim.storageKey, async (path) => {
+      try {
+        return await executeOnFile(claim, deps, hooks, path);
+      } finally {
+        // the parser threads let go of the file with the run: its memory does not stay in the process
+        deps.pool.forget(path);
+      }
+    });
   } catch (error) {
     if (!(error instanceof BlobMissingError)) throw error;
     return {

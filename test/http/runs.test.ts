@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { degrees, PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pdfPath, readPdf, sendUpload, uploadPdf, waitForRun } from '../helpers/files.js';
@@ -149,6 +149,36 @@ describe('pdf-preflight on generated PDFs with known properties', () => {
     expect(report.pages[2].images).toEqual([{ width_px: 10, height_px: 10, dpi: 5 }]);
     expect(report.pages[0].fonts).toEqual([{ name: 'Helvetica', type: 'Type1', embedded: false }]);
     expect(report.document.title).toBe('Known properties');
+  });
+});
+
+/** Files this process holds open (Linux: the targets of /proc/self/fd that are paths). */
+function openFilePaths(): Set<string> {
+  const paths = new Set<string>();
+  for (const fd of readdirSync('/proc/self/fd')) {
+    try {
+      const target = readlinkSync(`/proc/self/fd/${fd}`);
+      if (target.startsWith('/')) paths.add(target);
+    } catch {
+      // closed while listed
+    }
+  }
+  return paths;
+}
+
+describe.runIf(process.platform === 'linux')('a run lets go of its file', () => {
+  it('once a run has finished, no parser thread holds its PDF open (an object store deletes its scratch copy)', async () => {
+    const before = openFilePaths();
+    const run = await runOn(readPdf('real/cups-filters__classified.pdf'));
+    expect(run.status).toBe('succeeded');
+    // the threads close it once their current task ends: within moments of the run's finish
+    let held: string[] = [];
+    for (let attempt = 0; attempt < 50; attempt++) {
+      held = [...openFilePaths()].filter((p) => !before.has(p) && !p.startsWith('/dev/'));
+      if (held.length === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(held).toEqual([]);
   });
 });
 
