@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import { outputKey } from '../runs/outputs.js';
 import type { ClaimedRun, RunOutcome, RunProgress } from '../store/types.js';
 import type { Clock } from '../time.js';
@@ -236,7 +235,7 @@ async function executeOnFile(
 
     for (const output of outputs) {
       const key = outputKey(run.tenant_id, run.id, claim.queueMessageId, output.name);
-      await deps.blobs.put(key, Readable.from([Buffer.from(output.body)]), Number.MAX_SAFE_INTEGER);
+      await deps.blobs.putBytes(key, Buffer.from(output.body));
     }
     return {
       ...progressOf(total, completed, failedTasks),

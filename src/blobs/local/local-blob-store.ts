@@ -45,19 +45,28 @@ export class LocalBlobStore implements BlobStore {
     return resolved;
   }
 
-  /** Writes into a temporary file beside `key`, syncs it and renames it into place. */
-  async write(key: string, write: (tempPath: string) => Promise<BlobInfo>): Promise<BlobInfo> {
+  /**
+   * Writes into a temporary file beside `key`, syncs it and renames it into place. A writer that syncs its
+   * file itself says so (`synced`), and the file is not opened a second time.
+   */
+  async write(
+    key: string,
+    write: (tempPath: string) => Promise<BlobInfo>,
+    { synced = false } = {},
+  ): Promise<BlobInfo> {
     const finalPath = this.localPath(key);
     const dir = path.dirname(finalPath);
     await mkdir(dir, { recursive: true });
     const tempPath = path.join(dir, `${TEMP_PREFIX}${randomUUID()}`);
     try {
       const info = await write(tempPath);
-      const handle = await open(tempPath, 'r+');
-      try {
-        await handle.datasync();
-      } finally {
-        await handle.close();
+      if (!synced) {
+        const handle = await open(tempPath, 'r+');
+        try {
+          await handle.datasync();
+        } finally {
+          await handle.close();
+        }
       }
       await rename(tempPath, finalPath);
       await syncDir(dir);
@@ -75,8 +84,21 @@ export class LocalBlobStore implements BlobStore {
     };
   }
 
-  put(key: string, source: Readable, maxBytes: number): Promise<BlobInfo> {
-    return this.write(key, this.streamInto(source, new HashingLimit(maxBytes)));
+  putBytes(key: string, bytes: Uint8Array): Promise<BlobInfo> {
+    return this.write(
+      key,
+      async (tempPath) => {
+        const handle = await open(tempPath, 'wx');
+        try {
+          await handle.writeFile(bytes);
+          await handle.datasync();
+        } finally {
+          await handle.close();
+        }
+        return { size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
+      },
+      { synced: true },
+    );
   }
 
   async open(key: string): Promise<OpenedBlob> {

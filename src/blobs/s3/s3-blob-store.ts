@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -16,12 +17,12 @@ import {
   ListObjectsV2Command,
   ListPartsCommand,
   type Part,
+  PutObjectCommand,
   S3Client,
   S3ServiceException,
   UploadPartCommand,
   UploadPartCopyCommand,
 } from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
 import {
   type AssembledBlob,
   type BlobInfo,
@@ -133,22 +134,13 @@ export class S3BlobStore implements BlobStore {
     }
   }
 
-  async put(key: string, source: Readable, maxBytes: number): Promise<BlobInfo> {
-    const meter = new HashingLimit(maxBytes);
-    const body = new PassThrough();
-    const upload = new Upload({
-      client: this.client,
-      params: { Bucket: this.bucket, Key: key, Body: body },
-      queueSize: 1,
-    });
-    const piping = pipeline(source, meter, body);
-    const results = await Promise.allSettled([piping, this.call('put', () => upload.done())]);
-    if (results[0].status === 'rejected') {
-      await upload.abort().catch(() => undefined);
-      throw results[0].reason;
-    }
-    if (results[1].status === 'rejected') throw results[1].reason;
-    return { size: meter.size, sha256: meter.digest() };
+  async putBytes(key: string, bytes: Uint8Array): Promise<BlobInfo> {
+    await this.call('put', () =>
+      this.client.send(
+        new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: bytes, ContentLength: bytes.length }),
+      ),
+    );
+    return { size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
   }
 
   async open(key: string): Promise<OpenedBlob> {
