@@ -548,7 +548,9 @@ async function diagnosis() {
   };
   const lastCompletedAt = async (newest: number) => {
     const page = (await (
-      await fetch(`${api.url}/api/open/runs?limit=${Math.min(100, newest)}`, { headers: bearer(tenant.token) })
+      await fetch(`${api.url}/api/open/runs?limit=${Math.min(100, newest)}`, {
+        headers: bearer(tenant.token),
+      })
     ).json()) as { data: { completed_at: string | null }[] };
     return Math.max(...page.data.map((r) => Date.parse(r.completed_at ?? '')));
   };
