@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -46,7 +46,10 @@ const reportLua = `done = function(summary, latency, requests)
     latency:percentile(50), latency:percentile(99)))
 end
 `;
-const report = path.join(tmpdir(), `ota-bench-wrk-${process.pid}.lua`);
+// wrk reads its Lua from files: one directory for this bench process, removed when it exits
+const scriptDir = mkdtempSync(path.join(tmpdir(), 'ota-bench-wrk-'));
+process.on('exit', () => rmSync(scriptDir, { recursive: true, force: true }));
+const report = path.join(scriptDir, 'report.lua');
 writeFileSync(report, reportLua);
 let scripts = 0;
 
@@ -60,7 +63,7 @@ function cpuSeconds(pid: number): number {
 async function wrk(options: LoadOptions, seconds: number) {
   let script = report;
   if (options.requestLua) {
-    script = path.join(tmpdir(), `ota-bench-wrk-${process.pid}-${scripts++}.lua`);
+    script = path.join(scriptDir, `request-${scripts++}.lua`);
     writeFileSync(script, `${options.requestLua}\n${reportLua}`);
   }
   const args = [
