@@ -1,5 +1,6 @@
 import type { Schemas } from '../contract.js';
 import { fontProgramType, nonEmbeddedFontType } from './font-program.js';
+import { KEPT_PAGES } from './thread-cache.js';
 import type { Pdfium } from './pdfium.js';
 
 /** What opening a file tells: enough to accept an upload. */
@@ -33,9 +34,6 @@ const FIELD_COMBOBOX = 4;
 const FIELD_TEXT = 6;
 const FORMTYPE_NONE = 0;
 const FORMTYPE_ACRO = 1;
-
-/** Pages of one document kept loaded after a task (see `withPage`). */
-const KEPT_PAGES = 2;
 
 type Matrix = [number, number, number, number, number, number];
 const IDENTITY: Matrix = [1, 0, 0, 1, 0, 0];

@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { pdfiumModule } from './pdfium.js';
+import { ThreadCacheMirror } from './thread-cache.js';
 import type {
   ForgetRequest,
   PdfTask,
@@ -33,14 +34,15 @@ export interface PoolOptions {
    * document's memory leaves the process when the work ends, not at the next recycle.
    */
   idleRecycleMb?: number;
-  /** Told of every task that ends: its kind, `ok` or the failure kind, and its seconds. */
-  onTaskEnd?: (kind: string, outcome: string, seconds: number) => void;
+  /** Told of every task that ends: its kind, `ok` or the failure kind, its seconds and its thread's id. */
+  onTaskEnd?: (kind: string, outcome: string, seconds: number, threadId: number) => void;
   /** Told the PDFium heap of a thread after each of its tasks. */
   onHeap?: (bytes: number) => void;
 }
 
 interface Pending {
   request: TaskRequest;
+  queuedAt: number;
   startedAt?: number;
   /** Times a newer task of another file's run went first; bounded so file affinity cannot starve a run. */
   passedOver: number;
@@ -52,21 +54,19 @@ interface Slot {
   worker: Worker;
   current?: Pending;
   lastPath?: string;
-  /** Pages this thread read last (`pageKey`), newest last: it may still have them loaded. */
-  recentPages: string[];
+  /** The documents and pages this thread keeps loaded between tasks, as far as the pool can tell. */
+  cache: ThreadCacheMirror;
   timer?: NodeJS.Timeout;
 }
 
-/** How many recent pages a slot remembers: as many as its thread may keep loaded, roughly. */
-const RECENT_PAGES = 4;
+/** The page a task reads, for the tasks that read one. */
+const pageOf = (task: PdfTask) => ('page' in task ? task.page : undefined);
 
-const pageKey = (task: PdfTask) => ('page' in task ? `${task.page}\n${task.path}` : undefined);
-
-/** Within a lane: a task of a page this thread just read, else one of the file it has open, else -1. */
+/** Within a lane: a task of a page this thread has loaded, else one of the file it has open, else -1. */
 function preferredTask(queue: Pending[], slot: Slot): number {
   const samePage = queue.findIndex((pending) => {
-    const key = pageKey(pending.request.task);
-    return key !== undefined && slot.recentPages.includes(key);
+    const page = pageOf(pending.request.task);
+    return page !== undefined && slot.cache.hasPage(pending.request.task.path, page);
   });
   return samePage !== -1
     ? samePage
@@ -75,6 +75,12 @@ function preferredTask(queue: Pending[], slot: Slot): number {
 
 /** How often the oldest waiting task of a lane may be passed over for a task of a thread's open file. */
 export const MAX_PASSED_OVER = 4;
+
+/**
+ * How long a task whose page another thread has loaded waits for that thread before any free thread takes
+ * it: about what loading a heavy page again costs (a 1.4 MB content stream parses in ~25 ms).
+ */
+export const AFFINITY_WAIT_MS = 25;
 
 /** Under tsx (tests, the CLI) the thread runs from its .ts source; from dist it is plain JS. */
 function threadEntry(): URL {
@@ -92,6 +98,7 @@ export class PdfPool {
   private readonly lanes = new Map<string, Pending[]>();
   private nextId = 1;
   private closed = false;
+  private affinityTimer?: NodeJS.Timeout;
 
   constructor(private readonly options: PoolOptions) {
     for (let i = 0; i < Math.max(1, options.size); i++) this.slots.push(this.spawn());
@@ -119,6 +126,7 @@ export class PdfPool {
       }
       queue.push({
         request: { id: this.nextId++, task },
+        queuedAt: performance.now(),
         passedOver: 0,
         resolve: resolve as (v: unknown) => void,
         reject,
@@ -136,13 +144,14 @@ export class PdfPool {
     const request: ForgetRequest = { forget: path };
     for (const slot of this.slots) {
       if (slot.lastPath === path) slot.lastPath = undefined;
-      slot.recentPages = slot.recentPages.filter((key) => !key.endsWith(`\n${path}`));
+      slot.cache.forget(path);
       slot.worker.postMessage(request);
     }
   }
 
   async close(): Promise<void> {
     this.closed = true;
+    clearTimeout(this.affinityTimer);
     for (const queue of this.lanes.values())
       for (const pending of queue.splice(0))
         pending.reject(new TaskFailure('crashed', 'the parser pool closed'));
@@ -167,7 +176,7 @@ export class PdfPool {
       },
       resourceLimits: { maxOldGenerationSizeMb: this.options.memoryMb, maxYoungGenerationSizeMb: 32 },
     });
-    const slot: Slot = { worker, recentPages: [] };
+    const slot: Slot = { worker, cache: new ThreadCacheMirror() };
     worker.on('message', (response: TaskResponse) => this.settle(slot, response));
     worker.on('error', (error: Error & { code?: string }) => {
       const outOfMemory = error.code === 'ERR_WORKER_OUT_OF_MEMORY';
@@ -193,7 +202,9 @@ export class PdfPool {
     clearTimeout(slot.timer);
     slot.current = undefined;
     this.options.onHeap?.(response.heapBytes);
-    this.report(pending, response.ok ? 'ok' : response.kind);
+    this.report(slot, pending, response.ok ? 'ok' : response.kind);
+    const page = pageOf(pending.request.task);
+    if (!response.ok && page !== undefined) slot.cache.drop(pending.request.task.path, page);
     if (response.ok) pending.resolve(response.result);
     else pending.reject(new TaskFailure(response.kind, response.message));
     // an engine that aborted or grew large is dropped, its memory with it
@@ -215,53 +226,75 @@ export class PdfPool {
     void slot.worker.terminate();
     if (!this.closed) this.slots.push(this.spawn());
     if (pending && failure) {
-      this.report(pending, failure.kind);
+      this.report(slot, pending, failure.kind);
       pending.reject(failure);
     }
     this.pump();
   }
 
-  private report(pending: Pending, outcome: string): void {
+  private report(slot: Slot, pending: Pending, outcome: string): void {
     if (pending.startedAt === undefined) return;
     this.options.onTaskEnd?.(
       pending.request.task.kind,
       outcome,
       (performance.now() - pending.startedAt) / 1000,
+      slot.worker.threadId,
     );
   }
 
   /**
-   * The next task for a free thread: from the lane whose turn it is (the lane moves to the back of the
-   * order). A thread keeps its last documents open and its last pages loaded, so within the lane a task of a
-   * page this thread just read goes first, then one of the same file, unless the lane's oldest task has
-   * already been passed over MAX_PASSED_OVER times: a long run on one file keeps refilling the lane and would
-   * otherwise hold a short run of the same tenant back until its deadline.
+   * The next task for a free thread: from the first lane (in turn order) that has one this thread may take;
+   * that lane moves to the back of the order. A thread keeps its last documents open and its last pages
+   * loaded, so within the lane a task of a page this thread has loaded goes first, then one of the same file,
+   * unless the lane's oldest task has already been passed over MAX_PASSED_OVER times: a long run on one file
+   * keeps refilling the lane and would otherwise hold a short run of the same tenant back until its deadline.
+   * A task whose page another thread has loaded is left to that thread for AFFINITY_WAIT_MS (a run's pictures
+   * come after its facts, and loading the page again can cost more than drawing it).
    */
-  private takeNext(slot: Slot): Pending | undefined {
-    const next = this.lanes.entries().next();
-    if (next.done) return undefined;
-    const [lane, queue] = next.value;
-    this.lanes.delete(lane);
-    const oldest = queue[0]!;
-    const chosen = oldest.passedOver >= MAX_PASSED_OVER ? 0 : Math.max(0, preferredTask(queue, slot));
-    if (chosen > 0) oldest.passedOver++;
-    const [task] = queue.splice(chosen, 1) as [Pending];
-    if (queue.length > 0) this.lanes.set(lane, queue);
-    return task;
+  private takeNext(slot: Slot, now: number): Pending | undefined {
+    for (const [lane, queue] of this.lanes) {
+      const oldest = queue[0]!;
+      const mine = (pending: Pending) => !this.heldElsewhere(pending, slot, now);
+      let chosen: number;
+      if (oldest.passedOver >= MAX_PASSED_OVER && mine(oldest)) chosen = 0;
+      else {
+        const preferred = preferredTask(queue, slot);
+        chosen = preferred !== -1 && mine(queue[preferred]!) ? preferred : queue.findIndex(mine);
+      }
+      if (chosen === -1) continue;
+      if (chosen > 0) oldest.passedOver++;
+      const [task] = queue.splice(chosen, 1) as [Pending];
+      this.lanes.delete(lane);
+      if (queue.length > 0) this.lanes.set(lane, queue);
+      return task;
+    }
+    return undefined;
+  }
+
+  /** Another live thread has the task's page loaded, and the task has not waited for it long. */
+  private heldElsewhere(pending: Pending, slot: Slot, now: number): boolean {
+    const { task } = pending.request;
+    const page = pageOf(task);
+    if (page === undefined || slot.cache.hasPage(task.path, page)) return false;
+    if (now - pending.queuedAt >= AFFINITY_WAIT_MS) return false;
+    return this.slots.some((other) => other !== slot && other.cache.hasPage(task.path, page));
   }
 
   private pump(): void {
+    const now = performance.now();
+    let leftWaiting = false;
     for (const slot of this.slots) {
       if (slot.current) continue;
-      const next = this.takeNext(slot);
-      if (!next) return;
-      slot.current = next;
-      next.startedAt = performance.now();
-      slot.lastPath = next.request.task.path;
-      const key = pageKey(next.request.task);
-      if (key !== undefined) {
-        slot.recentPages = [...slot.recentPages.filter((k) => k !== key), key].slice(-RECENT_PAGES);
+      if (this.nothingWaiting()) return;
+      const next = this.takeNext(slot, now);
+      if (!next) {
+        leftWaiting = true;
+        continue;
       }
+      slot.current = next;
+      next.startedAt = now;
+      slot.lastPath = next.request.task.path;
+      slot.cache.read(next.request.task.path, pageOf(next.request.task));
       slot.timer = setTimeout(
         () =>
           this.replace(
@@ -271,6 +304,14 @@ export class PdfPool {
         this.options.taskTimeoutMs,
       );
       slot.worker.postMessage(next.request);
+    }
+    // a free thread left tasks to the threads that have their pages: it takes them if those stay busy
+    if (leftWaiting && !this.affinityTimer && !this.closed) {
+      this.affinityTimer = setTimeout(() => {
+        this.affinityTimer = undefined;
+        this.pump();
+      }, AFFINITY_WAIT_MS);
+      this.affinityTimer.unref();
     }
   }
 }

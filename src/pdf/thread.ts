@@ -13,6 +13,7 @@ import type {
   TaskRequest,
   TaskResponse,
 } from './tasks.js';
+import { OPEN_DOCUMENTS } from './thread-cache.js';
 
 /**
  * A parser thread: one PDFium instance whose heap is capped. It keeps the last few documents open until
@@ -29,7 +30,6 @@ const {
   heapLimitBytes: number;
   recycleHeapBytes: number;
 };
-const OPEN_LIMIT = 4;
 
 interface Opened {
   file: OpenDocument;
@@ -45,7 +45,7 @@ function documentAt(path: string): DocumentReader {
   const file = pdfium.openFile(path);
   const opened = { file, reader: new DocumentReader(pdfium, file.handle) };
   open.set(path, opened);
-  while (open.size > OPEN_LIMIT) closeDocument(open.keys().next().value as string);
+  while (open.size > OPEN_DOCUMENTS) closeDocument(open.keys().next().value as string);
   return opened.reader;
 }
 

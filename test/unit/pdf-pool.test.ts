@@ -3,8 +3,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_PASSED_OVER, PdfPool } from '../../src/pdf/pool.js';
+import { AFFINITY_WAIT_MS, MAX_PASSED_OVER, PdfPool } from '../../src/pdf/pool.js';
 import { textPdf } from '../helpers/files.js';
+import { operatorBomb } from '../helpers/hostile-pdfs.js';
 
 let dir: string;
 let longFile: string;
@@ -77,6 +78,51 @@ describe('the parser pool', () => {
     } finally {
       await small.close();
     }
+  });
+});
+
+describe('two parser threads', () => {
+  let two: PdfPool;
+  const ended: { kind: string; threadId: number }[] = [];
+  const threadOf = (kind: string) => ended.findLast((end) => end.kind === kind)!.threadId;
+  beforeAll(() => {
+    two = new PdfPool({
+      size: 2,
+      taskTimeoutMs: 20_000,
+      memoryMb: 256,
+      onTaskEnd: (kind, _outcome, _seconds, threadId) => ended.push({ kind, threadId }),
+    });
+  });
+  afterAll(() => two.close());
+
+  it("a page's picture is drawn by the thread that has the page loaded, though the other thread is free", async () => {
+    // sent together, the first task goes to the first thread and the second to the other one
+    await Promise.all([
+      two.run({ kind: 'page', path: longFile, page: 1 }),
+      two.run({ kind: 'text', path: longFile, page: 2 }),
+    ]);
+    expect(threadOf('page')).not.toBe(threadOf('text'));
+    // both threads idle again: the picture of page 2 waits for the thread that read page 2
+    await two.run({ kind: 'thumbnail', path: longFile, page: 2, width: 60 });
+    expect(threadOf('thumbnail')).toBe(threadOf('text'));
+    await two.run({ kind: 'thumbnail', path: longFile, page: 1, width: 60 });
+    expect(threadOf('thumbnail')).toBe(threadOf('page'));
+  });
+
+  it(`waits at most ${AFFINITY_WAIT_MS} ms for that thread: a busy one leaves the picture to the free one`, async () => {
+    const slowFile = path.join(dir, 'slow.pdf');
+    writeFileSync(slowFile, operatorBomb());
+    await two.run({ kind: 'page', path: longFile, page: 3 });
+    const holder = threadOf('page');
+    // both threads idle: the slow page goes to the first thread, which is the one holding page 3
+    const order: string[] = [];
+    const slow = two.run({ kind: 'page', path: slowFile, page: 1 }).then(() => order.push('slow page'));
+    const picture = two
+      .run({ kind: 'thumbnail', path: longFile, page: 3, width: 60 })
+      .then(() => order.push('picture'));
+    await Promise.all([slow, picture]);
+    expect(threadOf('thumbnail')).not.toBe(holder);
+    expect(order).toEqual(['picture', 'slow page']);
   });
 });
 
