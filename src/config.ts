@@ -20,7 +20,7 @@ export interface Config {
   uploadTtlMs: number;
   /** How often expired uploads are swept. */
   sweepIntervalMs: number;
-  /** Worker threads that parse PDFs; 0 runs no in-process diagnosis worker. */
+  /** Worker threads that parse PDFs; 0 runs no in-process diagnosis worker (see `defaultParserThreads`). */
   workerThreads: number;
   /** Wall-clock limit for one diagnosis task (one page, or opening the document). */
   taskTimeoutMs: number;
@@ -137,9 +137,22 @@ class EnvReader {
 export const MAX_PART_COUNT = 10_000;
 
 /** The whole configuration, checked at once: throws ConfigError listing every problem. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+/** `server` answers HTTP (`npm start`); `worker` only executes runs (`npm run worker`). */
+export type ProcessRole = 'server' | 'worker';
+
+/**
+ * Parser threads when `WORKER_THREADS` is unset. A process that answers HTTP leaves one core to its event
+ * loop: with a parser on every core, the run list's p99 under diagnosis load was 1.6x its idle p99 even with
+ * the parsers at the idle scheduling policy, and 1.07x with one core left (README, bench scenario 6). A worker
+ * process answers no requests and takes every core.
+ */
+export function defaultParserThreads(role: ProcessRole, cores = availableParallelism()): number {
+  return role === 'worker' ? cores : Math.max(1, cores - 1);
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, role: ProcessRole = 'server'): Config {
   const read = new EnvReader(env);
-  const config = readConfig(read);
+  const config = readConfig(read, role);
   const parts = Math.ceil(config.maxUploadBytes / config.uploadPartSize);
   if (parts > MAX_PART_COUNT) {
     read.problems.push(
@@ -195,7 +208,7 @@ function readBlobs(env: EnvReader): BlobsConfig {
   };
 }
 
-function readConfig(env: EnvReader): Config {
+function readConfig(env: EnvReader, role: ProcessRole): Config {
   const MiB = 1024 * 1024;
   return {
     port: env.int('PORT', 8080, 0, 65535),
@@ -209,7 +222,7 @@ function readConfig(env: EnvReader): Config {
     uploadPartSize: env.int('UPLOAD_PART_SIZE', 8 * MiB, 1),
     uploadTtlMs: env.int('UPLOAD_TTL_SECONDS', 24 * 3600, 1) * 1000,
     sweepIntervalMs: env.int('UPLOAD_SWEEP_SECONDS', 300, 1) * 1000,
-    workerThreads: env.int('WORKER_THREADS', availableParallelism()),
+    workerThreads: env.int('WORKER_THREADS', defaultParserThreads(role)),
     taskTimeoutMs: env.int('TASK_TIMEOUT_MS', 10_000, 1),
     taskMemoryMb: env.int('TASK_MEMORY_MB', 512, 64),
     probeThreads: env.int('PROBE_THREADS', 1, 1),

@@ -7,7 +7,7 @@ import { createRunWorker } from '../worker/index.js';
 import { failStart, loadOrFail } from './fail.js';
 
 /** A diagnosis worker without HTTP: more of these can run against the same database as the server. */
-const config = await loadOrFail(() => loadConfig());
+const config = await loadOrFail(() => loadConfig(process.env, 'worker'));
 const logger = createLogger(config.logLevel);
 const blobs = await openBlobStore(config);
 await blobs.check().catch((error: unknown) => failStart(error));
