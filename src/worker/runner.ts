@@ -33,6 +33,9 @@ export class RunWorker {
   readonly workerId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   private active = 0;
   private stopping = false;
+  /** A fill is claiming: a nudge meanwhile makes it look again rather than start a second fill. */
+  private filling = false;
+  private lookAgain = false;
   private timer?: NodeJS.Timeout;
   private unwatch: () => void = () => undefined;
   private readonly inFlight = new Set<Promise<void>>();
@@ -51,9 +54,15 @@ export class RunWorker {
     this.schedule(0);
   }
 
-  /** Claim now rather than at the next poll (called when this process queued a run). */
+  /**
+   * Claim now rather than at the next poll (called when this process queued a run, or the engine heard of
+   * one). A claim already on its way may have looked before the run was queued (a PostgreSQL round trip):
+   * it looks again when it is done, instead of leaving the run to the next poll.
+   */
   nudge(): void {
-    if (!this.stopping) this.schedule(0);
+    if (this.stopping) return;
+    if (this.filling) this.lookAgain = true;
+    else this.schedule(0);
   }
 
   async stop(): Promise<void> {
@@ -70,25 +79,36 @@ export class RunWorker {
   }
 
   private async fill(): Promise<void> {
+    // one fill at a time: two would each see a free slot and claim past the concurrency
+    if (this.filling) {
+      this.lookAgain = true;
+      return;
+    }
+    this.filling = true;
     try {
-      while (!this.stopping && this.active < this.options.concurrency) {
-        const now = this.clock.now();
-        const claim = await this.store.runs.claim(
-          this.workerId,
-          now.toISOString(),
-          new Date(now.getTime() + this.options.leaseMs).toISOString(),
-        );
-        if (!claim) break;
-        this.active++;
-        const job = this.process(claim).finally(() => {
-          this.active--;
-          this.inFlight.delete(job);
-          this.nudge();
-        });
-        this.inFlight.add(job);
-      }
+      do {
+        this.lookAgain = false;
+        while (!this.stopping && this.active < this.options.concurrency) {
+          const now = this.clock.now();
+          const claim = await this.store.runs.claim(
+            this.workerId,
+            now.toISOString(),
+            new Date(now.getTime() + this.options.leaseMs).toISOString(),
+          );
+          if (!claim) break;
+          this.active++;
+          const job = this.process(claim).finally(() => {
+            this.active--;
+            this.inFlight.delete(job);
+            this.nudge();
+          });
+          this.inFlight.add(job);
+        }
+      } while (this.lookAgain && !this.stopping);
     } catch (error) {
       this.logger.error({ err: error }, 'claiming runs failed');
+    } finally {
+      this.filling = false;
     }
     if (!this.stopping) this.schedule(this.options.pollMs);
   }

@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/logger.js';
+import type { ClaimedRun, RunRow, Store } from '../../src/store/types.js';
+import { systemClock } from '../../src/time.js';
+import type { ExecutionDeps } from '../../src/worker/execute.js';
+import { RunWorker } from '../../src/worker/runner.js';
+
+const ROUND_TRIP_MS = 20;
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A queue behind an engine whose claim takes a round trip, as PostgreSQL's does: the claim sees the queue as
+ * it was when it was sent. Entries carry a claim count past the worker's limit, so the worker finishes each
+ * one as given up, without parsing anything; finishing takes `finishMs`. `beforeAnswer` runs as a claim's
+ * answer arrives: what happens there happens after the claim looked and before the worker hears its answer.
+ */
+function slowQueue({ finishMs = 0 } = {}) {
+  let beforeAnswer: (() => void) | undefined;
+  const waiting: ClaimedRun[] = [];
+  let heard: () => void = () => undefined;
+  let underLease = 0;
+  let mostUnderLease = 0;
+  const finished: string[] = [];
+  const store = {
+    runs: {
+      async claim() {
+        const found = waiting.shift();
+        await pause(ROUND_TRIP_MS);
+        const hook = beforeAnswer;
+        beforeAnswer = undefined;
+        hook?.();
+        if (found) mostUnderLease = Math.max(mostUnderLease, ++underLease);
+        return found;
+      },
+      watch(onQueued: () => void) {
+        heard = onQueued;
+        return () => undefined;
+      },
+      async renewLease() {
+        return true;
+      },
+      async finish(queueMessageId: string) {
+        await pause(finishMs);
+        underLease--;
+        finished.push(queueMessageId);
+        return true;
+      },
+    },
+  } as unknown as Store;
+  const queue = (id: string) => {
+    waiting.push({ queueMessageId: id, claims: 99, run: { id } as RunRow, storageKey: id });
+    heard();
+  };
+  return {
+    store,
+    queue,
+    finished,
+    mostUnderLease: () => mostUnderLease,
+    whenAnswering: (hook: () => void) => (beforeAnswer = hook),
+  };
+}
+
+function workerOn(store: Store, concurrency: number) {
+  return new RunWorker(store, {} as ExecutionDeps, systemClock, createLogger('silent'), {
+    concurrency,
+    leaseMs: 60_000,
+    // no poll would come within the test: only the wake-ups can get a run claimed
+    pollMs: 3_600_000,
+    maxClaims: 3,
+  });
+}
+
+async function until(condition: () => boolean) {
+  while (!condition()) await pause(5);
+}
+
+describe('the run worker', () => {
+  it('a run queued while a claim is on its way is claimed when that claim returns, not at the next poll', async () => {
+    const { store, queue, finished, whenAnswering } = slowQueue();
+    // the first claim, sent at start, finds the queue empty; the run and its wake-up arrive with its answer
+    whenAnswering(() => queue('queued-meanwhile'));
+    const worker = workerOn(store, 2);
+    worker.start();
+    await until(() => finished.includes('queued-meanwhile'));
+    await worker.stop();
+  });
+
+  it('wake-ups during a claim never take more runs than the concurrency', async () => {
+    const { store, queue, finished, mostUnderLease } = slowQueue({ finishMs: 3 * ROUND_TRIP_MS });
+    const worker = workerOn(store, 1);
+    queue('a');
+    worker.start();
+    // while the claim of a is on its way, b is queued: the one free slot goes to a alone
+    await pause(ROUND_TRIP_MS / 4);
+    queue('b');
+    await until(() => finished.length === 2);
+    expect(mostUnderLease()).toBe(1);
+    await worker.stop();
+  });
+});
