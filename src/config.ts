@@ -136,20 +136,20 @@ class EnvReader {
 /** S3's limit, and the contract's bound on `part_number`. */
 export const MAX_PART_COUNT = 10_000;
 
-/** The whole configuration, checked at once: throws ConfigError listing every problem. */
 /** `server` answers HTTP (`npm start`); `worker` only executes runs (`npm run worker`). */
 export type ProcessRole = 'server' | 'worker';
 
 /**
  * Parser threads when `WORKER_THREADS` is unset. A process that answers HTTP leaves one core to its event
- * loop: with a parser on every core, the run list's p99 under diagnosis load was 1.6x its idle p99 even with
- * the parsers at the idle scheduling policy, and 1.07x with one core left (README, bench scenario 6). A worker
- * process answers no requests and takes every core.
+ * loop: on 2 cores with a parser on each, the run list's p99 under diagnosis load was 1.55-1.72x its idle p99
+ * even with the parsers at the idle scheduling policy, and 1.14-1.36x with one core left (README, bench
+ * scenario 6). A worker process answers no requests and takes every core.
  */
 export function defaultParserThreads(role: ProcessRole, cores = availableParallelism()): number {
   return role === 'worker' ? cores : Math.max(1, cores - 1);
 }
 
+/** The whole configuration, checked at once: throws ConfigError listing every problem. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, role: ProcessRole = 'server'): Config {
   const read = new EnvReader(env);
   const config = readConfig(read, role);
