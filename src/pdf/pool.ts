@@ -98,6 +98,8 @@ export class PdfPool {
   private readonly lanes = new Map<string, Pending[]>();
   private nextId = 1;
   private closed = false;
+  /** Threads replaced and still ending: `close` waits for them too, so no parser outlives the pool. */
+  private readonly ending = new Set<Promise<number>>();
   private affinityTimer?: NodeJS.Timeout;
 
   constructor(private readonly options: PoolOptions) {
@@ -164,6 +166,7 @@ export class PdfPool {
         await slot.worker.terminate();
       }),
     );
+    await Promise.allSettled([...this.ending]);
   }
 
   private spawn(): Slot {
@@ -223,7 +226,9 @@ export class PdfPool {
     this.slots.splice(index, 1);
     slot.worker.removeAllListeners();
     slot.worker.on('error', () => undefined);
-    void slot.worker.terminate();
+    const ended = slot.worker.terminate();
+    this.ending.add(ended);
+    void ended.finally(() => this.ending.delete(ended));
     if (!this.closed) this.slots.push(this.spawn());
     if (pending && failure) {
       this.report(slot, pending, failure.kind);
