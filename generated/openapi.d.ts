@@ -715,9 +715,51 @@ export interface components {
         };
     };
     responses: {
+        /**
+         * @description The tenant's rate limit was reached (`rate_limited`): retry after `Retry-After` seconds. Nothing was
+         *     changed.
+         */
+        RateLimited: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": 429,
+                 *       "message": "Too many requests: the rate limit was reached",
+                 *       "error": "rate_limited",
+                 *       "data": null,
+                 *       "timestamp": 1795340000000,
+                 *       "request_id": "5f0c6c1e-2b7d-4a55-8f50-3c8e7f9d1a22"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /**
+         * @description A request with the same `Idempotency-Key` is still being executed (`idempotency_key_in_use`): retry
+         *     after `Retry-After` seconds to get its answer.
+         */
+        IdempotencyKeyInUse: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
         /** @description No, malformed, unknown, revoked or expired token. */
         Unauthorized: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 /** @example Bearer */
                 "WWW-Authenticate"?: string;
                 [name: string]: unknown;
@@ -739,6 +781,8 @@ export interface components {
         /** @description No such object for this tenant (another tenant's object included), or no such route. */
         NotFound: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -755,9 +799,16 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description The object's state does not allow the call (for example a rerun of a running run). */
+        /**
+         * @description The object's state does not allow the call (for example a rerun of a running run); or, on a POST, a
+         *     request with the same `Idempotency-Key` is still being executed (`idempotency_key_in_use`, with
+         *     `Retry-After`).
+         */
         Conflict: {
             headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -777,6 +828,8 @@ export interface components {
         /** @description The declared or sent size is over the limit. */
         PayloadTooLarge: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -786,6 +839,8 @@ export interface components {
         /** @description The request's Content-Type is not one the operation takes. */
         UnsupportedMediaType: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -798,6 +853,8 @@ export interface components {
          */
         ValidationFailed: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -827,9 +884,12 @@ export interface components {
         /**
          * @description The tenant already has `MAX_QUEUED_RUNS_PER_TENANT` runs queued (default 1,000). `Retry-After` says
          *     how many seconds to wait before trying again.
+         *     Or the tenant's rate limit was reached (`rate_limited`).
          */
         TooManyQueuedRuns: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 /** @description Seconds to wait before retrying. */
                 "Retry-After"?: number;
                 [name: string]: unknown;
@@ -853,9 +913,12 @@ export interface components {
          *     `too_many_pending_uploads`), or this one would take the bytes they declare past
          *     `MAX_PENDING_UPLOAD_BYTES_PER_TENANT` (default 20 GiB: `pending_upload_bytes_exceeded`). Complete or
          *     abort some first; `Retry-After` says when to try again.
+         *     Or the tenant's rate limit was reached (`rate_limited`).
          */
         TooManyPendingUploads: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 /** @description Seconds to wait before retrying. */
                 "Retry-After"?: number;
                 [name: string]: unknown;
@@ -867,9 +930,12 @@ export interface components {
         /**
          * @description The tenant already has `MAX_CONCURRENT_PARTS_PER_TENANT` part bodies in flight (default 8):
          *     `too_many_concurrent_parts`. Send the next part when one is done; `Retry-After` says when.
+         *     Or the tenant's rate limit was reached (`rate_limited`).
          */
         TooManyConcurrentParts: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 /** @description Seconds to wait before retrying. */
                 "Retry-After"?: number;
                 [name: string]: unknown;
@@ -886,6 +952,8 @@ export interface components {
          */
         Busy: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 /** @description Seconds to wait before retrying. */
                 "Retry-After"?: number;
                 [name: string]: unknown;
@@ -900,6 +968,8 @@ export interface components {
          */
         BodyIdle: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -916,6 +986,8 @@ export interface components {
          */
         StoreUnavailable: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 /** @description Seconds to wait before retrying. */
                 "Retry-After"?: number;
                 [name: string]: unknown;
@@ -937,6 +1009,8 @@ export interface components {
         /** @description An unexpected failure; the `request_id` finds it in the logs. */
         InternalError: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -954,11 +1028,35 @@ export interface components {
         };
     };
     parameters: {
+        /**
+         * @description Makes a retry of this POST safe: the same key with the same request replays the first answer instead
+         *     of executing again (see "Retries and rate limits"). 1 to 255 printable ASCII characters; a UUID is a
+         *     good key.
+         * @example 3f2b8c1e-5d4a-4e7b-9c0d-1a2b3c4d5e6f
+         */
+        IdempotencyKey: string;
         UploadId: string;
         RunId: string;
     };
     requestBodies: never;
-    headers: never;
+    headers: {
+        /**
+         * @description The caller's bucket now (IETF draft-ietf-httpapi-ratelimit-headers): `r` requests may still be sent at
+         *     once, and the bucket is full again in `t` seconds.
+         * @example "default";r=199;t=1
+         */
+        RateLimit: string;
+        /**
+         * @description The bucket's policy: `q` requests at once at most (`RATE_LIMIT_BURST`), refilled over `w` seconds
+         *     (`RATE_LIMIT_BURST / RATE_LIMIT_PER_SECOND`, rounded up).
+         * @example "default";q=200;w=2
+         */
+        RateLimitPolicy: string;
+        /** @description Whole seconds to wait before retrying (at least 1). */
+        RetryAfter: number;
+        /** @description `true` when the answer is the stored answer of an earlier request with the same Idempotency-Key. */
+        IdempotentReplayed: "true";
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -1036,6 +1134,8 @@ export interface operations {
             /** @description The dashboard. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1043,6 +1143,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StoreUnavailable"];
         };
@@ -1074,6 +1175,8 @@ export interface operations {
             /** @description One page of transactions. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1082,6 +1185,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StoreUnavailable"];
         };
@@ -1089,7 +1193,15 @@ export interface operations {
     createUpload: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe: the same key with the same request replays the first answer instead
+                 *     of executing again (see "Retries and rate limits"). 1 to 255 printable ASCII characters; a UUID is a
+                 *     good key.
+                 * @example 3f2b8c1e-5d4a-4e7b-9c0d-1a2b3c4d5e6f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1109,6 +1221,9 @@ export interface operations {
             /** @description The upload was started. */
             201: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1116,6 +1231,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            409: components["responses"]["IdempotencyKeyInUse"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
@@ -1127,7 +1243,15 @@ export interface operations {
     completeUpload: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe: the same key with the same request replays the first answer instead
+                 *     of executing again (see "Retries and rate limits"). 1 to 255 printable ASCII characters; a UUID is a
+                 *     good key.
+                 * @example 3f2b8c1e-5d4a-4e7b-9c0d-1a2b3c4d5e6f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1145,6 +1269,9 @@ export interface operations {
             /** @description The stored file. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1157,6 +1284,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StoreUnavailable"];
         };
@@ -1175,6 +1303,8 @@ export interface operations {
             /** @description The upload. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1184,6 +1314,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StoreUnavailable"];
         };
@@ -1202,6 +1333,8 @@ export interface operations {
             /** @description The upload was aborted and its parts deleted. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1212,6 +1345,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StoreUnavailable"];
         };
@@ -1237,6 +1371,8 @@ export interface operations {
             /** @description The part was stored. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1269,6 +1405,8 @@ export interface operations {
             /** @description The file. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1278,6 +1416,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StoreUnavailable"];
         };
@@ -1312,6 +1451,8 @@ export interface operations {
             /** @description One page of runs. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1321,6 +1462,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StoreUnavailable"];
         };
@@ -1328,7 +1470,15 @@ export interface operations {
     createRun: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe: the same key with the same request replays the first answer instead
+                 *     of executing again (see "Retries and rate limits"). 1 to 255 printable ASCII characters; a UUID is a
+                 *     good key.
+                 * @example 3f2b8c1e-5d4a-4e7b-9c0d-1a2b3c4d5e6f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1347,6 +1497,9 @@ export interface operations {
             /** @description The run was created and queued. */
             201: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1355,6 +1508,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["IdempotencyKeyInUse"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
@@ -1377,6 +1531,8 @@ export interface operations {
             /** @description The run. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1386,6 +1542,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StoreUnavailable"];
         };
@@ -1393,7 +1550,15 @@ export interface operations {
     rerunRun: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe: the same key with the same request replays the first answer instead
+                 *     of executing again (see "Retries and rate limits"). 1 to 255 printable ASCII characters; a UUID is a
+                 *     good key.
+                 * @example 3f2b8c1e-5d4a-4e7b-9c0d-1a2b3c4d5e6f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 run_id: components["parameters"]["RunId"];
             };
@@ -1404,6 +1569,9 @@ export interface operations {
             /** @description The run, queued again. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1422,7 +1590,15 @@ export interface operations {
     cancelRun: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe: the same key with the same request replays the first answer instead
+                 *     of executing again (see "Retries and rate limits"). 1 to 255 printable ASCII characters; a UUID is a
+                 *     good key.
+                 * @example 3f2b8c1e-5d4a-4e7b-9c0d-1a2b3c4d5e6f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 run_id: components["parameters"]["RunId"];
             };
@@ -1433,6 +1609,9 @@ export interface operations {
             /** @description The run, cancelled. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1443,6 +1622,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StoreUnavailable"];
         };
@@ -1462,6 +1642,8 @@ export interface operations {
             /** @description The file's bytes. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1473,6 +1655,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StoreUnavailable"];
         };

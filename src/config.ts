@@ -54,6 +54,15 @@ export interface Config {
   /** Rows of the per-page table in `report.html`; `report.json` always has every page. */
   reportHtmlPages: number;
   leaseMs: number;
+  /** How long an Idempotency-Key's answer is replayed to retries. */
+  idempotencyKeyTtlMs: number;
+  /**
+   * How long a key stays claimed by a request that stopped renewing it (its process died); the request
+   * executing renews it every third of this.
+   */
+  idempotencyLockMs: number;
+  /** Each tenant's token bucket: refilled at `perSecond`, holding `burst` at most; perSecond 0 is no limit. */
+  rateLimit: { perSecond: number; burst: number };
   pointsPerPage: Record<'pdf-preflight' | 'pdf-text', number>;
   seedDemoTenant: boolean;
 }
@@ -241,6 +250,12 @@ function readConfig(env: EnvReader, role: ProcessRole): Config {
     reportThumbnails: env.int('REPORT_THUMBNAILS', 12),
     reportHtmlPages: env.int('REPORT_HTML_PAGES', 500, 1),
     leaseMs: env.int('RUN_LEASE_MS', 30_000, 100),
+    idempotencyKeyTtlMs: env.int('IDEMPOTENCY_KEY_TTL_SECONDS', 86_400, 1, 30 * 86_400) * 1000,
+    idempotencyLockMs: env.int('IDEMPOTENCY_LOCK_SECONDS', 10, 1, 3600) * 1000,
+    rateLimit: {
+      perSecond: env.int('RATE_LIMIT_PER_SECOND', 100, 0, 1_000_000),
+      burst: env.int('RATE_LIMIT_BURST', 200, 1, 1_000_000),
+    },
     pointsPerPage: {
       'pdf-preflight': env.int('POINTS_PER_PAGE_PREFLIGHT', 2),
       'pdf-text': env.int('POINTS_PER_PAGE_TEXT', 1),

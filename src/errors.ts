@@ -45,6 +45,24 @@ export const ERRORS = {
     new AppError(503, 'busy', message, undefined, { 'Retry-After': String(retryAfterSeconds) }),
   tooManyRequests: (error: string, message: string, retryAfterSeconds: number) =>
     new AppError(429, error, message, undefined, { 'Retry-After': String(retryAfterSeconds) }),
+  idempotencyKeyReused: () =>
+    new AppError(
+      422,
+      'idempotency_key_reused',
+      'This Idempotency-Key was used with a different request (method, path or body); use a new key',
+    ),
+  idempotencyKeyInUse: (retryAfterSeconds: number) =>
+    new AppError(
+      409,
+      'idempotency_key_in_use',
+      'A request with this Idempotency-Key is still being executed; retry after it ends',
+      undefined,
+      { 'Retry-After': String(retryAfterSeconds) },
+    ),
+  rateLimited: (retryAfterSeconds: number) =>
+    new AppError(429, 'rate_limited', 'Too many requests: the rate limit was reached', undefined, {
+      'Retry-After': String(retryAfterSeconds),
+    }),
   notImplemented: () => new AppError(501, 'not_implemented', 'Not implemented'),
   unavailable: (message: string) => new AppError(503, 'unavailable', message),
   storeUnavailable: () =>

@@ -7,10 +7,13 @@ import {
   type Request as OpenApiRequest,
 } from 'openapi-backend';
 import type { operations } from '../../generated/openapi.js';
-import { ERRORS } from '../errors.js';
+import { ERRORS, type ValidationIssue } from '../errors.js';
 import { CONTRACT_PATH } from '../paths.js';
 import type { Services } from '../services.js';
 import type { Principal } from '../store/types.js';
+import type { RateLimiter } from '../rate-limit/index.js';
+import { idempotent } from './idempotency.js';
+import { limitTenant } from './rate-limit.js';
 import { readJsonBody } from './request-body.js';
 import { toValidationIssues } from './validation-errors.js';
 
@@ -70,11 +73,29 @@ function refuseNonDecimalIntegers(
   return pathChanged;
 }
 
+/** Header names as the contract spells them (Node gives them lower-cased), as FastAPI names them in `loc`. */
+function withHeaderNames(c: OpenApiContext, issues: ValidationIssue[]): ValidationIssue[] {
+  const declared = new Map(
+    (c.operation?.parameters ?? []).flatMap((p) =>
+      'in' in p && p.in === 'header' ? [[p.name.toLowerCase(), p.name] as const] : [],
+    ),
+  );
+  return issues.map((issue) =>
+    issue.loc[0] === 'header' && issue.loc[1] !== undefined && declared.has(issue.loc[1])
+      ? { ...issue, loc: ['header', declared.get(issue.loc[1])!, ...issue.loc.slice(2)] }
+      : issue,
+  );
+}
+
 /**
  * openapi-backend routes each operationId to its handler; for every request the order is
  * route -> authenticate -> read body -> validate -> handler. Validators are compiled once in init().
  */
-export async function createApi(services: Services, handlers: HandlerSet): Promise<OpenAPIBackend> {
+export async function createApi(
+  services: Services,
+  handlers: HandlerSet,
+  limiter: RateLimiter | undefined,
+): Promise<OpenAPIBackend> {
   /** operationId -> its declared query parameter names, filled once after init. */
   const queryNames = new Map<string, Set<string>>();
   /** operationId -> its integer parameters (query and path), filled once after init. */
@@ -129,6 +150,8 @@ export async function createApi(services: Services, handlers: HandlerSet): Promi
     },
     postSecurityHandler: async (c: OpenApiContext, ctx: KoaContext) => {
       if (!c.security?.authorized && (c.operation?.security?.length ?? 0) > 0) return;
+      const principal = ctx.state.principal as Principal | undefined;
+      if (principal) await limitTenant(ctx, limiter, principal.tenantId);
       if (hasJsonBody(c)) {
         const req = ctx.state.apiRequest as OpenApiRequest;
         const body = await readJsonBody(ctx);
@@ -143,7 +166,7 @@ export async function createApi(services: Services, handlers: HandlerSet): Promi
       throw ctx.state.authFailure === 'invalid' ? ERRORS.invalidToken() : ERRORS.notAuthenticated();
     },
     validationFail: async (c: OpenApiContext) => {
-      throw ERRORS.validation(toValidationIssues(c.validation.errors ?? []));
+      throw ERRORS.validation(withHeaderNames(c, toValidationIssues(c.validation.errors ?? [])));
     },
     notImplemented: async () => {
       throw ERRORS.notImplemented();
@@ -176,9 +199,12 @@ export async function createApi(services: Services, handlers: HandlerSet): Promi
     api.register(operationId, (c: OpenApiContext, ctx: KoaContext) => handler({ c, ctx, services }));
   }
   for (const [operationId, handler] of Object.entries(handlers.authed)) {
-    api.register(operationId, (c: OpenApiContext, ctx: KoaContext) =>
-      handler({ c, ctx, services, principal: ctx.state.principal as Principal }),
-    );
+    // every POST takes an Idempotency-Key
+    const withKey = idempotent(operationId as OperationId, handler);
+    api.register(operationId, (c: OpenApiContext, ctx: KoaContext) => {
+      const scope = { c, ctx, services, principal: ctx.state.principal as Principal };
+      return c.operation.method === 'post' ? withKey(scope) : handler(scope);
+    });
   }
 
   await api.init();

@@ -9,6 +9,8 @@ import { CONTRACT_PATH, DOCS_PATH } from '../paths.js';
 import type { Services } from '../services.js';
 import { createApi } from './api.js';
 import { handlers } from './handlers/index.js';
+import { createRateLimiter } from '../rate-limit/index.js';
+import { limitAnonymous } from './rate-limit.js';
 import { sendError } from './render.js';
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -137,7 +139,8 @@ function dispatch(api: OpenAPIBackend) {
 
 /** The request's path through the server reads top to bottom. */
 export async function createApp(services: Services): Promise<Koa> {
-  const api = await createApi(services, handlers);
+  const limiter = createRateLimiter(services.config, services.store);
+  const api = await createApi(services, handlers, limiter);
   const app = new Koa();
   app.proxy = false;
   // whatever Koa itself catches goes to the same logger, never to stderr
@@ -149,6 +152,7 @@ export async function createApp(services: Services): Promise<Koa> {
   app.use(accessLog(services));
   app.use(errorBoundary(services));
   app.use(publicRoutes().routes());
+  app.use(limitAnonymous(limiter));
   // everything else, the API and unknown paths alike, is openapi-backend's: its 404 and 405 are the envelope
   app.use(dispatch(api));
   return app;

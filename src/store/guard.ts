@@ -29,6 +29,8 @@ export function guardStore(store: Store, translate: (error: unknown) => unknown)
     uploads: guard(store.uploads),
     runs: guard(store.runs),
     ledger: guard(store.ledger),
+    idempotency: guard(store.idempotency),
+    rateBuckets: store.rateBuckets && guard(store.rateBuckets),
     ping: guard({ ping: store.ping }).ping,
     maintain: guard({ maintain: store.maintain }).maintain,
     close: store.close,

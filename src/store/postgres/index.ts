@@ -1,7 +1,9 @@
 import type { Store } from '../types.js';
 import { guardStore } from '../guard.js';
 import { migrate, Postgres, type PostgresOptions, translate } from './database.js';
+import { postgresIdempotency } from './idempotency.js';
 import { postgresLedger } from './ledger.js';
+import { postgresRateBuckets } from './rate-buckets.js';
 import { BLOCK_BITS, postgresRuns, SUPERBLOCK_BITS } from './runs.js';
 import { postgresTenants } from './tenants.js';
 import { postgresUploads } from './uploads.js';
@@ -25,6 +27,8 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
       uploads: postgresUploads(db),
       runs,
       ledger: postgresLedger(db),
+      idempotency: postgresIdempotency(db),
+      rateBuckets: postgresRateBuckets(db),
       async ping() {
         await db.query('SELECT 1', [], 'ping');
       },

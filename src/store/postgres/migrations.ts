@@ -221,4 +221,31 @@ export const migrations: PostgresMigration[] = [
       ALTER TABLE uploads ADD COLUMN leased_until text COLLATE "C";
     `,
   },
+  {
+    version: 3,
+    name: 'idempotency keys; rate limit buckets shared by processes',
+    sql: `
+      CREATE TABLE idempotency_keys (
+        tenant_id text COLLATE "C" NOT NULL REFERENCES tenants(id),
+        key text COLLATE "C" NOT NULL,
+        fingerprint text COLLATE "C" NOT NULL,
+        lock_token text COLLATE "C" NOT NULL,
+        locked_until text COLLATE "C" NOT NULL,
+        resource_id text COLLATE "C",
+        status integer,
+        headers text,
+        body text,
+        created_at text COLLATE "C" NOT NULL,
+        expires_at text COLLATE "C" NOT NULL,
+        PRIMARY KEY (tenant_id, key)
+      );
+      CREATE INDEX idempotency_keys_expiry ON idempotency_keys(expires_at);
+      -- a bucket lost with a crash only refills early: no write-ahead log for the hottest row a tenant has
+      CREATE UNLOGGED TABLE rate_buckets (
+        key text COLLATE "C" PRIMARY KEY,
+        tokens double precision NOT NULL,
+        updated_at timestamptz NOT NULL
+      );
+    `,
+  },
 ];

@@ -1,5 +1,7 @@
 import type { ClaimedRun, JsonText, RunFilter, RunRepo, RunRow, RunStatus } from '../types.js';
 import type { Postgres, Queryable } from './database.js';
+import { heldKey } from '../effect-scope.js';
+import { recordEffect } from './idempotency.js';
 import { writeLedger } from './ledger.js';
 import { ChannelListener } from './listener.js';
 
@@ -182,17 +184,26 @@ export function postgresRuns(db: Postgres): RunRepo & { close(): void } {
     },
     async create(run, maxQueued) {
       const values = runValues(run);
-      // far from the cap: one statement, checked against the counters it is atomic with
-      const fast = await db.query(insertFar, [...values, maxQueued - CAP_MARGIN], 'runs.create');
-      const result =
-        fast.length === 1
-          ? 'created'
-          : await db.transaction(async (tx) => {
-              await capLock(tx, run.tenant_id);
-              if ((await queuedCount(tx, run.tenant_id)) >= maxQueued) return 'over_limit' as const;
-              await tx.query(insertNear, values);
-              return 'created' as const;
-            });
+      const nearCap = async (tx: Queryable) => {
+        await capLock(tx, run.tenant_id);
+        if ((await queuedCount(tx, run.tenant_id)) >= maxQueued) return 'over_limit' as const;
+        await tx.query(insertNear, values);
+        return 'created' as const;
+      };
+      let result: 'created' | 'over_limit';
+      if (heldKey()) {
+        // a request under an idempotency key records the run on its key in the same transaction
+        result = await db.transaction(async (tx) => {
+          const fast = await tx.query(insertFar, [...values, maxQueued - CAP_MARGIN]);
+          const outcome = fast.rows.length === 1 ? 'created' : await nearCap(tx);
+          if (outcome === 'created') await recordEffect(tx, run.id);
+          return outcome;
+        });
+      } else {
+        // far from the cap: one statement, checked against the counters it is atomic with
+        const fast = await db.query(insertFar, [...values, maxQueued - CAP_MARGIN], 'runs.create');
+        result = fast.length === 1 ? 'created' : await db.transaction(nearCap);
+      }
       if (result === 'created') announce();
       return result;
     },
@@ -328,6 +339,7 @@ export function postgresRuns(db: Postgres): RunRepo & { close(): void } {
           [queueMessageId, runId, tenantId, before.attempt + 1, at],
         );
         await move(tx, before, before.status, 'queued');
+        await recordEffect(tx, runId);
         return after;
       });
       if (typeof result === 'object') announce();
@@ -359,6 +371,7 @@ export function postgresRuns(db: Postgres): RunRepo & { close(): void } {
           [at, before.queue_message_id],
         );
         await move(tx, before, before.status, 'cancelled');
+        await recordEffect(tx, runId);
         return after;
       });
     },

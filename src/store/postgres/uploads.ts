@@ -1,5 +1,6 @@
 import type { FileRow, PartRow, UploadRepo, UploadRow } from '../types.js';
 import type { Postgres } from './database.js';
+import { recordEffect } from './idempotency.js';
 
 const UPLOAD =
   'id, tenant_id, file_name, size_bytes, content_type, sha256, part_size, part_count, status, file_id, created_at, expires_at, multipart_id';
@@ -41,6 +42,7 @@ export function postgresUploads(db: Postgres): UploadRepo {
             upload.multipart_id,
           ],
         );
+        await recordEffect(tx, upload.id);
         return 'created' as const;
       });
     },

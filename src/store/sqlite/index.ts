@@ -1,6 +1,7 @@
 import { guardStore } from '../guard.js';
 import { StoreUnavailableError, type Store } from '../types.js';
 import { openDatabase } from './database.js';
+import { sqliteIdempotency } from './idempotency.js';
 import { sqliteLedger } from './ledger.js';
 import { sqliteRuns } from './runs.js';
 import { sqliteTenants } from './tenants.js';
@@ -24,6 +25,8 @@ export function openSqliteStore(dataDir: string): Store {
       uploads: sqliteUploads(db),
       runs: sqliteRuns(db),
       ledger: sqliteLedger(db),
+      idempotency: sqliteIdempotency(db),
+      rateBuckets: null,
       async ping() {
         ping.get();
       },

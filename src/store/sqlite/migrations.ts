@@ -355,4 +355,25 @@ export const migrations: Migration[] = [
       ALTER TABLE uploads ADD COLUMN leased_until TEXT;
     `,
   },
+  {
+    version: 12,
+    name: 'idempotency keys: the answer to replay, and the effect recorded with the effect',
+    sql: `
+      CREATE TABLE idempotency_keys (
+        tenant_id TEXT NOT NULL REFERENCES tenants(id),
+        key TEXT NOT NULL,
+        fingerprint TEXT NOT NULL,
+        lock_token TEXT NOT NULL,
+        locked_until TEXT NOT NULL,
+        resource_id TEXT,
+        status INTEGER,
+        headers TEXT,
+        body TEXT,
+        created_at TEXT NOT NULL,
+        expires_at TEXT NOT NULL,
+        PRIMARY KEY (tenant_id, key)
+      ) WITHOUT ROWID;
+      CREATE INDEX idempotency_keys_expiry ON idempotency_keys(expires_at);
+    `,
+  },
 ];

@@ -10,6 +10,7 @@ import type {
   RunStatus,
 } from '../types.js';
 import type { Db } from './database.js';
+import { effectRecorder } from './idempotency.js';
 import { ledgerWriter } from './ledger.js';
 
 type RunRecord = Omit<RunRow, 'output_files'> & { output_files: string };
@@ -36,6 +37,7 @@ function idOf(record: JsonText): string {
 /** The contract's Run as JSON is the stored column `record`, which SQLite keeps on every write (migration 10). */
 export function sqliteRuns(db: Db): RunRepo {
   const writeLedger = ledgerWriter(db);
+  const recordEffect = effectRecorder(db);
   const columns = `id, tenant_id, file_id, user_id, created_by, created_by_type, target, status, progress, total_tasks,
     completed_tasks, failed_tasks, points_consumed, input_file_name, output_files, error, attempt, queue_message_id,
     created_at, started_at, completed_at`;
@@ -191,6 +193,7 @@ export function sqliteRuns(db: Db): RunRepo {
     insertRun.run({ ...run, seq, output_files: JSON.stringify(run.output_files) });
     enqueue.run(run.queue_message_id, run.id, run.tenant_id, run.attempt, run.created_at);
     adjustCount(run.tenant_id, run.status, run.target, 1);
+    recordEffect(run.id);
     return 'created' as const;
   });
 
@@ -205,6 +208,7 @@ export function sqliteRuns(db: Db): RunRepo {
       enqueue.run(queueMessageId, runId, tenantId, before.attempt + 1, at);
       adjustCount(tenantId, before.status, before.target, -1);
       adjustCount(tenantId, 'queued', before.target, 1);
+      recordEffect(runId);
       return toRun(get.get(runId, tenantId) as RunRecord);
     },
   );
@@ -216,6 +220,7 @@ export function sqliteRuns(db: Db): RunRepo {
     closeEntry.run(at, before.queue_message_id);
     adjustCount(tenantId, before.status, before.target, -1);
     adjustCount(tenantId, 'cancelled', before.target, 1);
+    recordEffect(runId);
     return toRun(get.get(runId, tenantId) as RunRecord);
   });
 

@@ -1,5 +1,6 @@
 import type { FileRow, PartRow, PendingLimits, UploadRepo, UploadRow } from '../types.js';
 import type { Db } from './database.js';
+import { effectRecorder } from './idempotency.js';
 
 type FileRecord = Omit<FileRow, 'encrypted'> & { encrypted: number };
 
@@ -8,6 +9,7 @@ function toFile(row: FileRecord | undefined): FileRow | undefined {
 }
 
 export function sqliteUploads(db: Db): UploadRepo {
+  const recordEffect = effectRecorder(db);
   const uploadColumns =
     'id, tenant_id, file_name, size_bytes, content_type, sha256, part_size, part_count, status, file_id, created_at, expires_at, multipart_id';
   const insert = db.prepare(
@@ -63,6 +65,7 @@ export function sqliteUploads(db: Db): UploadRepo {
     if (totals.count + 1 > limits.count) return 'too_many' as const;
     if (totals.bytes + upload.size_bytes > limits.bytes) return 'too_many_bytes' as const;
     insert.run(upload);
+    recordEffect(upload.id);
     return 'created' as const;
   });
 

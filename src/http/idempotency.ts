@@ -1,0 +1,147 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { Context } from 'koa';
+import { AppError, ERRORS } from '../errors.js';
+import { type HeldKey, HeldKeyLostError, withHeldKey } from '../store/effect-scope.js';
+import type { StoredAnswer } from '../store/types.js';
+import type { AuthedHandler, AuthedScope, OperationId } from './api.js';
+import { sendError, sendOk } from './render.js';
+
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+/** The headers of an answer that a replay repeats; the rest belong to the request that gets the replay. */
+const REPLAYED_HEADERS = ['content-type', 'location', 'retry-after'];
+
+/**
+ * How an operation's answer is rebuilt from its effect when the request that made the effect died before
+ * storing its answer: the resource as it is now, with the status the first answer would have had. An
+ * operation that is not listed records no effect on its key (completeUpload is idempotent by itself: a
+ * retry executes it again and gets the same file).
+ */
+const recoveries: Partial<Record<OperationId, (scope: AuthedScope, resourceId: string) => Promise<void>>> = {
+  createRun: async ({ ctx, services, principal }, runId) =>
+    sendOk(ctx, await services.runs.get(principal.tenantId, runId), 201),
+  rerunRun: async ({ ctx, services, principal }, runId) =>
+    sendOk(ctx, await services.runs.get(principal.tenantId, runId)),
+  cancelRun: async ({ ctx, services, principal }, runId) =>
+    sendOk(ctx, await services.runs.get(principal.tenantId, runId)),
+  createUpload: async ({ ctx, services, principal }, uploadId) =>
+    sendOk(ctx, await services.uploads.get(principal.tenantId, uploadId), 201),
+};
+
+/** JSON with every object's keys sorted, so that the same body written differently is the same request. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+function fingerprintOf(operationId: OperationId, scope: AuthedScope): string {
+  const request = scope.c.request;
+  return createHash('sha256')
+    .update(
+      `${scope.ctx.method}\n${operationId}\n${canonical(request.params)}\n${canonical(request.requestBody)}`,
+    )
+    .digest('base64url');
+}
+
+/** Answers that changed something are kept for retries: successes, and 409 for a state conflict. */
+function isKept(status: number, error?: AppError): boolean {
+  if (status >= 200 && status < 300) return true;
+  return status === 409 && error !== undefined && error.error !== 'idempotency_key_in_use';
+}
+
+function answerOf(ctx: Context): StoredAnswer {
+  const body = typeof ctx.body === 'string' ? ctx.body : JSON.stringify(ctx.body);
+  // the body is sent as stored, so that a replay is byte for byte the first answer
+  ctx.body = body;
+  const headers: Record<string, string> = {};
+  for (const name of REPLAYED_HEADERS) {
+    const value = ctx.response.get(name);
+    if (value) headers[name] = value;
+  }
+  return { status: ctx.status, headers, body };
+}
+
+function replay(ctx: Context, answer: StoredAnswer): void {
+  ctx.status = answer.status;
+  ctx.set(answer.headers);
+  ctx.set('Idempotent-Replayed', 'true');
+  let body = answer.body;
+  if (answer.status >= 400) {
+    // a failing envelope's request_id names the request that reads it, as the X-Request-Id header does
+    const envelope = JSON.parse(body) as Record<string, unknown>;
+    body = JSON.stringify({ ...envelope, request_id: ctx.state.requestId as string });
+  }
+  ctx.body = body;
+}
+
+/**
+ * The idempotency step of a POST: with an `Idempotency-Key`, the first request executes under the key and
+ * its answer is stored; a retry with the same request gets that answer again (`Idempotent-Replayed: true`),
+ * one with a different request 422, and one while the first still executes 409 with `Retry-After`.
+ */
+export function idempotent(operationId: OperationId, handler: AuthedHandler): AuthedHandler {
+  return async (scope) => {
+    const { ctx, services, principal } = scope;
+    const key = ctx.get(IDEMPOTENCY_KEY_HEADER);
+    if (key === '') return handler(scope);
+    const { store, clock, config } = services;
+    const held: HeldKey = { tenantId: principal.tenantId, key, token: randomUUID() };
+    const now = clock.now().getTime();
+    const iso = (ms: number) => new Date(ms).toISOString();
+    const claim = await store.idempotency.claim(
+      held,
+      fingerprintOf(operationId, scope),
+      iso(now),
+      iso(now + config.idempotencyLockMs),
+      iso(now + config.idempotencyKeyTtlMs),
+    );
+    if (claim.outcome === 'mismatch') throw ERRORS.idempotencyKeyReused();
+    if (claim.outcome === 'in_use') {
+      const wait = Math.max(1, Math.ceil((Date.parse(claim.lockedUntil) - now) / 1000));
+      throw ERRORS.idempotencyKeyInUse(Math.min(wait, Math.ceil(config.idempotencyLockMs / 1000)));
+    }
+    if (claim.outcome === 'replay') return replay(ctx, claim.answer);
+
+    // the lock outlives a request only by as long as its process could not renew it
+    const renewal = setInterval(() => {
+      const at = clock.now().getTime();
+      store.idempotency.renew(held, iso(at + config.idempotencyLockMs)).catch(() => undefined);
+    }, config.idempotencyLockMs / 3);
+    let failure: AppError | undefined;
+    try {
+      const recover = claim.resourceId !== null ? recoveries[operationId] : undefined;
+      if (recover && claim.resourceId !== null) await recover(scope, claim.resourceId);
+      else await withHeldKey(held, () => handler(scope));
+    } catch (error) {
+      if (error instanceof HeldKeyLostError) {
+        clearInterval(renewal);
+        throw ERRORS.idempotencyKeyInUse(1);
+      }
+      if (!(error instanceof AppError) || !isKept(error.status, error)) {
+        clearInterval(renewal);
+        await store.idempotency.release(held, iso(clock.now().getTime())).catch(() => undefined);
+        throw error;
+      }
+      failure = error;
+      sendError(ctx, error);
+    }
+    clearInterval(renewal);
+    if (!isKept(ctx.status, failure)) {
+      await store.idempotency.release(held, iso(clock.now().getTime()));
+      return;
+    }
+    const answer = answerOf(ctx);
+    // the effect is committed and recorded on the key: a retry rebuilds this answer if it was not stored
+    await store.idempotency.saveAnswer(held, answer).catch((error: unknown) => {
+      services.logger.warn(
+        { err: error, request_id: ctx.state.requestId },
+        'an idempotent answer was not stored',
+      );
+    });
+  };
+}

@@ -1,0 +1,40 @@
+import type { Context, Next } from 'koa';
+import { ERRORS } from '../errors.js';
+import { type Decision, type RateLimiter, rateLimitHeaders } from '../rate-limit/index.js';
+
+const LIMITED_PATHS = '/api/open/';
+
+function apply(ctx: Context, limiter: RateLimiter, decision: Decision): void {
+  ctx.set(rateLimitHeaders(limiter.policy, decision));
+  ctx.state.rateLimited = true;
+  if (!decision.allowed) throw ERRORS.rateLimited(decision.retryAfterSeconds);
+}
+
+/**
+ * The rate limit step of an authenticated request: one bucket per tenant, taken before the body is read,
+ * so that a refused request costs no more than its headers.
+ */
+export async function limitTenant(ctx: Context, limiter: RateLimiter | undefined, tenantId: string) {
+  if (!limiter) return;
+  const taken = limiter.take(`tenant:${tenantId}`);
+  apply(ctx, limiter, taken instanceof Promise ? await taken : taken);
+}
+
+/**
+ * Answers on `/api/open/*` that no tenant's bucket explained (no token, a bad one, an unknown path) are
+ * counted against the caller's address, so that every answer there carries the rate limit headers.
+ */
+export function limitAnonymous(limiter: RateLimiter | undefined) {
+  return async (ctx: Context, next: Next) => {
+    if (!limiter || !ctx.path.startsWith(LIMITED_PATHS)) return next();
+    try {
+      await next();
+    } finally {
+      if (!ctx.state.rateLimited) {
+        const taken = limiter.take(`address:${ctx.ip}`);
+        const decision = taken instanceof Promise ? await taken.catch(() => undefined) : taken;
+        if (decision) ctx.set(rateLimitHeaders(limiter.policy, decision));
+      }
+    }
+  };
+}

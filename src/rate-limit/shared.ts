@@ -1,0 +1,89 @@
+import type { RateBucketRepo } from '../store/types.js';
+import { decide, type Decision, type RateLimiter, type RateLimitPolicy } from './limiter.js';
+
+/** Share of the burst a process takes from the shared bucket at once. */
+const LEASE_SHARE = 0.05;
+/** Tokens a process took but did not spend within this long are dropped: they would be a second burst. */
+const LEASE_LIFETIME_MS = 1000;
+
+interface Lease {
+  tokens: number;
+  takenAt: number;
+  /** The shared bucket's level after the last take: what the client may send beyond this lease. */
+  sharedLeft: number;
+  pending?: Promise<void>;
+  waiting: number;
+}
+
+/**
+ * One bucket per key shared by every process on the database, without a database write per request: a
+ * process takes tokens from the shared bucket a few at a time (5% of the burst, or as many as requests are
+ * waiting) and spends them locally. Tokens are never created, so processes together admit no more than
+ * the shared bucket gives; a lease not spent within a second is dropped, which bounds what a process can
+ * hold back to its last lease.
+ */
+export class SharedRateLimiter implements RateLimiter {
+  private readonly leases = new Map<string, Lease>();
+  private readonly leaseSize: number;
+
+  constructor(
+    readonly policy: RateLimitPolicy,
+    private readonly buckets: RateBucketRepo,
+    private readonly now: () => number = () => performance.now(),
+  ) {
+    this.leaseSize = Math.max(1, Math.floor(policy.burst * LEASE_SHARE));
+  }
+
+  take(key: string): Decision | Promise<Decision> {
+    const lease = this.leases.get(key);
+    if (lease && !lease.pending && lease.tokens >= 1 && this.now() - lease.takenAt < LEASE_LIFETIME_MS) {
+      lease.tokens -= 1;
+      return decide(this.policy, lease.tokens + lease.sharedLeft, true);
+    }
+    return this.takeLeased(key);
+  }
+
+  private async takeLeased(key: string): Promise<Decision> {
+    let lease = this.leases.get(key);
+    if (!lease) {
+      lease = { tokens: 0, takenAt: 0, sharedLeft: this.policy.burst, waiting: 0 };
+      this.leases.set(key, lease);
+    }
+    lease.waiting += 1;
+    try {
+      for (;;) {
+        if (lease.pending) {
+          await lease.pending;
+          continue;
+        }
+        if (this.now() - lease.takenAt >= LEASE_LIFETIME_MS) lease.tokens = 0;
+        if (lease.tokens >= 1) {
+          lease.tokens -= 1;
+          return decide(this.policy, lease.tokens + lease.sharedLeft, true);
+        }
+        const granted = await this.refill(key, lease);
+        if (granted === 0) return decide(this.policy, lease.sharedLeft, false);
+      }
+    } finally {
+      lease.waiting -= 1;
+    }
+  }
+
+  private async refill(key: string, lease: Lease): Promise<number> {
+    let granted = 0;
+    const want = Math.min(this.policy.burst, Math.max(this.leaseSize, lease.waiting));
+    lease.pending = this.buckets
+      .take(key, want, this.policy.perSecond, this.policy.burst)
+      .then((taken) => {
+        granted = taken.granted;
+        lease.tokens = granted;
+        lease.takenAt = this.now();
+        lease.sharedLeft = taken.left;
+      })
+      .finally(() => {
+        lease.pending = undefined;
+      });
+    await lease.pending;
+    return granted;
+  }
+}

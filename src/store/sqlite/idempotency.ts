@@ -1,0 +1,121 @@
+import { HeldKeyLostError, heldKey } from '../effect-scope.js';
+import type { IdempotencyRepo, KeyClaim, StoredAnswer } from '../types.js';
+import type { Db } from './database.js';
+
+interface KeyRecord {
+  fingerprint: string;
+  locked_until: string;
+  resource_id: string | null;
+  status: number | null;
+  headers: string | null;
+  body: string | null;
+  expires_at: string;
+}
+
+/**
+ * Records the effect of the request that holds an idempotency key, if one does, on the key's row: called
+ * inside the effect's own transaction, so that both commit or neither does.
+ */
+export function effectRecorder(db: Db): (resourceId: string) => void {
+  const mark = db.prepare(
+    'UPDATE idempotency_keys SET resource_id = ? WHERE tenant_id = ? AND key = ? AND lock_token = ?',
+  );
+  return (resourceId) => {
+    const held = heldKey();
+    if (!held) return;
+    if (mark.run(resourceId, held.tenantId, held.key, held.token).changes !== 1) throw new HeldKeyLostError();
+  };
+}
+
+export function sqliteIdempotency(db: Db): IdempotencyRepo {
+  const find = db.prepare(
+    `SELECT fingerprint, locked_until, resource_id, status, headers, body, expires_at
+     FROM idempotency_keys WHERE tenant_id = ? AND key = ?`,
+  );
+  const remove = db.prepare('DELETE FROM idempotency_keys WHERE tenant_id = ? AND key = ?');
+  const insert = db.prepare(
+    `INSERT INTO idempotency_keys (tenant_id, key, fingerprint, lock_token, locked_until, created_at, expires_at)
+     VALUES (@tenantId, @key, @fingerprint, @token, @lockedUntil, @now, @expiresAt)`,
+  );
+  const takeOver = db.prepare(
+    'UPDATE idempotency_keys SET lock_token = ?, locked_until = ? WHERE tenant_id = ? AND key = ?',
+  );
+  const renew = db.prepare(
+    `UPDATE idempotency_keys SET locked_until = ?
+     WHERE tenant_id = ? AND key = ? AND lock_token = ? AND status IS NULL`,
+  );
+  const saveAnswer = db.prepare(
+    `UPDATE idempotency_keys SET status = ?, headers = ?, body = ?
+     WHERE tenant_id = ? AND key = ? AND lock_token = ? AND status IS NULL`,
+  );
+  const dropUnused = db.prepare(
+    `DELETE FROM idempotency_keys
+     WHERE tenant_id = ? AND key = ? AND lock_token = ? AND status IS NULL AND resource_id IS NULL`,
+  );
+  const unlock = db.prepare(
+    `UPDATE idempotency_keys SET locked_until = ?
+     WHERE tenant_id = ? AND key = ? AND lock_token = ? AND status IS NULL`,
+  );
+  const expired = db.prepare(
+    `DELETE FROM idempotency_keys WHERE (tenant_id, key) IN (
+       SELECT tenant_id, key FROM idempotency_keys WHERE expires_at < ? ORDER BY expires_at LIMIT ?)`,
+  );
+
+  const claim = db.transaction(
+    (
+      tenantId: string,
+      key: string,
+      token: string,
+      fingerprint: string,
+      now: string,
+      lockedUntil: string,
+      expiresAt: string,
+    ): KeyClaim => {
+      let found = find.get(tenantId, key) as KeyRecord | undefined;
+      if (found && found.expires_at < now) {
+        remove.run(tenantId, key);
+        found = undefined;
+      }
+      if (!found) {
+        insert.run({ tenantId, key, fingerprint, token, lockedUntil, now, expiresAt });
+        return { outcome: 'claimed', resourceId: null };
+      }
+      if (found.fingerprint !== fingerprint) return { outcome: 'mismatch' };
+      if (found.status !== null) {
+        const answer: StoredAnswer = {
+          status: found.status,
+          headers: JSON.parse(found.headers ?? '{}') as Record<string, string>,
+          body: found.body ?? '',
+        };
+        return { outcome: 'replay', answer };
+      }
+      if (found.locked_until > now) return { outcome: 'in_use', lockedUntil: found.locked_until };
+      takeOver.run(token, lockedUntil, tenantId, key);
+      return { outcome: 'claimed', resourceId: found.resource_id };
+    },
+  );
+
+  return {
+    async claim(held, fingerprint, now, lockedUntil, expiresAt) {
+      return claim.immediate(held.tenantId, held.key, held.token, fingerprint, now, lockedUntil, expiresAt);
+    },
+    async renew(held, lockedUntil) {
+      return renew.run(lockedUntil, held.tenantId, held.key, held.token).changes === 1;
+    },
+    async saveAnswer(held, answer) {
+      const { tenantId, key, token } = held;
+      return (
+        saveAnswer.run(answer.status, JSON.stringify(answer.headers), answer.body, tenantId, key, token)
+          .changes === 1
+      );
+    },
+    async release(held, now) {
+      if (dropUnused.run(held.tenantId, held.key, held.token).changes === 0) {
+        unlock.run(now, held.tenantId, held.key, held.token);
+      }
+    },
+    async sweep(now, limit) {
+      return expired.run(now, limit).changes;
+    },
+  };
+}
