@@ -3,6 +3,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { answerClientError } from './http/client-error.js';
 import { startMetricsServer } from './metrics/server.js';
 import type { Config } from './config.js';
+import { sweepExpiredKeys } from './http/idempotency.js';
 import { createApp } from './http/app.js';
 import type { Logger } from './logger.js';
 import { openBlobStore } from './blobs/open.js';
@@ -99,6 +100,9 @@ export async function startServer(
     await services.uploads.sweepExpired();
     const removed = await services.uploads.sweepLeftovers(config.leftoverMinAgeMs);
     if (removed > 0) logger.info({ removed }, 'removed temporary files and blobs no record refers to');
+
+    const keys = await sweepExpiredKeys(services);
+    if (keys > 0) logger.info({ removed: keys }, 'removed idempotency keys past their time');
   };
   const sweepLogged = () =>
     sweep().catch((error: unknown) => logger.error({ err: error }, 'upload sweep failed'));

@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Context } from 'koa';
 import { AppError, ERRORS } from '../errors.js';
 import { type HeldKey, HeldKeyLostError, withHeldKey } from '../store/effect-scope.js';
+import type { Services } from '../services.js';
 import type { StoredAnswer } from '../store/types.js';
 import type { AuthedHandler, AuthedScope, OperationId } from './api.js';
 import { sendError, sendOk } from './render.js';
@@ -115,7 +116,11 @@ export function idempotent(operationId: OperationId, handler: AuthedHandler): Au
     let failure: AppError | undefined;
     try {
       const recover = claim.resourceId !== null ? recoveries[operationId] : undefined;
-      if (recover && claim.resourceId !== null) await recover(scope, claim.resourceId);
+      if (recover && claim.resourceId !== null) {
+        // not executed now: the effect is an earlier request's, so this answer is a replay too
+        await recover(scope, claim.resourceId);
+        ctx.set('Idempotent-Replayed', 'true');
+      }
       else await withHeldKey(held, () => handler(scope));
     } catch (error) {
       if (error instanceof HeldKeyLostError) {
@@ -144,4 +149,20 @@ export function idempotent(operationId: OperationId, handler: AuthedHandler): Au
       );
     });
   };
+}
+
+/** Keys deleted per statement by the sweep, and statements per sweep: a backlog goes over several sweeps. */
+const SWEEP_BATCH = 500;
+const SWEEP_BATCHES = 20;
+
+/** Deletes keys past IDEMPOTENCY_KEY_TTL_SECONDS, in bounded batches; returns how many went. */
+export async function sweepExpiredKeys(services: Pick<Services, 'store' | 'clock'>): Promise<number> {
+  const now = services.clock.now().toISOString();
+  let removed = 0;
+  for (let batch = 0; batch < SWEEP_BATCHES; batch++) {
+    const deleted = await services.store.idempotency.sweep(now, SWEEP_BATCH);
+    removed += deleted;
+    if (deleted < SWEEP_BATCH) break;
+  }
+  return removed;
 }

@@ -1,0 +1,163 @@
+import { randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { readPdf } from '../helpers/files.js';
+import { engine } from '../helpers/engine.js';
+import {
+  admin,
+  port,
+  queryDeployment,
+  type Started,
+  startServerProcess,
+  tempDataDir,
+  uploadWhole,
+} from '../helpers/processes.js';
+
+const started: Started[] = [];
+const dirs: string[] = [];
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((p) => p.kill()));
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/**
+ * Makes storing an idempotent answer take far longer than the test waits, so that the server can be killed
+ * after the effect committed and before its answer is stored: SQLite's writer is this process's own thread,
+ * stalled by a join of 30,000 x 30,000 rows; PostgreSQL's statement sleeps.
+ */
+async function stallStoredAnswers(dataDir: string): Promise<void> {
+  if (engine === 'postgres') {
+    await queryDeployment(
+      dataDir,
+      `CREATE FUNCTION stall_answer() RETURNS trigger LANGUAGE plpgsql AS $$
+       BEGIN PERFORM pg_sleep(60); RETURN NEW; END $$`,
+    );
+    await queryDeployment(
+      dataDir,
+      `CREATE TRIGGER stall_answer BEFORE UPDATE OF status ON idempotency_keys
+       FOR EACH ROW WHEN (NEW.status IS NOT NULL) EXECUTE FUNCTION stall_answer()`,
+    );
+    return;
+  }
+  await queryDeployment(dataDir, 'CREATE TABLE stall_rows (n INTEGER)');
+  await queryDeployment(
+    dataDir,
+    `INSERT INTO stall_rows (n) SELECT value FROM generate_series(1, 30000)`,
+  ).catch(async () => {
+    // without the series extension: doubling from one row
+    await queryDeployment(dataDir, 'INSERT INTO stall_rows (n) VALUES (1)');
+    while (
+      (await queryDeployment<{ n: number }>(dataDir, 'SELECT COUNT(*) AS n FROM stall_rows'))[0]!.n < 30000
+    )
+      await queryDeployment(dataDir, 'INSERT INTO stall_rows (n) SELECT n FROM stall_rows');
+  });
+  await queryDeployment(
+    dataDir,
+    `CREATE TRIGGER stall_answer BEFORE UPDATE OF status ON idempotency_keys WHEN new.status IS NOT NULL BEGIN
+       SELECT COUNT(*) FROM stall_rows a, stall_rows b;
+     END`,
+  );
+}
+
+async function removeStall(dataDir: string): Promise<void> {
+  if (engine === 'postgres') {
+    // PostgreSQL notices that its client died only when it next writes to it: the statement sleeping in
+    // the trigger would hold the key's row for a minute. Ending it is what a statement that did not sleep
+    // would have done by now (a statement that was sent commits or not whether or not its client lives).
+    await queryDeployment(
+      dataDir,
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+       WHERE pid <> pg_backend_pid() AND query LIKE '%UPDATE idempotency_keys SET status%'`,
+    );
+  }
+  await queryDeployment(
+    dataDir,
+    'DROP TRIGGER stall_answer' + (engine === 'postgres' ? ' ON idempotency_keys' : ''),
+  );
+}
+
+async function until<T>(probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe("a server killed between a POST's effect and its stored answer", () => {
+  it('lets the retry answer from the effect: one run, never two', async () => {
+    const dataDir = await tempDataDir();
+    dirs.push(dataDir);
+    const tenant = (await admin(dataDir, 'tenants', 'create', '--name', 'retry', '--json')).json as {
+      tenant_id: string;
+      token: string;
+    };
+    const env = {
+      WORKER_THREADS: '0',
+      IDEMPOTENCY_LOCK_SECONDS: '1',
+      DATABASE_STATEMENT_TIMEOUT_MS: '120000',
+    };
+    const first = await startServerProcess(dataDir, port(), env);
+    started.push(first);
+    const fileId = await uploadWhole(first.url, tenant.token, readPdf('real/cups-filters__classified.pdf'));
+    await stallStoredAnswers(dataDir);
+
+    const key = randomUUID();
+    const send = (url: string) =>
+      fetch(`${url}/api/open/runs`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${tenant.token}`,
+          'content-type': 'application/json',
+          'idempotency-key': key,
+        },
+        body: JSON.stringify({ file_id: fileId, target: 'pdf-text' }),
+      });
+    const lost = send(first.url).then(
+      () => 'answered',
+      () => 'no answer',
+    );
+    // the run and its record on the key committed together; the answer is being stored now
+    const runId = await until(async () => {
+      const [row] = await queryDeployment<{ resource_id: string | null }>(
+        dataDir,
+        'SELECT resource_id FROM idempotency_keys WHERE key = ?',
+        [key],
+      );
+      return row?.resource_id ?? undefined;
+    }, 20_000);
+    await first.kill('SIGKILL');
+    expect(await lost).toBe('no answer');
+    const [kept] = await queryDeployment<{ status: number | null }>(
+      dataDir,
+      'SELECT status FROM idempotency_keys WHERE key = ?',
+      [key],
+    );
+    expect(kept!.status).toBeNull();
+
+    await removeStall(dataDir);
+    const second = await startServerProcess(dataDir, port(), env);
+    started.push(second);
+    // the dead request's lock runs out within IDEMPOTENCY_LOCK_SECONDS; until then the key is in use
+    const retried = await until(async () => {
+      const res = await send(second.url);
+      if (res.status === 409) return undefined;
+      return { status: res.status, replayed: res.headers.get('idempotent-replayed'), text: await res.text() };
+    }, 10_000);
+    expect(retried.status, retried.text).toBe(201);
+    expect(retried.replayed).toBe('true');
+    expect(JSON.parse(retried.text).data.id).toBe(runId);
+    const runs = await queryDeployment<{ n: number }>(
+      dataDir,
+      'SELECT COUNT(*) AS n FROM runs WHERE tenant_id = ?',
+      [tenant.tenant_id],
+    );
+    expect(Number(runs[0]!.n)).toBe(1);
+    // the rebuilt answer is now the key's answer
+    const again = await send(second.url);
+    expect(again.status).toBe(201);
+    expect(await again.text()).toBe(retried.text);
+  });
+});
