@@ -53,6 +53,8 @@ export async function startServer(
     },
     app.callback(),
   );
+  // the app says "100 Continue" itself, once it wants the body (http/continue.ts)
+  server.on('checkContinue', app.callback());
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => {

@@ -12,6 +12,7 @@ import { CONTRACT_PATH } from '../paths.js';
 import type { Services } from '../services.js';
 import type { Principal } from '../store/types.js';
 import type { RateLimiter } from '../rate-limit/index.js';
+import { FairTurns } from './fair-turns.js';
 import { idempotent } from './idempotency.js';
 import { limitTenant } from './rate-limit.js';
 import { readJsonBody } from './request-body.js';
@@ -100,6 +101,7 @@ export async function createApi(
   const queryNames = new Map<string, Set<string>>();
   /** operationId -> its integer parameters (query and path), filled once after init. */
   const integerParams = new Map<string, { in: 'query' | 'path'; name: string }[]>();
+  const turns = new FairTurns();
   const api = new OpenAPIBackend({
     definition: CONTRACT_PATH,
     // quick: skip re-validating the contract (redocly lint and the tests do) and compile lazily; the
@@ -151,7 +153,10 @@ export async function createApi(
     postSecurityHandler: async (c: OpenApiContext, ctx: KoaContext) => {
       if (!c.security?.authorized && (c.operation?.security?.length ?? 0) > 0) return;
       const principal = ctx.state.principal as Principal | undefined;
-      if (principal) await limitTenant(ctx, limiter, principal.tenantId);
+      if (principal) {
+        await limitTenant(ctx, limiter, principal.tenantId);
+        await turns.take(principal.tenantId);
+      }
       if (hasJsonBody(c)) {
         const req = ctx.state.apiRequest as OpenApiRequest;
         const body = await readJsonBody(ctx);

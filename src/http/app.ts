@@ -8,6 +8,7 @@ import { accessLogWriter } from '../logger.js';
 import { CONTRACT_PATH, DOCS_PATH } from '../paths.js';
 import type { Services } from '../services.js';
 import { createApi } from './api.js';
+import { disposeUnreadBody } from './continue.js';
 import { handlers } from './handlers/index.js';
 import { createRateLimiter } from '../rate-limit/index.js';
 import { limitAnonymous } from './rate-limit.js';
@@ -150,6 +151,7 @@ export async function createApp(services: Services): Promise<Koa> {
   });
   app.use(requestId);
   app.use(accessLog(services));
+  app.use(disposeUnreadBody(services.config.uploadPartSize));
   app.use(errorBoundary(services));
   app.use(publicRoutes().routes());
   app.use(limitAnonymous(limiter));

@@ -1,6 +1,7 @@
 import { bodyParser } from '@koa/bodyparser';
 import type { Context } from 'koa';
 import { ERRORS } from '../errors.js';
+import { askForBody } from './continue.js';
 
 /** JSON bodies of this API are tiny; anything larger is refused before it is buffered. */
 export const JSON_BODY_LIMIT = 64 * 1024;
@@ -36,6 +37,7 @@ export async function readJsonBody(ctx: Context): Promise<unknown> {
     ctx.req.resume();
     throw ERRORS.unsupportedMediaType(['application/json']);
   }
+  askForBody(ctx);
   try {
     await parseJson(ctx, async () => undefined);
   } catch (error) {

@@ -4,21 +4,19 @@ import { pathOf } from '../params.js';
 import { sendOk } from '../render.js';
 import { withIdleTimeout } from '../body-idle.js';
 import { mediaType } from '../request-body.js';
+import { bodyWhenRead } from '../continue.js';
 
 const PART_MEDIA_TYPES = ['application/octet-stream', 'application/pdf'];
 
 export const uploadPart: AuthedHandler = async ({ c, ctx, services, principal }) => {
-  // A refused body is not read: the connection closes instead of draining it.
-  ctx.set('Connection', 'close');
   if (!PART_MEDIA_TYPES.includes(mediaType(ctx))) throw ERRORS.unsupportedMediaType(PART_MEDIA_TYPES);
   const { upload_id, part_number } = pathOf<'uploadPart'>(c);
   const result = await services.uploads.putPart(
     principal.tenantId,
     upload_id,
     Number(part_number),
-    withIdleTimeout(ctx.req, services.config.bodyIdleTimeoutMs),
+    bodyWhenRead(ctx, () => withIdleTimeout(ctx.req, services.config.bodyIdleTimeoutMs)),
     ctx.request.length,
   );
-  ctx.remove('Connection');
   sendOk(ctx, result);
 };

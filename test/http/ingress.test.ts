@@ -1,0 +1,122 @@
+import { request } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Harness, startHarness, throughHaproxy } from '../helpers/harness.js';
+import { rawRequest, rawSocket } from '../helpers/raw-http.js';
+
+const PART = 8 * 1024 * 1024;
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness({
+    UPLOAD_PART_SIZE: String(PART),
+    MAX_CONCURRENT_PARTS_PER_TENANT: '1',
+    BODY_IDLE_TIMEOUT_MS: '5000',
+  });
+});
+afterAll(async () => {
+  await h.close();
+});
+
+const auth = () => ({ authorization: `Bearer ${h.tenant.token}` });
+
+async function startUpload(parts: number): Promise<string> {
+  const started = await h.request('POST', '/api/open/uploads', {
+    json: { file_name: 'big.pdf', size_bytes: parts * PART },
+  });
+  expect(started.status).toBe(201);
+  return started.body.data.upload_id as string;
+}
+
+/** A PUT that waits for "100 Continue" before its body, as curl sends large bodies. */
+function putWithContinue(path: string, body: Buffer) {
+  return new Promise<{ status: number; continued: boolean; text: string }>((resolve, reject) => {
+    let continued = false;
+    const req = request(`${h.url}${path}`, {
+      method: 'PUT',
+      headers: {
+        ...auth(),
+        'content-type': 'application/octet-stream',
+        'content-length': String(body.length),
+        expect: '100-continue',
+      },
+    });
+    req.on('continue', () => {
+      continued = true;
+      req.end(body);
+    });
+    req.on('response', (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, continued, text: Buffer.concat(chunks).toString() }),
+      );
+    });
+    req.on('error', reject);
+    req.flushHeaders();
+  });
+}
+
+// the part caps are per process, and HAProxy answers "100 Continue" itself
+describe.skipIf(throughHaproxy)('refused bodies', () => {
+  it('a client that waits for 100 Continue is refused before it sends its body, and the connection closes cleanly', async () => {
+    const head = [
+      `PUT /api/open/uploads/${randomUUID()}/parts/1 HTTP/1.1`,
+      'Host: localhost',
+      `Authorization: Bearer ${h.tenant.token}`,
+      'Content-Type: application/octet-stream',
+      `Content-Length: ${PART}`,
+      'Expect: 100-continue',
+      '',
+      '',
+    ].join('\r\n');
+    const answer = await rawSocket(h.url, head, 5000);
+    expect(answer).toMatch(/^HTTP\/1\.1 404 /);
+    expect(answer).not.toContain('100 Continue');
+    expect(answer.toLowerCase()).toContain('connection: close');
+  });
+
+  it('a client that waits for 100 Continue gets it when the part is wanted', async () => {
+    const uploadId = await startUpload(2);
+    const sent = await putWithContinue(`/api/open/uploads/${uploadId}/parts/1`, Buffer.alloc(PART, 1));
+    expect(sent.status, sent.text).toBe(200);
+    expect(sent.continued).toBe(true);
+  });
+
+  for (const connection of ['keep-alive', 'close']) {
+    it(`a client still sending when the 429 comes reads it without a reset (Connection: ${connection})`, async () => {
+      const holding = await startUpload(2);
+      const refusedUpload = await startUpload(2);
+      const chunk = Buffer.alloc(PART / 2, 2);
+      // the tenant's one part slot, held by a body that stalls
+      const held = rawRequest(h.url, 'PUT', `/api/open/uploads/${holding}/parts/1`, {
+        headers: { ...auth(), 'content-type': 'application/octet-stream', 'content-length': String(PART) },
+        chunks: [chunk, chunk],
+        stallAfter: 1,
+        dropAfterMs: 3000,
+      }).catch(() => undefined);
+      await expect.poll(() => h.server.services.uploads.partsInFlight(), { timeout: 10_000 }).toBe(1);
+      // 24 clients at once, each writing its whole part as fast as it can: the answers come while most of
+      // each body is still to be written
+      const pieces = Array.from({ length: 16 }, () => Buffer.alloc(PART / 16, 3));
+      const refused = await Promise.all(
+        Array.from({ length: 24 }, () =>
+          rawRequest(h.url, 'PUT', `/api/open/uploads/${refusedUpload}/parts/1`, {
+            headers: {
+              ...auth(),
+              connection,
+              'content-type': 'application/octet-stream',
+              'content-length': String(PART),
+            },
+            chunks: pieces,
+          }),
+        ),
+      );
+      for (const answer of refused) {
+        expect(answer.status).toBe(429);
+        expect(answer.body.error).toBe('too_many_concurrent_parts');
+      }
+      await held;
+    });
+  }
+});
