@@ -139,6 +139,18 @@ export interface UploadRepo {
   complete(file: FileRow): Promise<{ file: FileRow; created: boolean }>;
   /** Deletes the upload and its part rows if it is still pending; false when it is not (or is gone). */
   deletePending(tenantId: string, uploadId: string): Promise<boolean>;
+  /**
+   * The tenant's unexpired pending uploads, the soonest to expire first (then by id), `offset` and `limit`
+   * applied after `startingAfter` (an upload id of the tenant's pending uploads; undefined when it is not
+   * one). `total` counts them all; `lastId` is the page's last upload when more follow it.
+   */
+  listPending(
+    tenantId: string,
+    now: string,
+    limit: number,
+    offset: number,
+    startingAfter?: string,
+  ): Promise<(Page<UploadRow> & { lastId: string | null }) | undefined>;
   /** Pending uploads whose expiry is before `now`, oldest first. */
   expired(now: string, limit: number): Promise<UploadRow[]>;
   getFile(tenantId: string, fileId: string): Promise<FileRow | undefined>;

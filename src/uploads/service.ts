@@ -160,6 +160,19 @@ export class Uploads {
     return this.partSlots.inFlight;
   }
 
+  /** The tenant's pending uploads that have not expired, for a client that lost their ids. */
+  async listPending(tenantId: string, limit: number, offset: number, startingAfter?: string) {
+    const page = await this.store.uploads.listPending(
+      tenantId,
+      this.clock.now().toISOString(),
+      limit,
+      offset,
+      startingAfter,
+    );
+    if (!page) throw ERRORS.notFound('Upload');
+    return { ...page, items: await Promise.all(page.items.map((upload) => this.view(upload))) };
+  }
+
   async get(tenantId: string, uploadId: string): Promise<UploadView> {
     const upload = await this.store.uploads.get(tenantId, uploadId);
     if (!upload) throw ERRORS.notFound('Upload');

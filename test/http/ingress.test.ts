@@ -120,3 +120,53 @@ describe.skipIf(throughHaproxy)('refused bodies', () => {
     });
   }
 });
+
+describe('pending uploads list', () => {
+  it("lists the tenant's pending uploads in cursor pages, so that lost ones can be aborted", async () => {
+    const lister = await startHarness({ UPLOAD_PART_SIZE: String(PART) });
+    try {
+      const ids: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        const started = await lister.request('POST', '/api/open/uploads', {
+          json: { file_name: `lost-${i}.pdf`, size_bytes: PART },
+        });
+        ids.push(started.body.data.upload_id);
+      }
+      const first = await lister.request('GET', '/api/open/uploads?status=pending&limit=2');
+      expect(first.status).toBe(200);
+      expect(first.body.total).toBe(3);
+      expect(first.body.data.map((u: { upload_id: string }) => u.upload_id)).toEqual(ids.slice(0, 2));
+      expect(first.body.data[0]).toMatchObject({
+        status: 'pending',
+        file_name: 'lost-0.pdf',
+        missing_parts: [1],
+      });
+      expect(first.body.next_cursor).toBe(ids[1]);
+      const second = await lister.request(
+        'GET',
+        `/api/open/uploads?limit=2&starting_after=${first.body.next_cursor}`,
+      );
+      expect(second.body.next_cursor).toBeNull();
+      // every pending upload once, the soonest to expire first (started in this order, a millisecond apart at most)
+      expect([...idsOf(first), ...idsOf(second)].sort()).toEqual([...ids].sort());
+      // another tenant sees none of them, and cannot page from them
+      const theirs = await lister.request('GET', '/api/open/uploads', { token: lister.other.token });
+      expect(theirs.body.data).toEqual([]);
+      expect(theirs.body.total).toBe(0);
+      const foreignCursor = await lister.request('GET', `/api/open/uploads?starting_after=${ids[0]}`, {
+        token: lister.other.token,
+      });
+      expect(foreignCursor.status).toBe(404);
+      // aborted uploads leave the list
+      expect((await lister.request('DELETE', `/api/open/uploads/${ids[0]}`)).status).toBe(200);
+      const after = await lister.request('GET', '/api/open/uploads');
+      expect(after.body.total).toBe(2);
+      expect(idsOf(after).sort()).toEqual(ids.slice(1).sort());
+      const completed = await lister.request('GET', '/api/open/uploads?status=completed');
+      expect(completed.status).toBe(422);
+      expect(completed.body.detail[0].loc).toEqual(['query', 'status']);
+    } finally {
+      await lister.close();
+    }
+  });
+});

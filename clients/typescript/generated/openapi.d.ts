@@ -89,7 +89,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List pending uploads
+         * @description The tenant's pending uploads that have not expired, as S3's ListMultipartUploads lists unfinished
+         *     multipart uploads: a client that lost its upload ids finds them here to resume or abort them
+         *     (they count against `MAX_PENDING_UPLOADS_PER_TENANT` until then). The soonest to expire first.
+         *     `next_cursor` is the id of the page's last upload when more follow it; `starting_after=<next_cursor>`
+         *     gives the next page. `offset` counts from the cursor; `page` is `floor(offset / limit) + 1`.
+         */
+        get: operations["listUploads"];
         put?: never;
         /**
          * Start a PDF upload
@@ -498,6 +506,15 @@ export interface components {
         };
         UploadResponse: components["schemas"]["SuccessEnvelope"] & {
             data: components["schemas"]["Upload"];
+        };
+        UploadListResponse: components["schemas"]["ListEnvelope"] & {
+            data: components["schemas"]["Upload"][];
+            /**
+             * Format: uuid
+             * @description The last upload of this page when more follow it (pass it as `starting_after`); null on the
+             *     last page.
+             */
+            next_cursor: string | null;
         };
         UploadPartResponse: components["schemas"]["SuccessEnvelope"] & {
             data: {
@@ -1184,6 +1201,44 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    listUploads: {
+        parameters: {
+            query?: {
+                /** @description Only `pending` uploads are listed (completed uploads are files). */
+                status?: "pending";
+                limit?: number;
+                offset?: number;
+                /**
+                 * @description A pending upload's id (a previous page's `next_cursor`): the page starts right after it. An id
+                 *     that is not one of the tenant's unexpired pending uploads is 404.
+                 */
+                starting_after?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of pending uploads. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UploadListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];

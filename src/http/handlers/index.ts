@@ -12,6 +12,7 @@ import { getRun } from './getRun.js';
 import { getUpload } from './getUpload.js';
 import { listRevenueTransactions } from './listRevenueTransactions.js';
 import { listRuns } from './listRuns.js';
+import { listUploads } from './listUploads.js';
 import { cancelRun } from './cancelRun.js';
 import { rerunRun } from './rerunRun.js';
 import { uploadPart } from './uploadPart.js';
@@ -23,6 +24,7 @@ export const handlers: HandlerSet = {
     getRevenueDashboard,
     listRevenueTransactions,
     createUpload,
+    listUploads,
     getUpload,
     uploadPart,
     completeUpload,

@@ -9,6 +9,36 @@ const FILE =
 
 export function postgresUploads(db: Postgres): UploadRepo {
   return {
+    async listPending(tenantId, now, limit, offset, startingAfter) {
+      return db.transaction(async (tx) => {
+        let after = { expiresAt: '', id: '' };
+        if (startingAfter !== undefined) {
+          const {
+            rows: [cursor],
+          } = await tx.query<{ expires_at: string }>(
+            `SELECT expires_at FROM uploads WHERE id = $1 AND tenant_id = $2 AND status = 'pending' AND expires_at >= $3`,
+            [startingAfter, tenantId, now],
+          );
+          if (!cursor) return undefined;
+          after = { expiresAt: cursor.expires_at, id: startingAfter };
+        }
+        const { rows } = await tx.query<UploadRow>(
+          `SELECT ${UPLOAD} FROM uploads
+           WHERE tenant_id = $1 AND status = 'pending' AND expires_at >= $2
+             AND (expires_at > $3 OR (expires_at = $3 AND id > $4))
+           ORDER BY expires_at, id LIMIT $5 OFFSET $6`,
+          [tenantId, now, after.expiresAt, after.id, limit + 1, offset],
+        );
+        const {
+          rows: [count],
+        } = await tx.query<{ n: number }>(
+          `SELECT COUNT(*) AS n FROM uploads WHERE tenant_id = $1 AND status = 'pending' AND expires_at >= $2`,
+          [tenantId, now],
+        );
+        const items = rows.slice(0, limit);
+        return { items, total: count!.n, lastId: rows.length > limit ? items[items.length - 1]!.id : null };
+      }, 'REPEATABLE READ');
+    },
     async create(upload, limits) {
       return db.transaction(async (tx) => {
         // the tenant's creations take turns, so two at once cannot both pass the limits

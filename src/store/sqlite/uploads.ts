@@ -81,7 +81,43 @@ export function sqliteUploads(db: Db): UploadRepo {
     return { file, created: true };
   });
 
+  const pendingCount = db
+    .prepare(`SELECT COUNT(*) FROM uploads WHERE tenant_id = ? AND status = 'pending' AND expires_at >= ?`)
+    .pluck();
+  const pendingCursor = db.prepare(
+    `SELECT expires_at AS expiresAt FROM uploads
+     WHERE id = ? AND tenant_id = ? AND status = 'pending' AND expires_at >= ?`,
+  );
+  const pendingPage = db.prepare(
+    `SELECT ${uploadColumns} FROM uploads
+     WHERE tenant_id = @tenant AND status = 'pending' AND expires_at >= @now
+       AND (expires_at > @afterExpiry OR (expires_at = @afterExpiry AND id > @afterId))
+     ORDER BY expires_at, id LIMIT @limit OFFSET @offset`,
+  );
+
   return {
+    async listPending(tenantId, now, limit, offset, startingAfter) {
+      let after = { expiresAt: '', id: '' };
+      if (startingAfter !== undefined) {
+        const cursor = pendingCursor.get(startingAfter, tenantId, now) as { expiresAt: string } | undefined;
+        if (!cursor) return undefined;
+        after = { expiresAt: cursor.expiresAt, id: startingAfter };
+      }
+      const read = db.transaction(() => {
+        const rows = pendingPage.all({
+          tenant: tenantId,
+          now,
+          afterExpiry: after.expiresAt,
+          afterId: after.id,
+          limit: limit + 1,
+          offset,
+        }) as UploadRow[];
+        return { rows, total: pendingCount.get(tenantId, now) as number };
+      });
+      const { rows, total } = read();
+      const items = rows.slice(0, limit);
+      return { items, total, lastId: rows.length > limit ? items[items.length - 1]!.id : null };
+    },
     async create(upload, limits) {
       return create.immediate(upload, limits);
     },
