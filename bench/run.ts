@@ -986,6 +986,147 @@ async function postgresRuns() {
   }
 }
 
+/** A node script of the bench on wrk's core (it is load, not the server under test). */
+function onLoadCore(script: string, args: string[]): Promise<string> {
+  const command = pinnedServerCores ? 'taskset' : process.execPath;
+  const prefix = pinnedServerCores ? ['-c', '0', process.execPath] : [];
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, [...prefix, '--import', 'tsx', script, ...args], {
+      cwd: PROJECT_ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.on('exit', (code) =>
+      code === 0 ? resolve(stdout.trim()) : reject(new Error(`${script}: exit ${code}`)),
+    );
+  });
+}
+
+interface ProbeResult {
+  count: number;
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+/** Probes `/healthz` and a tenant's run list side by side while `during` runs (or for `idleMs`). */
+async function probeWhile(api: Proc, token: string, during: () => Promise<unknown>) {
+  const stop = path.join(work, `probe-stop-${Date.now()}`);
+  const health = onLoadCore('bench/ingress/probe.ts', [`${api.url}/healthz`, '', stop]);
+  const list = onLoadCore('bench/ingress/probe.ts', [`${api.url}/api/open/runs?limit=20`, token, stop]);
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const outcome = await during();
+  writeFileSync(stop, '');
+  const [h, l] = await Promise.all([health, list]);
+  rmSync(stop, { force: true });
+  return { health: JSON.parse(h) as ProbeResult, list: JSON.parse(l) as ProbeResult, outcome };
+}
+
+/**
+ * Scenario 11: the rate limiter's cost on the run list (limits on, far above the load, against limits
+ * off, in alternating rounds on the same core), and the server under one tenant's 64 parallel 8 MiB part
+ * bodies (8 received, 56 refused with 429 while they are being sent): `/healthz` and another tenant's run
+ * list, probed by a light client, beside their idle figures.
+ */
+async function retriesAndLimits() {
+  const dir = path.join(work, 'limits');
+  const listed = await seedRuns(dir, 'limits', SIZES.runsSmall);
+  const flooder = await createTenant(dir, 'flooder');
+  const route = '/api/open/runs?limit=20';
+  const auth = bearer(listed.token);
+  const on = await startApi(dir, port(), { WORKER_THREADS: '0' }, { pinned: true });
+  const off = await startApi(
+    dir,
+    port(),
+    { WORKER_THREADS: '0', RATE_LIMIT_PER_SECOND: '0' },
+    { pinned: true },
+  );
+  await run(on, route, auth);
+  await run(off, route, auth);
+  const ons: LoadResult[] = [];
+  const offs: LoadResult[] = [];
+  const ratios: number[] = [];
+  for (let r = 0; r < SIZES.rounds + 1; r++) {
+    const a = await run(off, route, auth);
+    const b = await run(on, route, auth);
+    offs.push(a);
+    ons.push(b);
+    ratios.push(b.rps / a.rps);
+  }
+  const ratio = median(ratios);
+  record({
+    scenario: '11 retries and rate limits',
+    variant: 'run list, limits on (never reached) vs off',
+    rps: median(ons.map((x) => x.rps)),
+    p50: median(ons.map((x) => x.p50)),
+    p99: median(ons.map((x) => x.p99)),
+    value: `limits off ${Math.round(median(offs.map((x) => x.rps)))} req/s, p99 ${round(median(offs.map((x) => x.p99)))} ms`,
+    ratio,
+    target: '>= 0.95x limits off',
+    met: ratio >= 0.95,
+  });
+  await on.stop();
+  await off.stop();
+
+  const partSize = 8 * 2 ** 20;
+  const api = await startApi(dir, port(), { WORKER_THREADS: '0' }, { pinned: true });
+  const idle = await probeWhile(
+    api,
+    listed.token,
+    () => new Promise((resolve) => setTimeout(resolve, quick ? 2000 : 5000)),
+  );
+  const floods: string[] = [];
+  const loaded = await probeWhile(api, listed.token, async () => {
+    for (let r = 0; r < (quick ? 3 : 10); r++) {
+      const started = (await (
+        await fetch(`${api.url}/api/open/uploads`, {
+          method: 'POST',
+          headers: { ...bearer(flooder.token), 'content-type': 'application/json' },
+          body: JSON.stringify({ file_name: 'flood.pdf', size_bytes: 64 * partSize }),
+        })
+      ).json()) as { data: { upload_id: string } };
+      floods.push(
+        await onLoadCore('bench/ingress/flood.ts', [
+          api.url,
+          flooder.token,
+          started.data.upload_id,
+          String(partSize),
+          '64',
+        ]),
+      );
+      await fetch(`${api.url}/api/open/uploads/${started.data.upload_id}`, {
+        method: 'DELETE',
+        headers: bearer(flooder.token),
+      });
+    }
+  });
+  const outcomes = floods.map((f) => JSON.parse(f) as Record<string, number>);
+  const answered = outcomes.every((o) => Object.keys(o).every((k) => k === '200' || k === '429'));
+  record({
+    scenario: '11 retries and rate limits',
+    variant: '/healthz during 64 parallel 8 MiB parts of one tenant',
+    p50: loaded.health.p50,
+    p99: loaded.health.p99,
+    value: `idle p50 ${round(idle.health.p50)} ms, p99 ${round(idle.health.p99)} ms; loaded max ${round(loaded.health.max)} ms; parts ${floods.join(' ')}`,
+    target: 'p99 < 100 ms; every part answered',
+    met: loaded.health.p99 < 100 && answered,
+  });
+  const listRatio = loaded.list.p99 / idle.list.p99;
+  record({
+    scenario: '11 retries and rate limits',
+    variant: "another tenant's run list during the parts",
+    p50: loaded.list.p50,
+    p99: loaded.list.p99,
+    value: `idle p50 ${round(idle.list.p50)} ms, p99 ${round(idle.list.p99)} ms; loaded max ${round(loaded.list.max)} ms (${loaded.list.count} probes)`,
+    ratio: listRatio,
+    target: '< 2x idle p99',
+    met: listRatio < 2,
+  });
+  await api.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
+
 async function main() {
   console.log(
     `Open Tenant API benchmark${quick ? ' (quick)' : ''}: ${cpus()[0]?.model ?? 'cpu'} x${availableParallelism()}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
@@ -1023,6 +1164,8 @@ async function main() {
           }),
       }),
     );
+  if (wanted('11'))
+    await scenario("11: retries and rate limits: the limiter's cost, refused part bodies", retriesAndLimits);
   rmSync(work, { recursive: true, force: true });
 
   console.log(

@@ -228,7 +228,7 @@ function readConfig(env: EnvReader, role: ProcessRole): Config {
     logLevel: env.oneOf('LOG_LEVEL', 'info', LOG_LEVELS),
     metricsPort: env.int('METRICS_PORT', 9464, 0, 65535),
     maxUploadBytes: env.int('MAX_UPLOAD_BYTES', 512 * MiB, 1),
-    uploadPartSize: env.int('UPLOAD_PART_SIZE', 8 * MiB, 1),
+    uploadPartSize: env.int('UPLOAD_PART_SIZE', 8 * MiB, 1, 5 * 1024 * MiB),
     uploadTtlMs: env.int('UPLOAD_TTL_SECONDS', 24 * 3600, 1) * 1000,
     sweepIntervalMs: env.int('UPLOAD_SWEEP_SECONDS', 300, 1) * 1000,
     workerThreads: env.int('WORKER_THREADS', defaultParserThreads(role)),

@@ -112,7 +112,7 @@ export async function createApi(
     coerceTypes: true,
     ajvOpts: { allErrors: true, useDefaults: true },
     customizeAjv: (ajv: Ajv) => {
-      addFormats(ajv, ['date', 'date-time', 'uuid']);
+      addFormats(ajv, ['date', 'date-time', 'uuid', 'int32', 'int64', 'binary']);
       return ajv;
     },
   });

@@ -12,9 +12,16 @@ export function toValidationIssues(errors: ErrorObject[]): ValidationIssue[] {
 
   const issues: ValidationIssue[] = [];
   const seen = new Set<string>();
+  // a uuid or a date that is also too long is reported as what it is not (as pydantic does): the length
+  // bound is there for the contract's readers, the format says more
+  const badFormat = new Set(
+    errors.filter((e) => e.keyword === 'format').map((e) => toIssue(e).loc.join('\u0000')),
+  );
   for (const error of errors) {
     const issue = toIssue(error);
-    const key = `${issue.loc.join('\u0000')}|${issue.type}`;
+    const at = issue.loc.join('\u0000');
+    if (issue.type === 'string_too_long' && badFormat.has(at)) continue;
+    const key = `${at}|${issue.type}`;
     if (!seen.has(key)) {
       seen.add(key);
       issues.push(issue);

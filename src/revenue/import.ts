@@ -20,6 +20,10 @@ export class ImportError extends Error {
 }
 
 /** The columns of a settlement CSV, in this order. */
+/** The contract's bounds on a transaction's texts (Transaction in openapi.yaml). */
+export const MAX_EXTERNAL_ID = 255;
+export const MAX_DESCRIPTION = 1000;
+
 const CSV_HEADER = ['external_id', 'type', 'amount', 'currency', 'occurred_at', 'description'];
 
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
@@ -85,6 +89,10 @@ export function parseSettlements(text: string, tenantId: string, currency: strin
     const rowCurrency = String(row.currency ?? '').trim();
     const occurredText = String(row.occurred_at ?? '').trim();
     const description = String(row.description ?? '').trim();
+    if (externalId.length > MAX_EXTERNAL_ID)
+      fail(`external_id is ${externalId.length} characters, more than ${MAX_EXTERNAL_ID}`);
+    if (description.length > MAX_DESCRIPTION)
+      fail(`description is ${description.length} characters, more than ${MAX_DESCRIPTION}`);
     if (!externalId) fail('external_id is missing');
     else if (seen.has(externalId)) fail(`external_id "${externalId}" repeats line ${seen.get(externalId)}`);
     else seen.set(externalId, line);

@@ -66,6 +66,24 @@ describe('parseSettlements', () => {
     ).toThrow(/decimal string/);
   });
 
+  it('bounds external_id at 255 characters and description at 1000, on both sides', () => {
+    const row = (id: string, text: string) => `${id},ecosystem,1.00,USD,2026-11-20T10:00:00Z,${text}`;
+    const fits = parseSettlements(`${header}\n${row('x'.repeat(255), 'd'.repeat(1000))}\n`, 't1', 'USD', now);
+    expect(fits[0]!.external_id).toHaveLength(255);
+    expect(fits[0]!.description).toHaveLength(1000);
+    try {
+      parseSettlements(`${header}\n${row('x'.repeat(256), 'd'.repeat(1001))}\n`, 't1', 'USD', now);
+      expect.unreachable();
+    } catch (error) {
+      expect((error as ImportError).problems.join('\n')).toMatch(
+        /external_id is 256 characters, more than 255/,
+      );
+      expect((error as ImportError).problems.join('\n')).toMatch(
+        /description is 1001 characters, more than 1000/,
+      );
+    }
+  });
+
   it('refuses an empty file', () => {
     expect(() => parseSettlements(`${header}\n`, 't1', 'USD', now)).toThrow(/no rows/);
   });

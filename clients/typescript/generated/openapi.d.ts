@@ -352,6 +352,7 @@ export interface components {
         Currency: string;
         ErrorEnvelope: {
             /**
+             * Format: int32
              * @description The HTTP status.
              * @example 404
              */
@@ -383,16 +384,23 @@ export interface components {
             type: string;
         };
         SuccessEnvelope: {
-            /** @enum {integer} */
+            /**
+             * Format: int32
+             * @enum {integer}
+             */
             code: 0;
             /** @example OK */
             message: string;
             timestamp: components["schemas"]["Timestamp"];
         };
         ListEnvelope: components["schemas"]["SuccessEnvelope"] & {
+            /** Format: int64 */
             total: number;
+            /** Format: int64 */
             page: number;
+            /** Format: int32 */
             page_size: number;
+            /** Format: int64 */
             total_pages: number;
         };
         HealthResponse: components["schemas"]["SuccessEnvelope"] & {
@@ -422,6 +430,7 @@ export interface components {
             today: components["schemas"]["PeriodTotals"];
             month_to_date: components["schemas"]["PeriodTotals"];
             previous_month: components["schemas"]["PeriodTotals"];
+            /** Format: int64 */
             transaction_count: number;
             /**
              * Format: date-time
@@ -462,7 +471,10 @@ export interface components {
         CreateUploadRequest: {
             /** @description The file's name as the client knows it; any characters but U+0000. */
             file_name: string;
-            /** @description The whole file's size; over the server's maximum (`MAX_UPLOAD_BYTES`, default 512 MiB) is 413. */
+            /**
+             * Format: int64
+             * @description The whole file's size; over the server's maximum (`MAX_UPLOAD_BYTES`, default 512 MiB) is 413.
+             */
             size_bytes: number;
             /**
              * @default application/pdf
@@ -473,7 +485,9 @@ export interface components {
             sha256?: string;
         };
         UploadPart: {
+            /** Format: int32 */
             part_number: number;
+            /** Format: int64 */
             size_bytes: number;
             sha256: string;
             received_at: components["schemas"]["UtcTime"];
@@ -487,15 +501,18 @@ export interface components {
              */
             status: "pending" | "completed" | "expired";
             file_name: string;
+            /** Format: int64 */
             size_bytes: number;
             content_type: string;
             /** @description The declared SHA-256, if any. */
             sha256: string | null;
             /**
+             * Format: int64
              * @description Bytes of every part but the last: the server's `UPLOAD_PART_SIZE` (default 8 MiB; at least 5 MiB
              *     on a server whose files are in S3-compatible object storage).
              */
             part_size: number;
+            /** Format: int32 */
             part_count: number;
             parts: components["schemas"]["UploadPart"][];
             missing_parts: number[];
@@ -520,7 +537,9 @@ export interface components {
             data: {
                 /** Format: uuid */
                 upload_id: string;
+                /** Format: int32 */
                 part_number: number;
+                /** Format: int64 */
                 size_bytes: number;
                 sha256: string;
             };
@@ -543,9 +562,13 @@ export interface components {
             /** Format: uuid */
             upload_id: string;
             file_name: string;
+            /** Format: int64 */
             size_bytes: number;
             sha256: string;
-            /** @description Null when the PDF is encrypted with a user password (it opens, its pages do not). */
+            /**
+             * Format: int32
+             * @description Null when the PDF is encrypted with a user password (it opens, its pages do not).
+             */
             page_count: number | null;
             pdf_version: string | null;
             encrypted: boolean;
@@ -559,8 +582,10 @@ export interface components {
             /** @enum {string} */
             status: "completed";
             file_name: string;
+            /** Format: int64 */
             size_bytes: number;
             sha256: string;
+            /** Format: int32 */
             page_count: number | null;
             created_at: components["schemas"]["UtcTime"];
         };
@@ -599,12 +624,21 @@ export interface components {
             /** @enum {string} */
             created_by_type: "user";
             status: components["schemas"]["RunStatus"];
+            /** Format: int32 */
             progress: number;
-            /** @description 0 until a worker has opened the file and planned the tasks. */
+            /**
+             * Format: int32
+             * @description 0 until a worker has opened the file and planned the tasks.
+             */
             total_tasks: number;
+            /** Format: int32 */
             completed_tasks: number;
+            /** Format: int32 */
             failed_tasks: number;
-            /** @description Points for the pages processed successfully in this execution. */
+            /**
+             * Format: int64
+             * @description Points for the pages processed successfully in this execution.
+             */
             points_consumed: number;
             created_at: components["schemas"]["UtcTime"];
             /** Format: uuid */
@@ -623,7 +657,10 @@ export interface components {
             file_id: string;
             /** @description Why the run failed; null otherwise. */
             error: string | null;
-            /** @description Execution number; a rerun adds one. */
+            /**
+             * Format: int32
+             * @description Execution number; a rerun adds one.
+             */
             attempt: number;
         };
         RunResponse: components["schemas"]["SuccessEnvelope"] & {

@@ -1,6 +1,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { createClient, type OpenTenantClient, type Run, type UploadProgress } from './client.js';
 import { IntegrityError, OtaError } from './errors.js';
+import type { RetryNotice } from './retry.js';
 import { ProgressLine, table } from './terminal.js';
 
 /**
@@ -22,7 +23,23 @@ function clientOf(command: Command): { client: OpenTenantClient; json: boolean }
   const token = global.token ?? process.env.OTA_TOKEN;
   if (!url) throw new UsageError('no server: set OTA_URL or pass --url');
   if (!token) throw new UsageError('no token: set OTA_TOKEN or pass --token');
-  return { client: createClient({ baseUrl: url, token }), json: global.json === true };
+  return { client: createClient({ baseUrl: url, token, onRetry: sayRetry }), json: global.json === true };
+}
+
+/** One line on stderr per retry, so that a wait is never silent (stdout keeps only the result). */
+function sayRetry(notice: RetryNotice): void {
+  const seconds = Math.max(1, Math.round(notice.delayMs / 1000));
+  const why =
+    notice.status === 429
+      ? notice.error === 'rate_limited'
+        ? 'rate limited'
+        : `refused for now (${notice.error ?? 429})`
+      : notice.status === 409
+        ? 'the same request is still being executed'
+        : notice.status === 'network'
+          ? 'the connection failed'
+          : `the server is busy (${notice.status})`;
+  process.stderr.write(`${why}, retrying in ${seconds} s\n`);
 }
 
 const out = (text: string): void => {

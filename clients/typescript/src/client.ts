@@ -11,6 +11,9 @@ import {
   backoffMs,
   DEFAULT_RETRY,
   RETRY_STATUSES,
+  parseRateLimit,
+  type RateLimitState,
+  type RetryNotice,
   type RetryPolicy,
   retryAfterMs,
   retryingFetch,
@@ -37,6 +40,13 @@ export interface ClientOptions {
   retry?: Partial<RetryPolicy>;
   /** The fetch to use (tests pass their own); retries wrap it. */
   fetch?: typeof fetch;
+  /**
+   * Send an `Idempotency-Key` (a UUID) on every POST, reused by its own retries, so that a POST whose answer
+   * was lost is retried safely: on by default.
+   */
+  idempotencyKeys?: boolean;
+  /** Told before each retry (a CLI says "rate limited, retrying in N s"). */
+  onRetry?: (notice: RetryNotice) => void;
 }
 
 export interface UploadProgress {
@@ -165,10 +175,18 @@ export class OpenTenantClient {
   readonly api: Client<paths>;
   private readonly fetchWithRetry: typeof fetch;
   private readonly retry: RetryPolicy;
+  /** The rate limit as the latest answer told it (RateLimit headers); undefined before any answer. */
+  rateLimit: RateLimitState | undefined;
 
   constructor(private readonly options: ClientOptions) {
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
-    this.fetchWithRetry = retryingFetch(this.retry, options.fetch ?? fetch);
+    this.fetchWithRetry = retryingFetch(this.retry, options.fetch ?? fetch, {
+      idempotencyKeys: options.idempotencyKeys,
+      onRetry: options.onRetry,
+      onRateLimit: (state) => {
+        this.rateLimit = state;
+      },
+    });
     this.api = createFetchClient<paths>({
       baseUrl: options.baseUrl.replace(/\/+$/, ''),
       headers: { authorization: `Bearer ${options.token}` },
@@ -366,19 +384,25 @@ export class OpenTenantClient {
         answer = await putBytes(url, this.options.token, bytes, signal);
       } catch (error) {
         if (signal?.aborted || attempt >= this.retry.retries) throw error;
-        await sleep(backoffMs(this.retry, attempt), signal);
+        const delayMs = backoffMs(this.retry, attempt);
+        this.options.onRetry?.({ status: 'network', delayMs, attempt: attempt + 1 });
+        await sleep(delayMs, signal);
         continue;
       }
+      const limits = parseRateLimit(answer.headers);
+      if (limits) this.rateLimit = limits;
       if (answer.status === 200) return;
-      if (RETRY_STATUSES.has(answer.status) && attempt < this.retry.retries) {
-        await sleep(retryAfterMs(answer) ?? backoffMs(this.retry, attempt), signal);
-        continue;
-      }
       let body: Partial<ErrorEnvelope> | undefined;
       try {
         body = JSON.parse(answer.body) as Partial<ErrorEnvelope>;
       } catch {
         body = undefined;
+      }
+      if (RETRY_STATUSES.has(answer.status) && attempt < this.retry.retries) {
+        const delayMs = retryAfterMs(answer) ?? backoffMs(this.retry, attempt);
+        this.options.onRetry?.({ status: answer.status, error: body?.error, delayMs, attempt: attempt + 1 });
+        await sleep(delayMs, signal);
+        continue;
       }
       throw new OtaError(answer.status, body);
     }

@@ -18,5 +18,5 @@ export {
   type WaitOptions,
 } from './client.js';
 export { type ErrorEnvelope, IntegrityError, OtaError, type ValidationItem } from './errors.js';
-export { DEFAULT_RETRY, type RetryPolicy } from './retry.js';
+export { DEFAULT_RETRY, type RateLimitState, type RetryNotice, type RetryPolicy } from './retry.js';
 export type { components, operations, paths } from '../generated/openapi.js';

@@ -187,6 +187,105 @@ describe('errors and retries', () => {
   });
 });
 
+describe('retries are safe: Idempotency-Key on every POST', () => {
+  it('a POST whose answer is lost is sent again under the same key: one run, the first answer', async () => {
+    const fileId = (
+      await client().uploadFile(
+        path.join(PROJECT_ROOT, 'test/fixtures/pdfs/real/cups-filters__classified.pdf'),
+      )
+    ).file_id;
+    const keys: string[] = [];
+    let cut = 0;
+    interfere = (req, res) => {
+      if (req.method !== 'POST' || req.url !== '/api/open/runs') return false;
+      keys.push(String(req.headers['idempotency-key']));
+      if (cut > 0) return false;
+      cut++;
+      // the server executes the request; the client never hears its answer
+      const target = new URL(h.url);
+      const upstream = request(
+        { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers },
+        (answer) => {
+          answer.resume();
+          answer.on('end', () => res.socket?.destroy());
+        },
+      );
+      req.pipe(upstream);
+      return true;
+    };
+    try {
+      const before = await h.query<{ n: number | string }>(
+        'SELECT COUNT(*) AS n FROM runs WHERE tenant_id = ?',
+        [h.tenant.tenant_id],
+      );
+      const run = await client().createRun(fileId, 'pdf-text');
+      expect(keys).toHaveLength(2);
+      expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+      expect(keys[1]).toBe(keys[0]);
+      const after = await h.query<{ n: number | string }>(
+        'SELECT COUNT(*) AS n FROM runs WHERE tenant_id = ?',
+        [h.tenant.tenant_id],
+      );
+      expect(Number(after[0]!.n)).toBe(Number(before[0]!.n) + 1);
+      expect((await client().getRun(run.id)).id).toBe(run.id);
+    } finally {
+      interfere = () => false;
+    }
+  });
+
+  it('without keys a lost POST is reported, never repeated', async () => {
+    let posts = 0;
+    interfere = (req, res) => {
+      if (req.method !== 'POST' || req.url !== '/api/open/runs') return false;
+      posts++;
+      expect(req.headers['idempotency-key']).toBeUndefined();
+      res.socket?.destroy();
+      return true;
+    };
+    try {
+      const unkeyed = createClient({ baseUrl: proxyUrl, token: h.tenant.token, idempotencyKeys: false });
+      await expect(unkeyed.createRun('00000000-0000-4000-8000-000000000000', 'pdf-text')).rejects.toThrow();
+      expect(posts).toBe(1);
+    } finally {
+      interfere = () => false;
+    }
+  });
+
+  it('tells the caller the rate limit of the latest answer, and each retry before it waits', async () => {
+    const notices: { status: number | string; error?: string }[] = [];
+    let refused = 0;
+    interfere = (req, res) => {
+      if (!req.url?.startsWith('/api/open/finance/dashboard') || refused > 0) return false;
+      refused++;
+      res.writeHead(429, {
+        'retry-after': '1',
+        'content-type': 'application/json',
+        ratelimit: '"default";r=0;t=2',
+        'ratelimit-policy': '"default";q=40;w=2',
+      });
+      res.end(
+        JSON.stringify({ code: 429, message: 'Too many', error: 'rate_limited', data: null, timestamp: 0 }),
+      );
+      return true;
+    };
+    try {
+      const told = createClient({
+        baseUrl: proxyUrl,
+        token: h.tenant.token,
+        retry: { baseDelayMs: 20 },
+        onRetry: (notice) => notices.push({ status: notice.status, error: notice.error }),
+      });
+      await told.dashboard();
+      expect(notices).toEqual([{ status: 429, error: 'rate_limited' }]);
+      // the second answer came from the server, whose limit is far above what the suite sends
+      expect(told.rateLimit).toMatchObject({ limit: 1000000 });
+      expect(told.rateLimit!.remaining).toBeGreaterThan(0);
+    } finally {
+      interfere = () => false;
+    }
+  });
+});
+
 describe('runs and lists', () => {
   it('diagnose: upload, run, wait, outputs; the iterators walk every page', async () => {
     const file = path.join(dir, 'diagnose.pdf');
@@ -261,6 +360,27 @@ describe('the ota command line', () => {
     );
     const dashboard = await ota(['revenue', 'dashboard']);
     expect(dashboard.stdout.split('\n')[0]).toMatch(/^PERIOD\s+TOTAL\s+TECH\s+ECOSYSTEM$/);
+  });
+
+  it('a rate-limited call waits with one line on stderr, then prints its result', async () => {
+    let refused = 0;
+    interfere = (req, res) => {
+      if (!req.url?.startsWith('/api/open/finance/dashboard') || refused > 0) return false;
+      refused++;
+      res.writeHead(429, { 'retry-after': '1', 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({ code: 429, message: 'Too many', error: 'rate_limited', data: null, timestamp: 0 }),
+      );
+      return true;
+    };
+    try {
+      const result = await ota(['dashboard', '--json'], { OTA_URL: proxyUrl });
+      expect(result.code).toBe(0);
+      expect(result.stderr).toBe('rate limited, retrying in 1 s\n');
+      expect(JSON.parse(result.stdout).currency).toBe('USD');
+    } finally {
+      interfere = () => false;
+    }
   });
 
   it('errors print the server message and request id and exit 1; usage errors exit 2', async () => {
