@@ -853,6 +853,49 @@ async function postgresRuns() {
       await run(api, `/api/open/runs?${query}`, bearer(small.token));
       await run(reference, `/runs?${query}`, { 'x-tenant-id': small.tenantId });
     }
+    // the shared rate limiter's cost: buckets in PostgreSQL, taken 5% of the burst at a time (a burst of
+    // 200 is the default: one write per 10 requests), refilled faster than wrk sends, against limits off
+    const limited = await startApi(
+      path.join(work, 'pg-data-limited'),
+      port(),
+      { ...env, RATE_LIMIT_PER_SECOND: '1000000', RATE_LIMIT_BURST: '200' },
+      { pinned: true },
+    );
+    const unlimited = await startApi(
+      path.join(work, 'pg-data-unlimited'),
+      port(),
+      { ...env, RATE_LIMIT_PER_SECOND: '0' },
+      { pinned: true },
+    );
+    {
+      const auth = bearer(small.token);
+      await run(limited, '/api/open/runs?limit=20', auth);
+      await run(unlimited, '/api/open/runs?limit=20', auth);
+      const ons: LoadResult[] = [];
+      const offs: LoadResult[] = [];
+      const ratios: number[] = [];
+      for (let r = 0; r < SIZES.rounds + 1; r++) {
+        const off = await run(unlimited, '/api/open/runs?limit=20', auth);
+        const on = await run(limited, '/api/open/runs?limit=20', auth);
+        offs.push(off);
+        ons.push(on);
+        ratios.push(on.rps / off.rps);
+      }
+      const ratio = median(ratios);
+      record({
+        scenario: '9 PostgreSQL run list',
+        variant: 'shared rate limit (burst 200: a write per 10 requests) vs limits off',
+        rps: median(ons.map((o) => o.rps)),
+        p50: median(ons.map((o) => o.p50)),
+        p99: median(ons.map((o) => o.p99)),
+        value: `limits off ${Math.round(median(offs.map((o) => o.rps)))} req/s, p99 ${round(median(offs.map((o) => o.p99)))} ms`,
+        ratio,
+        target: '>= 0.95x limits off',
+        met: ratio >= 0.95,
+      });
+      await limited.stop();
+      await unlimited.stop();
+    }
     const exact = async (tenant: { tenantId: string }) =>
       Number(
         (

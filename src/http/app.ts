@@ -151,7 +151,7 @@ export async function createApp(services: Services): Promise<Koa> {
   });
   app.use(requestId);
   app.use(accessLog(services));
-  app.use(disposeUnreadBody(services.config.uploadPartSize));
+  app.use(disposeUnreadBody(services.config.uploadPartSize, services.config.bodyIdleTimeoutMs));
   app.use(errorBoundary(services));
   app.use(publicRoutes().routes());
   app.use(limitAnonymous(limiter));

@@ -59,7 +59,7 @@ export function bodyWhenRead(ctx: Context, open: () => Readable): Readable {
  * gets its answer instead of a reset, and the connection stays usable. Anything else (a body cut short
  * midway, or one larger than the limit) closes the connection rather than read more of it.
  */
-export function disposeUnreadBody(drainLimit: number) {
+export function disposeUnreadBody(drainLimit: number, idleMs: number) {
   return async (ctx: Context, next: Next) => {
     await next();
     const req = ctx.req;
@@ -68,10 +68,29 @@ export function disposeUnreadBody(drainLimit: number) {
     const hasBody = (length !== undefined && length > 0) || ctx.get('transfer-encoding') !== '';
     if (!hasBody) return;
     const continueWithheld = expectsContinue(ctx) && !(ctx.res as Response).continueSent;
-    const drainable = !continueWithheld && !req.readableDidRead && length !== undefined && length <= drainLimit;
+    const drainable =
+      !continueWithheld && !req.readableDidRead && length !== undefined && length <= drainLimit;
     if (!drainable) ctx.set('Connection', 'close');
     else if (clientAskedToClose(ctx)) lingerOnClose(ctx);
+    else endIfDrainStalls(ctx, idleMs);
   };
+}
+
+/**
+ * A refused body being drained holds its connection only while it keeps coming: one that sends nothing
+ * for `idleMs` (BODY_IDLE_TIMEOUT_MS, as for a body that is read) ends the connection.
+ */
+function endIfDrainStalls(ctx: Context, idleMs: number): void {
+  const req = ctx.req;
+  ctx.res.once('finish', () => {
+    if (req.complete) return;
+    const timer = setTimeout(() => req.socket.destroy(), idleMs);
+    timer.unref();
+    // Node drops the drained bytes; this listener only sees that they still come
+    req.on('data', () => timer.refresh());
+    req.once('end', () => clearTimeout(timer));
+    req.once('close', () => clearTimeout(timer));
+  });
 }
 
 function clientAskedToClose(ctx: Context): boolean {

@@ -120,8 +120,7 @@ export function idempotent(operationId: OperationId, handler: AuthedHandler): Au
         // not executed now: the effect is an earlier request's, so this answer is a replay too
         await recover(scope, claim.resourceId);
         ctx.set('Idempotent-Replayed', 'true');
-      }
-      else await withHeldKey(held, () => handler(scope));
+      } else await withHeldKey(held, () => handler(scope));
     } catch (error) {
       if (error instanceof HeldKeyLostError) {
         clearInterval(renewal);

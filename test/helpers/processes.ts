@@ -1,9 +1,9 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { expect } from 'vitest';
+import { afterEach, expect } from 'vitest';
 import type { BlobStore } from '../../src/blobs/blob-store.js';
 import { openBlobStore } from '../../src/blobs/open.js';
 import { loadConfig } from '../../src/config.js';
@@ -74,7 +74,14 @@ async function untilReady(url: string, child: ChildProcess): Promise<void> {
 function start(entry: string, env: Record<string, string>): ChildProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', entry], {
     cwd: PROJECT_ROOT,
-    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    // the rate limiter runs, far above what a suite sends (test/http/retries.test.ts sets its own)
+    env: {
+      ...process.env,
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_PER_SECOND: '1000000',
+      RATE_LIMIT_BURST: '1000000',
+      ...env,
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   return child;
@@ -191,4 +198,18 @@ export async function readBlob(dataDir: string, key: string): Promise<Buffer> {
 /** Rows of a query against a deployment's database, whichever the engine (`?` placeholders). */
 export async function queryDeployment<R>(dataDir: string, sql: string, params: unknown[] = []): Promise<R[]> {
   return queryDatabase<R>(dataDir, deploymentEnv(dataDir).DATABASE_URL, sql, params);
+}
+
+/**
+ * What a suite starts and the data directories it makes, killed and removed after each test: push onto
+ * `started` and `dirs`.
+ */
+export function cleanedAfterEach(): { started: Started[]; dirs: string[] } {
+  const started: Started[] = [];
+  const dirs: string[] = [];
+  afterEach(async () => {
+    await Promise.all(started.splice(0).map((p) => p.kill()));
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+  return { started, dirs };
 }

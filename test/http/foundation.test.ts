@@ -11,6 +11,7 @@ const OPERATIONS: Record<string, [string, string]> = {
   getRevenueDashboard: ['GET', '/api/open/finance/dashboard'],
   listRevenueTransactions: ['GET', '/api/open/finance/transactions'],
   createUpload: ['POST', '/api/open/uploads'],
+  listUploads: ['GET', '/api/open/uploads'],
   getUpload: ['GET', `/api/open/uploads/${id}`],
   abortUpload: ['DELETE', `/api/open/uploads/${id}`],
   uploadPart: ['PUT', `/api/open/uploads/${id}/parts/1`],

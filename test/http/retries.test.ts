@@ -220,9 +220,11 @@ describe('rate limits', () => {
 
   it('tells every answer its limit, and refuses past the burst with 429 and Retry-After', async () => {
     // 4x the burst at once: behind HAProxy, half of it reaches each process
+    const started = performance.now();
     const answers = await Promise.all(
       Array.from({ length: BURST * 4 }, () => limited.request('GET', '/api/open/runs?limit=1')),
     );
+    const refilled = Math.ceil(((performance.now() - started) / 1000) * PER_SECOND);
     for (const answer of answers) {
       expect(answer.headers.get('ratelimit-policy')).toBe(`"default";q=${BURST};w=${BURST / PER_SECOND}`);
       expect(answer.headers.get('ratelimit')).toMatch(/^"default";r=\d+;t=\d+$/);
@@ -235,7 +237,8 @@ describe('rate limits', () => {
     expect(served.length).toBeGreaterThanOrEqual(
       throughHaproxy ? BURST - 2 * Math.max(1, BURST / 20) : BURST,
     );
-    expect(served.length).toBeLessThanOrEqual(BURST + 4);
+    // never more than the bucket held plus what it refilled while the requests were answered
+    expect(served.length).toBeLessThanOrEqual(BURST + refilled + 1);
     for (const answer of refused) {
       expect(answer.body.error).toBe('rate_limited');
       expect(Number(answer.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);

@@ -1,5 +1,4 @@
-import { rmSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { blobEngine, padPdf, partSize } from '../helpers/blobs.js';
 import { readPdf, sha256, textPdf } from '../helpers/files.js';
 import {
@@ -10,20 +9,15 @@ import {
   finished,
   pollRun,
   port,
-  type Started,
   startServerProcess,
   startWorkerProcess,
   tempDataDir,
   uploadWhole,
   queryDeployment,
+  cleanedAfterEach,
 } from '../helpers/processes.js';
 
-const started: Started[] = [];
-const dirs: string[] = [];
-afterEach(async () => {
-  await Promise.all(started.splice(0).map((p) => p.kill()));
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const { started, dirs } = cleanedAfterEach();
 
 describe('a worker killed mid-run', () => {
   it('the run finishes after restart with correct counters and one ledger booking', async () => {

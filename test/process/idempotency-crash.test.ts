@@ -1,24 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { rmSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readPdf } from '../helpers/files.js';
 import { engine } from '../helpers/engine.js';
 import {
   admin,
   port,
   queryDeployment,
-  type Started,
   startServerProcess,
   tempDataDir,
   uploadWhole,
+  cleanedAfterEach,
 } from '../helpers/processes.js';
 
-const started: Started[] = [];
-const dirs: string[] = [];
-afterEach(async () => {
-  await Promise.all(started.splice(0).map((p) => p.kill()));
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const { started, dirs } = cleanedAfterEach();
 
 /**
  * Makes storing an idempotent answer take far longer than the test waits, so that the server can be killed

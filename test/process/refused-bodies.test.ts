@@ -1,14 +1,15 @@
 import { request } from 'node:http';
-import { rmSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
-import { admin, call, port, type Started, startServerProcess, tempDataDir } from '../helpers/processes.js';
+import { describe, expect, it } from 'vitest';
+import {
+  admin,
+  call,
+  cleanedAfterEach,
+  port,
+  startServerProcess,
+  tempDataDir,
+} from '../helpers/processes.js';
 
-const started: Started[] = [];
-const dirs: string[] = [];
-afterEach(async () => {
-  await Promise.all(started.splice(0).map((p) => p.kill()));
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const { started, dirs } = cleanedAfterEach();
 
 const PART = 8 * 1024 * 1024;
 

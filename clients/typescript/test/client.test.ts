@@ -374,7 +374,7 @@ describe('the ota command line', () => {
       return true;
     };
     try {
-      const result = await ota(['dashboard', '--json'], { OTA_URL: proxyUrl });
+      const result = await ota(['revenue', 'dashboard', '--json'], { OTA_URL: proxyUrl });
       expect(result.code).toBe(0);
       expect(result.stderr).toBe('rate limited, retrying in 1 s\n');
       expect(JSON.parse(result.stdout).currency).toBe('USD');

@@ -1,16 +1,7 @@
 import { HeldKeyLostError, heldKey } from '../effect-scope.js';
+import { KEY_COLUMNS, type KeyRecord, judgeExistingKey } from '../idempotency-core.js';
 import type { IdempotencyRepo, KeyClaim } from '../types.js';
 import type { Postgres, Queryable } from './database.js';
-
-interface KeyRecord {
-  fingerprint: string;
-  locked_until: string;
-  resource_id: string | null;
-  status: number | null;
-  headers: string | null;
-  body: string | null;
-  expires_at: string;
-}
 
 /**
  * Records the effect of the request that holds an idempotency key, if one does, on the key's row: called
@@ -42,8 +33,7 @@ export function postgresIdempotency(db: Postgres): IdempotencyRepo {
         const {
           rows: [found],
         } = await tx.query<KeyRecord>(
-          `SELECT fingerprint, locked_until, resource_id, status, headers, body, expires_at
-           FROM idempotency_keys WHERE tenant_id = $1 AND key = $2 FOR UPDATE`,
+          `SELECT ${KEY_COLUMNS} FROM idempotency_keys WHERE tenant_id = $1 AND key = $2 FOR UPDATE`,
           [tenantId, key],
         );
         if (!found || found.expires_at < now) {
@@ -57,18 +47,8 @@ export function postgresIdempotency(db: Postgres): IdempotencyRepo {
           );
           return { outcome: 'claimed', resourceId: null };
         }
-        if (found.fingerprint !== fingerprint) return { outcome: 'mismatch' };
-        if (found.status !== null) {
-          return {
-            outcome: 'replay',
-            answer: {
-              status: found.status,
-              headers: JSON.parse(found.headers ?? '{}') as Record<string, string>,
-              body: found.body ?? '',
-            },
-          };
-        }
-        if (found.locked_until > now) return { outcome: 'in_use', lockedUntil: found.locked_until };
+        const judged = judgeExistingKey(found, fingerprint, now);
+        if (judged !== 'take_over') return judged;
         await tx.query(
           'UPDATE idempotency_keys SET lock_token = $3, locked_until = $4 WHERE tenant_id = $1 AND key = $2',
           [tenantId, key, token, lockedUntil],

@@ -1,16 +1,7 @@
 import { HeldKeyLostError, heldKey } from '../effect-scope.js';
-import type { IdempotencyRepo, KeyClaim, StoredAnswer } from '../types.js';
+import { KEY_COLUMNS, type KeyRecord, judgeExistingKey } from '../idempotency-core.js';
+import type { IdempotencyRepo, KeyClaim } from '../types.js';
 import type { Db } from './database.js';
-
-interface KeyRecord {
-  fingerprint: string;
-  locked_until: string;
-  resource_id: string | null;
-  status: number | null;
-  headers: string | null;
-  body: string | null;
-  expires_at: string;
-}
 
 /**
  * Records the effect of the request that holds an idempotency key, if one does, on the key's row: called
@@ -28,10 +19,7 @@ export function effectRecorder(db: Db): (resourceId: string) => void {
 }
 
 export function sqliteIdempotency(db: Db): IdempotencyRepo {
-  const find = db.prepare(
-    `SELECT fingerprint, locked_until, resource_id, status, headers, body, expires_at
-     FROM idempotency_keys WHERE tenant_id = ? AND key = ?`,
-  );
+  const find = db.prepare(`SELECT ${KEY_COLUMNS} FROM idempotency_keys WHERE tenant_id = ? AND key = ?`);
   const remove = db.prepare('DELETE FROM idempotency_keys WHERE tenant_id = ? AND key = ?');
   const insert = db.prepare(
     `INSERT INTO idempotency_keys (tenant_id, key, fingerprint, lock_token, locked_until, created_at, expires_at)
@@ -80,16 +68,8 @@ export function sqliteIdempotency(db: Db): IdempotencyRepo {
         insert.run({ tenantId, key, fingerprint, token, lockedUntil, now, expiresAt });
         return { outcome: 'claimed', resourceId: null };
       }
-      if (found.fingerprint !== fingerprint) return { outcome: 'mismatch' };
-      if (found.status !== null) {
-        const answer: StoredAnswer = {
-          status: found.status,
-          headers: JSON.parse(found.headers ?? '{}') as Record<string, string>,
-          body: found.body ?? '',
-        };
-        return { outcome: 'replay', answer };
-      }
-      if (found.locked_until > now) return { outcome: 'in_use', lockedUntil: found.locked_until };
+      const judged = judgeExistingKey(found, fingerprint, now);
+      if (judged !== 'take_over') return judged;
       takeOver.run(token, lockedUntil, tenantId, key);
       return { outcome: 'claimed', resourceId: found.resource_id };
     },
