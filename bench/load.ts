@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -101,6 +101,31 @@ async function wrk(options: LoadOptions, seconds: number) {
     ? Number(times[1]) * 60 + Number(times[2]) + Number(times[3]) * 60 + Number(times[4])
     : Number.NaN;
   return { ...result, loadCpuS };
+}
+
+/**
+ * Why the load generator cannot run here, or undefined: checked once before any scenario, so that a machine
+ * without wrk hears how to get it instead of a raw exec failure halfway through.
+ */
+export function loadGeneratorMissing(): string | undefined {
+  const onPath = (process.env.PATH ?? '')
+    .split(path.delimiter)
+    .some((dir) => dir !== '' && isExecutable(path.join(dir, 'wrk')));
+  if (onPath) return undefined;
+  return (
+    'wrk is not installed: the HTTP scenarios load the server with it. Install it (Debian/Ubuntu: ' +
+    '`sudo apt-get install wrk`, macOS: `brew install wrk`), or run only the scenarios without it: ' +
+    '`npm run bench -- --only 5,8`'
+  );
+}
+
+function isExecutable(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK);
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
 }
 
 export async function load(options: LoadOptions): Promise<LoadResult> {

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { defaultParserThreads } from '../src/config.js';
 import { PROJECT_ROOT } from '../src/paths.js';
-import { type LoadResult, load, pinnedServerCores } from './load.js';
+import { type LoadResult, load, loadGeneratorMissing, pinnedServerCores } from './load.js';
 import { writeLargePdf } from './pdf-fixture.js';
 import { startLocalPostgres } from '../src/cli/postgres.js';
 import { type Proc, startApi, startReference, startReferencePostgres, stopAll } from './processes.js';
@@ -1179,6 +1179,13 @@ async function main() {
     !existsSync(path.join(PROJECT_ROOT, 'clients/typescript/dist/src/bin.js'))
   )
     throw new Error('run `npm run build` first');
+  // every scenario but the uploads' (5, 8) measures with wrk
+  const withoutWrk = ['5', '8'];
+  const missing = loadGeneratorMissing();
+  if (missing && (!only || [...only].some((n) => !withoutWrk.includes(n)))) {
+    console.error(missing);
+    process.exit(1);
+  }
   if (wanted('1', '2', '4', '7'))
     await scenario('1, 2, 4, 7: run list, deep pages, auth storm, start-up', runList);
   if (wanted('3')) await scenario('3: revenue at scale', revenue);

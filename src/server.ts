@@ -76,7 +76,7 @@ export async function startServer(
     }
   } catch (error) {
     server.close();
-    throw Object.assign(error as Error, { port: config.metricsPort });
+    throw Object.assign(error as Error, { port: config.metricsPort, portSetting: 'METRICS_PORT' });
   }
   const metricsUrl = metricsServer
     ? `http://${host}:${(metricsServer.address() as AddressInfo).port}`
@@ -87,6 +87,7 @@ export async function startServer(
   logger.info(
     {
       url,
+      node: process.version,
       store: describeStore(config),
       data_dir: config.dataDir,
       startup_ms: Math.round(performance.now() - started),

@@ -206,17 +206,26 @@ async function main(argv: string[]): Promise<number> {
   const json = argv.includes('--json');
   const program = buildProgram();
   // commander's own usage errors go through the same single channel as ours
-  program.configureOutput({ writeErr: () => undefined, writeOut: (text) => process.stdout.write(text) });
-  for (const command of program.commands.flatMap((c) => [c, ...c.commands])) {
-    command.configureOutput({ writeErr: () => undefined, writeOut: (text) => process.stdout.write(text) });
+  // and the help an incomplete command asks for goes to stderr
+  const output = {
+    outputError: () => undefined,
+    writeErr: (text: string) => void (json || process.stderr.write(text)),
+    writeOut: (text: string) => process.stdout.write(text),
+  };
+  for (const command of [program, ...program.commands.flatMap((c) => [c, ...c.commands])]) {
+    command.configureOutput(output);
   }
   try {
     await program.parseAsync(argv, { from: 'user' });
     return EXIT.ok;
   } catch (error) {
     const code = (error as { code?: string }).code;
-    if (code === 'commander.helpDisplayed' || code === 'commander.version' || code === 'commander.help')
-      return EXIT.ok;
+    if (code === 'commander.helpDisplayed' || code === 'commander.version') return EXIT.ok;
+    // a command group without its subcommand: commander printed the group's help on stderr
+    if (code === 'commander.help') {
+      if (json) process.stdout.write(`${JSON.stringify({ error: 'a subcommand is missing' })}\n`);
+      return EXIT.usage;
+    }
     const usage = code?.startsWith('commander.') ?? false;
     const message = usage ? (error as Error).message.replace(/^error: /, '') : describeFailure(error);
     const problems = error instanceof ImportError ? error.problems : undefined;

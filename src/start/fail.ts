@@ -7,6 +7,8 @@ import { StoreUnavailableError } from '../store/types.js';
  */
 export function failStart(error: unknown, apiPort?: number): never {
   const port = (error as { port?: number }).port ?? apiPort;
+  // the port that failed names the setting that chose it: PORT, or METRICS_PORT for the metrics listener
+  const setting = (error as { portSetting?: string }).portSetting ?? 'PORT';
   const lines =
     error instanceof ConfigError
       ? error.problems.map((problem) => `configuration: ${problem}`)
@@ -15,7 +17,9 @@ export function failStart(error: unknown, apiPort?: number): never {
             `start-up: ${error.message} (${(error.cause as Error | undefined)?.message ?? 'no detail'}); check DATABASE_URL`,
           ]
         : (error as NodeJS.ErrnoException).code === 'EADDRINUSE'
-          ? [`start-up: port ${port} is already in use; stop what listens there or set PORT to another port`]
+          ? [
+              `start-up: port ${port} is already in use; stop what listens there or set ${setting} to another port`,
+            ]
           : (error as NodeJS.ErrnoException).code === 'EACCES'
             ? [
                 `start-up: not allowed to listen on port ${port}; use a port above 1023 or run with the right to bind it`,

@@ -168,3 +168,29 @@ describe('pending uploads list', () => {
     }
   });
 });
+
+// Through HAProxy too (the `haproxy` project): HAProxy 2.6 resets a client whose request body is still
+// coming when the server closes, so the server reads and drops up to a part's size before it closes.
+describe('a part refused while its body is still being sent', () => {
+  for (const connection of ['keep-alive', 'close']) {
+    it(`gets its answer, not a reset: unknown upload (404) and wrong media type (415), Connection: ${connection}`, async () => {
+      const uploadId = await startUpload(2);
+      const pieces = Array.from({ length: 16 }, () => Buffer.alloc(PART / 16, 4));
+      const send = (path: string, contentType: string) =>
+        rawRequest(h.url, 'PUT', path, {
+          headers: { ...auth(), connection, 'content-type': contentType, 'content-length': String(PART) },
+          chunks: pieces,
+        });
+      const answers = await Promise.all([
+        ...Array.from({ length: 12 }, () =>
+          send(`/api/open/uploads/${randomUUID()}/parts/1`, 'application/octet-stream'),
+        ),
+        ...Array.from({ length: 12 }, () => send(`/api/open/uploads/${uploadId}/parts/1`, 'text/plain')),
+      ]);
+      const statuses = answers.map((answer) => answer.status);
+      expect(statuses).toEqual([...Array<number>(12).fill(404), ...Array<number>(12).fill(415)]);
+      expect(answers[0]!.body.error).toBe('not_found');
+      expect(answers[12]!.body.error).toBe('unsupported_media_type');
+    });
+  }
+});

@@ -176,4 +176,15 @@ describe('admin CLI output and errors', () => {
     expect(json.stderr).toBe('');
     expect(Object.keys(json.json)).toEqual(['error']);
   });
+
+  it('a command group without its subcommand prints its help on stderr and exits 2 (every group)', async () => {
+    for (const group of [[], ['tenants'], ['tokens'], ['revenue']]) {
+      const result = await admin(dataDir, ...group);
+      expect(result.code, group.join(' ')).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toMatch(
+        new RegExp(`^Usage: admin ${group.join(' ')}\\s*\\[options\\] \\[command\\]\n`),
+      );
+    }
+  });
 });

@@ -90,6 +90,21 @@ describe('start-up errors: one line each, exit 1', () => {
       taken.close();
     }
   });
+
+  it('the metrics port in use names METRICS_PORT, the setting to change', async () => {
+    const taken = createServer();
+    const busy = port();
+    await new Promise<void>((resolve) => taken.listen(busy, '127.0.0.1', () => resolve()));
+    try {
+      const result = await startServer({ PORT: String(port()), METRICS_PORT: String(busy) });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toBe(
+        `start-up: port ${busy} is already in use; stop what listens there or set METRICS_PORT to another port\n`,
+      );
+    } finally {
+      taken.close();
+    }
+  });
 });
 
 describe('a good start', () => {

@@ -341,7 +341,11 @@ export async function main(argv: string[]): Promise<number> {
   const json = argv.includes('--json');
   const program = buildProgram();
   for (const command of [program, ...program.commands, ...program.commands.flatMap((c) => c.commands)]) {
-    command.configureOutput({ writeErr: () => undefined });
+    // errors are printed once, below; help asked for by an incomplete command goes to stderr
+    command.configureOutput({
+      outputError: () => undefined,
+      writeErr: (text) => void (json || process.stderr.write(text)),
+    });
   }
   try {
     await program.parseAsync(argv, { from: 'user' });
@@ -350,8 +354,13 @@ export async function main(argv: string[]): Promise<number> {
     // commander's errors carry a string code (OtaError's `code` is the HTTP status)
     const raw = (error as { code?: unknown }).code;
     const code = typeof raw === 'string' ? raw : undefined;
-    if (code === 'commander.helpDisplayed' || code === 'commander.version' || code === 'commander.help')
-      return 0;
+    if (code === 'commander.helpDisplayed' || code === 'commander.version') return 0;
+    // a command group without its subcommand: commander printed the group's help on stderr
+    if (code === 'commander.help') {
+      if (json)
+        process.stdout.write(`${JSON.stringify({ error: 'usage', message: 'a subcommand is missing' })}\n`);
+      return 2;
+    }
     const usage = error instanceof UsageError || (code?.startsWith('commander.') ?? false);
     const message =
       error instanceof OtaError

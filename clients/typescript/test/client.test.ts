@@ -10,6 +10,7 @@ import { PROJECT_ROOT } from '../../../src/paths.js';
 import { textPdf } from '../../../test/helpers/files.js';
 import { type Harness, startHarness } from '../../../test/helpers/harness.js';
 import { createClient, IntegrityError, type OpenTenantClient, OtaError } from '../src/index.js';
+import { buildProgram } from '../src/cli.js';
 
 /**
  * The client against the real server on a temporary DATA_DIR. A small proxy in front of it can drop a
@@ -392,5 +393,25 @@ describe('the ota command line', () => {
     const noToken = await ota(['revenue', 'dashboard'], { OTA_TOKEN: '' });
     expect(noToken.code).toBe(2);
     expect(noToken.stderr).toBe('error: no token: set OTA_TOKEN or pass --token\n');
+  });
+
+  it('a command group without its subcommand prints its help on stderr and exits 2 (every group)', async () => {
+    const program = buildProgram();
+    const groups = [program, ...program.commands].filter((command) => command.commands.length > 0);
+    expect(groups.map((group) => group.name())).toEqual(['ota', 'runs', 'revenue']);
+    for (const group of groups) {
+      const args = group === program ? [] : [group.name()];
+      const result = await ota(args);
+      expect(result.code, group.name()).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toMatch(
+        new RegExp(`^Usage: ota ${args.join(' ')}\\s*\\[options\\] \\[command\\]\n`),
+      );
+      for (const sub of group.commands) expect(result.stderr).toContain(`  ${sub.name()}`);
+      const json = await ota([...args, '--json']);
+      expect(json.code).toBe(2);
+      expect(json.stderr).toBe('');
+      expect(JSON.parse(json.stdout)).toEqual({ error: 'usage', message: 'a subcommand is missing' });
+    }
   });
 });
