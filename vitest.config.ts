@@ -19,12 +19,7 @@ const s3Project = {
       'test/process/crash.test.ts',
       'test/s3/**/*.test.ts',
     ],
-    // the pinned AWS SDK line runs on Node 20 and says on every start that later lines will not
-    env: {
-      TEST_ENGINE: 'postgres',
-      TEST_BLOBS: 's3',
-      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-    },
+    env: { TEST_ENGINE: 'postgres', TEST_BLOBS: 's3' },
     globalSetup: ['test/setup/postgres.ts', 'test/setup/s3.ts'],
   },
 };

@@ -82,10 +82,10 @@ function track(child: ChildProcess, url: string): Proc {
 }
 
 /** `node args`, on the server core when `pinned` (taskset execs node, so the pid is node's). */
-function spawnNode(args: string[], pinned: boolean) {
+function spawnNode(args: string[], pinned: boolean, node = process.execPath) {
   return pinned && pinnedServerCores
-    ? (['taskset', ['-c', pinnedServerCores, process.execPath, ...args]] as const)
-    : ([process.execPath, args] as const);
+    ? (['taskset', ['-c', pinnedServerCores, node, ...args]] as const)
+    : ([node, args] as const);
 }
 
 /** Our server, compiled (`npm run build` first), as `npm start` runs it; `pinned` for the HTTP scenarios. */
@@ -93,10 +93,19 @@ export async function startApi(
   dataDir: string,
   port: number,
   env: Record<string, string> = {},
-  { pinned = false } = {},
+  {
+    pinned = false,
+    node = process.execPath,
+    nodeArgs = [] as string[],
+  }: {
+    pinned?: boolean;
+    /** Another Node.js binary than the bench's own (scenario 12), with its own options. */
+    node?: string;
+    nodeArgs?: string[];
+  } = {},
 ): Promise<Proc & { startupMs: number }> {
   const started = performance.now();
-  const [command, args] = spawnNode(['dist/src/start/server.js'], pinned);
+  const [command, args] = spawnNode([...nodeArgs, 'dist/src/start/server.js'], pinned, node);
   const child = spawn(command, args, {
     cwd: PROJECT_ROOT,
     env: {

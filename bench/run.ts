@@ -19,6 +19,7 @@ import { writeLargePdf } from './pdf-fixture.js';
 import { startLocalPostgres } from '../src/cli/postgres.js';
 import { type Proc, startApi, startReference, startReferencePostgres, stopAll } from './processes.js';
 import { bearer, median, round, type Row } from './common.js';
+import { runtimes } from './runtimes.js';
 import { scaleOut } from './scale-out.js';
 import { createTenant, referenceCopy, seedLedger, seedRuns } from './seed.js';
 import { postgresQuery, type SeededPostgresTenant, seedPostgresRuns } from './seed-postgres.js';
@@ -35,6 +36,10 @@ const quick = process.argv.includes('--quick');
 const onlyArg = process.argv[process.argv.indexOf('--only') + 1];
 const only = process.argv.includes('--only') && onlyArg ? new Set(onlyArg.split(',')) : undefined;
 const wanted = (...numbers: string[]) => !only || numbers.some((n) => only.has(n));
+/** `--compare-node PATH`: the other Node.js of scenario 12 (default: the first other major on PATH). */
+const compareNodeArg = process.argv.includes('--compare-node')
+  ? process.argv[process.argv.indexOf('--compare-node') + 1]
+  : undefined;
 const SIZES = quick
   ? {
       runsSmall: 5_000,
@@ -1216,6 +1221,22 @@ async function main() {
     );
   if (wanted('11'))
     await scenario("11: retries and rate limits: the limiter's cost, refused part bodies", retriesAndLimits);
+  // only when asked for: it builds better-sqlite3 twice (a minute each) to compare two Node.js runtimes
+  if (only?.has('12'))
+    await scenario('12: runtime: the same build on Node.js 24 and on another Node.js', () =>
+      runtimes({
+        work,
+        quick,
+        rounds: SIZES.rounds,
+        compareNode: compareNodeArg,
+        port: () => port(),
+        record,
+        seedRuns,
+        runsToSeed: SIZES.runsSmall,
+        listLoad: (server, route, headers) => run(server, route, headers),
+        diagnosisFiles: diagnosisSet().filter((f) => f.wellFormed),
+      }),
+    );
   rmSync(work, { recursive: true, force: true });
 
   console.log(

@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { haproxyTestsAvailable, s3TestsAvailable } from './optional-suites.mjs';
 
+// the runtime the suites run on (CI asserts it is the project's own Node.js 24)
+console.log(`tests run on Node.js ${process.version}`);
 const dir = mkdtempSync(path.join(tmpdir(), 'ota-vitest-'));
 const report = path.join(dir, 'report.json');
 const result = spawnSync(
@@ -45,5 +47,6 @@ const s3 = s3TestsAvailable();
 if (!s3.run) console.log(s3.reason);
 const haproxy = haproxyTestsAvailable();
 if (!haproxy.run) console.log(haproxy.reason);
+console.log(`Node.js ${process.version}`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(ok ? 0 : result.status || 1);

@@ -6,6 +6,7 @@ import { openBlobStore } from '../blobs/open.js';
 import { createServices, type Services } from '../services.js';
 import { openStore } from '../store/open.js';
 import { TenantError } from '../tenants/service.js';
+import { refuseUnsupportedRuntime } from '../start/runtime.js';
 
 /**
  * Operator commands against the same DATA_DIR as the server (safe while it runs: SQLite WAL with a busy
@@ -241,4 +242,5 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+refuseUnsupportedRuntime();
 process.exitCode = await main(process.argv.slice(2));

@@ -16,7 +16,13 @@ export interface Backend {
  * Checks every 200 ms, out after 2 failures: a dead server (connection refused) stops getting requests within
  * about 0.5 s; a live but busy one has 1 s to answer each check.
  */
-export function haproxyConfig(port: number, backends: Backend[], host = '127.0.0.1'): string {
+export function haproxyConfig(
+  port: number,
+  backends: Backend[],
+  host = '127.0.0.1',
+  /** How long a check may wait for its answer before it counts as failed. */
+  checkTimeoutMs = 1000,
+): string {
   return `global
   maxconn 4000
 
@@ -27,7 +33,7 @@ defaults
   timeout server 310s
   timeout http-request 30s
   # a busy process may take a while to answer its health check; a dead one refuses the connection at once
-  timeout check 1s
+  timeout check ${checkTimeoutMs}ms
   option http-keep-alive
   # a connection refused by a dead server is retried on another: the request never reached it
   retries 3
@@ -64,9 +70,10 @@ export async function startHaproxy(
   backends: Backend[],
   /** `taskset` CPU list to run it on (the bench keeps it off the load generator's core). */
   cpus?: string,
+  checkTimeoutMs?: number,
 ): Promise<RunningHaproxy> {
   const config = path.join(dir, `haproxy-${port}.cfg`);
-  writeFileSync(config, haproxyConfig(port, backends));
+  writeFileSync(config, haproxyConfig(port, backends, '127.0.0.1', checkTimeoutMs));
   const args = ['-db', '-f', config];
   const child = cpus
     ? spawn('taskset', ['-c', cpus, 'haproxy', ...args], { stdio: ['ignore', 'ignore', 'pipe'] })

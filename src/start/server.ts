@@ -2,7 +2,9 @@ import { loadConfig } from '../config.js';
 import { createLogger, exitWithLogs } from '../logger.js';
 import { startServer } from '../server.js';
 import { failStart, loadOrFail } from './fail.js';
+import { refuseUnsupportedRuntime } from './runtime.js';
 
+refuseUnsupportedRuntime();
 const config = await loadOrFail(() => loadConfig());
 const logger = createLogger(config.logLevel);
 

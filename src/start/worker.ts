@@ -5,7 +5,9 @@ import { createServices } from '../services.js';
 import { describeStore, openStore } from '../store/open.js';
 import { createRunWorker } from '../worker/index.js';
 import { failStart, loadOrFail } from './fail.js';
+import { refuseUnsupportedRuntime } from './runtime.js';
 
+refuseUnsupportedRuntime();
 /** A diagnosis worker without HTTP: more of these can run against the same database as the server. */
 const config = await loadOrFail(() => loadConfig(process.env, 'worker'));
 const logger = createLogger(config.logLevel);
@@ -21,7 +23,12 @@ const services = createServices(
 const worker = createRunWorker(services);
 worker.start();
 logger.info(
-  { worker_id: worker.workerId, store: describeStore(config), blobs: blobs.description },
+  {
+    worker_id: worker.workerId,
+    node: process.version,
+    store: describeStore(config),
+    blobs: blobs.description,
+  },
   'worker started',
 );
 

@@ -115,10 +115,15 @@ async function behindHaproxy(first: RunningServer, config: Config, logger: Logge
   // metrics are per process: the twin serves none (the first one's METRICS_PORT is taken)
   const second = await startServer({ ...config, metricsPort: 0 }, logger);
   const dir = mkdtempSync(path.join(tmpdir(), 'ota-haproxy-'));
+  // Both servers share this test process's event loop, which stalls for a second or two while a suite
+  // starts another harness (two servers' validators, their parser threads) or builds a large fixture: a
+  // check then waits, it does not fail. A dead server still drops out at once (its connection is refused).
   const proxy = await startHaproxy(
     dir,
     await freePort(),
     [first, second].map((server, i) => ({ name: `api${i + 1}`, port: Number(new URL(server.url).port) })),
+    undefined,
+    10_000,
   );
   return {
     url: proxy.url,

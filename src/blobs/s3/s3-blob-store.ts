@@ -58,8 +58,6 @@ const QUIET = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 
 /** An S3 client set up to work with S3-compatible servers too (Swift's s3api, MinIO, ...). */
 export function createS3Client(settings: Omit<S3Settings, 'bucket'>): S3Client {
-  // The SDK's line for Node 20 warns on every start that later lines need Node 22: we pin this line
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   return new S3Client({
     region: settings.region,
     ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),

@@ -1,0 +1,24 @@
+/**
+ * The oldest Node.js major the service runs on. better-sqlite3 13 needs 22 (on 20 it crashes the process the
+ * first time it opens a database), and the project brings and tests 24: `npm start` and the other npm scripts
+ * run on the Node.js 24 in node_modules/.bin, so this only meets someone who runs `node dist/...` by hand.
+ */
+const OLDEST_MAJOR = 22;
+
+/** One line for an unsupported Node.js, or undefined. */
+export function unsupportedRuntime(version: string = process.versions.node): string | undefined {
+  const major = Number(version.split('.')[0]);
+  if (major >= OLDEST_MAJOR) return undefined;
+  return (
+    `start-up: Node.js v${version} is not supported (the service runs on Node.js 24); start it through npm ` +
+    '(`npm start`, `npm run worker`), which runs the Node.js 24 the project installs in node_modules/.bin'
+  );
+}
+
+/** Ends the process with that line and exit code 1 when the runtime is too old. */
+export function refuseUnsupportedRuntime(): void {
+  const problem = unsupportedRuntime();
+  if (!problem) return;
+  process.stderr.write(`${problem}\n`);
+  process.exit(1);
+}

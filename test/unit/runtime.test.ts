@@ -1,0 +1,18 @@
+import { describe, expect, it } from 'vitest';
+import { unsupportedRuntime } from '../../src/start/runtime.js';
+
+describe('the runtime check at start', () => {
+  it("refuses Node.js 20 with one line that says how to start on the project's Node.js 24", () => {
+    expect(unsupportedRuntime('20.20.2')).toBe(
+      'start-up: Node.js v20.20.2 is not supported (the service runs on Node.js 24); start it through npm ' +
+        '(`npm start`, `npm run worker`), which runs the Node.js 24 the project installs in node_modules/.bin',
+    );
+    expect(unsupportedRuntime('21.7.3')).toMatch(/^start-up: Node\.js v21\.7\.3 is not supported/);
+  });
+
+  it('accepts 22 and later, and the tests themselves run on 24', () => {
+    expect(unsupportedRuntime('22.12.0')).toBeUndefined();
+    expect(unsupportedRuntime('24.21.0')).toBeUndefined();
+    expect(process.versions.node.split('.')[0]).toBe('24');
+  });
+});
