@@ -106,7 +106,8 @@ async function sqliteFor(node: string, dir: string): Promise<Runtime> {
     node,
     version,
     nodeArgs: ['--import', path.join(PROJECT_ROOT, 'bench', 'better-sqlite3-from.mjs')],
-    env: { BENCH_BETTER_SQLITE3: copy },
+    // the start-up check refuses Node.js < 22 because of the project's better-sqlite3, which this replaces
+    env: { BENCH_BETTER_SQLITE3: copy, ALLOW_UNSUPPORTED_NODE: 'true' },
   };
 }
 
@@ -117,22 +118,26 @@ async function sqliteFor(node: string, dir: string): Promise<Runtime> {
  * V8 and its WebAssembly compilers differ between the two; PDFium runs as wasm.
  */
 export async function runtimes(options: RuntimesOptions): Promise<void> {
-  const ours = await sqliteFor(process.execPath, path.join(options.work, 'sqlite-ours'));
-  const other = await sqliteFor(otherNode(options.compareNode), path.join(options.work, 'sqlite-other'));
+  // kept between bench runs (a build takes a minute), one per Node.js version
+  const cache = (node: string) =>
+    path.join(PROJECT_ROOT, 'node_modules', '.cache', 'ota-bench', `better-sqlite3-12-${versionOf(node)}`);
+  const ours = await sqliteFor(process.execPath, cache(process.execPath));
+  const otherBinary = otherNode(options.compareNode);
+  const other = await sqliteFor(otherBinary, cache(otherBinary));
   const label = `Node.js ${ours.version} vs ${other.version}`;
 
   // the request path: both servers on one database (reads only), pinned to the server core in turn
   const dir = path.join(options.work, 'runtimes');
   const tenant = await options.seedRuns(dir, 'runtimes', options.runsToSeed);
-  const start = (runtime: Runtime, env: Record<string, string>, pinned: boolean) =>
+  const start = (dataDir: string, runtime: Runtime, env: Record<string, string>, pinned: boolean) =>
     startApi(
-      dir,
+      dataDir,
       options.port(),
       { ...env, ...runtime.env },
       { pinned, node: runtime.node, nodeArgs: runtime.nodeArgs },
     );
-  const a = await start(ours, { WORKER_THREADS: '0' }, true);
-  const b = await start(other, { WORKER_THREADS: '0' }, true);
+  const a = await start(dir, ours, { WORKER_THREADS: '0' }, true);
+  const b = await start(dir, other, { WORKER_THREADS: '0' }, true);
   const route = '/api/open/runs?limit=20';
   const auth = bearer(tenant.token);
   await options.listLoad(a, route, auth);
@@ -166,18 +171,15 @@ export async function runtimes(options: RuntimesOptions): Promise<void> {
   const blocks = options.quick ? 2 : 4;
   const perBlock = options.quick ? 10 : 40;
   let fileIds: string[] | undefined;
-  let token = '';
+  const { token } = await options.seedRuns(diagnosisDir, 'diagnosis', 0);
   const seconds = new Map<Runtime, number[]>([
     [ours, []],
     [other, []],
   ]);
   for (let block = 0; block < blocks; block++) {
     for (const runtime of block % 2 === 0 ? [ours, other] : [other, ours]) {
-      const api = await start(runtime, {}, false);
-      if (!fileIds) {
-        token = (await options.seedRuns(diagnosisDir, 'diagnosis', 0)).token;
-        fileIds = await uploadAll(api, token, files);
-      }
+      const api = await start(diagnosisDir, runtime, {}, false);
+      fileIds ??= await uploadAll(api, token, files);
       const warmup = block < 2 ? 10 : 0;
       if (warmup) await diagnose(api, token, fileIds, warmup);
       seconds.get(runtime)!.push(await diagnose(api, token, fileIds, perBlock));
@@ -201,13 +203,13 @@ async function uploadAll(api: Proc, token: string, files: { file: string }[]): P
   const ids: string[] = [];
   for (const f of files) {
     const bytes = readFileSync(f.file);
-    const started = (await (
-      await fetch(`${api.url}/api/open/uploads`, {
-        method: 'POST',
-        headers: json,
-        body: JSON.stringify({ file_name: path.basename(f.file), size_bytes: bytes.length }),
-      })
-    ).json()) as { data: { upload_id: string } };
+    const res = await fetch(`${api.url}/api/open/uploads`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ file_name: path.basename(f.file), size_bytes: bytes.length }),
+    });
+    if (res.status !== 201) throw new Error(`createUpload: ${res.status} ${await res.text()}`);
+    const started = (await res.json()) as { data: { upload_id: string } };
     await fetch(`${api.url}/api/open/uploads/${started.data.upload_id}/parts/1`, {
       method: 'PUT',
       headers: { ...bearer(token), 'content-type': 'application/pdf' },
