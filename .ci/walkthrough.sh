@@ -3,6 +3,8 @@
 # it, stop it, and check that the walk-through left the working tree as it found it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# the project's Node.js 24 first, as npm puts it for every npm script (the machine's own may be 20)
+export PATH="$PWD/node_modules/.bin:$PATH"
 DATA=$(mktemp -d)
 LOG=$(mktemp)
 PORT=${WALKTHROUGH_PORT:-18080}
