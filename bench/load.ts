@@ -1,8 +1,9 @@
 import { execFile } from 'node:child_process';
-import { accessSync, constants, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { isExecutable } from './common.js';
 
 /**
  * Load from wrk, a C generator, so that the figures are the server's and not the load generator's: a Node
@@ -117,15 +118,6 @@ export function loadGeneratorMissing(): string | undefined {
     '`sudo apt-get install wrk`, macOS: `brew install wrk`), or run only the scenarios without it: ' +
     '`npm run bench -- --only 5,8`'
   );
-}
-
-function isExecutable(file: string): boolean {
-  try {
-    accessSync(file, constants.X_OK);
-    return statSync(file).isFile();
-  } catch {
-    return false;
-  }
 }
 
 export async function load(options: LoadOptions): Promise<LoadResult> {

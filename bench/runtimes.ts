@@ -1,9 +1,9 @@
 import { execFile, spawnSync } from 'node:child_process';
-import { accessSync, constants, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { PROJECT_ROOT } from '../src/paths.js';
-import { bearer, median, round, type Row } from './common.js';
+import { bearer, isExecutable, median, round, type Row } from './common.js';
 import type { LoadResult } from './load.js';
 import { type Proc, startApi } from './processes.js';
 import type { SeededTenant } from './seed.js';
@@ -39,19 +39,10 @@ interface Runtime {
 const versionOf = (node: string) =>
   spawnSync(node, ['-p', 'process.version'], { encoding: 'utf8' }).stdout.trim();
 
-function executable(file: string): boolean {
-  try {
-    accessSync(file, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** `--compare-node`, else the first `node` on PATH outside the project whose major differs from ours. */
 export function otherNode(given?: string): string {
   if (given) {
-    if (!executable(given)) throw new Error(`--compare-node ${given}: not an executable`);
+    if (!isExecutable(given)) throw new Error(`--compare-node ${given}: not an executable`);
     return given;
   }
   const ownMajor = process.versions.node.split('.')[0];
@@ -59,7 +50,7 @@ export function otherNode(given?: string): string {
   for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
     if (dir === '' || path.resolve(dir).startsWith(projectBins)) continue;
     const candidate = path.join(dir, 'node');
-    if (!executable(candidate)) continue;
+    if (!isExecutable(candidate)) continue;
     const version = versionOf(candidate);
     if (version && version.slice(1).split('.')[0] !== ownMajor) return candidate;
   }
