@@ -323,6 +323,187 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/open/webhook_endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook endpoints
+         * @description Every endpoint of the tenant, oldest first (at most `MAX_WEBHOOK_ENDPOINTS_PER_TENANT`; not paged).
+         */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /**
+         * Register a webhook endpoint
+         * @description Registers a URL that receives the tenant's events as signed POSTs (see the Webhooks tag). The answer
+         *     holds the endpoint's signing `secret`, shown only here and by `rotate_secret`.
+         *
+         *     The URL must be `https` (`http` too when the server sets `WEBHOOK_ALLOW_HTTP=true`), without
+         *     credentials, and its host must resolve only to public addresses: loopback, private (RFC 1918,
+         *     unique-local), link-local, CGNAT (100.64.0.0/10), multicast, unspecified, broadcast and reserved
+         *     addresses, IPv4 and IPv6 alike (an IPv4-mapped IPv6 address counts as its IPv4 address), are refused
+         *     with 422 `webhook_url_not_allowed` unless the server sets `WEBHOOK_ALLOW_PRIVATE_NETWORKS=true`. The
+         *     check is made again at every delivery, against the address the delivery then connects to. A tenant
+         *     has at most `MAX_WEBHOOK_ENDPOINTS_PER_TENANT` endpoints (16): one more is 409
+         *     `too_many_webhook_endpoints`.
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/open/webhook_endpoints/{endpoint_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpoint_id: components["parameters"]["EndpointId"];
+            };
+            cookie?: never;
+        };
+        /** One webhook endpoint */
+        get: operations["getWebhookEndpoint"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description Deletes the endpoint, its pending deliveries and its attempt log. Nothing more is sent to it.
+         */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/open/webhook_endpoints/{endpoint_id}/rotate_secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpoint_id: components["parameters"]["EndpointId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate an endpoint's signing secret
+         * @description Gives the endpoint a new secret, shown only in this answer. For `WEBHOOK_SECRET_OVERLAP_SECONDS`
+         *     (86,400) after the rotation every delivery is signed with the new and the old secret: two
+         *     space-separated entries in `webhook-signature`, so a receiver can switch at its own pace. A second
+         *     rotation ends the first one's overlap (only the secret just replaced still signs).
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/open/webhook_endpoints/{endpoint_id}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpoint_id: components["parameters"]["EndpointId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enable a disabled webhook endpoint
+         * @description An endpoint whose deliveries have failed for `WEBHOOK_DISABLE_AFTER_SECONDS` (432,000: 5 days) with no
+         *     success, or whose receiver answered 410 Gone, is `disabled`: nothing is sent to it, and its pending
+         *     deliveries wait. Enabling it resumes them. Enabling an enabled endpoint changes nothing.
+         */
+        post: operations["enableWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/open/webhook_endpoints/{endpoint_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpoint_id: components["parameters"]["EndpointId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Recent delivery attempts of an endpoint
+         * @description The endpoint's latest `limit` attempts, newest first (not paged): the event, the attempt's number,
+         *     its time, the receiver's status code or why there was none, the duration and at most 4 KiB of the
+         *     receiver's answer. Attempts are kept for `EVENT_RETENTION_DAYS`.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/open/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List events
+         * @description The tenant's events, newest first, kept for `EVENT_RETENTION_DAYS` (30). Cursor paged: `next_cursor`
+         *     is the page's last event when more follow; `starting_after=<next_cursor>` gives the next page. There
+         *     is no `total` (counting a month of events would cost more than the page).
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/open/events/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A live stream of events (Server-Sent Events)
+         * @description `text/event-stream`: each event is sent as `id: <event id>`, `event: <type>` and `data: <the Event as
+         *     one line of JSON>`, then a blank line; a comment line (`: heartbeat`) is sent every
+         *     `EVENT_STREAM_HEARTBEAT_MS` (15,000) so that proxies keep an idle stream open. The stream opens with
+         *     `retry: 1000`. A client that reconnects with `Last-Event-ID` first gets every retained event after
+         *     that one, oldest first, then the live ones, without duplicates; an id that is not a retained event of
+         *     the tenant is said in a comment, and live events follow. Events written by any server or worker
+         *     process reach every stream. A tenant has at most `MAX_STREAMS_PER_TENANT` (8) streams open on one
+         *     server process: one more is 429 `too_many_streams`. Behind a proxy, give streams a long idle timeout
+         *     (HAProxy: `timeout tunnel`; see the README). Browsers' `EventSource` cannot send the bearer token:
+         *     use a client that streams with fetch (the TypeScript client does, and resumes).
+         */
+        get: operations["streamEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -767,6 +948,105 @@ export interface components {
                 error: string | null;
             }[];
         };
+        /**
+         * @description `run.created`: a run was created (queued). `run.started`: a worker took a queued run (a run taken over
+         *     after its worker died is not started again). `run.succeeded`, `run.failed`, `run.cancelled`: the
+         *     run ended so. `upload.completed`: an upload became a stored file. A rerun is told by its
+         *     `run.started` and its outcome; the run's `attempt` says which execution.
+         * @enum {string}
+         */
+        EventType: "run.created" | "run.started" | "run.succeeded" | "run.failed" | "run.cancelled" | "upload.completed";
+        Event: {
+            /**
+             * Format: uuid
+             * @description Unique and stable; a webhook delivery's `webhook-id`, and the SSE `id`.
+             */
+            id: string;
+            type: components["schemas"]["EventType"];
+            created_at: components["schemas"]["UtcTime"];
+            /** @description The run (for `run.*`) or the upload (for `upload.completed`) as `GET` returned it at that moment. */
+            data: components["schemas"]["Run"] | components["schemas"]["Upload"];
+        };
+        EventListResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["Event"][];
+            /**
+             * Format: uuid
+             * @description The last event of this page when more follow it (pass it as `starting_after`); null on the last page.
+             */
+            next_cursor: string | null;
+        };
+        /** @enum {string} */
+        SubscribedEventType: "*" | "run.created" | "run.started" | "run.succeeded" | "run.failed" | "run.cancelled" | "upload.completed";
+        CreateWebhookEndpointRequest: {
+            /** @description An https URL (http when `WEBHOOK_ALLOW_HTTP=true`) whose host resolves to public addresses only. */
+            url: string;
+            /** @description The event types to deliver; `["*"]` (the default) is every type, those added later included. */
+            events?: components["schemas"]["SubscribedEventType"][];
+            description?: string | null;
+        };
+        WebhookEndpoint: {
+            /** Format: uuid */
+            id: string;
+            url: string;
+            events: components["schemas"]["SubscribedEventType"][];
+            /** @enum {string} */
+            status: "enabled" | "disabled";
+            description: string | null;
+            created_at: components["schemas"]["UtcTime"];
+        };
+        WebhookEndpointWithSecret: {
+            /** Format: uuid */
+            id: string;
+            url: string;
+            events: components["schemas"]["SubscribedEventType"][];
+            /** @enum {string} */
+            status: "enabled" | "disabled";
+            description: string | null;
+            created_at: components["schemas"]["UtcTime"];
+            /**
+             * @description `whsec_` + base64 of 32 random bytes: the Standard Webhooks signing secret. Shown only when the
+             *     endpoint is created and when its secret is rotated.
+             */
+            secret: string;
+        };
+        WebhookEndpointResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["WebhookEndpoint"];
+        };
+        WebhookEndpointSecretResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["WebhookEndpointWithSecret"];
+        };
+        WebhookEndpointListResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["WebhookEndpoint"][];
+        };
+        DeletedWebhookEndpointResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: {
+                /** Format: uuid */
+                id: string;
+                /** @enum {boolean} */
+                deleted: true;
+            };
+        };
+        DeliveryAttempt: {
+            /** Format: uuid */
+            event_id: string;
+            /** Format: int32 */
+            attempt: number;
+            attempted_at: components["schemas"]["UtcTime"];
+            /**
+             * Format: int32
+             * @description The receiver's status; null when no answer came (`error` says why).
+             */
+            status_code: number | null;
+            /** @description Why there was no answer (a timeout, a refused connection, an address not allowed). */
+            error: string | null;
+            /** Format: int32 */
+            duration_ms: number;
+            /** @description The start of the receiver's answer, at most 4 KiB. */
+            response_body: string;
+        };
+        DeliveryAttemptListResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["DeliveryAttempt"][];
+        };
     };
     responses: {
         /**
@@ -791,6 +1071,22 @@ export interface components {
                  *       "request_id": "5f0c6c1e-2b7d-4a55-8f50-3c8e7f9d1a22"
                  *     }
                  */
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /**
+         * @description The tenant already has `MAX_STREAMS_PER_TENANT` event streams open on this server process
+         *     (`too_many_streams`), or its rate limit was reached (`rate_limited`): retry after `Retry-After`
+         *     seconds.
+         */
+        TooManyStreams: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
@@ -1090,6 +1386,7 @@ export interface components {
          */
         IdempotencyKey: string;
         UploadId: string;
+        EndpointId: string;
         RunId: string;
     };
     requestBodies: never;
@@ -1748,6 +2045,328 @@ export interface operations {
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoints, without their secrets. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe: the same key with the same request replays the first answer instead
+                 *     of executing again (see "Retries and rate limits"). 1 to 255 printable ASCII characters; a UUID is a
+                 *     good key.
+                 * @example 3f2b8c1e-5d4a-4e7b-9c0d-1a2b3c4d5e6f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://hooks.example.com/open-tenant",
+                 *       "events": [
+                 *         "run.succeeded",
+                 *         "run.failed"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateWebhookEndpointRequest"];
+            };
+        };
+        responses: {
+            /** @description The endpoint, with its secret. */
+            201: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointSecretResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpoint_id: components["parameters"]["EndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint, without its secret. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpoint_id: components["parameters"]["EndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint was deleted. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedWebhookEndpointResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe: the same key with the same request replays the first answer instead
+                 *     of executing again (see "Retries and rate limits"). 1 to 255 printable ASCII characters; a UUID is a
+                 *     good key.
+                 * @example 3f2b8c1e-5d4a-4e7b-9c0d-1a2b3c4d5e6f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                endpoint_id: components["parameters"]["EndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint, with its new secret. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointSecretResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["IdempotencyKeyInUse"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    enableWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe: the same key with the same request replays the first answer instead
+                 *     of executing again (see "Retries and rate limits"). 1 to 255 printable ASCII characters; a UUID is a
+                 *     good key.
+                 * @example 3f2b8c1e-5d4a-4e7b-9c0d-1a2b3c4d5e6f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                endpoint_id: components["parameters"]["EndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint, enabled. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["IdempotencyKeyInUse"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                endpoint_id: components["parameters"]["EndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The attempts. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryAttemptListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description Only events of this type. */
+                type?: components["schemas"]["EventType"];
+                limit?: number;
+                /** @description An event id (a previous page's `next_cursor`). An unknown or expired id, or another tenant's, is 404. */
+                starting_after?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of events. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    streamEvents: {
+        parameters: {
+            query?: {
+                /** @description Only events of this type. */
+                type?: components["schemas"]["EventType"];
+            };
+            header?: {
+                /** @description The id of the last event received; the stream resumes after it. */
+                "Last-Event-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream; it ends only when the client or the server closes it. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example id: 0b6c...
+                     *     event: run.succeeded
+                     *     data: {"id":"0b6c...","type":"run.succeeded",...}
+                     */
+                    "text/event-stream": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyStreams"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StoreUnavailable"];
         };

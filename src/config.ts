@@ -65,6 +65,36 @@ export interface Config {
   rateLimit: { perSecond: number; burst: number };
   pointsPerPage: Record<'pdf-preflight' | 'pdf-text', number>;
   seedDemoTenant: boolean;
+  events: EventsConfig;
+  webhooks: WebhooksConfig;
+}
+
+export interface EventsConfig {
+  /** Events (and delivery attempts) older than this are deleted by the sweep. */
+  retentionMs: number;
+  /** Open `GET /api/open/events/stream` connections a tenant may have at once, per process. */
+  maxStreamsPerTenant: number;
+  /** A comment sent on an idle stream this often keeps proxies from closing it. */
+  heartbeatMs: number;
+  /** How often streams and the dispatcher look for events no notification told of. */
+  pollMs: number;
+}
+
+export interface WebhooksConfig {
+  maxEndpointsPerTenant: number;
+  /** A delivery without a 2xx answer within this time failed. */
+  timeoutMs: number;
+  /** The wait before each retry; the delivery fails for good after the last one. */
+  retryScheduleMs: number[];
+  /** After a rotation the old secret signs deliveries too, for this long. */
+  secretOverlapMs: number;
+  /** An endpoint failing this long with no success is disabled. */
+  disableAfterMs: number;
+  allowHttp: boolean;
+  allowPrivateNetworks: boolean;
+  /** Deliveries in flight at once per dispatcher process, and per endpoint across them. */
+  concurrency: number;
+  perEndpointConcurrency: number;
 }
 
 export interface DatabaseConfig {
@@ -140,6 +170,30 @@ class EnvReader {
   text(name: string, fallback: string): string {
     return this.raw(name) ?? fallback;
   }
+
+  /** A comma-separated list of durations such as `5s,5m,2h` (ms, s, m, h or d), in milliseconds. */
+  durations(name: string, fallback: string): number[] {
+    const raw = this.raw(name) ?? fallback;
+    const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+    const values = raw.split(',').map((item) => {
+      const match = /^(\d{1,9})(ms|s|m|h|d)$/.exec(item.trim());
+      return match ? Number(match[1]) * units[match[2]!]! : Number.NaN;
+    });
+    if (values.length > 100 || values.some((value) => Number.isNaN(value))) {
+      this.problems.push(
+        `${name} must be up to 100 comma-separated durations such as 5s,5m,2h (units ms, s, m, h, d), got "${raw}"`,
+      );
+      return parseFallback(fallback, units);
+    }
+    return values;
+  }
+}
+
+function parseFallback(fallback: string, units: Record<string, number>): number[] {
+  return fallback.split(',').map((item) => {
+    const match = /^(\d+)(ms|s|m|h|d)$/.exec(item)!;
+    return Number(match[1]) * units[match[2]!]!;
+  });
 }
 
 /** S3's limit, and the contract's bound on `part_number`. */
@@ -261,5 +315,22 @@ function readConfig(env: EnvReader, role: ProcessRole): Config {
       'pdf-text': env.int('POINTS_PER_PAGE_TEXT', 1),
     },
     seedDemoTenant: env.bool('SEED_DEMO_TENANT', true),
+    events: {
+      retentionMs: env.int('EVENT_RETENTION_DAYS', 30, 1, 3650) * 86_400_000,
+      maxStreamsPerTenant: env.int('MAX_STREAMS_PER_TENANT', 8, 1, 10_000),
+      heartbeatMs: env.int('EVENT_STREAM_HEARTBEAT_MS', 15_000, 10, 3_600_000),
+      pollMs: env.int('EVENT_POLL_MS', 250, 10, 60_000),
+    },
+    webhooks: {
+      maxEndpointsPerTenant: env.int('MAX_WEBHOOK_ENDPOINTS_PER_TENANT', 16, 1, 1000),
+      timeoutMs: env.int('WEBHOOK_TIMEOUT_MS', 10_000, 1, 600_000),
+      retryScheduleMs: env.durations('WEBHOOK_RETRY_SCHEDULE', '5s,5m,30m,2h,5h,10h,10h'),
+      secretOverlapMs: env.int('WEBHOOK_SECRET_OVERLAP_SECONDS', 86_400, 0, 30 * 86_400) * 1000,
+      disableAfterMs: env.int('WEBHOOK_DISABLE_AFTER_SECONDS', 5 * 86_400, 1) * 1000,
+      allowHttp: env.bool('WEBHOOK_ALLOW_HTTP', false),
+      allowPrivateNetworks: env.bool('WEBHOOK_ALLOW_PRIVATE_NETWORKS', false),
+      concurrency: env.int('WEBHOOK_CONCURRENCY', 32, 1, 10_000),
+      perEndpointConcurrency: env.int('WEBHOOK_ENDPOINT_CONCURRENCY', 4, 1, 1000),
+    },
   };
 }

@@ -63,6 +63,24 @@ export const ERRORS = {
     new AppError(429, 'rate_limited', 'Too many requests: the rate limit was reached', undefined, {
       'Retry-After': String(retryAfterSeconds),
     }),
+  webhookUrlNotAllowed: (reason: string) =>
+    new AppError(422, 'webhook_url_not_allowed', `The webhook URL is not allowed: ${reason}`, [
+      { loc: ['body', 'url'], msg: reason, type: 'webhook_url_not_allowed' },
+    ]),
+  webhookEndpointLimit: (max: number) =>
+    new AppError(
+      409,
+      'too_many_webhook_endpoints',
+      `The tenant already has ${max} webhook endpoints; delete one first`,
+    ),
+  tooManyStreams: (max: number) =>
+    new AppError(
+      429,
+      'too_many_streams',
+      `The tenant already has ${max} event streams open; close one first`,
+      undefined,
+      { 'Retry-After': '5' },
+    ),
   notImplemented: () => new AppError(501, 'not_implemented', 'Not implemented'),
   unavailable: (message: string) => new AppError(503, 'unavailable', message),
   storeUnavailable: () =>

@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { answerClientError } from './http/client-error.js';
 import { startMetricsServer } from './metrics/server.js';
@@ -10,6 +10,7 @@ import { openBlobStore } from './blobs/open.js';
 import { createServices, type Services } from './services.js';
 import { describeStore, openStore } from './store/open.js';
 import { createRunWorker } from './worker/index.js';
+import { createWebhookDispatcher } from './events/dispatcher.js';
 
 /** How often the store's housekeeping runs (PostgreSQL folds block counts; see Store.maintain). */
 const STORE_MAINTENANCE_MS = 10_000;
@@ -63,6 +64,16 @@ export async function startServer(
     });
   });
   server.keepAliveTimeout = 65_000;
+  // connections that have not sent a request yet: a client's spare connection is closed at shutdown rather
+  // than waited for (Node counts it neither idle nor busy)
+  const open = new Set<Socket>();
+  const fresh = new WeakSet<Socket>();
+  server.on('connection', (socket: Socket) => {
+    open.add(socket);
+    fresh.add(socket);
+    socket.once('close', () => open.delete(socket));
+  });
+  server.on('request', (req: IncomingMessage) => fresh.delete(req.socket));
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) =>
     answerClientError(error, socket, logger),
   );
@@ -98,6 +109,9 @@ export async function startServer(
   // `npm start` runs an in-process worker too; WORKER_THREADS=0 leaves runs to `npm run worker` processes
   const runWorker = config.workerThreads > 0 ? createRunWorker(services) : undefined;
   runWorker?.start();
+  // ... and delivers webhooks, as worker processes do
+  const dispatcher = config.workerThreads > 0 ? createWebhookDispatcher(services) : undefined;
+  dispatcher?.start();
 
   const sweep = async () => {
     await services.uploads.sweepExpired();
@@ -106,6 +120,9 @@ export async function startServer(
 
     const keys = await sweepExpiredKeys(services);
     if (keys > 0) logger.info({ removed: keys }, 'removed idempotency keys past their time');
+
+    const events = await services.events.sweep();
+    if (events > 0) logger.info({ removed: events }, 'removed events past their retention');
   };
   const sweepLogged = () =>
     sweep().catch((error: unknown) => logger.error({ err: error }, 'upload sweep failed'));
@@ -125,11 +142,19 @@ export async function startServer(
       // stop accepting at once; let in-flight requests and the current page of each run finish; then
       // release the parser threads and the database
       const drained = new Promise<void>((resolve) => {
-        server.close(() => resolve());
+        // keep-alive connections whose last request ends while draining are closed as they become idle
+        const idle = setInterval(() => server.closeIdleConnections(), 100);
+        server.close(() => {
+          clearInterval(idle);
+          resolve();
+        });
         server.closeIdleConnections();
+        for (const socket of open) if (fresh.has(socket)) socket.destroy();
       });
       metricsServer?.close();
-      await Promise.all([drained, runWorker?.stop()]);
+      // event streams never end on their own: they end now, and their clients reconnect elsewhere
+      services.streams.close();
+      await Promise.all([drained, runWorker?.stop(), dispatcher?.stop()]);
       await services.close();
       await store.close();
     })();

@@ -9,6 +9,9 @@ import { type Clock, systemClock } from './time.js';
 import type { BlobStore } from './blobs/blob-store.js';
 import { Uploads } from './uploads/service.js';
 import { PdfPool } from './pdf/pool.js';
+import { WebhookEndpoints } from './events/endpoints.js';
+import { Events } from './events/events.js';
+import { EventStreams } from './events/stream-hub.js';
 
 /** The domain, wired once per process; handlers reach it through their scope. */
 export interface Services {
@@ -24,6 +27,10 @@ export interface Services {
   revenue: Revenue;
   uploads: Uploads;
   runs: Runs;
+  events: Events;
+  webhooks: WebhookEndpoints;
+  /** This process's live event streams. */
+  streams: EventStreams;
   close(): Promise<void>;
 }
 
@@ -66,6 +73,7 @@ export function createServices(
   );
   const uploads = new Uploads(store, blobs, probe, config, clock, logger);
   uploads.events.on('part', (bytes: number) => metrics.uploaded(bytes));
+  const streams = new EventStreams(store, config.events, clock, logger);
   return {
     config,
     clock,
@@ -78,7 +86,11 @@ export function createServices(
     revenue: new Revenue(store, clock),
     uploads,
     runs,
+    events: new Events(store, clock, config.events.retentionMs),
+    webhooks: new WebhookEndpoints(store, config.webhooks, clock),
+    streams,
     async close() {
+      streams.close();
       await Promise.all([pool?.close(), probePool?.close()]);
     },
   };

@@ -4,6 +4,7 @@ import { openBlobStore } from '../blobs/open.js';
 import { createServices } from '../services.js';
 import { describeStore, openStore } from '../store/open.js';
 import { createRunWorker } from '../worker/index.js';
+import { createWebhookDispatcher } from '../events/dispatcher.js';
 import { failStart, loadOrFail } from './fail.js';
 import { refuseUnsupportedRuntime } from './runtime.js';
 
@@ -22,6 +23,8 @@ const services = createServices(
 );
 const worker = createRunWorker(services);
 worker.start();
+const dispatcher = createWebhookDispatcher(services);
+dispatcher.start();
 logger.info(
   {
     worker_id: worker.workerId,
@@ -35,7 +38,7 @@ logger.info(
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.once(signal, async () => {
     logger.info({ signal }, 'worker stopping');
-    await worker.stop();
+    await Promise.all([worker.stop(), dispatcher.stop()]);
     await services.close();
     await store.close();
     exitWithLogs(0);

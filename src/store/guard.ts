@@ -27,6 +27,8 @@ export function guardStore(store: Store, translate: (error: unknown) => unknown)
   return {
     tenants: guard(store.tenants),
     uploads: guard(store.uploads),
+    events: guard(store.events),
+    webhooks: guard(store.webhooks),
     runs: guard(store.runs),
     ledger: guard(store.ledger),
     idempotency: guard(store.idempotency),

@@ -135,8 +135,11 @@ export interface UploadRepo {
   parts(uploadId: string): Promise<PartRow[]>;
   /** Inserts or replaces a part of a pending upload; false when the upload is no longer pending. */
   putPart(part: PartRow): Promise<boolean>;
-  /** Marks the upload completed with its file, once; returns the file that won when another complete did. */
-  complete(file: FileRow): Promise<{ file: FileRow; created: boolean }>;
+  /**
+   * Marks the upload completed with its file, once; returns the file that won when another complete did.
+   * The completion that wins records `upload.completed` with `event` as its data, in the same transaction.
+   */
+  complete(file: FileRow, event: JsonText): Promise<{ file: FileRow; created: boolean }>;
   /** Deletes the upload and its part rows if it is still pending; false when it is not (or is gone). */
   deletePending(tenantId: string, uploadId: string): Promise<boolean>;
   /**
@@ -427,8 +430,160 @@ export interface RateBucketRepo {
   ): Promise<{ granted: number; left: number }>;
 }
 
+export type EventType =
+  | 'run.created'
+  | 'run.started'
+  | 'run.succeeded'
+  | 'run.failed'
+  | 'run.cancelled'
+  | 'upload.completed';
+
+/**
+ * Events are the transactional outbox of the run and upload state changes: a repository method that changes
+ * a run's status (create: run.created; claim of a queued run: run.started; finish: run.succeeded or
+ * run.failed; cancel: run.cancelled) or completes an upload (upload.completed) writes the event, and one
+ * pending delivery per enabled webhook endpoint of the tenant subscribed to its type, in the same
+ * transaction. `body` is the event as the contract's Event, serialized once: the same bytes are listed,
+ * streamed and signed.
+ */
+export interface StoredEvent {
+  /** Orders a tenant's events; a larger seq was written later (within one engine). */
+  seq: number;
+  id: string;
+  tenant_id: string;
+  type: EventType;
+  created_at: string;
+  body: JsonText;
+}
+
+export interface EventRepo {
+  /**
+   * Newest first, after the event `startingAfter` (undefined when the tenant has no such event).
+   * `lastId` is the page's last event when more follow it.
+   */
+  list(
+    tenantId: string,
+    type: EventType | undefined,
+    limit: number,
+    startingAfter?: string,
+  ): Promise<{ items: JsonText[]; lastId: string | null } | undefined>;
+  /**
+   * Oldest first: the tenant's events written after the event `afterId` (undefined when the tenant has no
+   * such event), at most `limit`.
+   */
+  after(tenantId: string, afterId: string, limit: number): Promise<StoredEvent[] | undefined>;
+  /** Oldest first: the events of `tenantIds` created at or after `since`, at most `limit`. */
+  recent(tenantIds: string[], since: string, limit: number): Promise<StoredEvent[]>;
+  /**
+   * Calls `onEvents` when events may have been written by any process, sooner than a poll would find them;
+   * returns the unsubscribe. An engine that cannot hear other processes calls it for this process's writes.
+   */
+  watch(onEvents: () => void): () => void;
+  /**
+   * Deletes up to `limit` events created before `before`, with their deliveries; and delivery attempts
+   * recorded before `before`. Returns how many events.
+   */
+  sweep(before: string, limit: number): Promise<number>;
+}
+
+export type EndpointStatus = 'enabled' | 'disabled';
+
+export interface WebhookEndpointRow {
+  id: string;
+  tenant_id: string;
+  url: string;
+  /** The event types delivered to it; null: every type. */
+  events: EventType[] | null;
+  description: string | null;
+  status: EndpointStatus;
+  secret: string;
+  /** After a rotation, the secret that still signs deliveries until `previous_secret_until`. */
+  previous_secret: string | null;
+  previous_secret_until: string | null;
+  /** The first failure since the last success; null while deliveries succeed. */
+  failing_since: string | null;
+  created_at: string;
+}
+
+/** A delivery a dispatcher holds under a lease: one event to one endpoint. */
+export interface ClaimedDelivery {
+  endpoint: WebhookEndpointRow;
+  eventId: string;
+  eventType: EventType;
+  body: JsonText;
+  /** This attempt's number, from 1. */
+  attempt: number;
+}
+
+export interface DeliveryAttempt {
+  event_id: string;
+  attempt: number;
+  attempted_at: string;
+  /** The receiver's status code; null when no answer came (then `error` says why). */
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number;
+  /** At most 4 KiB of the receiver's answer. */
+  response_body: string;
+}
+
+/** How an attempt ends the delivery, decided by the dispatcher. */
+export type DeliveryVerdict =
+  | { outcome: 'succeeded' }
+  | { outcome: 'retry'; nextAttemptAt: string }
+  | { outcome: 'failed' };
+
+export interface WebhookRepo {
+  /** Inserts the endpoint unless the tenant already has `max` endpoints: checked and written at once. */
+  create(endpoint: WebhookEndpointRow, max: number): Promise<'created' | 'over_limit'>;
+  list(tenantId: string): Promise<WebhookEndpointRow[]>;
+  get(tenantId: string, endpointId: string): Promise<WebhookEndpointRow | undefined>;
+  /** Deletes the endpoint, its deliveries and its attempts; false when the tenant has no such endpoint. */
+  delete(tenantId: string, endpointId: string): Promise<boolean>;
+  /** Replaces the secret, keeping the old one as `previous_secret` until `previousUntil`. */
+  rotate(
+    tenantId: string,
+    endpointId: string,
+    secret: string,
+    previousUntil: string,
+  ): Promise<WebhookEndpointRow | undefined>;
+  /** Enables the endpoint again (its pending deliveries resume); clears `failing_since`. */
+  enable(tenantId: string, endpointId: string): Promise<WebhookEndpointRow | undefined>;
+  /**
+   * Takes up to `max` due deliveries of enabled endpoints under a lease, fair across tenants as the run
+   * queue is (the tenant with the fewest deliveries under lease first, then the soonest due), and never
+   * more than `perEndpoint` under lease for one endpoint.
+   */
+  claim(
+    workerId: string,
+    now: string,
+    leaseUntil: string,
+    perEndpoint: number,
+    max: number,
+  ): Promise<ClaimedDelivery[]>;
+  /** Extends the lease; false when the dispatcher lost it. */
+  renewLease(endpointId: string, eventId: string, workerId: string, leaseUntil: string): Promise<boolean>;
+  /**
+   * Records an attempt and its verdict while the lease is held, in one transaction: a success clears the
+   * endpoint's `failing_since`; a failure sets it if unset, and disables the endpoint when `disable` is
+   * true or when it has been failing since before `disableIfFailingBefore`. False when the lease was lost.
+   */
+  record(
+    delivery: ClaimedDelivery,
+    workerId: string,
+    attempt: DeliveryAttempt,
+    verdict: DeliveryVerdict,
+    disable: boolean,
+    disableIfFailingBefore: string,
+  ): Promise<boolean>;
+  /** The endpoint's latest attempts, newest first. */
+  attempts(tenantId: string, endpointId: string, limit: number): Promise<DeliveryAttempt[]>;
+}
+
 export interface Store {
   tenants: TenantRepo;
+  events: EventRepo;
+  webhooks: WebhookRepo;
   uploads: UploadRepo;
   runs: RunRepo;
   ledger: LedgerRepo;

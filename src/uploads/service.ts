@@ -5,7 +5,7 @@ import type { Config } from '../config.js';
 import type { Schemas } from '../contract.js';
 import { ERRORS } from '../errors.js';
 import type { Logger } from '../logger.js';
-import type { FileRow, PartRow, Store, UploadRow } from '../store/types.js';
+import type { FileRow, JsonText, PartRow, Store, UploadRow } from '../store/types.js';
 import type { Clock } from '../time.js';
 import type { ProbeFacts } from '../pdf/facts.js';
 import { TaskFailure } from '../pdf/pool.js';
@@ -333,7 +333,9 @@ export class Uploads {
     };
     // The row is committed only now that the bytes are durable. Had another complete won the race, its
     // file is the same key with the same bytes.
-    const result = await this.store.uploads.complete(file);
+    // upload.completed carries the upload as GET answers it once completed
+    const completed = await this.view({ ...upload, status: 'completed', file_id: file.id });
+    const result = await this.store.uploads.complete(file, JSON.stringify(completed) as JsonText);
     return this.completedView(upload, result.file);
   }
 

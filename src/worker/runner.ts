@@ -11,6 +11,7 @@ import {
   type Store,
 } from '../store/types.js';
 import type { Clock } from '../time.js';
+import { ClaimLoop, keepLease } from '../queue/claim-loop.js';
 import { type ExecutionDeps, ExecutionStopped, executeRun, progressOf } from './execute.js';
 
 export interface RunnerOptions {
@@ -31,14 +32,7 @@ const PROGRESS_WRITE_MS = 250;
  */
 export class RunWorker {
   readonly workerId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-  private active = 0;
-  private stopping = false;
-  /** A fill is claiming: a nudge meanwhile makes it look again rather than start a second fill. */
-  private filling = false;
-  private lookAgain = false;
-  private timer?: NodeJS.Timeout;
-  private unwatch: () => void = () => undefined;
-  private readonly inFlight = new Set<Promise<void>>();
+  private readonly loop: ClaimLoop<ClaimedRun>;
 
   constructor(
     private readonly store: Store,
@@ -46,71 +40,43 @@ export class RunWorker {
     private readonly clock: Clock,
     private readonly logger: Logger,
     private readonly options: RunnerOptions,
-  ) {}
-
-  start(): void {
-    // runs queued by other processes wake this one at once where the engine can tell; polling covers the rest
-    this.unwatch = this.store.runs.watch(() => this.nudge());
-    this.schedule(0);
-  }
-
-  /**
-   * Claim now rather than at the next poll (called when this process queued a run, or the engine heard of
-   * one). A claim already on its way may have looked before the run was queued (a PostgreSQL round trip):
-   * it looks again when it is done, instead of leaving the run to the next poll.
-   */
-  nudge(): void {
-    if (this.stopping) return;
-    if (this.filling) this.lookAgain = true;
-    else this.schedule(0);
-  }
-
-  async stop(): Promise<void> {
-    this.stopping = true;
-    this.unwatch();
-    clearTimeout(this.timer);
-    await Promise.allSettled([...this.inFlight]);
-  }
-
-  private schedule(delay: number): void {
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.fill(), delay);
-    this.timer.unref();
-  }
-
-  private async fill(): Promise<void> {
-    // one fill at a time: two would each see a free slot and claim past the concurrency
-    if (this.filling) {
-      this.lookAgain = true;
-      return;
-    }
-    this.filling = true;
-    try {
-      do {
-        this.lookAgain = false;
-        while (!this.stopping && this.active < this.options.concurrency) {
+  ) {
+    this.loop = new ClaimLoop<ClaimedRun>(
+      {
+        claim: async () => {
           const now = this.clock.now();
           const claim = await this.store.runs.claim(
             this.workerId,
             now.toISOString(),
             new Date(now.getTime() + this.options.leaseMs).toISOString(),
           );
-          if (!claim) break;
-          this.active++;
-          const job = this.process(claim).finally(() => {
-            this.active--;
-            this.inFlight.delete(job);
-            this.nudge();
-          });
-          this.inFlight.add(job);
-        }
-      } while (this.lookAgain && !this.stopping);
-    } catch (error) {
-      this.logger.error({ err: error }, 'claiming runs failed');
-    } finally {
-      this.filling = false;
-    }
-    if (!this.stopping) this.schedule(this.options.pollMs);
+          return claim ? [claim] : [];
+        },
+        process: (claim) => this.process(claim),
+        // runs queued by other processes wake this one at once where the engine can tell; polling covers the rest
+        watch: (wake) => this.store.runs.watch(wake),
+      },
+      { concurrency: options.concurrency, pollMs: options.pollMs },
+      logger,
+      'runs',
+    );
+  }
+
+  start(): void {
+    this.loop.start();
+  }
+
+  /** Claim now rather than at the next poll (this process queued a run, or the engine heard of one). */
+  nudge(): void {
+    this.loop.nudge();
+  }
+
+  async stop(): Promise<void> {
+    await this.loop.stop();
+  }
+
+  private get stopping(): boolean {
+    return this.loop.stopped;
   }
 
   private async process(claim: ClaimedRun): Promise<void> {
@@ -124,26 +90,25 @@ export class RunWorker {
       },
       'run claimed',
     );
-    let lost = false;
     let pending: RunProgress | undefined;
     let lastWrite = 0;
-    const renew = setInterval(
-      async () => {
-        const until = new Date(this.clock.now().getTime() + this.options.leaseMs).toISOString();
-        try {
-          if (!(await this.store.runs.renewLease(claim.queueMessageId, this.workerId, until))) lost = true;
-        } catch (error) {
-          log.warn({ err: error }, 'lease renewal failed');
-        }
-      },
-      Math.max(50, Math.floor(this.options.leaseMs / 3)),
+    const lease = keepLease(
+      () =>
+        this.store.runs.renewLease(
+          claim.queueMessageId,
+          this.workerId,
+          new Date(this.clock.now().getTime() + this.options.leaseMs).toISOString(),
+        ),
+      this.options.leaseMs,
+      (error) => log.warn({ err: error }, 'lease renewal failed'),
     );
     const flush = async () => {
       if (!pending) return;
       const progress = pending;
       pending = undefined;
       lastWrite = Date.now();
-      if (!(await this.store.runs.saveProgress(claim.queueMessageId, this.workerId, progress))) lost = true;
+      if (!(await this.store.runs.saveProgress(claim.queueMessageId, this.workerId, progress)))
+        lease.markLost();
     };
     try {
       let outcome: RunOutcome;
@@ -162,7 +127,7 @@ export class RunWorker {
             pending = progress;
             if (Date.now() - lastWrite >= PROGRESS_WRITE_MS) void flush().catch(() => undefined);
           },
-          stopped: () => lost || this.stopping,
+          stopped: () => lease.lost() || this.stopping,
         });
       }
       let finished: boolean;
@@ -195,7 +160,7 @@ export class RunWorker {
         } else log.info('run execution stopped: it was cancelled, or its lease passed to another worker');
       } else log.error({ err: error }, 'run execution failed; it will be retried when its lease lapses');
     } finally {
-      clearInterval(renew);
+      lease.stop();
     }
   }
 

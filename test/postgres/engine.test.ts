@@ -1,3 +1,4 @@
+import type { JsonText } from '../../src/store/types.js';
 /** What only the PostgreSQL engine has: its migration lock, its block layout, its errors and its wake-ups. */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -84,7 +85,7 @@ async function tenantWithFile(store: Store, name: string) {
     encrypted: false,
     storage_key: 'k',
     created_at: at,
-  });
+  }, '{}' as JsonText);
   const run = (): RunRow => ({
     id: randomUUID(),
     tenant_id: tenant.tenant_id,

@@ -1,3 +1,4 @@
+import type { JsonText } from '../../src/store/types.js';
 /**
  * The store contract, run once per engine (vitest.config.ts): what src/store/types.ts promises, checked
  * against exact COUNT(*) and SUM over the engine's own tables.
@@ -53,7 +54,7 @@ beforeEach(async () => {
     encrypted: false,
     storage_key: 'k',
     created_at: new Date().toISOString(),
-  });
+  }, '{}' as JsonText);
 });
 afterEach(async () => {
   await opened.close();

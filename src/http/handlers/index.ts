@@ -16,6 +16,15 @@ import { listUploads } from './listUploads.js';
 import { cancelRun } from './cancelRun.js';
 import { rerunRun } from './rerunRun.js';
 import { uploadPart } from './uploadPart.js';
+import { createWebhookEndpoint } from './createWebhookEndpoint.js';
+import { listWebhookEndpoints } from './listWebhookEndpoints.js';
+import { getWebhookEndpoint } from './getWebhookEndpoint.js';
+import { deleteWebhookEndpoint } from './deleteWebhookEndpoint.js';
+import { rotateWebhookSecret } from './rotateWebhookSecret.js';
+import { enableWebhookEndpoint } from './enableWebhookEndpoint.js';
+import { listWebhookDeliveries } from './listWebhookDeliveries.js';
+import { listEvents } from './listEvents.js';
+import { streamEvents } from './streamEvents.js';
 
 /** operationId -> handler; each handler lives in the file named after its operationId. */
 export const handlers: HandlerSet = {
@@ -36,5 +45,14 @@ export const handlers: HandlerSet = {
     rerunRun,
     cancelRun,
     downloadRunFile,
+    createWebhookEndpoint,
+    listWebhookEndpoints,
+    getWebhookEndpoint,
+    deleteWebhookEndpoint,
+    rotateWebhookSecret,
+    enableWebhookEndpoint,
+    listWebhookDeliveries,
+    listEvents,
+    streamEvents,
   },
 };

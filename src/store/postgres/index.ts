@@ -1,12 +1,14 @@
 import type { Store } from '../types.js';
 import { guardStore } from '../guard.js';
 import { migrate, Postgres, type PostgresOptions, translate } from './database.js';
+import { postgresEvents } from './events.js';
 import { postgresIdempotency } from './idempotency.js';
 import { postgresLedger } from './ledger.js';
 import { postgresRateBuckets } from './rate-buckets.js';
 import { BLOCK_BITS, postgresRuns, SUPERBLOCK_BITS } from './runs.js';
 import { postgresTenants } from './tenants.js';
 import { postgresUploads } from './uploads.js';
+import { postgresWebhooks } from './webhooks.js';
 
 export type { PostgresOptions } from './database.js';
 
@@ -19,12 +21,16 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
     await db.close();
     throw error;
   }
-  const runs = postgresRuns(db);
+  const events = postgresEvents(db);
+  const eventsWritten = () => events.announce();
+  const runs = postgresRuns(db, eventsWritten);
   const tenants = postgresTenants(db);
   return guardStore(
     {
       tenants,
-      uploads: postgresUploads(db),
+      uploads: postgresUploads(db, eventsWritten),
+      events,
+      webhooks: postgresWebhooks(db),
       runs,
       ledger: postgresLedger(db),
       idempotency: postgresIdempotency(db),
@@ -48,6 +54,7 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
       async close() {
         tenants.close();
         runs.close();
+        events.close();
         await db.close();
       },
     },

@@ -248,4 +248,63 @@ export const migrations: PostgresMigration[] = [
       );
     `,
   },
+  {
+    version: 4,
+    name: 'events (the outbox of state changes), webhook endpoints, deliveries and their attempts',
+    sql: `
+      CREATE TABLE events (
+        seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        id text COLLATE "C" NOT NULL UNIQUE,
+        tenant_id text COLLATE "C" NOT NULL REFERENCES tenants(id),
+        type text COLLATE "C" NOT NULL,
+        created_at text COLLATE "C" NOT NULL,
+        body text NOT NULL
+      );
+      CREATE INDEX events_tenant ON events(tenant_id, seq);
+      CREATE INDEX events_tenant_type ON events(tenant_id, type, seq);
+      CREATE INDEX events_tenant_time ON events(tenant_id, created_at);
+      CREATE INDEX events_time ON events(created_at);
+      CREATE TABLE webhook_endpoints (
+        id text COLLATE "C" PRIMARY KEY,
+        tenant_id text COLLATE "C" NOT NULL REFERENCES tenants(id),
+        url text NOT NULL,
+        events text COLLATE "C",
+        description text,
+        status text COLLATE "C" NOT NULL,
+        secret text NOT NULL,
+        previous_secret text,
+        previous_secret_until text COLLATE "C",
+        failing_since text COLLATE "C",
+        created_at text COLLATE "C" NOT NULL
+      );
+      CREATE INDEX webhook_endpoints_tenant ON webhook_endpoints(tenant_id, created_at);
+      CREATE TABLE webhook_deliveries (
+        endpoint_id text COLLATE "C" NOT NULL,
+        event_id text COLLATE "C" NOT NULL,
+        tenant_id text COLLATE "C" NOT NULL,
+        attempts integer NOT NULL DEFAULT 0,
+        next_attempt_at text COLLATE "C" NOT NULL,
+        lease_owner text COLLATE "C",
+        lease_until text COLLATE "C",
+        status text COLLATE "C" NOT NULL,
+        PRIMARY KEY (endpoint_id, event_id)
+      );
+      CREATE INDEX webhook_deliveries_due ON webhook_deliveries(next_attempt_at) WHERE status = 'pending';
+      CREATE INDEX webhook_deliveries_event ON webhook_deliveries(event_id);
+      CREATE TABLE webhook_attempts (
+        seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        endpoint_id text COLLATE "C" NOT NULL,
+        tenant_id text COLLATE "C" NOT NULL,
+        event_id text COLLATE "C" NOT NULL,
+        attempt integer NOT NULL,
+        attempted_at text COLLATE "C" NOT NULL,
+        status_code integer,
+        error text,
+        duration_ms integer NOT NULL,
+        response_body text NOT NULL
+      );
+      CREATE INDEX webhook_attempts_endpoint ON webhook_attempts(endpoint_id, seq);
+      CREATE INDEX webhook_attempts_time ON webhook_attempts(attempted_at);
+    `,
+  },
 ];

@@ -1,6 +1,8 @@
 import type { ClaimedRun, JsonText, RunFilter, RunRepo, RunRow, RunStatus } from '../types.js';
 import type { Postgres, Queryable } from './database.js';
 import { heldKey } from '../effect-scope.js';
+import { newEventId } from '../outbox-core.js';
+import { outbox, runCreatedCtes } from './events.js';
 import { recordEffect } from './idempotency.js';
 import { writeLedger } from './ledger.js';
 import { ChannelListener } from './listener.js';
@@ -95,7 +97,7 @@ async function move(
   );
 }
 
-export function postgresRuns(db: Postgres): RunRepo & { close(): void } {
+export function postgresRuns(db: Postgres, eventsWritten: () => void): RunRepo & { close(): void } {
   const queuedCount = async (q: Queryable, tenantId: string) =>
     (
       await q.query<{ n: number }>(
@@ -109,12 +111,14 @@ export function postgresRuns(db: Postgres): RunRepo & { close(): void } {
   // the run, its queue entry, its counters and its block count in one statement: atomic without a
   // transaction of round trips. `guard` makes the insert
   // conditional (INSERT ... SELECT: its parameters are cast, as a SELECT list gives them no column type).
-  const insertRun = (guard?: string) => `
+  // the run.created event and its deliveries are CTEs of the same statement (`eventParam`: the event id)
+  const insertRun = (eventParam: string, guard?: string) => `
     WITH ${guard ? `cap AS (SELECT COALESCE(SUM(n), 0) AS q FROM run_counts WHERE tenant_id = $2 AND status = 'queued'),` : ''}
     r AS (
       INSERT INTO runs (${RUN}) SELECT ${COLUMNS.map((c, i) => `$${i + 1}::${TYPES[c] ?? 'text'}`).join(', ')}
       ${guard ?? ''}
-      RETURNING seq),
+      RETURNING seq, record),
+    ${runCreatedCtes(`${eventParam}::text`, '$2::text', '$19::text')},
     q AS (INSERT INTO run_queue (id, run_id, tenant_id, attempt, enqueued_at) SELECT $18, $1, $2, $17, $19 FROM r),
     c AS (
       INSERT INTO run_counts (tenant_id, status, target, stripe, n) SELECT $2, $8, $7, seq % ${STRIPES}, 1 FROM r
@@ -125,8 +129,8 @@ export function postgresRuns(db: Postgres): RunRepo & { close(): void } {
       UNION ALL SELECT $2, 2, seq >> ${SUPERBLOCK_BITS}, seq % ${STRIPES}, 1 FROM r
       ON CONFLICT (tenant_id, level, block, stripe) DO UPDATE SET n = run_blocks.n + 1)
     SELECT seq FROM r`;
-  const insertFar = insertRun('WHERE (SELECT q FROM cap) < $22');
-  const insertNear = insertRun();
+  const insertFar = insertRun('$23', 'WHERE (SELECT q FROM cap) < $22');
+  const insertNear = insertRun('$22');
   const runValues = (run: RunRow) => [
     run.id,
     run.tenant_id,
@@ -184,27 +188,31 @@ export function postgresRuns(db: Postgres): RunRepo & { close(): void } {
     },
     async create(run, maxQueued) {
       const values = runValues(run);
+      const eventId = newEventId();
       const nearCap = async (tx: Queryable) => {
         await capLock(tx, run.tenant_id);
         if ((await queuedCount(tx, run.tenant_id)) >= maxQueued) return 'over_limit' as const;
-        await tx.query(insertNear, values);
+        await tx.query(insertNear, [...values, eventId]);
         return 'created' as const;
       };
       let result: 'created' | 'over_limit';
       if (heldKey()) {
         // a request under an idempotency key records the run on its key in the same transaction
         result = await db.transaction(async (tx) => {
-          const fast = await tx.query(insertFar, [...values, maxQueued - CAP_MARGIN]);
+          const fast = await tx.query(insertFar, [...values, maxQueued - CAP_MARGIN, eventId]);
           const outcome = fast.rows.length === 1 ? 'created' : await nearCap(tx);
           if (outcome === 'created') await recordEffect(tx, run.id);
           return outcome;
         });
       } else {
         // far from the cap: one statement, checked against the counters it is atomic with
-        const fast = await db.query(insertFar, [...values, maxQueued - CAP_MARGIN], 'runs.create');
+        const fast = await db.query(insertFar, [...values, maxQueued - CAP_MARGIN, eventId], 'runs.create');
         result = fast.length === 1 ? 'created' : await db.transaction(nearCap);
       }
-      if (result === 'created') announce();
+      if (result === 'created') {
+        announce();
+        eventsWritten();
+      }
       return result;
     },
     async get(tenantId, runId) {
@@ -346,7 +354,7 @@ export function postgresRuns(db: Postgres): RunRepo & { close(): void } {
       return result;
     },
     async cancel(tenantId, runId, at) {
-      return db.transaction(async (tx) => {
+      const result = await db.transaction(async (tx) => {
         const {
           rows: [current],
         } = await tx.query<{ queue_message_id: string }>(
@@ -371,12 +379,17 @@ export function postgresRuns(db: Postgres): RunRepo & { close(): void } {
           [at, before.queue_message_id],
         );
         await move(tx, before, before.status, 'cancelled');
+        await outbox.run(tx, runId, 'run.cancelled', at);
         await recordEffect(tx, runId);
         return after;
       });
+      if (typeof result === 'object') eventsWritten();
+      return result;
     },
     async claim(workerId, now, leaseUntil) {
-      return db.transaction(async (tx): Promise<ClaimedRun | undefined> => {
+      let started = false;
+      const claimed = await db.transaction(async (tx): Promise<ClaimedRun | undefined> => {
+        started = false;
         const tenants = (await tx.query<{ tenant_id: string }>(fairTenants, [now])).rows;
         for (const { tenant_id: tenantId } of tenants) {
           // an entry another claimer holds right now is skipped, not waited for
@@ -404,6 +417,8 @@ export function postgresRuns(db: Postgres): RunRepo & { close(): void } {
               )
             ).rows[0]!;
             await move(tx, before, 'queued', 'running');
+            await outbox.run(tx, entry.run_id, 'run.started', now);
+            started = true;
           }
           const {
             rows: [file],
@@ -414,6 +429,8 @@ export function postgresRuns(db: Postgres): RunRepo & { close(): void } {
         }
         return undefined;
       });
+      if (started) eventsWritten();
+      return claimed;
     },
     watch(onQueued) {
       return queued.subscribe(onQueued);
@@ -461,7 +478,7 @@ export function postgresRuns(db: Postgres): RunRepo & { close(): void } {
       return rows[0]!.held;
     },
     async finish(queueMessageId, workerId, outcome, booking) {
-      return db.transaction(async (tx) => {
+      const finished = await db.transaction(async (tx) => {
         const {
           rows: [held],
         } = await tx.query<{ run_id: string }>(
@@ -493,10 +510,13 @@ export function postgresRuns(db: Postgres): RunRepo & { close(): void } {
           queueMessageId,
         ]);
         await move(tx, before, before.status, outcome.status);
+        await outbox.run(tx, held.run_id, `run.${outcome.status}`, outcome.completed_at);
         // the queue entry id makes the booking unique: a retried finish cannot book twice
         if (booking) await writeLedger(tx, booking, queueMessageId);
         return true;
       });
+      if (finished) eventsWritten();
+      return finished;
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { FileRow, PartRow, UploadRepo, UploadRow } from '../types.js';
 import type { Postgres } from './database.js';
+import { outbox } from './events.js';
 import { recordEffect } from './idempotency.js';
 
 const UPLOAD =
@@ -7,7 +8,7 @@ const UPLOAD =
 const FILE =
   'id, tenant_id, upload_id, file_name, size_bytes, sha256, page_count, pdf_version, encrypted, storage_key, created_at';
 
-export function postgresUploads(db: Postgres): UploadRepo {
+export function postgresUploads(db: Postgres, eventsWritten: () => void): UploadRepo {
   return {
     async listPending(tenantId, now, limit, offset, startingAfter) {
       return db.transaction(async (tx) => {
@@ -101,8 +102,8 @@ export function postgresUploads(db: Postgres): UploadRepo {
       );
       return rows.length === 1;
     },
-    async complete(file) {
-      return db.transaction(async (tx) => {
+    async complete(file, event) {
+      const result = await db.transaction(async (tx) => {
         const won = await tx.query(
           `UPDATE uploads SET status = 'completed', file_id = $1 WHERE id = $2 AND tenant_id = $3 AND status = 'pending'
            RETURNING id`,
@@ -133,8 +134,11 @@ export function postgresUploads(db: Postgres): UploadRepo {
           file.created_at,
         ]);
         await tx.query('DELETE FROM upload_parts WHERE upload_id = $1', [file.upload_id]);
+        await outbox.other(tx, file.tenant_id, 'upload.completed', file.created_at, event);
         return { file, created: true };
       });
+      if (result.created) eventsWritten();
+      return result;
     },
     async deletePending(tenantId, uploadId) {
       const rows = await db.query(

@@ -1,11 +1,13 @@
 import { guardStore } from '../guard.js';
 import { StoreUnavailableError, type Store } from '../types.js';
 import { openDatabase } from './database.js';
+import { sqliteEvents } from './events.js';
 import { sqliteIdempotency } from './idempotency.js';
 import { sqliteLedger } from './ledger.js';
 import { sqliteRuns } from './runs.js';
 import { sqliteTenants } from './tenants.js';
 import { sqliteUploads } from './uploads.js';
+import { sqliteWebhooks } from './webhooks.js';
 
 /** Busy past busy_timeout, a full or failing disk, a closed handle: nothing the request did wrong. */
 function translate(error: unknown): unknown {
@@ -23,6 +25,8 @@ export function openSqliteStore(dataDir: string): Store {
     {
       tenants: sqliteTenants(db),
       uploads: sqliteUploads(db),
+      events: sqliteEvents(db),
+      webhooks: sqliteWebhooks(db),
       runs: sqliteRuns(db),
       ledger: sqliteLedger(db),
       idempotency: sqliteIdempotency(db),

@@ -376,4 +376,63 @@ export const migrations: Migration[] = [
       CREATE INDEX idempotency_keys_expiry ON idempotency_keys(expires_at);
     `,
   },
+  {
+    version: 13,
+    name: 'events (the outbox of state changes), webhook endpoints, deliveries and their attempts',
+    sql: `
+      CREATE TABLE events (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL UNIQUE,
+        tenant_id TEXT NOT NULL REFERENCES tenants(id),
+        type TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        body TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX events_tenant ON events(tenant_id, seq);
+      CREATE INDEX events_tenant_type ON events(tenant_id, type, seq);
+      CREATE INDEX events_tenant_time ON events(tenant_id, created_at);
+      CREATE INDEX events_time ON events(created_at);
+      CREATE TABLE webhook_endpoints (
+        id TEXT PRIMARY KEY,
+        tenant_id TEXT NOT NULL REFERENCES tenants(id),
+        url TEXT NOT NULL,
+        events TEXT,
+        description TEXT,
+        status TEXT NOT NULL,
+        secret TEXT NOT NULL,
+        previous_secret TEXT,
+        previous_secret_until TEXT,
+        failing_since TEXT,
+        created_at TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX webhook_endpoints_tenant ON webhook_endpoints(tenant_id, created_at);
+      CREATE TABLE webhook_deliveries (
+        endpoint_id TEXT NOT NULL,
+        event_id TEXT NOT NULL,
+        tenant_id TEXT NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        next_attempt_at TEXT NOT NULL,
+        lease_owner TEXT,
+        lease_until TEXT,
+        status TEXT NOT NULL,
+        PRIMARY KEY (endpoint_id, event_id)
+      ) STRICT, WITHOUT ROWID;
+      CREATE INDEX webhook_deliveries_due ON webhook_deliveries(next_attempt_at) WHERE status = 'pending';
+      CREATE INDEX webhook_deliveries_event ON webhook_deliveries(event_id);
+      CREATE TABLE webhook_attempts (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        endpoint_id TEXT NOT NULL,
+        tenant_id TEXT NOT NULL,
+        event_id TEXT NOT NULL,
+        attempt INTEGER NOT NULL,
+        attempted_at TEXT NOT NULL,
+        status_code INTEGER,
+        error TEXT,
+        duration_ms INTEGER NOT NULL,
+        response_body TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX webhook_attempts_endpoint ON webhook_attempts(endpoint_id, seq);
+      CREATE INDEX webhook_attempts_time ON webhook_attempts(attempted_at);
+    `,
+  },
 ];

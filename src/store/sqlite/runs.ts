@@ -10,6 +10,7 @@ import type {
   RunStatus,
 } from '../types.js';
 import type { Db } from './database.js';
+import { outboxWriter } from './events.js';
 import { effectRecorder } from './idempotency.js';
 import { ledgerWriter } from './ledger.js';
 
@@ -38,6 +39,7 @@ function idOf(record: JsonText): string {
 export function sqliteRuns(db: Db): RunRepo {
   const writeLedger = ledgerWriter(db);
   const recordEffect = effectRecorder(db);
+  const outbox = outboxWriter(db);
   const columns = `id, tenant_id, file_id, user_id, created_by, created_by_type, target, status, progress, total_tasks,
     completed_tasks, failed_tasks, points_consumed, input_file_name, output_files, error, attempt, queue_message_id,
     created_at, started_at, completed_at`;
@@ -193,6 +195,7 @@ export function sqliteRuns(db: Db): RunRepo {
     insertRun.run({ ...run, seq, output_files: JSON.stringify(run.output_files) });
     enqueue.run(run.queue_message_id, run.id, run.tenant_id, run.attempt, run.created_at);
     adjustCount(run.tenant_id, run.status, run.target, 1);
+    outbox.run(run.id, 'run.created', run.created_at);
     recordEffect(run.id);
     return 'created' as const;
   });
@@ -220,6 +223,7 @@ export function sqliteRuns(db: Db): RunRepo {
     closeEntry.run(at, before.queue_message_id);
     adjustCount(tenantId, before.status, before.target, -1);
     adjustCount(tenantId, 'cancelled', before.target, 1);
+    outbox.run(runId, 'run.cancelled', at);
     recordEffect(runId);
     return toRun(get.get(runId, tenantId) as RunRecord);
   });
@@ -237,6 +241,7 @@ export function sqliteRuns(db: Db): RunRepo {
         markRunning.run(now, next.runId, next.queueMessageId);
         adjustCount(before.tenant_id, 'queued', before.target, -1);
         adjustCount(before.tenant_id, 'running', before.target, 1);
+        outbox.run(next.runId, 'run.started', now);
       }
       const run = toRun(getById.get(next.runId) as RunRecord)!;
       const file = storageKey.get(run.file_id) as { key: string };
@@ -258,6 +263,7 @@ export function sqliteRuns(db: Db): RunRepo {
       markDone.run(outcome.completed_at, queueMessageId);
       adjustCount(before.tenant_id, before.status, before.target, -1);
       adjustCount(before.tenant_id, outcome.status, before.target, 1);
+      outbox.run(held.runId, `run.${outcome.status}`, outcome.completed_at);
       // the queue entry id makes the booking unique: a retried finish cannot book twice
       if (booking) writeLedger(booking, queueMessageId);
       return true;

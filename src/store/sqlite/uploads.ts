@@ -1,5 +1,6 @@
-import type { FileRow, PartRow, PendingLimits, UploadRepo, UploadRow } from '../types.js';
+import type { FileRow, JsonText, PartRow, PendingLimits, UploadRepo, UploadRow } from '../types.js';
 import type { Db } from './database.js';
+import { outboxWriter } from './events.js';
 import { effectRecorder } from './idempotency.js';
 
 type FileRecord = Omit<FileRow, 'encrypted'> & { encrypted: number };
@@ -10,6 +11,7 @@ function toFile(row: FileRecord | undefined): FileRow | undefined {
 
 export function sqliteUploads(db: Db): UploadRepo {
   const recordEffect = effectRecorder(db);
+  const outbox = outboxWriter(db);
   const uploadColumns =
     'id, tenant_id, file_name, size_bytes, content_type, sha256, part_size, part_count, status, file_id, created_at, expires_at, multipart_id';
   const insert = db.prepare(
@@ -69,7 +71,7 @@ export function sqliteUploads(db: Db): UploadRepo {
     return 'created' as const;
   });
 
-  const complete = db.transaction((file: FileRow) => {
+  const complete = db.transaction((file: FileRow, event: JsonText) => {
     const won = markCompleted.run(file.id, file.upload_id, file.tenant_id).changes === 1;
     if (!won) {
       const existing = toFile(fileByUpload.get(file.upload_id, file.tenant_id) as FileRecord | undefined);
@@ -78,6 +80,7 @@ export function sqliteUploads(db: Db): UploadRepo {
     }
     insertFile.run({ ...file, encrypted: file.encrypted ? 1 : 0 });
     deleteParts.run(file.upload_id);
+    outbox.other(file.tenant_id, 'upload.completed', file.created_at, event);
     return { file, created: true };
   });
 
@@ -130,8 +133,8 @@ export function sqliteUploads(db: Db): UploadRepo {
     async putPart(part) {
       return upsertPart.run(part).changes === 1;
     },
-    async complete(file) {
-      return complete.immediate(file);
+    async complete(file, event) {
+      return complete.immediate(file, event);
     },
     async deletePending(tenantId, uploadId) {
       return removePending.run(uploadId, tenantId).changes === 1;

@@ -1,0 +1,153 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { WebhooksConfig } from '../config.js';
+import type { Logger } from '../logger.js';
+import { ClaimLoop, keepLease } from '../queue/claim-loop.js';
+import type { ClaimedDelivery, DeliveryVerdict, Store } from '../store/types.js';
+import type { Clock } from '../time.js';
+import { sendDelivery, type SendResult } from './sender.js';
+import { signedHeaders } from './signing.js';
+
+/** Past the delivery timeout, how long a delivery's lease lasts while it is renewed. */
+const LEASE_MARGIN_MS = 30_000;
+/** A receiver's Retry-After is honoured up to this long. */
+const MAX_RETRY_AFTER_MS = 24 * 3_600_000;
+/** Status codes whose Retry-After says "slow down" (Standard Webhooks). */
+const SLOW_DOWN = new Set([429, 502, 503, 504]);
+/** The receiver asks for the endpoint to be disabled. */
+const GONE = 410;
+
+/** Whether an attempt succeeded, will be retried, or was the last; 410 also disables the endpoint. */
+export function verdictOf(
+  result: SendResult,
+  attempt: number,
+  scheduleMs: number[],
+  now: Date,
+): { verdict: DeliveryVerdict; disable: boolean } {
+  const status = result.statusCode;
+  if (status !== null && status >= 200 && status < 300) return { verdict: { outcome: 'succeeded' }, disable: false };
+  if (status === GONE) return { verdict: { outcome: 'failed' }, disable: true };
+  const wait = scheduleMs[attempt - 1];
+  if (wait === undefined) return { verdict: { outcome: 'failed' }, disable: false };
+  const asked = status !== null && SLOW_DOWN.has(status) ? (result.retryAfterMs ?? 0) : 0;
+  const delay = Math.max(wait, Math.min(asked, MAX_RETRY_AFTER_MS));
+  return {
+    verdict: { outcome: 'retry', nextAttemptAt: new Date(now.getTime() + delay).toISOString() },
+    disable: false,
+  };
+}
+
+/**
+ * Delivers webhook events at least once: claims due deliveries under leases (the run queue's loop and
+ * fairness), signs and POSTs each, and records the attempt with its verdict in one transaction. A dispatcher
+ * killed mid-delivery leaves a lease that lapses; another then sends the same event again, same webhook-id.
+ */
+export class WebhookDispatcher {
+  readonly workerId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}:webhooks`;
+  private readonly loop: ClaimLoop<ClaimedDelivery>;
+  private readonly leaseMs: number;
+
+  constructor(
+    private readonly store: Store,
+    private readonly config: WebhooksConfig,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+    pollMs: number,
+  ) {
+    this.leaseMs = config.timeoutMs + LEASE_MARGIN_MS;
+    this.loop = new ClaimLoop<ClaimedDelivery>(
+      {
+        claim: (free) => {
+          const now = this.clock.now();
+          return this.store.webhooks.claim(
+            this.workerId,
+            now.toISOString(),
+            new Date(now.getTime() + this.leaseMs).toISOString(),
+            config.perEndpointConcurrency,
+            free,
+          );
+        },
+        process: (delivery) => this.deliver(delivery),
+        watch: (wake) => this.store.events.watch(wake),
+      },
+      { concurrency: config.concurrency, pollMs },
+      logger,
+      'webhook deliveries',
+    );
+  }
+
+  start(): void {
+    this.loop.start();
+  }
+
+  async stop(): Promise<void> {
+    await this.loop.stop();
+  }
+
+  private async deliver(delivery: ClaimedDelivery): Promise<void> {
+    const { endpoint } = delivery;
+    const log = this.logger.child({ endpoint_id: endpoint.id, event_id: delivery.eventId });
+    const lease = keepLease(
+      () =>
+        this.store.webhooks.renewLease(
+          endpoint.id,
+          delivery.eventId,
+          this.workerId,
+          new Date(this.clock.now().getTime() + this.leaseMs).toISOString(),
+        ),
+      this.leaseMs,
+      (error) => log.warn({ err: error }, 'delivery lease renewal failed'),
+    );
+    try {
+      const sentAt = this.clock.now();
+      const secrets = [endpoint.secret];
+      if (endpoint.previous_secret && (endpoint.previous_secret_until ?? '') > sentAt.toISOString()) {
+        secrets.push(endpoint.previous_secret);
+      }
+      const headers = signedHeaders(secrets, delivery.eventId, Math.floor(sentAt.getTime() / 1000), delivery.body);
+      const result = await sendDelivery(endpoint.url, headers, delivery.body, this.config, this.config.timeoutMs);
+      const now = this.clock.now();
+      const { verdict, disable } = verdictOf(result, delivery.attempt, this.config.retryScheduleMs, now);
+      const recorded = await this.store.webhooks.record(
+        delivery,
+        this.workerId,
+        {
+          event_id: delivery.eventId,
+          attempt: delivery.attempt,
+          attempted_at: sentAt.toISOString(),
+          status_code: result.statusCode,
+          error: result.error,
+          duration_ms: result.durationMs,
+          response_body: result.responseBody,
+        },
+        verdict,
+        disable,
+        new Date(now.getTime() - this.config.disableAfterMs).toISOString(),
+      );
+      if (!recorded) log.warn('delivery recorded elsewhere: its lease was lost');
+      else
+        log.debug(
+          { attempt: delivery.attempt, status: result.statusCode, error: result.error, outcome: verdict.outcome },
+          'webhook attempt',
+        );
+    } finally {
+      lease.stop();
+    }
+  }
+}
+
+/** The dispatcher a worker role runs beside its run worker. */
+export function createWebhookDispatcher(services: {
+  store: Store;
+  config: { webhooks: WebhooksConfig; events: { pollMs: number } };
+  clock: Clock;
+  logger: Logger;
+}): WebhookDispatcher {
+  return new WebhookDispatcher(
+    services.store,
+    services.config.webhooks,
+    services.clock,
+    services.logger,
+    services.config.events.pollMs,
+  );
+}

@@ -1,0 +1,99 @@
+import { randomUUID } from 'node:crypto';
+import type { Schemas } from '../contract.js';
+import type { WebhooksConfig } from '../config.js';
+import { ERRORS } from '../errors.js';
+import type { EventType, Store, WebhookEndpointRow } from '../store/types.js';
+import type { Clock } from '../time.js';
+import { newSecret } from './signing.js';
+import { EVERY_EVENT } from './types.js';
+import { parseEndpointUrl, resolveAllowed, UrlNotAllowed } from './url-policy.js';
+
+export type EndpointView = Schemas['WebhookEndpoint'];
+export type NewEndpoint = Schemas['CreateWebhookEndpointRequest'];
+
+/** Attempts listed by `GET .../deliveries` at most. */
+export const MAX_LISTED_ATTEMPTS = 100;
+
+export function endpointView(row: WebhookEndpointRow): EndpointView {
+  return {
+    id: row.id,
+    url: row.url,
+    events: row.events ?? [EVERY_EVENT],
+    status: row.status,
+    description: row.description,
+    created_at: row.created_at,
+  };
+}
+
+/** Webhook endpoints of a tenant: registration (with the SSRF check), rotation, enabling, the attempt log. */
+export class WebhookEndpoints {
+  constructor(
+    private readonly store: Store,
+    private readonly config: WebhooksConfig,
+    private readonly clock: Clock,
+  ) {}
+
+  private async checkUrl(raw: string): Promise<void> {
+    try {
+      await resolveAllowed(parseEndpointUrl(raw, this.config), this.config);
+    } catch (error) {
+      if (error instanceof UrlNotAllowed) throw ERRORS.webhookUrlNotAllowed(error.message);
+      throw error;
+    }
+  }
+
+  async create(tenantId: string, request: NewEndpoint): Promise<EndpointView & { secret: string }> {
+    await this.checkUrl(request.url);
+    const types = request.events ?? [EVERY_EVENT];
+    const every = types.includes(EVERY_EVENT);
+    const row: WebhookEndpointRow = {
+      id: randomUUID(),
+      tenant_id: tenantId,
+      url: request.url,
+      events: every ? null : [...new Set(types as EventType[])],
+      description: request.description ?? null,
+      status: 'enabled',
+      secret: newSecret(),
+      previous_secret: null,
+      previous_secret_until: null,
+      failing_since: null,
+      created_at: this.clock.now().toISOString(),
+    };
+    if ((await this.store.webhooks.create(row, this.config.maxEndpointsPerTenant)) === 'over_limit') {
+      throw ERRORS.webhookEndpointLimit(this.config.maxEndpointsPerTenant);
+    }
+    return { ...endpointView(row), secret: row.secret };
+  }
+
+  async list(tenantId: string): Promise<EndpointView[]> {
+    return (await this.store.webhooks.list(tenantId)).map(endpointView);
+  }
+
+  async get(tenantId: string, endpointId: string): Promise<EndpointView> {
+    const row = await this.store.webhooks.get(tenantId, endpointId);
+    if (!row) throw ERRORS.notFound('Webhook endpoint');
+    return endpointView(row);
+  }
+
+  async delete(tenantId: string, endpointId: string): Promise<void> {
+    if (!(await this.store.webhooks.delete(tenantId, endpointId))) throw ERRORS.notFound('Webhook endpoint');
+  }
+
+  async rotateSecret(tenantId: string, endpointId: string): Promise<EndpointView & { secret: string }> {
+    const until = new Date(this.clock.now().getTime() + this.config.secretOverlapMs).toISOString();
+    const row = await this.store.webhooks.rotate(tenantId, endpointId, newSecret(), until);
+    if (!row) throw ERRORS.notFound('Webhook endpoint');
+    return { ...endpointView(row), secret: row.secret };
+  }
+
+  async enable(tenantId: string, endpointId: string): Promise<EndpointView> {
+    const row = await this.store.webhooks.enable(tenantId, endpointId);
+    if (!row) throw ERRORS.notFound('Webhook endpoint');
+    return endpointView(row);
+  }
+
+  async attempts(tenantId: string, endpointId: string, limit: number) {
+    await this.get(tenantId, endpointId);
+    return this.store.webhooks.attempts(tenantId, endpointId, Math.min(limit, MAX_LISTED_ATTEMPTS));
+  }
+}

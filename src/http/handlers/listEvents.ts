@@ -1,0 +1,11 @@
+import type { AuthedHandler } from '../api.js';
+import { queryOf } from '../params.js';
+
+export const listEvents: AuthedHandler = async ({ c, ctx, services, principal }) => {
+  const { type, limit, starting_after } = queryOf<'listEvents', 'limit'>(c);
+  const { items, lastId } = await services.events.list(principal.tenantId, type, limit, starting_after);
+  // the events are stored as the contract's Event text: the envelope is written around them
+  ctx.status = 200;
+  ctx.type = 'application/json';
+  ctx.body = `{"code":0,"message":"OK","data":[${items.join(',')}],"next_cursor":${JSON.stringify(lastId)},"timestamp":${Date.now()}}`;
+};

@@ -1,0 +1,6 @@
+import type { AuthedHandler } from '../api.js';
+import { sendOk } from '../render.js';
+
+export const listWebhookEndpoints: AuthedHandler = async ({ ctx, services, principal }) => {
+  sendOk(ctx, await services.webhooks.list(principal.tenantId));
+};

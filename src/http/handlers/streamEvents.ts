@@ -1,0 +1,27 @@
+import type { AuthedHandler } from '../api.js';
+import { queryOf } from '../params.js';
+
+export const streamEvents: AuthedHandler = async ({ c, ctx, services, principal }) => {
+  const { type } = queryOf<'streamEvents'>(c);
+  const lastEventId = ctx.get('last-event-id') || undefined;
+  const body = await services.streams.open(principal.tenantId, lastEventId, type);
+  ctx.req.socket.setNoDelay(true);
+  // no request or keep-alive timer may end a stream that is meant to stay open
+  ctx.req.socket.setTimeout(0);
+  ctx.status = 200;
+  ctx.set({
+    'Content-Type': 'text/event-stream; charset=utf-8',
+    'Cache-Control': 'no-store',
+    'X-Accel-Buffering': 'no',
+    // a stream the server ends (it is stopping) closes its connection: nothing idles in keep-alive after it
+    Connection: 'close',
+  });
+  ctx.body = body;
+  const socket = ctx.req.socket;
+  // the client went away: its half-closed connection ends the stream
+  ctx.res.once('close', () => body.destroy());
+  socket.once('end', () => body.destroy());
+  // the stream ended (the client left, the server is stopping, or the client stopped reading): the
+  // connection goes with it, whatever is still unread in it
+  body.once('close', () => socket.destroy());
+};

@@ -1,0 +1,135 @@
+import type { Logger } from '../logger.js';
+
+export interface ClaimLoopOptions {
+  /** Jobs processed at once by this loop. */
+  concurrency: number;
+  /** How often the queue is looked at when nothing woke the loop. */
+  pollMs: number;
+}
+
+export interface ClaimLoopWork<Job> {
+  /** Takes up to `free` jobs under a lease (fewer, or none, when there are none due). */
+  claim(free: number): Promise<Job[]>;
+  process(job: Job): Promise<void>;
+  /** Subscribes to "work may have been queued" from the store; returns the unsubscribe. */
+  watch?(wake: () => void): () => void;
+}
+
+/**
+ * The leasing loop a queue's workers share (runs, webhook deliveries): claim while there are free slots,
+ * process each job, claim again when one ends, when the store says work may be waiting, and at each poll.
+ * The lease itself is the queue's (its repository); `keepLease` renews it while a job runs.
+ */
+export class ClaimLoop<Job> {
+  private active = 0;
+  private stopping = false;
+  /** A fill is claiming: a nudge meanwhile makes it look again rather than start a second fill. */
+  private filling = false;
+  private lookAgain = false;
+  private timer?: NodeJS.Timeout;
+  private unwatch: () => void = () => undefined;
+  private readonly inFlight = new Set<Promise<void>>();
+
+  constructor(
+    private readonly work: ClaimLoopWork<Job>,
+    private readonly options: ClaimLoopOptions,
+    private readonly logger: Logger,
+    private readonly what: string,
+  ) {}
+
+  get stopped(): boolean {
+    return this.stopping;
+  }
+
+  start(): void {
+    this.unwatch = this.work.watch?.(() => this.nudge()) ?? (() => undefined);
+    this.schedule(0);
+  }
+
+  /**
+   * Claim now rather than at the next poll. A claim already on its way may have looked before the work was
+   * queued (a PostgreSQL round trip): it looks again when it is done, instead of leaving it to the next poll.
+   */
+  nudge(): void {
+    if (this.stopping) return;
+    if (this.filling) this.lookAgain = true;
+    else this.schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.unwatch();
+    clearTimeout(this.timer);
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  private schedule(delay: number): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.fill(), delay);
+    this.timer.unref();
+  }
+
+  private async fill(): Promise<void> {
+    // one fill at a time: two would each see a free slot and claim past the concurrency
+    if (this.filling) {
+      this.lookAgain = true;
+      return;
+    }
+    this.filling = true;
+    try {
+      do {
+        this.lookAgain = false;
+        while (!this.stopping && this.active < this.options.concurrency) {
+          const jobs = await this.work.claim(this.options.concurrency - this.active);
+          if (jobs.length === 0) break;
+          for (const claimed of jobs) {
+            this.active++;
+            const job = this.work
+              .process(claimed)
+              .catch((error: unknown) => this.logger.error({ err: error }, `${this.what} failed`))
+              .finally(() => {
+                this.active--;
+                this.inFlight.delete(job);
+                this.nudge();
+              });
+            this.inFlight.add(job);
+          }
+        }
+      } while (this.lookAgain && !this.stopping);
+    } catch (error) {
+      this.logger.error({ err: error }, `claiming ${this.what} failed`);
+    } finally {
+      this.filling = false;
+    }
+    if (!this.stopping) this.schedule(this.options.pollMs);
+  }
+}
+
+/**
+ * Renews a job's lease every third of `leaseMs` until the returned stop is called; `lost()` turns true
+ * once a renewal finds the lease taken by another worker.
+ */
+export function keepLease(
+  renew: () => Promise<boolean>,
+  leaseMs: number,
+  onError: (error: unknown) => void,
+): { lost(): boolean; markLost(): void; stop(): void } {
+  let lost = false;
+  const timer = setInterval(
+    async () => {
+      try {
+        if (!(await renew())) lost = true;
+      } catch (error) {
+        onError(error);
+      }
+    },
+    Math.max(50, Math.floor(leaseMs / 3)),
+  );
+  return {
+    lost: () => lost,
+    markLost: () => {
+      lost = true;
+    },
+    stop: () => clearInterval(timer),
+  };
+}

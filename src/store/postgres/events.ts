@@ -1,0 +1,150 @@
+import type { EventRepo, EventType, JsonText, StoredEvent } from '../types.js';
+import { newEventId, typeNeedle } from '../outbox-core.js';
+import type { Postgres, Queryable } from './database.js';
+import { ChannelListener } from './listener.js';
+
+const CHANNEL = 'events_written';
+const ANNOUNCE_DELAY_MS = 5;
+const EVENT = 'seq, id, tenant_id, type, created_at, body';
+
+/** The event as the contract's Event, built around the data's JSON text: `$1` id, `$2` type, `$3` time. */
+const body = (data: string) =>
+  `'{"id":' || to_json($1::text)::text || ',"type":' || to_json($2::text)::text || ',"created_at":' ||
+   to_json($3::text)::text || ',"data":' || ${data} || '}'`;
+
+/** The deliveries of the event just inserted by the CTE `e` (`$1` id, `$3` time, `$4` the type's needle). */
+const FAN_OUT = `
+  INSERT INTO webhook_deliveries (endpoint_id, event_id, tenant_id, next_attempt_at, status)
+  SELECT w.id, $1, w.tenant_id, $3, 'pending' FROM webhook_endpoints w JOIN e ON w.tenant_id = e.tenant_id
+  WHERE w.status = 'enabled' AND (w.events IS NULL OR strpos(w.events, $4) > 0)`;
+
+/**
+ * Writes an event inside the caller's transaction, with a pending delivery for every enabled endpoint of
+ * the tenant that takes its type. The caller announces it (`announce`) once it has committed.
+ */
+export const outbox = {
+  /** The run's record as it is now in this transaction is the event's data. */
+  async run(tx: Queryable, runId: string, type: EventType, at: string): Promise<void> {
+    await tx.query(
+      `WITH e AS (
+         INSERT INTO events (id, tenant_id, type, created_at, body)
+         SELECT $1, tenant_id, $2, $3, ${body('record')} FROM runs WHERE id = $5 RETURNING tenant_id)
+       ${FAN_OUT}`,
+      [newEventId(), type, at, typeNeedle(type), runId],
+    );
+  },
+  async other(tx: Queryable, tenantId: string, type: EventType, at: string, data: JsonText): Promise<void> {
+    await tx.query(
+      `WITH e AS (
+         INSERT INTO events (id, tenant_id, type, created_at, body)
+         VALUES ($1, $5, $2, $3, ${body('$6::text')}) RETURNING tenant_id)
+       ${FAN_OUT}`,
+      [newEventId(), type, at, typeNeedle(type), tenantId, data],
+    );
+  },
+};
+
+/** The CTEs that write run.created with a run inserted by the CTE `r` (which returns its record). */
+export function runCreatedCtes(eventParam: string, tenantParam: string, atParam: string): string {
+  return `
+    e AS (
+      INSERT INTO events (id, tenant_id, type, created_at, body)
+      SELECT ${eventParam}, ${tenantParam}, 'run.created', ${atParam},
+        '{"id":' || to_json(${eventParam}::text)::text || ',"type":"run.created","created_at":' ||
+        to_json(${atParam}::text)::text || ',"data":' || r.record || '}'
+      FROM r RETURNING tenant_id),
+    d AS (
+      INSERT INTO webhook_deliveries (endpoint_id, event_id, tenant_id, next_attempt_at, status)
+      SELECT w.id, ${eventParam}, w.tenant_id, ${atParam}, 'pending' FROM webhook_endpoints w JOIN e ON w.tenant_id = e.tenant_id
+      WHERE w.status = 'enabled' AND (w.events IS NULL OR strpos(w.events, '${typeNeedle('run.created')}') > 0))`;
+}
+
+export function postgresEvents(db: Postgres): EventRepo & { announce(): void; close(): void } {
+  const written = new ChannelListener(CHANNEL, () => db.listener());
+  let announcing: NodeJS.Timeout | undefined;
+  const local = new Set<() => void>();
+  return {
+    /**
+     * Wakes every process's watchers after events were committed; outside the transaction for the reason
+     * runs.ts gives, and events written within a few milliseconds share one notification.
+     */
+    announce() {
+      for (const hear of local) hear();
+      announcing ??= setTimeout(() => {
+        announcing = undefined;
+        db.query(`SELECT pg_notify('${CHANNEL}', '')`, [], 'events.notify').catch(() => undefined);
+      }, ANNOUNCE_DELAY_MS);
+    },
+    close() {
+      written.close();
+      local.clear();
+      clearTimeout(announcing);
+    },
+    async list(tenantId, type, limit, startingAfter) {
+      const rows = await db.query<{ id: string; body: JsonText; cursor: number | null }>(
+        `WITH c AS (SELECT (SELECT seq FROM events WHERE id = $2 AND tenant_id = $1) AS seq)
+         SELECT v.id, v.body, c.seq AS cursor FROM c LEFT JOIN LATERAL (
+           SELECT id, body, seq FROM events
+           WHERE tenant_id = $1 AND ($3::text IS NULL OR type = $3) AND ($2::text IS NULL OR seq < c.seq)
+           ORDER BY seq DESC LIMIT $4) v ON true
+         ORDER BY v.seq DESC`,
+        [tenantId, startingAfter ?? null, type ?? null, limit + 1],
+        'events.list',
+      );
+      if (startingAfter !== undefined && rows[0]?.cursor === null) return undefined;
+      const found = rows.filter((r) => r.id !== null);
+      const shown = found.slice(0, limit);
+      return {
+        items: shown.map((r) => r.body),
+        lastId: found.length > limit ? shown[shown.length - 1]!.id : null,
+      };
+    },
+    async after(tenantId, afterId, limit) {
+      const [cursor] = await db.query<{ seq: number }>(
+        'SELECT seq FROM events WHERE id = $1 AND tenant_id = $2',
+        [afterId, tenantId],
+      );
+      if (!cursor) return undefined;
+      return db.query<StoredEvent>(
+        `SELECT ${EVENT} FROM events WHERE tenant_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
+        [tenantId, cursor.seq, limit],
+      );
+    },
+    async recent(tenantIds, since, limit) {
+      if (tenantIds.length === 0) return [];
+      return db.query<StoredEvent>(
+        `SELECT ${EVENT} FROM events WHERE tenant_id = ANY ($1::text[]) AND created_at >= $2 ORDER BY seq LIMIT $3`,
+        [tenantIds, since, limit],
+        'events.recent',
+      );
+    },
+    watch(onEvents) {
+      local.add(onEvents);
+      const unsubscribe = written.subscribe(onEvents);
+      return () => {
+        local.delete(onEvents);
+        unsubscribe();
+      };
+    },
+    async sweep(before, limit) {
+      return db.transaction(async (tx) => {
+        const { rows } = await tx.query<{ id: string }>(
+          `DELETE FROM events WHERE id IN (SELECT id FROM events WHERE created_at < $1 ORDER BY created_at LIMIT $2)
+           RETURNING id`,
+          [before, limit],
+        );
+        if (rows.length > 0) {
+          await tx.query('DELETE FROM webhook_deliveries WHERE event_id = ANY ($1::text[])', [
+            rows.map((r) => r.id),
+          ]);
+        }
+        await tx.query(
+          `DELETE FROM webhook_attempts WHERE seq IN (
+             SELECT seq FROM webhook_attempts WHERE attempted_at < $1 LIMIT $2)`,
+          [before, limit],
+        );
+        return rows.length;
+      });
+    },
+  };
+}

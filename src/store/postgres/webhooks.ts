@@ -1,0 +1,192 @@
+import type { ClaimedDelivery, DeliveryAttempt, JsonText, WebhookRepo } from '../types.js';
+import {
+  type DeliveryRecord,
+  ENDPOINT_COLUMNS,
+  type EndpointRecord,
+  eventTypesColumn,
+  toEndpoint,
+} from '../outbox-core.js';
+import type { Postgres } from './database.js';
+
+const E_COLUMNS = ENDPOINT_COLUMNS.split(',')
+  .map((c) => `e.${c.trim()}`)
+  .join(', ');
+
+export function postgresWebhooks(db: Postgres): WebhookRepo {
+  return {
+    async create(endpoint, max) {
+      return db.transaction(async (tx) => {
+        // one creation at a time per tenant: the count and the insert cannot interleave with another's
+        await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 3))', [`webhooks:${endpoint.tenant_id}`]);
+        const {
+          rows: [counted],
+        } = await tx.query<{ n: number }>('SELECT COUNT(*)::int AS n FROM webhook_endpoints WHERE tenant_id = $1', [
+          endpoint.tenant_id,
+        ]);
+        if (counted!.n >= max) return 'over_limit' as const;
+        await tx.query(
+          `INSERT INTO webhook_endpoints (${ENDPOINT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+          [
+            endpoint.id,
+            endpoint.tenant_id,
+            endpoint.url,
+            eventTypesColumn(endpoint.events),
+            endpoint.description,
+            endpoint.status,
+            endpoint.secret,
+            endpoint.previous_secret,
+            endpoint.previous_secret_until,
+            endpoint.failing_since,
+            endpoint.created_at,
+          ],
+        );
+        return 'created' as const;
+      });
+    },
+    async list(tenantId) {
+      const rows = await db.query<EndpointRecord>(
+        `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE tenant_id = $1 ORDER BY created_at, id`,
+        [tenantId],
+      );
+      return rows.map((row) => toEndpoint(row));
+    },
+    async get(tenantId, endpointId) {
+      const [row] = await db.query<EndpointRecord>(
+        `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE id = $1 AND tenant_id = $2`,
+        [endpointId, tenantId],
+      );
+      return toEndpoint(row);
+    },
+    async delete(tenantId, endpointId) {
+      return db.transaction(async (tx) => {
+        const gone = await tx.query('DELETE FROM webhook_endpoints WHERE id = $1 AND tenant_id = $2 RETURNING id', [
+          endpointId,
+          tenantId,
+        ]);
+        if (gone.rows.length === 0) return false;
+        await tx.query('DELETE FROM webhook_deliveries WHERE endpoint_id = $1', [endpointId]);
+        await tx.query('DELETE FROM webhook_attempts WHERE endpoint_id = $1', [endpointId]);
+        return true;
+      });
+    },
+    async rotate(tenantId, endpointId, secret, previousUntil) {
+      const [row] = await db.query<EndpointRecord>(
+        `UPDATE webhook_endpoints SET previous_secret = secret, previous_secret_until = $1, secret = $2
+         WHERE id = $3 AND tenant_id = $4 RETURNING ${ENDPOINT_COLUMNS}`,
+        [previousUntil, secret, endpointId, tenantId],
+      );
+      return toEndpoint(row);
+    },
+    async enable(tenantId, endpointId) {
+      const [row] = await db.query<EndpointRecord>(
+        `UPDATE webhook_endpoints SET status = 'enabled', failing_since = NULL
+         WHERE id = $1 AND tenant_id = $2 RETURNING ${ENDPOINT_COLUMNS}`,
+        [endpointId, tenantId],
+      );
+      return toEndpoint(row);
+    },
+    async claim(workerId, now, leaseUntil, perEndpoint, max) {
+      return db.transaction(async (tx) => {
+        // the run queue's fair order (see sqlite/webhooks.ts); rows another claimer holds are skipped
+        const { rows } = await tx.query<DeliveryRecord>(
+          `WITH leased AS (
+             SELECT endpoint_id, tenant_id, COUNT(*) AS n FROM webhook_deliveries
+             WHERE status = 'pending' AND lease_until >= $1 GROUP BY endpoint_id, tenant_id),
+           per_tenant AS (SELECT tenant_id, SUM(n) AS n FROM leased GROUP BY tenant_id),
+           picked AS (
+             SELECT d.endpoint_id, d.event_id FROM webhook_deliveries d
+             JOIN webhook_endpoints e ON e.id = d.endpoint_id AND e.status = 'enabled'
+             LEFT JOIN leased l ON l.endpoint_id = d.endpoint_id
+             LEFT JOIN per_tenant t ON t.tenant_id = d.tenant_id
+             WHERE d.status = 'pending' AND d.next_attempt_at <= $1
+               AND (d.lease_until IS NULL OR d.lease_until < $1) AND COALESCE(l.n, 0) < $3
+             ORDER BY COALESCE(t.n, 0), d.next_attempt_at LIMIT $4 * 4
+             FOR UPDATE OF d SKIP LOCKED),
+           capped AS (
+             SELECT p.*, ROW_NUMBER() OVER (PARTITION BY p.endpoint_id) AS nth FROM picked p),
+           taken AS (
+             UPDATE webhook_deliveries d SET lease_owner = $5, lease_until = $2
+             FROM capped c LEFT JOIN leased l ON l.endpoint_id = c.endpoint_id
+             WHERE d.endpoint_id = c.endpoint_id AND d.event_id = c.event_id AND c.nth + COALESCE(l.n, 0) <= $3
+             RETURNING d.endpoint_id, d.event_id, d.attempts)
+           SELECT ${E_COLUMNS}, t.event_id, v.type AS event_type, v.body, t.attempts
+           FROM taken t JOIN webhook_endpoints e ON e.id = t.endpoint_id JOIN events v ON v.id = t.event_id
+           LIMIT $4`,
+          [now, leaseUntil, perEndpoint, max, workerId],
+        );
+        return rows.map((row): ClaimedDelivery => {
+          const { event_id, event_type, body, attempts, ...endpoint } = row;
+          return {
+            endpoint: toEndpoint(endpoint),
+            eventId: event_id,
+            eventType: event_type,
+            body: body as JsonText,
+            attempt: attempts + 1,
+          };
+        });
+      });
+    },
+    async renewLease(endpointId, eventId, workerId, leaseUntil) {
+      const rows = await db.query(
+        `UPDATE webhook_deliveries SET lease_until = $1
+         WHERE endpoint_id = $2 AND event_id = $3 AND lease_owner = $4 AND status = 'pending' RETURNING 1 AS ok`,
+        [leaseUntil, endpointId, eventId, workerId],
+      );
+      return rows.length === 1;
+    },
+    async record(delivery, workerId, attempt, verdict, disable, disableIfFailingBefore) {
+      return db.transaction(async (tx) => {
+        const settled = await tx.query(
+          `UPDATE webhook_deliveries SET attempts = attempts + 1, status = $1, next_attempt_at = $2,
+             lease_owner = NULL, lease_until = NULL
+           WHERE endpoint_id = $3 AND event_id = $4 AND lease_owner = $5 AND status = 'pending' AND attempts = $6
+           RETURNING 1 AS ok`,
+          [
+            verdict.outcome === 'retry' ? 'pending' : verdict.outcome,
+            verdict.outcome === 'retry' ? verdict.nextAttemptAt : attempt.attempted_at,
+            delivery.endpoint.id,
+            delivery.eventId,
+            workerId,
+            delivery.attempt - 1,
+          ],
+        );
+        if (settled.rows.length === 0) return false;
+        await tx.query(
+          `INSERT INTO webhook_attempts (endpoint_id, tenant_id, event_id, attempt, attempted_at, status_code, error,
+             duration_ms, response_body) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+          [
+            delivery.endpoint.id,
+            delivery.endpoint.tenant_id,
+            attempt.event_id,
+            attempt.attempt,
+            attempt.attempted_at,
+            attempt.status_code,
+            attempt.error,
+            attempt.duration_ms,
+            attempt.response_body,
+          ],
+        );
+        if (verdict.outcome === 'succeeded') {
+          await tx.query('UPDATE webhook_endpoints SET failing_since = NULL WHERE id = $1 AND failing_since IS NOT NULL', [
+            delivery.endpoint.id,
+          ]);
+        } else {
+          await tx.query(
+            `UPDATE webhook_endpoints SET failing_since = COALESCE(failing_since, $2),
+               status = CASE WHEN $3 OR COALESCE(failing_since, $2) < $4 THEN 'disabled' ELSE status END
+             WHERE id = $1`,
+            [delivery.endpoint.id, attempt.attempted_at, disable, disableIfFailingBefore],
+          );
+        }
+        return true;
+      });
+    },
+    async attempts(tenantId, endpointId, limit) {
+      return db.query<DeliveryAttempt>(
+        `SELECT event_id, attempt, attempted_at, status_code, error, duration_ms, response_body FROM webhook_attempts
+         WHERE endpoint_id = $1 AND tenant_id = $2 ORDER BY seq DESC LIMIT $3`,
+        [endpointId, tenantId, limit],
+      );
+    },
+  };
+}

@@ -1,0 +1,139 @@
+import type { EventRepo, EventType, JsonText, StoredEvent } from '../types.js';
+import { newEventId, typeNeedle } from '../outbox-core.js';
+import type { Db } from './database.js';
+
+const EVENT = 'seq, id, tenant_id, type, created_at, body';
+
+/** Who hears this process's event writes (SQLite cannot tell another process's). */
+const hearers = new WeakMap<Db, Set<() => void>>();
+const announced = new WeakSet<Db>();
+
+function hearersOf(db: Db): Set<() => void> {
+  let set = hearers.get(db);
+  if (!set) hearers.set(db, (set = new Set()));
+  return set;
+}
+
+/** Tells this process's watchers once the writing transaction has returned (a rollback wakes them for nothing). */
+function announce(db: Db): void {
+  if (announced.has(db)) return;
+  announced.add(db);
+  setImmediate(() => {
+    announced.delete(db);
+    for (const hear of hearersOf(db)) hear();
+  });
+}
+
+/**
+ * Writes events inside the caller's transaction: the event, and a pending delivery for every enabled
+ * endpoint of the tenant that takes its type.
+ */
+export function outboxWriter(db: Db) {
+  const fromRun = db.prepare(
+    `INSERT INTO events (id, tenant_id, type, created_at, body)
+     SELECT @id, tenant_id, @type, @at, json_object('id', @id, 'type', @type, 'created_at', @at, 'data', json(record))
+     FROM runs WHERE id = @run RETURNING tenant_id`,
+  );
+  const withData = db.prepare(
+    `INSERT INTO events (id, tenant_id, type, created_at, body)
+     VALUES (@id, @tenant, @type, @at, json_object('id', @id, 'type', @type, 'created_at', @at, 'data', json(@data)))`,
+  );
+  const fanOut = db.prepare(
+    `INSERT INTO webhook_deliveries (endpoint_id, event_id, tenant_id, next_attempt_at, status)
+     SELECT id, @id, tenant_id, @at, 'pending' FROM webhook_endpoints
+     WHERE tenant_id = @tenant AND status = 'enabled' AND (events IS NULL OR instr(events, @needle) > 0)`,
+  );
+  const deliver = (id: string, tenant: string, type: EventType, at: string) => {
+    fanOut.run({ id, tenant, at, needle: typeNeedle(type) });
+    announce(db);
+  };
+  return {
+    /** The run's record as it is now in this transaction is the event's data. */
+    run(runId: string, type: EventType, at: string): void {
+      const id = newEventId();
+      const row = fromRun.get({ id, type, at, run: runId }) as { tenant_id: string };
+      deliver(id, row.tenant_id, type, at);
+    },
+    other(tenantId: string, type: EventType, at: string, data: JsonText): void {
+      const id = newEventId();
+      withData.run({ id, tenant: tenantId, type, at, data });
+      deliver(id, tenantId, type, at);
+    },
+  };
+}
+
+export function sqliteEvents(db: Db): EventRepo {
+  const seqOf = db.prepare('SELECT seq FROM events WHERE id = ? AND tenant_id = ?').pluck();
+  const page = db
+    .prepare(
+      `SELECT id, body FROM events WHERE tenant_id = @tenant AND seq < @before AND (@type IS NULL OR type = @type)
+       ORDER BY seq DESC LIMIT @limit`,
+    )
+    .raw();
+  const pageOfType = db
+    .prepare(
+      `SELECT id, body FROM events WHERE tenant_id = @tenant AND type = @type AND seq < @before
+       ORDER BY seq DESC LIMIT @limit`,
+    )
+    .raw();
+  const after = db.prepare(
+    `SELECT ${EVENT} FROM events WHERE tenant_id = ? AND seq > ? ORDER BY seq LIMIT ?`,
+  );
+  const oldest = db.prepare('SELECT id FROM events WHERE created_at < ? ORDER BY created_at LIMIT ?').pluck();
+  const dropDeliveries = db.prepare('DELETE FROM webhook_deliveries WHERE event_id = ?');
+  const dropEvent = db.prepare('DELETE FROM events WHERE id = ?');
+  const dropAttempts = db.prepare(
+    'DELETE FROM webhook_attempts WHERE seq IN (SELECT seq FROM webhook_attempts WHERE attempted_at < ? LIMIT ?)',
+  );
+  const sweep = db.transaction((before: string, limit: number) => {
+    const ids = oldest.all(before, limit) as string[];
+    for (const id of ids) {
+      dropDeliveries.run(id);
+      dropEvent.run(id);
+    }
+    dropAttempts.run(before, limit);
+    return ids.length;
+  });
+  return {
+    async list(tenantId, type, limit, startingAfter) {
+      let before = Number.MAX_SAFE_INTEGER;
+      if (startingAfter !== undefined) {
+        const seq = seqOf.get(startingAfter, tenantId) as number | undefined;
+        if (seq === undefined) return undefined;
+        before = seq;
+      }
+      const statement = type ? pageOfType : page;
+      const rows = statement.all({ tenant: tenantId, before, type: type ?? null, limit: limit + 1 }) as [
+        string,
+        JsonText,
+      ][];
+      const shown = rows.slice(0, limit);
+      return {
+        items: shown.map(([, body]) => body),
+        lastId: rows.length > limit ? shown[shown.length - 1]![0] : null,
+      };
+    },
+    async after(tenantId, afterId, limit) {
+      const seq = seqOf.get(afterId, tenantId) as number | undefined;
+      if (seq === undefined) return undefined;
+      return after.all(tenantId, seq, limit) as StoredEvent[];
+    },
+    async recent(tenantIds, since, limit) {
+      if (tenantIds.length === 0) return [];
+      const marks = tenantIds.map(() => '?').join(', ');
+      return db
+        .prepare(
+          `SELECT ${EVENT} FROM events WHERE tenant_id IN (${marks}) AND created_at >= ? ORDER BY seq LIMIT ?`,
+        )
+        .all(...tenantIds, since, limit) as StoredEvent[];
+    },
+    watch(onEvents) {
+      const set = hearersOf(db);
+      set.add(onEvents);
+      return () => set.delete(onEvents);
+    },
+    async sweep(before, limit) {
+      return sweep.immediate(before, limit);
+    },
+  };
+}
