@@ -8,8 +8,6 @@ import type { Clock } from '../time.js';
 import { sendDelivery, type SendResult } from './sender.js';
 import { signedHeaders } from './signing.js';
 
-/** Past the delivery timeout, how long a delivery's lease lasts while it is renewed. */
-const LEASE_MARGIN_MS = 30_000;
 /** A receiver's Retry-After is honoured up to this long. */
 const MAX_RETRY_AFTER_MS = 24 * 3_600_000;
 /** Status codes whose Retry-After says "slow down" (Standard Webhooks). */
@@ -25,7 +23,8 @@ export function verdictOf(
   now: Date,
 ): { verdict: DeliveryVerdict; disable: boolean } {
   const status = result.statusCode;
-  if (status !== null && status >= 200 && status < 300) return { verdict: { outcome: 'succeeded' }, disable: false };
+  if (status !== null && status >= 200 && status < 300)
+    return { verdict: { outcome: 'succeeded' }, disable: false };
   if (status === GONE) return { verdict: { outcome: 'failed' }, disable: true };
   const wait = scheduleMs[attempt - 1];
   if (wait === undefined) return { verdict: { outcome: 'failed' }, disable: false };
@@ -53,8 +52,10 @@ export class WebhookDispatcher {
     private readonly clock: Clock,
     private readonly logger: Logger,
     pollMs: number,
+    /** The run queue's lease (RUN_LEASE_MS): renewed while a delivery runs, so it may be shorter than one. */
+    leaseMs: number,
   ) {
-    this.leaseMs = config.timeoutMs + LEASE_MARGIN_MS;
+    this.leaseMs = leaseMs;
     this.loop = new ClaimLoop<ClaimedDelivery>(
       {
         claim: (free) => {
@@ -104,8 +105,19 @@ export class WebhookDispatcher {
       if (endpoint.previous_secret && (endpoint.previous_secret_until ?? '') > sentAt.toISOString()) {
         secrets.push(endpoint.previous_secret);
       }
-      const headers = signedHeaders(secrets, delivery.eventId, Math.floor(sentAt.getTime() / 1000), delivery.body);
-      const result = await sendDelivery(endpoint.url, headers, delivery.body, this.config, this.config.timeoutMs);
+      const headers = signedHeaders(
+        secrets,
+        delivery.eventId,
+        Math.floor(sentAt.getTime() / 1000),
+        delivery.body,
+      );
+      const result = await sendDelivery(
+        endpoint.url,
+        headers,
+        delivery.body,
+        this.config,
+        this.config.timeoutMs,
+      );
       const now = this.clock.now();
       const { verdict, disable } = verdictOf(result, delivery.attempt, this.config.retryScheduleMs, now);
       const recorded = await this.store.webhooks.record(
@@ -127,7 +139,12 @@ export class WebhookDispatcher {
       if (!recorded) log.warn('delivery recorded elsewhere: its lease was lost');
       else
         log.debug(
-          { attempt: delivery.attempt, status: result.statusCode, error: result.error, outcome: verdict.outcome },
+          {
+            attempt: delivery.attempt,
+            status: result.statusCode,
+            error: result.error,
+            outcome: verdict.outcome,
+          },
           'webhook attempt',
         );
     } finally {
@@ -139,7 +156,7 @@ export class WebhookDispatcher {
 /** The dispatcher a worker role runs beside its run worker. */
 export function createWebhookDispatcher(services: {
   store: Store;
-  config: { webhooks: WebhooksConfig; events: { pollMs: number } };
+  config: { webhooks: WebhooksConfig; events: { pollMs: number }; leaseMs: number };
   clock: Clock;
   logger: Logger;
 }): WebhookDispatcher {
@@ -149,5 +166,6 @@ export function createWebhookDispatcher(services: {
     services.clock,
     services.logger,
     services.config.events.pollMs,
+    services.config.leaseMs,
   );
 }

@@ -93,13 +93,16 @@ export class EventStreams {
   /** Opens a stream for the tenant, replaying what followed `lastEventId` first. */
   async open(tenantId: string, lastEventId: string | undefined, type?: EventType): Promise<PassThrough> {
     const mine = this.streams.get(tenantId) ?? new Set<Stream>();
-    if (mine.size >= this.config.maxStreamsPerTenant) throw ERRORS.tooManyStreams(this.config.maxStreamsPerTenant);
+    if (mine.size >= this.config.maxStreamsPerTenant)
+      throw ERRORS.tooManyStreams(this.config.maxStreamsPerTenant);
     const stream = new Stream(tenantId, this.clock.now().toISOString(), type);
     mine.add(stream);
     this.streams.set(tenantId, mine);
     this.begin();
     stream.body.on('close', () => this.drop(stream));
-    stream.body.write(`retry: 1000\n: stream of tenant events; heartbeat every ${this.config.heartbeatMs} ms\n\n`);
+    stream.body.write(
+      `retry: 1000\n: stream of tenant events; heartbeat every ${this.config.heartbeatMs} ms\n\n`,
+    );
     void this.replay(stream, lastEventId);
     return stream.body;
   }
@@ -110,7 +113,9 @@ export class EventStreams {
       while (after !== undefined && !stream.body.destroyed) {
         const page = await this.store.events.after(stream.tenantId, after, BATCH);
         if (page === undefined) {
-          stream.push(`: Last-Event-ID ${after} is not a retained event of this tenant; live events follow\n\n`);
+          stream.push(
+            `: Last-Event-ID ${after} is not a retained event of this tenant; live events follow\n\n`,
+          );
           break;
         }
         for (const event of page) stream.send(event);

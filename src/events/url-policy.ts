@@ -34,7 +34,9 @@ export function parseEndpointUrl(raw: string, policy: UrlPolicy): URL {
   }
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && policy.allowHttp)) {
     throw new UrlNotAllowed(
-      policy.allowHttp ? 'The URL must be http or https' : 'The URL must be https (WEBHOOK_ALLOW_HTTP is off)',
+      policy.allowHttp
+        ? 'The URL must be http or https'
+        : 'The URL must be https (WEBHOOK_ALLOW_HTTP is off)',
     );
   }
   if (url.username || url.password) throw new UrlNotAllowed('The URL must not hold credentials');
@@ -51,7 +53,10 @@ function hostOf(url: URL): string {
  * Resolves the URL's host and checks every address it resolves to; returns the address to connect to, so
  * that a DNS answer that changes between the check and the connection cannot reach a refused address.
  */
-export async function resolveAllowed(url: URL, policy: UrlPolicy): Promise<{ address: string; family: 4 | 6 }> {
+export async function resolveAllowed(
+  url: URL,
+  policy: UrlPolicy,
+): Promise<{ address: string; family: 4 | 6 }> {
   const host = hostOf(url);
   let addresses: { address: string; family: number }[];
   if (isIP(host)) addresses = [{ address: host, family: isIP(host) }];

@@ -431,12 +431,7 @@ export interface RateBucketRepo {
 }
 
 export type EventType =
-  | 'run.created'
-  | 'run.started'
-  | 'run.succeeded'
-  | 'run.failed'
-  | 'run.cancelled'
-  | 'upload.completed';
+  'run.created' | 'run.started' | 'run.succeeded' | 'run.failed' | 'run.cancelled' | 'upload.completed';
 
 /**
  * Events are the transactional outbox of the run and upload state changes: a repository method that changes
@@ -529,9 +524,7 @@ export interface DeliveryAttempt {
 
 /** How an attempt ends the delivery, decided by the dispatcher. */
 export type DeliveryVerdict =
-  | { outcome: 'succeeded' }
-  | { outcome: 'retry'; nextAttemptAt: string }
-  | { outcome: 'failed' };
+  { outcome: 'succeeded' } | { outcome: 'retry'; nextAttemptAt: string } | { outcome: 'failed' };
 
 export interface WebhookRepo {
   /** Inserts the endpoint unless the tenant already has `max` endpoints: checked and written at once. */

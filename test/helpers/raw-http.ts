@@ -38,7 +38,20 @@ export function rawRequest(
   return new Promise((resolve, reject) => {
     const req = request(`${url}${path}`, { method, headers: options.headers ?? {} }, (res) => {
       const parts: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => parts.push(chunk));
+      // an event stream never ends: its first bytes are the answer
+      const stream = String(res.headers['content-type'] ?? '').startsWith('text/event-stream');
+      res.on('data', (chunk: Buffer) => {
+        parts.push(chunk);
+        if (stream) {
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            text: chunk.toString(),
+            body: undefined,
+          });
+          req.destroy();
+        }
+      });
       res.on('end', () => {
         const text = Buffer.concat(parts).toString();
         resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body: parse(text) });

@@ -16,7 +16,9 @@ export type Answer = { status: number; body?: string; headers?: Record<string, s
  * A webhook receiver on loopback only: it records every POST and answers as `answer` says for its path.
  * Tests send nowhere else.
  */
-export async function startReceiver(answer: (received: Received, nth: number) => Answer = () => ({ status: 200 })) {
+export async function startReceiver(
+  answer: (received: Received, nth: number) => Answer = () => ({ status: 200 }),
+) {
   const received: Received[] = [];
   const hanging = new Set<ServerResponse>();
   const waiters: (() => void)[] = [];

@@ -13,7 +13,10 @@ let open: Harness;
 let receiver: Receiver;
 let pdf: Uint8Array;
 
-const answers = new Map<string, (nth: number) => { status: number; headers?: Record<string, string> } | 'hang'>();
+const answers = new Map<
+  string,
+  (nth: number) => { status: number; headers?: Record<string, string> } | 'hang'
+>();
 
 beforeAll(async () => {
   receiver = await startReceiver((received, nth) => answers.get(received.path)?.(nth) ?? { status: 200 });
@@ -95,7 +98,9 @@ describe('webhook endpoints', () => {
       const answer = await open.request(method, route, { token: theirs });
       expect(answer.status, `${method} ${route}`).toBe(404);
     }
-    expect((await open.request('GET', '/api/open/webhook_endpoints', { token: theirs })).body.data).toEqual([]);
+    expect((await open.request('GET', '/api/open/webhook_endpoints', { token: theirs })).body.data).toEqual(
+      [],
+    );
     expect((await open.request('GET', `/api/open/webhook_endpoints/${endpoint.id}`)).status).toBe(200);
     await open.request('DELETE', `/api/open/webhook_endpoints/${endpoint.id}`);
   });
@@ -108,7 +113,9 @@ describe('webhook endpoints', () => {
     expect(bad.body.detail.map((d: { loc: string[] }) => d.loc.join('.')).sort()).toEqual(
       ['body.events.0', 'body.extra', 'body.url'].sort(),
     );
-    expect((await open.request('POST', '/api/open/webhook_endpoints', { json: { events: [] } })).status).toBe(422);
+    expect((await open.request('POST', '/api/open/webhook_endpoints', { json: { events: [] } })).status).toBe(
+      422,
+    );
     const token = (await open.server.services.tenants.create(`limits-${Date.now()}`)).token;
     for (let i = 0; i < 6; i++) await addEndpoint(open, newPath(), undefined, token);
     const over = await open.request('POST', '/api/open/webhook_endpoints', {
@@ -199,7 +206,9 @@ describe('deliveries', () => {
     expect(event.data).toMatchObject({ file_id: fileId, status: 'completed' });
     await runOnce(open);
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(on(path)(receiver.received).every((r) => JSON.parse(r.body).type === 'upload.completed')).toBe(true);
+    expect(on(path)(receiver.received).every((r) => JSON.parse(r.body).type === 'upload.completed')).toBe(
+      true,
+    );
     await open.request('DELETE', `/api/open/webhook_endpoints/${endpoint.id}`);
   });
 
@@ -227,7 +236,7 @@ describe('deliveries', () => {
 
   it('gives up after the last wait of the schedule, and a 410 disables the endpoint until enabled', async () => {
     const failing = newPath();
-    answers.set(failing, () => ({ status: 503, body: 'x'.repeat(10_000) } as never));
+    answers.set(failing, () => ({ status: 503, body: 'x'.repeat(10_000) }) as never);
     const endpoint = await addEndpoint(open, failing, ['upload.completed']);
     await uploadPdf(open, pdf);
     const log = await waitForAttempts(endpoint.id, 4);
@@ -254,7 +263,7 @@ describe('deliveries', () => {
 
   it('keeps at most 4 KiB of an answer, and says why there was none', async () => {
     const path = newPath();
-    answers.set(path, () => ({ status: 200, body: 'y'.repeat(10_000) } as never));
+    answers.set(path, () => ({ status: 200, body: 'y'.repeat(10_000) }) as never);
     const endpoint = await addEndpoint(open, path, ['upload.completed']);
     await uploadPdf(open, pdf);
     const [attempt] = await waitForAttempts(endpoint.id, 1);
@@ -283,7 +292,9 @@ describe('deliveries', () => {
     const [delivery] = on(path)(await receiver.until((all) => on(path)(all).length >= 1));
     expect(delivery!.headers['webhook-signature']!.split(' ')).toHaveLength(2);
     expect(() => new Webhook(endpoint.secret).verify(delivery!.body, delivery!.headers)).not.toThrow();
-    expect(() => new Webhook(rotated.body.data.secret).verify(delivery!.body, delivery!.headers)).not.toThrow();
+    expect(() =>
+      new Webhook(rotated.body.data.secret).verify(delivery!.body, delivery!.headers),
+    ).not.toThrow();
     await open.request('DELETE', `/api/open/webhook_endpoints/${endpoint.id}`);
   });
 
@@ -309,10 +320,18 @@ describe('deliveries', () => {
 async function waitForAttempts(endpointId: string, n: number, token?: string) {
   const deadline = Date.now() + 20_000;
   for (;;) {
-    const log = await open.request('GET', `/api/open/webhook_endpoints/${endpointId}/deliveries?limit=100`, { token });
+    const log = await open.request('GET', `/api/open/webhook_endpoints/${endpointId}/deliveries?limit=100`, {
+      token,
+    });
     expect(log.status).toBe(200);
     if (log.body.data.length >= n) {
-      return log.body.data as { event_id: string; attempt: number; status_code: number | null; error: string | null; response_body: string }[];
+      return log.body.data as {
+        event_id: string;
+        attempt: number;
+        status_code: number | null;
+        error: string | null;
+        response_body: string;
+      }[];
     }
     if (Date.now() > deadline) throw new Error(`only ${log.body.data.length} attempts`);
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -325,11 +344,18 @@ describe('the events list', () => {
     const all = await open.request('GET', '/api/open/events?limit=100');
     expect(all.status).toBe(200);
     const mine = all.body.data.filter((e: { data: { id: string } }) => e.data.id === run.id);
-    expect(mine.map((e: { type: string }) => e.type)).toEqual(['run.succeeded', 'run.started', 'run.created']);
+    expect(mine.map((e: { type: string }) => e.type)).toEqual([
+      'run.succeeded',
+      'run.started',
+      'run.created',
+    ]);
     const firstPage = await open.request('GET', '/api/open/events?limit=2');
     expect(firstPage.body.data).toHaveLength(2);
     expect(firstPage.body.next_cursor).toBe(firstPage.body.data[1].id);
-    const second = await open.request('GET', `/api/open/events?limit=2&starting_after=${firstPage.body.next_cursor}`);
+    const second = await open.request(
+      'GET',
+      `/api/open/events?limit=2&starting_after=${firstPage.body.next_cursor}`,
+    );
     expect(second.body.data[0].id).toBe(all.body.data[2].id);
     const typed = await open.request('GET', '/api/open/events?type=run.started&limit=100');
     expect(typed.body.data.every((e: { type: string }) => e.type === 'run.started')).toBe(true);

@@ -23,6 +23,15 @@ const OPERATIONS: Record<string, [string, string]> = {
   rerunRun: ['POST', `/api/open/runs/${id}/rerun`],
   cancelRun: ['POST', `/api/open/runs/${id}/cancel`],
   downloadRunFile: ['GET', `/api/open/runs/${id}/files/report.json`],
+  createWebhookEndpoint: ['POST', '/api/open/webhook_endpoints'],
+  listWebhookEndpoints: ['GET', '/api/open/webhook_endpoints'],
+  getWebhookEndpoint: ['GET', `/api/open/webhook_endpoints/${id}`],
+  deleteWebhookEndpoint: ['DELETE', `/api/open/webhook_endpoints/${id}`],
+  rotateWebhookSecret: ['POST', `/api/open/webhook_endpoints/${id}/rotate_secret`],
+  enableWebhookEndpoint: ['POST', `/api/open/webhook_endpoints/${id}/enable`],
+  listWebhookDeliveries: ['GET', `/api/open/webhook_endpoints/${id}/deliveries`],
+  listEvents: ['GET', '/api/open/events'],
+  streamEvents: ['GET', '/api/open/events/stream'],
 };
 
 let h: Harness;

@@ -253,7 +253,8 @@ describe('spec-driven fuzzing', () => {
             tally.fiveXX++;
             problems.push(`5xx: ${what} ${res.text.slice(0, 200)}`);
           }
-          const isFile = m.method === 'GET' && res.status === 200 && op.id === 'downloadRunFile';
+          const isFile =
+            m.method === 'GET' && res.status === 200 && ['downloadRunFile', 'streamEvents'].includes(op.id);
           const envelopeOk =
             m.method === 'HEAD' ||
             isFile ||

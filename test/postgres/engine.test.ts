@@ -73,19 +73,22 @@ async function tenantWithFile(store: Store, name: string) {
     },
     { count: 10, bytes: 10, now: at },
   );
-  await store.uploads.complete({
-    id: fileId,
-    tenant_id: tenant.tenant_id,
-    upload_id: uploadId,
-    file_name: 'a.pdf',
-    size_bytes: 1,
-    sha256: 'x',
-    page_count: 1,
-    pdf_version: '1.4',
-    encrypted: false,
-    storage_key: 'k',
-    created_at: at,
-  }, '{}' as JsonText);
+  await store.uploads.complete(
+    {
+      id: fileId,
+      tenant_id: tenant.tenant_id,
+      upload_id: uploadId,
+      file_name: 'a.pdf',
+      size_bytes: 1,
+      sha256: 'x',
+      page_count: 1,
+      pdf_version: '1.4',
+      encrypted: false,
+      storage_key: 'k',
+      created_at: at,
+    },
+    '{}' as JsonText,
+  );
   const run = (): RunRow => ({
     id: randomUUID(),
     tenant_id: tenant.tenant_id,

@@ -42,19 +42,22 @@ beforeEach(async () => {
     },
     { count: 10, bytes: 10, now: new Date().toISOString() },
   );
-  await store.uploads.complete({
-    id: fileId,
-    tenant_id: tenantId,
-    upload_id: uploadId,
-    file_name: 'a.pdf',
-    size_bytes: 1,
-    sha256: 'x',
-    page_count: 1,
-    pdf_version: '1.4',
-    encrypted: false,
-    storage_key: 'k',
-    created_at: new Date().toISOString(),
-  }, '{}' as JsonText);
+  await store.uploads.complete(
+    {
+      id: fileId,
+      tenant_id: tenantId,
+      upload_id: uploadId,
+      file_name: 'a.pdf',
+      size_bytes: 1,
+      sha256: 'x',
+      page_count: 1,
+      pdf_version: '1.4',
+      encrypted: false,
+      storage_key: 'k',
+      created_at: new Date().toISOString(),
+    },
+    '{}' as JsonText,
+  );
 });
 afterEach(async () => {
   await opened.close();

@@ -1,5 +1,13 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { createClient, type OpenTenantClient, type Run, type UploadProgress } from './client.js';
+import {
+  createClient,
+  type OpenTenantClient,
+  type Run,
+  type SubscribedEventType,
+  type UploadProgress,
+  type WebhookEndpoint,
+} from './client.js';
+import type { Event, EventType } from './event-stream.js';
 import { IntegrityError, OtaError } from './errors.js';
 import type { RetryNotice } from './retry.js';
 import { ProgressLine, table } from './terminal.js';
@@ -334,7 +342,173 @@ export function buildProgram(): Command {
         out(`${list.length} of ${total} transactions; these sum to ${sum} minor units`);
       },
     );
+  const events = program.command('events').description('what happened to runs and uploads');
+  events
+    .command('listen')
+    .description('print events as they happen (Ctrl-C stops); resumes by itself after a broken connection')
+    .addOption(new Option('--type <type>', 'only this type').choices(EVENT_TYPES))
+    .option('--after <event_id>', 'start with the retained events after this one')
+    .action(async (options: { type?: EventType; after?: string }, command: Command) => {
+      const { client, json } = clientOf(command);
+      const stop = new AbortController();
+      process.once('SIGINT', () => stop.abort());
+      try {
+        for await (const event of client.eventStream({
+          type: options.type,
+          lastEventId: options.after,
+          signal: stop.signal,
+          onReconnect: ({ delayMs, reason }) =>
+            process.stderr.write(
+              `stream broken (${reason}), reconnecting in ${Math.ceil(delayMs / 1000)} s\n`,
+            ),
+        })) {
+          if (json) out(JSON.stringify(event));
+          else out(describeEvent(event));
+        }
+      } catch (error) {
+        if (!stop.signal.aborted) throw error;
+      }
+    });
+  events
+    .command('list')
+    .description('the newest events')
+    .addOption(new Option('--type <type>', 'only this type').choices(EVENT_TYPES))
+    .option('--limit <n>', 'how many (at most 100)', positiveInt, 20)
+    .action(async (options: { type?: EventType; limit: number }, command: Command) => {
+      const { client, json } = clientOf(command);
+      const page = await client.listEvents({ type: options.type, limit: options.limit });
+      if (json) return printJson(page.data);
+      out(
+        table(
+          page.data.map((e) => ({
+            id: e.id,
+            type: e.type,
+            at: e.created_at,
+            object: 'upload_id' in e.data ? e.data.upload_id : e.data.id,
+          })),
+          [
+            ['at', 'CREATED'],
+            ['type', 'TYPE'],
+            ['object', 'OBJECT'],
+            ['id', 'EVENT'],
+          ],
+        ),
+      );
+    });
+
+  const webhooks = program.command('webhooks').description('webhook endpoints');
+  webhooks
+    .command('add')
+    .description('register an https URL that receives events as signed POSTs; prints its secret once')
+    .argument('<url>')
+    .option('--events <types>', `comma-separated: ${EVENT_TYPES.join(', ')} (default: every type)`)
+    .option('--description <text>')
+    .action(async (url: string, options: { events?: string; description?: string }, command: Command) => {
+      const { client, json } = clientOf(command);
+      const types = options.events?.split(',').map((t) => t.trim()) as SubscribedEventType[] | undefined;
+      const endpoint = await client.webhooks.add(url, { events: types, description: options.description });
+      if (json) return printJson(endpoint);
+      out(endpointRows([endpoint]));
+      out(`\nsigning secret (shown only now): ${endpoint.secret}`);
+    });
+  webhooks.command('list').action(async (_options: object, command: Command) => {
+    const { client, json } = clientOf(command);
+    const list = await client.webhooks.list();
+    if (json) return printJson(list);
+    out(endpointRows(list));
+  });
+  webhooks
+    .command('delete')
+    .argument('<endpoint_id>')
+    .action(async (id: string, _options: object, command: Command) => {
+      const { client, json } = clientOf(command);
+      await client.webhooks.delete(id);
+      if (json) return printJson({ id, deleted: true });
+      out(`deleted ${id}`);
+    });
+  webhooks
+    .command('rotate')
+    .description('give the endpoint a new secret; the old one keeps signing during the overlap')
+    .argument('<endpoint_id>')
+    .action(async (id: string, _options: object, command: Command) => {
+      const { client, json } = clientOf(command);
+      const endpoint = await client.webhooks.rotate(id);
+      if (json) return printJson(endpoint);
+      out(`new signing secret (shown only now): ${endpoint.secret}`);
+    });
+  webhooks
+    .command('enable')
+    .argument('<endpoint_id>')
+    .action(async (id: string, _options: object, command: Command) => {
+      const { client, json } = clientOf(command);
+      const endpoint = await client.webhooks.enable(id);
+      if (json) return printJson(endpoint);
+      out(endpointRows([endpoint]));
+    });
+  webhooks
+    .command('deliveries')
+    .description('the latest delivery attempts of an endpoint')
+    .argument('<endpoint_id>')
+    .option('--limit <n>', 'how many (at most 100)', positiveInt, 20)
+    .action(async (id: string, options: { limit: number }, command: Command) => {
+      const { client, json } = clientOf(command);
+      const attempts = await client.webhooks.deliveries(id, options.limit);
+      if (json) return printJson(attempts);
+      out(
+        table(
+          attempts.map((a) => ({
+            ...a,
+            result: a.status_code ?? a.error,
+            took: `${a.duration_ms} ms`,
+          })),
+          [
+            ['attempted_at', 'WHEN'],
+            ['event_id', 'EVENT'],
+            ['attempt', 'ATTEMPT'],
+            ['result', 'RESULT'],
+            ['took', 'TOOK'],
+          ],
+          ['attempt', 'took'],
+        ),
+      );
+    });
   return program;
+}
+
+const EVENT_TYPES: EventType[] = [
+  'run.created',
+  'run.started',
+  'run.succeeded',
+  'run.failed',
+  'run.cancelled',
+  'upload.completed',
+];
+
+function describeEvent(event: Event): string {
+  const data = event.data as {
+    id?: string;
+    status?: string;
+    progress?: number;
+    upload_id?: string;
+    file_name?: string;
+  };
+  const object = event.type.startsWith('run.')
+    ? `run ${data.id} ${data.status}`
+    : `upload ${data.upload_id} (${data.file_name})`;
+  return `${event.created_at}  ${event.type.padEnd(16)}  ${object}  [${event.id}]`;
+}
+
+function endpointRows(list: WebhookEndpoint[]): string {
+  return table(
+    list.map((e) => ({ ...e, events: e.events.join(',') })),
+    [
+      ['id', 'ENDPOINT'],
+      ['status', 'STATUS'],
+      ['url', 'URL'],
+      ['events', 'EVENTS'],
+      ['created_at', 'CREATED'],
+    ],
+  );
 }
 
 export async function main(argv: string[]): Promise<number> {

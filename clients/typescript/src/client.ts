@@ -5,6 +5,8 @@ import type { Readable } from 'node:stream';
 import createFetchClient, { type Client } from 'openapi-fetch';
 import type { components, operations, paths } from '../generated/openapi.js';
 import { type ErrorEnvelope, IntegrityError, OtaError } from './errors.js';
+import { type Event, eventStream, type StreamOptions } from './event-stream.js';
+import { verifyWebhook } from './webhooks.js';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import {
@@ -31,6 +33,11 @@ export type Dashboard = Schemas['Dashboard'];
 export type RunListQuery = NonNullable<operations['listRuns']['parameters']['query']>;
 export type TransactionQuery = NonNullable<operations['listRevenueTransactions']['parameters']['query']>;
 export type OutputName = operations['downloadRunFile']['parameters']['path']['name'];
+export type WebhookEndpoint = Schemas['WebhookEndpoint'];
+export type WebhookEndpointWithSecret = Schemas['WebhookEndpointWithSecret'];
+export type DeliveryAttempt = Schemas['DeliveryAttempt'];
+export type SubscribedEventType = Schemas['SubscribedEventType'];
+export type EventListQuery = NonNullable<operations['listEvents']['parameters']['query']>;
 
 export interface ClientOptions {
   /** Where the API is, for example `http://127.0.0.1:8080`. */
@@ -70,8 +77,13 @@ export interface UploadOptions {
 export interface WaitOptions {
   /** Give up after this long (default 10 minutes). */
   timeoutMs?: number;
-  /** Poll interval (default 250 ms). */
+  /**
+   * Poll interval (default 250 ms) when the event stream cannot be used; while it is, the run is also read
+   * every eight intervals, for its progress.
+   */
   intervalMs?: number;
+  /** Wait by polling only, never through the event stream. */
+  poll?: boolean;
   onProgress?: (run: Run) => void;
   signal?: AbortSignal;
 }
@@ -265,19 +277,115 @@ export class OpenTenantClient {
     ).data;
   }
 
-  /** Polls a run until it has finished (succeeded, failed or cancelled) and returns it. */
+  /**
+   * Waits until a run has finished (succeeded, failed or cancelled) and returns it: told by the event stream
+   * when the server has one, by polling otherwise (or when the stream cannot be opened).
+   */
   async waitForRun(runId: string, options: WaitOptions = {}): Promise<Run> {
-    const deadline = Date.now() + (options.timeoutMs ?? 600_000);
-    for (;;) {
-      const run = await this.getRun(runId);
-      options.onProgress?.(run);
-      if (FINISHED.includes(run.status)) return run;
-      if (Date.now() > deadline)
-        throw new Error(`run ${runId} is still ${run.status} after ${options.timeoutMs ?? 600_000} ms`);
-      await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 250));
-      options.signal?.throwIfAborted();
+    const timeoutMs = options.timeoutMs ?? 600_000;
+    const intervalMs = options.intervalMs ?? 250;
+    const deadline = Date.now() + timeoutMs;
+    const stop = new AbortController();
+    const onAbort = () => stop.abort(options.signal?.reason);
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    let streamWorks = options.poll !== true;
+    const told = streamWorks
+      ? (async () => {
+          try {
+            for await (const event of this.eventStream({ signal: stop.signal })) {
+              if (!event.type.startsWith('run.')) continue;
+              const run = event.data as Run;
+              if (run.id === runId && FINISHED.includes(run.status)) return run;
+            }
+          } catch {
+            // no stream (an older server, too many open, aborted): polling carries on alone
+          }
+          streamWorks = false;
+          return undefined;
+        })()
+      : Promise.resolve(undefined);
+    try {
+      for (;;) {
+        const run = await this.getRun(runId);
+        options.onProgress?.(run);
+        if (FINISHED.includes(run.status)) return run;
+        if (Date.now() > deadline)
+          throw new Error(`run ${runId} is still ${run.status} after ${timeoutMs} ms`);
+        const pause = sleep(streamWorks ? intervalMs * 8 : intervalMs, stop.signal).then(
+          () => undefined,
+          () => undefined,
+        );
+        const ended = await Promise.race([told, pause]).catch(() => undefined);
+        options.signal?.throwIfAborted();
+        if (ended) {
+          options.onProgress?.(ended);
+          return ended;
+        }
+      }
+    } finally {
+      options.signal?.removeEventListener('abort', onAbort);
+      stop.abort();
+      await told;
     }
   }
+
+  /** One page of the tenant's events, newest first (`next_cursor` pages on). */
+  async listEvents(query: EventListQuery = {}) {
+    return unwrap(await this.api.GET('/api/open/events', { params: { query } }));
+  }
+
+  /**
+   * The tenant's events as they happen (Server-Sent Events), resumed with Last-Event-ID after a broken
+   * connection; ends when `signal` aborts.
+   */
+  eventStream(options: StreamOptions = {}): AsyncGenerator<Event> {
+    return eventStream(this.options.baseUrl, this.options.token, this.options.fetch ?? fetch, options);
+  }
+
+  /** Webhook endpoints, and `verify` for receivers. */
+  readonly webhooks = {
+    /** Checks a delivery's Standard Webhooks signature against the endpoint's secret; returns its event. */
+    verify: (secret: string, headers: Parameters<typeof verifyWebhook>[1], body: string | Buffer): Event =>
+      verifyWebhook<Event>(secret, headers, body),
+    add: async (
+      url: string,
+      options: { events?: SubscribedEventType[]; description?: string } = {},
+    ): Promise<WebhookEndpointWithSecret> =>
+      unwrap(await this.api.POST('/api/open/webhook_endpoints', { body: { url, ...options } })).data,
+    list: async (): Promise<WebhookEndpoint[]> =>
+      unwrap(await this.api.GET('/api/open/webhook_endpoints')).data,
+    get: async (id: string): Promise<WebhookEndpoint> =>
+      unwrap(
+        await this.api.GET('/api/open/webhook_endpoints/{endpoint_id}', {
+          params: { path: { endpoint_id: id } },
+        }),
+      ).data,
+    delete: async (id: string): Promise<void> => {
+      unwrap(
+        await this.api.DELETE('/api/open/webhook_endpoints/{endpoint_id}', {
+          params: { path: { endpoint_id: id } },
+        }),
+      );
+    },
+    rotate: async (id: string): Promise<WebhookEndpointWithSecret> =>
+      unwrap(
+        await this.api.POST('/api/open/webhook_endpoints/{endpoint_id}/rotate_secret', {
+          params: { path: { endpoint_id: id } },
+        }),
+      ).data,
+    enable: async (id: string): Promise<WebhookEndpoint> =>
+      unwrap(
+        await this.api.POST('/api/open/webhook_endpoints/{endpoint_id}/enable', {
+          params: { path: { endpoint_id: id } },
+        }),
+      ).data,
+    deliveries: async (id: string, limit = 20): Promise<DeliveryAttempt[]> =>
+      unwrap(
+        await this.api.GET('/api/open/webhook_endpoints/{endpoint_id}/deliveries', {
+          params: { path: { endpoint_id: id }, query: { limit } },
+        }),
+      ).data,
+  };
 
   /**
    * Uploads a file: start (or resume), send the parts the server lacks, `concurrency` at a time (a part

@@ -16,7 +16,14 @@ export {
   type UploadOptions,
   type UploadProgress,
   type WaitOptions,
+  type WebhookEndpoint,
+  type WebhookEndpointWithSecret,
+  type DeliveryAttempt,
+  type EventListQuery,
+  type SubscribedEventType,
 } from './client.js';
+export { type Event, type EventType, type StreamOptions } from './event-stream.js';
+export { TIMESTAMP_TOLERANCE_SECONDS, verifyWebhook, WebhookVerificationError } from './webhooks.js';
 export { type ErrorEnvelope, IntegrityError, OtaError, type ValidationItem } from './errors.js';
 export { DEFAULT_RETRY, type RateLimitState, type RetryNotice, type RetryPolicy } from './retry.js';
 export type { components, operations, paths } from '../generated/openapi.js';

@@ -9,7 +9,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../../src/paths.js';
 import { textPdf } from '../../../test/helpers/files.js';
 import { type Harness, startHarness } from '../../../test/helpers/harness.js';
-import { createClient, IntegrityError, type OpenTenantClient, OtaError } from '../src/index.js';
+import { Webhook } from 'standardwebhooks';
+import {
+  createClient,
+  IntegrityError,
+  type OpenTenantClient,
+  OtaError,
+  verifyWebhook,
+  WebhookVerificationError,
+} from '../src/index.js';
 import { buildProgram } from '../src/cli.js';
 
 /**
@@ -24,6 +32,8 @@ let dir: string;
 /** Decides, per request through the proxy, whether to interfere. */
 let interfere: (req: IncomingMessage, res: ServerResponse) => boolean = () => false;
 const seen: string[] = [];
+/** Connections carrying an event stream through the proxy, so that a test can drop them. */
+const openStreams = new Set<import('node:net').Socket>();
 
 beforeAll(async () => {
   h = await startHarness({ UPLOAD_PART_SIZE: String(PART), WORKER_THREADS: '1' });
@@ -32,6 +42,10 @@ beforeAll(async () => {
   proxy = createServer((req, res) => {
     seen.push(`${req.method} ${req.url}`);
     if (interfere(req, res)) return;
+    if (req.url?.startsWith('/api/open/events/stream')) {
+      openStreams.add(req.socket);
+      req.socket.once('close', () => openStreams.delete(req.socket));
+    }
     const upstream = request(
       { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers },
       (answer) => {
@@ -319,6 +333,97 @@ describe('runs and lists', () => {
   });
 });
 
+describe('events and webhooks', () => {
+  it('waitForRun is told by the event stream: it opens one and returns without polling every 250 ms', async () => {
+    const file = path.join(dir, 'told.pdf');
+    writeFileSync(file, await textPdf(2));
+    const upload = await client().uploadFile(file);
+    const run = await client().createRun(upload.file_id);
+    const before = seen.length;
+    const done = await client().waitForRun(run.id, { intervalMs: 5_000 });
+    expect(done.status).toBe('succeeded');
+    const requests = seen.slice(before);
+    expect(requests).toContain('GET /api/open/events/stream');
+    // one read before the stream told it, at most one more: the stream, not the poll, ended the wait
+    expect(requests.filter((r) => r === `GET /api/open/runs/${run.id}`).length).toBeLessThanOrEqual(2);
+  });
+
+  it('eventStream resumes after a dropped connection with Last-Event-ID: nothing missed, nothing twice', async () => {
+    const file = path.join(dir, 'stream.pdf');
+    writeFileSync(file, await textPdf(1));
+    const stop = new AbortController();
+    const reconnects: (string | undefined)[] = [];
+    const got: string[] = [];
+    const stream = client().eventStream({
+      type: 'upload.completed',
+      signal: stop.signal,
+      onReconnect: ({ lastEventId }) => reconnects.push(lastEventId),
+    });
+    // the stream is open before the upload completes: a stream without Last-Event-ID starts from now
+    const pending = stream.next();
+    while (openStreams.size === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const first = client().uploadFile(file);
+    const next = await pending;
+    got.push((next.value as { id: string }).id);
+    expect((next.value as { data: { upload_id: string } }).data.upload_id).toBe((await first).upload_id);
+    // the proxy drops the stream's connection; two more uploads complete meanwhile
+    interfere = (req, res) => {
+      if (req.url?.startsWith('/api/open/events/stream') && req.headers['last-event-id'] === undefined) {
+        res.destroy();
+        return true;
+      }
+      return false;
+    };
+    const streamSockets = seen.length;
+    for (const socket of [...openStreams]) socket.destroy();
+    const later = [await client().uploadFile(file), await client().uploadFile(file)];
+    for (let i = 0; i < 2; i++) {
+      const event = await stream.next();
+      got.push((event.value as { id: string }).id);
+      expect((event.value as { data: { upload_id: string } }).data.upload_id).toBe(later[i]!.upload_id);
+    }
+    interfere = () => false;
+    stop.abort();
+    await stream.return(undefined);
+    expect(reconnects[0]).toBe(got[0]);
+    expect(new Set(got).size).toBe(3);
+    expect(seen.slice(streamSockets)).toContain('GET /api/open/events/stream?type=upload.completed');
+  });
+
+  it('webhooks.verify accepts what the Standard Webhooks reference signs, and refuses anything else', async () => {
+    const secret = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
+    const body = JSON.stringify({ id: 'evt', type: 'run.succeeded', created_at: '', data: {} });
+    const now = new Date();
+    const signature = new Webhook(secret).sign('msg_1', now, body);
+    const headers = {
+      'webhook-id': 'msg_1',
+      'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+      'webhook-signature': `v1,${Buffer.alloc(32).toString('base64')} ${signature}`,
+    };
+    expect(client().webhooks.verify(secret, headers, body)).toMatchObject({ type: 'run.succeeded' });
+    expect(verifyWebhook(secret, new Headers(headers), Buffer.from(body))).toMatchObject({ id: 'evt' });
+    expect(() => client().webhooks.verify(secret, headers, `${body} `)).toThrow(WebhookVerificationError);
+    expect(() => client().webhooks.verify(secret, { ...headers, 'webhook-id': 'msg_2' }, body)).toThrow(
+      /no signature matches/,
+    );
+    const stale = { ...headers, 'webhook-timestamp': String(Math.floor(now.getTime() / 1000) - 600) };
+    expect(() => client().webhooks.verify(secret, stale, body)).toThrow(/too far/);
+    expect(() => client().webhooks.verify(signature, headers, body)).toThrow(/whsec_/);
+    expect(() => client().webhooks.verify(secret, {}, body)).toThrow(/missing/);
+  });
+
+  it('manages endpoints; the server as shipped refuses a loopback URL, with detail[]', async () => {
+    const refused = await client()
+      .webhooks.add('https://127.0.0.1/hook')
+      .catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(OtaError);
+    expect((refused as OtaError).error).toBe('webhook_url_not_allowed');
+    expect((refused as OtaError).detail[0]!.loc).toEqual(['body', 'url']);
+    expect(await client().webhooks.list()).toEqual([]);
+  });
+});
+
 describe('the ota command line', () => {
   const ota = (args: string[], env: Record<string, string> = {}) =>
     promisify(execFile)(process.execPath, ['--import', 'tsx', 'clients/typescript/src/bin.ts', ...args], {
@@ -398,7 +503,7 @@ describe('the ota command line', () => {
   it('a command group without its subcommand prints its help on stderr and exits 2 (every group)', async () => {
     const program = buildProgram();
     const groups = [program, ...program.commands].filter((command) => command.commands.length > 0);
-    expect(groups.map((group) => group.name())).toEqual(['ota', 'runs', 'revenue']);
+    expect(groups.map((group) => group.name())).toEqual(['ota', 'runs', 'revenue', 'events', 'webhooks']);
     for (const group of groups) {
       const args = group === program ? [] : [group.name()];
       const result = await ota(args);

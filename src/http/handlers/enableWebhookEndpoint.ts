@@ -3,5 +3,8 @@ import { pathOf } from '../params.js';
 import { sendOk } from '../render.js';
 
 export const enableWebhookEndpoint: AuthedHandler = async ({ c, ctx, services, principal }) => {
-  sendOk(ctx, await services.webhooks.enable(principal.tenantId, pathOf<'enableWebhookEndpoint'>(c).endpoint_id));
+  sendOk(
+    ctx,
+    await services.webhooks.enable(principal.tenantId, pathOf<'enableWebhookEndpoint'>(c).endpoint_id),
+  );
 };

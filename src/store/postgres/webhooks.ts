@@ -17,12 +17,15 @@ export function postgresWebhooks(db: Postgres): WebhookRepo {
     async create(endpoint, max) {
       return db.transaction(async (tx) => {
         // one creation at a time per tenant: the count and the insert cannot interleave with another's
-        await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 3))', [`webhooks:${endpoint.tenant_id}`]);
+        await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 3))', [
+          `webhooks:${endpoint.tenant_id}`,
+        ]);
         const {
           rows: [counted],
-        } = await tx.query<{ n: number }>('SELECT COUNT(*)::int AS n FROM webhook_endpoints WHERE tenant_id = $1', [
-          endpoint.tenant_id,
-        ]);
+        } = await tx.query<{ n: number }>(
+          'SELECT COUNT(*)::int AS n FROM webhook_endpoints WHERE tenant_id = $1',
+          [endpoint.tenant_id],
+        );
         if (counted!.n >= max) return 'over_limit' as const;
         await tx.query(
           `INSERT INTO webhook_endpoints (${ENDPOINT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
@@ -59,10 +62,10 @@ export function postgresWebhooks(db: Postgres): WebhookRepo {
     },
     async delete(tenantId, endpointId) {
       return db.transaction(async (tx) => {
-        const gone = await tx.query('DELETE FROM webhook_endpoints WHERE id = $1 AND tenant_id = $2 RETURNING id', [
-          endpointId,
-          tenantId,
-        ]);
+        const gone = await tx.query(
+          'DELETE FROM webhook_endpoints WHERE id = $1 AND tenant_id = $2 RETURNING id',
+          [endpointId, tenantId],
+        );
         if (gone.rows.length === 0) return false;
         await tx.query('DELETE FROM webhook_deliveries WHERE endpoint_id = $1', [endpointId]);
         await tx.query('DELETE FROM webhook_attempts WHERE endpoint_id = $1', [endpointId]);
@@ -167,9 +170,10 @@ export function postgresWebhooks(db: Postgres): WebhookRepo {
           ],
         );
         if (verdict.outcome === 'succeeded') {
-          await tx.query('UPDATE webhook_endpoints SET failing_since = NULL WHERE id = $1 AND failing_since IS NOT NULL', [
-            delivery.endpoint.id,
-          ]);
+          await tx.query(
+            'UPDATE webhook_endpoints SET failing_since = NULL WHERE id = $1 AND failing_since IS NOT NULL',
+            [delivery.endpoint.id],
+          );
         } else {
           await tx.query(
             `UPDATE webhook_endpoints SET failing_since = COALESCE(failing_since, $2),

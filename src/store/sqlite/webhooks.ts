@@ -48,8 +48,7 @@ export function sqliteWebhooks(db: Db): WebhookRepo {
      WHERE endpoint_id = @endpoint AND event_id = @event`,
   );
   const claimed = db.prepare(
-    `SELECT ${ENDPOINT_COLUMNS
-      .split(',')
+    `SELECT ${ENDPOINT_COLUMNS.split(',')
       .map((c) => `e.${c.trim()}`)
       .join(', ')}, d.event_id, v.type AS event_type, v.body, d.attempts
      FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id JOIN events v ON v.id = d.event_id
@@ -135,7 +134,8 @@ export function sqliteWebhooks(db: Db): WebhookRepo {
         next: verdict.outcome === 'retry' ? verdict.nextAttemptAt : attempt.attempted_at,
       });
       if (verdict.outcome === 'succeeded') succeeded.run(delivery.endpoint.id);
-      else failed.run({ id: delivery.endpoint.id, at: attempt.attempted_at, disable: disable ? 1 : 0, before });
+      else
+        failed.run({ id: delivery.endpoint.id, at: attempt.attempted_at, disable: disable ? 1 : 0, before });
       return true;
     },
   );

@@ -1,0 +1,122 @@
+import { Webhook } from 'standardwebhooks';
+import { afterEach, describe, expect, it } from 'vitest';
+import { textPdf } from '../helpers/files.js';
+import {
+  admin,
+  call,
+  cleanedAfterEach,
+  port,
+  startServerProcess,
+  startWorkerProcess,
+  tempDataDir,
+  uploadWhole,
+} from '../helpers/processes.js';
+import { startReceiver } from '../helpers/receiver.js';
+
+const { started, dirs } = cleanedAfterEach();
+const receivers: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  await Promise.all(receivers.splice(0).map((r) => r.close()));
+});
+
+/** Loopback receivers allowed; leases of a second, as the run crash tests use. */
+const env = {
+  WEBHOOK_ALLOW_HTTP: 'true',
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+  WEBHOOK_TIMEOUT_MS: '60000',
+  RUN_LEASE_MS: '1000',
+  EVENT_POLL_MS: '50',
+  WORKER_THREADS: '1',
+};
+
+describe('a dispatcher killed mid-delivery', () => {
+  it('leaves the delivery to another process, which sends the same webhook-id again; one event, one attempt logged', async () => {
+    const dataDir = await tempDataDir();
+    dirs.push(dataDir);
+    const tenant = (await admin(dataDir, 'tenants', 'create', '--name', 'hooks', '--json')).json as {
+      token: string;
+    };
+    // the first delivery hangs until its dispatcher dies; the next one is answered
+    const receiver = await startReceiver((_received, nth) => (nth === 1 ? 'hang' : { status: 200 }));
+    receivers.push(receiver);
+    const server = await startServerProcess(dataDir, port(), { ...env, WORKER_THREADS: '0' });
+    started.push(server);
+    const endpoint = (
+      await call(server.url, tenant.token, 'POST', '/api/open/webhook_endpoints', {
+        url: receiver.url('/hook'),
+        events: ['upload.completed'],
+      })
+    ).body.data as { id: string; secret: string };
+
+    const first = startWorkerProcess(dataDir, env);
+    started.push(first);
+    await uploadWhole(server.url, tenant.token, await textPdf(1));
+    await receiver.until((all) => all.length >= 1);
+    await first.kill('SIGKILL');
+
+    const second = startWorkerProcess(dataDir, env);
+    started.push(second);
+    const got = await receiver.until((all) => all.length >= 2, 30_000);
+    expect(got[1]!.headers['webhook-id']).toBe(got[0]!.headers['webhook-id']);
+    expect(got[1]!.body).toBe(got[0]!.body);
+    const verifier = new Webhook(endpoint.secret);
+    for (const delivery of got) expect(() => verifier.verify(delivery.body, delivery.headers)).not.toThrow();
+
+    const events = (await call(server.url, tenant.token, 'GET', '/api/open/events?type=upload.completed'))
+      .body;
+    expect(events.data.map((e: { id: string }) => e.id)).toEqual([got[0]!.headers['webhook-id']]);
+    // the killed dispatcher recorded nothing; the one that delivered recorded its attempt as the first
+    const deadline = Date.now() + 10_000;
+    let log: { attempt: number; status_code: number }[] = [];
+    while (Date.now() < deadline) {
+      log = (
+        await call(server.url, tenant.token, 'GET', `/api/open/webhook_endpoints/${endpoint.id}/deliveries`)
+      ).body.data;
+      if (log.length > 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(log.map((a) => [a.attempt, a.status_code])).toEqual([[1, 200]]);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(receiver.received).toHaveLength(2);
+  });
+
+  it('refuses loopback receivers with the settings as shipped, at delivery too', async () => {
+    const dataDir = await tempDataDir();
+    dirs.push(dataDir);
+    const tenant = (await admin(dataDir, 'tenants', 'create', '--name', 'strict', '--json')).json as {
+      token: string;
+    };
+    const receiver = await startReceiver();
+    receivers.push(receiver);
+    // the API allows the endpoint; the worker, as shipped, does not deliver to it
+    const server = await startServerProcess(dataDir, port(), { ...env, WORKER_THREADS: '0' });
+    started.push(server);
+    const endpoint = (
+      await call(server.url, tenant.token, 'POST', '/api/open/webhook_endpoints', {
+        url: receiver.url('/hook'),
+        events: ['upload.completed'],
+      })
+    ).body.data as { id: string };
+    const worker = startWorkerProcess(dataDir, {
+      RUN_LEASE_MS: '1000',
+      EVENT_POLL_MS: '50',
+      WORKER_THREADS: '1',
+      WEBHOOK_ALLOW_HTTP: 'true',
+      WEBHOOK_RETRY_SCHEDULE: '1h',
+    });
+    started.push(worker);
+    await uploadWhole(server.url, tenant.token, await textPdf(1));
+    const deadline = Date.now() + 15_000;
+    let log: { status_code: number | null; error: string }[] = [];
+    while (Date.now() < deadline && log.length === 0) {
+      log = (
+        await call(server.url, tenant.token, 'GET', `/api/open/webhook_endpoints/${endpoint.id}/deliveries`)
+      ).body.data;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(log).toHaveLength(1);
+    expect(log[0]!.status_code).toBeNull();
+    expect(log[0]!.error).toMatch(/127\.0\.0\.1.*WEBHOOK_ALLOW_PRIVATE_NETWORKS is off/);
+    expect(receiver.received).toHaveLength(0);
+  });
+});
