@@ -1,0 +1,332 @@
+/**
+ * The outbox and webhook store contract, run once per engine: what src/store/types.ts promises for events,
+ * endpoints and deliveries, checked against the engine's own tables.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ClaimedDelivery, JsonText, RunRow, Store, WebhookEndpointRow } from '../../src/store/types.js';
+import { Tenants } from '../../src/tenants/service.js';
+import { systemClock } from '../../src/time.js';
+import { openTestStore, type TestStore } from '../helpers/engine.js';
+
+let opened: TestStore;
+let store: Store;
+let tenantId: string;
+let otherId: string;
+let userId: string;
+
+beforeEach(async () => {
+  opened = await openTestStore();
+  store = opened.store;
+  const tenants = new Tenants(store, systemClock);
+  const created = await tenants.create('t');
+  tenantId = created.tenant_id;
+  userId = created.user_id;
+  otherId = (await tenants.create('o')).tenant_id;
+});
+afterEach(async () => {
+  await opened.close();
+});
+
+const at = (offsetMs = 0) => new Date(Date.now() + offsetMs).toISOString();
+
+function endpoint(tenant: string, overrides: Partial<WebhookEndpointRow> = {}): WebhookEndpointRow {
+  return {
+    id: randomUUID(),
+    tenant_id: tenant,
+    url: 'https://hooks.example/x',
+    events: null,
+    description: null,
+    status: 'enabled',
+    secret: 'whsec_AAAA',
+    previous_secret: null,
+    previous_secret_until: null,
+    failing_since: null,
+    created_at: at(),
+    ...overrides,
+  };
+}
+
+/** Completes an upload of `tenant`: one upload.completed event, written by the store itself. */
+async function completedUpload(tenant: string, createdAt = at()): Promise<string> {
+  const uploadId = randomUUID();
+  await store.uploads.create(
+    {
+      id: uploadId,
+      tenant_id: tenant,
+      file_name: 'a.pdf',
+      size_bytes: 1,
+      content_type: 'application/pdf',
+      sha256: null,
+      part_size: 1,
+      part_count: 1,
+      status: 'pending',
+      file_id: null,
+      created_at: createdAt,
+      expires_at: '9999-01-01T00:00:00.000Z',
+      multipart_id: null,
+    },
+    { count: 1000, bytes: 1000, now: createdAt },
+  );
+  const fileId = randomUUID();
+  await store.uploads.complete(
+    {
+      id: fileId,
+      tenant_id: tenant,
+      upload_id: uploadId,
+      file_name: 'a.pdf',
+      size_bytes: 1,
+      sha256: 'x',
+      page_count: 1,
+      pdf_version: '1.4',
+      encrypted: false,
+      storage_key: 'k',
+      created_at: createdAt,
+    },
+    JSON.stringify({ upload_id: uploadId }) as JsonText,
+  );
+  return fileId;
+}
+
+function newRun(fileId: string): RunRow {
+  return {
+    id: randomUUID(),
+    tenant_id: tenantId,
+    file_id: fileId,
+    user_id: userId,
+    created_by: userId,
+    created_by_type: 'user',
+    target: 'pdf-preflight',
+    status: 'queued',
+    progress: 0,
+    total_tasks: 0,
+    completed_tasks: 0,
+    failed_tasks: 0,
+    points_consumed: 0,
+    input_file_name: 'a.pdf',
+    output_files: [],
+    error: null,
+    attempt: 1,
+    queue_message_id: randomUUID(),
+    created_at: at(),
+    started_at: null,
+    completed_at: null,
+  };
+}
+
+const types = async (tenant: string) =>
+  (await store.events.list(tenant, undefined, 100))!.items.map(
+    (e) => (JSON.parse(e) as { type: string }).type,
+  );
+
+describe('the outbox', () => {
+  it('writes one event per state change, in the same transaction, with the record as it was then', async () => {
+    const fileId = await completedUpload(tenantId);
+    const run = newRun(fileId);
+    await store.runs.create(run, 10);
+    const claim = (await store.runs.claim('w', at(), at(60_000)))!;
+    await store.runs.finish(
+      claim.queueMessageId,
+      'w',
+      {
+        ...claim.run,
+        status: 'succeeded',
+        points_consumed: 0,
+        output_files: [],
+        error: null,
+        completed_at: at(),
+      },
+      null,
+    );
+    // a finish repeated, or by a worker without the lease, changes nothing and tells nothing
+    await store.runs.finish(
+      claim.queueMessageId,
+      'w',
+      {
+        ...claim.run,
+        status: 'failed',
+        points_consumed: 0,
+        output_files: [],
+        error: 'x',
+        completed_at: at(),
+      },
+      null,
+    );
+    expect(await types(tenantId)).toEqual([
+      'run.succeeded',
+      'run.started',
+      'run.created',
+      'upload.completed',
+    ]);
+    const [succeeded, started, created] = (await store.events.list(tenantId, undefined, 3))!.items.map(
+      (e) => JSON.parse(e) as { data: { status: string; id: string } },
+    );
+    expect([created!.data.status, started!.data.status, succeeded!.data.status]).toEqual([
+      'queued',
+      'running',
+      'succeeded',
+    ]);
+    expect(succeeded!.data.id).toBe(run.id);
+    // a cancel of a finished run is a conflict: no event
+    expect(await store.runs.cancel(tenantId, run.id, at())).toBe('conflict');
+    expect(await types(tenantId)).toHaveLength(4);
+    expect(await types(otherId)).toEqual([]);
+  });
+
+  it('pages newest first by cursor and type, resumes after an id, and sweeps what is past retention', async () => {
+    for (let i = 0; i < 5; i++) await completedUpload(tenantId, at(-10 * 86_400_000 + i));
+    for (let i = 0; i < 3; i++) await completedUpload(tenantId);
+    const first = (await store.events.list(tenantId, undefined, 3))!;
+    expect(first.items).toHaveLength(3);
+    expect(first.lastId).not.toBeNull();
+    const rest = (await store.events.list(tenantId, 'upload.completed', 100, first.lastId!))!;
+    expect(rest.items).toHaveLength(5);
+    expect(rest.lastId).toBeNull();
+    expect(await store.events.list(tenantId, undefined, 3, randomUUID())).toBeUndefined();
+    expect(await store.events.list(otherId, undefined, 3, first.lastId!)).toBeUndefined();
+    expect(await store.events.list(tenantId, 'run.failed', 3)).toEqual({ items: [], lastId: null });
+    const oldest = JSON.parse(rest.items[4]!) as { id: string };
+    const after = (await store.events.after(tenantId, oldest.id, 100))!;
+    expect(after).toHaveLength(7);
+    expect(await store.events.after(otherId, oldest.id, 100)).toBeUndefined();
+    expect((await store.events.recent([tenantId, otherId], at(-60_000), 100)).length).toBe(3);
+
+    const hook = endpoint(tenantId);
+    await store.webhooks.create(hook, 16);
+    await completedUpload(tenantId, at(-10 * 86_400_000));
+    // the sweep takes what is older than `before`, in batches, with the deliveries of those events
+    expect(await store.events.sweep(at(-5 * 86_400_000), 4)).toBe(4);
+    expect(await store.events.sweep(at(-5 * 86_400_000), 4)).toBe(2);
+    expect(await store.events.sweep(at(-5 * 86_400_000), 4)).toBe(0);
+    expect(await types(tenantId)).toHaveLength(3);
+    const [deliveries] = await opened.query<{ n: number }>('SELECT COUNT(*) AS n FROM webhook_deliveries');
+    expect(Number(deliveries!.n)).toBe(0);
+  });
+});
+
+describe('webhook endpoints and deliveries', () => {
+  const claimAll = (worker: string, perEndpoint = 4, max = 100) =>
+    store.webhooks.claim(worker, at(), at(60_000), perEndpoint, max);
+
+  it('creates up to the limit, fans out only to enabled endpoints that take the type, per tenant', async () => {
+    const every = endpoint(tenantId);
+    const runsOnly = endpoint(tenantId, { events: ['run.succeeded'], created_at: at(1) });
+    const theirs = endpoint(otherId);
+    for (const e of [every, runsOnly, theirs]) expect(await store.webhooks.create(e, 2)).toBe('created');
+    expect(await store.webhooks.create(endpoint(tenantId), 2)).toBe('over_limit');
+    expect((await store.webhooks.list(tenantId)).map((e) => e.id)).toEqual([every.id, runsOnly.id]);
+    expect(await store.webhooks.get(otherId, every.id)).toBeUndefined();
+    expect((await store.webhooks.get(tenantId, runsOnly.id))!.events).toEqual(['run.succeeded']);
+    await completedUpload(tenantId);
+    const claimed = await claimAll('w');
+    expect(claimed.map((d) => d.endpoint.id)).toEqual([every.id]);
+    expect(claimed[0]!.attempt).toBe(1);
+    expect(JSON.parse(claimed[0]!.body)).toMatchObject({ type: 'upload.completed' });
+    expect(await claimAll('w2')).toEqual([]);
+    expect(await store.webhooks.delete(otherId, every.id)).toBe(false);
+    expect(await store.webhooks.delete(tenantId, every.id)).toBe(true);
+    expect(await store.webhooks.renewLease(every.id, claimed[0]!.eventId, 'w', at(60_000))).toBe(false);
+  });
+
+  it('claims fairly across tenants, never past perEndpoint, and records attempts only under the lease', async () => {
+    const mine = endpoint(tenantId);
+    const theirs = endpoint(otherId);
+    await store.webhooks.create(mine, 16);
+    await store.webhooks.create(theirs, 16);
+    for (let i = 0; i < 4; i++) await completedUpload(tenantId);
+    await completedUpload(otherId);
+    const first = await claimAll('w', 2, 3);
+    // two of the first tenant's at most, and the other tenant's one is among the first taken
+    expect(first.filter((d) => d.endpoint.id === mine.id)).toHaveLength(2);
+    expect(first.filter((d) => d.endpoint.id === theirs.id)).toHaveLength(1);
+    expect(await claimAll('w', 2, 10)).toEqual([]);
+
+    const attempt = (d: ClaimedDelivery, status: number | null) => ({
+      event_id: d.eventId,
+      attempt: d.attempt,
+      attempted_at: at(),
+      status_code: status,
+      error: status === null ? 'ECONNREFUSED' : null,
+      duration_ms: 5,
+      response_body: '',
+    });
+    const [a, b] = first.filter((d) => d.endpoint.id === mine.id);
+    expect(
+      await store.webhooks.record(a!, 'intruder', attempt(a!, 200), { outcome: 'succeeded' }, false, at(-1)),
+    ).toBe(false);
+    expect(
+      await store.webhooks.record(a!, 'w', attempt(a!, 200), { outcome: 'succeeded' }, false, at(-1e9)),
+    ).toBe(true);
+    expect(
+      await store.webhooks.record(a!, 'w', attempt(a!, 200), { outcome: 'succeeded' }, false, at(-1e9)),
+    ).toBe(false);
+    // a failure to retry later: not due now, then due again as attempt 2
+    const retryAt = at(200);
+    expect(
+      await store.webhooks.record(
+        b!,
+        'w',
+        attempt(b!, 500),
+        { outcome: 'retry', nextAttemptAt: retryAt },
+        false,
+        at(-1e9),
+      ),
+    ).toBe(true);
+    expect((await store.webhooks.get(tenantId, mine.id))!.failing_since).not.toBeNull();
+    const again = await store.webhooks.claim('w', at(300), at(60_000), 4, 10);
+    expect(again.find((d) => d.eventId === b!.eventId)!.attempt).toBe(2);
+    expect((await store.webhooks.attempts(tenantId, mine.id, 10)).map((x) => x.status_code)).toEqual([
+      500, 200,
+    ]);
+    expect(await store.webhooks.attempts(otherId, mine.id, 10)).toEqual([]);
+  });
+
+  it('disables an endpoint failing since before the cut-off, or told to; enabling resumes it', async () => {
+    const hook = endpoint(tenantId);
+    await store.webhooks.create(hook, 16);
+    await completedUpload(tenantId);
+    await completedUpload(tenantId);
+    const [d1, d2] = await claimAll('w');
+    const fail = (d: ClaimedDelivery, cutoff: string) =>
+      store.webhooks.record(
+        d,
+        'w',
+        {
+          event_id: d.eventId,
+          attempt: 1,
+          attempted_at: at(),
+          status_code: 503,
+          error: null,
+          duration_ms: 1,
+          response_body: '',
+        },
+        { outcome: 'retry', nextAttemptAt: at() },
+        false,
+        cutoff,
+      );
+    // failing since now, cut-off an hour ago: still enabled
+    await fail(d1!, at(-3_600_000));
+    expect((await store.webhooks.get(tenantId, hook.id))!.status).toBe('enabled');
+    // failing since a moment ago, cut-off in the future: disabled
+    await fail(d2!, at(3_600_000));
+    expect((await store.webhooks.get(tenantId, hook.id))!.status).toBe('disabled');
+    expect(await claimAll('w')).toEqual([]);
+    const enabled = (await store.webhooks.enable(tenantId, hook.id))!;
+    expect(enabled).toMatchObject({ status: 'enabled', failing_since: null });
+    expect(await claimAll('w')).toHaveLength(2);
+    expect(await store.webhooks.enable(otherId, hook.id)).toBeUndefined();
+  });
+
+  it('rotates a secret, keeping the old one and when it stops signing', async () => {
+    const hook = endpoint(tenantId, { secret: 'whsec_old' });
+    await store.webhooks.create(hook, 16);
+    const until = at(86_400_000);
+    const rotated = (await store.webhooks.rotate(tenantId, hook.id, 'whsec_new', until))!;
+    expect(rotated).toMatchObject({
+      secret: 'whsec_new',
+      previous_secret: 'whsec_old',
+      previous_secret_until: until,
+    });
+    expect(await store.webhooks.rotate(otherId, hook.id, 'whsec_x', until)).toBeUndefined();
+  });
+});
