@@ -33,6 +33,7 @@ beforeAll(async () => {
       EVENT_STREAM_HEARTBEAT_MS: '200',
       MAX_STREAMS_PER_TENANT: '2',
       MAX_WEBHOOK_ENDPOINTS_PER_TENANT: '6',
+      WEBHOOK_SECRET_OVERLAP_SECONDS: '1',
     }),
   ]);
   pdf = await textPdf(1, 3);
@@ -282,19 +283,24 @@ describe('deliveries', () => {
     await open.request('DELETE', `/api/open/webhook_endpoints/${closed.body.data.id}`);
   });
 
-  it('signs with the old and the new secret during the overlap after a rotation', async () => {
+  it('signs with the old and the new secret during WEBHOOK_SECRET_OVERLAP_SECONDS after a rotation, then the new one alone', async () => {
     const path = newPath();
     const endpoint = await addEndpoint(open, path, ['upload.completed']);
     const rotated = await open.request('POST', `/api/open/webhook_endpoints/${endpoint.id}/rotate_secret`);
     expect(rotated.status).toBe(200);
     expect(rotated.body.data.secret).not.toBe(endpoint.secret);
     await uploadPdf(open, pdf);
-    const [delivery] = on(path)(await receiver.until((all) => on(path)(all).length >= 1));
-    expect(delivery!.headers['webhook-signature']!.split(' ')).toHaveLength(2);
-    expect(() => new Webhook(endpoint.secret).verify(delivery!.body, delivery!.headers)).not.toThrow();
-    expect(() =>
-      new Webhook(rotated.body.data.secret).verify(delivery!.body, delivery!.headers),
-    ).not.toThrow();
+    const [during] = on(path)(await receiver.until((all) => on(path)(all).length >= 1));
+    expect(during!.headers['webhook-signature']!.split(' ')).toHaveLength(2);
+    expect(() => new Webhook(endpoint.secret).verify(during!.body, during!.headers)).not.toThrow();
+    expect(() => new Webhook(rotated.body.data.secret).verify(during!.body, during!.headers)).not.toThrow();
+    // the overlap (1 s here) is over: the old secret no longer signs
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await uploadPdf(open, pdf);
+    const after = on(path)(await receiver.until((all) => on(path)(all).length >= 2))[1]!;
+    expect(after.headers['webhook-signature']!.split(' ')).toHaveLength(1);
+    expect(() => new Webhook(rotated.body.data.secret).verify(after.body, after.headers)).not.toThrow();
+    expect(() => new Webhook(endpoint.secret).verify(after.body, after.headers)).toThrow();
     await open.request('DELETE', `/api/open/webhook_endpoints/${endpoint.id}`);
   });
 
@@ -312,6 +318,10 @@ describe('deliveries', () => {
     const [arrived] = on(fine)(await receiver.until((all) => on(fine)(all).length >= 1, 2_500));
     expect(arrived!.at - sent).toBeLessThan(2_000);
     expect(on(stuck)(receiver.received)).toHaveLength(1);
+    // WEBHOOK_TIMEOUT_MS (3 s here) ends the hanging attempt as a failure, and the next one goes out
+    const [timedOut] = await waitForAttempts(hanging.id, 1);
+    expect(timedOut).toMatchObject({ status_code: null, error: 'No answer within 3000 ms' });
+    expect(timedOut!.duration_ms).toBeGreaterThanOrEqual(2900);
     await open.request('DELETE', `/api/open/webhook_endpoints/${hanging.id}`);
     await open.request('DELETE', `/api/open/webhook_endpoints/${theirs.id}`, { token: open.other.token });
   });

@@ -11,7 +11,7 @@ import {
   tempDataDir,
   uploadWhole,
 } from '../helpers/processes.js';
-import { startReceiver } from '../helpers/receiver.js';
+import { sseEvents, startReceiver } from '../helpers/receiver.js';
 
 const { started, dirs } = cleanedAfterEach();
 const receivers: { close(): Promise<void> }[] = [];
@@ -118,5 +118,33 @@ describe('a dispatcher killed mid-delivery', () => {
     expect(log[0]!.status_code).toBeNull();
     expect(log[0]!.error).toMatch(/127\.0\.0\.1.*WEBHOOK_ALLOW_PRIVATE_NETWORKS is off/);
     expect(receiver.received).toHaveLength(0);
+  });
+});
+
+describe('the event stream across processes', () => {
+  it('tells a stream held by an API process what a worker process did', async () => {
+    const dataDir = await tempDataDir();
+    dirs.push(dataDir);
+    const tenant = (await admin(dataDir, 'tenants', 'create', '--name', 'streams', '--json')).json as {
+      token: string;
+    };
+    const server = await startServerProcess(dataDir, port(), { ...env, WORKER_THREADS: '0' });
+    started.push(server);
+    const worker = startWorkerProcess(dataDir, env);
+    started.push(worker);
+    const fileId = await uploadWhole(server.url, tenant.token, await textPdf(1));
+    const stop = new AbortController();
+    const stream = await fetch(`${server.url}/api/open/events/stream?type=run.succeeded`, {
+      headers: { authorization: `Bearer ${tenant.token}` },
+      signal: stop.signal,
+    });
+    const run = (await call(server.url, tenant.token, 'POST', '/api/open/runs', { file_id: fileId })).body
+      .data;
+    for await (const message of sseEvents(stream.body!)) {
+      expect(message.event).toBe('run.succeeded');
+      expect(JSON.parse(message.data).data).toMatchObject({ id: run.id, status: 'succeeded' });
+      break;
+    }
+    stop.abort();
   });
 });
