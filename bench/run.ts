@@ -20,6 +20,7 @@ import { startLocalPostgres } from '../src/cli/postgres.js';
 import { type Proc, startApi, startReference, startReferencePostgres, stopAll } from './processes.js';
 import { bearer, median, round, type Row } from './common.js';
 import { runtimes } from './runtimes.js';
+import { webhooks } from './webhooks.js';
 import { scaleOut } from './scale-out.js';
 import { createTenant, referenceCopy, seedLedger, seedRuns } from './seed.js';
 import { postgresQuery, type SeededPostgresTenant, seedPostgresRuns } from './seed-postgres.js';
@@ -1222,6 +1223,16 @@ async function main() {
     );
   if (wanted('11'))
     await scenario("11: retries and rate limits: the limiter's cost, refused part bodies", retriesAndLimits);
+  if (wanted('13'))
+    await scenario('13: webhooks: a run finished to its webhook, deliveries per second', () =>
+      webhooks({
+        quick,
+        work,
+        port: () => port(),
+        record,
+        pdf: new Uint8Array(readFileSync(path.join(PDF_DIR, 'real/cups-filters__classified.pdf'))),
+      }),
+    );
   // only when asked for: it builds better-sqlite3 twice (a minute each) to compare two Node.js runtimes
   if (only?.has('12'))
     await scenario('12: runtime: the same build on Node.js 24 and on another Node.js', () =>

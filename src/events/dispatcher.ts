@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import type { WebhooksConfig } from '../config.js';
 import type { Logger } from '../logger.js';
 import { ClaimLoop, keepLease } from '../queue/claim-loop.js';
-import type { ClaimedDelivery, DeliveryVerdict, Store } from '../store/types.js';
+import type { AttemptRecord, ClaimedDelivery, DeliveryVerdict, Store } from '../store/types.js';
 import type { Clock } from '../time.js';
 import { sendDelivery, type SendResult } from './sender.js';
 import { signedHeaders } from './signing.js';
@@ -36,6 +36,40 @@ export function verdictOf(
   };
 }
 
+const RECORD_BATCH_MAX = 64;
+
+/**
+ * Writes the attempts that ended in the same turn of the event loop in one transaction: a dispatcher draining a
+ * backlog commits once for many deliveries. Each delivery still waits for its own record (its lease is
+ * held until then), so nothing is acknowledged before it is durable.
+ */
+class AttemptLog {
+  private queue: { entry: AttemptRecord; settle: (ok: boolean) => void; fail: (error: unknown) => void }[] =
+    [];
+  private timer?: NodeJS.Immediate;
+
+  constructor(private readonly store: Store) {}
+
+  record(entry: AttemptRecord): Promise<boolean> {
+    return new Promise<boolean>((settle, fail) => {
+      this.queue.push({ entry, settle, fail });
+      if (this.queue.length >= RECORD_BATCH_MAX) this.flush();
+      else this.timer ??= setImmediate(() => this.flush());
+    });
+  }
+
+  private flush(): void {
+    if (this.timer) clearImmediate(this.timer);
+    this.timer = undefined;
+    const batch = this.queue.splice(0);
+    if (batch.length === 0) return;
+    this.store.webhooks.recordMany(batch.map((b) => b.entry)).then(
+      (results) => batch.forEach((b, i) => b.settle(results[i] ?? false)),
+      (error: unknown) => batch.forEach((b) => b.fail(error)),
+    );
+  }
+}
+
 /**
  * Delivers webhook events at least once: claims due deliveries under leases (the run queue's loop and
  * fairness), signs and POSTs each, and records the attempt with its verdict in one transaction. A dispatcher
@@ -45,6 +79,7 @@ export class WebhookDispatcher {
   readonly workerId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}:webhooks`;
   private readonly loop: ClaimLoop<ClaimedDelivery>;
   private readonly leaseMs: number;
+  private readonly log: AttemptLog;
 
   constructor(
     private readonly store: Store,
@@ -56,6 +91,7 @@ export class WebhookDispatcher {
     leaseMs: number,
   ) {
     this.leaseMs = leaseMs;
+    this.log = new AttemptLog(store);
     this.loop = new ClaimLoop<ClaimedDelivery>(
       {
         claim: (free) => {
@@ -71,7 +107,12 @@ export class WebhookDispatcher {
         process: (delivery) => this.deliver(delivery),
         watch: (wake) => this.store.events.watch(wake),
       },
-      { concurrency: config.concurrency, pollMs },
+      // deliveries are short: claimed half the slots at a time
+      {
+        concurrency: config.concurrency,
+        pollMs,
+        refillWhenFree: Math.max(1, Math.floor(config.concurrency / 2)),
+      },
       logger,
       'webhook deliveries',
     );
@@ -120,10 +161,10 @@ export class WebhookDispatcher {
       );
       const now = this.clock.now();
       const { verdict, disable } = verdictOf(result, delivery.attempt, this.config.retryScheduleMs, now);
-      const recorded = await this.store.webhooks.record(
+      const recorded = await this.log.record({
         delivery,
-        this.workerId,
-        {
+        workerId: this.workerId,
+        attempt: {
           event_id: delivery.eventId,
           attempt: delivery.attempt,
           attempted_at: sentAt.toISOString(),
@@ -134,8 +175,8 @@ export class WebhookDispatcher {
         },
         verdict,
         disable,
-        new Date(now.getTime() - this.config.disableAfterMs).toISOString(),
-      );
+        disableIfFailingBefore: new Date(now.getTime() - this.config.disableAfterMs).toISOString(),
+      });
       if (!recorded) log.warn('delivery recorded elsewhere: its lease was lost');
       else
         log.debug(

@@ -5,6 +5,11 @@ export interface ClaimLoopOptions {
   concurrency: number;
   /** How often the queue is looked at when nothing woke the loop. */
   pollMs: number;
+  /**
+   * A job that ends claims again once this many slots are free (default 1): a queue of short jobs claims in
+   * batches, one transaction for several jobs, instead of one per job.
+   */
+  refillWhenFree?: number;
 }
 
 export interface ClaimLoopWork<Job> {
@@ -27,6 +32,7 @@ export class ClaimLoop<Job> {
   private filling = false;
   private lookAgain = false;
   private timer?: NodeJS.Timeout;
+  private soon?: NodeJS.Immediate;
   private unwatch: () => void = () => undefined;
   private readonly inFlight = new Set<Promise<void>>();
 
@@ -60,11 +66,20 @@ export class ClaimLoop<Job> {
     this.stopping = true;
     this.unwatch();
     clearTimeout(this.timer);
+    if (this.soon) clearImmediate(this.soon);
     await Promise.allSettled([...this.inFlight]);
   }
 
   private schedule(delay: number): void {
     clearTimeout(this.timer);
+    if (delay === 0) {
+      // at once means this turn of the event loop's end, not a timer's millisecond later
+      this.soon ??= setImmediate(() => {
+        this.soon = undefined;
+        void this.fill();
+      });
+      return;
+    }
     this.timer = setTimeout(() => void this.fill(), delay);
     this.timer.unref();
   }
@@ -90,7 +105,8 @@ export class ClaimLoop<Job> {
               .finally(() => {
                 this.active--;
                 this.inFlight.delete(job);
-                this.nudge();
+                if (this.options.concurrency - this.active >= (this.options.refillWhenFree ?? 1))
+                  this.nudge();
               });
             this.inFlight.add(job);
           }

@@ -526,6 +526,15 @@ export interface DeliveryAttempt {
 export type DeliveryVerdict =
   { outcome: 'succeeded' } | { outcome: 'retry'; nextAttemptAt: string } | { outcome: 'failed' };
 
+export interface AttemptRecord {
+  delivery: ClaimedDelivery;
+  workerId: string;
+  attempt: DeliveryAttempt;
+  verdict: DeliveryVerdict;
+  disable: boolean;
+  disableIfFailingBefore: string;
+}
+
 export interface WebhookRepo {
   /** Inserts the endpoint unless the tenant already has `max` endpoints: checked and written at once. */
   create(endpoint: WebhookEndpointRow, max: number): Promise<'created' | 'over_limit'>;
@@ -569,6 +578,8 @@ export interface WebhookRepo {
     disable: boolean,
     disableIfFailingBefore: string,
   ): Promise<boolean>;
+  /** `record` for several deliveries in one transaction (a dispatcher's attempts of the last milliseconds). */
+  recordMany(entries: AttemptRecord[]): Promise<boolean[]>;
   /** The endpoint's latest attempts, newest first. */
   attempts(tenantId: string, endpointId: string, limit: number): Promise<DeliveryAttempt[]>;
 }

@@ -340,6 +340,7 @@ async function waitForAttempts(endpointId: string, n: number, token?: string) {
         attempt: number;
         status_code: number | null;
         error: string | null;
+        duration_ms: number;
         response_body: string;
       }[];
     }

@@ -289,7 +289,8 @@ export const migrations: PostgresMigration[] = [
         status text COLLATE "C" NOT NULL,
         PRIMARY KEY (endpoint_id, event_id)
       );
-      CREATE INDEX webhook_deliveries_due ON webhook_deliveries(next_attempt_at) WHERE status = 'pending';
+      CREATE INDEX webhook_deliveries_due ON webhook_deliveries(tenant_id, next_attempt_at) WHERE status = 'pending';
+      CREATE INDEX webhook_deliveries_leased ON webhook_deliveries(lease_until) WHERE lease_until IS NOT NULL;
       CREATE INDEX webhook_deliveries_event ON webhook_deliveries(event_id);
       CREATE TABLE webhook_attempts (
         seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,

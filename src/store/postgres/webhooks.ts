@@ -1,4 +1,4 @@
-import type { ClaimedDelivery, DeliveryAttempt, JsonText, WebhookRepo } from '../types.js';
+import type { AttemptRecord, ClaimedDelivery, DeliveryAttempt, JsonText, WebhookRepo } from '../types.js';
 import {
   type DeliveryRecord,
   ENDPOINT_COLUMNS,
@@ -6,11 +6,62 @@ import {
   eventTypesColumn,
   toEndpoint,
 } from '../outbox-core.js';
-import type { Postgres } from './database.js';
+import type { Postgres, Queryable } from './database.js';
 
 const E_COLUMNS = ENDPOINT_COLUMNS.split(',')
   .map((c) => `e.${c.trim()}`)
   .join(', ');
+
+/** One attempt and its verdict, inside the caller's transaction; false when the lease was lost. */
+async function recordIn(
+  tx: Queryable,
+  { delivery, workerId, attempt, verdict, disable, disableIfFailingBefore }: AttemptRecord,
+): Promise<boolean> {
+  const settled = await tx.query(
+    `UPDATE webhook_deliveries SET attempts = attempts + 1, status = $1, next_attempt_at = $2,
+             lease_owner = NULL, lease_until = NULL
+           WHERE endpoint_id = $3 AND event_id = $4 AND lease_owner = $5 AND status = 'pending' AND attempts = $6
+           RETURNING 1 AS ok`,
+    [
+      verdict.outcome === 'retry' ? 'pending' : verdict.outcome,
+      verdict.outcome === 'retry' ? verdict.nextAttemptAt : attempt.attempted_at,
+      delivery.endpoint.id,
+      delivery.eventId,
+      workerId,
+      delivery.attempt - 1,
+    ],
+  );
+  if (settled.rows.length === 0) return false;
+  await tx.query(
+    `INSERT INTO webhook_attempts (endpoint_id, tenant_id, event_id, attempt, attempted_at, status_code, error,
+             duration_ms, response_body) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+    [
+      delivery.endpoint.id,
+      delivery.endpoint.tenant_id,
+      attempt.event_id,
+      attempt.attempt,
+      attempt.attempted_at,
+      attempt.status_code,
+      attempt.error,
+      attempt.duration_ms,
+      attempt.response_body,
+    ],
+  );
+  if (verdict.outcome === 'succeeded') {
+    await tx.query(
+      'UPDATE webhook_endpoints SET failing_since = NULL WHERE id = $1 AND failing_since IS NOT NULL',
+      [delivery.endpoint.id],
+    );
+  } else {
+    await tx.query(
+      `UPDATE webhook_endpoints SET failing_since = COALESCE(failing_since, $2),
+               status = CASE WHEN $3 OR COALESCE(failing_since, $2) < $4 THEN 'disabled' ELSE status END
+             WHERE id = $1`,
+      [delivery.endpoint.id, attempt.attempted_at, disable, disableIfFailingBefore],
+    );
+  }
+  return true;
+}
 
 export function postgresWebhooks(db: Postgres): WebhookRepo {
   return {
@@ -138,51 +189,15 @@ export function postgresWebhooks(db: Postgres): WebhookRepo {
       return rows.length === 1;
     },
     async record(delivery, workerId, attempt, verdict, disable, disableIfFailingBefore) {
+      return db.transaction((tx) =>
+        recordIn(tx, { delivery, workerId, attempt, verdict, disable, disableIfFailingBefore }),
+      );
+    },
+    async recordMany(entries) {
       return db.transaction(async (tx) => {
-        const settled = await tx.query(
-          `UPDATE webhook_deliveries SET attempts = attempts + 1, status = $1, next_attempt_at = $2,
-             lease_owner = NULL, lease_until = NULL
-           WHERE endpoint_id = $3 AND event_id = $4 AND lease_owner = $5 AND status = 'pending' AND attempts = $6
-           RETURNING 1 AS ok`,
-          [
-            verdict.outcome === 'retry' ? 'pending' : verdict.outcome,
-            verdict.outcome === 'retry' ? verdict.nextAttemptAt : attempt.attempted_at,
-            delivery.endpoint.id,
-            delivery.eventId,
-            workerId,
-            delivery.attempt - 1,
-          ],
-        );
-        if (settled.rows.length === 0) return false;
-        await tx.query(
-          `INSERT INTO webhook_attempts (endpoint_id, tenant_id, event_id, attempt, attempted_at, status_code, error,
-             duration_ms, response_body) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-          [
-            delivery.endpoint.id,
-            delivery.endpoint.tenant_id,
-            attempt.event_id,
-            attempt.attempt,
-            attempt.attempted_at,
-            attempt.status_code,
-            attempt.error,
-            attempt.duration_ms,
-            attempt.response_body,
-          ],
-        );
-        if (verdict.outcome === 'succeeded') {
-          await tx.query(
-            'UPDATE webhook_endpoints SET failing_since = NULL WHERE id = $1 AND failing_since IS NOT NULL',
-            [delivery.endpoint.id],
-          );
-        } else {
-          await tx.query(
-            `UPDATE webhook_endpoints SET failing_since = COALESCE(failing_since, $2),
-               status = CASE WHEN $3 OR COALESCE(failing_since, $2) < $4 THEN 'disabled' ELSE status END
-             WHERE id = $1`,
-            [delivery.endpoint.id, attempt.attempted_at, disable, disableIfFailingBefore],
-          );
-        }
-        return true;
+        const results: boolean[] = [];
+        for (const entry of entries) results.push(await recordIn(tx, entry));
+        return results;
       });
     },
     async attempts(tenantId, endpointId, limit) {

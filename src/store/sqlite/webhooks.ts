@@ -1,11 +1,12 @@
-import type { ClaimedDelivery, DeliveryAttempt, JsonText, WebhookRepo } from '../types.js';
-import {
-  type DeliveryRecord,
-  ENDPOINT_COLUMNS,
-  type EndpointRecord,
-  eventTypesColumn,
-  toEndpoint,
-} from '../outbox-core.js';
+import type {
+  AttemptRecord,
+  ClaimedDelivery,
+  DeliveryAttempt,
+  EventType,
+  JsonText,
+  WebhookRepo,
+} from '../types.js';
+import { ENDPOINT_COLUMNS, type EndpointRecord, eventTypesColumn, toEndpoint } from '../outbox-core.js';
 import type { Db } from './database.js';
 
 export function sqliteWebhooks(db: Db): WebhookRepo {
@@ -29,30 +30,36 @@ export function sqliteWebhooks(db: Db): WebhookRepo {
     `UPDATE webhook_endpoints SET status = 'enabled', failing_since = NULL WHERE id = ? AND tenant_id = ?`,
   );
   // the fair order of the run queue: the tenant with the fewest deliveries under lease first, then the
-  // soonest due; an endpoint with `perEndpoint` under lease waits
-  const next = db.prepare(
-    `WITH leased AS (
-       SELECT endpoint_id, tenant_id, COUNT(*) AS n FROM webhook_deliveries
-       WHERE status = 'pending' AND lease_until >= @now GROUP BY endpoint_id, tenant_id),
-     per_tenant AS (SELECT tenant_id, SUM(n) AS n FROM leased GROUP BY tenant_id)
-     SELECT d.endpoint_id, d.event_id FROM webhook_deliveries d
+  // soonest due; an endpoint with `perEndpoint` under lease waits. Each read below walks an index: leases
+  // in force, the tenants with due deliveries, and one tenant's due deliveries in order.
+  const leasedNow = db.prepare(
+    `SELECT endpoint_id AS endpoint, tenant_id AS tenant, COUNT(*) AS n FROM webhook_deliveries
+     WHERE lease_until >= ? AND status = 'pending' GROUP BY endpoint_id`,
+  );
+  const dueTenants = db
+    .prepare(
+      `SELECT DISTINCT tenant_id FROM webhook_deliveries
+       WHERE status = 'pending' AND next_attempt_at <= ? AND tenant_id > ? ORDER BY tenant_id LIMIT 1`,
+    )
+    .pluck();
+  const dueOf = db.prepare(
+    `SELECT d.endpoint_id AS endpoint, d.event_id AS event FROM webhook_deliveries d
      JOIN webhook_endpoints e ON e.id = d.endpoint_id AND e.status = 'enabled'
-     LEFT JOIN leased l ON l.endpoint_id = d.endpoint_id
-     LEFT JOIN per_tenant t ON t.tenant_id = d.tenant_id
-     WHERE d.status = 'pending' AND d.next_attempt_at <= @now AND (d.lease_until IS NULL OR d.lease_until < @now)
-       AND COALESCE(l.n, 0) < @perEndpoint
-     ORDER BY COALESCE(t.n, 0), d.next_attempt_at LIMIT 1`,
+     WHERE d.tenant_id = @tenant AND d.status = 'pending' AND d.next_attempt_at <= @now
+       AND (d.lease_until IS NULL OR d.lease_until < @now)
+       AND d.endpoint_id NOT IN (SELECT value FROM json_each(@full))
+     ORDER BY d.next_attempt_at LIMIT @limit`,
   );
-  const lease = db.prepare(
+  const leaseMany = db.prepare(
     `UPDATE webhook_deliveries SET lease_owner = @worker, lease_until = @until
-     WHERE endpoint_id = @endpoint AND event_id = @event`,
+     WHERE (endpoint_id, event_id) IN (SELECT value ->> 0, value ->> 1 FROM json_each(@keys))
+     RETURNING endpoint_id AS endpoint, event_id AS event, attempts`,
   );
-  const claimed = db.prepare(
-    `SELECT ${ENDPOINT_COLUMNS.split(',')
-      .map((c) => `e.${c.trim()}`)
-      .join(', ')}, d.event_id, v.type AS event_type, v.body, d.attempts
-     FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id JOIN events v ON v.id = d.event_id
-     WHERE d.endpoint_id = ? AND d.event_id = ?`,
+  const endpointsById = db.prepare(
+    `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE id IN (SELECT value FROM json_each(?))`,
+  );
+  const eventsById = db.prepare(
+    'SELECT id, type, body FROM events WHERE id IN (SELECT value FROM json_each(?))',
   );
   const renew = db.prepare(
     `UPDATE webhook_deliveries SET lease_until = ?
@@ -98,22 +105,72 @@ export function sqliteWebhooks(db: Db): WebhookRepo {
   });
   const claim = db.transaction(
     (worker: string, now: string, until: string, perEndpoint: number, max: number) => {
-      const taken: ClaimedDelivery[] = [];
-      while (taken.length < max) {
-        const due = next.get({ now, perEndpoint }) as { endpoint_id: string; event_id: string } | undefined;
-        if (!due) break;
-        lease.run({ worker, until, endpoint: due.endpoint_id, event: due.event_id });
-        const row = claimed.get(due.endpoint_id, due.event_id) as DeliveryRecord;
-        const { event_id, event_type, body, attempts: done, ...endpoint } = row;
-        taken.push({
-          endpoint: toEndpoint(endpoint as EndpointRecord),
-          eventId: event_id,
-          eventType: event_type,
-          body: body as JsonText,
-          attempt: done + 1,
-        });
+      const leased = leasedNow.all(now) as { endpoint: string; tenant: string; n: number }[];
+      const perEndpointNow = new Map(leased.map((l) => [l.endpoint, l.n]));
+      const perTenantNow = new Map<string, number>();
+      for (const l of leased) perTenantNow.set(l.tenant, (perTenantNow.get(l.tenant) ?? 0) + l.n);
+      const full = JSON.stringify(leased.filter((l) => l.n >= perEndpoint).map((l) => l.endpoint));
+      // every tenant with something due (a skip-scan of the index: one step per tenant)
+      const tenants: string[] = [];
+      for (let after = ''; ;) {
+        const next = dueTenants.get(now, after) as string | undefined;
+        if (next === undefined) break;
+        tenants.push(next);
+        after = next;
       }
-      return taken;
+      tenants.sort((a, b) => (perTenantNow.get(a) ?? 0) - (perTenantNow.get(b) ?? 0));
+      const queues = tenants.map(
+        (tenant) => dueOf.all({ tenant, now, full, limit: max }) as { endpoint: string; event: string }[],
+      );
+      // one delivery per tenant per round, in the fair order, until `max` are taken
+      const picked: { endpoint: string; event: string }[] = [];
+      for (let round = 0; picked.length < max; round++) {
+        let any = false;
+        for (const queue of queues) {
+          if (picked.length >= max) break;
+          while (queue.length > 0) {
+            const due = queue.shift()!;
+            const held = perEndpointNow.get(due.endpoint) ?? 0;
+            if (held >= perEndpoint) continue;
+            perEndpointNow.set(due.endpoint, held + 1);
+            picked.push(due);
+            any = true;
+            break;
+          }
+        }
+        if (!any) break;
+      }
+      if (picked.length === 0) return [];
+      // the leases, the endpoints and the events of the whole batch: three statements, not two per delivery
+      const leasedRows = leaseMany.all({
+        worker,
+        until,
+        keys: JSON.stringify(picked.map((p) => [p.endpoint, p.event])),
+      }) as { endpoint: string; event: string; attempts: number }[];
+      const endpoints = new Map(
+        (
+          endpointsById.all(JSON.stringify([...new Set(picked.map((p) => p.endpoint))])) as EndpointRecord[]
+        ).map((row) => [row.id, toEndpoint(row)]),
+      );
+      const events = new Map(
+        (
+          eventsById.all(JSON.stringify(picked.map((p) => p.event))) as {
+            id: string;
+            type: EventType;
+            body: string;
+          }[]
+        ).map((row) => [row.id, row]),
+      );
+      return leasedRows.map((row): ClaimedDelivery => {
+        const event = events.get(row.event)!;
+        return {
+          endpoint: endpoints.get(row.endpoint)!,
+          eventId: row.event,
+          eventType: event.type,
+          body: event.body as JsonText,
+          attempt: row.attempts + 1,
+        };
+      });
     },
   );
   const record = db.transaction(
@@ -138,6 +195,12 @@ export function sqliteWebhooks(db: Db): WebhookRepo {
         failed.run({ id: delivery.endpoint.id, at: attempt.attempted_at, disable: disable ? 1 : 0, before });
       return true;
     },
+  );
+
+  const recordMany = db.transaction((entries: AttemptRecord[]) =>
+    entries.map((e) =>
+      record(e.delivery, e.workerId, e.attempt, e.verdict, e.disable, e.disableIfFailingBefore),
+    ),
   );
 
   return {
@@ -169,6 +232,9 @@ export function sqliteWebhooks(db: Db): WebhookRepo {
     },
     async record(delivery, workerId, attempt, verdict, disable, disableIfFailingBefore) {
       return record.immediate(delivery, workerId, attempt, verdict, disable, disableIfFailingBefore);
+    },
+    async recordMany(entries) {
+      return recordMany.immediate(entries);
     },
     async attempts(tenantId, endpointId, limit) {
       return attempts.all(endpointId, tenantId, limit) as DeliveryAttempt[];

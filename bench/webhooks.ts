@@ -1,0 +1,250 @@
+/**
+ * Scenario 13: webhooks. How long after a run finishes its `run.succeeded` webhook arrives (p50/p99), and
+ * deliveries per second by one worker process, against a bare node:http POST loop with the same number of
+ * requests in flight to the same receiver in the same run. Receivers are on loopback only.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { Agent, createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { openSqliteStore } from '../src/store/sqlite/index.js';
+import type { JsonText, Store } from '../src/store/types.js';
+import { bearer, median, round, type Row } from './common.js';
+import { type Proc, startApi, startWorker } from './processes.js';
+import { createTenant } from './seed.js';
+
+export interface WebhooksContext {
+  quick: boolean;
+  work: string;
+  port(): number;
+  record(row: Row): void;
+  pdf: Uint8Array;
+}
+
+/** Requests in flight at once: the dispatcher's per-endpoint limit, and the bare loop's. */
+const IN_FLIGHT = 32;
+
+const percentile = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))]!;
+
+/** A receiver that answers 204 at once and tells each arrival (time and body). */
+async function receiver(
+  onArrival: (body: string, at: number) => void,
+): Promise<{ url: string; server: Server }> {
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      onArrival(Buffer.concat(chunks).toString(), Date.now());
+      res.writeHead(204).end();
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, server };
+}
+
+async function api(url: string, token: string, method: string, route: string, body?: unknown) {
+  const res = await fetch(`${url}${route}`, {
+    method,
+    headers: { ...bearer(token), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = (await res.json()) as { data: Record<string, unknown> };
+  if (res.status >= 300) throw new Error(`${method} ${route}: ${res.status} ${JSON.stringify(json)}`);
+  return json.data;
+}
+
+async function uploadPdf(url: string, token: string, pdf: Uint8Array): Promise<string> {
+  const started = await api(url, token, 'POST', '/api/open/uploads', {
+    file_name: 'hook.pdf',
+    size_bytes: pdf.length,
+  });
+  const put = await fetch(`${url}/api/open/uploads/${started.upload_id as string}/parts/1`, {
+    method: 'PUT',
+    headers: { ...bearer(token), 'content-type': 'application/pdf' },
+    body: pdf,
+  });
+  if (put.status !== 200) throw new Error(`part: ${put.status}`);
+  return (await api(url, token, 'POST', '/api/open/uploads/complete', { upload_id: started.upload_id }))
+    .file_id as string;
+}
+
+/** `count` upload.completed events with a pending delivery each, written as the server writes them. */
+async function seedDeliveries(store: Store, tenantId: string, count: number): Promise<void> {
+  for (let i = 0; i < count; i++) {
+    const uploadId = randomUUID();
+    const now = new Date().toISOString();
+    await store.uploads.create(
+      {
+        id: uploadId,
+        tenant_id: tenantId,
+        file_name: 'a.pdf',
+        size_bytes: 1,
+        content_type: 'application/pdf',
+        sha256: null,
+        part_size: 1,
+        part_count: 1,
+        status: 'pending',
+        file_id: null,
+        created_at: now,
+        expires_at: '9999-01-01T00:00:00.000Z',
+        multipart_id: null,
+      },
+      { count: count + 1, bytes: count + 1, now },
+    );
+    await store.uploads.complete(
+      {
+        id: randomUUID(),
+        tenant_id: tenantId,
+        upload_id: uploadId,
+        file_name: 'a.pdf',
+        size_bytes: 1,
+        sha256: 'x',
+        page_count: 1,
+        pdf_version: '1.4',
+        encrypted: false,
+        storage_key: 'k',
+        created_at: now,
+      },
+      JSON.stringify({ upload_id: uploadId, status: 'completed', file_name: 'a.pdf' }) as JsonText,
+    );
+  }
+}
+
+/** The bare ceiling: `count` POSTs of `body`, `IN_FLIGHT` at a time over keep-alive, to the receiver. */
+async function bareLoop(url: string, body: string, count: number): Promise<number> {
+  const agent = new Agent({ keepAlive: true, maxSockets: IN_FLIGHT });
+  let next = 0;
+  const started = performance.now();
+  const one = () =>
+    new Promise<void>((resolve, reject) => {
+      const req = request(
+        url,
+        { method: 'POST', agent, headers: { 'content-type': 'application/json' } },
+        (res) => {
+          res.resume();
+          res.on('end', resolve);
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+  await Promise.all(
+    Array.from({ length: IN_FLIGHT }, async () => {
+      while (next < count) {
+        next++;
+        await one();
+      }
+    }),
+  );
+  agent.destroy();
+  return count / ((performance.now() - started) / 1000);
+}
+
+export async function webhooks(ctx: WebhooksContext): Promise<void> {
+  const dataDir = mkdtempSync(path.join(ctx.work, 'webhooks-'));
+  const tenant = await createTenant(dataDir, 'hooks');
+  const env = {
+    WEBHOOK_ALLOW_HTTP: 'true',
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+    WEBHOOK_ENDPOINT_CONCURRENCY: String(IN_FLIGHT),
+    WEBHOOK_CONCURRENCY: String(IN_FLIGHT),
+    WORKER_THREADS: '1',
+  };
+  let onArrival: (body: string, at: number) => void = () => undefined;
+  const hook = await receiver((body, at) => onArrival(body, at));
+  const procs: Proc[] = [];
+  try {
+    // the API answers; one worker process executes runs and delivers webhooks, as in a deployment
+    const server = await startApi(dataDir, ctx.port(), { ...env, WORKER_THREADS: '0' });
+    procs.push(server);
+    procs.push(startWorker(dataDir, env));
+    await api(server.url, tenant.token, 'POST', '/api/open/webhook_endpoints', {
+      url: hook.url,
+      events: ['run.succeeded'],
+    });
+
+    // 1. a run's completion to its webhook's arrival, one run at a time (an idle queue)
+    const fileId = await uploadPdf(server.url, tenant.token, ctx.pdf);
+    const runs = ctx.quick ? 30 : 200;
+    const delays: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      const arrived = new Promise<{ body: string; at: number }>((resolve) => {
+        onArrival = (body, at) => resolve({ body, at });
+      });
+      await api(server.url, tenant.token, 'POST', '/api/open/runs', { file_id: fileId });
+      const { body, at } = await arrived;
+      const event = JSON.parse(body) as { data: { completed_at: string } };
+      delays.push(at - Date.parse(event.data.completed_at));
+    }
+    ctx.record({
+      scenario: '13 webhooks',
+      variant: `run finished -> webhook arrived (${runs} runs, one worker process, SQLite)`,
+      p50: median(delays),
+      p99: percentile(delays, 99),
+      target: 'p99 < 500 ms',
+      met: percentile(delays, 99) < 500,
+    });
+    for (const proc of procs.splice(0)) await proc.stop();
+
+    // 2. deliveries per second: a backlog of events, then one worker process drains it
+    const count = ctx.quick ? 2_000 : 10_000;
+    const store = openSqliteStore(dataDir);
+    let sample = '';
+    try {
+      await store.webhooks.create(
+        {
+          id: randomUUID(),
+          tenant_id: tenant.tenantId,
+          url: hook.url,
+          events: ['upload.completed'],
+          description: null,
+          status: 'enabled',
+          secret: `whsec_${Buffer.alloc(32, 1).toString('base64')}`,
+          previous_secret: null,
+          previous_secret_until: null,
+          failing_since: null,
+          created_at: new Date().toISOString(),
+        },
+        100,
+      );
+      await seedDeliveries(store, tenant.tenantId, count);
+      const [event] = (await store.events.list(tenant.tenantId, 'upload.completed', 1))!.items;
+      sample = event!;
+    } finally {
+      await store.close();
+    }
+    const arrivals: number[] = [];
+    const drained = new Promise<void>((resolve) => {
+      onArrival = (_body, at) => {
+        arrivals.push(at);
+        if (arrivals.length === count) resolve();
+      };
+    });
+    const worker = startWorker(dataDir, { ...env, NODE_OPTIONS: '--cpu-prof --cpu-prof-dir=/tmp/prof' });
+    procs.push(worker);
+    await drained;
+    // from the first arrival to the last: the worker's start-up is not the dispatcher's throughput
+    const ours = (count - 1) / ((arrivals[count - 1]! - arrivals[0]!) / 1000);
+    await worker.stop();
+    procs.splice(0);
+    onArrival = () => undefined;
+    const bare = await bareLoop(hook.url, sample, count);
+    ctx.record({
+      scenario: '13 webhooks',
+      variant: `deliveries/s, one worker process, ${IN_FLIGHT} in flight (bare node:http POST loop ${Math.round(bare)}/s)`,
+      rps: ours,
+      ratio: ours / bare,
+      target: '>= 0.5x the bare loop',
+      met: ours / bare >= 0.5,
+      value: `${count} deliveries`,
+    });
+    console.log(`  bare loop: ${round(bare)} req/s`);
+  } finally {
+    for (const proc of procs) await proc.stop();
+    await new Promise((resolve) => hook.server.close(resolve));
+    hook.server.closeAllConnections();
+  }
+}
