@@ -31,6 +31,9 @@ defaults
   timeout connect 2s
   timeout client 310s
   timeout server 310s
+  # event streams are long answers kept alive by a heartbeat every 15 s (inside the two timeouts above);
+  # a connection HAProxy has switched to tunnel mode is held this long
+  timeout tunnel 1h
   timeout http-request 30s
   # a busy process may take a while to answer its health check; a dead one refuses the connection at once
   timeout check ${checkTimeoutMs}ms

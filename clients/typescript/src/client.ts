@@ -292,7 +292,14 @@ export class OpenTenantClient {
     const told = streamWorks
       ? (async () => {
           try {
-            for await (const event of this.eventStream({ signal: stop.signal })) {
+            const events = this.eventStream({
+              signal: stop.signal,
+              // a broken or refused stream (429: too many open) leaves the wait to polling
+              onReconnect: () => {
+                streamWorks = false;
+              },
+            });
+            for await (const event of events) {
               if (!event.type.startsWith('run.')) continue;
               const run = event.data as Run;
               if (run.id === runId && FINISHED.includes(run.status)) return run;
