@@ -1,4 +1,3 @@
-import type { JsonText } from '../../src/store/types.js';
 /** What only the PostgreSQL engine has: its migration lock, its block layout, its errors and its wake-ups. */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -12,6 +11,7 @@ import { Tenants } from '../../src/tenants/service.js';
 import { hashToken } from '../../src/tenants/tokens.js';
 import { systemClock } from '../../src/time.js';
 import { dropPostgresDatabase, newPostgresDatabase } from '../helpers/engine.js';
+import { completedUpload } from '../helpers/store-rows.js';
 
 const options = (url: string, more: Partial<PostgresOptions> = {}): PostgresOptions => ({
   url,
@@ -52,43 +52,7 @@ async function sql<R>(url: string, text: string, values: unknown[] = []): Promis
 /** A tenant with one file, ready for runs. */
 async function tenantWithFile(store: Store, name: string) {
   const tenant = await new Tenants(store, systemClock).create(name);
-  const uploadId = randomUUID();
-  const fileId = randomUUID();
-  const at = new Date().toISOString();
-  await store.uploads.create(
-    {
-      id: uploadId,
-      tenant_id: tenant.tenant_id,
-      file_name: 'a.pdf',
-      size_bytes: 1,
-      content_type: 'application/pdf',
-      sha256: null,
-      part_size: 1,
-      part_count: 1,
-      status: 'pending',
-      file_id: null,
-      created_at: at,
-      expires_at: '9999-01-01T00:00:00.000Z',
-      multipart_id: null,
-    },
-    { count: 10, bytes: 10, now: at },
-  );
-  await store.uploads.complete(
-    {
-      id: fileId,
-      tenant_id: tenant.tenant_id,
-      upload_id: uploadId,
-      file_name: 'a.pdf',
-      size_bytes: 1,
-      sha256: 'x',
-      page_count: 1,
-      pdf_version: '1.4',
-      encrypted: false,
-      storage_key: 'k',
-      created_at: at,
-    },
-    '{}' as JsonText,
-  );
+  const { fileId } = await completedUpload(store, tenant.tenant_id);
   const run = (): RunRow => ({
     id: randomUUID(),
     tenant_id: tenant.tenant_id,

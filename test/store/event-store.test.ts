@@ -4,10 +4,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ClaimedDelivery, JsonText, RunRow, Store, WebhookEndpointRow } from '../../src/store/types.js';
+import type { ClaimedDelivery, RunRow, Store, WebhookEndpointRow } from '../../src/store/types.js';
 import { Tenants } from '../../src/tenants/service.js';
 import { systemClock } from '../../src/time.js';
 import { openTestStore, type TestStore } from '../helpers/engine.js';
+import { completedUpload as completeThroughStore } from '../helpers/store-rows.js';
 
 let opened: TestStore;
 let store: Store;
@@ -48,45 +49,8 @@ function endpoint(tenant: string, overrides: Partial<WebhookEndpointRow> = {}): 
 }
 
 /** Completes an upload of `tenant`: one upload.completed event, written by the store itself. */
-async function completedUpload(tenant: string, createdAt = at()): Promise<string> {
-  const uploadId = randomUUID();
-  await store.uploads.create(
-    {
-      id: uploadId,
-      tenant_id: tenant,
-      file_name: 'a.pdf',
-      size_bytes: 1,
-      content_type: 'application/pdf',
-      sha256: null,
-      part_size: 1,
-      part_count: 1,
-      status: 'pending',
-      file_id: null,
-      created_at: createdAt,
-      expires_at: '9999-01-01T00:00:00.000Z',
-      multipart_id: null,
-    },
-    { count: 1000, bytes: 1000, now: createdAt },
-  );
-  const fileId = randomUUID();
-  await store.uploads.complete(
-    {
-      id: fileId,
-      tenant_id: tenant,
-      upload_id: uploadId,
-      file_name: 'a.pdf',
-      size_bytes: 1,
-      sha256: 'x',
-      page_count: 1,
-      pdf_version: '1.4',
-      encrypted: false,
-      storage_key: 'k',
-      created_at: createdAt,
-    },
-    JSON.stringify({ upload_id: uploadId }) as JsonText,
-  );
-  return fileId;
-}
+const completedUpload = async (tenant: string, createdAt = at()) =>
+  (await completeThroughStore(store, tenant, createdAt)).fileId;
 
 function newRun(fileId: string): RunRow {
   return {

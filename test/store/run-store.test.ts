@@ -1,4 +1,3 @@
-import type { JsonText } from '../../src/store/types.js';
 /**
  * The store contract, run once per engine (vitest.config.ts): what src/store/types.ts promises, checked
  * against exact COUNT(*) and SUM over the engine's own tables.
@@ -9,6 +8,7 @@ import type { LedgerEntry, RunOutcome, RunRow, RunStatus, Store } from '../../sr
 import { Tenants } from '../../src/tenants/service.js';
 import { systemClock } from '../../src/time.js';
 import { engine, openTestStore, type TestStore } from '../helpers/engine.js';
+import { completedUpload } from '../helpers/store-rows.js';
 
 let opened: TestStore;
 let store: Store;
@@ -22,42 +22,7 @@ beforeEach(async () => {
   const created = await new Tenants(store, systemClock).create('t');
   tenantId = created.tenant_id;
   userId = created.user_id;
-  fileId = randomUUID();
-  const uploadId = randomUUID();
-  await store.uploads.create(
-    {
-      id: uploadId,
-      tenant_id: tenantId,
-      file_name: 'a.pdf',
-      size_bytes: 1,
-      content_type: 'application/pdf',
-      sha256: null,
-      part_size: 1,
-      part_count: 1,
-      status: 'pending',
-      file_id: null,
-      created_at: new Date().toISOString(),
-      expires_at: '9999-01-01T00:00:00.000Z',
-      multipart_id: null,
-    },
-    { count: 10, bytes: 10, now: new Date().toISOString() },
-  );
-  await store.uploads.complete(
-    {
-      id: fileId,
-      tenant_id: tenantId,
-      upload_id: uploadId,
-      file_name: 'a.pdf',
-      size_bytes: 1,
-      sha256: 'x',
-      page_count: 1,
-      pdf_version: '1.4',
-      encrypted: false,
-      storage_key: 'k',
-      created_at: new Date().toISOString(),
-    },
-    '{}' as JsonText,
-  );
+  fileId = (await completedUpload(store, tenantId)).fileId;
 });
 afterEach(async () => {
   await opened.close();

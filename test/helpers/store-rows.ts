@@ -1,0 +1,50 @@
+import { randomUUID } from 'node:crypto';
+import type { JsonText, Store } from '../../src/store/types.js';
+
+/**
+ * A one-byte upload of `tenantId`, completed straight through the store: the file runs are made from (and,
+ * as the store writes it, one upload.completed event). Returns the ids.
+ */
+export async function completedUpload(
+  store: Store,
+  tenantId: string,
+  createdAt = new Date().toISOString(),
+): Promise<{ uploadId: string; fileId: string }> {
+  const uploadId = randomUUID();
+  const fileId = randomUUID();
+  await store.uploads.create(
+    {
+      id: uploadId,
+      tenant_id: tenantId,
+      file_name: 'a.pdf',
+      size_bytes: 1,
+      content_type: 'application/pdf',
+      sha256: null,
+      part_size: 1,
+      part_count: 1,
+      status: 'pending',
+      file_id: null,
+      created_at: createdAt,
+      expires_at: '9999-01-01T00:00:00.000Z',
+      multipart_id: null,
+    },
+    { count: 100_000, bytes: 100_000, now: createdAt },
+  );
+  await store.uploads.complete(
+    {
+      id: fileId,
+      tenant_id: tenantId,
+      upload_id: uploadId,
+      file_name: 'a.pdf',
+      size_bytes: 1,
+      sha256: 'x',
+      page_count: 1,
+      pdf_version: '1.4',
+      encrypted: false,
+      storage_key: 'k',
+      created_at: createdAt,
+    },
+    JSON.stringify({ upload_id: uploadId, status: 'completed' }) as JsonText,
+  );
+  return { uploadId, fileId };
+}
