@@ -980,7 +980,10 @@ export interface components {
         CreateWebhookEndpointRequest: {
             /** @description An https URL (http when `WEBHOOK_ALLOW_HTTP=true`) whose host resolves to public addresses only. */
             url: string;
-            /** @description The event types to deliver; `["*"]` (the default) is every type, those added later included. */
+            /**
+             * @description The event types to deliver; `["*"]` (the default) is every type, those added later included (the
+             *     endpoint then lists every type there is).
+             */
             events?: components["schemas"]["SubscribedEventType"][];
             description?: string | null;
         };
@@ -988,7 +991,11 @@ export interface components {
             /** Format: uuid */
             id: string;
             url: string;
-            events: components["schemas"]["SubscribedEventType"][];
+            /**
+             * @description The event types delivered to it. An endpoint created without `events`, or with `["*"]`, takes every
+             *     type, those added later included; it lists every type there is now.
+             */
+            events: components["schemas"]["EventType"][];
             /** @enum {string} */
             status: "enabled" | "disabled";
             description: string | null;
@@ -998,7 +1005,11 @@ export interface components {
             /** Format: uuid */
             id: string;
             url: string;
-            events: components["schemas"]["SubscribedEventType"][];
+            /**
+             * @description The event types delivered to it. An endpoint created without `events`, or with `["*"]`, takes every
+             *     type, those added later included; it lists every type there is now.
+             */
+            events: components["schemas"]["EventType"][];
             /** @enum {string} */
             status: "enabled" | "disabled";
             description: string | null;

@@ -5,7 +5,7 @@ import { ERRORS } from '../errors.js';
 import type { EventType, Store, WebhookEndpointRow } from '../store/types.js';
 import type { Clock } from '../time.js';
 import { newSecret } from './signing.js';
-import { EVERY_EVENT } from './types.js';
+import { EVENT_TYPES, EVERY_EVENT } from './types.js';
 import { parseEndpointUrl, resolveAllowed, UrlNotAllowed } from './url-policy.js';
 
 export type EndpointView = Schemas['WebhookEndpoint'];
@@ -18,7 +18,8 @@ export function endpointView(row: WebhookEndpointRow): EndpointView {
   return {
     id: row.id,
     url: row.url,
-    events: row.events ?? [EVERY_EVENT],
+    // every type, those added later included: shown as every type there is now
+    events: row.events ?? [...EVENT_TYPES],
     status: row.status,
     description: row.description,
     created_at: row.created_at,

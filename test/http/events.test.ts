@@ -78,7 +78,14 @@ describe('webhook endpoints', () => {
     const listed = await open.request('GET', '/api/open/webhook_endpoints');
     expect(listed.body.data.map((e: { id: string }) => e.id)).toContain(endpoint.id);
     const every = await addEndpoint(open, newPath());
-    expect(every.events).toEqual(['*']);
+    expect(every.events).toEqual([
+      'run.created',
+      'run.started',
+      'run.succeeded',
+      'run.failed',
+      'run.cancelled',
+      'upload.completed',
+    ]);
     const deleted = await open.request('DELETE', `/api/open/webhook_endpoints/${endpoint.id}`);
     expect(deleted.body.data).toEqual({ id: endpoint.id, deleted: true });
     expect((await open.request('GET', `/api/open/webhook_endpoints/${endpoint.id}`)).status).toBe(404);
