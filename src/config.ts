@@ -171,13 +171,16 @@ class EnvReader {
     return this.raw(name) ?? fallback;
   }
 
-  /** A comma-separated list of durations such as `5s,5m,2h` (ms, s, m, h or d), in milliseconds. */
+  /**
+   * A comma-separated list of durations such as `5s,5m,2h` (ms, s, m, h or d; a bare number is seconds), in
+   * milliseconds.
+   */
   durations(name: string, fallback: string): number[] {
     const raw = this.raw(name) ?? fallback;
     const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
     const values = raw.split(',').map((item) => {
-      const match = /^(\d{1,9})(ms|s|m|h|d)$/.exec(item.trim());
-      return match ? Number(match[1]) * units[match[2]!]! : Number.NaN;
+      const match = /^(\d{1,9})(ms|s|m|h|d)?$/.exec(item.trim());
+      return match ? Number(match[1]) * units[match[2] ?? 's']! : Number.NaN;
     });
     if (values.length > 100 || values.some((value) => Number.isNaN(value))) {
       this.problems.push(
