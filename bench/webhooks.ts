@@ -9,10 +9,11 @@ import { Agent, createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { openSqliteStore } from '../src/store/sqlite/index.js';
-import type { JsonText, Store } from '../src/store/types.js';
+import type { Store } from '../src/store/types.js';
 import { bearer, median, round, type Row } from './common.js';
 import { type Proc, startApi, startWorker } from './processes.js';
 import { createTenant } from './seed.js';
+import { completedUpload } from '../test/helpers/store-rows.js';
 
 export interface WebhooksContext {
   quick: boolean;
@@ -73,44 +74,7 @@ async function uploadPdf(url: string, token: string, pdf: Uint8Array): Promise<s
 
 /** `count` upload.completed events with a pending delivery each, written as the server writes them. */
 async function seedDeliveries(store: Store, tenantId: string, count: number): Promise<void> {
-  for (let i = 0; i < count; i++) {
-    const uploadId = randomUUID();
-    const now = new Date().toISOString();
-    await store.uploads.create(
-      {
-        id: uploadId,
-        tenant_id: tenantId,
-        file_name: 'a.pdf',
-        size_bytes: 1,
-        content_type: 'application/pdf',
-        sha256: null,
-        part_size: 1,
-        part_count: 1,
-        status: 'pending',
-        file_id: null,
-        created_at: now,
-        expires_at: '9999-01-01T00:00:00.000Z',
-        multipart_id: null,
-      },
-      { count: count + 1, bytes: count + 1, now },
-    );
-    await store.uploads.complete(
-      {
-        id: randomUUID(),
-        tenant_id: tenantId,
-        upload_id: uploadId,
-        file_name: 'a.pdf',
-        size_bytes: 1,
-        sha256: 'x',
-        page_count: 1,
-        pdf_version: '1.4',
-        encrypted: false,
-        storage_key: 'k',
-        created_at: now,
-      },
-      JSON.stringify({ upload_id: uploadId, status: 'completed', file_name: 'a.pdf' }) as JsonText,
-    );
-  }
+  for (let i = 0; i < count; i++) await completedUpload(store, tenantId);
 }
 
 /** The bare ceiling: `count` POSTs of `body`, `IN_FLIGHT` at a time over keep-alive, to the receiver. */

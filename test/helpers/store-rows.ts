@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { JsonText, Store } from '../../src/store/types.js';
+import type { JsonText, RunRow, Store } from '../../src/store/types.js';
 
 /**
  * A one-byte upload of `tenantId`, completed straight through the store: the file runs are made from (and,
@@ -47,4 +47,34 @@ export async function completedUpload(
     JSON.stringify({ upload_id: uploadId, status: 'completed' }) as JsonText,
   );
   return { uploadId, fileId };
+}
+
+/** A queued run of `fileId`, as the run service makes one. */
+export function queuedRun(
+  ids: { tenantId: string; userId: string; fileId: string },
+  target: RunRow['target'] = 'pdf-preflight',
+): RunRow {
+  return {
+    id: randomUUID(),
+    tenant_id: ids.tenantId,
+    file_id: ids.fileId,
+    user_id: ids.userId,
+    created_by: ids.userId,
+    created_by_type: 'user',
+    target,
+    status: 'queued',
+    progress: 0,
+    total_tasks: 0,
+    completed_tasks: 0,
+    failed_tasks: 0,
+    points_consumed: 0,
+    input_file_name: 'a.pdf',
+    output_files: [],
+    error: null,
+    attempt: 1,
+    queue_message_id: randomUUID(),
+    created_at: new Date().toISOString(),
+    started_at: null,
+    completed_at: null,
+  };
 }

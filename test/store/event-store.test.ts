@@ -4,11 +4,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ClaimedDelivery, RunRow, Store, WebhookEndpointRow } from '../../src/store/types.js';
+import type { ClaimedDelivery, Store, WebhookEndpointRow } from '../../src/store/types.js';
 import { Tenants } from '../../src/tenants/service.js';
 import { systemClock } from '../../src/time.js';
 import { openTestStore, type TestStore } from '../helpers/engine.js';
-import { completedUpload as completeThroughStore } from '../helpers/store-rows.js';
+import { completedUpload as completeThroughStore, queuedRun } from '../helpers/store-rows.js';
 
 let opened: TestStore;
 let store: Store;
@@ -52,31 +52,7 @@ function endpoint(tenant: string, overrides: Partial<WebhookEndpointRow> = {}): 
 const completedUpload = async (tenant: string, createdAt = at()) =>
   (await completeThroughStore(store, tenant, createdAt)).fileId;
 
-function newRun(fileId: string): RunRow {
-  return {
-    id: randomUUID(),
-    tenant_id: tenantId,
-    file_id: fileId,
-    user_id: userId,
-    created_by: userId,
-    created_by_type: 'user',
-    target: 'pdf-preflight',
-    status: 'queued',
-    progress: 0,
-    total_tasks: 0,
-    completed_tasks: 0,
-    failed_tasks: 0,
-    points_consumed: 0,
-    input_file_name: 'a.pdf',
-    output_files: [],
-    error: null,
-    attempt: 1,
-    queue_message_id: randomUUID(),
-    created_at: at(),
-    started_at: null,
-    completed_at: null,
-  };
-}
+const newRun = (fileId: string) => queuedRun({ tenantId, userId, fileId });
 
 const types = async (tenant: string) =>
   (await store.events.list(tenant, undefined, 100))!.items.map(

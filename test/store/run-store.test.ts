@@ -8,7 +8,7 @@ import type { LedgerEntry, RunOutcome, RunRow, RunStatus, Store } from '../../sr
 import { Tenants } from '../../src/tenants/service.js';
 import { systemClock } from '../../src/time.js';
 import { engine, openTestStore, type TestStore } from '../helpers/engine.js';
-import { completedUpload } from '../helpers/store-rows.js';
+import { completedUpload, queuedRun } from '../helpers/store-rows.js';
 
 let opened: TestStore;
 let store: Store;
@@ -28,31 +28,8 @@ afterEach(async () => {
   await opened.close();
 });
 
-function newRun(target: RunRow['target'] = 'pdf-preflight'): RunRow {
-  return {
-    id: randomUUID(),
-    tenant_id: tenantId,
-    file_id: fileId,
-    user_id: userId,
-    created_by: userId,
-    created_by_type: 'user',
-    target,
-    status: 'queued',
-    progress: 0,
-    total_tasks: 0,
-    completed_tasks: 0,
-    failed_tasks: 0,
-    points_consumed: 0,
-    input_file_name: 'a.pdf',
-    output_files: [],
-    error: null,
-    attempt: 1,
-    queue_message_id: randomUUID(),
-    created_at: new Date().toISOString(),
-    started_at: null,
-    completed_at: null,
-  };
-}
+const newRun = (target: RunRow['target'] = 'pdf-preflight') =>
+  queuedRun({ tenantId, userId, fileId }, target);
 
 const outcome = (status: 'succeeded' | 'failed' = 'succeeded'): RunOutcome => ({
   status,
