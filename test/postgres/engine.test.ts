@@ -11,7 +11,7 @@ import { Tenants } from '../../src/tenants/service.js';
 import { hashToken } from '../../src/tenants/tokens.js';
 import { systemClock } from '../../src/time.js';
 import { dropPostgresDatabase, newPostgresDatabase } from '../helpers/engine.js';
-import { completedUpload } from '../helpers/store-rows.js';
+import { completedUpload, queuedRun } from '../helpers/store-rows.js';
 
 const options = (url: string, more: Partial<PostgresOptions> = {}): PostgresOptions => ({
   url,
@@ -53,29 +53,7 @@ async function sql<R>(url: string, text: string, values: unknown[] = []): Promis
 async function tenantWithFile(store: Store, name: string) {
   const tenant = await new Tenants(store, systemClock).create(name);
   const { fileId } = await completedUpload(store, tenant.tenant_id);
-  const run = (): RunRow => ({
-    id: randomUUID(),
-    tenant_id: tenant.tenant_id,
-    file_id: fileId,
-    user_id: tenant.user_id,
-    created_by: tenant.user_id,
-    created_by_type: 'user',
-    target: 'pdf-preflight',
-    status: 'queued',
-    progress: 0,
-    total_tasks: 0,
-    completed_tasks: 0,
-    failed_tasks: 0,
-    points_consumed: 0,
-    input_file_name: 'a.pdf',
-    output_files: [],
-    error: null,
-    attempt: 1,
-    queue_message_id: randomUUID(),
-    created_at: new Date().toISOString(),
-    started_at: null,
-    completed_at: null,
-  });
+  const run = (): RunRow => queuedRun({ tenantId: tenant.tenant_id, userId: tenant.user_id, fileId });
   return { tenantId: tenant.tenant_id, run };
 }
 
