@@ -2,14 +2,17 @@ import { randomUUID } from 'node:crypto';
 import type { Schemas } from '../contract.js';
 import type { WebhooksConfig } from '../config.js';
 import { ERRORS } from '../errors.js';
+import { EVENT_TYPES } from '../store/outbox-core.js';
 import type { EventType, Store, WebhookEndpointRow } from '../store/types.js';
 import type { Clock } from '../time.js';
 import { newSecret } from './signing.js';
-import { EVENT_TYPES, EVERY_EVENT } from './types.js';
 import { parseEndpointUrl, resolveAllowed, UrlNotAllowed } from './url-policy.js';
 
 export type EndpointView = Schemas['WebhookEndpoint'];
 export type NewEndpoint = Schemas['CreateWebhookEndpointRequest'];
+
+/** What an endpoint's `events` holds to take every type, now and later (as Stripe's `enabled_events`). */
+const EVERY_EVENT = '*';
 
 /** Attempts listed by `GET .../deliveries` at most. */
 export const MAX_LISTED_ATTEMPTS = 100;

@@ -1,4 +1,5 @@
 import { ERRORS } from '../errors.js';
+import { sweepInBatches } from '../store/sweep.js';
 import type { EventType, Store } from '../store/types.js';
 import type { Clock } from '../time.js';
 
@@ -17,14 +18,8 @@ export class Events {
   }
 
   /** Deletes events (with their deliveries) and delivery attempts past the retention; returns how many events. */
-  async sweep(batches = 20, batch = 500): Promise<number> {
+  async sweep(): Promise<number> {
     const before = new Date(this.clock.now().getTime() - this.retentionMs).toISOString();
-    let removed = 0;
-    for (let i = 0; i < batches; i++) {
-      const n = await this.store.events.sweep(before, batch);
-      removed += n;
-      if (n < batch) break;
-    }
-    return removed;
+    return sweepInBatches((limit) => this.store.events.sweep(before, limit));
   }
 }

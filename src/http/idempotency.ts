@@ -6,6 +6,7 @@ import type { Services } from '../services.js';
 import type { StoredAnswer } from '../store/types.js';
 import type { AuthedHandler, AuthedScope, OperationId } from './api.js';
 import { sendError, sendOk } from './render.js';
+import { sweepInBatches } from '../store/sweep.js';
 
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 /** The headers of an answer that a replay repeats; the rest belong to the request that gets the replay. */
@@ -150,18 +151,8 @@ export function idempotent(operationId: OperationId, handler: AuthedHandler): Au
   };
 }
 
-/** Keys deleted per statement by the sweep, and statements per sweep: a backlog goes over several sweeps. */
-const SWEEP_BATCH = 500;
-const SWEEP_BATCHES = 20;
-
 /** Deletes keys past IDEMPOTENCY_KEY_TTL_SECONDS, in bounded batches; returns how many went. */
 export async function sweepExpiredKeys(services: Pick<Services, 'store' | 'clock'>): Promise<number> {
   const now = services.clock.now().toISOString();
-  let removed = 0;
-  for (let batch = 0; batch < SWEEP_BATCHES; batch++) {
-    const deleted = await services.store.idempotency.sweep(now, SWEEP_BATCH);
-    removed += deleted;
-    if (deleted < SWEEP_BATCH) break;
-  }
-  return removed;
+  return sweepInBatches((limit) => services.store.idempotency.sweep(now, limit));
 }

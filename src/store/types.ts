@@ -566,19 +566,11 @@ export interface WebhookRepo {
   /** Extends the lease; false when the dispatcher lost it. */
   renewLease(endpointId: string, eventId: string, workerId: string, leaseUntil: string): Promise<boolean>;
   /**
-   * Records an attempt and its verdict while the lease is held, in one transaction: a success clears the
-   * endpoint's `failing_since`; a failure sets it if unset, and disables the endpoint when `disable` is
-   * true or when it has been failing since before `disableIfFailingBefore`. False when the lease was lost.
+   * Records attempts and their verdicts, all in one transaction, each while its lease is held: a success
+   * clears the endpoint's `failing_since`; a failure sets it if unset, and disables the endpoint when
+   * `disable` is true or when it has been failing since before `disableIfFailingBefore`. Each answer is false
+   * when that delivery's lease was lost (nothing of it is written).
    */
-  record(
-    delivery: ClaimedDelivery,
-    workerId: string,
-    attempt: DeliveryAttempt,
-    verdict: DeliveryVerdict,
-    disable: boolean,
-    disableIfFailingBefore: string,
-  ): Promise<boolean>;
-  /** `record` for several deliveries in one transaction (a dispatcher's attempts of the last milliseconds). */
   recordMany(entries: AttemptRecord[]): Promise<boolean[]>;
   /** The endpoint's latest attempts, newest first. */
   attempts(tenantId: string, endpointId: string, limit: number): Promise<DeliveryAttempt[]>;

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ClaimedDelivery, Store, WebhookEndpointRow } from '../../src/store/types.js';
+import type { AttemptRecord, ClaimedDelivery, Store, WebhookEndpointRow } from '../../src/store/types.js';
 import { Tenants } from '../../src/tenants/service.js';
 import { systemClock } from '../../src/time.js';
 import { openTestStore, type TestStore } from '../helpers/engine.js';
@@ -28,6 +28,21 @@ beforeEach(async () => {
 afterEach(async () => {
   await opened.close();
 });
+
+/** One attempt recorded alone: its answer in `recordMany`. */
+const record = async (
+  delivery: ClaimedDelivery,
+  workerId: string,
+  attempt: AttemptRecord['attempt'],
+  verdict: AttemptRecord['verdict'],
+  disable: boolean,
+  disableIfFailingBefore: string,
+) =>
+  (
+    await store.webhooks.recordMany([
+      { delivery, workerId, attempt, verdict, disable, disableIfFailingBefore },
+    ])
+  )[0];
 
 const at = (offsetMs = 0) => new Date(Date.now() + offsetMs).toISOString();
 
@@ -191,26 +206,15 @@ describe('webhook endpoints and deliveries', () => {
       response_body: '',
     });
     const [a, b] = first.filter((d) => d.endpoint.id === mine.id);
-    expect(
-      await store.webhooks.record(a!, 'intruder', attempt(a!, 200), { outcome: 'succeeded' }, false, at(-1)),
-    ).toBe(false);
-    expect(
-      await store.webhooks.record(a!, 'w', attempt(a!, 200), { outcome: 'succeeded' }, false, at(-1e9)),
-    ).toBe(true);
-    expect(
-      await store.webhooks.record(a!, 'w', attempt(a!, 200), { outcome: 'succeeded' }, false, at(-1e9)),
-    ).toBe(false);
+    expect(await record(a!, 'intruder', attempt(a!, 200), { outcome: 'succeeded' }, false, at(-1))).toBe(
+      false,
+    );
+    expect(await record(a!, 'w', attempt(a!, 200), { outcome: 'succeeded' }, false, at(-1e9))).toBe(true);
+    expect(await record(a!, 'w', attempt(a!, 200), { outcome: 'succeeded' }, false, at(-1e9))).toBe(false);
     // a failure to retry later: not due now, then due again as attempt 2
     const retryAt = at(200);
     expect(
-      await store.webhooks.record(
-        b!,
-        'w',
-        attempt(b!, 500),
-        { outcome: 'retry', nextAttemptAt: retryAt },
-        false,
-        at(-1e9),
-      ),
+      await record(b!, 'w', attempt(b!, 500), { outcome: 'retry', nextAttemptAt: retryAt }, false, at(-1e9)),
     ).toBe(true);
     expect((await store.webhooks.get(tenantId, mine.id))!.failing_since).not.toBeNull();
     const again = await store.webhooks.claim('w', at(300), at(60_000), 4, 10);
@@ -228,7 +232,7 @@ describe('webhook endpoints and deliveries', () => {
     await completedUpload(tenantId);
     const [d1, d2] = await claimAll('w');
     const fail = (d: ClaimedDelivery, cutoff: string) =>
-      store.webhooks.record(
+      record(
         d,
         'w',
         {

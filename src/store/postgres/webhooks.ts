@@ -188,11 +188,6 @@ export function postgresWebhooks(db: Postgres): WebhookRepo {
       );
       return rows.length === 1;
     },
-    async record(delivery, workerId, attempt, verdict, disable, disableIfFailingBefore) {
-      return db.transaction((tx) =>
-        recordIn(tx, { delivery, workerId, attempt, verdict, disable, disableIfFailingBefore }),
-      );
-    },
     async recordMany(entries) {
       return db.transaction(async (tx) => {
         const results: boolean[] = [];

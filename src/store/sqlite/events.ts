@@ -66,8 +66,7 @@ export function sqliteEvents(db: Db): EventRepo {
   const seqOf = db.prepare('SELECT seq FROM events WHERE id = ? AND tenant_id = ?').pluck();
   const page = db
     .prepare(
-      `SELECT id, body FROM events WHERE tenant_id = @tenant AND seq < @before AND (@type IS NULL OR type = @type)
-       ORDER BY seq DESC LIMIT @limit`,
+      `SELECT id, body FROM events WHERE tenant_id = @tenant AND seq < @before ORDER BY seq DESC LIMIT @limit`,
     )
     .raw();
   const pageOfType = db
@@ -78,6 +77,10 @@ export function sqliteEvents(db: Db): EventRepo {
     .raw();
   const after = db.prepare(
     `SELECT ${EVENT} FROM events WHERE tenant_id = ? AND seq > ? ORDER BY seq LIMIT ?`,
+  );
+  const recent = db.prepare(
+    `SELECT ${EVENT} FROM events WHERE tenant_id IN (SELECT value FROM json_each(?)) AND created_at >= ?
+     ORDER BY seq LIMIT ?`,
   );
   const oldest = db.prepare('SELECT id FROM events WHERE created_at < ? ORDER BY created_at LIMIT ?').pluck();
   const dropDeliveries = db.prepare('DELETE FROM webhook_deliveries WHERE event_id = ?');
@@ -103,10 +106,12 @@ export function sqliteEvents(db: Db): EventRepo {
         before = seq;
       }
       const statement = type ? pageOfType : page;
-      const rows = statement.all({ tenant: tenantId, before, type: type ?? null, limit: limit + 1 }) as [
-        string,
-        JsonText,
-      ][];
+      const rows = statement.all({
+        tenant: tenantId,
+        before,
+        limit: limit + 1,
+        ...(type ? { type } : {}),
+      }) as [string, JsonText][];
       const shown = rows.slice(0, limit);
       return {
         items: shown.map(([, body]) => body),
@@ -120,12 +125,7 @@ export function sqliteEvents(db: Db): EventRepo {
     },
     async recent(tenantIds, since, limit) {
       if (tenantIds.length === 0) return [];
-      const marks = tenantIds.map(() => '?').join(', ');
-      return db
-        .prepare(
-          `SELECT ${EVENT} FROM events WHERE tenant_id IN (${marks}) AND created_at >= ? ORDER BY seq LIMIT ?`,
-        )
-        .all(...tenantIds, since, limit) as StoredEvent[];
+      return recent.all(JSON.stringify(tenantIds), since, limit) as StoredEvent[];
     },
     watch(onEvents) {
       const set = hearersOf(db);

@@ -173,35 +173,28 @@ export function sqliteWebhooks(db: Db): WebhookRepo {
       });
     },
   );
-  const record = db.transaction(
-    (
-      delivery: ClaimedDelivery,
-      worker: string,
-      attempt: DeliveryAttempt,
-      verdict: Parameters<WebhookRepo['record']>[3],
-      disable: boolean,
-      before: string,
-    ) => {
-      const key = { endpoint: delivery.endpoint.id, event: delivery.eventId };
-      if (!held.get(key.endpoint, key.event, worker, delivery.attempt - 1)) return false;
-      addAttempt.run({ ...key, tenant: delivery.endpoint.tenant_id, ...attempt });
-      settle.run({
-        ...key,
-        status: verdict.outcome === 'retry' ? 'pending' : verdict.outcome,
-        next: verdict.outcome === 'retry' ? verdict.nextAttemptAt : attempt.attempted_at,
-      });
-      if (verdict.outcome === 'succeeded') succeeded.run(delivery.endpoint.id);
-      else
-        failed.run({ id: delivery.endpoint.id, at: attempt.attempted_at, disable: disable ? 1 : 0, before });
-      return true;
-    },
-  );
-
-  const recordMany = db.transaction((entries: AttemptRecord[]) =>
-    entries.map((e) =>
-      record(e.delivery, e.workerId, e.attempt, e.verdict, e.disable, e.disableIfFailingBefore),
-    ),
-  );
+  // one attempt, inside recordMany's transaction
+  const record = ({
+    delivery,
+    workerId: worker,
+    attempt,
+    verdict,
+    disable,
+    disableIfFailingBefore: before,
+  }: AttemptRecord) => {
+    const key = { endpoint: delivery.endpoint.id, event: delivery.eventId };
+    if (!held.get(key.endpoint, key.event, worker, delivery.attempt - 1)) return false;
+    addAttempt.run({ ...key, tenant: delivery.endpoint.tenant_id, ...attempt });
+    settle.run({
+      ...key,
+      status: verdict.outcome === 'retry' ? 'pending' : verdict.outcome,
+      next: verdict.outcome === 'retry' ? verdict.nextAttemptAt : attempt.attempted_at,
+    });
+    if (verdict.outcome === 'succeeded') succeeded.run(delivery.endpoint.id);
+    else failed.run({ id: delivery.endpoint.id, at: attempt.attempted_at, disable: disable ? 1 : 0, before });
+    return true;
+  };
+  const recordMany = db.transaction((entries: AttemptRecord[]) => entries.map(record));
 
   return {
     async create(endpoint, max) {
@@ -229,9 +222,6 @@ export function sqliteWebhooks(db: Db): WebhookRepo {
     },
     async renewLease(endpointId, eventId, workerId, leaseUntil) {
       return renew.run(leaseUntil, endpointId, eventId, workerId).changes === 1;
-    },
-    async record(delivery, workerId, attempt, verdict, disable, disableIfFailingBefore) {
-      return record.immediate(delivery, workerId, attempt, verdict, disable, disableIfFailingBefore);
     },
     async recordMany(entries) {
       return recordMany.immediate(entries);
