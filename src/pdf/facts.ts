@@ -2,6 +2,18 @@ import type { Schemas } from '../contract.js';
 import { fontProgramType, nonEmbeddedFontType } from './font-program.js';
 import { KEPT_PAGES } from './thread-cache.js';
 import type { Pdfium } from './pdfium.js';
+import type { CosFile } from './cos/file.js';
+import {
+  catalogFacts,
+  NO_CATALOG_FACTS,
+  type ColorSpaceName,
+  encodingOf,
+  formFonts,
+  type PageStructure,
+  pageStructure,
+  type RawFont,
+  type RawImage,
+} from './structure.js';
 
 /** What opening a file tells: enough to accept an upload. */
 export interface ProbeFacts {
@@ -11,7 +23,8 @@ export interface ProbeFacts {
 }
 
 type PreflightReport = Schemas['PreflightReport'];
-export type DocumentFacts = PreflightReport['document'];
+/** The document's own facts; its `spot_colors` are the pages', gathered by the report. */
+export type DocumentFacts = Omit<PreflightReport['document'], 'spot_colors'>;
 type PageReport = PreflightReport['pages'][number];
 type FontFacts = PageReport['fonts'][number];
 type ImageFacts = PageReport['images'][number];
@@ -23,7 +36,51 @@ export type PageFacts = Omit<
   width_pt: number;
   height_pt: number;
   rotation: number;
+  boxes: NonNullable<PageReport['boxes']>;
 };
+
+/** PDFium's FPDF_COLORSPACE_* values, for an image with no dictionary of its own (an inline image). */
+const PDFIUM_COLOR_SPACES: Record<number, ColorSpaceName> = {
+  1: 'gray',
+  2: 'rgb',
+  3: 'cmyk',
+  4: 'gray',
+  5: 'rgb',
+  6: 'lab',
+  7: 'icc',
+  8: 'separation',
+  9: 'devicen',
+  10: 'indexed',
+};
+
+const SUBSET_PREFIX = /^[A-Z]{6}\+/;
+const NO_RAW_FONT: RawFont = { subset: false, to_unicode: false, encoding: null };
+
+const sameFacts = (a: RawImage, b: RawImage) =>
+  a.color_space === b.color_space &&
+  a.icc_components === b.icc_components &&
+  a.bits_per_component === b.bits_per_component;
+
+/**
+ * The dictionary of a drawn image, among the page's: PDFium does not say which XObject an image object
+ * draws, so it is found by pixel size and coding; where those leave images that differ, by PDFium's reading
+ * of the colour space (`colorSpace`, asked only then: it loads the image).
+ */
+function matchImage(
+  images: RawImage[] | undefined,
+  width: number,
+  height: number,
+  encoding: RawImage['encoding'],
+  colorSpace: () => ColorSpaceName | null,
+): RawImage | undefined {
+  const sized = images?.filter((image) => image.width === width && image.height === height) ?? [];
+  const coded = sized.filter((image) => image.encoding === encoding);
+  const candidates = coded.length > 0 ? coded : sized;
+  const first = candidates[0];
+  if (!first || candidates.every((image) => sameFacts(image, first))) return first;
+  const space = colorSpace();
+  return candidates.find((image) => image.color_space === space) ?? first;
+}
 
 const OBJ_TEXT = 1;
 const OBJ_IMAGE = 3;
@@ -36,6 +93,15 @@ const FORMTYPE_NONE = 0;
 const FORMTYPE_ACRO = 1;
 
 type Matrix = [number, number, number, number, number, number];
+
+/** What a walk over a page's objects gathers; `structure` is the page's dictionary facts, when readable. */
+interface Found {
+  fonts: Map<number, FontFacts>;
+  images: ImageFacts[];
+  text: boolean;
+  structure: PageStructure | undefined;
+  page: number;
+}
 const IDENTITY: Matrix = [1, 0, 0, 1, 0, 0];
 
 /** `inner` drawn inside a form whose matrix is `outer`. */
@@ -77,9 +143,13 @@ export class DocumentReader {
   /** Pages kept loaded after their task, oldest first. */
   private readonly loaded = new Map<number, number>();
 
+  private formFontsCache: Map<string, RawFont> | undefined;
+
+  /** `objects` opens the file's object reader, once, when a fact needs it. */
   constructor(
     private readonly pdfium: Pdfium,
     readonly handle: number,
+    private readonly objects: () => CosFile,
   ) {
     this.scratch = pdfium.malloc(64);
   }
@@ -130,6 +200,12 @@ export class DocumentReader {
     return this.pdfium.call(() => {
       const probe = this.probe();
       const formType = this.lib.FPDF_GetFormType(this.handle);
+      const cos = this.objects();
+      const pdfx = this.meta('GTS_PDFXVersion');
+      const language = this.pdfium.readString(
+        (buffer, length) => this.lib.FPDFCatalog_GetLanguage(this.handle, buffer, length),
+        'utf16',
+      );
       return {
         pdf_version: probe.pdfVersion,
         page_count: probe.pageCount,
@@ -140,6 +216,12 @@ export class DocumentReader {
         form: formType === FORMTYPE_NONE ? 'none' : formType === FORMTYPE_ACRO ? 'AcroForm' : 'XFA',
         javascript: this.lib.FPDFDoc_GetJavaScriptActionCount(this.handle) > 0,
         outline: this.lib.FPDFBookmark_GetFirstChild(this.handle, 0) !== 0,
+        language: language.trim() === '' ? null : language,
+        embedded_files: Math.max(0, this.lib.FPDFDoc_GetAttachmentCount(this.handle)),
+        ...this.structureOr(() => catalogFacts(cos, cos.read(0, 1024), pdfx), {
+          ...NO_CATALOG_FACTS,
+          pdfx,
+        }),
       };
     });
   }
@@ -217,7 +299,7 @@ export class DocumentReader {
   private collect(
     objects: { count: number; at: (i: number) => number },
     outer: Matrix,
-    into: { fonts: Map<number, FontFacts>; images: ImageFacts[]; text: boolean },
+    into: Found,
   ): void {
     for (let i = 0; i < objects.count; i++) {
       const object = objects.at(i);
@@ -232,7 +314,16 @@ export class DocumentReader {
               'utf8',
             ) || 'unnamed';
           const embedded = this.direct.FPDFFont_GetIsEmbedded(font) === 1;
-          into.fonts.set(font, { name, type: this.fontType(font, name, embedded), embedded });
+          const raw = into.structure?.fonts.get(name) ?? this.formFonts().get(name) ?? NO_RAW_FONT;
+          const subset = raw.subset || SUBSET_PREFIX.test(name);
+          into.fonts.set(font, {
+            name,
+            type: this.fontType(font, name, embedded),
+            embedded,
+            subset,
+            to_unicode: raw.to_unicode,
+            encoding: raw.encoding,
+          });
         }
       } else if (type === OBJ_IMAGE) {
         // stencil masks (/ImageMask) are image objects too, as pdfimages lists them
@@ -241,10 +332,19 @@ export class DocumentReader {
           const height = this.i32(4) >>> 0;
           if (width > 0 && height > 0) {
             const placed = compose(this.matrixOf(object), outer);
+            const encoding = this.imageEncoding(object);
+            const raw =
+              matchImage(into.structure?.images, width, height, encoding, () =>
+                this.pdfiumColorSpace(object, into.page),
+              ) ?? this.inlineImage(object, into.page, encoding);
             into.images.push({
               width_px: width,
               height_px: height,
               dpi: effectiveDpi(width, height, placed),
+              color_space: raw.color_space,
+              icc_components: raw.icc_components,
+              bits_per_component: raw.bits_per_component,
+              encoding: raw.encoding,
             });
           }
         }
@@ -262,6 +362,51 @@ export class DocumentReader {
     }
   }
 
+  private formFonts(): Map<string, RawFont> {
+    this.formFontsCache ??= this.structureOr(() => formFonts(this.objects()), new Map());
+    return this.formFontsCache;
+  }
+
+  /** A structure fact, or `fallback` when the file's objects cannot be read for it. */
+  private structureOr<T>(read: () => T, fallback: T): T {
+    // these facts are a second reading of the file: one it cannot make leaves PDFium's facts standing
+    try {
+      return read();
+    } catch {
+      return fallback;
+    }
+  }
+
+  /** The image's coding, from its last filter. */
+  private imageEncoding(object: number): RawImage['encoding'] {
+    const count = this.lib.FPDFImageObj_GetImageFilterCount(object);
+    if (count <= 0) return 'none';
+    return encodingOf([
+      this.pdfium.readString(
+        (buffer, length) => this.lib.FPDFImageObj_GetImageFilter(object, count - 1, buffer, length),
+        'utf8',
+      ),
+    ]);
+  }
+
+  private pdfiumColorSpace(object: number, page: number): ColorSpaceName | null {
+    return this.lib.FPDFImageObj_GetImageMetadata(object, page, this.scratch)
+      ? (PDFIUM_COLOR_SPACES[this.i32(20)] ?? null)
+      : null;
+  }
+
+  /** An image without a dictionary of its own (inline, `BI`): what PDFium tells of it. */
+  private inlineImage(object: number, page: number, encoding: RawImage['encoding']): RawImage {
+    return {
+      width: 0,
+      height: 0,
+      color_space: this.pdfiumColorSpace(object, page),
+      icc_components: null,
+      bits_per_component: null,
+      encoding,
+    };
+  }
+
   private formHandle(): number {
     if (!this.form && this.lib.FPDF_GetFormType(this.handle) !== FORMTYPE_NONE) {
       this.formInfo = this.lib.PDFiumExt_OpenFormFillInfo();
@@ -274,8 +419,13 @@ export class DocumentReader {
   }
 
   pageFacts(index: number): PageFacts {
+    const objectNumber = this.pdfium.call(() =>
+      this.lib.EPDFDoc_GetPageObjectNumberByIndex(this.handle, index),
+    );
+    const structure =
+      objectNumber > 0 ? this.structureOr(() => pageStructure(this.objects(), objectNumber), undefined) : undefined;
     return this.withPage(index, (page) => {
-      const found = { fonts: new Map<number, FontFacts>(), images: [] as ImageFacts[], text: false };
+      const found: Found = { fonts: new Map(), images: [], text: false, structure, page };
       this.collect(
         {
           count: this.direct.FPDFPage_CountObjects(page),
@@ -315,7 +465,7 @@ export class DocumentReader {
             }
           }
           // only the fonts of a field's appearance: its images are not part of the page's content
-          const fieldFound = { fonts: found.fonts, images: [] as ImageFacts[], text: false };
+          const fieldFound: Found = { ...found, images: [], text: false };
           this.collect(
             {
               count: this.direct.FPDFAnnot_GetObjectCount(annot),
@@ -334,10 +484,14 @@ export class DocumentReader {
       const width = this.lib.FPDF_GetPageWidthF(page);
       const height = this.lib.FPDF_GetPageHeightF(page);
       const [w, h] = rotation % 180 === 0 ? [width, height] : [height, width];
+      const whole: [number, number, number, number] = [0, 0, Math.round(w * 100) / 100, Math.round(h * 100) / 100];
       return {
         width_pt: Math.round(w * 100) / 100,
         height_pt: Math.round(h * 100) / 100,
         rotation,
+        boxes: structure?.boxes ?? { media: whole, crop: whole, bleed: whole, trim: whole, art: whole },
+        transparency: (structure?.transparency ?? false) || this.lib.FPDFPage_HasTransparency(page),
+        spot_colors: structure?.spot_colors ?? [],
         fonts: [...found.fonts.values()],
         has_text: found.text,
         images: found.images,

@@ -1,8 +1,9 @@
-import { readlinkSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readlinkSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PNG } from 'pngjs';
+import { CosFile } from './cos/file.js';
 import { DocumentReader } from './facts.js';
 import { type OpenDocument, Pdfium, PdfiumAborted, PdfOpenError, type WasmModule } from './pdfium.js';
 import type {
@@ -34,6 +35,7 @@ const {
 interface Opened {
   file: OpenDocument;
   reader: DocumentReader;
+  objects?: { fd: number; cos: CosFile };
 }
 
 const pdfium = await Pdfium.create(heapLimitBytes, compiled);
@@ -43,7 +45,21 @@ function documentAt(path: string): DocumentReader {
   const known = open.get(path);
   if (known) return known.reader;
   const file = pdfium.openFile(path);
-  const opened = { file, reader: new DocumentReader(pdfium, file.handle) };
+  const opened: Opened = {
+    file,
+    reader: new DocumentReader(pdfium, file.handle, () => {
+      if (!opened.objects) {
+        const fd = openSync(path, 'r');
+        try {
+          opened.objects = { fd, cos: new CosFile(fd, fstatSync(fd).size) };
+        } catch (error) {
+          closeSync(fd);
+          throw error;
+        }
+      }
+      return opened.objects.cos;
+    }),
+  };
   open.set(path, opened);
   while (open.size > OPEN_DOCUMENTS) closeDocument(open.keys().next().value as string);
   return opened.reader;
@@ -55,6 +71,7 @@ function closeDocument(path: string): void {
   open.delete(path);
   opened.reader.close();
   opened.file.close();
+  if (opened.objects) closeSync(opened.objects.fd);
 }
 
 function probe(path: string): PdfTaskResult['probe'] {

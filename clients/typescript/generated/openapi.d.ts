@@ -869,6 +869,25 @@ export interface components {
             page: number;
             /** @enum {string} */
             status: "ok" | "failed";
+            /**
+             * @description The page boxes in points, `[x0, y0, x1, y1]`, resolved as PDF defines their defaults and as
+             *     `pdfinfo -box` prints them: the crop box defaults to the media box, the bleed, trim and art boxes to
+             *     the crop box, and each is clipped to the media box. Null for a page that could not be parsed.
+             */
+            boxes: {
+                media: components["schemas"]["PageBox"];
+                crop: components["schemas"]["PageBox"];
+                bleed: components["schemas"]["PageBox"];
+                trim: components["schemas"]["PageBox"];
+                art: components["schemas"]["PageBox"];
+            } | null;
+            /**
+             * @description The page, or a form or image it draws, uses a soft mask, a blend mode other than Normal, a constant
+             *     alpha below 1, or a transparency group (as its resources declare them).
+             */
+            transparency: boolean;
+            /** @description Colorants of the Separation and DeviceN colour spaces in the page's resources, process colours, `All` and `None` left out. */
+            spot_colors: string[];
             width_pt: number | null;
             height_pt: number | null;
             rotation: number | null;
@@ -876,6 +895,16 @@ export interface components {
                 name: string;
                 type: string;
                 embedded: boolean;
+                /** @description The name carries a subset prefix (`ABCDEF+`), as pdffonts' `sub` column. */
+                subset: boolean;
+                /** @description The font dictionary has a `/ToUnicode` CMap, as pdffonts' `uni` column. */
+                to_unicode: boolean;
+                /**
+                 * @description The font dictionary's `/Encoding`: its name (`WinAnsiEncoding`, `Identity-H`, ...), the
+                 *     `/BaseEncoding` of an encoding dictionary, `Custom` when that dictionary has `/Differences`,
+                 *     `Embedded` for an embedded CMap; null when the font has none (its built-in encoding).
+                 */
+                encoding: string | null;
             }[];
             has_text: boolean;
             images: {
@@ -883,11 +912,32 @@ export interface components {
                 height_px: number;
                 /** @description Effective resolution on the page (the lower of both axes). */
                 dpi: number | null;
+                /**
+                 * @description As pdfimages' `color` column (`CalGray` is `gray`, `CalRGB` is `rgb`). Null for a stencil mask,
+                 *     and for a JPEG 2000 image that carries its colour space in its own data.
+                 * @enum {string|null}
+                 */
+                color_space: "gray" | "rgb" | "cmyk" | "lab" | "icc" | "indexed" | "separation" | "devicen" | null;
+                /** @description The ICC profile's number of components (`/N`) when `color_space` is `icc`; null otherwise. */
+                icc_components: number | null;
+                /**
+                 * @description As pdfimages' `bpc` column (1 for a stencil mask). Null for an inline image (drawn with `BI`, which
+                 *     has no dictionary in the file's objects) and a JPEG 2000 image without `/BitsPerComponent`.
+                 */
+                bits_per_component: number | null;
+                /**
+                 * @description The image's last filter, its own coding. pdfimages' `enc` column says `jpeg`, `jpx`, `jbig2`,
+                 *     `ccitt`, and `image` for the other four.
+                 * @enum {string}
+                 */
+                encoding: "flate" | "dct" | "jpx" | "jbig2" | "ccitt" | "lzw" | "runlength" | "none";
             }[];
             annotations: number;
             links: number;
             error: string | null;
         };
+        /** @description `[x0, y0, x1, y1]` in points. */
+        PageBox: number[];
         /**
          * @description The `report.json` of a `pdf-preflight` run, read with PDFium. `findings` come most severe first
          *     (errors, warnings, notes), document-level findings before page ones. What each page reports:
@@ -914,6 +964,39 @@ export interface components {
             file_name: string;
             generated_at: components["schemas"]["UtcTime"];
             document: {
+                /** @description The catalog's `/MarkInfo` has `/Marked true` and the catalog has a `/StructTreeRoot`. */
+                tagged: boolean;
+                /** @description The catalog's `/Lang`. */
+                language: string | null;
+                /** @description `/ViewerPreferences /DisplayDocTitle true`: viewers show the title, not the file name. */
+                display_doc_title: boolean;
+                /** @description Linearized for fast web view (pdfinfo's `Optimized`). */
+                linearized: boolean;
+                /** @description The catalog has a `/Metadata` stream. */
+                xmp_metadata: boolean;
+                /**
+                 * @description The PDF/A level the XMP metadata claims: `pdfaid:part` and `pdfaid:conformance`, for example `2B`.
+                 *     A claim, not a validation.
+                 */
+                pdfa: string | null;
+                /** @description The PDF/UA part the XMP metadata claims (`pdfuaid:part`). */
+                pdfua: string | null;
+                /** @description `GTS_PDFXVersion` of the document information dictionary, or of the XMP metadata. */
+                pdfx: string | null;
+                output_intents: {
+                    /** @description `/S`, for example `GTS_PDFA1` or `GTS_PDFX`. */
+                    subtype: string;
+                    /** @description `/OutputConditionIdentifier`, for example `sRGB` or `FOGRA39`. */
+                    identifier: string | null;
+                }[];
+                /** @description Files in the document's `/EmbeddedFiles` name tree. */
+                embedded_files: number;
+                /** @description Figure elements of the structure tree (through its `/RoleMap`). */
+                struct_figures: number;
+                /** @description Figure elements with neither `/Alt` nor `/ActualText` (or an empty one). */
+                struct_figures_without_alt: number;
+                /** @description The pages' `spot_colors`, each name once, sorted. */
+                spot_colors: string[];
                 pdf_version: string | null;
                 page_count: number | null;
                 encrypted: boolean;

@@ -1,0 +1,385 @@
+import { readSync } from 'node:fs';
+import { constants, inflateSync } from 'node:zlib';
+import {
+  isDict,
+  isStream,
+  latin1,
+  Lexer,
+  nameOf,
+  type PdfDict,
+  PdfRef,
+  type PdfStream,
+  type PdfValue,
+  SyntaxFailure,
+} from './syntax.js';
+
+/**
+ * A PDF's objects read straight from the file: the xref (tables, streams, hybrids, `/Prev` chains), object
+ * streams, and Flate-coded streams. PDFium reads the pages; this answers what PDFium's API does not expose
+ * (the catalog's metadata and output intents, font and image dictionaries). It reads what it is asked, on
+ * demand, in bounded windows; a file whose xref is broken is scanned for its objects once, as PDF readers do.
+ * Encrypted files are read as they are stored: their strings and object streams stay unreadable here.
+ */
+
+type XrefEntry = { offset: number } | { container: number; index: number };
+
+const FIRST_WINDOW = 16 * 1024;
+const MAX_WINDOW = 8 * 1024 * 1024;
+const MAX_XREF_SECTIONS = 64;
+const MAX_REF_CHAIN = 32;
+/** The most a decoded stream (an object stream, an xref stream, XMP) may inflate to. */
+export const MAX_DECODED_BYTES = 32 * 1024 * 1024;
+
+export class CosFile {
+  private readonly xref = new Map<number, XrefEntry>();
+  private readonly objects = new Map<number, PdfValue>();
+  private readonly containers = new Map<number, { bytes: Uint8Array; offsets: Map<number, number> } | null>();
+  private reconstructed = false;
+  trailer: PdfDict = new Map();
+
+  constructor(
+    private readonly fd: number,
+    readonly size: number,
+  ) {
+    try {
+      this.readXrefChain();
+    } catch (error) {
+      if (!(error instanceof SyntaxFailure) && !(error instanceof RangeError)) throw error;
+    }
+    if (!isDict(this.get(this.trailer, 'Root'))) this.reconstruct();
+  }
+
+  read(offset: number, length: number): Uint8Array {
+    const size = Math.max(0, Math.min(length, this.size - offset));
+    const buffer = Buffer.allocUnsafe(size);
+    const got = size > 0 ? readSync(this.fd, buffer, 0, size, offset) : 0;
+    return new Uint8Array(buffer.buffer, buffer.byteOffset, got);
+  }
+
+  get catalog(): PdfDict | undefined {
+    const root = this.get(this.trailer, 'Root');
+    return isDict(root) ? root : undefined;
+  }
+
+  get encrypted(): boolean {
+    return this.trailer.has('Encrypt');
+  }
+
+  /** `value` with references followed. */
+  resolve(value: PdfValue | undefined): PdfValue | undefined {
+    for (let hops = 0; value instanceof PdfRef; hops++) {
+      if (hops > MAX_REF_CHAIN) return undefined;
+      value = this.object(value.num);
+    }
+    return value;
+  }
+
+  get(dict: PdfDict | undefined, key: string): PdfValue | undefined {
+    return dict ? this.resolve(dict.get(key)) : undefined;
+  }
+
+  dict(dict: PdfDict | undefined, key: string): PdfDict | undefined {
+    const value = this.get(dict, key);
+    if (isDict(value)) return value;
+    return isStream(value) ? value.stream.dict : undefined;
+  }
+
+  array(dict: PdfDict | undefined, key: string): PdfValue[] {
+    const value = this.get(dict, key);
+    return Array.isArray(value) ? value : [];
+  }
+
+  /** Object `num`, or undefined when the file does not hold it (a free or missing entry reads as null). */
+  object(num: number): PdfValue | undefined {
+    if (this.objects.has(num)) return this.objects.get(num);
+    // a cycle of references through object streams ends here as undefined
+    this.objects.set(num, undefined as unknown as PdfValue);
+    let value = this.load(num);
+    // an entry that points at no object means a broken xref; a number the xref lacks is simply absent
+    if (value === undefined && this.xref.has(num) && !this.reconstructed) {
+      this.reconstruct();
+      value = this.load(num);
+    }
+    this.objects.set(num, value as PdfValue);
+    return value;
+  }
+
+  private load(num: number): PdfValue | undefined {
+    const entry = this.xref.get(num);
+    if (!entry) return undefined;
+    try {
+      if ('offset' in entry) return this.objectAt(entry.offset, num);
+      const container = this.container(entry.container);
+      const at = container?.offsets.get(num);
+      if (container === undefined || container === null || at === undefined) return undefined;
+      return new Lexer(container.bytes, at).value();
+    } catch (error) {
+      if (error instanceof SyntaxFailure || error instanceof RangeError) return undefined;
+      throw error;
+    }
+  }
+
+  /** The indirect object at `offset` (`num gen obj ...`); a stream's data position is made absolute. */
+  private objectAt(offset: number, num?: number): PdfValue {
+    for (let window = FIRST_WINDOW; ; window *= 4) {
+      const bytes = this.read(offset, window);
+      const lexer = new Lexer(bytes);
+      try {
+        const header = `${lexer.word()} ${lexer.word()} ${lexer.word()}`;
+        const match = /^(\d+) (\d+) obj$/.exec(header);
+        if (!match || (num !== undefined && Number(match[1]) !== num)) throw new SyntaxFailure('no object here');
+        const value = lexer.value();
+        if (isStream(value)) value.stream.dataStart += offset;
+        return value;
+      } catch (error) {
+        const whole = bytes.length < window;
+        if (!(error instanceof SyntaxFailure) || whole || window >= MAX_WINDOW) throw error;
+      }
+    }
+  }
+
+  /** A stream's bytes as stored (`raw`) or decoded; undefined when its filter is not Flate or it is too big. */
+  streamBytes(value: { stream: PdfStream }, limit = MAX_DECODED_BYTES): Uint8Array | undefined {
+    const { dict, dataStart } = value.stream;
+    let length = this.get(dict, 'Length');
+    if (typeof length !== 'number' || length < 0 || dataStart + length > this.size) {
+      length = this.findEndstream(dataStart, limit);
+      if (length === undefined) return undefined;
+    }
+    if (length > limit) return undefined;
+    const stored = this.read(dataStart, length);
+    const filters = this.get(dict, 'Filter');
+    const names = (Array.isArray(filters) ? filters : filters === undefined ? [] : [filters]).map((f) =>
+      nameOf(this.resolve(f)),
+    );
+    if (names.length === 0) return stored;
+    if (names.length > 1 || (names[0] !== 'FlateDecode' && names[0] !== 'Fl')) return undefined;
+    let decoded: Uint8Array;
+    try {
+      decoded = inflateSync(stored, { maxOutputLength: limit, finishFlush: constants.Z_SYNC_FLUSH });
+    } catch {
+      return undefined;
+    }
+    const params = this.dict(dict, 'DecodeParms') ?? this.dict(dict, 'DP');
+    return unpredict(decoded, params, this);
+  }
+
+  private findEndstream(from: number, limit: number): number | undefined {
+    for (let at = from; at < this.size && at - from <= limit; at += 64 * 1024) {
+      const chunk = latin1(this.read(at, 64 * 1024 + 9), 0, 64 * 1024 + 9);
+      const found = chunk.indexOf('endstream');
+      if (found !== -1) {
+        let end = at + found;
+        const before = this.read(end - 2, 2);
+        if (before[1] === 10) end -= before[0] === 13 ? 2 : 1;
+        else if (before[1] === 13) end -= 1;
+        return end - from;
+      }
+    }
+    return undefined;
+  }
+
+  private container(num: number) {
+    if (this.containers.has(num)) return this.containers.get(num);
+    this.containers.set(num, null);
+    const value = this.object(num);
+    let parsed: { bytes: Uint8Array; offsets: Map<number, number> } | null = null;
+    if (isStream(value)) {
+      const bytes = this.streamBytes(value);
+      const count = this.get(value.stream.dict, 'N');
+      const first = this.get(value.stream.dict, 'First');
+      if (bytes && typeof count === 'number' && typeof first === 'number') {
+        const lexer = new Lexer(bytes.subarray(0, first));
+        const offsets = new Map<number, number>();
+        for (let i = 0; i < count; i++) {
+          const objectNumber = Number(lexer.word());
+          const at = Number(lexer.word());
+          if (!Number.isInteger(objectNumber) || !Number.isInteger(at)) break;
+          offsets.set(objectNumber, first + at);
+        }
+        parsed = { bytes, offsets };
+      }
+    }
+    this.containers.set(num, parsed);
+    return parsed;
+  }
+
+  private readXrefChain(): void {
+    const tail = latin1(this.read(Math.max(0, this.size - 2048), 2048), 0, 2048);
+    const match = /startxref\s+(\d+)/g;
+    let offset: number | undefined;
+    for (let m = match.exec(tail); m; m = match.exec(tail)) offset = Number(m[1]);
+    const seen = new Set<number>();
+    const pending: number[] = offset === undefined ? [] : [offset];
+    for (let next = pending.shift(); next !== undefined; next = pending.shift()) {
+      if (seen.has(next) || seen.size >= MAX_XREF_SECTIONS || next >= this.size) continue;
+      seen.add(next);
+      const trailer = this.readXrefSection(next);
+      for (const [key, value] of trailer) if (!this.trailer.has(key)) this.trailer.set(key, value);
+      // a hybrid file's xref stream comes before its own /Prev
+      const hybrid = trailer.get('XRefStm');
+      if (typeof hybrid === 'number') pending.unshift(hybrid);
+      const prev = trailer.get('Prev');
+      if (typeof prev === 'number') pending.push(prev);
+    }
+  }
+
+  private setEntry(num: number, entry: XrefEntry): void {
+    if (!this.xref.has(num)) this.xref.set(num, entry);
+  }
+
+  private readXrefSection(offset: number): PdfDict {
+    const head = this.read(offset, 4);
+    if (latin1(head, 0, 4) !== 'xref') {
+      const value = this.objectAt(offset);
+      if (!isStream(value)) throw new SyntaxFailure('no xref here');
+      this.readXrefStream(value);
+      return value.stream.dict;
+    }
+    for (let window = 64 * 1024; ; window *= 4) {
+      const bytes = this.read(offset + 4, window);
+      const lexer = new Lexer(bytes);
+      try {
+        const entries: [number, XrefEntry][] = [];
+        for (;;) {
+          const word = lexer.word();
+          if (word === 'trailer') {
+            const trailer = lexer.value();
+            if (!isDict(trailer)) throw new SyntaxFailure('no trailer');
+            for (const [num, entry] of entries) this.setEntry(num, entry);
+            return trailer;
+          }
+          const start = Number(word);
+          const count = Number(lexer.word());
+          if (!Number.isInteger(start) || !Number.isInteger(count) || word === '') throw new SyntaxFailure('bad xref');
+          for (let i = 0; i < count; i++) {
+            const at = Number(lexer.word());
+            lexer.word();
+            const kind = lexer.word();
+            if (kind === 'n' && at > 0) entries.push([start + i, { offset: at }]);
+            else if (kind !== 'n' && kind !== 'f') throw new SyntaxFailure('bad xref entry');
+          }
+        }
+      } catch (error) {
+        if (!(error instanceof SyntaxFailure) || bytes.length < window || window >= MAX_WINDOW) throw error;
+      }
+    }
+  }
+
+  private readXrefStream(value: { stream: PdfStream }): void {
+    const dict = value.stream.dict;
+    const widths = this.array(dict, 'W').map((w) => (typeof w === 'number' ? w : 0));
+    const bytes = this.streamBytes(value);
+    if (!bytes || widths.length < 3) throw new SyntaxFailure('unreadable xref stream');
+    const size = this.get(dict, 'Size');
+    const index = this.array(dict, 'Index').map(Number);
+    const ranges = index.length >= 2 ? index : [0, typeof size === 'number' ? size : 0];
+    const rowLength = widths[0]! + widths[1]! + widths[2]!;
+    let at = 0;
+    const field = (width: number, fallback: number) => {
+      if (width === 0) return fallback;
+      let n = 0;
+      for (let i = 0; i < width; i++) n = n * 256 + bytes[at++]!;
+      return n;
+    };
+    for (let r = 0; r + 1 < ranges.length; r += 2) {
+      for (let i = 0; i < ranges[r + 1]! && at + rowLength <= bytes.length; i++) {
+        const type = field(widths[0]!, 1);
+        const second = field(widths[1]!, 0);
+        const third = field(widths[2]!, 0);
+        const num = ranges[r]! + i;
+        if (type === 1 && second > 0) this.setEntry(num, { offset: second });
+        else if (type === 2) this.setEntry(num, { container: second, index: third });
+      }
+    }
+  }
+
+  /** Rebuilds the xref by scanning the file for `num gen obj`, the last definition of a number winning. */
+  private reconstruct(): void {
+    if (this.reconstructed) return;
+    this.reconstructed = true;
+    const found = new Map<number, number>();
+    const chunk = 1024 * 1024;
+    const header = /(\d+)[ \t\r\n\f\0]+(\d+)[ \t\r\n\f\0]+obj\b/g;
+    const trailers: number[] = [];
+    for (let at = 0; at < this.size; at += chunk) {
+      const text = latin1(this.read(at, chunk + 64), 0, Math.min(chunk + 64, this.size - at));
+      for (let m = header.exec(text); m; m = header.exec(text)) {
+        if (m.index >= chunk) break;
+        const start = m.index > 0 ? text.charCodeAt(m.index - 1) : 32;
+        if (start >= 0x30 && start <= 0x39) continue;
+        found.set(Number(m[1]), at + m.index);
+      }
+      header.lastIndex = 0;
+      for (let t = text.indexOf('trailer'); t !== -1 && t < chunk; t = text.indexOf('trailer', t + 7))
+        trailers.push(at + t + 7);
+    }
+    this.xref.clear();
+    this.objects.clear();
+    this.containers.clear();
+    for (const [num, offset] of found) this.xref.set(num, { offset });
+    for (const offset of trailers.reverse()) {
+      try {
+        const trailer = new Lexer(this.read(offset, FIRST_WINDOW)).value();
+        if (isDict(trailer) && trailer.get('Root') instanceof PdfRef) {
+          this.trailer = trailer;
+          break;
+        }
+      } catch (error) {
+        if (!(error instanceof SyntaxFailure)) throw error;
+      }
+    }
+    // objects kept in object streams, and a catalog when no trailer names it
+    for (const num of found.keys()) {
+      const value = this.object(num);
+      const dict = isStream(value) ? value.stream.dict : isDict(value) ? value : undefined;
+      const type = nameOf(dict?.get('Type'));
+      if (type === 'ObjStm') {
+        const container = this.container(num);
+        for (const inner of container?.offsets.keys() ?? []) this.setEntry(inner, { container: num, index: 0 });
+      } else if (type === 'XRef' && !this.trailer.has('Root') && dict?.get('Root') instanceof PdfRef) {
+        this.trailer = dict;
+      } else if (type === 'Catalog' && !this.trailer.has('Root')) {
+        this.trailer = new Map([['Root', new PdfRef(num, 0)]]);
+      }
+    }
+  }
+}
+
+/** Undoes a PNG predictor (7.4.4.4), as xref and object streams use; other predictors are left as they are. */
+function unpredict(data: Uint8Array, params: PdfDict | undefined, file: CosFile): Uint8Array {
+  const predictor = file.get(params, 'Predictor');
+  if (typeof predictor !== 'number' || predictor < 10) return data;
+  const number = (key: string, fallback: number) => {
+    const value = file.get(params, key);
+    return typeof value === 'number' && value > 0 ? value : fallback;
+  };
+  const bpp = Math.max(1, Math.ceil((number('Colors', 1) * number('BitsPerComponent', 8)) / 8));
+  const rowLength = Math.ceil((number('Colors', 1) * number('BitsPerComponent', 8) * number('Columns', 1)) / 8);
+  const rows = Math.floor(data.length / (rowLength + 1));
+  const out = new Uint8Array(rows * rowLength);
+  for (let r = 0; r < rows; r++) {
+    const type = data[r * (rowLength + 1)]!;
+    const src = r * (rowLength + 1) + 1;
+    const dst = r * rowLength;
+    for (let i = 0; i < rowLength; i++) {
+      const raw = data[src + i]!;
+      const left = i >= bpp ? out[dst + i - bpp]! : 0;
+      const up = r > 0 ? out[dst - rowLength + i]! : 0;
+      const upLeft = r > 0 && i >= bpp ? out[dst - rowLength + i - bpp]! : 0;
+      let value = raw;
+      if (type === 1) value = raw + left;
+      else if (type === 2) value = raw + up;
+      else if (type === 3) value = raw + ((left + up) >> 1);
+      else if (type === 4) {
+        const p = left + up - upLeft;
+        const pa = Math.abs(p - left);
+        const pb = Math.abs(p - up);
+        const pc = Math.abs(p - upLeft);
+        value = raw + (pa <= pb && pa <= pc ? left : pb <= pc ? up : upLeft);
+      }
+      out[dst + i] = value & 0xff;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,244 @@
+/**
+ * PDF's object syntax (ISO 32000-1, 7.3): enough to read dictionaries, arrays and stream headers. Reading is
+ * bounded: nesting deeper than MAX_NESTING, or bytes that are not an object, answer `undefined` or a
+ * SyntaxFailure, never a loop or a deep recursion.
+ */
+
+export class PdfName {
+  constructor(readonly name: string) {}
+}
+
+export class PdfRef {
+  constructor(
+    readonly num: number,
+    readonly gen: number,
+  ) {}
+}
+
+export type PdfDict = Map<string, PdfValue>;
+
+/** A stream's dictionary, and where its data starts in the bytes it was read from. */
+export interface PdfStream {
+  dict: PdfDict;
+  dataStart: number;
+}
+
+export type PdfValue =
+  | null
+  | boolean
+  | number
+  | Uint8Array
+  | PdfName
+  | PdfRef
+  | PdfValue[]
+  | PdfDict
+  | { stream: PdfStream };
+
+export class SyntaxFailure extends Error {}
+
+const MAX_NESTING = 64;
+
+const WHITESPACE = new Uint8Array(256);
+for (const c of [0, 9, 10, 12, 13, 32]) WHITESPACE[c] = 1;
+const DELIMITER = new Uint8Array(256);
+for (const c of '()<>[]{}/%') DELIMITER[c.charCodeAt(0)] = 1;
+
+const isRegular = (c: number) => !WHITESPACE[c] && !DELIMITER[c];
+
+/** Reads objects from `bytes` from `pos` on; `bytes` may be a window of a file. */
+export class Lexer {
+  constructor(
+    readonly bytes: Uint8Array,
+    public pos = 0,
+  ) {}
+
+  skipSpace(): void {
+    const b = this.bytes;
+    while (this.pos < b.length) {
+      const c = b[this.pos]!;
+      if (WHITESPACE[c]) this.pos++;
+      else if (c === 0x25) {
+        while (this.pos < b.length && b[this.pos] !== 10 && b[this.pos] !== 13) this.pos++;
+      } else break;
+    }
+  }
+
+  private fail(): never {
+    throw new SyntaxFailure(`Unexpected bytes at ${this.pos}`);
+  }
+
+  /** A bare word (a keyword or a number) at the cursor, or '' when a delimiter is there. */
+  word(): string {
+    this.skipSpace();
+    const start = this.pos;
+    while (this.pos < this.bytes.length && isRegular(this.bytes[this.pos]!)) this.pos++;
+    return latin1(this.bytes, start, this.pos);
+  }
+
+  /** The object at the cursor; `obj`-level keywords (`endobj`, `stream`) are left for the caller. */
+  value(depth = 0): PdfValue {
+    if (depth > MAX_NESTING) this.fail();
+    this.skipSpace();
+    const b = this.bytes;
+    if (this.pos >= b.length) this.fail();
+    const c = b[this.pos]!;
+    if (c === 0x2f) return this.name();
+    if (c === 0x28) return this.literalString();
+    if (c === 0x3c) {
+      if (b[this.pos + 1] === 0x3c) return this.dictionary(depth);
+      return this.hexString();
+    }
+    if (c === 0x5b) {
+      this.pos++;
+      const items: PdfValue[] = [];
+      for (;;) {
+        this.skipSpace();
+        if (this.pos >= b.length) this.fail();
+        if (b[this.pos] === 0x5d) {
+          this.pos++;
+          return items;
+        }
+        items.push(this.value(depth + 1));
+      }
+    }
+    const start = this.pos;
+    const word = this.word();
+    if (word === '') this.fail();
+    if (word === 'true') return true;
+    if (word === 'false') return false;
+    if (word === 'null') return null;
+    const number = Number(word);
+    if (word === '' || Number.isNaN(number)) {
+      this.pos = start;
+      this.fail();
+    }
+    // `num gen R`: look ahead for the second integer and the R
+    if (Number.isInteger(number) && number >= 0 && /^\d+$/.test(word)) {
+      const after = this.pos;
+      const gen = this.word();
+      if (/^\d+$/.test(gen) && this.word() === 'R') return new PdfRef(number, Number(gen));
+      this.pos = after;
+    }
+    return number;
+  }
+
+  private name(): PdfName {
+    this.pos++;
+    const b = this.bytes;
+    let out = '';
+    while (this.pos < b.length && isRegular(b[this.pos]!)) {
+      const c = b[this.pos]!;
+      if (c === 0x23 && this.pos + 2 < b.length) {
+        const hex = Number.parseInt(latin1(b, this.pos + 1, this.pos + 3), 16);
+        if (!Number.isNaN(hex)) {
+          out += String.fromCharCode(hex);
+          this.pos += 3;
+          continue;
+        }
+      }
+      out += String.fromCharCode(c);
+      this.pos++;
+    }
+    return new PdfName(out);
+  }
+
+  private literalString(): Uint8Array {
+    const b = this.bytes;
+    this.pos++;
+    const out: number[] = [];
+    let nesting = 1;
+    while (this.pos < b.length) {
+      const c = b[this.pos++]!;
+      if (c === 0x5c) {
+        const next = b[this.pos++];
+        if (next === undefined) break;
+        const escapes: Record<number, number> = { 110: 10, 114: 13, 116: 9, 98: 8, 102: 12 };
+        if (escapes[next] !== undefined) out.push(escapes[next]);
+        else if (next >= 0x30 && next <= 0x37) {
+          let code = next - 0x30;
+          for (let i = 0; i < 2 && b[this.pos]! >= 0x30 && b[this.pos]! <= 0x37; i++)
+            code = code * 8 + (b[this.pos++]! - 0x30);
+          out.push(code & 0xff);
+        } else if (next === 13) {
+          if (b[this.pos] === 10) this.pos++;
+        } else if (next !== 10) out.push(next);
+      } else if (c === 0x28) {
+        nesting++;
+        out.push(c);
+      } else if (c === 0x29) {
+        if (--nesting === 0) return Uint8Array.from(out);
+        out.push(c);
+      } else out.push(c);
+    }
+    this.fail();
+  }
+
+  private hexString(): Uint8Array {
+    const b = this.bytes;
+    this.pos++;
+    const digits: number[] = [];
+    while (this.pos < b.length && b[this.pos] !== 0x3e) {
+      const c = b[this.pos++]!;
+      const digit = Number.parseInt(String.fromCharCode(c), 16);
+      if (!Number.isNaN(digit)) digits.push(digit);
+      else if (!WHITESPACE[c]) this.fail();
+    }
+    if (this.pos >= b.length) this.fail();
+    this.pos++;
+    if (digits.length % 2) digits.push(0);
+    const out = new Uint8Array(digits.length / 2);
+    for (let i = 0; i < out.length; i++) out[i] = digits[2 * i]! * 16 + digits[2 * i + 1]!;
+    return out;
+  }
+
+  private dictionary(depth: number): PdfDict | { stream: PdfStream } {
+    const b = this.bytes;
+    this.pos += 2;
+    const dict: PdfDict = new Map();
+    for (;;) {
+      this.skipSpace();
+      if (this.pos >= b.length) this.fail();
+      if (b[this.pos] === 0x3e && b[this.pos + 1] === 0x3e) {
+        this.pos += 2;
+        break;
+      }
+      const key = this.value(depth + 1);
+      if (!(key instanceof PdfName)) this.fail();
+      dict.set(key.name, this.value(depth + 1));
+    }
+    // a dictionary followed by `stream` is a stream's header; its data starts after the end of line
+    const save = this.pos;
+    if (this.word() === 'stream') {
+      if (b[this.pos] === 13) this.pos++;
+      if (b[this.pos] === 10) this.pos++;
+      return { stream: { dict, dataStart: this.pos } };
+    }
+    this.pos = save;
+    return dict;
+  }
+}
+
+export function latin1(bytes: Uint8Array, start: number, end: number): string {
+  let out = '';
+  for (let i = start; i < end; i++) out += String.fromCharCode(bytes[i]!);
+  return out;
+}
+
+export const isDict = (value: PdfValue | undefined): value is PdfDict => value instanceof Map;
+export const isStream = (value: PdfValue | undefined): value is { stream: PdfStream } =>
+  typeof value === 'object' && value !== null && 'stream' in value;
+export const nameOf = (value: PdfValue | undefined): string | undefined =>
+  value instanceof PdfName ? value.name : undefined;
+
+/** A text string (7.9.2.2): UTF-16BE or UTF-8 with their byte-order marks, else PDFDocEncoding (read as Latin-1). */
+export function textString(value: PdfValue | undefined): string | undefined {
+  if (!(value instanceof Uint8Array)) return undefined;
+  if (value[0] === 0xfe && value[1] === 0xff) {
+    let out = '';
+    for (let i = 2; i + 1 < value.length; i += 2) out += String.fromCharCode((value[i]! << 8) | value[i + 1]!);
+    return out;
+  }
+  if (value[0] === 0xef && value[1] === 0xbb && value[2] === 0xbf)
+    return new TextDecoder().decode(value.subarray(3));
+  return latin1(value, 0, value.length);
+}

@@ -1,0 +1,459 @@
+import type { CosFile } from './cos/file.js';
+import {
+  isDict,
+  isStream,
+  latin1,
+  nameOf,
+  type PdfDict,
+  PdfRef,
+  type PdfValue,
+  textString,
+} from './cos/syntax.js';
+
+/**
+ * Facts read from the file's objects rather than through PDFium's API: the catalog's accessibility and
+ * archive markers, page boxes as PDF resolves them, and the font and image dictionaries a page's resources
+ * hold. Every walk here is bounded (nesting, nodes visited), so a hostile file costs at most that much.
+ */
+
+export type ColorSpaceName = 'gray' | 'rgb' | 'cmyk' | 'lab' | 'icc' | 'indexed' | 'separation' | 'devicen';
+export type ImageEncoding = 'flate' | 'dct' | 'jpx' | 'jbig2' | 'ccitt' | 'lzw' | 'runlength' | 'none';
+export type Box = [number, number, number, number];
+
+export interface CatalogFacts {
+  tagged: boolean;
+  display_doc_title: boolean;
+  linearized: boolean;
+  xmp_metadata: boolean;
+  pdfa: string | null;
+  pdfua: string | null;
+  pdfx: string | null;
+  output_intents: { subtype: string; identifier: string | null }[];
+  struct_figures: number;
+  struct_figures_without_alt: number;
+}
+
+export interface RawImage {
+  width: number;
+  height: number;
+  color_space: ColorSpaceName | null;
+  icc_components: number | null;
+  bits_per_component: number | null;
+  encoding: ImageEncoding;
+}
+
+export interface RawFont {
+  subset: boolean;
+  to_unicode: boolean;
+  encoding: string | null;
+}
+
+export interface PageStructure {
+  boxes: { media: Box; crop: Box; bleed: Box; trim: Box; art: Box };
+  transparency: boolean;
+  spot_colors: string[];
+  fonts: Map<string, RawFont>;
+  images: RawImage[];
+}
+
+/** What a file whose objects cannot be read is taken to have. */
+export const NO_CATALOG_FACTS: CatalogFacts = {
+  tagged: false,
+  display_doc_title: false,
+  linearized: false,
+  xmp_metadata: false,
+  pdfa: null,
+  pdfua: null,
+  pdfx: null,
+  output_intents: [],
+  struct_figures: 0,
+  struct_figures_without_alt: 0,
+};
+
+const MAX_STRUCT_NODES = 200_000;
+const MAX_RESOURCE_NODES = 10_000;
+const MAX_NESTING = 12;
+const MAX_XMP_BYTES = 4 * 1024 * 1024;
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+/** The catalog's facts; `fileHead` is the file's first KiB (where a linearization dictionary must be). */
+export function catalogFacts(cos: CosFile, fileHead: Uint8Array, infoPdfx: string | null): CatalogFacts {
+  const catalog = cos.catalog;
+  const markInfo = cos.dict(catalog, 'MarkInfo');
+  const viewer = cos.dict(catalog, 'ViewerPreferences');
+  const metadata = cos.get(catalog, 'Metadata');
+  const xmp = isStream(metadata) ? cos.streamBytes(metadata, MAX_XMP_BYTES) : undefined;
+  const xmpText = xmp ? new TextDecoder().decode(xmp) : '';
+  const figures = structFigures(cos, catalog);
+  return {
+    tagged: cos.get(markInfo, 'Marked') === true && isDict(cos.get(catalog, 'StructTreeRoot')),
+    display_doc_title: cos.get(viewer, 'DisplayDocTitle') === true,
+    linearized: isLinearized(fileHead, cos.size),
+    xmp_metadata: isStream(metadata),
+    pdfa: pdfaOf(xmpText),
+    pdfua: xmpProperty(xmpText, 'pdfuaid', 'part'),
+    pdfx: infoPdfx ?? xmpProperty(xmpText, 'pdfxid', 'GTS_PDFXVersion'),
+    output_intents: cos.array(catalog, 'OutputIntents').flatMap((entry) => {
+      const intent = cos.resolve(entry);
+      if (!isDict(intent)) return [];
+      const identifier = textString(cos.get(intent, 'OutputConditionIdentifier'));
+      return [
+        {
+          subtype: nameOf(cos.get(intent, 'S')) ?? 'unknown',
+          identifier: identifier === undefined || cos.encrypted ? null : identifier,
+        },
+      ];
+    }),
+    ...figures,
+  };
+}
+
+/** As poppler decides "Optimized": the first object is a linearization dictionary whose /L is the file's length. */
+function isLinearized(head: Uint8Array, size: number): boolean {
+  const text = latin1(head, 0, Math.min(head.length, 1024));
+  const object = /\d+\s+\d+\s+obj\s*<<(.*?)>>/s.exec(text);
+  if (!object || !/\/Linearized\s/.test(object[1]!)) return false;
+  const length = /\/L\s+(\d+)/.exec(object[1]!);
+  return length !== null && Number(length[1]) === size;
+}
+
+/** An XMP property written either as an attribute (`pdfaid:part="2"`) or as an element. */
+function xmpProperty(xmp: string, prefix: string, property: string): string | null {
+  const pattern = new RegExp(`${prefix}:${property}\\s*(?:=\\s*["']([^"']*)["']|>([^<]*)<)`);
+  const match = pattern.exec(xmp);
+  const value = (match?.[1] ?? match?.[2])?.trim();
+  return value ? value : null;
+}
+
+function pdfaOf(xmp: string): string | null {
+  const part = xmpProperty(xmp, 'pdfaid', 'part');
+  if (!part) return null;
+  return `${part}${(xmpProperty(xmp, 'pdfaid', 'conformance') ?? '').toUpperCase()}`;
+}
+
+/** Figure elements of the structure tree (through its RoleMap), and those with neither /Alt nor /ActualText. */
+function structFigures(cos: CosFile, catalog: PdfDict | undefined) {
+  const root = cos.dict(catalog, 'StructTreeRoot');
+  const roleMap = cos.dict(root, 'RoleMap');
+  const roleOf = (type: string | undefined) => {
+    for (let hops = 0; type !== undefined && hops < 8; hops++) {
+      const mapped = nameOf(cos.get(roleMap, type));
+      if (mapped === undefined || mapped === type) break;
+      type = mapped;
+    }
+    return type;
+  };
+  let figures = 0;
+  let withoutAlt = 0;
+  const seen = new Set<number>();
+  const stack: PdfValue[] = [root?.get('K') ?? null];
+  let visited = 0;
+  while (stack.length > 0 && visited++ < MAX_STRUCT_NODES) {
+    const raw = stack.pop()!;
+    if (raw instanceof PdfRef) {
+      if (seen.has(raw.num)) continue;
+      seen.add(raw.num);
+    }
+    const node = cos.resolve(raw);
+    if (Array.isArray(node)) {
+      for (let i = node.length - 1; i >= 0; i--) stack.push(node[i]!);
+      continue;
+    }
+    if (!isDict(node)) continue;
+    // marked-content and object references are leaves
+    const type = nameOf(cos.get(node, 'Type'));
+    if (type === 'MCR' || type === 'OBJR') continue;
+    if (roleOf(nameOf(cos.get(node, 'S'))) === 'Figure') {
+      figures++;
+      const alt = textString(cos.get(node, 'Alt')) ?? textString(cos.get(node, 'ActualText'));
+      const hasAlt = node.has('Alt') || node.has('ActualText');
+      if (!hasAlt || (alt !== undefined && alt.trim() === '' && !cos.encrypted)) withoutAlt++;
+    }
+    const kids = node.get('K');
+    if (kids !== undefined) stack.push(kids);
+  }
+  return { struct_figures: figures, struct_figures_without_alt: withoutAlt };
+}
+
+function boxOf(cos: CosFile, value: PdfValue | undefined): Box | undefined {
+  const array = cos.resolve(value);
+  if (!Array.isArray(array) || array.length !== 4) return undefined;
+  const n = array.map((v) => cos.resolve(v));
+  if (!n.every((v): v is number => typeof v === 'number' && Number.isFinite(v))) return undefined;
+  return [Math.min(n[0]!, n[2]!), Math.min(n[1]!, n[3]!), Math.max(n[0]!, n[2]!), Math.max(n[1]!, n[3]!)];
+}
+
+function clip(box: Box, to: Box): Box {
+  const clipped: Box = [
+    Math.max(box[0], to[0]),
+    Math.max(box[1], to[1]),
+    Math.min(box[2], to[2]),
+    Math.min(box[3], to[3]),
+  ];
+  // a box wholly outside the media box is kept as given, as poppler does
+  return clipped[0] <= clipped[2] && clipped[1] <= clipped[3] ? clipped : box;
+}
+
+/** A page attribute, inherited from the page tree as PDF allows for Resources, MediaBox, CropBox and Rotate. */
+function inherited(cos: CosFile, page: PdfDict, key: string): PdfValue | undefined {
+  let node: PdfDict | undefined = page;
+  for (let depth = 0; node && depth < 64; depth++) {
+    const value = node.get(key);
+    if (value !== undefined) return value;
+    node = cos.dict(node, 'Parent');
+  }
+  return undefined;
+}
+
+/** PDF's page boxes, resolved as poppler resolves them (normalised, defaults, clipped to the media box). */
+function pageBoxes(cos: CosFile, page: PdfDict): PageStructure['boxes'] {
+  const media = boxOf(cos, inherited(cos, page, 'MediaBox')) ?? [0, 0, 612, 792];
+  const crop = clip(boxOf(cos, inherited(cos, page, 'CropBox')) ?? media, media);
+  const other = (key: string) => clip(boxOf(cos, page.get(key)) ?? crop, media);
+  const rounded = (box: Box): Box => box.map(round2) as Box;
+  return {
+    media: rounded(media),
+    crop: rounded(crop),
+    bleed: rounded(other('BleedBox')),
+    trim: rounded(other('TrimBox')),
+    art: rounded(other('ArtBox')),
+  };
+}
+
+const FILTERS: Record<string, ImageEncoding> = {
+  FlateDecode: 'flate',
+  Fl: 'flate',
+  DCTDecode: 'dct',
+  DCT: 'dct',
+  JPXDecode: 'jpx',
+  JBIG2Decode: 'jbig2',
+  CCITTFaxDecode: 'ccitt',
+  CCF: 'ccitt',
+  LZWDecode: 'lzw',
+  LZW: 'lzw',
+  RunLengthDecode: 'runlength',
+  RL: 'runlength',
+};
+
+/** The last filter of a stream, which is the image's own coding. */
+export function encodingOf(filterNames: (string | undefined)[]): ImageEncoding {
+  const last = filterNames.at(-1);
+  return (last !== undefined && FILTERS[last]) || 'none';
+}
+
+const SUBSET_PREFIX = /^[A-Z]{6}\+/;
+
+const PROCESS_COLORANTS = new Set(['Cyan', 'Magenta', 'Yellow', 'Black', 'All', 'None']);
+
+interface ColorSpaceFacts {
+  name: ColorSpaceName | null;
+  components: number | null;
+  spots: string[];
+}
+
+/** Walks one page's resources (forms, patterns and annotation appearances included), at most once each. */
+class ResourceWalk {
+  readonly fonts = new Map<string, RawFont>();
+  readonly images: RawImage[] = [];
+  readonly spots = new Set<string>();
+  transparency = false;
+  private readonly seen = new Set<number>();
+  private visited = 0;
+
+  constructor(private readonly cos: CosFile) {}
+
+  private once(value: PdfValue | undefined): boolean {
+    if (this.visited++ > MAX_RESOURCE_NODES) return false;
+    if (value instanceof PdfRef) {
+      if (this.seen.has(value.num)) return false;
+      this.seen.add(value.num);
+    }
+    return true;
+  }
+
+  colorSpace(value: PdfValue | undefined, resources: PdfDict | undefined, depth = 0): ColorSpaceFacts {
+    const cos = this.cos;
+    const unknown: ColorSpaceFacts = { name: null, components: null, spots: [] };
+    if (depth > 4) return unknown;
+    const resolved = cos.resolve(value);
+    const family = nameOf(resolved) ?? nameOf(Array.isArray(resolved) ? cos.resolve(resolved[0]) : undefined);
+    switch (family) {
+      case 'DeviceGray':
+      case 'G':
+      case 'CalGray':
+        return { name: 'gray', components: 1, spots: [] };
+      case 'DeviceRGB':
+      case 'RGB':
+      case 'CalRGB':
+        return { name: 'rgb', components: 3, spots: [] };
+      case 'DeviceCMYK':
+      case 'CMYK':
+        return { name: 'cmyk', components: 4, spots: [] };
+      case 'Lab':
+        return { name: 'lab', components: 3, spots: [] };
+      case 'Indexed':
+      case 'I': {
+        const base = Array.isArray(resolved) ? this.colorSpace(resolved[1], resources, depth + 1) : unknown;
+        return { name: 'indexed', components: 1, spots: base.spots };
+      }
+      case 'ICCBased': {
+        const profile = Array.isArray(resolved) ? cos.resolve(resolved[1]) : undefined;
+        const n = isStream(profile) ? cos.get(profile.stream.dict, 'N') : undefined;
+        return { name: 'icc', components: typeof n === 'number' ? n : null, spots: [] };
+      }
+      case 'Separation': {
+        const colorant = Array.isArray(resolved) ? nameOf(cos.resolve(resolved[1])) : undefined;
+        return { name: 'separation', components: 1, spots: colorant === undefined ? [] : [colorant] };
+      }
+      case 'DeviceN': {
+        const names = Array.isArray(resolved) ? cos.resolve(resolved[1]) : undefined;
+        const colorants = Array.isArray(names) ? names.map((n) => nameOf(cos.resolve(n)) ?? '') : [];
+        return { name: 'devicen', components: colorants.length, spots: colorants.filter(Boolean) };
+      }
+      case 'Pattern':
+        return unknown;
+      default: {
+        // a name that refers to the resources' /ColorSpace dictionary
+        if (family === undefined || Array.isArray(resolved)) return unknown;
+        const named = cos.get(cos.dict(resources, 'ColorSpace'), family);
+        return named === undefined ? unknown : this.colorSpace(named, resources, depth + 1);
+      }
+    }
+  }
+
+  private addSpots(spots: string[]): void {
+    for (const spot of spots) if (!PROCESS_COLORANTS.has(spot)) this.spots.add(spot);
+  }
+
+  private image(dict: PdfDict, resources: PdfDict | undefined): void {
+    const cos = this.cos;
+    const width = cos.get(dict, 'Width');
+    const height = cos.get(dict, 'Height');
+    if (typeof width !== 'number' || typeof height !== 'number') return;
+    const filter = cos.get(dict, 'Filter');
+    const filters = (Array.isArray(filter) ? filter : [filter]).map((f) => nameOf(cos.resolve(f)));
+    const stencil = cos.get(dict, 'ImageMask') === true;
+    const space = stencil ? { name: null, components: null, spots: [] } : this.colorSpace(dict.get('ColorSpace'), resources);
+    this.addSpots(space.spots);
+    const bpc = cos.get(dict, 'BitsPerComponent');
+    const smask = cos.get(dict, 'SMask');
+    const smaskInData = cos.get(dict, 'SMaskInData');
+    if (isStream(smask) || (typeof smaskInData === 'number' && smaskInData > 0)) this.transparency = true;
+    this.images.push({
+      width,
+      height,
+      color_space: space.name,
+      icc_components: space.name === 'icc' ? space.components : null,
+      bits_per_component: stencil ? 1 : typeof bpc === 'number' ? bpc : null,
+      encoding: encodingOf(filters),
+    });
+  }
+
+  /** Keyed by the name without its subset prefix, as PDFium names fonts. */
+  private font(dict: PdfDict): void {
+    const cos = this.cos;
+    const baseFont = nameOf(cos.get(dict, 'BaseFont')) ?? 'unnamed';
+    const name = baseFont.replace(SUBSET_PREFIX, '');
+    if (this.fonts.has(name)) return;
+    const encoding = cos.get(dict, 'Encoding');
+    let encodingName: string | null = nameOf(encoding) ?? null;
+    if (isDict(encoding))
+      encodingName = encoding.has('Differences') ? 'Custom' : (nameOf(cos.get(encoding, 'BaseEncoding')) ?? null);
+    else if (isStream(encoding)) encodingName = 'Embedded';
+    this.fonts.set(name, {
+      subset: SUBSET_PREFIX.test(baseFont),
+      to_unicode: cos.get(dict, 'ToUnicode') !== undefined,
+      encoding: encodingName,
+    });
+  }
+
+  private graphicsState(dict: PdfDict): void {
+    const cos = this.cos;
+    const smask = cos.get(dict, 'SMask');
+    const blend = cos.get(dict, 'BM');
+    const blendName = nameOf(Array.isArray(blend) ? cos.resolve(blend[0]) : blend);
+    const ca = [cos.get(dict, 'CA'), cos.get(dict, 'ca')];
+    if (
+      (smask !== undefined && nameOf(smask) !== 'None') ||
+      (blendName !== undefined && blendName !== 'Normal' && blendName !== 'Compatible') ||
+      ca.some((alpha) => typeof alpha === 'number' && alpha < 1)
+    )
+      this.transparency = true;
+  }
+
+  private group(owner: PdfDict): void {
+    if (nameOf(this.cos.get(this.cos.dict(owner, 'Group'), 'S')) === 'Transparency') this.transparency = true;
+  }
+
+  resources(value: PdfValue | undefined, depth = 0): void {
+    const cos = this.cos;
+    if (depth > MAX_NESTING || !this.once(value)) return;
+    const resources = cos.resolve(value);
+    if (!isDict(resources)) return;
+    const each = (key: string, visit: (entry: PdfValue | undefined, raw: PdfValue) => void) => {
+      const dict = cos.dict(resources, key);
+      for (const raw of dict?.values() ?? []) if (this.once(raw)) visit(cos.resolve(raw), raw);
+    };
+    each('Font', (font) => {
+      if (isDict(font)) this.font(font);
+    });
+    each('ExtGState', (state) => {
+      if (isDict(state)) this.graphicsState(state);
+    });
+    each('ColorSpace', (space) => this.addSpots(this.colorSpace(space, resources).spots));
+    each('Shading', (shading) => {
+      const dict = isStream(shading) ? shading.stream.dict : isDict(shading) ? shading : undefined;
+      this.addSpots(this.colorSpace(dict?.get('ColorSpace'), resources).spots);
+    });
+    each('Pattern', (pattern) => {
+      if (isStream(pattern)) this.resources(pattern.stream.dict.get('Resources'), depth + 1);
+    });
+    each('XObject', (xobject) => {
+      if (!isStream(xobject)) return;
+      const dict = xobject.stream.dict;
+      const subtype = nameOf(cos.get(dict, 'Subtype'));
+      if (subtype === 'Image') this.image(dict, resources);
+      else if (subtype === 'Form') {
+        this.group(dict);
+        this.resources(dict.get('Resources'), depth + 1);
+      }
+    });
+  }
+
+  /** Fonts of annotation appearances (a form field's font is drawn only there). */
+  appearances(page: PdfDict): void {
+    const cos = this.cos;
+    for (const raw of cos.array(page, 'Annots')) {
+      const normal = cos.get(cos.dict(cos.resolve(raw) as PdfDict, 'AP'), 'N');
+      const streams = isStream(normal) ? [normal] : isDict(normal) ? [...normal.values()].map((v) => cos.resolve(v)) : [];
+      for (const stream of streams) {
+        if (isStream(stream)) this.resources(stream.stream.dict.get('Resources'), 1);
+      }
+    }
+  }
+}
+
+/** One page's structure; `objectNumber` is the page dictionary's, as PDFium names it. */
+export function pageStructure(cos: CosFile, objectNumber: number): PageStructure | undefined {
+  const page = cos.object(objectNumber);
+  if (!isDict(page)) return undefined;
+  const walk = new ResourceWalk(cos);
+  walk.resources(inherited(cos, page, 'Resources'));
+  walk.appearances(page);
+  if (nameOf(cos.get(cos.dict(page, 'Group'), 'S')) === 'Transparency') walk.transparency = true;
+  return {
+    boxes: pageBoxes(cos, page),
+    transparency: walk.transparency,
+    spot_colors: [...walk.spots].sort(),
+    fonts: walk.fonts,
+    images: walk.images,
+  };
+}
+
+/** Fonts of the interactive form's default resources: what a filled-in field draws with. */
+export function formFonts(cos: CosFile): Map<string, RawFont> {
+  const walk = new ResourceWalk(cos);
+  walk.resources(cos.dict(cos.catalog, 'AcroForm')?.get('DR'));
+  return walk.fonts;
+}
