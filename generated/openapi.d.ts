@@ -787,13 +787,31 @@ export interface components {
         /**
          * @description `pdf-preflight`: a document task plus one task per page; outputs `report.json` and `report.html`.
          *     `pdf-text`: one task per page; outputs `text.txt` and `pages.json`.
+         *     `pdf-print`, `pdf-archive`, `pdf-accessibility`: the same facts as `pdf-preflight`, judged by the profile
+         *     of that name; `report.json` gains its `profile` section (see `Profile`) and `report.html` opens with the
+         *     verdict. Each target's points per page is a setting (`POINTS_PER_PAGE_PRINT`, `_ARCHIVE`,
+         *     `_ACCESSIBILITY`).
          * @enum {string}
          */
-        RunTarget: "pdf-preflight" | "pdf-text";
+        RunTarget: "pdf-preflight" | "pdf-text" | "pdf-print" | "pdf-archive" | "pdf-accessibility";
         CreateRunRequest: {
             /** Format: uuid */
             file_id: string;
             target?: components["schemas"]["RunTarget"];
+            options?: components["schemas"]["RunOptions"];
+        };
+        /**
+         * @description Options of the run's target, stored with the run, shown in its record and kept by a rerun. Only
+         *     `pdf-print` takes options today; an option another target does not take is a 422 (`loc`
+         *     `["body", "options", name]`). Omitted options take their defaults when the run executes.
+         *     - `min_ppi` (`pdf-print`): the resolution an image must reach where it is placed; default
+         *       `PRINT_MIN_PPI` (300). Under it is a warning, under half of it an error.
+         *     - `cmyk` (`pdf-print`): the job prints in CMYK, as a CMYK output intent also says; RGB and Lab images
+         *       are then a warning.
+         */
+        RunOptions: {
+            min_ppi?: number;
+            cmyk?: boolean;
         };
         Run: {
             /** Format: uuid */
@@ -843,6 +861,7 @@ export interface components {
              * @description Execution number; a rerun adds one.
              */
             attempt: number;
+            options: components["schemas"]["RunOptions"];
         };
         RunResponse: components["schemas"]["SuccessEnvelope"] & {
             data: components["schemas"]["Run"];
@@ -856,14 +875,60 @@ export interface components {
              */
             next_cursor: string | null;
         };
+        /**
+         * @description One finding per check and subject (a font, an image size, a problem), as preflight tools group their
+         *     hits: a font missing from 983 pages is one finding whose `pages` lists them all.
+         */
         Finding: {
             /** @example font_not_embedded */
             code: string;
-            /** @enum {string} */
-            severity: "error" | "warning" | "info";
-            /** @description 1-based page, null for document-level findings. */
+            severity: components["schemas"]["Severity"];
+            /** @description The first page it occurs on (1-based); null for document-level findings. */
             page: number | null;
+            /** @description Every page it occurs on, ascending; empty for document-level findings. */
+            pages: number[];
             message: string;
+        };
+        /** @enum {string} */
+        Severity: "error" | "warning" | "info";
+        /**
+         * @description A profile's judgement of the facts: each check with its severity and status, and a verdict. The verdict
+         *     is `fail` when a check of severity `error` fails; warnings and notes never fail a profile. A check that
+         *     does not apply to this file (CMYK checks in an RGB job) is `not_applicable`. `pages` lists the pages a
+         *     failed check found its problem on, when it is about pages.
+         *     - `pdf-print`: `pages_readable` (error), `image_resolution_critical` (error: an image placed under half
+         *       `min_ppi`), `image_resolution` (warning: under `min_ppi`), `fonts_embedded` (error),
+         *       `rgb_in_cmyk_job` (warning: RGB, Lab or 3-component ICC images when the job is CMYK: a CMYK output
+         *       intent or `cmyk: true`), `trim_and_bleed` (warning: no TrimBox distinct from the CropBox, or a
+         *       BleedBox less than 3 mm beyond the TrimBox on a side), `transparency` (info), `spot_colors` (info,
+         *       lists them).
+         *     - `pdf-archive`: the PDF/A-2b requirements this service can check: `pages_readable`, `fonts_embedded`,
+         *       `not_encrypted`, `no_javascript`, `no_embedded_files` (PDF/A-2 allows only PDF/A attachments, which is
+         *       not checked), `xmp_pdfa_claim` (XMP metadata with `pdfaid`), `output_intent`, and
+         *       `no_transparency_part1` (only when the file claims PDF/A-1); all errors. "PDF/A requirements
+         *       checked", never "valid PDF/A": this is not a validator (veraPDF is one), and `title` says so.
+         *     - `pdf-accessibility`: `pages_readable`, `tagged`, `language`, `title_displayed` (a title shown as the
+         *       window title), `figures_alt_text`, `unicode_text` (every font has a ToUnicode CMap or a standard
+         *       encoding: WinAnsi, MacRoman, Standard or PDFDoc) and `scanned_pages` (pages with images and no text
+         *       need OCR); all errors.
+         */
+        Profile: {
+            /** @enum {string} */
+            name: "pdf-print" | "pdf-archive" | "pdf-accessibility";
+            /** @example PDF/A-2b requirements checked (not a PDF/A validation) */
+            title: string;
+            /** @enum {string} */
+            verdict: "pass" | "fail";
+            checks: {
+                /** @example fonts_embedded */
+                id: string;
+                severity: components["schemas"]["Severity"];
+                /** @enum {string} */
+                status: "pass" | "fail" | "not_applicable";
+                /** @description Pages where a failed check found its problem; empty otherwise. */
+                pages: number[];
+                message: string;
+            }[];
         };
         PageReport: {
             page: number;
@@ -984,6 +1049,8 @@ export interface components {
                 /** @description `GTS_PDFXVersion` of the document information dictionary, or of the XMP metadata. */
                 pdfx: string | null;
                 output_intents: {
+                    /** @description The `/N` of its `/DestOutputProfile` ICC profile (4 is CMYK); null without one. */
+                    components: number | null;
                     /** @description `/S`, for example `GTS_PDFA1` or `GTS_PDFX`. */
                     subtype: string;
                     /** @description `/OutputConditionIdentifier`, for example `sRGB` or `FOGRA39`. */
@@ -1010,6 +1077,8 @@ export interface components {
             };
             pages: components["schemas"]["PageReport"][];
             findings: components["schemas"]["Finding"][];
+            /** @description The judgement of a profile target (`pdf-print`, ...); null for `pdf-preflight`. */
+            profile: components["schemas"]["Profile"] | null;
             summary: {
                 errors: number;
                 warnings: number;

@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
+import type { RunTarget } from './store/types.js';
 
 /** Everything the process reads from its environment, read once at start. */
 export interface Config {
@@ -63,7 +64,9 @@ export interface Config {
   idempotencyLockMs: number;
   /** Each tenant's token bucket: refilled at `perSecond`, holding `burst` at most; perSecond 0 is no limit. */
   rateLimit: { perSecond: number; burst: number };
-  pointsPerPage: Record<'pdf-preflight' | 'pdf-text', number>;
+  pointsPerPage: Record<RunTarget, number>;
+  /** `PRINT_MIN_PPI`: the placed resolution `pdf-print` asks of images when a run does not say. */
+  printMinPpi: number;
   seedDemoTenant: boolean;
   events: EventsConfig;
   webhooks: WebhooksConfig;
@@ -316,7 +319,11 @@ function readConfig(env: EnvReader, role: ProcessRole): Config {
     pointsPerPage: {
       'pdf-preflight': env.int('POINTS_PER_PAGE_PREFLIGHT', 2),
       'pdf-text': env.int('POINTS_PER_PAGE_TEXT', 1),
+      'pdf-print': env.int('POINTS_PER_PAGE_PRINT', 2),
+      'pdf-archive': env.int('POINTS_PER_PAGE_ARCHIVE', 2),
+      'pdf-accessibility': env.int('POINTS_PER_PAGE_ACCESSIBILITY', 2),
     },
+    printMinPpi: env.int('PRINT_MIN_PPI', 300, 1, 4800),
     seedDemoTenant: env.bool('SEED_DEMO_TENANT', true),
     events: {
       retentionMs: env.int('EVENT_RETENTION_DAYS', 30, 1, 3650) * 86_400_000,

@@ -296,11 +296,7 @@ export class DocumentReader {
   }
 
   /** Walks page objects, into form XObjects, collecting fonts, images and whether any text is drawn. */
-  private collect(
-    objects: { count: number; at: (i: number) => number },
-    outer: Matrix,
-    into: Found,
-  ): void {
+  private collect(objects: { count: number; at: (i: number) => number }, outer: Matrix, into: Found): void {
     for (let i = 0; i < objects.count; i++) {
       const object = objects.at(i);
       const type = this.direct.FPDFPageObj_GetType(object);
@@ -423,7 +419,9 @@ export class DocumentReader {
       this.lib.EPDFDoc_GetPageObjectNumberByIndex(this.handle, index),
     );
     const structure =
-      objectNumber > 0 ? this.structureOr(() => pageStructure(this.objects(), objectNumber), undefined) : undefined;
+      objectNumber > 0
+        ? this.structureOr(() => pageStructure(this.objects(), objectNumber), undefined)
+        : undefined;
     return this.withPage(index, (page) => {
       const found: Found = { fonts: new Map(), images: [], text: false, structure, page };
       this.collect(
@@ -484,7 +482,12 @@ export class DocumentReader {
       const width = this.lib.FPDF_GetPageWidthF(page);
       const height = this.lib.FPDF_GetPageHeightF(page);
       const [w, h] = rotation % 180 === 0 ? [width, height] : [height, width];
-      const whole: [number, number, number, number] = [0, 0, Math.round(w * 100) / 100, Math.round(h * 100) / 100];
+      const whole: [number, number, number, number] = [
+        0,
+        0,
+        Math.round(w * 100) / 100,
+        Math.round(h * 100) / 100,
+      ];
       return {
         width_pt: Math.round(w * 100) / 100,
         height_pt: Math.round(h * 100) / 100,

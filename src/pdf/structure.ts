@@ -28,7 +28,7 @@ export interface CatalogFacts {
   pdfa: string | null;
   pdfua: string | null;
   pdfx: string | null;
-  output_intents: { subtype: string; identifier: string | null }[];
+  output_intents: { subtype: string; identifier: string | null; components: number | null }[];
   struct_figures: number;
   struct_figures_without_alt: number;
 }
@@ -98,10 +98,13 @@ export function catalogFacts(cos: CosFile, fileHead: Uint8Array, infoPdfx: strin
       const intent = cos.resolve(entry);
       if (!isDict(intent)) return [];
       const identifier = textString(cos.get(intent, 'OutputConditionIdentifier'));
+      const profile = cos.get(intent, 'DestOutputProfile');
+      const components = isStream(profile) ? cos.get(profile.stream.dict, 'N') : undefined;
       return [
         {
           subtype: nameOf(cos.get(intent, 'S')) ?? 'unknown',
           identifier: identifier === undefined || cos.encrypted ? null : identifier,
+          components: typeof components === 'number' ? components : null,
         },
       ];
     }),
@@ -334,7 +337,9 @@ class ResourceWalk {
     const filter = cos.get(dict, 'Filter');
     const filters = (Array.isArray(filter) ? filter : [filter]).map((f) => nameOf(cos.resolve(f)));
     const stencil = cos.get(dict, 'ImageMask') === true;
-    const space = stencil ? { name: null, components: null, spots: [] } : this.colorSpace(dict.get('ColorSpace'), resources);
+    const space = stencil
+      ? { name: null, components: null, spots: [] }
+      : this.colorSpace(dict.get('ColorSpace'), resources);
     this.addSpots(space.spots);
     const bpc = cos.get(dict, 'BitsPerComponent');
     const smask = cos.get(dict, 'SMask');
@@ -359,7 +364,9 @@ class ResourceWalk {
     const encoding = cos.get(dict, 'Encoding');
     let encodingName: string | null = nameOf(encoding) ?? null;
     if (isDict(encoding))
-      encodingName = encoding.has('Differences') ? 'Custom' : (nameOf(cos.get(encoding, 'BaseEncoding')) ?? null);
+      encodingName = encoding.has('Differences')
+        ? 'Custom'
+        : (nameOf(cos.get(encoding, 'BaseEncoding')) ?? null);
     else if (isStream(encoding)) encodingName = 'Embedded';
     this.fonts.set(name, {
       subset: SUBSET_PREFIX.test(baseFont),
@@ -426,7 +433,11 @@ class ResourceWalk {
     const cos = this.cos;
     for (const raw of cos.array(page, 'Annots')) {
       const normal = cos.get(cos.dict(cos.resolve(raw) as PdfDict, 'AP'), 'N');
-      const streams = isStream(normal) ? [normal] : isDict(normal) ? [...normal.values()].map((v) => cos.resolve(v)) : [];
+      const streams = isStream(normal)
+        ? [normal]
+        : isDict(normal)
+          ? [...normal.values()].map((v) => cos.resolve(v))
+          : [];
       for (const stream of streams) {
         if (isStream(stream)) this.resources(stream.stream.dict.get('Resources'), 1);
       }

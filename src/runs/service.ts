@@ -2,12 +2,35 @@ import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { Readable } from 'node:stream';
 import { ERRORS } from '../errors.js';
-import type { Principal, RunFilter, RunRow, RunTarget, Store } from '../store/types.js';
+import type { Principal, RunFilter, RunOptions, RunRow, RunTarget, Store } from '../store/types.js';
 import type { Clock } from '../time.js';
 import { BlobMissingError, type BlobStore, type OpenedBlob } from '../blobs/blob-store.js';
 import { outputKey } from './outputs.js';
 
 export const DEFAULT_TARGET: RunTarget = 'pdf-preflight';
+
+/** The options each target takes (the contract's RunOptions); any other is refused. */
+const TARGET_OPTIONS: Record<RunTarget, readonly (keyof RunOptions)[]> = {
+  'pdf-preflight': [],
+  'pdf-text': [],
+  'pdf-print': ['min_ppi', 'cmyk'],
+  'pdf-archive': [],
+  'pdf-accessibility': [],
+};
+
+function checkOptions(target: RunTarget, options: RunOptions): void {
+  const refused = Object.keys(options).filter(
+    (key) => !TARGET_OPTIONS[target].includes(key as keyof RunOptions),
+  );
+  if (refused.length === 0) return;
+  throw ERRORS.validation(
+    refused.map((key) => ({
+      loc: ['body', 'options', key],
+      msg: `Extra inputs are not permitted: target ${target} takes no option ${key}`,
+      type: 'extra_forbidden',
+    })),
+  );
+}
 
 /** What a 429 for a full queue tells the caller to wait: about a run's time on a busy worker. */
 export const QUEUE_FULL_RETRY_AFTER_SECONDS = 10;
@@ -40,7 +63,13 @@ export class Runs {
     );
   }
 
-  async create(principal: Principal, fileId: string, target: RunTarget = DEFAULT_TARGET): Promise<RunRow> {
+  async create(
+    principal: Principal,
+    fileId: string,
+    target: RunTarget = DEFAULT_TARGET,
+    options: RunOptions = {},
+  ): Promise<RunRow> {
+    checkOptions(target, options);
     const file = await this.store.uploads.getFile(principal.tenantId, fileId);
     if (!file) throw ERRORS.notFound('File');
     const run: RunRow = {
@@ -65,6 +94,7 @@ export class Runs {
       created_at: this.clock.now().toISOString(),
       started_at: null,
       completed_at: null,
+      options,
     };
     if ((await this.store.runs.create(run, this.maxQueuedPerTenant)) === 'over_limit')
       throw this.tooManyQueued();

@@ -1,3 +1,4 @@
+import type { Schemas } from '../contract.js';
 import type { HeldKey } from './effect-scope.js';
 
 /**
@@ -20,7 +21,9 @@ export class StoreUnavailableError extends Error {
 }
 
 export type RunStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
-export type RunTarget = 'pdf-preflight' | 'pdf-text';
+export type RunTarget = Schemas['RunTarget'];
+/** A run's options, validated per target by the API; stored with the run and kept by a rerun. */
+export type RunOptions = Schemas['RunOptions'];
 export type TransactionType = 'tech' | 'ecosystem';
 export type TransactionSource = 'run' | 'import' | 'adjustment';
 
@@ -191,6 +194,7 @@ export interface RunRow {
   created_at: string;
   started_at: string | null;
   completed_at: string | null;
+  options: RunOptions;
 }
 
 export interface RunFilter {

@@ -1,18 +1,25 @@
 import { outputKey } from '../runs/outputs.js';
-import type { ClaimedRun, RunOutcome, RunProgress } from '../store/types.js';
+import type { ClaimedRun, RunOutcome, RunProgress, RunTarget } from '../store/types.js';
+import { isProfile, judge, type ProfileSettings } from '../diagnosis/profiles.js';
 import type { Clock } from '../time.js';
 import { BlobMissingError, type BlobStore } from '../blobs/blob-store.js';
 import type { DocumentFacts } from '../pdf/facts.js';
 import { type PdfPool, TaskFailure } from '../pdf/pool.js';
 import type { PdfTask, PdfTaskResult } from '../pdf/tasks.js';
-import { buildReport, type PageResult, pagesWorthAPicture, type PreflightReport } from './report.js';
-import { type ReportLimits, renderReportHtml, THUMBNAIL_WIDTH } from './report-html.js';
+import {
+  buildReport,
+  type PageResult,
+  pagesWorthAPicture,
+  type PreflightReport,
+} from '../diagnosis/report.js';
+import { type ReportLimits, renderReportHtml, THUMBNAIL_WIDTH } from '../diagnosis/report-html.js';
 
 export interface ExecutionDeps {
   pool: PdfPool;
   blobs: BlobStore;
   clock: Clock;
-  pointsPerPage: Record<'pdf-preflight' | 'pdf-text', number>;
+  pointsPerPage: Record<RunTarget, number>;
+  profiles: ProfileSettings;
   /** A run still going after this long fails and books nothing. */
   runTimeoutMs: number;
   report: ReportLimits;
@@ -197,7 +204,8 @@ async function executeOnFile(
   async function produceOutputs(): Promise<RunOutcome> {
     const outputs: { name: string; body: string }[] = [];
     let pagesOk = 0;
-    if (run.target === 'pdf-preflight') {
+    if (run.target !== 'pdf-text') {
+      const target = run.target;
       const pages = await runPages('page');
       pagesOk = pages.filter((p) => p.status === 'ok').length;
       const report = buildReport(
@@ -209,6 +217,7 @@ async function executeOnFile(
         },
         doc,
         pages,
+        isProfile(target) ? (facts) => judge(target, facts, run.options, deps.profiles) : undefined,
       );
       outputs.push({ name: 'report.json', body: `${JSON.stringify(report, null, 2)}\n` });
       const thumbnails = await renderThumbnails(deps, path, report, deadline, run.tenant_id);
@@ -256,7 +265,7 @@ async function renderThumbnails(
   deadline: Deadline,
   lane: string,
 ): Promise<Map<number, Uint8Array>> {
-  const pages = pagesWorthAPicture(report.findings, deps.report.thumbnails);
+  const pages = pagesWorthAPicture(report.findings, deps.report.thumbnails, report.profile);
   const pictures = new Map<number, Uint8Array>();
   const rendering = Promise.all(
     pages.map(async (page) => {

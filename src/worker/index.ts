@@ -12,6 +12,7 @@ export function createRunWorker(services: Services): RunWorker {
       blobs: services.blobs,
       clock: services.clock,
       pointsPerPage: config.pointsPerPage,
+      profiles: { printMinPpi: config.printMinPpi },
       runTimeoutMs: config.runTimeoutMs,
       report: { thumbnails: config.reportThumbnails, htmlPages: config.reportHtmlPages },
     },

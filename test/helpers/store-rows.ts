@@ -76,5 +76,6 @@ export function queuedRun(
     created_at: new Date().toISOString(),
     started_at: null,
     completed_at: null,
+    options: {},
   };
 }

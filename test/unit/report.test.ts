@@ -4,9 +4,11 @@ import {
   buildReport,
   documentFindings,
   type Finding,
+  groupFindings,
+  type Hit,
   pageFindings,
   pagesWorthAPicture,
-} from '../../src/worker/report.js';
+} from '../../src/diagnosis/report.js';
 
 const doc: DocumentFacts = {
   pdf_version: '1.7',
@@ -18,12 +20,45 @@ const doc: DocumentFacts = {
   form: 'none',
   javascript: false,
   outline: false,
+  tagged: false,
+  language: null,
+  display_doc_title: false,
+  linearized: false,
+  xmp_metadata: false,
+  pdfa: null,
+  pdfua: null,
+  pdfx: null,
+  output_intents: [],
+  embedded_files: 0,
+  struct_figures: 0,
+  struct_figures_without_alt: 0,
 };
+const font = (name: string, embedded: boolean) => ({
+  name,
+  type: 'Type1',
+  embedded,
+  subset: false,
+  to_unicode: false,
+  encoding: 'WinAnsiEncoding',
+});
+const image = (width_px: number, height_px: number, dpi: number) => ({
+  width_px,
+  height_px,
+  dpi,
+  color_space: 'rgb' as const,
+  icc_components: null,
+  bits_per_component: 8,
+  encoding: 'dct' as const,
+});
+const A4: [number, number, number, number] = [0, 0, 612, 792];
 const page = (overrides: Partial<PageFacts> = {}): PageFacts => ({
   width_pt: 612,
   height_pt: 792,
   rotation: 0,
-  fonts: [{ name: 'F', type: 'Type1', embedded: true }],
+  boxes: { media: A4, crop: A4, bleed: A4, trim: A4, art: A4 },
+  transparency: false,
+  spot_colors: [],
+  fonts: [font('F', true)],
   has_text: true,
   images: [],
   annotations: 0,
@@ -39,10 +74,7 @@ describe('preflight rules', () => {
 
   it('flags images under 150 dpi but not at 150', () => {
     const facts = page({
-      images: [
-        { width_px: 100, height_px: 100, dpi: 149.9 },
-        { width_px: 1, height_px: 1, dpi: 150 },
-      ],
+      images: [image(100, 100, 149.9), image(1, 1, 150)],
     });
     expect(pageFindings({ page: 3, status: 'ok', value: facts }).map((f) => f.code)).toEqual([
       'low_resolution_image',
@@ -71,7 +103,7 @@ describe('preflight rules', () => {
       {
         page: 1,
         status: 'ok',
-        value: page({ fonts: [{ name: 'Helvetica', type: 'Type1', embedded: false }] }),
+        value: page({ fonts: [font('Helvetica', false)] }),
       },
       { page: 2, status: 'failed', error: 'boom' },
     ]);
@@ -81,7 +113,7 @@ describe('preflight rules', () => {
 });
 
 describe('the pages report.html pictures', () => {
-  const finding = (page: number, code: string, severity: Finding['severity'], message = code): Finding => ({
+  const finding = (page: number, code: string, severity: Finding['severity'], message = code): Hit => ({
     code,
     severity,
     page,
@@ -89,7 +121,7 @@ describe('the pages report.html pictures', () => {
   });
 
   it('one per distinct error or warning, on its first page, most severe first; notes and the document never', () => {
-    const findings: Finding[] = [
+    const findings: Hit[] = [
       ...[1, 2, 3, 4].map((p) => finding(p, 'font_not_embedded', 'error', 'Font Helvetica is not embedded')),
       finding(3, 'font_not_embedded', 'error', 'Font Courier is not embedded'),
       { code: 'missing_title', severity: 'warning', page: null, message: 'No title' },
@@ -98,23 +130,23 @@ describe('the pages report.html pictures', () => {
       finding(5, 'low_resolution_image', 'warning'),
       finding(7, 'rotated_page', 'info'),
     ];
-    expect(pagesWorthAPicture(findings, 12)).toEqual([1, 3, 6, 5]);
+    expect(pagesWorthAPicture(groupFindings(findings), 12)).toEqual([1, 3, 6, 5]);
   });
 
   it('a page that could not be parsed is not drawn: drawing would fail the same way', () => {
-    const findings: Finding[] = [
+    const findings: Hit[] = [
       finding(2, 'page_unreadable', 'error', 'The page could not be parsed: out of memory'),
       finding(4, 'image_only_page', 'warning'),
     ];
-    expect(pagesWorthAPicture(findings, 12)).toEqual([4]);
+    expect(pagesWorthAPicture(groupFindings(findings), 12)).toEqual([4]);
   });
 
   it('REPORT_THUMBNAILS bounds them: 0 pictures nothing, 2 stops at two', () => {
     const findings = [1, 2, 3].map((p) =>
       finding(p, 'font_not_embedded', 'error', `Font F${p} is not embedded`),
     );
-    expect(pagesWorthAPicture(findings, 0)).toEqual([]);
-    expect(pagesWorthAPicture(findings, 2)).toEqual([1, 2]);
-    expect(pagesWorthAPicture(findings, 3)).toEqual([1, 2, 3]);
+    expect(pagesWorthAPicture(groupFindings(findings), 0)).toEqual([]);
+    expect(pagesWorthAPicture(groupFindings(findings), 2)).toEqual([1, 2]);
+    expect(pagesWorthAPicture(groupFindings(findings), 3)).toEqual([1, 2, 3]);
   });
 });

@@ -4,5 +4,5 @@ import { sendOk } from '../render.js';
 
 export const createRun: AuthedHandler = async ({ c, ctx, services, principal }) => {
   const body = bodyOf<'createRun'>(c);
-  sendOk(ctx, await services.runs.create(principal, body.file_id, body.target), 201);
+  sendOk(ctx, await services.runs.create(principal, body.file_id, body.target, body.options), 201);
 };

@@ -127,7 +127,8 @@ export class CosFile {
       try {
         const header = `${lexer.word()} ${lexer.word()} ${lexer.word()}`;
         const match = /^(\d+) (\d+) obj$/.exec(header);
-        if (!match || (num !== undefined && Number(match[1]) !== num)) throw new SyntaxFailure('no object here');
+        if (!match || (num !== undefined && Number(match[1]) !== num))
+          throw new SyntaxFailure('no object here');
         const value = lexer.value();
         if (isStream(value)) value.stream.dataStart += offset;
         return value;
@@ -251,7 +252,8 @@ export class CosFile {
           }
           const start = Number(word);
           const count = Number(lexer.word());
-          if (!Number.isInteger(start) || !Number.isInteger(count) || word === '') throw new SyntaxFailure('bad xref');
+          if (!Number.isInteger(start) || !Number.isInteger(count) || word === '')
+            throw new SyntaxFailure('bad xref');
           for (let i = 0; i < count; i++) {
             const at = Number(lexer.word());
             lexer.word();
@@ -336,7 +338,8 @@ export class CosFile {
       const type = nameOf(dict?.get('Type'));
       if (type === 'ObjStm') {
         const container = this.container(num);
-        for (const inner of container?.offsets.keys() ?? []) this.setEntry(inner, { container: num, index: 0 });
+        for (const inner of container?.offsets.keys() ?? [])
+          this.setEntry(inner, { container: num, index: 0 });
       } else if (type === 'XRef' && !this.trailer.has('Root') && dict?.get('Root') instanceof PdfRef) {
         this.trailer = dict;
       } else if (type === 'Catalog' && !this.trailer.has('Root')) {
@@ -355,7 +358,9 @@ function unpredict(data: Uint8Array, params: PdfDict | undefined, file: CosFile)
     return typeof value === 'number' && value > 0 ? value : fallback;
   };
   const bpp = Math.max(1, Math.ceil((number('Colors', 1) * number('BitsPerComponent', 8)) / 8));
-  const rowLength = Math.ceil((number('Colors', 1) * number('BitsPerComponent', 8) * number('Columns', 1)) / 8);
+  const rowLength = Math.ceil(
+    (number('Colors', 1) * number('BitsPerComponent', 8) * number('Columns', 1)) / 8,
+  );
   const rows = Math.floor(data.length / (rowLength + 1));
   const out = new Uint8Array(rows * rowLength);
   for (let r = 0; r < rows; r++) {

@@ -24,15 +24,7 @@ export interface PdfStream {
 }
 
 export type PdfValue =
-  | null
-  | boolean
-  | number
-  | Uint8Array
-  | PdfName
-  | PdfRef
-  | PdfValue[]
-  | PdfDict
-  | { stream: PdfStream };
+  null | boolean | number | Uint8Array | PdfName | PdfRef | PdfValue[] | PdfDict | { stream: PdfStream };
 
 export class SyntaxFailure extends Error {}
 
@@ -235,7 +227,8 @@ export function textString(value: PdfValue | undefined): string | undefined {
   if (!(value instanceof Uint8Array)) return undefined;
   if (value[0] === 0xfe && value[1] === 0xff) {
     let out = '';
-    for (let i = 2; i + 1 < value.length; i += 2) out += String.fromCharCode((value[i]! << 8) | value[i + 1]!);
+    for (let i = 2; i + 1 < value.length; i += 2)
+      out += String.fromCharCode((value[i]! << 8) | value[i + 1]!);
     return out;
   }
   if (value[0] === 0xef && value[1] === 0xbb && value[2] === 0xbf)

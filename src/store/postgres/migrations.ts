@@ -308,4 +308,27 @@ export const migrations: PostgresMigration[] = [
       CREATE INDEX webhook_attempts_time ON webhook_attempts(attempted_at);
     `,
   },
+  {
+    version: 5,
+    name: 'run options',
+    sql: `
+      -- a run's options (per target, validated by the API) join its record
+      ALTER TABLE runs ADD COLUMN options jsonb NOT NULL DEFAULT '{}';
+      CREATE OR REPLACE FUNCTION runs_record() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        NEW.record := json_build_object(
+          'id', NEW.id, 'tenant_id', NEW.tenant_id, 'file_id', NEW.file_id, 'user_id', NEW.user_id,
+          'created_by', NEW.created_by, 'created_by_type', NEW.created_by_type, 'target',
+          NEW.target, 'status', NEW.status, 'progress', NEW.progress, 'total_tasks',
+          NEW.total_tasks, 'completed_tasks', NEW.completed_tasks, 'failed_tasks', NEW.failed_tasks,
+          'points_consumed', NEW.points_consumed, 'input_file_name', NEW.input_file_name,
+          'output_files', NEW.output_files, 'error', NEW.error, 'attempt', NEW.attempt,
+          'queue_message_id', NEW.queue_message_id, 'created_at', NEW.created_at, 'started_at',
+          NEW.started_at, 'completed_at', NEW.completed_at, 'options', NEW.options
+        )::text;
+        RETURN NEW;
+      END $$;
+      UPDATE runs SET options = options;
+    `,
+  },
 ];

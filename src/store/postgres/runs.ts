@@ -29,6 +29,7 @@ const COLUMNS = [
   'created_at',
   'started_at',
   'completed_at',
+  'options',
 ];
 const RUN = COLUMNS.join(', ');
 const TYPES: Record<string, string> = {
@@ -39,6 +40,7 @@ const TYPES: Record<string, string> = {
   attempt: 'integer',
   points_consumed: 'bigint',
   output_files: 'jsonb',
+  options: 'jsonb',
 };
 
 /** From this offset on, an unfiltered page finds its block by the counts of run_blocks. */
@@ -129,8 +131,8 @@ export function postgresRuns(db: Postgres, eventsWritten: () => void): RunRepo &
       UNION ALL SELECT $2, 2, seq >> ${SUPERBLOCK_BITS}, seq % ${STRIPES}, 1 FROM r
       ON CONFLICT (tenant_id, level, block, stripe) DO UPDATE SET n = run_blocks.n + 1)
     SELECT seq FROM r`;
-  const insertFar = insertRun('$23', 'WHERE (SELECT q FROM cap) < $22');
-  const insertNear = insertRun('$22');
+  const insertFar = insertRun('$24', 'WHERE (SELECT q FROM cap) < $23');
+  const insertNear = insertRun('$23');
   const runValues = (run: RunRow) => [
     run.id,
     run.tenant_id,
@@ -153,6 +155,7 @@ export function postgresRuns(db: Postgres, eventsWritten: () => void): RunRepo &
     run.created_at,
     run.started_at,
     run.completed_at,
+    JSON.stringify(run.options),
   ];
 
   const lockedRun = async (tx: Queryable, where: string, values: unknown[]) =>

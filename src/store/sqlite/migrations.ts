@@ -436,4 +436,67 @@ export const migrations: Migration[] = [
       CREATE INDEX webhook_attempts_time ON webhook_attempts(attempted_at);
     `,
   },
+  {
+    version: 14,
+    name: 'run options',
+    rebuildsTables: true,
+    sql: `
+      -- a run's options (per target, validated by the API) join its record
+      CREATE TABLE runs_new (
+        id TEXT PRIMARY KEY,
+        tenant_id TEXT NOT NULL REFERENCES tenants(id),
+        seq INTEGER NOT NULL,
+        file_id TEXT NOT NULL REFERENCES files(id),
+        user_id TEXT NOT NULL,
+        created_by TEXT NOT NULL,
+        created_by_type TEXT NOT NULL,
+        target TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('queued', 'running', 'succeeded', 'failed', 'cancelled')),
+        progress INTEGER NOT NULL,
+        total_tasks INTEGER NOT NULL,
+        completed_tasks INTEGER NOT NULL,
+        failed_tasks INTEGER NOT NULL,
+        points_consumed INTEGER NOT NULL,
+        input_file_name TEXT NOT NULL,
+        output_files TEXT NOT NULL,
+        error TEXT,
+        attempt INTEGER NOT NULL,
+        queue_message_id TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        started_at TEXT,
+        completed_at TEXT,
+        options TEXT NOT NULL DEFAULT '{}',
+        record TEXT NOT NULL GENERATED ALWAYS AS (
+          json_object('id', id, 'tenant_id', tenant_id, 'file_id', file_id, 'user_id', user_id,
+          'created_by', created_by, 'created_by_type', created_by_type, 'target', target,
+          'status', status, 'progress', progress, 'total_tasks', total_tasks,
+          'completed_tasks', completed_tasks, 'failed_tasks', failed_tasks,
+          'points_consumed', points_consumed, 'input_file_name', input_file_name,
+          'output_files', json(output_files), 'error', error, 'attempt', attempt,
+          'queue_message_id', queue_message_id, 'created_at', created_at, 'started_at', started_at,
+          'completed_at', completed_at, 'options', json(options))
+        ) STORED
+      ) STRICT;
+      INSERT INTO runs_new SELECT id, tenant_id, seq, file_id, user_id, created_by, created_by_type, target, status,
+        progress, total_tasks, completed_tasks, failed_tasks, points_consumed, input_file_name, output_files, error,
+        attempt, queue_message_id, created_at, started_at, completed_at, '{}' FROM runs ORDER BY rowid;
+      DROP TABLE runs;
+      ALTER TABLE runs_new RENAME TO runs;
+      CREATE UNIQUE INDEX runs_tenant_seq ON runs(tenant_id, seq DESC);
+      CREATE INDEX runs_tenant_status ON runs(tenant_id, status, seq DESC);
+      CREATE INDEX runs_tenant_target ON runs(tenant_id, target, seq DESC);
+      CREATE INDEX runs_tenant_status_target ON runs(tenant_id, status, target, seq DESC);
+      -- the triggers of migration 9 went with the old table again
+      CREATE TRIGGER run_blocks_insert AFTER INSERT ON runs BEGIN
+        INSERT INTO run_blocks (tenant_id, status, target, block, n) VALUES (new.tenant_id, new.status, new.target, new.seq >> 10, 1)
+          ON CONFLICT (tenant_id, status, target, block) DO UPDATE SET n = n + 1;
+      END;
+      CREATE TRIGGER run_blocks_status AFTER UPDATE OF status ON runs WHEN old.status <> new.status BEGIN
+        UPDATE run_blocks SET n = n - 1
+          WHERE tenant_id = old.tenant_id AND status = old.status AND target = old.target AND block = old.seq >> 10;
+        INSERT INTO run_blocks (tenant_id, status, target, block, n) VALUES (new.tenant_id, new.status, new.target, new.seq >> 10, 1)
+          ON CONFLICT (tenant_id, status, target, block) DO UPDATE SET n = n + 1;
+      END;
+    `,
+  },
 ];

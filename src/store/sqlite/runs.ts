@@ -6,6 +6,7 @@ import type {
   RunOutcome,
   RunProgress,
   RunRepo,
+  RunOptions,
   RunRow,
   RunStatus,
 } from '../types.js';
@@ -14,7 +15,7 @@ import { outboxWriter } from './events.js';
 import { effectRecorder } from './idempotency.js';
 import { ledgerWriter } from './ledger.js';
 
-type RunRecord = Omit<RunRow, 'output_files'> & { output_files: string };
+type RunRecord = Omit<RunRow, 'output_files' | 'options'> & { output_files: string; options: string };
 
 /** From this offset on, a filtered page skips rows on the index alone (see deepPage). */
 const DEEP_OFFSET = 200;
@@ -22,7 +23,13 @@ const DEEP_OFFSET = 200;
 const BLOCK_BITS = 10;
 
 function toRun(row: RunRecord | undefined): RunRow | undefined {
-  return row && { ...row, output_files: JSON.parse(row.output_files) as string[] };
+  return (
+    row && {
+      ...row,
+      output_files: JSON.parse(row.output_files) as string[],
+      options: JSON.parse(row.options) as RunOptions,
+    }
+  );
 }
 
 /** Escapes LIKE wildcards so that `%` and `_` in a keyword match themselves. */
@@ -42,7 +49,7 @@ export function sqliteRuns(db: Db): RunRepo {
   const outbox = outboxWriter(db);
   const columns = `id, tenant_id, file_id, user_id, created_by, created_by_type, target, status, progress, total_tasks,
     completed_tasks, failed_tasks, points_consumed, input_file_name, output_files, error, attempt, queue_message_id,
-    created_at, started_at, completed_at`;
+    created_at, started_at, completed_at, options`;
 
   const nextSeq = db.prepare(
     'UPDATE tenants SET run_seq = run_seq + 1 WHERE id = ? RETURNING run_seq AS seq',
@@ -50,7 +57,7 @@ export function sqliteRuns(db: Db): RunRepo {
   const insertRun = db.prepare(
     `INSERT INTO runs (seq, ${columns}) VALUES (@seq, @id, @tenant_id, @file_id, @user_id, @created_by, @created_by_type,
      @target, @status, @progress, @total_tasks, @completed_tasks, @failed_tasks, @points_consumed, @input_file_name,
-     @output_files, @error, @attempt, @queue_message_id, @created_at, @started_at, @completed_at)`,
+     @output_files, @error, @attempt, @queue_message_id, @created_at, @started_at, @completed_at, @options)`,
   );
   const enqueue = db.prepare(
     'INSERT INTO run_queue (id, run_id, tenant_id, attempt, enqueued_at) VALUES (?, ?, ?, ?, ?)',
@@ -192,7 +199,12 @@ export function sqliteRuns(db: Db): RunRepo {
   const create = db.transaction((run: RunRow, maxQueued: number) => {
     if ((queuedCount.get(run.tenant_id) as number) >= maxQueued) return 'over_limit' as const;
     const { seq } = nextSeq.get(run.tenant_id) as { seq: number };
-    insertRun.run({ ...run, seq, output_files: JSON.stringify(run.output_files) });
+    insertRun.run({
+      ...run,
+      seq,
+      output_files: JSON.stringify(run.output_files),
+      options: JSON.stringify(run.options),
+    });
     enqueue.run(run.queue_message_id, run.id, run.tenant_id, run.attempt, run.created_at);
     adjustCount(run.tenant_id, run.status, run.target, 1);
     outbox.run(run.id, 'run.created', run.created_at);

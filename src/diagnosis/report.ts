@@ -4,6 +4,8 @@ import type { DocumentFacts, PageFacts } from '../pdf/facts.js';
 /** Preflight rules: what a print shop or an archive would flag. Pure functions of the parsed facts. */
 
 export type Finding = Schemas['Finding'];
+/** A rule's hit on one page (or the document, `page: null`), before hits are grouped into findings. */
+export type Hit = Omit<Finding, 'pages'>;
 
 /** What one page task gave: its value, or why it failed. */
 export type PageResult<T> =
@@ -13,8 +15,8 @@ export type PageOutcome = PageResult<PageFacts>;
 
 export const MIN_IMAGE_DPI = 150;
 
-export function documentFindings(doc: DocumentFacts, pages: PageOutcome[]): Finding[] {
-  const findings: Finding[] = [];
+export function documentFindings(doc: DocumentFacts, pages: PageOutcome[]): Hit[] {
+  const findings: Hit[] = [];
   if (doc.encrypted) {
     findings.push({
       code: 'encrypted',
@@ -63,7 +65,7 @@ export function documentFindings(doc: DocumentFacts, pages: PageOutcome[]): Find
   return findings;
 }
 
-export function pageFindings(outcome: PageOutcome): Finding[] {
+export function pageFindings(outcome: PageOutcome): Hit[] {
   const page = outcome.page;
   if (outcome.status === 'failed') {
     return [
@@ -76,7 +78,7 @@ export function pageFindings(outcome: PageOutcome): Finding[] {
     ];
   }
   const facts = outcome.value;
-  const findings: Finding[] = [];
+  const findings: Hit[] = [];
   for (const font of facts.fonts) {
     if (!font.embedded) {
       findings.push({
@@ -125,15 +127,37 @@ export function pageFindings(outcome: PageOutcome): Finding[] {
 
 export type PreflightReport = Schemas['PreflightReport'];
 
+/**
+ * One finding per check and subject: hits with the same code, severity and message (which names the subject,
+ * never the page) become one finding listing their pages, where the first hit stood.
+ */
+export function groupFindings(hits: Hit[]): Finding[] {
+  const grouped = new Map<string, Finding>();
+  for (const hit of hits) {
+    const key = `${hit.code}\n${hit.severity}\n${hit.message}`;
+    const found = grouped.get(key);
+    if (!found) grouped.set(key, { ...hit, pages: hit.page === null ? [] : [hit.page] });
+    else if (hit.page !== null) {
+      found.pages.push(hit.page);
+      found.page ??= hit.page;
+    }
+  }
+  for (const finding of grouped.values()) finding.pages.sort((a, b) => a - b);
+  return [...grouped.values()];
+}
+
 export function buildReport(
   ids: { run_id: string; file_id: string; file_name: string; generated_at: string },
   doc: DocumentFacts,
   pages: PageOutcome[],
+  judge?: (facts: Pick<PreflightReport, 'document' | 'pages'>) => PreflightReport['profile'],
 ): PreflightReport {
-  const findings = sortBySeverity([...documentFindings(doc, pages), ...pages.flatMap(pageFindings)]);
-  return {
-    ...ids,
-    document: doc,
+  const findings = sortBySeverity(
+    groupFindings([...documentFindings(doc, pages), ...pages.flatMap(pageFindings)]),
+  );
+  const spots = new Set(pages.flatMap((p) => (p.status === 'ok' ? p.value.spot_colors : [])));
+  const facts: Pick<PreflightReport, 'document' | 'pages'> = {
+    document: { ...doc, spot_colors: [...spots].sort() },
     pages: pages.map((p) =>
       p.status === 'ok'
         ? { page: p.page, status: 'ok', ...p.value, error: null }
@@ -143,6 +167,9 @@ export function buildReport(
             width_pt: null,
             height_pt: null,
             rotation: null,
+            boxes: null,
+            transparency: false,
+            spot_colors: [],
             fonts: [],
             has_text: false,
             images: [],
@@ -151,7 +178,12 @@ export function buildReport(
             error: p.error,
           },
     ),
+  };
+  return {
+    ...ids,
+    ...facts,
     findings,
+    profile: judge ? judge(facts) : null,
     summary: {
       errors: findings.filter((f) => f.severity === 'error').length,
       warnings: findings.filter((f) => f.severity === 'warning').length,
@@ -178,24 +210,42 @@ export function sortBySeverity(findings: Finding[]): Finding[] {
 }
 
 /**
- * Up to `limit` pages to picture: for each distinct error or warning (the same code and message), the first
- * page it appears on, the most severe first (findings come sorted so). A font missing from every page is one
- * picture, not twelve of the same problem; a page whose only finding is a note (blank, rotated) tells a reader
- * nothing new. A page that could not be parsed is not drawn either: drawing parses it again and fails the same
- * way, at the same cost (a Flate bomb's page took 1.6 s to fail twice).
+ * Up to `limit` pages to picture. With a profile: the first page of each failed check, errors first. Without
+ * one: for each error or warning finding, its first page, the most severe first (findings come sorted so).
+ * A font missing from every page is one picture, not twelve of the same problem; a page whose only finding
+ * is a note (blank, rotated) tells a reader nothing new. A page that could not be parsed is not drawn
+ * either: drawing parses it again and fails the same way, at the same cost (a Flate bomb's page took 1.6 s
+ * to fail twice).
  */
-export function pagesWorthAPicture(findings: Finding[], limit: number): number[] {
+export function pagesWorthAPicture(
+  findings: Finding[],
+  limit: number,
+  profile: PreflightReport['profile'] = null,
+): number[] {
+  const unreadable = new Set(findings.filter((f) => f.code === 'page_unreadable').flatMap((f) => f.pages));
+  const firstPages = profile
+    ? profile.checks
+        .filter((c) => c.status === 'fail' && c.severity !== 'info')
+        .sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity])
+        .map((c) => c.pages.find((page) => !unreadable.has(page)))
+    : findings.filter((f) => f.severity !== 'info' && f.code !== 'page_unreadable').map((f) => f.page);
   const pages: number[] = [];
-  const pictured = new Set<string>();
-  for (const finding of findings) {
-    if (pages.length >= limit || finding.severity === 'info') break;
-    if (finding.page === null || finding.code === 'page_unreadable') continue;
-    const problem = `${finding.code}\n${finding.message}`;
-    if (pictured.has(problem)) continue;
-    pictured.add(problem);
-    if (!pages.includes(finding.page)) pages.push(finding.page);
+  for (const page of firstPages) {
+    if (pages.length >= limit) break;
+    if (page !== null && page !== undefined && !pages.includes(page)) pages.push(page);
   }
   return pages;
+}
+
+/** "1-3, 5, 9-10": pages as ranges, as a person reads them. */
+export function pageRanges(pages: number[]): string {
+  const ranges: string[] = [];
+  for (let i = 0; i < pages.length; i++) {
+    const start = pages[i]!;
+    while (i + 1 < pages.length && pages[i + 1] === pages[i]! + 1) i++;
+    ranges.push(start === pages[i] ? String(start) : `${start}-${pages[i]}`);
+  }
+  return ranges.join(', ');
 }
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;

@@ -1,4 +1,4 @@
-import { describeCounts, type Finding, type PreflightReport } from './report.js';
+import { describeCounts, type Finding, pageRanges, type PreflightReport } from './report.js';
 
 /** Bounds of `report.html`: `report.json` always holds everything. */
 export interface ReportLimits {
@@ -44,6 +44,10 @@ figure{margin:0;background:#fff;border:1px solid var(--line);border-radius:10px;
 figure img{display:block;width:100%;height:auto;border:1px solid var(--line)}
 figcaption{margin-top:.4rem;font-size:.85rem}
 .more{color:#4a5568;font-style:italic}
+.verdict{border-radius:10px;padding:1rem 1.4rem;margin:0 0 1.5rem;color:#fff;font-size:1.1rem}
+.verdict b{font-size:1.5rem;margin-right:.6rem}
+.verdict.pass{background:#1e7b34}.verdict.fail{background:var(--error)}
+.status{font-weight:600}.status.fail{color:var(--error)}.status.pass{color:#1e7b34}.status.not_applicable{color:#718096}
 `;
 
 function badge(severity: Finding['severity']): string {
@@ -61,6 +65,14 @@ function factsTable(report: PreflightReport): string {
     ['Form', d.form],
     ['JavaScript', d.javascript ? 'yes' : 'no'],
     ['Outline', d.outline ? 'yes' : 'no'],
+    ['Tagged', d.tagged ? 'yes' : 'no'],
+    ['Language', d.language ?? '(none)'],
+    ['PDF/A, PDF/UA, PDF/X claimed', [d.pdfa, d.pdfua, d.pdfx].map((v) => v ?? '-').join(' / ')],
+    [
+      'Output intents',
+      d.output_intents.map((o) => `${o.subtype} ${o.identifier ?? ''}`).join(', ') || '(none)',
+    ],
+    ['Spot colours', d.spot_colors.join(', ') || '(none)'],
     ['Pages parsed', `${report.summary.pages_ok} ok, ${report.summary.pages_failed} failed`],
   ];
   return `<table class="facts">${rows.map(([k, v]) => `<tr><td>${escapeHtml(k)}</td><td>${escapeHtml(v)}</td></tr>`).join('')}</table>`;
@@ -70,7 +82,7 @@ function thumbnailGrid(report: PreflightReport, thumbnails: Map<number, Uint8Arr
   if (thumbnails.size === 0) return '';
   const byPage = new Map<number, Finding[]>();
   for (const f of report.findings)
-    if (f.page !== null) byPage.set(f.page, [...(byPage.get(f.page) ?? []), f]);
+    for (const page of f.pages) byPage.set(page, [...(byPage.get(page) ?? []), f]);
   const figures = [...thumbnails.keys()]
     .sort((a, b) => a - b)
     .map((page) => {
@@ -83,7 +95,7 @@ function thumbnailGrid(report: PreflightReport, thumbnails: Map<number, Uint8Arr
       const png = Buffer.from(thumbnails.get(page)!).toString('base64');
       return `<figure><img alt="Page ${page}" src="data:image/png;base64,${png}"><figcaption><b>Page ${page}</b> &middot; ${escapeHtml(describeCounts(counts))}</figcaption></figure>`;
     });
-  return `<h2>Pages with findings</h2><div class="thumbs">${figures.join('')}</div>`;
+  return `<h2>${report.profile ? 'Pages that fail' : 'Pages with findings'}</h2><div class="thumbs">${figures.join('')}</div>`;
 }
 
 function findingsTable(findings: Finding[]): string {
@@ -91,13 +103,34 @@ function findingsTable(findings: Finding[]): string {
   const shown = findings.slice(0, HTML_FINDINGS);
   const rows = shown.map(
     (f) =>
-      `<tr><td>${badge(f.severity)}</td><td>${escapeHtml(f.page ?? 'document')}</td><td><code>${escapeHtml(f.code)}</code></td><td>${escapeHtml(f.message)}</td></tr>`,
+      `<tr><td>${badge(f.severity)}</td><td>${escapeHtml(f.pages.length ? pageRanges(f.pages) : 'document')}</td><td><code>${escapeHtml(f.code)}</code></td><td>${escapeHtml(f.message)}</td></tr>`,
   );
   const more =
     findings.length > shown.length
       ? `<p class="more">${findings.length - shown.length} more findings are in report.json.</p>`
       : '';
-  return `<table><tr><th>Severity</th><th>Page</th><th>Code</th><th>Message</th></tr>${rows.join('')}</table>${more}`;
+  return `<table><tr><th>Severity</th><th>Pages</th><th>Code</th><th>Message</th></tr>${rows.join('')}</table>${more}`;
+}
+
+const STATUS_LABEL = { pass: 'Pass', fail: 'Fail', not_applicable: 'Not applicable' } as const;
+
+/** The verdict first, then the checks grouped by severity, failed checks first within a group. */
+function profileSection(profile: NonNullable<PreflightReport['profile']>): string {
+  const failedErrors = profile.checks.filter((c) => c.status === 'fail' && c.severity === 'error').length;
+  const banner = `<div class="verdict ${profile.verdict}"><b>${profile.verdict === 'pass' ? 'PASS' : 'FAIL'}</b>${escapeHtml(profile.title)} (${escapeHtml(profile.name)})${failedErrors ? ` &middot; ${failedErrors} failed ${failedErrors === 1 ? 'check' : 'checks'} of severity error` : ''}</div>`;
+  const order = { fail: 0, pass: 1, not_applicable: 2 } as const;
+  const groups = (['error', 'warning', 'info'] as const).map((severity) => {
+    const checks = profile.checks
+      .filter((c) => c.severity === severity)
+      .sort((a, b) => order[a.status] - order[b.status]);
+    if (checks.length === 0) return '';
+    const rows = checks.map(
+      (c) =>
+        `<tr><td class="status ${c.status}">${STATUS_LABEL[c.status]}</td><td><code>${escapeHtml(c.id)}</code></td><td>${escapeHtml(c.message)}</td><td>${escapeHtml(pageRanges(c.pages))}</td></tr>`,
+    );
+    return `<h3>${badge(severity)} checks</h3><table><tr><th>Status</th><th>Check</th><th>Result</th><th>Pages</th></tr>${rows.join('')}</table>`;
+  });
+  return `${banner}<h2>Checks</h2>${groups.join('')}`;
 }
 
 function pagesTable(report: PreflightReport, limit: number): string {
@@ -144,6 +177,7 @@ export function renderReportHtml(
 <title>Preflight report: ${escapeHtml(report.file_name)}</title><style>${STYLE}</style></head><body><main>
 <h1>Preflight report</h1>
 <p class="meta">${escapeHtml(report.file_name)} &middot; run ${escapeHtml(report.run_id)} &middot; ${escapeHtml(report.generated_at)}</p>
+${report.profile ? profileSection(report.profile) : ''}
 <div class="cards">${card('error', s.errors, s.errors === 1 ? 'error' : 'errors')}${card('warning', s.warnings, s.warnings === 1 ? 'warning' : 'warnings')}${card('info', s.infos, s.infos === 1 ? 'note' : 'notes')}${card('', report.document.page_count ?? 0, 'pages')}</div>
 <h2>Summary</h2>
 <p>${escapeHtml(describeCounts(s))}.</p>

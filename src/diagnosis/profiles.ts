@@ -1,0 +1,288 @@
+import type { Schemas } from '../contract.js';
+import type { RunOptions } from '../store/types.js';
+
+/**
+ * Preflight profiles, as Acrobat Preflight, callas pdfToolbox and veraPDF name them: a set of checks over the
+ * report's facts, each with a severity, and a verdict that fails when a check of severity `error` fails.
+ * Pure functions of the facts and the run's options.
+ */
+
+type Report = Schemas['PreflightReport'];
+type Facts = Pick<Report, 'document' | 'pages'>;
+export type Profile = Schemas['Profile'];
+export type ProfileName = Profile['name'];
+type Check = Profile['checks'][number];
+type Severity = Check['severity'];
+type PageReport = Report['pages'][number];
+
+export const PROFILE_NAMES: readonly ProfileName[] = ['pdf-print', 'pdf-archive', 'pdf-accessibility'];
+
+export interface ProfileSettings {
+  /** `PRINT_MIN_PPI`: the resolution `pdf-print` asks of placed images when the run does not say. */
+  printMinPpi: number;
+}
+
+/** Bleed a print shop wants beyond the trim on every side: 3 mm, in points. */
+const MIN_BLEED_PT = (3 / 25.4) * 72;
+const STANDARD_ENCODINGS = new Set([
+  'WinAnsiEncoding',
+  'MacRomanEncoding',
+  'StandardEncoding',
+  'PDFDocEncoding',
+]);
+
+const okPages = (facts: Facts) =>
+  facts.pages.filter((p): p is PageReport & { status: 'ok' } => p.status === 'ok');
+
+const pass = (id: string, severity: Severity, message: string): Check => ({
+  id,
+  severity,
+  status: 'pass',
+  pages: [],
+  message,
+});
+const fail = (id: string, severity: Severity, message: string, pages: number[] = []): Check => ({
+  id,
+  severity,
+  status: 'fail',
+  pages,
+  message,
+});
+const notApplicable = (id: string, severity: Severity, message: string): Check => ({
+  id,
+  severity,
+  status: 'not_applicable',
+  pages: [],
+  message,
+});
+
+/** A check over pages: it fails on the pages where `problem` names something, listing the first names. */
+function pageCheck(
+  facts: Facts,
+  id: string,
+  severity: Severity,
+  problem: (page: PageReport & { status: 'ok' }) => string[],
+  messages: { pass: string; fail: (subjects: string[]) => string },
+): Check {
+  const pages: number[] = [];
+  const subjects = new Set<string>();
+  for (const page of okPages(facts)) {
+    const found = problem(page);
+    if (found.length === 0) continue;
+    pages.push(page.page);
+    for (const subject of found) subjects.add(subject);
+  }
+  if (pages.length === 0) return pass(id, severity, messages.pass);
+  const names = [...subjects];
+  const shown = names.slice(0, 5).join(', ') + (names.length > 5 ? ` and ${names.length - 5} more` : '');
+  return fail(id, severity, messages.fail(shown ? [shown] : []), pages);
+}
+
+function pagesReadable(facts: Facts): Check {
+  const failed = facts.pages.filter((p) => p.status === 'failed').map((p) => p.page);
+  return failed.length === 0
+    ? pass('pages_readable', 'error', 'Every page could be read')
+    : fail('pages_readable', 'error', 'Pages could not be read, so they were not checked', failed);
+}
+
+const fontsEmbedded = (facts: Facts) =>
+  pageCheck(facts, 'fonts_embedded', 'error', (p) => p.fonts.filter((f) => !f.embedded).map((f) => f.name), {
+    pass: 'Every font is embedded',
+    fail: ([names]) => `Fonts not embedded: ${names}`,
+  });
+
+function printChecks(facts: Facts, options: RunOptions, settings: ProfileSettings): Check[] {
+  const minPpi = options.min_ppi ?? settings.printMinPpi;
+  const doc = facts.document;
+  const cmykJob = options.cmyk === true || doc.output_intents.some((intent) => intent.components === 4);
+  const resolution = (id: string, severity: Severity, under: number) =>
+    pageCheck(
+      facts,
+      id,
+      severity,
+      (p) =>
+        p.images
+          .filter((i) => i.dpi !== null && i.dpi < under)
+          .map((i) => `${i.width_px}x${i.height_px} px at ${i.dpi} ppi`),
+      {
+        pass: `Every image is placed at ${under} ppi or more`,
+        fail: ([images]) => `Images placed under ${under} ppi: ${images}`,
+      },
+    );
+  const spots = doc.spot_colors;
+  return [
+    pagesReadable(facts),
+    resolution('image_resolution_critical', 'error', minPpi / 2),
+    resolution('image_resolution', 'warning', minPpi),
+    fontsEmbedded(facts),
+    cmykJob
+      ? pageCheck(
+          facts,
+          'rgb_in_cmyk_job',
+          'warning',
+          (p) =>
+            p.images
+              .filter(
+                (i) =>
+                  i.color_space === 'rgb' ||
+                  i.color_space === 'lab' ||
+                  (i.color_space === 'icc' && i.icc_components === 3),
+              )
+              .map((i) => `${i.color_space} ${i.width_px}x${i.height_px} px`),
+          {
+            pass: 'No RGB or Lab images in a CMYK job',
+            fail: ([images]) => `RGB or Lab images in a CMYK job: ${images}`,
+          },
+        )
+      : notApplicable(
+          'rgb_in_cmyk_job',
+          'warning',
+          'The job is not CMYK (no CMYK output intent, no cmyk option)',
+        ),
+    pageCheck(
+      facts,
+      'trim_and_bleed',
+      'warning',
+      (p) => {
+        const { crop, trim, bleed } = p.boxes!;
+        if (trim.every((v, i) => v === crop[i])) return ['no TrimBox'];
+        const [t0, t1, t2, t3] = trim as [number, number, number, number];
+        const [b0, b1, b2, b3] = bleed as [number, number, number, number];
+        const margins = [t0 - b0, t1 - b1, b2 - t2, b3 - t3];
+        return margins.some((m) => m < MIN_BLEED_PT - 0.01)
+          ? ['BleedBox less than 3 mm beyond the TrimBox']
+          : [];
+      },
+      {
+        pass: 'Every page has a TrimBox with 3 mm of bleed around it',
+        fail: ([problems]) => `Pages without print boxes: ${problems}`,
+      },
+    ),
+    pageCheck(facts, 'transparency', 'info', (p) => (p.transparency ? ['transparency'] : []), {
+      pass: 'No transparency',
+      fail: () => 'Pages use transparency (soft masks, blend modes or alpha): flattening may change them',
+    }),
+    spots.length === 0
+      ? pass('spot_colors', 'info', 'No spot colours')
+      : fail(
+          'spot_colors',
+          'info',
+          `Spot colours: ${spots.join(', ')}`,
+          okPages(facts)
+            .filter((p) => p.spot_colors.length > 0)
+            .map((p) => p.page),
+        ),
+  ];
+}
+
+function archiveChecks(facts: Facts): Check[] {
+  const doc = facts.document;
+  const claimsPart1 = doc.pdfa?.startsWith('1') ?? false;
+  const document = (id: string, ok: boolean, passed: string, failed: string) =>
+    ok ? pass(id, 'error', passed) : fail(id, 'error', failed);
+  return [
+    pagesReadable(facts),
+    fontsEmbedded(facts),
+    document('not_encrypted', !doc.encrypted, 'The file is not encrypted', 'The file is encrypted'),
+    document('no_javascript', !doc.javascript, 'No JavaScript', 'The file contains JavaScript'),
+    document(
+      'no_embedded_files',
+      doc.embedded_files === 0,
+      'No embedded files',
+      `The file embeds ${doc.embedded_files} file(s); PDF/A-2 allows only PDF/A ones, which is not checked here`,
+    ),
+    document(
+      'xmp_pdfa_claim',
+      doc.xmp_metadata && doc.pdfa !== null,
+      `XMP metadata claims PDF/A-${doc.pdfa}`,
+      doc.xmp_metadata ? 'The XMP metadata has no pdfaid claim' : 'The file has no XMP metadata',
+    ),
+    document(
+      'output_intent',
+      doc.output_intents.length > 0,
+      'The file has an output intent',
+      'The file has no output intent',
+    ),
+    claimsPart1
+      ? pageCheck(facts, 'no_transparency_part1', 'error', (p) => (p.transparency ? ['transparency'] : []), {
+          pass: 'No transparency, as PDF/A-1 requires',
+          fail: () => 'PDF/A-1 forbids transparency, and these pages use it',
+        })
+      : notApplicable('no_transparency_part1', 'error', 'The file does not claim PDF/A-1'),
+  ];
+}
+
+function accessibilityChecks(facts: Facts): Check[] {
+  const doc = facts.document;
+  const document = (id: string, ok: boolean, passed: string, failed: string) =>
+    ok ? pass(id, 'error', passed) : fail(id, 'error', failed);
+  const figures = doc.struct_figures;
+  return [
+    pagesReadable(facts),
+    document('tagged', doc.tagged, 'The PDF is tagged', 'The PDF is not tagged (no marked structure tree)'),
+    document(
+      'language',
+      doc.language !== null,
+      `The language is ${doc.language}`,
+      'The document declares no language',
+    ),
+    document(
+      'title_displayed',
+      doc.title !== null && doc.display_doc_title,
+      'The title is shown as the window title',
+      doc.title === null
+        ? 'The document has no title'
+        : 'The title is not shown as the window title (DisplayDocTitle)',
+    ),
+    !doc.tagged && figures === 0
+      ? notApplicable('figures_alt_text', 'error', 'No structure tree to hold figures')
+      : document(
+          'figures_alt_text',
+          doc.struct_figures_without_alt === 0,
+          `Every figure (${figures}) has alternate text`,
+          `${doc.struct_figures_without_alt} of ${figures} figures have no alternate text`,
+        ),
+    pageCheck(
+      facts,
+      'unicode_text',
+      'error',
+      (p) =>
+        p.fonts
+          .filter((f) => !f.to_unicode && !(f.encoding !== null && STANDARD_ENCODINGS.has(f.encoding)))
+          .map((f) => f.name),
+      {
+        pass: 'Text can be extracted as Unicode',
+        fail: ([names]) => `Fonts with neither a ToUnicode map nor a standard encoding: ${names}`,
+      },
+    ),
+    pageCheck(facts, 'scanned_pages', 'error', (p) => (!p.has_text && p.images.length > 0 ? ['scan'] : []), {
+      pass: 'No page is an image without text',
+      fail: () => 'Pages are images with no text: they need OCR',
+    }),
+  ];
+}
+
+const TITLES: Record<ProfileName, string> = {
+  'pdf-print': 'Print production checks',
+  'pdf-archive': 'PDF/A-2b requirements checked (not a PDF/A validation)',
+  'pdf-accessibility': 'Accessibility checks (PDF/UA and EAA basics)',
+};
+
+export function judge(
+  name: ProfileName,
+  facts: Facts,
+  options: RunOptions,
+  settings: ProfileSettings,
+): Profile {
+  const checks =
+    name === 'pdf-print'
+      ? printChecks(facts, options, settings)
+      : name === 'pdf-archive'
+        ? archiveChecks(facts)
+        : accessibilityChecks(facts);
+  const failed = checks.some((c) => c.status === 'fail' && c.severity === 'error');
+  return { name, title: TITLES[name], verdict: failed ? 'fail' : 'pass', checks };
+}
+
+export const isProfile = (target: string): target is ProfileName =>
+  (PROFILE_NAMES as readonly string[]).includes(target);
