@@ -1,0 +1,263 @@
+import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CosFile } from '../../src/pdf/cos/file.js';
+import { DocumentReader } from '../../src/pdf/facts.js';
+import { Pdfium } from '../../src/pdf/pdfium.js';
+import { buildReport, type PreflightReport } from '../../src/diagnosis/report.js';
+import { judge, type ProfileName } from '../../src/diagnosis/profiles.js';
+import type { RunOptions } from '../../src/store/types.js';
+import { compareFacts, type FactTruth } from '../helpers/fact-truth.js';
+
+/**
+ * The preflight facts against poppler and qpdf (facts-truth.json, recorded by scripts/record-fact-truth.mts),
+ * on every real, derived and profile PDF of the repository; then each profile's checks on the fixtures made
+ * for them (scripts/make-profile-fixtures.mts), pass and fail, with the expected verdict.
+ */
+const PDFS = path.resolve(import.meta.dirname, '../fixtures/pdfs');
+const truth = JSON.parse(readFileSync(path.join(PDFS, 'facts-truth.json'), 'utf8')) as Record<
+  string,
+  FactTruth
+>;
+
+let pdfium: Pdfium;
+beforeAll(async () => {
+  pdfium = await Pdfium.create(512 * 2 ** 20);
+});
+const reports = new Map<string, PreflightReport>();
+afterAll(() => reports.clear());
+
+/** The report of `file` as a run makes it, without the HTTP and queue around it. */
+function reportOf(file: string): PreflightReport {
+  const known = reports.get(file);
+  if (known) return known;
+  const full = path.join(PDFS, file);
+  const opened = pdfium.openFile(full);
+  const fd = openSync(full, 'r');
+  try {
+    const reader = new DocumentReader(pdfium, opened.handle, () => new CosFile(fd, fstatSync(fd).size));
+    const doc = reader.documentFacts();
+    const pages = Array.from({ length: doc.page_count ?? 0 }, (_, i) => ({
+      page: i + 1,
+      status: 'ok' as const,
+      value: reader.pageFacts(i),
+    }));
+    reader.close();
+    const report = buildReport(
+      { run_id: 'r', file_id: 'f', file_name: file, generated_at: 'now' },
+      doc,
+      pages,
+    );
+    reports.set(file, report);
+    return report;
+  } finally {
+    opened.close();
+    closeSync(fd);
+  }
+}
+
+describe('the facts agree with poppler and qpdf', () => {
+  it.each(Object.keys(truth))('%s', (file) => {
+    const agreement = compareFacts(truth[file]!, reportOf(file));
+    const disagreeing = Object.entries(agreement).filter(([, [agree, total]]) => agree !== total);
+    expect(disagreeing).toEqual([]);
+    expect(Object.keys(agreement).length).toBeGreaterThanOrEqual(10);
+  });
+});
+
+describe('facts with known answers', () => {
+  it('transparency: an alpha below 1 and a page group count, a plain page does not', () => {
+    expect(reportOf('profiles/print-rgb-lowres-unembedded.pdf').pages[0]!.transparency).toBe(true);
+    expect(reportOf('profiles/archive-pdfa1-claim-transparency.pdf').pages[0]!.transparency).toBe(true);
+    expect(reportOf('profiles/print-pdfx3-cmyk-320ppi.pdf').pages[0]!.transparency).toBe(false);
+    expect(reportOf('profiles/accessibility-untagged.pdf').pages[0]!.transparency).toBe(false);
+  });
+
+  it('spot colours: a Separation colorant, listed on its page and on the document', () => {
+    const report = reportOf('profiles/print-pdfx3-cmyk-320ppi.pdf');
+    expect(report.pages[0]!.spot_colors).toEqual(['PANTONE 021 C']);
+    expect(report.document.spot_colors).toEqual(['PANTONE 021 C']);
+    expect(reportOf('profiles/print-bleed-1mm.pdf').document.spot_colors).toEqual([]);
+  });
+
+  it('the XMP claims, the PDF/X version, and a CMYK output intent', () => {
+    expect(reportOf('profiles/archive-pdfa2b-ghostscript.pdf').document).toMatchObject({
+      pdfa: '2B',
+      xmp_metadata: true,
+      output_intents: [{ subtype: 'GTS_PDFA1', identifier: 'sRGB', components: 3 }],
+    });
+    expect(reportOf('profiles/print-pdfx3-cmyk-320ppi.pdf').document).toMatchObject({
+      pdfx: 'PDF/X-3:2002',
+      output_intents: [{ subtype: 'GTS_PDFX', identifier: 'FOGRA39', components: 4 }],
+    });
+  });
+
+  it('font encodings as the dictionaries name them, Custom for one with Differences', () => {
+    const fonts = reportOf('profiles/accessibility-tagged-no-alt-scan.pdf').pages[0]!.fonts;
+    expect(fonts.find((f) => f.name === 'Helvetica')).toMatchObject({
+      encoding: 'Custom',
+      to_unicode: false,
+    });
+    expect(reportOf('profiles/accessibility-untagged.pdf').pages[0]!.fonts[0]).toMatchObject({
+      name: 'Helvetica',
+      encoding: 'WinAnsiEncoding',
+    });
+  });
+});
+
+const verdictOf = (file: string, profile: ProfileName, options: RunOptions = {}) =>
+  judge(profile, reportOf(file), options, { printMinPpi: 300 });
+const statuses = (file: string, profile: ProfileName, options: RunOptions = {}) =>
+  Object.fromEntries(verdictOf(file, profile, options).checks.map((c) => [c.id, c.status]));
+
+describe('pdf-print', () => {
+  it('passes a CMYK PDF/X-3 with 320 ppi images, embedded fonts and 5 mm of bleed; the spot colour is a note', () => {
+    const profile = verdictOf('profiles/print-pdfx3-cmyk-320ppi.pdf', 'pdf-print');
+    expect(profile.verdict).toBe('pass');
+    expect(statuses('profiles/print-pdfx3-cmyk-320ppi.pdf', 'pdf-print')).toEqual({
+      pages_readable: 'pass',
+      image_resolution_critical: 'pass',
+      image_resolution: 'pass',
+      fonts_embedded: 'pass',
+      rgb_in_cmyk_job: 'pass',
+      trim_and_bleed: 'pass',
+      transparency: 'pass',
+      spot_colors: 'fail',
+    });
+    expect(profile.checks.find((c) => c.id === 'spot_colors')).toMatchObject({
+      severity: 'info',
+      pages: [1],
+      message: 'Spot colours: PANTONE 021 C',
+    });
+  });
+
+  it('fails 100 ppi (error), warns at 200 ppi, an unembedded font, no TrimBox, transparency', () => {
+    const file = 'profiles/print-rgb-lowres-unembedded.pdf';
+    const profile = verdictOf(file, 'pdf-print');
+    expect(profile.verdict).toBe('fail');
+    expect(statuses(file, 'pdf-print')).toMatchObject({
+      image_resolution_critical: 'fail',
+      image_resolution: 'fail',
+      fonts_embedded: 'fail',
+      rgb_in_cmyk_job: 'not_applicable',
+      trim_and_bleed: 'fail',
+      transparency: 'fail',
+      spot_colors: 'pass',
+    });
+    const critical = profile.checks.find((c) => c.id === 'image_resolution_critical')!;
+    expect(critical).toMatchObject({ severity: 'error', pages: [1] });
+    expect(critical.message).toContain('100x100 px at 100 ppi');
+    expect(critical.message).not.toContain('200x200');
+  });
+
+  it('min_ppi moves both thresholds; cmyk: true makes RGB images a warning', () => {
+    const file = 'profiles/print-rgb-lowres-unembedded.pdf';
+    expect(statuses(file, 'pdf-print', { min_ppi: 150 })).toMatchObject({
+      image_resolution_critical: 'pass',
+      image_resolution: 'fail',
+    });
+    expect(statuses(file, 'pdf-print', { min_ppi: 100 })).toMatchObject({
+      image_resolution_critical: 'pass',
+      image_resolution: 'pass',
+    });
+    expect(statuses(file, 'pdf-print', { cmyk: true }).rgb_in_cmyk_job).toBe('fail');
+    // an error-free run with warnings only passes
+    const warned = verdictOf('profiles/print-bleed-1mm.pdf', 'pdf-print');
+    expect(warned.verdict).toBe('pass');
+    expect(warned.checks.find((c) => c.id === 'trim_and_bleed')).toMatchObject({
+      status: 'fail',
+      severity: 'warning',
+    });
+  });
+});
+
+describe('pdf-archive', () => {
+  it('passes a Ghostscript PDF/A-2b, and says it checked requirements, not validity', () => {
+    const profile = verdictOf('profiles/archive-pdfa2b-ghostscript.pdf', 'pdf-archive');
+    expect(profile.title).toBe('PDF/A-2b requirements checked (not a PDF/A validation)');
+    expect(profile.checks.filter((c) => c.status === 'fail')).toEqual([]);
+    expect(profile.verdict).toBe('pass');
+    expect(statuses('profiles/archive-pdfa2b-ghostscript.pdf', 'pdf-archive').no_transparency_part1).toBe(
+      'not_applicable',
+    );
+  });
+
+  it('fails JavaScript, an attachment, an unembedded font, no XMP and no output intent', () => {
+    expect(verdictOf('profiles/archive-javascript-attachment.pdf', 'pdf-archive').verdict).toBe('fail');
+    expect(statuses('profiles/archive-javascript-attachment.pdf', 'pdf-archive')).toEqual({
+      pages_readable: 'pass',
+      fonts_embedded: 'fail',
+      not_encrypted: 'pass',
+      no_javascript: 'fail',
+      no_embedded_files: 'fail',
+      xmp_pdfa_claim: 'fail',
+      output_intent: 'fail',
+      no_transparency_part1: 'not_applicable',
+    });
+  });
+
+  it('fails transparency in a file that claims PDF/A-1, and encryption', () => {
+    expect(statuses('profiles/archive-pdfa1-claim-transparency.pdf', 'pdf-archive')).toMatchObject({
+      xmp_pdfa_claim: 'pass',
+      output_intent: 'pass',
+      fonts_embedded: 'pass',
+      no_transparency_part1: 'fail',
+    });
+    expect(
+      statuses('derived/owner-password-only__from-cups-filters-classified.pdf', 'pdf-archive').not_encrypted,
+    ).toBe('fail');
+  });
+});
+
+describe('pdf-accessibility', () => {
+  it.each(['profiles/accessibility-tagged-alt-lang.pdf', 'profiles/libreoffice-tagged-alt.pdf'])(
+    'passes %s: tagged, a language, a displayed title, alt text, Unicode text',
+    (file) => {
+      const profile = verdictOf(file, 'pdf-accessibility');
+      expect(profile.checks.filter((c) => c.status !== 'pass')).toEqual([]);
+      expect(profile.verdict).toBe('pass');
+    },
+  );
+
+  it('fails a figure without alt text, no language, a title not displayed, a scan, a font without Unicode', () => {
+    const file = 'profiles/accessibility-tagged-no-alt-scan.pdf';
+    expect(verdictOf(file, 'pdf-accessibility').verdict).toBe('fail');
+    expect(statuses(file, 'pdf-accessibility')).toEqual({
+      pages_readable: 'pass',
+      tagged: 'pass',
+      language: 'fail',
+      title_displayed: 'fail',
+      figures_alt_text: 'fail',
+      unicode_text: 'fail',
+      scanned_pages: 'fail',
+    });
+    const scanned = verdictOf(file, 'pdf-accessibility').checks.find((c) => c.id === 'scanned_pages')!;
+    expect(scanned.pages).toEqual([2]);
+    expect(statuses('profiles/libreoffice-tagged-no-alt.pdf', 'pdf-accessibility').figures_alt_text).toBe(
+      'fail',
+    );
+  });
+
+  it('an untagged file fails `tagged`, and its figures are not applicable', () => {
+    expect(statuses('profiles/accessibility-untagged.pdf', 'pdf-accessibility')).toMatchObject({
+      tagged: 'fail',
+      figures_alt_text: 'not_applicable',
+      unicode_text: 'pass',
+    });
+  });
+
+  it('a page that could not be read fails every profile', () => {
+    const report = reportOf('profiles/accessibility-tagged-alt-lang.pdf');
+    const broken = {
+      ...report,
+      pages: [
+        { ...report.pages[0]!, status: 'failed' as const, error: 'boom', boxes: null, fonts: [], images: [] },
+      ],
+    };
+    for (const name of ['pdf-print', 'pdf-archive', 'pdf-accessibility'] as const) {
+      const profile = judge(name, broken, {}, { printMinPpi: 300 });
+      expect(profile.checks[0]).toMatchObject({ id: 'pages_readable', status: 'fail', pages: [1] });
+      expect(profile.verdict).toBe('fail');
+    }
+  });
+});
