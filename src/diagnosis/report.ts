@@ -150,7 +150,7 @@ export function buildReport(
   ids: { run_id: string; file_id: string; file_name: string; generated_at: string },
   doc: DocumentFacts,
   pages: PageOutcome[],
-  judge?: (facts: Pick<PreflightReport, 'document' | 'pages'>) => PreflightReport['profile'],
+  judge?: (facts: Pick<PreflightReport, 'document' | 'pages'>) => NonNullable<PreflightReport['profile']>,
 ): PreflightReport {
   const findings = sortBySeverity(
     groupFindings([...documentFindings(doc, pages), ...pages.flatMap(pageFindings)]),
@@ -183,7 +183,7 @@ export function buildReport(
     ...ids,
     ...facts,
     findings,
-    profile: judge ? judge(facts) : null,
+    ...(judge ? { profile: judge(facts) } : {}),
     summary: {
       errors: findings.filter((f) => f.severity === 'error').length,
       warnings: findings.filter((f) => f.severity === 'warning').length,
@@ -220,7 +220,7 @@ export function sortBySeverity(findings: Finding[]): Finding[] {
 export function pagesWorthAPicture(
   findings: Finding[],
   limit: number,
-  profile: PreflightReport['profile'] = null,
+  profile?: PreflightReport['profile'],
 ): number[] {
   const unreadable = new Set(findings.filter((f) => f.code === 'page_unreadable').flatMap((f) => f.pages));
   const firstPages = profile

@@ -892,7 +892,8 @@ export interface components {
         /** @enum {string} */
         Severity: "error" | "warning" | "info";
         /**
-         * @description A profile's judgement of the facts: each check with its severity and status, and a verdict. The verdict
+         * @description The `profile` section of a profile target's `report.json` (`pdf-print`, `pdf-archive`,
+         *     `pdf-accessibility`; a `pdf-preflight` report has none). A profile's judgement of the facts: each check with its severity and status, and a verdict. The verdict
          *     is `fail` when a check of severity `error` fails; warnings and notes never fail a profile. A check that
          *     does not apply to this file (CMYK checks in an RGB job) is `not_applicable`. `pages` lists the pages a
          *     failed check found its problem on, when it is about pages.
@@ -1077,8 +1078,7 @@ export interface components {
             };
             pages: components["schemas"]["PageReport"][];
             findings: components["schemas"]["Finding"][];
-            /** @description The judgement of a profile target (`pdf-print`, ...); null for `pdf-preflight`. */
-            profile: components["schemas"]["Profile"] | null;
+            profile?: components["schemas"]["Profile"];
             summary: {
                 errors: number;
                 warnings: number;
