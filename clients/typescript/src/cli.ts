@@ -2,6 +2,8 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import {
   createClient,
   type OpenTenantClient,
+  type PreflightReport,
+  type Profile,
   type Run,
   type SubscribedEventType,
   type UploadProgress,
@@ -15,7 +17,7 @@ import { ProgressLine, table } from './terminal.js';
 /**
  * `ota`: the Open Tenant API from a shell. Reads OTA_URL and OTA_TOKEN (or --url/--token). Human output is
  * aligned tables; --json prints exactly one JSON document on stdout. A failure prints the server's message
- * and request id on stderr and exits 1 (2 for a wrong command line).
+ * and request id on stderr and exits 1 (2 for a wrong command line, 3 for a profile whose verdict is fail).
  */
 interface Global {
   url?: string;
@@ -24,6 +26,12 @@ interface Global {
 }
 
 class UsageError extends Error {}
+
+/** A profile's verdict was `fail`: already printed; `ota` exits 3 so that a CI step fails on it. */
+class VerdictFailed extends Error {}
+
+const TARGETS = ['pdf-preflight', 'pdf-text', 'pdf-print', 'pdf-archive', 'pdf-accessibility'] as const;
+type Target = (typeof TARGETS)[number];
 
 function clientOf(command: Command): { client: OpenTenantClient; json: boolean } {
   const global = command.optsWithGlobals<Global>();
@@ -108,13 +116,45 @@ function describeRun(run: Run): string {
     `file     ${run.input_file_name} (${run.file_id})`,
     `outputs  ${run.output_files.join(', ') || '-'}`,
   ];
+  if (Object.keys(run.options).length > 0) lines.splice(3, 0, `options  ${JSON.stringify(run.options)}`);
   return lines.join('\n');
 }
 
-interface ReportSummary {
-  summary: { errors: number; warnings: number; infos: number; pages_ok: number; pages_failed: number };
-  findings: { severity: string; code: string; page: number | null; message: string }[];
+/** "1-3, 5": pages as ranges, cut short past `width` characters. */
+function pageRanges(pages: number[], width = 40): string {
+  const ranges: string[] = [];
+  for (let i = 0; i < pages.length; i++) {
+    const start = pages[i]!;
+    while (i + 1 < pages.length && pages[i + 1] === pages[i]! + 1) i++;
+    ranges.push(start === pages[i] ? String(start) : `${start}-${pages[i]}`);
+  }
+  const all = ranges.join(', ');
+  if (all.length <= width) return all;
+  return `${all.slice(0, all.lastIndexOf(', ', width))}, ...`;
 }
+
+/** The verdict, then the failed checks, errors first; true when the verdict is `fail`. */
+function printProfile(profile: Profile): boolean {
+  const failed = profile.checks
+    .filter((c) => c.status === 'fail')
+    .sort((a, b) => (SEVERITY_RANK[a.severity] ?? 3) - (SEVERITY_RANK[b.severity] ?? 3));
+  out(`\n${profile.verdict.toUpperCase()}  ${profile.title} (${profile.name})`);
+  if (failed.length > 0)
+    out(
+      table(
+        failed.map((c) => ({ ...c, pages: pageRanges(c.pages) || 'document' })),
+        [
+          ['severity', 'SEVERITY'],
+          ['id', 'CHECK'],
+          ['pages', 'PAGES'],
+          ['message', 'MESSAGE'],
+        ],
+      ),
+    );
+  return profile.verdict === 'fail';
+}
+
+const SEVERITY_RANK: Record<string, number> = { error: 0, warning: 1, info: 2 };
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
@@ -153,30 +193,46 @@ export function buildProgram(): Command {
     .command('diagnose')
     .description('upload a PDF, run a diagnosis, wait for it, download the outputs, summarise the findings')
     .argument('<file>')
-    .addOption(
-      new Option('--target <target>', 'what to run')
-        .choices(['pdf-preflight', 'pdf-text'])
-        .default('pdf-preflight'),
+    .addOption(new Option('--target <target>', 'what to run').choices(TARGETS).default('pdf-preflight'))
+    .option(
+      '--min-ppi <n>',
+      "pdf-print: the resolution images must reach (default: the server's)",
+      positiveInt,
     )
+    .option('--cmyk', 'pdf-print: the job prints in CMYK (RGB images are then a warning)')
     .option('--out <dir>', 'write the outputs here')
+    .addHelpText(
+      'after',
+      '\nWith a profile target (pdf-print, pdf-archive, pdf-accessibility) it prints the verdict and the failed\n' +
+        'checks, and exits 3 when the verdict is fail: a CI step that runs it fails on a file that does not pass.',
+    )
     .action(
       async (
         file: string,
-        options: { target: 'pdf-preflight' | 'pdf-text'; out?: string },
+        options: { target: Target; out?: string; minPpi?: number; cmyk?: boolean },
         command: Command,
       ) => {
         const { client, json } = clientOf(command);
+        const runOptions = {
+          ...(options.minPpi !== undefined ? { min_ppi: options.minPpi } : {}),
+          ...(options.cmyk ? { cmyk: true } : {}),
+        };
         const result = await client.diagnose(file, {
           target: options.target,
+          runOptions: Object.keys(runOptions).length > 0 ? runOptions : undefined,
           outDir: options.out,
           onUploadProgress: uploadBar(),
           onRunProgress: runBar(),
         });
-        if (json) return printJson(result.run);
-        out(describeRun(result.run));
         const report = result.outputs['report.json'];
-        if (report) {
-          const parsed = JSON.parse(report.toString()) as ReportSummary;
+        const parsed = report ? (JSON.parse(report.toString()) as PreflightReport) : undefined;
+        if (json) {
+          printJson(result.run);
+          if (parsed?.profile?.verdict === 'fail') throw new VerdictFailed();
+          return;
+        }
+        out(describeRun(result.run));
+        if (parsed) {
           const s = parsed.summary;
           out(
             `\n${plural(s.errors, 'error', 'errors')}, ${plural(s.warnings, 'warning', 'warnings')}, ${plural(s.infos, 'note', 'notes')}; ${s.pages_ok} pages read, ${s.pages_failed} failed`,
@@ -184,10 +240,12 @@ export function buildProgram(): Command {
           if (parsed.findings.length > 0) {
             out(
               table(
-                parsed.findings.slice(0, 20).map((f) => ({ ...f, page: f.page ?? 'document' })),
+                parsed.findings
+                  .slice(0, 20)
+                  .map((f) => ({ ...f, pages: f.pages.length ? pageRanges(f.pages) : 'document' })),
                 [
                   ['severity', 'SEVERITY'],
-                  ['page', 'PAGE'],
+                  ['pages', 'PAGES'],
                   ['code', 'CODE'],
                   ['message', 'MESSAGE'],
                 ],
@@ -198,6 +256,7 @@ export function buildProgram(): Command {
           }
         }
         if (options.out) out(`\noutputs written to ${options.out}`);
+        if (parsed?.profile && printProfile(parsed.profile)) throw new VerdictFailed();
       },
     );
 
@@ -207,7 +266,7 @@ export function buildProgram(): Command {
     .addOption(
       new Option('--status <status>').choices(['queued', 'running', 'succeeded', 'failed', 'cancelled']),
     )
-    .addOption(new Option('--target <target>').choices(['pdf-preflight', 'pdf-text']))
+    .addOption(new Option('--target <target>').choices(TARGETS))
     .option('--keyword <text>', 'part of the file name, or a run id')
     .option('--all', 'every page, not only the newest 20')
     .action(
@@ -529,6 +588,7 @@ export async function main(argv: string[]): Promise<number> {
     const raw = (error as { code?: unknown }).code;
     const code = typeof raw === 'string' ? raw : undefined;
     if (code === 'commander.helpDisplayed' || code === 'commander.version') return 0;
+    if (error instanceof VerdictFailed) return 3;
     // a command group without its subcommand: commander printed the group's help on stderr
     if (code === 'commander.help') {
       if (json)

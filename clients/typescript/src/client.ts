@@ -25,6 +25,9 @@ import {
 export type Schemas = components['schemas'];
 export type Run = Schemas['Run'];
 export type RunTarget = Schemas['RunTarget'];
+export type RunOptions = Schemas['RunOptions'];
+export type PreflightReport = Schemas['PreflightReport'];
+export type Profile = Schemas['Profile'];
 export type RunStatus = Schemas['RunStatus'];
 export type Upload = Schemas['Upload'];
 export type CompletedUpload = Schemas['CompletedUpload'];
@@ -243,8 +246,13 @@ export class OpenTenantClient {
       .data;
   }
 
-  async createRun(fileId: string, target: RunTarget = 'pdf-preflight'): Promise<Run> {
-    return unwrap(await this.api.POST('/api/open/runs', { body: { file_id: fileId, target } })).data;
+  /** `options` are the target's (RunOptions): `{ min_ppi, cmyk }` for `pdf-print`. */
+  async createRun(fileId: string, target: RunTarget = 'pdf-preflight', options?: RunOptions): Promise<Run> {
+    return unwrap(
+      await this.api.POST('/api/open/runs', {
+        body: { file_id: fileId, target, ...(options ? { options } : {}) },
+      }),
+    ).data;
   }
 
   async rerunRun(runId: string): Promise<Run> {
@@ -531,6 +539,7 @@ export class OpenTenantClient {
     file: string,
     options: {
       target?: RunTarget;
+      runOptions?: RunOptions;
       outDir?: string;
       onUploadProgress?: (progress: UploadProgress) => void;
       onRunProgress?: (run: Run) => void;
@@ -538,7 +547,11 @@ export class OpenTenantClient {
     } = {},
   ): Promise<{ upload: CompletedUpload; run: Run; outputs: Partial<Record<OutputName, Buffer>> }> {
     const upload = await this.uploadFile(file, { onProgress: options.onUploadProgress });
-    const created = await this.createRun(upload.file_id, options.target ?? 'pdf-preflight');
+    const created = await this.createRun(
+      upload.file_id,
+      options.target ?? 'pdf-preflight',
+      options.runOptions,
+    );
     const run = await this.waitForRun(created.id, {
       onProgress: options.onRunProgress,
       timeoutMs: options.timeoutMs,

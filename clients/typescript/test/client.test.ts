@@ -454,13 +454,52 @@ describe('the ota command line', () => {
     ]);
     expect(diagnosed.stdout).toMatch(/^run {6}[0-9a-f-]{36}\nstatus {3}succeeded/);
     expect(diagnosed.stdout).toMatch(/1 error, 0 warnings, 1 note; 1 pages read, 0 failed/);
-    expect(diagnosed.stdout).toMatch(/SEVERITY\s+PAGE\s+CODE\s+MESSAGE\nerror\s+1\s+font_not_embedded/);
+    expect(diagnosed.stdout).toMatch(/SEVERITY\s+PAGES\s+CODE\s+MESSAGE\nerror\s+1\s+font_not_embedded/);
     const listed = await ota(['runs', 'list', '--status', 'succeeded']);
     expect(listed.stdout.split('\n')[0]).toMatch(
       /^RUN\s+STATUS\s+TARGET\s+PROGRESS\s+TASKS\s+POINTS\s+FILE\s+CREATED$/,
     );
     const dashboard = await ota(['revenue', 'dashboard']);
     expect(dashboard.stdout.split('\n')[0]).toMatch(/^PERIOD\s+TOTAL\s+TECH\s+ECOSYSTEM$/);
+  });
+
+  it('a profile target prints the verdict and the failed checks, and exits 3 when it fails', async () => {
+    const failing = await ota([
+      'diagnose',
+      path.join(PROJECT_ROOT, 'test/fixtures/pdfs/profiles/print-rgb-lowres-unembedded.pdf'),
+      '--target',
+      'pdf-print',
+      '--min-ppi',
+      '150',
+    ]);
+    expect(failing.code).toBe(3);
+    expect(failing.stdout).toMatch(/^options  \{"min_ppi":150\}$/m);
+    expect(failing.stdout).toMatch(/^FAIL  Print production checks \(pdf-print\)$/m);
+    expect(failing.stdout).toMatch(
+      /SEVERITY\s+CHECK\s+PAGES\s+MESSAGE\nerror\s+fonts_embedded\s+1\s+Fonts not embedded: Helvetica/,
+    );
+    expect(failing.stdout).not.toMatch(/image_resolution_critical/);
+    const passing = await ota([
+      'diagnose',
+      path.join(PROJECT_ROOT, 'test/fixtures/pdfs/profiles/archive-pdfa2b-ghostscript.pdf'),
+      '--target',
+      'pdf-archive',
+    ]);
+    expect(passing.code).toBe(0);
+    expect(passing.stdout).toMatch(
+      /^PASS  PDF\/A-2b requirements checked \(not a PDF\/A validation\) \(pdf-archive\)$/m,
+    );
+    const json = await ota([
+      'diagnose',
+      path.join(PROJECT_ROOT, 'test/fixtures/pdfs/profiles/accessibility-untagged.pdf'),
+      '--target',
+      'pdf-accessibility',
+      '--json',
+    ]);
+    expect(json.code).toBe(3);
+    expect(JSON.parse(json.stdout)).toMatchObject({ target: 'pdf-accessibility', status: 'succeeded' });
+    const refused = await ota(['diagnose', 'x.pdf', '--min-ppi', 'abc']);
+    expect(refused.code).toBe(2);
   });
 
   it('a rate-limited call waits with one line on stderr, then prints its result', async () => {
