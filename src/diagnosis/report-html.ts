@@ -29,7 +29,7 @@ body{font:14px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;color:
 main{max-width:1100px;margin:0 auto;padding:2rem 1.5rem 4rem}
 h1{font-size:1.6rem;margin:0 0 .25rem}h2{font-size:1.15rem;margin:2.5rem 0 .75rem}
 .meta{color:#4a5568;margin:0 0 1.5rem;word-break:break-all}
-.cards{display:flex;gap:1rem;flex-wrap:wrap}
+.cards{display:flex;gap:1rem;flex-wrap:wrap;margin-top:1.5rem}
 .card{background:#fff;border:1px solid var(--line);border-radius:10px;padding:.9rem 1.2rem;min-width:140px}
 .card b{display:block;font-size:1.7rem;line-height:1.2}
 .card.error b{color:var(--error)}.card.warning b{color:var(--warning)}.card.info b{color:var(--info)}
