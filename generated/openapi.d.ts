@@ -1017,10 +1017,16 @@ export interface components {
          *     - `has_text`: the page draws at least one text object.
          *     - A page object that is damaged or missing is reported as a failed page (`status: failed`) with a
          *       `page_unreadable` finding; the other pages are still read.
-         *     `report.html` is the same report for a person: counts, pictures of pages (for each distinct error or
-         *     warning, the first page it appears on, most severe first, at most `REPORT_THUMBNAILS`; a page that could
-         *     not be parsed is not pictured), the findings,
-         *     and a per-page table (`REPORT_HTML_PAGES` rows).
+         *     `report.html` is the same report for a person: with a profile, its verdict first and its checks grouped
+         *     by severity; counts; pictures of pages (for each error or warning code, or each failed check of a profile,
+         *     the first page it appears on, most severe first, at most `REPORT_THUMBNAILS`; a page that could not be
+         *     parsed is not pictured), the findings with their pages as ranges, and a per-page table
+         *     (`REPORT_HTML_PAGES` rows).
+         *     What the `document`, `pages[].boxes`, `fonts` and `images` facts come from: PDFium, and for what its API
+         *     does not expose (the catalog's XMP, output intents, viewer preferences and structure tree, the font and
+         *     image dictionaries, page boxes as inherited) a bounded reader of the file's objects. For an encrypted file
+         *     that reader sees strings and object streams as stored (encrypted): their facts fall back to PDFium's or
+         *     to none (an output intent's `identifier` is then null).
          */
         PreflightReport: {
             /** Format: uuid */

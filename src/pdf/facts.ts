@@ -200,7 +200,6 @@ export class DocumentReader {
     return this.pdfium.call(() => {
       const probe = this.probe();
       const formType = this.lib.FPDF_GetFormType(this.handle);
-      const cos = this.objects();
       const pdfx = this.meta('GTS_PDFXVersion');
       const language = this.pdfium.readString(
         (buffer, length) => this.lib.FPDFCatalog_GetLanguage(this.handle, buffer, length),
@@ -218,10 +217,16 @@ export class DocumentReader {
         outline: this.lib.FPDFBookmark_GetFirstChild(this.handle, 0) !== 0,
         language: language.trim() === '' ? null : language,
         embedded_files: Math.max(0, this.lib.FPDFDoc_GetAttachmentCount(this.handle)),
-        ...this.structureOr(() => catalogFacts(cos, cos.read(0, 1024), pdfx), {
-          ...NO_CATALOG_FACTS,
-          pdfx,
-        }),
+        ...this.structureOr(
+          () => {
+            const cos = this.objects();
+            return catalogFacts(cos, cos.read(0, 1024), pdfx);
+          },
+          {
+            ...NO_CATALOG_FACTS,
+            pdfx,
+          },
+        ),
       };
     });
   }

@@ -242,10 +242,15 @@ async function executeOnFile(
     }
     if (hooks.stopped()) throw new ExecutionStopped('lease lost');
 
-    for (const output of outputs) {
-      const key = outputKey(run.tenant_id, run.id, claim.queueMessageId, output.name);
-      await deps.blobs.putBytes(key, Buffer.from(output.body));
-    }
+    // side by side: each is synced before the run may finish, and the syncs overlap
+    await Promise.all(
+      outputs.map((output) =>
+        deps.blobs.putBytes(
+          outputKey(run.tenant_id, run.id, claim.queueMessageId, output.name),
+          Buffer.from(output.body),
+        ),
+      ),
+    );
     return {
       ...progressOf(total, completed, failedTasks),
       status: 'succeeded',
