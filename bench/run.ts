@@ -1,3 +1,4 @@
+import { bareEngine, factAgreement } from './bare-engine.js';
 import { execFile, spawn } from 'node:child_process';
 import {
   createReadStream,
@@ -504,6 +505,8 @@ async function diagnosis() {
     variant: `pdf-preflight at the default pool against poppler with ${cores} at once (the whole machine each; not alternated)`,
     value: `${round(atDefault.ours, 1)} against ${round(everyCore.reference, 1)} pages/s`,
     ratio: atDefault.ours / everyCore.reference,
+    target: `>= 1.5x poppler on ${cores} processes`,
+    met: atDefault.ours / everyCore.reference >= 1.5,
   });
 }
 
@@ -656,6 +659,7 @@ async function diagnosisWith(threads: number, pool: string) {
     'well-formed fixtures',
   );
   const perParser = (api.peakRssMb() - idleRss) / threads;
+  if (atDefault && wellFormedSpeed) await engineAndQuality(wellFormed, wellFormedSpeed.ours, pool);
   record({
     scenario: '6 diagnosis',
     variant: `memory per parser thread while diagnosing the well-formed fixtures (${pool})`,
@@ -695,6 +699,39 @@ async function diagnosisWith(threads: number, pool: string) {
   await compare(uploaded, SIZES.everyFixtureRepeat, SIZES.everyFixtureRepeat, 'every fixture poppler reads');
   await api.stop();
   return wellFormedSpeed;
+}
+
+/**
+ * The bare engine on one thread over the same files (the same facts, nothing else), against the service at
+ * its default pool; and each fact's agreement with poppler and qpdf on these files.
+ */
+async function engineAndQuality(files: PdfFile[], ours: number, pool: string) {
+  const bare = await bareEngine(
+    files.map((f) => f.file),
+    SIZES.diagnosisRepeat,
+  );
+  record({
+    scenario: '6 diagnosis',
+    variant: `bare engine on one thread: PDFium and the file reader, the same facts, no HTTP, database, report or thumbnail (${files.length} files)`,
+    value: `${round(bare.pagesPerSecond, 1)} pages/s; pdf-preflight (${pool}) reached ${round(ours, 1)}`,
+    ratio: ours / bare.pagesPerSecond,
+  });
+  const agreement = factAgreement(bare.reports);
+  if (!agreement) {
+    record({
+      scenario: '6 quality',
+      variant: 'facts against poppler and qpdf',
+      value: 'poppler-utils or qpdf absent',
+    });
+    return;
+  }
+  for (const [fact, [agree, compared]] of Object.entries(agreement))
+    record({
+      scenario: '6 quality',
+      variant: `${fact} against poppler/qpdf (${files.length} files)`,
+      value: `${agree}/${compared} agree`,
+      ratio: compared === 0 ? undefined : agree / compared,
+    });
 }
 
 /** Runs a command to its end; resolves with its wall time and peak RSS (Linux `/usr/bin/time` is not assumed). */
