@@ -234,7 +234,9 @@ async function archiveFixtures() {
 
 /** A marked-content sequence `tag` with `mcid` around `draw`. */
 function marked(page: ReturnType<PDFDocument['addPage']>, tag: string, mcid: number, draw: () => void) {
-  page.pushOperators(PDFOperator.of('BDC' as never, [PDFName.of(tag), page.doc.context.obj({ MCID: mcid }) as never]));
+  page.pushOperators(
+    PDFOperator.of('BDC' as never, [PDFName.of(tag), page.doc.context.obj({ MCID: mcid }) as never]),
+  );
   draw();
   page.pushOperators(PDFOperator.of('EMC' as never));
 }

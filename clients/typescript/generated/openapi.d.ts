@@ -810,6 +810,7 @@ export interface components {
          *       are then a warning.
          */
         RunOptions: {
+            /** Format: int32 */
             min_ppi?: number;
             cmyk?: boolean;
         };

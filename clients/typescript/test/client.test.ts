@@ -473,8 +473,8 @@ describe('the ota command line', () => {
       '150',
     ]);
     expect(failing.code).toBe(3);
-    expect(failing.stdout).toMatch(/^options  \{"min_ppi":150\}$/m);
-    expect(failing.stdout).toMatch(/^FAIL  Print production checks \(pdf-print\)$/m);
+    expect(failing.stdout).toMatch(/^options {2}\{"min_ppi":150\}$/m);
+    expect(failing.stdout).toMatch(/^FAIL {2}Print production checks \(pdf-print\)$/m);
     expect(failing.stdout).toMatch(
       /SEVERITY\s+CHECK\s+PAGES\s+MESSAGE\nerror\s+fonts_embedded\s+1\s+Fonts not embedded: Helvetica/,
     );
@@ -487,7 +487,7 @@ describe('the ota command line', () => {
     ]);
     expect(passing.code).toBe(0);
     expect(passing.stdout).toMatch(
-      /^PASS  PDF\/A-2b requirements checked \(not a PDF\/A validation\) \(pdf-archive\)$/m,
+      /^PASS {2}PDF\/A-2b requirements checked \(not a PDF\/A validation\) \(pdf-archive\)$/m,
     );
     const json = await ota([
       'diagnose',
