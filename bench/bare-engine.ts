@@ -1,9 +1,7 @@
-import { closeSync, fstatSync, openSync } from 'node:fs';
-import { CosFile } from '../src/pdf/cos/file.js';
-import { DocumentReader } from '../src/pdf/facts.js';
 import { Pdfium } from '../src/pdf/pdfium.js';
-import { buildReport, type PreflightReport } from '../src/diagnosis/report.js';
+import type { PreflightReport } from '../src/diagnosis/report.js';
 import { compareFacts, recordTruth } from '../test/helpers/fact-truth.js';
+import { inProcessReport } from '../test/helpers/in-process-report.js';
 
 /**
  * The engine alone, on this thread: open each file, read the document's facts and every page's, as a
@@ -19,32 +17,9 @@ export async function bareEngine(files: string[], rounds: number) {
     const started = performance.now();
     let roundPages = 0;
     for (const file of files) {
-      const opened = pdfium.openFile(file);
-      const fd = openSync(file, 'r');
-      let cos: CosFile | undefined;
-      try {
-        const reader = new DocumentReader(
-          pdfium,
-          opened.handle,
-          () => (cos ??= new CosFile(fd, fstatSync(fd).size)),
-        );
-        const doc = reader.documentFacts();
-        const results = Array.from({ length: doc.page_count ?? 0 }, (_, i) => ({
-          page: i + 1,
-          status: 'ok' as const,
-          value: reader.pageFacts(i),
-        }));
-        reader.close();
-        roundPages += results.length;
-        if (round === 0)
-          reports.set(
-            file,
-            buildReport({ run_id: '', file_id: '', file_name: file, generated_at: '' }, doc, results),
-          );
-      } finally {
-        opened.close();
-        closeSync(fd);
-      }
+      const report = inProcessReport(pdfium, file);
+      roundPages += report.pages.length;
+      if (round === 0) reports.set(file, report);
     }
     if (round === 0) continue;
     seconds += (performance.now() - started) / 1000;

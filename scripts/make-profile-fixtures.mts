@@ -194,6 +194,15 @@ async function archiveFixtures() {
   );
   writeFileSync(path.join(OUT, 'archive-pdfa2b-ghostscript.pdf'), readFileSync(pdfa));
   console.log('archive-pdfa2b-ghostscript.pdf');
+  // PDF/A-1b with no transparency: passes the check that only PDF/A-1 files get
+  const pdfa1 = ghostscript(
+    'archive-good-1b',
+    ['-dPDFA=1', '-dPDFACompatibilityPolicy=1', '-sColorConversionStrategy=RGB'],
+    pdfaDefinitions(),
+    150,
+  );
+  writeFileSync(path.join(OUT, 'archive-pdfa1b-ghostscript.pdf'), readFileSync(pdfa1));
+  console.log('archive-pdfa1b-ghostscript.pdf');
 
   // fails pdf-archive: JavaScript, an attachment, a font not embedded, no XMP, no output intent
   const bad = await PDFDocument.create();

@@ -288,7 +288,11 @@ describe('validation failures render FastAPI detail[]', () => {
     ).toEqual([
       { loc: ['body', 'extra'], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' },
       { loc: ['body', 'file_id'], msg: 'Input should be a valid string', type: 'string_type' },
-      { loc: ['body', 'target'], msg: "Input should be 'pdf-preflight' or 'pdf-text'", type: 'enum' },
+      {
+        loc: ['body', 'target'],
+        msg: "Input should be 'pdf-preflight', 'pdf-text', 'pdf-print', 'pdf-archive' or 'pdf-accessibility'",
+        type: 'enum',
+      },
     ]);
     expect(await detail('POST', '/api/open/uploads', { json: { size_bytes: '12' } })).toEqual([
       { loc: ['body', 'file_name'], msg: 'Field required', type: 'missing' },

@@ -23,6 +23,7 @@ interface Finding {
   code: string;
   severity: string;
   page: number | null;
+  pages: number[];
 }
 
 async function runOn(bytes: Uint8Array, target = 'pdf-preflight', fileName = 'doc.pdf') {
@@ -94,8 +95,9 @@ describe('pdf-preflight on real documents agrees with poppler', () => {
     expect(report.document.javascript).toBe(m.javascript === 'yes');
     expect(codes(report.findings, 'javascript').length).toBe(m.javascript === 'yes' ? 1 : 0);
     expect(codes(report.findings, 'font_not_embedded').length > 0).toBe(m.fontsNotEmbedded > 0);
-    const imageOnly = codes(report.findings, 'image_only_page').length;
-    expect(imageOnly).toBe(m.textPages === 0 ? m.pages : 0);
+    // one finding per check and subject, with its pages: a scan is one image_only_page over every page
+    const imageOnly = codes(report.findings, 'image_only_page').flatMap((f: Finding) => f.pages);
+    expect(imageOnly.length).toBe(m.textPages === 0 ? m.pages : 0);
     expect(report.summary.pages_ok).toBe(m.pages);
     const html = await download(run.id, 'report.html');
     expect(html.headers.get('content-type')).toBe('text/html; charset=utf-8');
@@ -107,7 +109,18 @@ describe('pdf-preflight on real documents agrees with poppler', () => {
     const report = (await download(run.id, 'report.json')).body;
     for (const page of report.pages) {
       expect(page.has_text).toBe(false);
-      expect(page.images).toEqual([{ width_px: 1241, height_px: 1754, dpi: 150.1 }]);
+      expect(page.images).toEqual([
+        {
+          width_px: 1241,
+          height_px: 1754,
+          dpi: 150.1,
+          // as pdfimages -list says: rgb, 3 components of 8 bits, jpeg
+          color_space: 'rgb',
+          icc_components: null,
+          bits_per_component: 8,
+          encoding: 'dct',
+        },
+      ]);
     }
   });
 });
@@ -134,7 +147,9 @@ describe('pdf-preflight on generated PDFs with known properties', () => {
       points_consumed: 8,
     });
     const report = (await download(run.id, 'report.json')).body;
-    const found = report.findings.map((f: Finding) => `${f.code}@${f.page ?? 'doc'}`).sort();
+    const found = report.findings
+      .flatMap((f: Finding) => (f.pages.length ? f.pages.map((p) => `${f.code}@${p}`) : [`${f.code}@doc`]))
+      .sort();
     expect(found).toEqual(
       [
         'blank_page@4',
@@ -146,8 +161,26 @@ describe('pdf-preflight on generated PDFs with known properties', () => {
         'rotated_page@2',
       ].sort(),
     );
-    expect(report.pages[2].images).toEqual([{ width_px: 10, height_px: 10, dpi: 5 }]);
-    expect(report.pages[0].fonts).toEqual([{ name: 'Helvetica', type: 'Type1', embedded: false }]);
+    expect(report.pages[2].images).toEqual([
+      expect.objectContaining({
+        width_px: 10,
+        height_px: 10,
+        dpi: 5,
+        // pdf-lib embeds every PNG as DeviceRGB, grey ones too (pdfimages -list says rgb)
+        color_space: 'rgb',
+        bits_per_component: 8,
+      }),
+    ]);
+    expect(report.pages[0].fonts).toEqual([
+      {
+        name: 'Helvetica',
+        type: 'Type1',
+        embedded: false,
+        subset: false,
+        to_unicode: false,
+        encoding: 'WinAnsiEncoding',
+      },
+    ]);
     expect(report.document.title).toBe('Known properties');
   });
 });

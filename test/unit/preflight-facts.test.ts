@@ -1,13 +1,12 @@
-import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CosFile } from '../../src/pdf/cos/file.js';
-import { DocumentReader } from '../../src/pdf/facts.js';
 import { Pdfium } from '../../src/pdf/pdfium.js';
-import { buildReport, type PreflightReport } from '../../src/diagnosis/report.js';
+import type { PreflightReport } from '../../src/diagnosis/report.js';
 import { judge, type ProfileName } from '../../src/diagnosis/profiles.js';
 import type { RunOptions } from '../../src/store/types.js';
 import { compareFacts, type FactTruth } from '../helpers/fact-truth.js';
+import { inProcessReport } from '../helpers/in-process-report.js';
 
 /**
  * The preflight facts against poppler and qpdf (facts-truth.json, recorded by scripts/record-fact-truth.mts),
@@ -27,33 +26,13 @@ beforeAll(async () => {
 const reports = new Map<string, PreflightReport>();
 afterAll(() => reports.clear());
 
-/** The report of `file` as a run makes it, without the HTTP and queue around it. */
+/** The report of `file` as a run makes it, without the HTTP and queue around it (cached: files are read once). */
 function reportOf(file: string): PreflightReport {
   const known = reports.get(file);
   if (known) return known;
-  const full = path.join(PDFS, file);
-  const opened = pdfium.openFile(full);
-  const fd = openSync(full, 'r');
-  try {
-    const reader = new DocumentReader(pdfium, opened.handle, () => new CosFile(fd, fstatSync(fd).size));
-    const doc = reader.documentFacts();
-    const pages = Array.from({ length: doc.page_count ?? 0 }, (_, i) => ({
-      page: i + 1,
-      status: 'ok' as const,
-      value: reader.pageFacts(i),
-    }));
-    reader.close();
-    const report = buildReport(
-      { run_id: 'r', file_id: 'f', file_name: file, generated_at: 'now' },
-      doc,
-      pages,
-    );
-    reports.set(file, report);
-    return report;
-  } finally {
-    opened.close();
-    closeSync(fd);
-  }
+  const report = inProcessReport(pdfium, path.join(PDFS, file));
+  reports.set(file, report);
+  return report;
 }
 
 describe('the facts agree with poppler and qpdf', () => {
@@ -194,6 +173,13 @@ describe('pdf-archive', () => {
       output_intent: 'fail',
       no_transparency_part1: 'not_applicable',
     });
+  });
+
+  it('a PDF/A-1b without transparency passes the check only PDF/A-1 files get', () => {
+    expect(verdictOf('profiles/archive-pdfa1b-ghostscript.pdf', 'pdf-archive').verdict).toBe('pass');
+    expect(statuses('profiles/archive-pdfa1b-ghostscript.pdf', 'pdf-archive').no_transparency_part1).toBe(
+      'pass',
+    );
   });
 
   it('fails transparency in a file that claims PDF/A-1, and encryption', () => {

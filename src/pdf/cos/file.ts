@@ -301,16 +301,20 @@ export class CosFile {
     if (this.reconstructed) return;
     this.reconstructed = true;
     const found = new Map<number, number>();
+    // objects that may hold others or name the catalog: only these are parsed during the scan
+    const special = new Set<number>();
     const chunk = 1024 * 1024;
     const header = /(\d+)[ \t\r\n\f\0]+(\d+)[ \t\r\n\f\0]+obj\b/g;
     const trailers: number[] = [];
     for (let at = 0; at < this.size; at += chunk) {
-      const text = latin1(this.read(at, chunk + 64), 0, Math.min(chunk + 64, this.size - at));
+      const text = latin1(this.read(at, chunk + 512), 0, Math.min(chunk + 512, this.size - at));
       for (let m = header.exec(text); m; m = header.exec(text)) {
         if (m.index >= chunk) break;
         const start = m.index > 0 ? text.charCodeAt(m.index - 1) : 32;
         if (start >= 0x30 && start <= 0x39) continue;
         found.set(Number(m[1]), at + m.index);
+        if (/\/Type\s*\/(ObjStm|Catalog|XRef)\b/.test(text.slice(m.index, m.index + 512)))
+          special.add(Number(m[1]));
       }
       header.lastIndex = 0;
       for (let t = text.indexOf('trailer'); t !== -1 && t < chunk; t = text.indexOf('trailer', t + 7))
@@ -332,7 +336,7 @@ export class CosFile {
       }
     }
     // objects kept in object streams, and a catalog when no trailer names it
-    for (const num of found.keys()) {
+    for (const num of special) {
       const value = this.object(num);
       const dict = isStream(value) ? value.stream.dict : isDict(value) ? value : undefined;
       const type = nameOf(dict?.get('Type'));

@@ -211,9 +211,12 @@ export class Lexer {
 }
 
 export function latin1(bytes: Uint8Array, start: number, end: number): string {
-  let out = '';
-  for (let i = start; i < end; i++) out += String.fromCharCode(bytes[i]!);
-  return out;
+  if (end - start < 32) {
+    let out = '';
+    for (let i = start; i < end; i++) out += String.fromCharCode(bytes[i]!);
+    return out;
+  }
+  return Buffer.from(bytes.buffer, bytes.byteOffset + start, Math.max(0, end - start)).toString('latin1');
 }
 
 export const isDict = (value: PdfValue | undefined): value is PdfDict => value instanceof Map;

@@ -1,0 +1,33 @@
+import { closeSync, fstatSync, openSync } from 'node:fs';
+import { CosFile } from '../../src/pdf/cos/file.js';
+import { DocumentReader } from '../../src/pdf/facts.js';
+import type { Pdfium } from '../../src/pdf/pdfium.js';
+import { buildReport, type PreflightReport } from '../../src/diagnosis/report.js';
+
+/**
+ * The report of `file` read on this thread as a pdf-preflight run reads it (the document's facts, then every
+ * page's), with no HTTP, queue, report file or thumbnail: for the facts' tests and the bench's bare engine.
+ */
+export function inProcessReport(pdfium: Pdfium, file: string): PreflightReport {
+  const opened = pdfium.openFile(file);
+  const fd = openSync(file, 'r');
+  let cos: CosFile | undefined;
+  try {
+    const reader = new DocumentReader(
+      pdfium,
+      opened.handle,
+      () => (cos ??= new CosFile(fd, fstatSync(fd).size)),
+    );
+    const doc = reader.documentFacts();
+    const pages = Array.from({ length: doc.page_count ?? 0 }, (_, i) => ({
+      page: i + 1,
+      status: 'ok' as const,
+      value: reader.pageFacts(i),
+    }));
+    reader.close();
+    return buildReport({ run_id: 'r', file_id: 'f', file_name: file, generated_at: 'now' }, doc, pages);
+  } finally {
+    opened.close();
+    closeSync(fd);
+  }
+}
