@@ -894,8 +894,8 @@ export interface components {
         Severity: "error" | "warning" | "info";
         /**
          * @description The `profile` section of a profile target's `report.json` (`pdf-print`, `pdf-archive`,
-         *     `pdf-accessibility`; a `pdf-preflight` report has none). A profile's judgement of the facts: each check with its severity and status, and a verdict. The verdict
-         *     is `fail` when a check of severity `error` fails; warnings and notes never fail a profile. A check that
+         *     `pdf-accessibility`; a `pdf-preflight` report has none). A profile's judgement of the facts: each check
+         *     with its severity and status, and a verdict. The verdict is `fail` when a check of severity `error` fails; warnings and notes never fail a profile. A check that
          *     does not apply to this file (CMYK checks in an RGB job) is `not_applicable`. `pages` lists the pages a
          *     failed check found its problem on, when it is about pages.
          *     - `pdf-print`: `pages_readable` (error), `image_resolution_critical` (error: an image placed under half
