@@ -68,6 +68,24 @@ describe('migrations', () => {
     );
     expect(applied).toEqual(migrations.map((m) => ({ version: m.version, n: '1' })));
   });
+
+  it('migration 5 gives a run event written before options the default, keeping the rest of its bytes', async () => {
+    const url = await freshDatabase();
+    const store = await open(url);
+    const { tenantId, run } = await tenantWithFile(store, 'events-before-options');
+    await store.runs.create(run(), 10);
+    const [{ body }] = await sql<{ body: string }>(url, "SELECT body FROM events WHERE type = 'run.created'");
+    // the event as migration 4 wrote it: the run's record without options
+    const before = body.replace(/, "options" : \{\}\}\}$/, '}}');
+    expect(before).not.toContain('options');
+    await sql(url, "UPDATE events SET body = $1 WHERE type = 'run.created'", [before]);
+    const migration = migrations.find((m) => m.version === 5)!.sql;
+    await sql(url, migration.slice(migration.indexOf('UPDATE events')));
+    const [after] = await sql<{ body: string }>(url, "SELECT body FROM events WHERE type = 'run.created'");
+    expect(after!.body).toBe(body);
+    expect(JSON.parse(after!.body).data.options).toEqual({});
+    expect((await store.events.list(tenantId, 'run.created', 10))!.items).toEqual([body]);
+  });
 });
 
 describe('unfiltered deep pages', () => {

@@ -83,4 +83,57 @@ describe('upgrading a database that already holds runs', () => {
       await upgraded.close();
     }
   });
+
+  it('migration 14 gives every run and every run event the default options, and keeps the rest of the event', async () => {
+    const old = path.join(dir, 'old14');
+    mkdirSync(old);
+    const db = new Database(path.join(old, 'open-tenant.sqlite'));
+    migrate(
+      db,
+      migrations.filter((m) => m.version <= 13),
+    );
+    const at = '2026-01-01T00:00:00.000Z';
+    db.prepare(
+      `INSERT INTO tenants (id, name, currency, price_per_point, run_seq, created_at) VALUES ('t1', 'old', 'USD', 10, 1, ?)`,
+    ).run(at);
+    db.prepare(
+      `INSERT INTO files (id, tenant_id, upload_id, file_name, size_bytes, sha256, page_count, pdf_version, encrypted,
+         storage_key, created_at) VALUES ('f1', 't1', 'u1', 'a.pdf', 1, 'x', 1, '1.4', 0, 'k', ?)`,
+    ).run(at);
+    const runId = randomUUID();
+    db.prepare(
+      `INSERT INTO runs (id, tenant_id, seq, file_id, user_id, created_by, created_by_type, target, status, progress,
+         total_tasks, completed_tasks, failed_tasks, points_consumed, input_file_name, output_files, error, attempt,
+         queue_message_id, created_at, started_at, completed_at)
+       VALUES (?, 't1', 1, 'f1', 'u', 'u', 'user', 'pdf-text', 'queued', 0, 0, 0, 0, 0, 'a.pdf', '[]', NULL, 1, ?, ?, NULL, NULL)`,
+    ).run(runId, randomUUID(), at);
+    const record = db.prepare('SELECT record FROM runs WHERE id = ?').pluck().get(runId) as string;
+    const eventBody = (id: string, type: string, data: string) =>
+      `{"id":"${id}","type":"${type}","created_at":"${at}","data":${data}}`;
+    const insertEvent = db.prepare(
+      `INSERT INTO events (id, tenant_id, type, created_at, body) VALUES (?, 't1', ?, ?, ?)`,
+    );
+    const runEvent = randomUUID();
+    const uploadEvent = randomUUID();
+    insertEvent.run(runEvent, 'run.created', at, eventBody(runEvent, 'run.created', record));
+    insertEvent.run(
+      uploadEvent,
+      'upload.completed',
+      at,
+      eventBody(uploadEvent, 'upload.completed', '{"id":"u1"}'),
+    );
+    db.close();
+
+    const upgraded = openSqliteStore(old);
+    try {
+      expect((await upgraded.runs.get('t1', runId))?.options).toEqual({});
+      const { items } = (await upgraded.events.list('t1', undefined, 10))!;
+      const [upload, run] = items.map((item) => item);
+      // the upload event is untouched; the run event gains the run's options after its other fields
+      expect(upload).toBe(eventBody(uploadEvent, 'upload.completed', '{"id":"u1"}'));
+      expect(run).toBe(eventBody(runEvent, 'run.created', `${record.slice(0, -1)},"options":{}}`));
+    } finally {
+      await upgraded.close();
+    }
+  });
 });

@@ -329,6 +329,10 @@ export const migrations: PostgresMigration[] = [
         RETURN NEW;
       END $$;
       UPDATE runs SET options = options;
+      -- a run event's data is the run as GET answered it: events written before options existed gain its
+      -- default, the rest of their bytes (signed and sent again by a retry) kept as they were
+      UPDATE events SET body = regexp_replace(body, '}\\s*}\\s*$', ', "options" : {}}}')
+        WHERE type LIKE 'run.%' AND body::json->'data'->'options' IS NULL;
     `,
   },
 ];

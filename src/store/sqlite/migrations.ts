@@ -497,6 +497,9 @@ export const migrations: Migration[] = [
         INSERT INTO run_blocks (tenant_id, status, target, block, n) VALUES (new.tenant_id, new.status, new.target, new.seq >> 10, 1)
           ON CONFLICT (tenant_id, status, target, block) DO UPDATE SET n = n + 1;
       END;
+      -- a run event's data is the run as GET answered it: events written before options existed gain its default
+      UPDATE events SET body = json_set(body, '$.data.options', json('{}'))
+        WHERE type LIKE 'run.%' AND json_type(body, '$.data.options') IS NULL;
     `,
   },
 ];
