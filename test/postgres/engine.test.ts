@@ -74,7 +74,8 @@ describe('migrations', () => {
     const store = await open(url);
     const { tenantId, run } = await tenantWithFile(store, 'events-before-options');
     await store.runs.create(run(), 10);
-    const [{ body }] = await sql<{ body: string }>(url, "SELECT body FROM events WHERE type = 'run.created'");
+    const [created] = await sql<{ body: string }>(url, "SELECT body FROM events WHERE type = 'run.created'");
+    const body = created!.body;
     // the event as migration 4 wrote it: the run's record without options
     const before = body.replace(/, "options" : \{\}\}\}$/, '}}');
     expect(before).not.toContain('options');
