@@ -432,7 +432,9 @@ class ResourceWalk {
   appearances(page: PdfDict): void {
     const cos = this.cos;
     for (const raw of cos.array(page, 'Annots')) {
-      const normal = cos.get(cos.dict(cos.resolve(raw) as PdfDict, 'AP'), 'N');
+      const annotation = cos.resolve(raw);
+      if (!isDict(annotation)) continue;
+      const normal = cos.get(cos.dict(annotation, 'AP'), 'N');
       const streams = isStream(normal)
         ? [normal]
         : isDict(normal)

@@ -32,7 +32,7 @@ export const MAX_DECODED_BYTES = 32 * 1024 * 1024;
 
 export class CosFile {
   private readonly xref = new Map<number, XrefEntry>();
-  private readonly objects = new Map<number, PdfValue>();
+  private readonly objects = new Map<number, PdfValue | undefined>();
   private readonly containers = new Map<number, { bytes: Uint8Array; offsets: Map<number, number> } | null>();
   private reconstructed = false;
   trailer: PdfDict = new Map();
@@ -93,14 +93,14 @@ export class CosFile {
   object(num: number): PdfValue | undefined {
     if (this.objects.has(num)) return this.objects.get(num);
     // a cycle of references through object streams ends here as undefined
-    this.objects.set(num, undefined as unknown as PdfValue);
+    this.objects.set(num, undefined);
     let value = this.load(num);
     // an entry that points at no object means a broken xref; a number the xref lacks is simply absent
     if (value === undefined && this.xref.has(num) && !this.reconstructed) {
       this.reconstruct();
       value = this.load(num);
     }
-    this.objects.set(num, value as PdfValue);
+    this.objects.set(num, value);
     return value;
   }
 
