@@ -95,25 +95,28 @@ function printChecks(facts: Facts, options: RunOptions, settings: ProfileSetting
   const minPpi = options.min_ppi ?? settings.printMinPpi;
   const doc = facts.document;
   const cmykJob = options.cmyk === true || doc.output_intents.some((intent) => intent.components === 4);
-  const resolution = (id: string, severity: Severity, under: number) =>
-    pageCheck(
+  // each image is judged once: under half of min_ppi it is the error's, between half and min_ppi the warning's
+  const resolution = (id: string, severity: Severity, under: number, atLeast: number) => {
+    const range = atLeast > 0 ? `from ${atLeast} to under ${under} ppi` : `under ${under} ppi`;
+    return pageCheck(
       facts,
       id,
       severity,
       (p) =>
         p.images
-          .filter((i) => i.dpi !== null && i.dpi < under)
+          .filter((i) => i.dpi !== null && i.dpi < under && i.dpi >= atLeast)
           .map((i) => `${i.width_px}x${i.height_px} px at ${i.dpi} ppi`),
       {
-        pass: `Every image is placed at ${under} ppi or more`,
-        fail: ([images]) => `Images placed under ${under} ppi: ${images}`,
+        pass: `No image is placed ${range}`,
+        fail: ([images]) => `Images placed ${range}: ${images}`,
       },
     );
+  };
   const spots = doc.spot_colors;
   return [
     pagesReadable(facts),
-    resolution('image_resolution_critical', 'error', minPpi / 2),
-    resolution('image_resolution', 'warning', minPpi),
+    resolution('image_resolution_critical', 'error', minPpi / 2, 0),
+    resolution('image_resolution', 'warning', minPpi, minPpi / 2),
     fontsEmbedded(facts),
     cmykJob
       ? pageCheck(

@@ -899,7 +899,7 @@ export interface components {
          *     does not apply to this file (CMYK checks in an RGB job) is `not_applicable`. `pages` lists the pages a
          *     failed check found its problem on, when it is about pages.
          *     - `pdf-print`: `pages_readable` (error), `image_resolution_critical` (error: an image placed under half
-         *       `min_ppi`), `image_resolution` (warning: under `min_ppi`), `fonts_embedded` (error),
+         *       `min_ppi`), `image_resolution` (warning: from half `min_ppi` up to it), `fonts_embedded` (error),
          *       `rgb_in_cmyk_job` (warning: RGB, Lab or 3-component ICC images when the job is CMYK: a CMYK output
          *       intent or `cmyk: true`), `trim_and_bleed` (warning: no TrimBox distinct from the CropBox, or a
          *       BleedBox less than 3 mm beyond the TrimBox on a side), `transparency` (info), `spot_colors` (info,
