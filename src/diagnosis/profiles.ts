@@ -78,6 +78,10 @@ function pageCheck(
   return fail(id, severity, messages.fail(shown ? [shown] : []), pages);
 }
 
+/** A check of the whole document, severity error. */
+const documentCheck = (id: string, ok: boolean, passed: string, failed: string): Check =>
+  ok ? pass(id, 'error', passed) : fail(id, 'error', failed);
+
 function pagesReadable(facts: Facts): Check {
   const failed = facts.pages.filter((p) => p.status === 'failed').map((p) => p.page);
   return failed.length === 0
@@ -181,26 +185,24 @@ function printChecks(facts: Facts, options: RunOptions, settings: ProfileSetting
 function archiveChecks(facts: Facts): Check[] {
   const doc = facts.document;
   const claimsPart1 = doc.pdfa?.startsWith('1') ?? false;
-  const document = (id: string, ok: boolean, passed: string, failed: string) =>
-    ok ? pass(id, 'error', passed) : fail(id, 'error', failed);
   return [
     pagesReadable(facts),
     fontsEmbedded(facts),
-    document('not_encrypted', !doc.encrypted, 'The file is not encrypted', 'The file is encrypted'),
-    document('no_javascript', !doc.javascript, 'No JavaScript', 'The file contains JavaScript'),
-    document(
+    documentCheck('not_encrypted', !doc.encrypted, 'The file is not encrypted', 'The file is encrypted'),
+    documentCheck('no_javascript', !doc.javascript, 'No JavaScript', 'The file contains JavaScript'),
+    documentCheck(
       'no_embedded_files',
       doc.embedded_files === 0,
       'No embedded files',
       `The file embeds ${doc.embedded_files} file(s); PDF/A-2 allows only PDF/A ones, which is not checked here`,
     ),
-    document(
+    documentCheck(
       'xmp_pdfa_claim',
       doc.xmp_metadata && doc.pdfa !== null,
       `XMP metadata claims PDF/A-${doc.pdfa}`,
       doc.xmp_metadata ? 'The XMP metadata has no pdfaid claim' : 'The file has no XMP metadata',
     ),
-    document(
+    documentCheck(
       'output_intent',
       doc.output_intents.length > 0,
       'The file has an output intent',
@@ -217,19 +219,22 @@ function archiveChecks(facts: Facts): Check[] {
 
 function accessibilityChecks(facts: Facts): Check[] {
   const doc = facts.document;
-  const document = (id: string, ok: boolean, passed: string, failed: string) =>
-    ok ? pass(id, 'error', passed) : fail(id, 'error', failed);
   const figures = doc.struct_figures;
   return [
     pagesReadable(facts),
-    document('tagged', doc.tagged, 'The PDF is tagged', 'The PDF is not tagged (no marked structure tree)'),
-    document(
+    documentCheck(
+      'tagged',
+      doc.tagged,
+      'The PDF is tagged',
+      'The PDF is not tagged (no marked structure tree)',
+    ),
+    documentCheck(
       'language',
       doc.language !== null,
       `The language is ${doc.language}`,
       'The document declares no language',
     ),
-    document(
+    documentCheck(
       'title_displayed',
       doc.title !== null && doc.display_doc_title,
       'The title is shown as the window title',
@@ -239,7 +244,7 @@ function accessibilityChecks(facts: Facts): Check[] {
     ),
     !doc.tagged && figures === 0
       ? notApplicable('figures_alt_text', 'error', 'No structure tree to hold figures')
-      : document(
+      : documentCheck(
           'figures_alt_text',
           doc.struct_figures_without_alt === 0,
           `Every figure (${figures}) has alternate text`,
