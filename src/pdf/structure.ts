@@ -1,3 +1,4 @@
+import type { Schemas } from '../contract.js';
 import type { CosFile } from './cos/file.js';
 import {
   isDict,
@@ -16,37 +17,39 @@ import {
  * hold. Every walk here is bounded (nesting, nodes visited), so a hostile file costs at most that much.
  */
 
-export type ColorSpaceName = 'gray' | 'rgb' | 'cmyk' | 'lab' | 'icc' | 'indexed' | 'separation' | 'devicen';
-export type ImageEncoding = 'flate' | 'dct' | 'jpx' | 'jbig2' | 'ccitt' | 'lzw' | 'runlength' | 'none';
+type Report = Schemas['PreflightReport'];
+type ImageFacts = Report['pages'][number]['images'][number];
+type FontFacts = Report['pages'][number]['fonts'][number];
+
+// the contract's names, so that what is read here cannot drift from what the report promises
+export type ColorSpaceName = NonNullable<ImageFacts['color_space']>;
+export type ImageEncoding = ImageFacts['encoding'];
 export type Box = [number, number, number, number];
 
-export interface CatalogFacts {
-  tagged: boolean;
-  display_doc_title: boolean;
-  linearized: boolean;
-  xmp_metadata: boolean;
-  pdfa: string | null;
-  pdfua: string | null;
-  pdfx: string | null;
-  output_intents: { subtype: string; identifier: string | null; components: number | null }[];
-  struct_figures: number;
-  struct_figures_without_alt: number;
-}
+export type CatalogFacts = Pick<
+  Report['document'],
+  | 'tagged'
+  | 'display_doc_title'
+  | 'linearized'
+  | 'xmp_metadata'
+  | 'pdfa'
+  | 'pdfua'
+  | 'pdfx'
+  | 'output_intents'
+  | 'struct_figures'
+  | 'struct_figures_without_alt'
+>;
 
-export interface RawImage {
+/** An image dictionary's facts, with the pixel size it is matched by. */
+export type RawImage = Pick<
+  ImageFacts,
+  'color_space' | 'icc_components' | 'bits_per_component' | 'encoding'
+> & {
   width: number;
   height: number;
-  color_space: ColorSpaceName | null;
-  icc_components: number | null;
-  bits_per_component: number | null;
-  encoding: ImageEncoding;
-}
+};
 
-export interface RawFont {
-  subset: boolean;
-  to_unicode: boolean;
-  encoding: string | null;
-}
+export type RawFont = Pick<FontFacts, 'subset' | 'to_unicode' | 'encoding'>;
 
 export interface PageStructure {
   boxes: { media: Box; crop: Box; bleed: Box; trim: Box; art: Box };
