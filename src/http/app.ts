@@ -1,51 +1,55 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
 import Router from '@koa/router';
-import Koa, { type Context, type Next } from 'koa';
-import type { OpenAPIBackend, Request as OpenApiRequest } from 'openapi-backend';
+import Koa, { type Context } from 'koa';
 import { AppError } from '../errors.js';
 import { accessLogWriter } from '../logger.js';
 import { CONTRACT_PATH, DOCS_PATH } from '../paths.js';
 import type { Services } from '../services.js';
-import { createApi } from './api.js';
 import { disposeUnreadBody } from './continue.js';
+import { FairTurns, takeTurn } from './fair-turns.js';
 import { handlers } from './handlers/index.js';
+import { idempotency } from './idempotency.js';
+import { Contract } from './operations.js';
+import { authenticate, checkHandlers, invoke, readBody, route, validate } from './pipeline.js';
 import { createRateLimiter } from '../rate-limit/index.js';
-import { limitAnonymous } from './rate-limit.js';
+import { limitAnonymous, limitTenant } from './rate-limit.js';
 import { sendError } from './render.js';
+import type { AppState, Step } from './state.js';
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** W3C trace context: version 00, a 32-hex trace id (not all zeros), a 16-hex parent id, flags. */
 const TRACEPARENT = /^00-(?!0{32})([0-9a-f]{32})-(?!0{16})[0-9a-f]{16}-[0-9a-f]{2}$/;
 
-function requestId(ctx: Context, next: Next) {
+const requestId: Step = (ctx, next) => {
   const given = ctx.get('x-request-id');
   ctx.state.requestId = SANE_REQUEST_ID.test(given) ? given : randomUUID();
   ctx.state.traceId = TRACEPARENT.exec(ctx.get('traceparent'))?.[1];
-  ctx.set('X-Request-Id', ctx.state.requestId as string);
+  ctx.set('X-Request-Id', ctx.state.requestId);
   return next();
-}
+};
 
-function accessLog(services: Services) {
+function accessLog(services: Services): Step {
   const writeAccess = accessLogWriter(services.logger);
-  return async (ctx: Context, next: Next) => {
+  return async (ctx, next) => {
     const started = process.hrtime.bigint();
     try {
       await next();
     } finally {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      const route = (ctx.state.route as string | undefined) ?? ctx.path;
-      // paths outside the contract are one label, or a scan of random paths would grow the series for ever
-      services.metrics.request(ctx.state.route ? route : 'other', ctx.status, seconds);
+      // the operation, not the path with its ids; paths outside the contract are one metrics label, or a
+      // scan of random paths would grow the series for ever
+      const operationId = ctx.state.operation?.id;
+      services.metrics.request(operationId ?? 'other', ctx.status, seconds);
       writeAccess({
-        request_id: ctx.state.requestId as string,
-        trace_id: ctx.state.traceId as string | undefined,
+        request_id: ctx.state.requestId,
+        trace_id: ctx.state.traceId,
         method: ctx.method,
-        route,
+        route: operationId ?? ctx.path,
         status: ctx.status,
         duration_ms: seconds * 1000,
-        tenant_id: (ctx.state.principal as { tenantId?: string } | undefined)?.tenantId,
+        tenant_id: ctx.state.principal?.tenantId,
       });
       if (services.logger.isLevelEnabled('debug')) {
         services.logger.debug(
@@ -74,8 +78,8 @@ function clientWentAway(ctx: Context, error: unknown): boolean {
   );
 }
 
-function errorBoundary(services: Services) {
-  return async (ctx: Context, next: Next) => {
+function errorBoundary(services: Services): Step {
+  return async (ctx, next) => {
     try {
       await next();
     } catch (error) {
@@ -105,44 +109,12 @@ function publicRoutes(): Router {
   return router;
 }
 
-/**
- * A path segment whose percent-escapes do not decode (`%zz`, a cut UTF-8 sequence) is taken literally, as
- * Starlette does: it then fails validation like any other bad value, instead of throwing in the router.
- */
-export function decodablePath(path: string): string {
-  if (!path.includes('%')) return path;
-  return path
-    .split('/')
-    .map((segment) => {
-      try {
-        decodeURIComponent(segment);
-        return segment;
-      } catch {
-        return segment.replaceAll('%', '%25');
-      }
-    })
-    .join('/');
-}
-
-function dispatch(api: OpenAPIBackend) {
-  return async (ctx: Context) => {
-    const request: OpenApiRequest = {
-      // HEAD is answered as GET without a body (Node sends no body for HEAD)
-      method: ctx.method === 'HEAD' ? 'GET' : ctx.method,
-      path: decodablePath(ctx.path),
-      query: ctx.query as Record<string, string | string[]>,
-      headers: ctx.headers as Record<string, string | string[]>,
-    };
-    ctx.state.apiRequest = request;
-    await api.handleRequest(request, ctx);
-  };
-}
-
 /** The request's path through the server reads top to bottom. */
-export async function createApp(services: Services): Promise<Koa> {
+export async function createApp(services: Services): Promise<Koa<AppState>> {
   const limiter = createRateLimiter(services.config, services.store);
-  const api = await createApi(services, handlers, limiter);
-  const app = new Koa();
+  const contract = await Contract.load();
+  checkHandlers(contract, handlers);
+  const app = new Koa<AppState>();
   app.proxy = false;
   // whatever Koa itself catches goes to the same logger, never to stderr
   app.on('error', (error: unknown, ctx?: Context) => {
@@ -155,7 +127,14 @@ export async function createApp(services: Services): Promise<Koa> {
   app.use(errorBoundary(services));
   app.use(publicRoutes().routes());
   app.use(limitAnonymous(limiter));
-  // everything else, the API and unknown paths alike, is openapi-backend's: its 404 and 405 are the envelope
-  app.use(dispatch(api));
+  // everything else, the API and unknown paths alike, is the contract's: its 404 and 405 are the envelope
+  app.use(route(contract));
+  app.use(authenticate(services.tenants));
+  app.use(limitTenant(limiter));
+  app.use(takeTurn(new FairTurns()));
+  app.use(readBody());
+  app.use(validate(contract));
+  app.use(idempotency(services));
+  app.use(invoke(handlers, services));
   return app;
 }

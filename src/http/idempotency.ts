@@ -1,10 +1,10 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { Context } from 'koa';
 import { AppError, ERRORS } from '../errors.js';
 import { type HeldKey, HeldKeyLostError, withHeldKey } from '../store/effect-scope.js';
 import type { Services } from '../services.js';
 import type { StoredAnswer } from '../store/types.js';
-import type { AuthedHandler, AuthedScope, OperationId } from './api.js';
+import type { OperationId } from './operations.js';
+import type { AppContext, AuthedScope, Step } from './state.js';
 import { sendError, sendOk } from './render.js';
 import { sweepInBatches } from '../store/sweep.js';
 
@@ -41,11 +41,11 @@ function canonical(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-function fingerprintOf(operationId: OperationId, scope: AuthedScope): string {
-  const request = scope.c.request;
+function fingerprintOf(scope: AuthedScope): string {
+  const { request, ctx } = scope;
   return createHash('sha256')
     .update(
-      `${scope.ctx.method}\n${operationId}\n${canonical(request.params)}\n${canonical(request.requestBody)}`,
+      `${ctx.method}\n${request.operationId}\n${canonical(request.rawParams)}\n${canonical(request.body)}`,
     )
     .digest('base64url');
 }
@@ -56,7 +56,7 @@ function isKept(status: number, error?: AppError): boolean {
   return status === 409 && error !== undefined && error.error !== 'idempotency_key_in_use';
 }
 
-function answerOf(ctx: Context): StoredAnswer {
+function answerOf(ctx: AppContext): StoredAnswer {
   const body = typeof ctx.body === 'string' ? ctx.body : JSON.stringify(ctx.body);
   // the body is sent as stored, so that a replay is byte for byte the first answer
   ctx.body = body;
@@ -68,7 +68,7 @@ function answerOf(ctx: Context): StoredAnswer {
   return { status: ctx.status, headers, body };
 }
 
-function replay(ctx: Context, answer: StoredAnswer): void {
+function replay(ctx: AppContext, answer: StoredAnswer): void {
   ctx.status = answer.status;
   ctx.set(answer.headers);
   ctx.set('Idempotent-Replayed', 'true');
@@ -76,28 +76,31 @@ function replay(ctx: Context, answer: StoredAnswer): void {
   if (answer.status >= 400) {
     // a failing envelope's request_id names the request that reads it, as the X-Request-Id header does
     const envelope = JSON.parse(body) as Record<string, unknown>;
-    body = JSON.stringify({ ...envelope, request_id: ctx.state.requestId as string });
+    body = JSON.stringify({ ...envelope, request_id: ctx.state.requestId });
   }
   ctx.body = body;
 }
 
 /**
- * The idempotency step of a POST: with an `Idempotency-Key`, the first request executes under the key and
- * its answer is stored; a retry with the same request gets that answer again (`Idempotent-Replayed: true`),
- * one with a different request 422, and one while the first still executes 409 with `Retry-After`.
+ * The idempotency step of an authenticated POST: with an `Idempotency-Key`, the first request executes
+ * under the key and its answer is stored; a retry with the same request gets that answer again
+ * (`Idempotent-Replayed: true`), one with a different request 422, and one while the first still executes
+ * 409 with `Retry-After`.
  */
-export function idempotent(operationId: OperationId, handler: AuthedHandler): AuthedHandler {
-  return async (scope) => {
-    const { ctx, services, principal } = scope;
+export function idempotency(services: Services): Step {
+  return async (ctx, next) => {
+    const { principal, request, operation } = ctx.state;
     const key = ctx.get(IDEMPOTENCY_KEY_HEADER);
-    if (key === '') return handler(scope);
+    if (key === '' || operation?.method !== 'post' || !principal || !request) return next();
+    const scope: AuthedScope = { ctx, services, principal, request };
+    const operationId = request.operationId;
     const { store, clock, config } = services;
     const held: HeldKey = { tenantId: principal.tenantId, key, token: randomUUID() };
     const now = clock.now().getTime();
     const iso = (ms: number) => new Date(ms).toISOString();
     const claim = await store.idempotency.claim(
       held,
-      fingerprintOf(operationId, scope),
+      fingerprintOf(scope),
       iso(now),
       iso(now + config.idempotencyLockMs),
       iso(now + config.idempotencyKeyTtlMs),
@@ -121,7 +124,7 @@ export function idempotent(operationId: OperationId, handler: AuthedHandler): Au
         // not executed now: the effect is an earlier request's, so this answer is a replay too
         await recover(scope, claim.resourceId);
         ctx.set('Idempotent-Replayed', 'true');
-      } else await withHeldKey(held, () => handler(scope));
+      } else await withHeldKey(held, () => next());
     } catch (error) {
       if (error instanceof HeldKeyLostError) {
         clearInterval(renewal);

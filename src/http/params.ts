@@ -1,6 +1,6 @@
-import type { Context as OpenApiContext } from 'openapi-backend';
 import type { operations } from '../../generated/openapi.js';
-import type { OperationId } from './api.js';
+import type { OperationId } from './operations.js';
+import type { ValidatedRequest } from './state.js';
 
 type QueryOf<K extends OperationId> = operations[K]['parameters'] extends { query?: infer Q }
   ? NonNullable<Q>
@@ -15,23 +15,22 @@ type BodyOf<K extends OperationId> = operations[K] extends {
 /** Keys the contract gives a default: validation has filled them in. */
 type Defaulted<T, K extends keyof T> = T & Required<Pick<T, K>>;
 
-interface Validated {
-  coerced: { query?: unknown; params?: unknown };
-}
-
-/** The query as validated: types coerced, defaults applied, unknown keys dropped. */
+/**
+ * The validated request in the contract's generated types. The schemas ajv checked are the ones these types
+ * are generated from, so the casts below restate what validation proved.
+ */
 export function queryOf<K extends OperationId, D extends keyof QueryOf<K> = never>(
-  c: OpenApiContext,
+  request: ValidatedRequest,
 ): Defaulted<QueryOf<K>, D> {
-  return ((c.validation as unknown as Validated).coerced.query ?? {}) as Defaulted<QueryOf<K>, D>;
+  return request.query as Defaulted<QueryOf<K>, D>;
 }
 
-export function pathOf<K extends OperationId>(c: OpenApiContext): PathOf<K> {
-  return ((c.validation as unknown as Validated).coerced.params ?? c.request.params) as PathOf<K>;
+export function pathOf<K extends OperationId>(request: ValidatedRequest): PathOf<K> {
+  return request.params as PathOf<K>;
 }
 
 export function bodyOf<K extends OperationId, D extends keyof BodyOf<K> = never>(
-  c: OpenApiContext,
+  request: ValidatedRequest,
 ): Defaulted<BodyOf<K>, D> {
-  return c.request.requestBody as Defaulted<BodyOf<K>, D>;
+  return request.body as Defaulted<BodyOf<K>, D>;
 }

@@ -1,7 +1,11 @@
-import type { AuthedHandler } from '../api.js';
+import type { AuthedHandler } from '../state.js';
 import { bodyOf } from '../params.js';
 import { sendOk } from '../render.js';
 
-export const createWebhookEndpoint: AuthedHandler = async ({ c, ctx, services, principal }) => {
-  sendOk(ctx, await services.webhooks.create(principal.tenantId, bodyOf<'createWebhookEndpoint'>(c)), 201);
+export const createWebhookEndpoint: AuthedHandler = async ({ request, ctx, services, principal }) => {
+  sendOk(
+    ctx,
+    await services.webhooks.create(principal.tenantId, bodyOf<'createWebhookEndpoint'>(request)),
+    201,
+  );
 };

@@ -1,10 +1,10 @@
-import type { AuthedHandler } from '../api.js';
+import type { AuthedHandler } from '../state.js';
 import { pathOf } from '../params.js';
 import { sendOk } from '../render.js';
 
-export const enableWebhookEndpoint: AuthedHandler = async ({ c, ctx, services, principal }) => {
+export const enableWebhookEndpoint: AuthedHandler = async ({ request, ctx, services, principal }) => {
   sendOk(
     ctx,
-    await services.webhooks.enable(principal.tenantId, pathOf<'enableWebhookEndpoint'>(c).endpoint_id),
+    await services.webhooks.enable(principal.tenantId, pathOf<'enableWebhookEndpoint'>(request).endpoint_id),
   );
 };

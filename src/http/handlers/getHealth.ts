@@ -1,4 +1,4 @@
-import type { PublicHandler } from '../api.js';
+import type { PublicHandler } from '../state.js';
 import { sendOk } from '../render.js';
 
 export const getHealth: PublicHandler = async ({ ctx }) => {

@@ -1,4 +1,4 @@
-import type { AuthedHandler } from '../api.js';
+import type { AuthedHandler } from '../state.js';
 import { sendOk } from '../render.js';
 
 export const getRevenueDashboard: AuthedHandler = async ({ ctx, services, principal }) => {

@@ -1,4 +1,4 @@
-import type { HandlerSet } from '../api.js';
+import type { Handlers } from '../pipeline.js';
 import { abortUpload } from './abortUpload.js';
 import { completeUpload } from './completeUpload.js';
 import { createRun } from './createRun.js';
@@ -27,7 +27,7 @@ import { listEvents } from './listEvents.js';
 import { streamEvents } from './streamEvents.js';
 
 /** operationId -> handler; each handler lives in the file named after its operationId. */
-export const handlers: HandlerSet = {
+export const handlers: Handlers = {
   public: { getHealth, getReadiness },
   authed: {
     getRevenueDashboard,

@@ -1,8 +1,8 @@
-import type { AuthedHandler } from '../api.js';
+import type { AuthedHandler } from '../state.js';
 import { queryOf } from '../params.js';
 
-export const listEvents: AuthedHandler = async ({ c, ctx, services, principal }) => {
-  const { type, limit, starting_after } = queryOf<'listEvents', 'limit'>(c);
+export const listEvents: AuthedHandler = async ({ request, ctx, services, principal }) => {
+  const { type, limit, starting_after } = queryOf<'listEvents', 'limit'>(request);
   const { items, lastId } = await services.events.list(principal.tenantId, type, limit, starting_after);
   // the events are stored as the contract's Event text: the envelope is written around them
   ctx.status = 200;

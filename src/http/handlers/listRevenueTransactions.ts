@@ -1,9 +1,9 @@
-import type { AuthedHandler } from '../api.js';
+import type { AuthedHandler } from '../state.js';
 import { queryOf } from '../params.js';
 import { sendJsonList } from '../render.js';
 
-export const listRevenueTransactions: AuthedHandler = async ({ c, ctx, services, principal }) => {
-  const query = queryOf<'listRevenueTransactions', 'transaction_type' | 'page' | 'page_size'>(c);
+export const listRevenueTransactions: AuthedHandler = async ({ request, ctx, services, principal }) => {
+  const query = queryOf<'listRevenueTransactions', 'transaction_type' | 'page' | 'page_size'>(request);
   const { items, total } = await services.revenue.listTransactions(principal.tenantId, {
     transactionType: query.transaction_type,
     page: query.page,

@@ -1,10 +1,10 @@
-import type { AuthedHandler } from '../api.js';
+import type { AuthedHandler } from '../state.js';
 import { queryOf } from '../params.js';
 import { sendJsonList } from '../render.js';
 
-export const listRuns: AuthedHandler = async ({ c, ctx, services, principal }) => {
+export const listRuns: AuthedHandler = async ({ request, ctx, services, principal }) => {
   const { status, target, keyword, limit, offset, starting_after } = queryOf<'listRuns', 'limit' | 'offset'>(
-    c,
+    request,
   );
   const { items, total, lastId } = await services.runs.list(
     principal.tenantId,

@@ -1,9 +1,9 @@
-import type { AuthedHandler } from '../api.js';
+import type { AuthedHandler } from '../state.js';
 import { queryOf } from '../params.js';
 import { sendJsonList } from '../render.js';
 
-export const listUploads: AuthedHandler = async ({ c, ctx, services, principal }) => {
-  const { limit, offset, starting_after } = queryOf<'listUploads', 'limit' | 'offset'>(c);
+export const listUploads: AuthedHandler = async ({ request, ctx, services, principal }) => {
+  const { limit, offset, starting_after } = queryOf<'listUploads', 'limit' | 'offset'>(request);
   const { items, total, lastId } = await services.uploads.listPending(
     principal.tenantId,
     limit,

@@ -1,4 +1,4 @@
-import type { AuthedHandler } from '../api.js';
+import type { AuthedHandler } from '../state.js';
 import { sendOk } from '../render.js';
 
 export const listWebhookEndpoints: AuthedHandler = async ({ ctx, services, principal }) => {

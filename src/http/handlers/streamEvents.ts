@@ -1,8 +1,8 @@
-import type { AuthedHandler } from '../api.js';
+import type { AuthedHandler } from '../state.js';
 import { queryOf } from '../params.js';
 
-export const streamEvents: AuthedHandler = async ({ c, ctx, services, principal }) => {
-  const { type } = queryOf<'streamEvents'>(c);
+export const streamEvents: AuthedHandler = async ({ request, ctx, services, principal }) => {
+  const { type } = queryOf<'streamEvents'>(request);
   const lastEventId = ctx.get('last-event-id') || undefined;
   const body = await services.streams.open(principal.tenantId, lastEventId, type);
   ctx.req.socket.setNoDelay(true);

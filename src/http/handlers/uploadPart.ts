@@ -1,5 +1,5 @@
 import { ERRORS } from '../../errors.js';
-import type { AuthedHandler } from '../api.js';
+import type { AuthedHandler } from '../state.js';
 import { pathOf } from '../params.js';
 import { sendOk } from '../render.js';
 import { withIdleTimeout } from '../body-idle.js';
@@ -8,9 +8,9 @@ import { bodyWhenRead } from '../continue.js';
 
 const PART_MEDIA_TYPES = ['application/octet-stream', 'application/pdf'];
 
-export const uploadPart: AuthedHandler = async ({ c, ctx, services, principal }) => {
+export const uploadPart: AuthedHandler = async ({ request, ctx, services, principal }) => {
   if (!PART_MEDIA_TYPES.includes(mediaType(ctx))) throw ERRORS.unsupportedMediaType(PART_MEDIA_TYPES);
-  const { upload_id, part_number } = pathOf<'uploadPart'>(c);
+  const { upload_id, part_number } = pathOf<'uploadPart'>(request);
   const result = await services.uploads.putPart(
     principal.tenantId,
     upload_id,

@@ -1,0 +1,134 @@
+import type { Ajv } from 'ajv';
+import formats from 'ajv-formats';
+import {
+  OpenAPIBackend,
+  OpenAPIRouter,
+  type Operation,
+  type OpenAPIValidator,
+  type Request as OpenApiRequest,
+} from 'openapi-backend';
+import type { operations } from '../../generated/openapi.js';
+import { CONTRACT_PATH } from '../paths.js';
+
+export type OperationId = keyof operations;
+
+export interface IntegerParam {
+  in: 'query' | 'path';
+  name: string;
+}
+
+/** One operation of openapi.yaml, with what the request pipeline needs of it worked out once. */
+export interface ContractOperation {
+  id: OperationId;
+  /** lower case, as the contract writes it */
+  method: string;
+  /** the path template, `/api/open/runs/{run_id}` */
+  template: string;
+  /** the contract's `security` asks for a bearer token */
+  authenticated: boolean;
+  /** the request body is JSON: the pipeline reads it before validation */
+  jsonBody: boolean;
+  queryNames: ReadonlySet<string>;
+  integerParams: readonly IntegerParam[];
+  /** header parameter names, lower case -> as the contract spells them */
+  headerNames: ReadonlyMap<string, string>;
+  source: Operation;
+}
+
+export type RouteMatch = { found: true; operation: ContractOperation } | { found: false; allowed: string[] };
+
+/** The contract does not change while the server runs: its operation list is built once, not per match. */
+class FixedOperationsRouter extends OpenAPIRouter {
+  private readonly fixed: Operation[] = super.getOperations();
+
+  override getOperations(): Operation[] {
+    return this.fixed;
+  }
+}
+
+const addFormats = formats.default;
+
+function describe(operation: Operation): ContractOperation {
+  const parameters = (operation.parameters ?? []).flatMap((p) => ('in' in p ? [p] : []));
+  const requestBody = operation.requestBody;
+  return {
+    id: operation.operationId as OperationId,
+    method: operation.method,
+    template: operation.path,
+    authenticated: (operation.security ?? []).length > 0,
+    jsonBody: Boolean(requestBody && 'content' in requestBody && requestBody.content['application/json']),
+    queryNames: new Set(parameters.filter((p) => p.in === 'query').map((p) => p.name)),
+    integerParams: parameters.flatMap((p) =>
+      (p.in === 'query' || p.in === 'path') && p.schema && 'type' in p.schema && p.schema.type === 'integer'
+        ? [{ in: p.in, name: p.name }]
+        : [],
+    ),
+    headerNames: new Map(
+      parameters.filter((p) => p.in === 'header').map((p) => [p.name.toLowerCase(), p.name] as const),
+    ),
+    source: operation,
+  };
+}
+
+/**
+ * openapi.yaml as the request pipeline uses it: openapi-backend matches a request to its operation and
+ * validates it with ajv; the pipeline calls each where its step needs it.
+ */
+export class Contract {
+  private constructor(
+    private readonly router: OpenAPIRouter,
+    private readonly validator: OpenAPIValidator,
+    readonly operations: ReadonlyMap<string, ContractOperation>,
+  ) {}
+
+  static async load(): Promise<Contract> {
+    const backend = new OpenAPIBackend({
+      definition: CONTRACT_PATH,
+      // quick: skip re-validating the contract (redocly lint and the tests do) and compile lazily; the
+      // request validators are then compiled eagerly below, response validators never (tests use them)
+      quick: true,
+      strict: true,
+      validate: true,
+      coerceTypes: true,
+      ajvOpts: { allErrors: true, useDefaults: true },
+      customizeAjv: (ajv: Ajv) => {
+        addFormats(ajv, ['date', 'date-time', 'uuid', 'int32', 'int64', 'binary']);
+        return ajv;
+      },
+    });
+    await backend.init();
+    backend.validator.preCompileRequestValidators();
+    const router = new FixedOperationsRouter({ definition: backend.definition, apiRoot: backend.apiRoot });
+    const operations = new Map(
+      router.getOperations().map((operation) => [operation.operationId ?? '', describe(operation)] as const),
+    );
+    return new Contract(router, backend.validator, operations);
+  }
+
+  /** The operation a method and path name; when none, the methods the path takes (none: not found). */
+  route(method: string, path: string): RouteMatch {
+    const source = this.router.matchOperation({ method, path, headers: {} });
+    if (source) return { found: true, operation: this.operations.get(source.operationId ?? '')! };
+    const allowed = this.router
+      .getOperations()
+      .filter((op) => this.router.matchOperation({ method: op.method, path, headers: {} }) !== undefined)
+      .map((op) => op.method.toUpperCase());
+    return { found: false, allowed: [...new Set(allowed)] };
+  }
+
+  /** ajv's verdict on the request, and the request as validated (types coerced, defaults applied). */
+  validate(operation: ContractOperation, request: OpenApiRequest) {
+    const validation = this.validator.validateRequest(request, operation.source);
+    if (validation.errors) return { errors: validation.errors } as const;
+    const coerced = validation.coerced as OpenApiRequest & { params?: Record<string, unknown> };
+    const parsed = this.router.parseRequest(coerced, operation.source);
+    return {
+      errors: null,
+      /** path parameters as the path writes them */
+      rawParams: parsed.params as Record<string, string>,
+      params: coerced.params ?? parsed.params,
+      query: (coerced.query ?? {}) as Record<string, unknown>,
+      body: parsed.requestBody as unknown,
+    } as const;
+  }
+}
