@@ -41,7 +41,7 @@ export function createServices(
   logger: Logger,
   clock: Clock = systemClock,
 ): Services {
-  const metrics = new Metrics(store);
+  const metrics = new Metrics(store, clock);
   let pool: PdfPool | undefined;
   const pdfPool = () => {
     pool ??= new PdfPool({
@@ -68,11 +68,11 @@ export function createServices(
     return threads.run({ kind: 'probe', path: file }, tenantId).finally(() => threads.forget(file));
   };
   const runs = new Runs(store, blobs, clock, config.maxQueuedRunsPerTenant);
-  runs.missingOutputs.on('missing', (what: { run_id: string; name: string }) =>
+  runs.outputMissing.listen((what) =>
     logger.error(what, 'a run output listed in its record is missing from the blob store'),
   );
   const uploads = new Uploads(store, blobs, probe, config, clock, logger);
-  uploads.events.on('part', (bytes: number) => metrics.uploaded(bytes));
+  uploads.partStored.listen((bytes) => metrics.uploaded(bytes));
   const streams = new EventStreams(store, config.events, clock, logger);
   return {
     config,

@@ -1,5 +1,6 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { RunStatus, Store } from '../store/types.js';
+import type { Clock } from '../time.js';
 
 const RUN_STATUSES: RunStatus[] = ['queued', 'running', 'succeeded', 'failed', 'cancelled'];
 
@@ -15,7 +16,7 @@ export class Metrics {
   private readonly uploadBytes: Counter;
   private readonly parserHeapPeak: Gauge;
 
-  constructor(store: Store) {
+  constructor(store: Store, clock: Clock) {
     collectDefaultMetrics({ register: this.registry });
     this.requests = new Histogram({
       name: 'ota_http_request_duration_seconds',
@@ -47,7 +48,7 @@ export class Metrics {
       labelNames: ['status'],
       registers: [this.registry],
       async collect() {
-        const stats = await store.runs.queueStats();
+        const stats = await store.runs.queueStats(clock.now().toISOString());
         for (const status of RUN_STATUSES) this.set({ status }, stats.byStatus[status] ?? 0);
       },
     });
@@ -57,7 +58,7 @@ export class Metrics {
       help: 'Queue entries waiting for a worker (not under lease)',
       registers: [this.registry],
       async collect() {
-        this.set((await store.runs.queueStats()).waiting);
+        this.set((await store.runs.queueStats(clock.now().toISOString())).waiting);
       },
     });
     new Gauge({
@@ -65,8 +66,8 @@ export class Metrics {
       help: 'Age of the oldest queue entry waiting for a worker; 0 when none waits',
       registers: [this.registry],
       async collect() {
-        const oldest = (await store.runs.queueStats()).oldestWaitingAt;
-        this.set(oldest ? Math.max(0, (Date.now() - Date.parse(oldest)) / 1000) : 0);
+        const oldest = (await store.runs.queueStats(clock.now().toISOString())).oldestWaitingAt;
+        this.set(oldest ? Math.max(0, (clock.now().getTime() - Date.parse(oldest)) / 1000) : 0);
       },
     });
   }

@@ -238,7 +238,8 @@ export interface RunOutcome extends RunProgress {
   completed_at: string;
 }
 
-export interface RunRepo {
+/** Runs as tenants see them, and as the queue ends them: the records and the queue commit together. */
+export interface RunRepo extends RunQueue {
   /**
    * Inserts the run and its queue entry in one transaction, unless the tenant already has `maxQueued` runs
    * queued: then nothing is written and the answer is 'over_limit'.
@@ -276,6 +277,23 @@ export interface RunRepo {
    */
   cancel(tenantId: string, runId: string, at: string): Promise<RunRow | 'conflict' | undefined>;
   /**
+   * Across all tenants, for operators: runs by status, and the entries waiting for a worker at `now` (not
+   * leased, or leased until before it).
+   */
+  queueStats(now: string): Promise<{
+    byStatus: Partial<Record<RunStatus, number>>;
+    waiting: number;
+    oldestWaitingAt: string | null;
+  }>;
+}
+
+/**
+ * The run queue as a worker sees it: an entry is claimed under a lease, the lease renewed while the work
+ * goes on, and the work finished (or handed back) by the lease's holder only. A worker that lost its lease
+ * can change nothing.
+ */
+export interface RunQueue {
+  /**
    * Takes an available queue entry under a lease (a new one, or one whose lease expired), fair across
    * tenants: the tenant with the fewest runs under lease goes first, then the oldest entry of that tenant.
    */
@@ -289,12 +307,6 @@ export interface RunRepo {
   renewLease(queueMessageId: string, workerId: string, leaseUntil: string): Promise<boolean>;
   /** Hands a run back to the queue at once (a worker shutting down): the next claim does not count. */
   releaseLease(queueMessageId: string, workerId: string): Promise<void>;
-  /** Across all tenants, for operators: runs by status, and the entries waiting for a worker. */
-  queueStats(): Promise<{
-    byStatus: Partial<Record<RunStatus, number>>;
-    waiting: number;
-    oldestWaitingAt: string | null;
-  }>;
   /**
    * Records progress while the lease is held. `progress` never goes backwards within an attempt: a run
    * taken over after its worker died holds its percentage until the new execution passes it.

@@ -1,4 +1,5 @@
 import type { Services } from '../services.js';
+import { runBooking } from '../revenue/run-booking.js';
 import { RunWorker } from './runner.js';
 
 /** A run worker over the process's services; it parses on the shared parser pool. */
@@ -6,7 +7,8 @@ export function createRunWorker(services: Services): RunWorker {
   const { config } = services;
   const pool = services.pdfPool();
   const worker = new RunWorker(
-    services.store,
+    services.store.runs,
+    runBooking(services.store.tenants),
     {
       pool,
       blobs: services.blobs,
@@ -22,6 +24,6 @@ export function createRunWorker(services: Services): RunWorker {
     // the threads busy
     { concurrency: pool.size * 2, leaseMs: config.leaseMs, pollMs: 500, maxClaims: 3 },
   );
-  services.runs.events.on('queued', () => worker.nudge());
+  services.runs.queued.listen(() => worker.nudge());
   return worker;
 }

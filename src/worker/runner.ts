@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from '../logger.js';
-import { multiplyMinor } from '../revenue/money.js';
+import type { RunBooking } from '../revenue/run-booking.js';
 import {
   type ClaimedRun,
-  type LedgerEntry,
   LedgerRangeError,
   type RunOutcome,
   type RunProgress,
-  type Store,
+  type RunQueue,
 } from '../store/types.js';
 import type { Clock } from '../time.js';
 import { ClaimLoop, keepLease } from '../queue/claim-loop.js';
@@ -35,7 +34,9 @@ export class RunWorker {
   private readonly loop: ClaimLoop<ClaimedRun>;
 
   constructor(
-    private readonly store: Store,
+    private readonly queue: RunQueue,
+    /** revenue's rule for what a finished execution books (with the finish, in its transaction) */
+    private readonly booking: RunBooking,
     private readonly deps: ExecutionDeps,
     private readonly clock: Clock,
     private readonly logger: Logger,
@@ -45,7 +46,7 @@ export class RunWorker {
       {
         claim: async () => {
           const now = this.clock.now();
-          const claim = await this.store.runs.claim(
+          const claim = await this.queue.claim(
             this.workerId,
             now.toISOString(),
             new Date(now.getTime() + this.options.leaseMs).toISOString(),
@@ -54,7 +55,7 @@ export class RunWorker {
         },
         process: (claim) => this.process(claim),
         // runs queued by other processes wake this one at once where the engine can tell; polling covers the rest
-        watch: (wake) => this.store.runs.watch(wake),
+        watch: (wake) => this.queue.watch(wake),
       },
       { concurrency: options.concurrency, pollMs: options.pollMs },
       logger,
@@ -94,7 +95,7 @@ export class RunWorker {
     let lastWrite = 0;
     const lease = keepLease(
       () =>
-        this.store.runs.renewLease(
+        this.queue.renewLease(
           claim.queueMessageId,
           this.workerId,
           new Date(this.clock.now().getTime() + this.options.leaseMs).toISOString(),
@@ -107,8 +108,7 @@ export class RunWorker {
       const progress = pending;
       pending = undefined;
       lastWrite = Date.now();
-      if (!(await this.store.runs.saveProgress(claim.queueMessageId, this.workerId, progress)))
-        lease.markLost();
+      if (!(await this.queue.saveProgress(claim.queueMessageId, this.workerId, progress))) lease.markLost();
     };
     try {
       let outcome: RunOutcome;
@@ -132,11 +132,11 @@ export class RunWorker {
       }
       let finished: boolean;
       try {
-        finished = await this.store.runs.finish(
+        finished = await this.queue.finish(
           claim.queueMessageId,
           this.workerId,
           outcome,
-          await this.booking(claim, outcome),
+          await this.booking(claim.run, outcome),
         );
       } catch (error) {
         if (!(error instanceof LedgerRangeError)) throw error;
@@ -148,39 +148,19 @@ export class RunWorker {
           output_files: [],
           error: `The run's revenue would carry the tenant's ledger past ${Number.MAX_SAFE_INTEGER} minor units; nothing was booked`,
         };
-        finished = await this.store.runs.finish(claim.queueMessageId, this.workerId, outcome, null);
+        finished = await this.queue.finish(claim.queueMessageId, this.workerId, outcome, null);
       }
       if (!finished) log.warn('run finished elsewhere: the lease was lost');
       else log.info({ status: outcome.status, points: outcome.points_consumed }, 'run finished');
     } catch (error) {
       if (error instanceof ExecutionStopped) {
         if (this.stopping) {
-          await this.store.runs.releaseLease(claim.queueMessageId, this.workerId);
+          await this.queue.releaseLease(claim.queueMessageId, this.workerId);
           log.info('run handed back to the queue: this worker is stopping');
         } else log.info('run execution stopped: it was cancelled, or its lease passed to another worker');
       } else log.error({ err: error }, 'run execution failed; it will be retried when its lease lapses');
     } finally {
       lease.stop();
     }
-  }
-
-  /** The tech revenue of an execution: its points at the tenant's price, booked with the finish. */
-  private async booking(claim: ClaimedRun, outcome: RunOutcome): Promise<LedgerEntry | null> {
-    if (outcome.points_consumed <= 0) return null;
-    const tenant = await this.store.tenants.get(claim.run.tenant_id);
-    if (!tenant || tenant.price_per_point === 0) return null;
-    return {
-      id: randomUUID(),
-      tenant_id: tenant.id,
-      type: 'tech',
-      amount: multiplyMinor(outcome.points_consumed, tenant.price_per_point),
-      currency: tenant.currency,
-      description: `Diagnosis run ${claim.run.id} (${claim.run.target}, attempt ${claim.run.attempt}): ${outcome.points_consumed} points`,
-      source: 'run',
-      run_id: claim.run.id,
-      external_id: null,
-      occurred_at: outcome.completed_at,
-      created_at: outcome.completed_at,
-    };
   }
 }

@@ -321,6 +321,21 @@ describe('claiming is fair across tenants', () => {
   });
 });
 
+describe('queue statistics', () => {
+  it('count the entries waiting at the time given: a lease counts as waiting once that time is past it', async () => {
+    const run = newRun();
+    await store.runs.create(run, 1000);
+    const leaseUntil = future(60_000);
+    await store.runs.claim('w', now(), leaseUntil);
+    const during = await store.runs.queueStats(now());
+    expect(during.waiting).toBe(0);
+    expect(during.byStatus.running).toBe(1);
+    const after = await store.runs.queueStats(new Date(Date.parse(leaseUntil) + 1000).toISOString());
+    expect(after.waiting).toBe(1);
+    expect(after.oldestWaitingAt).not.toBeNull();
+  });
+});
+
 describe('progress after a takeover', () => {
   it('never goes backwards while the new worker catches up, and the finish writes the exact figures', async () => {
     const run = newRun();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
-import type { ClaimedRun, RunRow, Store } from '../../src/store/types.js';
+import type { ClaimedRun, RunQueue, RunRow } from '../../src/store/types.js';
 import { systemClock } from '../../src/time.js';
 import type { ExecutionDeps } from '../../src/worker/execute.js';
 import { RunWorker } from '../../src/worker/runner.js';
@@ -22,31 +22,29 @@ function slowQueue({ finishMs = 0 } = {}) {
   let mostUnderLease = 0;
   const finished: string[] = [];
   const store = {
-    runs: {
-      async claim() {
-        const found = waiting.shift();
-        await pause(ROUND_TRIP_MS);
-        const hook = beforeAnswer;
-        beforeAnswer = undefined;
-        hook?.();
-        if (found) mostUnderLease = Math.max(mostUnderLease, ++underLease);
-        return found;
-      },
-      watch(onQueued: () => void) {
-        heard = onQueued;
-        return () => undefined;
-      },
-      async renewLease() {
-        return true;
-      },
-      async finish(queueMessageId: string) {
-        await pause(finishMs);
-        underLease--;
-        finished.push(queueMessageId);
-        return true;
-      },
+    async claim() {
+      const found = waiting.shift();
+      await pause(ROUND_TRIP_MS);
+      const hook = beforeAnswer;
+      beforeAnswer = undefined;
+      hook?.();
+      if (found) mostUnderLease = Math.max(mostUnderLease, ++underLease);
+      return found;
     },
-  } as unknown as Store;
+    watch(onQueued: () => void) {
+      heard = onQueued;
+      return () => undefined;
+    },
+    async renewLease() {
+      return true;
+    },
+    async finish(queueMessageId: string) {
+      await pause(finishMs);
+      underLease--;
+      finished.push(queueMessageId);
+      return true;
+    },
+  } as unknown as RunQueue;
   const queue = (id: string) => {
     waiting.push({ queueMessageId: id, claims: 99, run: { id } as RunRow, storageKey: id });
     heard();
@@ -60,8 +58,10 @@ function slowQueue({ finishMs = 0 } = {}) {
   };
 }
 
-function workerOn(store: Store, concurrency: number) {
-  return new RunWorker(store, {} as ExecutionDeps, systemClock, createLogger('silent'), {
+function workerOn(queue: RunQueue, concurrency: number) {
+  // every entry is given up (claims past the limit): nothing is booked
+  const noBooking = async () => null;
+  return new RunWorker(queue, noBooking, {} as ExecutionDeps, systemClock, createLogger('silent'), {
     concurrency,
     leaseMs: 60_000,
     // no poll would come within the test: only the wake-ups can get a run claimed

@@ -123,26 +123,36 @@ export function postgresLedger(db: Postgres): LedgerRepo {
     },
     async overview(tenantId, fromDay, toDay) {
       // one statement: one snapshot, one round trip
-      const rows = await db.query<{ kind: string; key: string | null; tech: number; ecosystem: number }>(
-        `SELECT 'all' AS kind, type AS key, amount AS tech, tx_count AS ecosystem FROM ledger_totals WHERE tenant_id = $1
+      const rows = await db.query<{
+        kind: 'all' | 'day' | 'latest';
+        key: string | null;
+        tech: number;
+        ecosystem: number;
+        count: number;
+      }>(
+        `SELECT 'all' AS kind, NULL AS key,
+           COALESCE(SUM(amount) FILTER (WHERE type = 'tech'), 0)::bigint AS tech,
+           COALESCE(SUM(amount) FILTER (WHERE type = 'ecosystem'), 0)::bigint AS ecosystem,
+           COALESCE(SUM(tx_count), 0)::bigint AS count
+         FROM ledger_totals WHERE tenant_id = $1
          UNION ALL
          SELECT 'day', day, COALESCE(SUM(amount) FILTER (WHERE type = 'tech'), 0)::bigint,
-           COALESCE(SUM(amount) FILTER (WHERE type = 'ecosystem'), 0)::bigint
+           COALESCE(SUM(amount) FILTER (WHERE type = 'ecosystem'), 0)::bigint, 0
          FROM ledger_daily WHERE tenant_id = $1 AND day >= $2 AND day <= $3 GROUP BY day
          UNION ALL
          SELECT 'latest', (SELECT occurred_at FROM ledger WHERE tenant_id = $1 ORDER BY occurred_at DESC, id DESC LIMIT 1),
-           0, 0`,
+           0, 0, 0`,
         [tenantId, fromDay, toDay],
         'ledger.overview',
       );
-      const allTime: PeriodSums = { tech: 0, ecosystem: 0 };
+      let allTime: PeriodSums = { tech: 0, ecosystem: 0 };
       const daily: DailySums[] = [];
       let count = 0;
       let latestOccurredAt: string | null = null;
       for (const row of rows) {
         if (row.kind === 'all') {
-          allTime[row.key as 'tech' | 'ecosystem'] = row.tech;
-          count += row.ecosystem;
+          allTime = { tech: row.tech, ecosystem: row.ecosystem };
+          count = row.count;
         } else if (row.kind === 'day')
           daily.push({ day: row.key!, tech: row.tech, ecosystem: row.ecosystem });
         else latestOccurredAt = row.key;

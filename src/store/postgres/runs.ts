@@ -6,31 +6,22 @@ import { outbox, runCreatedCtes } from './events.js';
 import { recordEffect } from './idempotency.js';
 import { writeLedger } from './ledger.js';
 import { ChannelListener } from './listener.js';
+import {
+  BLOCK_BITS,
+  cancelAssignments,
+  DEEP_OFFSET,
+  fairTenantsQuery,
+  isActive,
+  likePattern,
+  matchesNothing,
+  pageOf,
+  rerunAssignments,
+  RUN_COLUMNS,
+  rowsToFetch,
+  SUPERBLOCK_BITS,
+} from '../runs-core.js';
 
-const COLUMNS = [
-  'id',
-  'tenant_id',
-  'file_id',
-  'user_id',
-  'created_by',
-  'created_by_type',
-  'target',
-  'status',
-  'progress',
-  'total_tasks',
-  'completed_tasks',
-  'failed_tasks',
-  'points_consumed',
-  'input_file_name',
-  'output_files',
-  'error',
-  'attempt',
-  'queue_message_id',
-  'created_at',
-  'started_at',
-  'completed_at',
-  'options',
-];
+const COLUMNS = RUN_COLUMNS;
 const RUN = COLUMNS.join(', ');
 const TYPES: Record<string, string> = {
   progress: 'integer',
@@ -43,11 +34,6 @@ const TYPES: Record<string, string> = {
   options: 'jsonb',
 };
 
-/** From this offset on, an unfiltered page finds its block by the counts of run_blocks. */
-const DEEP_OFFSET = 200;
-/** run_blocks counts runs per block of 2^10 sequence numbers (level 1) and per 2^16 (level 2). */
-export const BLOCK_BITS = 10;
-export const SUPERBLOCK_BITS = 16;
 /** Counters are split over this many rows per key, chosen by seq (see run_counts). */
 const STRIPES = 16;
 /**
@@ -59,11 +45,6 @@ const CHANNEL = 'run_queued';
 const ANNOUNCE_DELAY_MS = 5;
 
 type RunWithSeq = RunRow & { seq: number };
-
-/** Escapes LIKE wildcards so that `%` and `_` in a keyword match themselves. */
-function likePattern(keyword: string): string {
-  return `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
 
 function withoutSeq(row: RunWithSeq): RunRow {
   const { seq: _seq, ...run } = row;
@@ -161,15 +142,8 @@ export function postgresRuns(db: Postgres, eventsWritten: () => void): RunRepo &
   const lockedRun = async (tx: Queryable, where: string, values: unknown[]) =>
     (await tx.query<RunWithSeq>(`SELECT seq, ${RUN} FROM runs WHERE ${where} FOR UPDATE`, values)).rows[0];
 
-  // the fair order: the tenant with the fewest runs under lease first, the oldest waiting entry breaking ties
-  const fairTenants = `
-    SELECT w.tenant_id FROM (
-      SELECT tenant_id, MIN(enqueued_at) AS first FROM run_queue
-      WHERE done_at IS NULL AND (lease_until IS NULL OR lease_until < $1) GROUP BY tenant_id) w
-    LEFT JOIN (
-      SELECT tenant_id, COUNT(*) AS leased FROM run_queue
-      WHERE done_at IS NULL AND lease_until >= $1 GROUP BY tenant_id) l ON l.tenant_id = w.tenant_id
-    ORDER BY COALESCE(l.leased, 0), w.first LIMIT 8`;
+  // the fairest few tenants: an entry another claimer holds is skipped, and the next tenant's tried
+  const fairTenants = fairTenantsQuery('$1', 8);
 
   const queued = new ChannelListener(CHANNEL, () => db.listener());
   // Wakes listening workers after a run was queued and committed. Not inside the queuing transaction: a
@@ -245,13 +219,11 @@ export function postgresRuns(db: Postgres, eventsWritten: () => void): RunRepo &
         where.push(`target = ${p}`);
         counted.push(`target = ${p}`);
       }
-      // PostgreSQL text cannot hold U+0000, so no stored run has it: such a filter matches nothing
-      if ([filter.target, filter.keyword].some((value) => value?.includes('\0'))) {
+      if (matchesNothing(filter)) {
         if (startingAfter !== undefined && !(await this.get(tenantId, startingAfter))) return undefined;
         return { items: [], total: 0, lastId: null };
       }
-      // with a cursor, one row more tells whether another page follows (rows past it are not counted)
-      const fetch = startingAfter === undefined ? limit : limit + 1;
+      const fetch = rowsToFetch(limit, startingAfter);
       const limitParam = param(fetch);
       const offsetParam = param(offset);
       let total: string;
@@ -316,20 +288,14 @@ export function postgresRuns(db: Postgres, eventsWritten: () => void): RunRepo &
       if (startingAfter !== undefined && rows[0]?.cursor === null) return undefined;
       const items = rows.filter((r) => r.record !== null);
       const count = rows[0]?.n ?? 0;
-      const more = startingAfter === undefined ? offset + items.length < count : items.length > limit;
-      const shown = items.slice(0, limit);
-      const last = shown[shown.length - 1];
-      return {
-        items: shown.map((r) => r.record!),
-        total: count,
-        lastId: more && last ? last.id : null,
-      };
+      const { shown, lastId } = pageOf(items, count, { limit, offset, startingAfter }, (r) => r.id!);
+      return { items: shown.map((r) => r.record!), total: count, lastId };
     },
     async rerun(tenantId, runId, queueMessageId, at, maxQueued) {
       const result = await db.transaction(async (tx) => {
         const before = await lockedRun(tx, 'id = $1 AND tenant_id = $2', [runId, tenantId]);
         if (!before) return undefined;
-        if (before.status === 'queued' || before.status === 'running') return 'conflict' as const;
+        if (isActive(before.status)) return 'conflict' as const;
         let queued = await queuedCount(tx, tenantId);
         if (queued >= maxQueued - CAP_MARGIN) {
           await capLock(tx, tenantId);
@@ -339,10 +305,7 @@ export function postgresRuns(db: Postgres, eventsWritten: () => void): RunRepo &
         const {
           rows: [after],
         } = await tx.query<RunRow>(
-          `UPDATE runs SET status = 'queued', progress = 0, total_tasks = 0, completed_tasks = 0, failed_tasks = 0,
-             points_consumed = 0, output_files = '[]', error = NULL, attempt = attempt + 1, queue_message_id = $3,
-             started_at = NULL, completed_at = NULL
-           WHERE id = $1 AND tenant_id = $2 RETURNING ${RUN}`,
+          `UPDATE runs SET ${rerunAssignments('$3')} WHERE id = $1 AND tenant_id = $2 RETURNING ${RUN}`,
           [runId, tenantId, queueMessageId],
         );
         await tx.query(
@@ -368,13 +331,11 @@ export function postgresRuns(db: Postgres, eventsWritten: () => void): RunRepo &
         // the queue entry before the run, in the order claim and finish lock them
         await tx.query('SELECT 1 FROM run_queue WHERE id = $1 FOR UPDATE', [current.queue_message_id]);
         const before = (await lockedRun(tx, 'id = $1 AND tenant_id = $2', [runId, tenantId]))!;
-        if (before.status !== 'queued' && before.status !== 'running') return 'conflict' as const;
+        if (!isActive(before.status)) return 'conflict' as const;
         const {
           rows: [after],
         } = await tx.query<RunRow>(
-          `UPDATE runs SET status = 'cancelled', error = 'The run was cancelled', points_consumed = 0,
-             output_files = '[]', completed_at = $3
-           WHERE id = $1 AND tenant_id = $2 RETURNING ${RUN}`,
+          `UPDATE runs SET ${cancelAssignments('$3')} WHERE id = $1 AND tenant_id = $2 RETURNING ${RUN}`,
           [runId, tenantId, at],
         );
         await tx.query(
@@ -393,8 +354,8 @@ export function postgresRuns(db: Postgres, eventsWritten: () => void): RunRepo &
       let started = false;
       const claimed = await db.transaction(async (tx): Promise<ClaimedRun | undefined> => {
         started = false;
-        const tenants = (await tx.query<{ tenant_id: string }>(fairTenants, [now])).rows;
-        for (const { tenant_id: tenantId } of tenants) {
+        const tenants = (await tx.query<{ tenantId: string }>(fairTenants, [now])).rows;
+        for (const { tenantId } of tenants) {
           // an entry another claimer holds right now is skipped, not waited for
           const {
             rows: [entry],
@@ -452,7 +413,7 @@ export function postgresRuns(db: Postgres, eventsWritten: () => void): RunRepo &
         [queueMessageId, workerId],
       );
     },
-    async queueStats() {
+    async queueStats(now) {
       const byStatus = Object.fromEntries(
         (
           await db.query<{ status: RunStatus; n: number }>(
@@ -463,7 +424,7 @@ export function postgresRuns(db: Postgres, eventsWritten: () => void): RunRepo &
       const [open] = await db.query<{ n: number; oldest: string | null }>(
         `SELECT COUNT(*) AS n, MIN(enqueued_at) AS oldest FROM run_queue
          WHERE done_at IS NULL AND (lease_until IS NULL OR lease_until < $1)`,
-        [new Date().toISOString()],
+        [now],
       );
       return { byStatus, waiting: open!.n, oldestWaitingAt: open!.oldest };
     },

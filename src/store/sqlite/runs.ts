@@ -14,13 +14,25 @@ import type { Db } from './database.js';
 import { outboxWriter } from './events.js';
 import { effectRecorder } from './idempotency.js';
 import { ledgerWriter } from './ledger.js';
+import {
+  BLOCK_BITS,
+  cancelAssignments,
+  DEEP_OFFSET,
+  ENDED_STATUSES,
+  ACTIVE_STATUSES,
+  fairTenantsQuery,
+  idOfRecord,
+  isActive,
+  likePattern,
+  matchesNothing,
+  pageOf,
+  rerunAssignments,
+  RUN_COLUMNS,
+  rowsToFetch,
+  statusList,
+} from '../runs-core.js';
 
 type RunRecord = Omit<RunRow, 'output_files' | 'options'> & { output_files: string; options: string };
-
-/** From this offset on, a filtered page skips rows on the index alone (see deepPage). */
-const DEEP_OFFSET = 200;
-/** run_blocks counts runs per block of 2^10 sequence numbers (migration 9). */
-const BLOCK_BITS = 10;
 
 function toRun(row: RunRecord | undefined): RunRow | undefined {
   return (
@@ -32,32 +44,18 @@ function toRun(row: RunRecord | undefined): RunRow | undefined {
   );
 }
 
-/** Escapes LIKE wildcards so that `%` and `_` in a keyword match themselves. */
-function likePattern(keyword: string): string {
-  return `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
-/** A record's id: `record` (migration 10) starts with it, which spares parsing the whole record. */
-function idOf(record: JsonText): string {
-  return /^\{"id":"([^"]+)"/.exec(record)?.[1] ?? (JSON.parse(record) as { id: string }).id;
-}
-
 /** The contract's Run as JSON is the stored column `record`, which SQLite keeps on every write (migration 10). */
 export function sqliteRuns(db: Db): RunRepo {
   const writeLedger = ledgerWriter(db);
   const recordEffect = effectRecorder(db);
   const outbox = outboxWriter(db);
-  const columns = `id, tenant_id, file_id, user_id, created_by, created_by_type, target, status, progress, total_tasks,
-    completed_tasks, failed_tasks, points_consumed, input_file_name, output_files, error, attempt, queue_message_id,
-    created_at, started_at, completed_at, options`;
+  const columns = RUN_COLUMNS.join(', ');
 
   const nextSeq = db.prepare(
     'UPDATE tenants SET run_seq = run_seq + 1 WHERE id = ? RETURNING run_seq AS seq',
   );
   const insertRun = db.prepare(
-    `INSERT INTO runs (seq, ${columns}) VALUES (@seq, @id, @tenant_id, @file_id, @user_id, @created_by, @created_by_type,
-     @target, @status, @progress, @total_tasks, @completed_tasks, @failed_tasks, @points_consumed, @input_file_name,
-     @output_files, @error, @attempt, @queue_message_id, @created_at, @started_at, @completed_at, @options)`,
+    `INSERT INTO runs (seq, ${columns}) VALUES (@seq, ${RUN_COLUMNS.map((c) => `@${c}`).join(', ')})`,
   );
   const enqueue = db.prepare(
     'INSERT INTO run_queue (id, run_id, tenant_id, attempt, enqueued_at) VALUES (?, ?, ?, ?, ?)',
@@ -126,33 +124,22 @@ export function sqliteRuns(db: Db): RunRepo {
   }
 
   const resetForRerun = db.prepare(
-    `UPDATE runs SET status = 'queued', progress = 0, total_tasks = 0, completed_tasks = 0, failed_tasks = 0,
-       points_consumed = 0, output_files = '[]', error = NULL, attempt = attempt + 1, queue_message_id = @queue,
-       started_at = NULL, completed_at = NULL
-     WHERE id = @id AND tenant_id = @tenant AND status IN ('succeeded', 'failed', 'cancelled')`,
+    `UPDATE runs SET ${rerunAssignments('@queue')}
+     WHERE id = @id AND tenant_id = @tenant AND status IN (${statusList(ENDED_STATUSES)})`,
   );
   const queuedCount = db
     .prepare(`SELECT COALESCE(SUM(n), 0) FROM run_counts WHERE tenant_id = ? AND status = 'queued'`)
     .pluck();
-  // fair claiming: the tenant with the fewest runs under lease first, the oldest waiting entry breaking ties
-  const nextTenant = db.prepare(
-    `SELECT w.tenant_id AS tenantId FROM (
-       SELECT tenant_id, MIN(enqueued_at) AS first FROM run_queue
-       WHERE done_at IS NULL AND (lease_until IS NULL OR lease_until < @now) GROUP BY tenant_id) w
-     LEFT JOIN (
-       SELECT tenant_id, COUNT(*) AS leased FROM run_queue
-       WHERE done_at IS NULL AND lease_until >= @now GROUP BY tenant_id) l ON l.tenant_id = w.tenant_id
-     ORDER BY COALESCE(l.leased, 0), w.first LIMIT 1`,
-  );
+  // one writer at a time: the fairest tenant's oldest waiting entry is free
+  const nextTenant = db.prepare(fairTenantsQuery('@now', 1));
   const nextAvailable = db.prepare(
     `SELECT q.id AS queueMessageId, q.run_id AS runId, q.claims AS claims FROM run_queue q
      WHERE q.tenant_id = @tenant AND q.done_at IS NULL AND (q.lease_until IS NULL OR q.lease_until < @now)
      ORDER BY q.enqueued_at LIMIT 1`,
   );
   const cancelRun = db.prepare(
-    `UPDATE runs SET status = 'cancelled', error = 'The run was cancelled', points_consumed = 0,
-       output_files = '[]', completed_at = @at
-     WHERE id = @id AND tenant_id = @tenant AND status IN ('queued', 'running')`,
+    `UPDATE runs SET ${cancelAssignments('@at')}
+     WHERE id = @id AND tenant_id = @tenant AND status IN (${statusList(ACTIVE_STATUSES)})`,
   );
   const closeEntry = db.prepare(
     'UPDATE run_queue SET done_at = ?, lease_owner = NULL, lease_until = NULL WHERE id = ? AND done_at IS NULL',
@@ -216,7 +203,7 @@ export function sqliteRuns(db: Db): RunRepo {
     (tenantId: string, runId: string, queueMessageId: string, at: string, maxQueued: number) => {
       const before = toRun(get.get(runId, tenantId) as RunRecord | undefined);
       if (!before) return undefined;
-      if (before.status === 'queued' || before.status === 'running') return 'conflict';
+      if (isActive(before.status)) return 'conflict';
       if ((queuedCount.get(tenantId) as number) >= maxQueued) return 'over_limit';
       if (resetForRerun.run({ id: runId, tenant: tenantId, queue: queueMessageId }).changes === 0)
         return 'conflict';
@@ -297,17 +284,11 @@ export function sqliteRuns(db: Db): RunRepo {
         if (seq === undefined) return undefined;
         before = seq;
       }
-      // no stored text holds U+0000, and SQLite would end a LIKE pattern at it (matching everything)
-      if ([filter.target, filter.keyword].some((value) => value?.includes('\0'))) {
-        return { items: [], total: 0, lastId: null };
-      }
-      // with a cursor, one row more tells whether another page follows (rows past it are not counted)
-      const fetch = startingAfter === undefined ? limit : limit + 1;
+      if (matchesNothing(filter)) return { items: [], total: 0, lastId: null };
+      const fetch = rowsToFetch(limit, startingAfter);
       const page = (items: JsonText[], total: number) => {
-        const more = startingAfter === undefined ? offset + items.length < total : items.length > limit;
-        const shown = items.slice(0, limit);
-        const last = shown[shown.length - 1];
-        return { items: shown, total, lastId: more && last ? idOf(last) : null };
+        const { shown, lastId } = pageOf(items, total, { limit, offset, startingAfter }, idOfRecord);
+        return { items: shown, total, lastId };
       };
       if (!filter.status && !filter.target && !filter.keyword) {
         const { n } = (lastSeq.get(tenantId) as { n: number } | undefined) ?? { n: 0 };
@@ -356,11 +337,11 @@ export function sqliteRuns(db: Db): RunRepo {
     async rerun(tenantId, runId, queueMessageId, at, maxQueued) {
       return rerun.immediate(tenantId, runId, queueMessageId, at, maxQueued);
     },
-    async queueStats() {
+    async queueStats(now) {
       const byStatus = Object.fromEntries(
         (statusTotals.all() as { status: RunStatus; n: number }[]).map((r) => [r.status, r.n]),
       );
-      const open = waiting.get(new Date().toISOString()) as { n: number; oldest: string | null };
+      const open = waiting.get(now) as { n: number; oldest: string | null };
       return { byStatus, waiting: open.n, oldestWaitingAt: open.oldest };
     },
     async cancel(tenantId, runId, at) {
