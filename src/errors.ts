@@ -1,7 +1,14 @@
 /**
- * The one catalogue of failures a caller can see. Every failing envelope is made from an AppError by the
- * renderer in src/http/render.ts; nobody builds an error body by hand.
+ * The one catalogue of failures a caller can see: one named entry per situation, each with its HTTP status,
+ * its `error` code and its message, and, for a validation failure found past the schemas, its `loc`. Every
+ * failing envelope is made from an AppError by `envelopeOf`; nobody builds an error body by hand, and no
+ * code outside this file writes an error code. openapi.yaml lists the codes each response can carry.
  */
+import type { Schemas } from './contract.js';
+
+/** The contract's `ErrorCode`: a code openapi.yaml does not list does not compile. */
+export type ErrorCode = Schemas['ErrorCode'];
+
 export interface ValidationIssue {
   loc: string[];
   msg: string;
@@ -11,7 +18,7 @@ export interface ValidationIssue {
 export class AppError extends Error {
   constructor(
     readonly status: number,
-    readonly error: string,
+    readonly error: ErrorCode,
     message: string,
     readonly detail?: ValidationIssue[],
     readonly headers?: Record<string, string>,
@@ -21,11 +28,22 @@ export class AppError extends Error {
   }
 }
 
+const retryAfter = (seconds: number) => ({ 'Retry-After': String(seconds) });
+const BEARER_CHALLENGE = { 'WWW-Authenticate': 'Bearer' };
+
+/** Three things an upload was when a request found it completed. */
+export type CompletedUploadSeen = 'on_part' | 'while_part_sent' | 'on_abort';
+const COMPLETED_UPLOAD_MESSAGES: Record<CompletedUploadSeen, string> = {
+  on_part: 'Upload is already completed',
+  while_part_sent: 'Upload was completed or aborted while the part was sent',
+  on_abort: 'A completed upload cannot be aborted',
+};
+
 export const ERRORS = {
+  // the request itself
   notAuthenticated: () =>
-    new AppError(401, 'not_authenticated', 'Not authenticated', undefined, { 'WWW-Authenticate': 'Bearer' }),
-  invalidToken: () =>
-    new AppError(401, 'invalid_token', 'Invalid token', undefined, { 'WWW-Authenticate': 'Bearer' }),
+    new AppError(401, 'not_authenticated', 'Not authenticated', undefined, BEARER_CHALLENGE),
+  invalidToken: () => new AppError(401, 'invalid_token', 'Invalid token', undefined, BEARER_CHALLENGE),
   routeNotFound: () => new AppError(404, 'not_found', 'Not found'),
   methodNotAllowed: (allowed: string[]) =>
     new AppError(405, 'method_not_allowed', 'Method not allowed', undefined, { Allow: allowed.join(', ') }),
@@ -34,17 +52,19 @@ export const ERRORS = {
     new AppError(422, 'validation_error', 'Validation failed', detail),
   unsupportedMediaType: (expected: string[]) =>
     new AppError(415, 'unsupported_media_type', `Content-Type must be one of: ${expected.join(', ')}`),
-  payloadTooLarge: (message: string) => new AppError(413, 'payload_too_large', message),
-  conflict: (error: string, message: string) => new AppError(409, error, message),
-  unprocessable: (error: string, message: string) => new AppError(422, error, message),
+  jsonBodyTooLarge: (limitBytes: number) =>
+    new AppError(413, 'payload_too_large', `JSON body over ${limitBytes} bytes`),
+  bodyUnreadable: () => new AppError(422, 'body_unreadable', 'The request body could not be read'),
   bodyIdle: (idleMs: number) =>
     new AppError(408, 'request_timeout', `The request body sent nothing for ${idleMs} ms`, undefined, {
       Connection: 'close',
     }),
-  busy: (message: string, retryAfterSeconds: number) =>
-    new AppError(503, 'busy', message, undefined, { 'Retry-After': String(retryAfterSeconds) }),
-  tooManyRequests: (error: string, message: string, retryAfterSeconds: number) =>
-    new AppError(429, error, message, undefined, { 'Retry-After': String(retryAfterSeconds) }),
+  // refused by Node's HTTP parser, before Koa (http/client-error.ts)
+  badRequest: () => new AppError(400, 'bad_request', 'The request is not valid HTTP'),
+  headersTooLarge: () => new AppError(431, 'headers_too_large', 'The request headers are larger than 16 KiB'),
+  requestTimeout: () => new AppError(408, 'request_timeout', 'The request did not arrive in time'),
+
+  // retries and limits
   idempotencyKeyReused: () =>
     new AppError(
       422,
@@ -57,12 +77,144 @@ export const ERRORS = {
       'idempotency_key_in_use',
       'A request with this Idempotency-Key is still being executed; retry after it ends',
       undefined,
-      { 'Retry-After': String(retryAfterSeconds) },
+      retryAfter(retryAfterSeconds),
     ),
   rateLimited: (retryAfterSeconds: number) =>
-    new AppError(429, 'rate_limited', 'Too many requests: the rate limit was reached', undefined, {
-      'Retry-After': String(retryAfterSeconds),
-    }),
+    new AppError(
+      429,
+      'rate_limited',
+      'Too many requests: the rate limit was reached',
+      undefined,
+      retryAfter(retryAfterSeconds),
+    ),
+
+  // uploads
+  uploadTooLarge: (maxBytes: number) =>
+    new AppError(413, 'payload_too_large', `size_bytes is over the maximum of ${maxBytes} bytes`),
+  tooManyPendingUploads: (max: number, retryAfterSeconds: number) =>
+    new AppError(
+      429,
+      'too_many_pending_uploads',
+      `The tenant already has ${max} pending uploads; complete or abort some first`,
+      undefined,
+      retryAfter(retryAfterSeconds),
+    ),
+  pendingUploadBytesExceeded: (maxBytes: number, retryAfterSeconds: number) =>
+    new AppError(
+      429,
+      'pending_upload_bytes_exceeded',
+      `Pending uploads may declare ${maxBytes} bytes in all; this one would pass it. Complete or abort some first`,
+      undefined,
+      retryAfter(retryAfterSeconds),
+    ),
+  uploadCompleted: (seen: CompletedUploadSeen) =>
+    new AppError(409, 'upload_completed', COMPLETED_UPLOAD_MESSAGES[seen]),
+  uploadExpired: (expiresAt: string) => new AppError(409, 'upload_expired', `Upload expired at ${expiresAt}`),
+  uploadMissingParts: (missing: number[]) =>
+    new AppError(409, 'upload_incomplete', `Upload is missing parts: ${missing.join(', ')}`),
+  uploadPartsGone: () =>
+    new AppError(
+      409,
+      'upload_incomplete',
+      'The stored parts of this upload are gone from the object store; abort it and upload the file again',
+    ),
+  /** `found` bytes where `declared` were expected; `where` says which count disagreed. */
+  sizeMismatch: (where: 'parts' | 'assembled' | 'stored_part', found: number, declared: number) =>
+    new AppError(
+      409,
+      'size_mismatch',
+      where === 'parts'
+        ? `Parts add up to ${found} bytes, the upload declared ${declared}`
+        : where === 'assembled'
+          ? `Parts hold ${found} bytes, the upload declared ${declared}`
+          : `A stored part holds ${found} bytes where ${declared} were recorded; send it again`,
+    ),
+  partNumberTooHigh: (partCount: number) =>
+    ERRORS.validation([
+      {
+        loc: ['path', 'part_number'],
+        msg: `Input should be less than or equal to ${partCount}`,
+        type: 'less_than_equal',
+      },
+    ]),
+  partTooLong: (partNumber: number, expected: number) =>
+    new AppError(
+      413,
+      'payload_too_large',
+      `Part ${partNumber} must be exactly ${expected} bytes; the body is longer`,
+    ),
+  partSizeMismatch: (partNumber: number, expected: number, got: number) =>
+    new AppError(
+      422,
+      'part_size_mismatch',
+      `Part ${partNumber} must be exactly ${expected} bytes, got ${got}`,
+    ),
+  checksumMismatch: (found: string, declared: string) =>
+    new AppError(
+      422,
+      'checksum_mismatch',
+      `SHA-256 of the file is ${found}, the upload declared ${declared}`,
+    ),
+  tooManyPages: (pages: number, max: number) =>
+    new AppError(422, 'too_many_pages', `The PDF has ${pages} pages; at most ${max} are accepted`),
+  invalidPdf: (message: string) => new AppError(422, 'invalid_pdf', message),
+  tooManyConcurrentParts: (max: number, retryAfterSeconds: number) =>
+    new AppError(
+      429,
+      'too_many_concurrent_parts',
+      `At most ${max} parts of a tenant are received at once; send the next when one is done`,
+      undefined,
+      retryAfter(retryAfterSeconds),
+    ),
+  partsBusy: (retryAfterSeconds: number) =>
+    new AppError(
+      503,
+      'busy',
+      'The server is receiving as many parts as it can; retry shortly',
+      undefined,
+      retryAfter(retryAfterSeconds),
+    ),
+  uploadBusy: () =>
+    new AppError(
+      503,
+      'busy',
+      'Another request is working on this upload; retry shortly',
+      undefined,
+      retryAfter(1),
+    ),
+
+  // runs
+  runOptionsNotTaken: (target: string, options: string[]) =>
+    ERRORS.validation(
+      options.map((key) => ({
+        loc: ['body', 'options', key],
+        msg: `Extra inputs are not permitted: target ${target} takes no option ${key}`,
+        type: 'extra_forbidden',
+      })),
+    ),
+  tooManyQueuedRuns: (max: number, retryAfterSeconds: number) =>
+    new AppError(
+      429,
+      'too_many_queued_runs',
+      `The tenant already has ${max} runs queued; retry once some have started`,
+      undefined,
+      retryAfter(retryAfterSeconds),
+    ),
+  runNotFinished: () =>
+    new AppError(409, 'run_not_finished', 'Only a succeeded, failed or cancelled run can be rerun'),
+  runFinished: () => new AppError(409, 'run_finished', 'Only a queued or running run can be cancelled'),
+
+  // revenue
+  endDateBeforeStart: () =>
+    ERRORS.validation([
+      {
+        loc: ['query', 'end_date'],
+        msg: 'Value error, end_date must not be before start_date',
+        type: 'value_error',
+      },
+    ]),
+
+  // events
   webhookUrlNotAllowed: (reason: string) =>
     new AppError(422, 'webhook_url_not_allowed', `The webhook URL is not allowed: ${reason}`, [
       { loc: ['body', 'url'], msg: reason, type: 'webhook_url_not_allowed' },
@@ -79,17 +231,39 @@ export const ERRORS = {
       'too_many_streams',
       `The tenant already has ${max} event streams open; close one first`,
       undefined,
-      { 'Retry-After': '5' },
+      retryAfter(5),
     ),
-  notImplemented: () => new AppError(501, 'not_implemented', 'Not implemented'),
-  unavailable: (message: string) => new AppError(503, 'unavailable', message),
+
+  // the server
+  notReady: () => new AppError(503, 'unavailable', 'Database unreachable'),
   storeUnavailable: () =>
-    new AppError(503, 'unavailable', 'The database is unavailable or overloaded; retry shortly', undefined, {
-      'Retry-After': '1',
-    }),
+    new AppError(
+      503,
+      'unavailable',
+      'The database is unavailable or overloaded; retry shortly',
+      undefined,
+      retryAfter(1),
+    ),
   blobsUnavailable: () =>
-    new AppError(503, 'unavailable', 'The object store is unavailable; retry shortly', undefined, {
-      'Retry-After': '1',
-    }),
+    new AppError(
+      503,
+      'unavailable',
+      'The object store is unavailable; retry shortly',
+      undefined,
+      retryAfter(1),
+    ),
   internal: () => new AppError(500, 'internal_error', 'Internal server error'),
 } as const;
+
+/** The failing envelope of the contract's ErrorEnvelope: the only place one is built. */
+export function envelopeOf(error: AppError, requestId: string) {
+  return {
+    code: error.status,
+    message: error.message,
+    error: error.error,
+    data: null,
+    timestamp: Date.now(),
+    request_id: requestId,
+    ...(error.detail ? { detail: error.detail } : {}),
+  };
+}

@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import { AppError, ERRORS } from '../errors.js';
+import { AppError, envelopeOf, ERRORS } from '../errors.js';
 import { StoreUnavailableError } from '../store/types.js';
 import { BlobUnavailableError } from '../blobs/blob-store.js';
 
@@ -46,13 +46,5 @@ export function sendError(ctx: Context, error: unknown): void {
           : ERRORS.internal();
   ctx.status = appError.status;
   if (appError.headers) ctx.set(appError.headers);
-  ctx.body = {
-    code: appError.status,
-    message: appError.message,
-    error: appError.error,
-    data: null,
-    timestamp: Date.now(),
-    request_id: ctx.state.requestId as string,
-    ...(appError.detail ? { detail: appError.detail } : {}),
-  };
+  ctx.body = envelopeOf(appError, ctx.state.requestId as string);
 }

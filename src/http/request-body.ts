@@ -42,11 +42,10 @@ export async function readJsonBody(ctx: Context): Promise<unknown> {
     await parseJson(ctx, async () => undefined);
   } catch (error) {
     const failure = error as { type?: string; status?: number; body?: unknown };
-    if (failure.type === 'entity.too.large')
-      throw ERRORS.payloadTooLarge(`JSON body over ${JSON_BODY_LIMIT} bytes`);
+    if (failure.type === 'entity.too.large') throw ERRORS.jsonBodyTooLarge(JSON_BODY_LIMIT);
     // co-body keeps the text of a body that is not JSON: validation turns it into `json_invalid`
     if (typeof failure.body === 'string') return failure.body.trim() === '' ? undefined : failure.body;
-    throw ERRORS.unprocessable('body_unreadable', 'The request body could not be read');
+    throw ERRORS.bodyUnreadable();
   }
   const raw = (ctx.request as { rawBody?: string }).rawBody ?? '';
   if (raw.trim() === '') return undefined;

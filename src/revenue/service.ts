@@ -43,13 +43,7 @@ export class Revenue {
 
   async listTransactions(tenantId: string, query: TransactionQuery) {
     if (query.startDate && query.endDate && query.startDate > query.endDate) {
-      throw ERRORS.validation([
-        {
-          loc: ['query', 'end_date'],
-          msg: 'Value error, end_date must not be before start_date',
-          type: 'value_error',
-        },
-      ]);
+      throw ERRORS.endDateBeforeStart();
     }
     return this.store.ledger.list(
       tenantId,

@@ -1,5 +1,5 @@
+import { Signal } from '../signal.js';
 import { randomUUID } from 'node:crypto';
-import { EventEmitter } from 'node:events';
 import type { Readable } from 'node:stream';
 import { ERRORS } from '../errors.js';
 import type { Principal, RunFilter, RunOptions, RunRow, RunTarget, Store } from '../store/types.js';
@@ -23,13 +23,7 @@ function checkOptions(target: RunTarget, options: RunOptions): void {
     (key) => !TARGET_OPTIONS[target].includes(key as keyof RunOptions),
   );
   if (refused.length === 0) return;
-  throw ERRORS.validation(
-    refused.map((key) => ({
-      loc: ['body', 'options', key],
-      msg: `Extra inputs are not permitted: target ${target} takes no option ${key}`,
-      type: 'extra_forbidden',
-    })),
-  );
+  throw ERRORS.runOptionsNotTaken(target, refused);
 }
 
 /** What a 429 for a full queue tells the caller to wait: about a run's time on a busy worker. */
@@ -43,10 +37,10 @@ const CONTENT_TYPES: Record<string, string> = {
 
 /** The API side of diagnosis runs: create, read, list, rerun. The worker (src/worker) executes them. */
 export class Runs {
-  /** Emits 'queued' when this process queues work, so an in-process worker claims it without polling delay. */
-  readonly events = new EventEmitter();
-  /** Emits 'missing' when a run lists an output whose bytes are gone: data loss an operator must see. */
-  readonly missingOutputs = new EventEmitter();
+  /** This process queued work: an in-process worker claims it without waiting for its poll. */
+  readonly queued = new Signal();
+  /** A run lists an output whose bytes are gone: data loss an operator must see. */
+  readonly outputMissing = new Signal<{ run_id: string; name: string }>();
 
   constructor(
     private readonly store: Store,
@@ -56,11 +50,7 @@ export class Runs {
   ) {}
 
   private tooManyQueued() {
-    return ERRORS.tooManyRequests(
-      'too_many_queued_runs',
-      `The tenant already has ${this.maxQueuedPerTenant} runs queued; retry once some have started`,
-      QUEUE_FULL_RETRY_AFTER_SECONDS,
-    );
+    return ERRORS.tooManyQueuedRuns(this.maxQueuedPerTenant, QUEUE_FULL_RETRY_AFTER_SECONDS);
   }
 
   async create(
@@ -98,7 +88,7 @@ export class Runs {
     };
     if ((await this.store.runs.create(run, this.maxQueuedPerTenant)) === 'over_limit')
       throw this.tooManyQueued();
-    this.events.emit('queued');
+    this.queued.emit();
     return run;
   }
 
@@ -124,10 +114,10 @@ export class Runs {
     );
     if (result === undefined) throw ERRORS.notFound('Run');
     if (result === 'conflict') {
-      throw ERRORS.conflict('run_not_finished', 'Only a succeeded, failed or cancelled run can be rerun');
+      throw ERRORS.runNotFinished();
     }
     if (result === 'over_limit') throw this.tooManyQueued();
-    this.events.emit('queued');
+    this.queued.emit();
     return result;
   }
 
@@ -136,7 +126,7 @@ export class Runs {
     const result = await this.store.runs.cancel(tenantId, runId, this.clock.now().toISOString());
     if (result === undefined) throw ERRORS.notFound('Run');
     if (result === 'conflict') {
-      throw ERRORS.conflict('run_finished', 'Only a queued or running run can be cancelled');
+      throw ERRORS.runFinished();
     }
     return result;
   }
@@ -155,7 +145,7 @@ export class Runs {
       opened = await this.blobs.open(outputKey(run.tenant_id, run.id, run.queue_message_id, name));
     } catch (error) {
       if (!(error instanceof BlobMissingError)) throw error;
-      this.missingOutputs.emit('missing', { run_id: run.id, name });
+      this.outputMissing.emit({ run_id: run.id, name });
       throw ERRORS.notFound('Output file');
     }
     return { ...opened, contentType: CONTENT_TYPES[extension] ?? 'application/octet-stream' };

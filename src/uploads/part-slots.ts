@@ -24,17 +24,10 @@ export class PartSlots {
   acquire(tenantId: string): () => void {
     const mine = this.perTenant.get(tenantId) ?? 0;
     if (mine >= this.maxPerTenant) {
-      throw ERRORS.tooManyRequests(
-        'too_many_concurrent_parts',
-        `At most ${this.maxPerTenant} parts of a tenant are received at once; send the next when one is done`,
-        RETRY_AFTER_SECONDS,
-      );
+      throw ERRORS.tooManyConcurrentParts(this.maxPerTenant, RETRY_AFTER_SECONDS);
     }
     if (this.total >= this.maxTotal) {
-      throw ERRORS.busy(
-        'The server is receiving as many parts as it can; retry shortly',
-        RETRY_AFTER_SECONDS,
-      );
+      throw ERRORS.partsBusy(RETRY_AFTER_SECONDS);
     }
     this.total++;
     this.perTenant.set(tenantId, mine + 1);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { EventEmitter } from 'node:events';
+import { Signal } from '../signal.js';
 import type { Readable } from 'node:stream';
 import type { Config } from '../config.js';
 import type { Schemas } from '../contract.js';
@@ -61,8 +61,8 @@ export function missingParts(upload: UploadRow, parts: PartRow[]): number[] {
  * (verify, assemble atomically, open with the PDF library, then commit the file row).
  */
 export class Uploads {
-  /** Emits 'part' with its bytes each time a part is stored. */
-  readonly events = new EventEmitter();
+  /** A part was stored: its bytes. */
+  readonly partStored = new Signal<number>();
   private readonly locks: UploadLock;
   private readonly partSlots: PartSlots;
 
@@ -97,16 +97,14 @@ export class Uploads {
   private async pending(tenantId: string, uploadId: string): Promise<UploadRow> {
     const upload = await this.store.uploads.get(tenantId, uploadId);
     if (!upload) throw ERRORS.notFound('Upload');
-    if (upload.status === 'completed')
-      throw ERRORS.conflict('upload_completed', 'Upload is already completed');
-    if (this.isExpired(upload))
-      throw ERRORS.conflict('upload_expired', `Upload expired at ${upload.expires_at}`);
+    if (upload.status === 'completed') throw ERRORS.uploadCompleted('on_part');
+    if (this.isExpired(upload)) throw ERRORS.uploadExpired(upload.expires_at);
     return upload;
   }
 
   async start(tenantId: string, request: NewUpload): Promise<UploadView> {
     if (request.size_bytes > this.config.maxUploadBytes) {
-      throw ERRORS.payloadTooLarge(`size_bytes is over the maximum of ${this.config.maxUploadBytes} bytes`);
+      throw ERRORS.uploadTooLarge(this.config.maxUploadBytes);
     }
     const now = this.clock.now();
     const id = randomUUID();
@@ -139,16 +137,11 @@ export class Uploads {
       });
     if (created !== 'created') await this.blobs.multipart.abort(multipartOf(upload));
     if (created === 'too_many') {
-      throw ERRORS.tooManyRequests(
-        'too_many_pending_uploads',
-        `The tenant already has ${this.config.maxPendingUploadsPerTenant} pending uploads; complete or abort some first`,
-        PENDING_RETRY_AFTER_SECONDS,
-      );
+      throw ERRORS.tooManyPendingUploads(this.config.maxPendingUploadsPerTenant, PENDING_RETRY_AFTER_SECONDS);
     }
     if (created === 'too_many_bytes') {
-      throw ERRORS.tooManyRequests(
-        'pending_upload_bytes_exceeded',
-        `Pending uploads may declare ${this.config.maxPendingUploadBytesPerTenant} bytes in all; this one would pass it. Complete or abort some first`,
+      throw ERRORS.pendingUploadBytesExceeded(
+        this.config.maxPendingUploadBytesPerTenant,
         PENDING_RETRY_AFTER_SECONDS,
       );
     }
@@ -191,23 +184,10 @@ export class Uploads {
     declaredLength?: number,
   ) {
     const upload = await this.pending(tenantId, uploadId);
-    if (partNumber > upload.part_count) {
-      throw ERRORS.validation([
-        {
-          loc: ['path', 'part_number'],
-          msg: `Input should be less than or equal to ${upload.part_count}`,
-          type: 'less_than_equal',
-        },
-      ]);
-    }
+    if (partNumber > upload.part_count) throw ERRORS.partNumberTooHigh(upload.part_count);
     const expected = expectedPartSize(upload, partNumber);
-    const tooLarge = () =>
-      ERRORS.payloadTooLarge(`Part ${partNumber} must be exactly ${expected} bytes; the body is longer`);
-    const wrongSize = (got: number) =>
-      ERRORS.unprocessable(
-        'part_size_mismatch',
-        `Part ${partNumber} must be exactly ${expected} bytes, got ${got}`,
-      );
+    const tooLarge = () => ERRORS.partTooLong(partNumber, expected);
+    const wrongSize = (got: number) => ERRORS.partSizeMismatch(partNumber, expected, got);
     if (declaredLength !== undefined && declaredLength > expected) throw tooLarge();
     if (declaredLength !== undefined && declaredLength < expected) throw wrongSize(declaredLength);
 
@@ -235,7 +215,7 @@ export class Uploads {
         received_at: this.clock.now().toISOString(),
       });
       if (!recorded) throw this.goneWhileSent();
-      this.events.emit('part', stored.size);
+      this.partStored.emit(stored.size);
       return {
         upload_id: upload.id,
         part_number: partNumber,
@@ -246,7 +226,7 @@ export class Uploads {
   }
 
   private goneWhileSent() {
-    return ERRORS.conflict('upload_completed', 'Upload was completed or aborted while the part was sent');
+    return ERRORS.uploadCompleted('while_part_sent');
   }
 
   async complete(tenantId: string, uploadId: string) {
@@ -254,21 +234,13 @@ export class Uploads {
       const upload = await this.store.uploads.get(tenantId, uploadId);
       if (!upload) throw ERRORS.notFound('Upload');
       if (upload.status === 'completed') return this.completedView(upload, await this.existingFile(upload));
-      if (this.isExpired(upload))
-        throw ERRORS.conflict('upload_expired', `Upload expired at ${upload.expires_at}`);
+      if (this.isExpired(upload)) throw ERRORS.uploadExpired(upload.expires_at);
 
       const parts = await this.store.uploads.parts(upload.id);
       const missing = missingParts(upload, parts);
-      if (missing.length > 0) {
-        throw ERRORS.conflict('upload_incomplete', `Upload is missing parts: ${missing.join(', ')}`);
-      }
+      if (missing.length > 0) throw ERRORS.uploadMissingParts(missing);
       const received = parts.reduce((sum, p) => sum + p.size_bytes, 0);
-      if (received !== upload.size_bytes) {
-        throw ERRORS.conflict(
-          'size_mismatch',
-          `Parts add up to ${received} bytes, the upload declared ${upload.size_bytes}`,
-        );
-      }
+      if (received !== upload.size_bytes) throw ERRORS.sizeMismatch('parts', received, upload.size_bytes);
 
       const target = multipartOf(upload);
       const partSizes = parts.map((p) => p.size_bytes);
@@ -280,18 +252,9 @@ export class Uploads {
           (multipartId) => this.store.uploads.setMultipart(upload.id, multipartId),
         );
       } catch (error) {
-        if (error instanceof MultipartGoneError) {
-          throw ERRORS.conflict(
-            'upload_incomplete',
-            'The stored parts of this upload are gone from the object store; abort it and upload the file again',
-          );
-        }
-        if (error instanceof BlobSizeError) {
-          throw ERRORS.conflict(
-            'size_mismatch',
-            `A stored part holds ${error.got} bytes where ${error.expected} were recorded; send it again`,
-          );
-        }
+        if (error instanceof MultipartGoneError) throw ERRORS.uploadPartsGone();
+        if (error instanceof BlobSizeError)
+          throw ERRORS.sizeMismatch('stored_part', error.got, error.expected);
         throw error;
       }
     });
@@ -300,23 +263,14 @@ export class Uploads {
   /** Checks an assembled file and records it; throwing leaves the upload pending with its parts. */
   private async admit(upload: UploadRow, key: string, assembled: AssembledBlob) {
     if (assembled.size !== upload.size_bytes) {
-      throw ERRORS.conflict(
-        'size_mismatch',
-        `Parts hold ${assembled.size} bytes, the upload declared ${upload.size_bytes}`,
-      );
+      throw ERRORS.sizeMismatch('assembled', assembled.size, upload.size_bytes);
     }
     if (upload.sha256 && assembled.sha256 !== upload.sha256) {
-      throw ERRORS.unprocessable(
-        'checksum_mismatch',
-        `SHA-256 of the file is ${assembled.sha256}, the upload declared ${upload.sha256}`,
-      );
+      throw ERRORS.checksumMismatch(assembled.sha256, upload.sha256);
     }
     const facts = await this.probePdf(assembled.path, upload.tenant_id);
     if (facts.pageCount !== null && facts.pageCount > this.config.maxPages) {
-      throw ERRORS.unprocessable(
-        'too_many_pages',
-        `The PDF has ${facts.pageCount} pages; at most ${this.config.maxPages} are accepted`,
-      );
+      throw ERRORS.tooManyPages(facts.pageCount, this.config.maxPages);
     }
     const file: FileRow = {
       id: randomUUID(),
@@ -344,8 +298,7 @@ export class Uploads {
       return await this.probe(path, tenantId);
     } catch (error) {
       if (error instanceof TaskFailure) {
-        throw ERRORS.unprocessable(
-          'invalid_pdf',
+        throw ERRORS.invalidPdf(
           error.kind === 'invalid_pdf' ? error.message : `The PDF could not be opened: ${error.message}`,
         );
       }
@@ -377,10 +330,9 @@ export class Uploads {
     await this.locks.run(uploadId, async () => {
       const upload = await this.store.uploads.get(tenantId, uploadId);
       if (!upload) throw ERRORS.notFound('Upload');
-      if (upload.status === 'completed')
-        throw ERRORS.conflict('upload_completed', 'A completed upload cannot be aborted');
+      if (upload.status === 'completed') throw ERRORS.uploadCompleted('on_abort');
       if (!(await this.store.uploads.deletePending(tenantId, uploadId)))
-        throw ERRORS.conflict('upload_completed', 'A completed upload cannot be aborted');
+        throw ERRORS.uploadCompleted('on_abort');
       await this.discardBytes(upload);
     });
     return { upload_id: uploadId, status: 'aborted' as const };

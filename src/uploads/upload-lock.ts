@@ -41,7 +41,7 @@ export class UploadLock {
         // with no row there is nothing to guard: fn finds that out and answers 404 or 409
         if (state !== 'busy') break;
         if (Date.now() > deadline) {
-          throw ERRORS.busy('Another request is working on this upload; retry shortly', 1);
+          throw ERRORS.uploadBusy();
         }
         await new Promise((resolve) => setTimeout(resolve, POLL_MS));
       }

@@ -531,6 +531,45 @@ export interface components {
          * @example USD
          */
         Currency: string;
+        /**
+         * @description Stable machine-readable name of a failure. Each response of each operation lists the codes it can carry.
+         *     - `bad_request`: The request is not valid HTTP (refused by the HTTP parser).
+         *     - `headers_too_large`: The request headers are larger than 16 KiB.
+         *     - `request_timeout`: The request, or a body that stopped sending, did not arrive in time.
+         *     - `not_authenticated`: No bearer token was sent.
+         *     - `invalid_token`: The token is malformed, unknown, revoked or expired.
+         *     - `not_found`: No such object for this tenant (another tenant's included), or no such route.
+         *     - `method_not_allowed`: The path does not take this method (`Allow` lists the ones it takes).
+         *     - `unsupported_media_type`: The request's Content-Type is not one the operation takes.
+         *     - `payload_too_large`: The declared or sent size is over its limit.
+         *     - `validation_error`: The request does not match the contract: `detail[]` says where and why.
+         *     - `body_unreadable`: The request body could not be read.
+         *     - `idempotency_key_reused`: The Idempotency-Key was used with a different request.
+         *     - `idempotency_key_in_use`: A request with the same Idempotency-Key is still being executed.
+         *     - `rate_limited`: The tenant's (or, without a token, the address's) rate limit was reached.
+         *     - `upload_completed`: The upload is completed (or was aborted): it takes no more parts and cannot be aborted.
+         *     - `upload_expired`: The upload expired; start a new one.
+         *     - `upload_incomplete`: Parts are missing, or their stored bytes are gone.
+         *     - `size_mismatch`: The parts do not add up to the declared size.
+         *     - `part_size_mismatch`: A part is not exactly the size its number requires.
+         *     - `checksum_mismatch`: The file's SHA-256 is not the one the upload declared.
+         *     - `too_many_pages`: The PDF has more pages than MAX_PAGES.
+         *     - `invalid_pdf`: The file is not a PDF that can be opened.
+         *     - `too_many_pending_uploads`: The tenant has MAX_PENDING_UPLOADS_PER_TENANT pending uploads.
+         *     - `pending_upload_bytes_exceeded`: Pending uploads would declare more than MAX_PENDING_UPLOAD_BYTES_PER_TENANT bytes.
+         *     - `too_many_concurrent_parts`: The tenant has MAX_CONCURRENT_PARTS_PER_TENANT part bodies in flight.
+         *     - `too_many_queued_runs`: The tenant has MAX_QUEUED_RUNS_PER_TENANT runs queued.
+         *     - `run_not_finished`: Only a succeeded, failed or cancelled run can be rerun.
+         *     - `run_finished`: Only a queued or running run can be cancelled.
+         *     - `webhook_url_not_allowed`: The webhook URL breaks the SSRF policy (scheme, address or port).
+         *     - `too_many_webhook_endpoints`: The tenant has MAX_WEBHOOK_ENDPOINTS_PER_TENANT endpoints.
+         *     - `too_many_streams`: The tenant has MAX_STREAMS_PER_TENANT event streams open on this server process.
+         *     - `busy`: The server, or another request on the same upload, is busy: retry after Retry-After.
+         *     - `unavailable`: The database or the object store could not answer: retry after Retry-After.
+         *     - `internal_error`: A failure of the server, logged with the request id.
+         * @enum {string}
+         */
+        ErrorCode: "bad_request" | "headers_too_large" | "request_timeout" | "not_authenticated" | "invalid_token" | "not_found" | "method_not_allowed" | "unsupported_media_type" | "payload_too_large" | "validation_error" | "body_unreadable" | "idempotency_key_reused" | "idempotency_key_in_use" | "rate_limited" | "upload_completed" | "upload_expired" | "upload_incomplete" | "size_mismatch" | "part_size_mismatch" | "checksum_mismatch" | "too_many_pages" | "invalid_pdf" | "too_many_pending_uploads" | "pending_upload_bytes_exceeded" | "too_many_concurrent_parts" | "too_many_queued_runs" | "run_not_finished" | "run_finished" | "webhook_url_not_allowed" | "too_many_webhook_endpoints" | "too_many_streams" | "busy" | "unavailable" | "internal_error";
         ErrorEnvelope: {
             /**
              * Format: int32
@@ -539,11 +578,7 @@ export interface components {
              */
             code: number;
             message: string;
-            /**
-             * @description Stable machine-readable name of the error.
-             * @example not_found
-             */
-            error: string;
+            error: components["schemas"]["ErrorCode"];
             /** @description Always null on failure. */
             data: Record<string, never> | null;
             timestamp: components["schemas"]["Timestamp"];
@@ -1241,7 +1276,10 @@ export interface components {
                  *       "request_id": "5f0c6c1e-2b7d-4a55-8f50-3c8e7f9d1a22"
                  *     }
                  */
-                "application/json": components["schemas"]["ErrorEnvelope"];
+                "application/json": components["schemas"]["ErrorEnvelope"] & {
+                    /** @enum {string} */
+                    error?: "rate_limited";
+                };
             };
         };
         /**
@@ -1257,7 +1295,10 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ErrorEnvelope"];
+                "application/json": components["schemas"]["ErrorEnvelope"] & {
+                    /** @enum {string} */
+                    error?: "too_many_streams" | "rate_limited";
+                };
             };
         };
         /**
@@ -1272,7 +1313,10 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ErrorEnvelope"];
+                "application/json": components["schemas"]["ErrorEnvelope"] & {
+                    /** @enum {string} */
+                    error?: "idempotency_key_in_use";
+                };
             };
         };
         /** @description No, malformed, unknown, revoked or expired token. */
@@ -1295,7 +1339,10 @@ export interface components {
                  *       "request_id": "5f0c6c1e-2b7d-4a55-8f50-3c8e7f9d1a22"
                  *     }
                  */
-                "application/json": components["schemas"]["ErrorEnvelope"];
+                "application/json": components["schemas"]["ErrorEnvelope"] & {
+                    /** @enum {string} */
+                    error?: "not_authenticated" | "invalid_token";
+                };
             };
         };
         /** @description No such object for this tenant (another tenant's object included), or no such route. */
@@ -1316,33 +1363,10 @@ export interface components {
                  *       "request_id": "5f0c6c1e-2b7d-4a55-8f50-3c8e7f9d1a22"
                  *     }
                  */
-                "application/json": components["schemas"]["ErrorEnvelope"];
-            };
-        };
-        /**
-         * @description The object's state does not allow the call (for example a rerun of a running run); or, on a POST, a
-         *     request with the same `Idempotency-Key` is still being executed (`idempotency_key_in_use`, with
-         *     `Retry-After`).
-         */
-        Conflict: {
-            headers: {
-                "Retry-After": components["headers"]["RetryAfter"];
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "code": 409,
-                 *       "message": "Upload is missing parts: 2, 3",
-                 *       "error": "upload_incomplete",
-                 *       "data": null,
-                 *       "timestamp": 1795340000000,
-                 *       "request_id": "5f0c6c1e-2b7d-4a55-8f50-3c8e7f9d1a22"
-                 *     }
-                 */
-                "application/json": components["schemas"]["ErrorEnvelope"];
+                "application/json": components["schemas"]["ErrorEnvelope"] & {
+                    /** @enum {string} */
+                    error?: "not_found";
+                };
             };
         };
         /** @description The declared or sent size is over the limit. */
@@ -1353,7 +1377,10 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ErrorEnvelope"];
+                "application/json": components["schemas"]["ErrorEnvelope"] & {
+                    /** @enum {string} */
+                    error?: "payload_too_large";
+                };
             };
         };
         /** @description The request's Content-Type is not one the operation takes. */
@@ -1364,7 +1391,10 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ErrorEnvelope"];
+                "application/json": components["schemas"]["ErrorEnvelope"] & {
+                    /** @enum {string} */
+                    error?: "unsupported_media_type";
+                };
             };
         };
         /**
@@ -1398,7 +1428,10 @@ export interface components {
                  *       ]
                  *     }
                  */
-                "application/json": components["schemas"]["ErrorEnvelope"];
+                "application/json": components["schemas"]["ErrorEnvelope"] & {
+                    /** @enum {string} */
+                    error?: "validation_error";
+                };
             };
         };
         /**
@@ -1425,7 +1458,10 @@ export interface components {
                  *       "request_id": "5f0c6c1e-2b7d-4a55-8f50-3c8e7f9d1a22"
                  *     }
                  */
-                "application/json": components["schemas"]["ErrorEnvelope"];
+                "application/json": components["schemas"]["ErrorEnvelope"] & {
+                    /** @enum {string} */
+                    error?: "too_many_queued_runs" | "rate_limited";
+                };
             };
         };
         /**
@@ -1444,7 +1480,10 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ErrorEnvelope"];
+                "application/json": components["schemas"]["ErrorEnvelope"] & {
+                    /** @enum {string} */
+                    error?: "too_many_pending_uploads" | "pending_upload_bytes_exceeded" | "rate_limited";
+                };
             };
         };
         /**
@@ -1461,7 +1500,10 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ErrorEnvelope"];
+                "application/json": components["schemas"]["ErrorEnvelope"] & {
+                    /** @enum {string} */
+                    error?: "too_many_concurrent_parts" | "rate_limited";
+                };
             };
         };
         /**
@@ -1479,7 +1521,10 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ErrorEnvelope"];
+                "application/json": components["schemas"]["ErrorEnvelope"] & {
+                    /** @enum {string} */
+                    error?: "busy" | "unavailable";
+                };
             };
         };
         /**
@@ -1493,7 +1538,10 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ErrorEnvelope"];
+                "application/json": components["schemas"]["ErrorEnvelope"] & {
+                    /** @enum {string} */
+                    error?: "request_timeout";
+                };
             };
         };
         /**
@@ -1523,7 +1571,10 @@ export interface components {
                  *       "request_id": "5f0c6c1e-2b7d-4a55-8f50-3c8e7f9d1a22"
                  *     }
                  */
-                "application/json": components["schemas"]["ErrorEnvelope"];
+                "application/json": components["schemas"]["ErrorEnvelope"] & {
+                    /** @enum {string} */
+                    error?: "unavailable" | "busy";
+                };
             };
         };
         /** @description An unexpected failure; the `request_id` finds it in the logs. */
@@ -1534,7 +1585,10 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ErrorEnvelope"];
+                "application/json": components["schemas"]["ErrorEnvelope"] & {
+                    /** @enum {string} */
+                    error?: "internal_error";
+                };
             };
         };
         /** @description Not ready (database unreachable or shutting down). */
@@ -1543,7 +1597,295 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ErrorEnvelope"];
+                "application/json": components["schemas"]["ErrorEnvelope"] & {
+                    /** @enum {string} */
+                    error?: "unavailable";
+                };
+            };
+        };
+        /**
+         * @description The state of the object does not allow the call; `error` says why:
+         *     - `upload_completed`: The upload is completed (or was aborted): it takes no more parts and cannot be aborted.
+         */
+        AbortUploadConflict: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"] & {
+                    /** @enum {string} */
+                    error?: "upload_completed";
+                };
+            };
+        };
+        /**
+         * @description The state of the object does not allow the call; `error` says why:
+         *     - `run_finished`: Only a queued or running run can be cancelled.
+         *     - `idempotency_key_in_use`: A request with the same Idempotency-Key is still being executed.
+         */
+        CancelRunConflict: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"] & {
+                    /** @enum {string} */
+                    error?: "run_finished" | "idempotency_key_in_use";
+                };
+            };
+        };
+        /**
+         * @description The request, or its content, is refused; `error` says why:
+         *     - `validation_error`: The request does not match the contract: `detail[]` says where and why.
+         *     - `idempotency_key_reused`: The Idempotency-Key was used with a different request.
+         */
+        CancelRunRefused: {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"] & {
+                    /** @enum {string} */
+                    error?: "validation_error" | "idempotency_key_reused";
+                };
+            };
+        };
+        /**
+         * @description The state of the object does not allow the call; `error` says why:
+         *     - `upload_expired`: The upload expired; start a new one.
+         *     - `upload_incomplete`: Parts are missing, or their stored bytes are gone.
+         *     - `size_mismatch`: The parts do not add up to the declared size.
+         *     - `idempotency_key_in_use`: A request with the same Idempotency-Key is still being executed.
+         */
+        CompleteUploadConflict: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"] & {
+                    /** @enum {string} */
+                    error?: "upload_expired" | "upload_incomplete" | "size_mismatch" | "idempotency_key_in_use";
+                };
+            };
+        };
+        /**
+         * @description The request, or its content, is refused; `error` says why:
+         *     - `validation_error`: The request does not match the contract: `detail[]` says where and why.
+         *     - `body_unreadable`: The request body could not be read.
+         *     - `idempotency_key_reused`: The Idempotency-Key was used with a different request.
+         *     - `checksum_mismatch`: The file's SHA-256 is not the one the upload declared.
+         *     - `too_many_pages`: The PDF has more pages than MAX_PAGES.
+         *     - `invalid_pdf`: The file is not a PDF that can be opened.
+         */
+        CompleteUploadRefused: {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"] & {
+                    /** @enum {string} */
+                    error?: "validation_error" | "body_unreadable" | "idempotency_key_reused" | "checksum_mismatch" | "too_many_pages" | "invalid_pdf";
+                };
+            };
+        };
+        /**
+         * @description The request, or its content, is refused; `error` says why:
+         *     - `validation_error`: The request does not match the contract: `detail[]` says where and why.
+         *     - `body_unreadable`: The request body could not be read.
+         *     - `idempotency_key_reused`: The Idempotency-Key was used with a different request.
+         */
+        CreateRunRefused: {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"] & {
+                    /** @enum {string} */
+                    error?: "validation_error" | "body_unreadable" | "idempotency_key_reused";
+                };
+            };
+        };
+        /**
+         * @description The request, or its content, is refused; `error` says why:
+         *     - `validation_error`: The request does not match the contract: `detail[]` says where and why.
+         *     - `body_unreadable`: The request body could not be read.
+         *     - `idempotency_key_reused`: The Idempotency-Key was used with a different request.
+         */
+        CreateUploadRefused: {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"] & {
+                    /** @enum {string} */
+                    error?: "validation_error" | "body_unreadable" | "idempotency_key_reused";
+                };
+            };
+        };
+        /**
+         * @description The state of the object does not allow the call; `error` says why:
+         *     - `too_many_webhook_endpoints`: The tenant has MAX_WEBHOOK_ENDPOINTS_PER_TENANT endpoints.
+         *     - `idempotency_key_in_use`: A request with the same Idempotency-Key is still being executed.
+         */
+        CreateWebhookEndpointConflict: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"] & {
+                    /** @enum {string} */
+                    error?: "too_many_webhook_endpoints" | "idempotency_key_in_use";
+                };
+            };
+        };
+        /**
+         * @description The request, or its content, is refused; `error` says why:
+         *     - `validation_error`: The request does not match the contract: `detail[]` says where and why.
+         *     - `body_unreadable`: The request body could not be read.
+         *     - `idempotency_key_reused`: The Idempotency-Key was used with a different request.
+         *     - `webhook_url_not_allowed`: The webhook URL breaks the SSRF policy (scheme, address or port).
+         */
+        CreateWebhookEndpointRefused: {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"] & {
+                    /** @enum {string} */
+                    error?: "validation_error" | "body_unreadable" | "idempotency_key_reused" | "webhook_url_not_allowed";
+                };
+            };
+        };
+        /**
+         * @description The request, or its content, is refused; `error` says why:
+         *     - `validation_error`: The request does not match the contract: `detail[]` says where and why.
+         *     - `idempotency_key_reused`: The Idempotency-Key was used with a different request.
+         */
+        EnableWebhookEndpointRefused: {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"] & {
+                    /** @enum {string} */
+                    error?: "validation_error" | "idempotency_key_reused";
+                };
+            };
+        };
+        /**
+         * @description The state of the object does not allow the call; `error` says why:
+         *     - `run_not_finished`: Only a succeeded, failed or cancelled run can be rerun.
+         *     - `idempotency_key_in_use`: A request with the same Idempotency-Key is still being executed.
+         */
+        RerunRunConflict: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"] & {
+                    /** @enum {string} */
+                    error?: "run_not_finished" | "idempotency_key_in_use";
+                };
+            };
+        };
+        /**
+         * @description The request, or its content, is refused; `error` says why:
+         *     - `validation_error`: The request does not match the contract: `detail[]` says where and why.
+         *     - `idempotency_key_reused`: The Idempotency-Key was used with a different request.
+         */
+        RerunRunRefused: {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"] & {
+                    /** @enum {string} */
+                    error?: "validation_error" | "idempotency_key_reused";
+                };
+            };
+        };
+        /**
+         * @description The request, or its content, is refused; `error` says why:
+         *     - `validation_error`: The request does not match the contract: `detail[]` says where and why.
+         *     - `idempotency_key_reused`: The Idempotency-Key was used with a different request.
+         */
+        RotateWebhookSecretRefused: {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"] & {
+                    /** @enum {string} */
+                    error?: "validation_error" | "idempotency_key_reused";
+                };
+            };
+        };
+        /**
+         * @description The state of the object does not allow the call; `error` says why:
+         *     - `upload_completed`: The upload is completed (or was aborted): it takes no more parts and cannot be aborted.
+         *     - `upload_expired`: The upload expired; start a new one.
+         */
+        UploadPartConflict: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"] & {
+                    /** @enum {string} */
+                    error?: "upload_completed" | "upload_expired";
+                };
+            };
+        };
+        /**
+         * @description The request, or its content, is refused; `error` says why:
+         *     - `validation_error`: The request does not match the contract: `detail[]` says where and why.
+         *     - `part_size_mismatch`: A part is not exactly the size its number requires.
+         */
+        UploadPartRefused: {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"] & {
+                    /** @enum {string} */
+                    error?: "validation_error" | "part_size_mismatch";
+                };
             };
         };
     };
@@ -1793,7 +2135,7 @@ export interface operations {
             409: components["responses"]["IdempotencyKeyInUse"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailed"];
+            422: components["responses"]["CreateUploadRefused"];
             429: components["responses"]["TooManyPendingUploads"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StoreUnavailable"];
@@ -1839,10 +2181,10 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["CompleteUploadConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailed"];
+            422: components["responses"]["CompleteUploadRefused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StoreUnavailable"];
@@ -1902,7 +2244,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["AbortUploadConflict"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -1941,10 +2283,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["BodyIdle"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["UploadPartConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailed"];
+            422: components["responses"]["UploadPartRefused"];
             429: components["responses"]["TooManyConcurrentParts"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Busy"];
@@ -2070,7 +2412,7 @@ export interface operations {
             409: components["responses"]["IdempotencyKeyInUse"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailed"];
+            422: components["responses"]["CreateRunRefused"];
             429: components["responses"]["TooManyQueuedRuns"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StoreUnavailable"];
@@ -2139,8 +2481,8 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            422: components["responses"]["ValidationFailed"];
+            409: components["responses"]["RerunRunConflict"];
+            422: components["responses"]["RerunRunRefused"];
             429: components["responses"]["TooManyQueuedRuns"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StoreUnavailable"];
@@ -2179,8 +2521,8 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            422: components["responses"]["ValidationFailed"];
+            409: components["responses"]["CancelRunConflict"];
+            422: components["responses"]["CancelRunRefused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StoreUnavailable"];
@@ -2288,10 +2630,10 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["CreateWebhookEndpointConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailed"];
+            422: components["responses"]["CreateWebhookEndpointRefused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StoreUnavailable"];
@@ -2391,7 +2733,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["IdempotencyKeyInUse"];
-            422: components["responses"]["ValidationFailed"];
+            422: components["responses"]["RotateWebhookSecretRefused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StoreUnavailable"];
@@ -2431,7 +2773,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["IdempotencyKeyInUse"];
-            422: components["responses"]["ValidationFailed"];
+            422: components["responses"]["EnableWebhookEndpointRefused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StoreUnavailable"];

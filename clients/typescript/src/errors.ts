@@ -1,6 +1,8 @@
 import type { components } from '../generated/openapi.js';
 
 export type ErrorEnvelope = components['schemas']['ErrorEnvelope'];
+/** The API's stable failure names, as the contract lists them; `http_error` when an answer carried none. */
+export type ErrorCode = components['schemas']['ErrorCode'] | 'http_error';
 export type ValidationItem = NonNullable<ErrorEnvelope['detail']>[number];
 
 /**
@@ -10,7 +12,7 @@ export type ValidationItem = NonNullable<ErrorEnvelope['detail']>[number];
 export class OtaError extends Error {
   readonly status: number;
   readonly code: number;
-  readonly error: string;
+  readonly error: ErrorCode;
   readonly request_id: string | undefined;
   readonly detail: ValidationItem[];
   /** Seconds the server asked to wait (429, 503), when it said. */

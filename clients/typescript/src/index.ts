@@ -24,6 +24,12 @@ export {
 } from './client.js';
 export { type Event, type EventType, type StreamOptions } from './event-stream.js';
 export { TIMESTAMP_TOLERANCE_SECONDS, verifyWebhook, WebhookVerificationError } from './webhooks.js';
-export { type ErrorEnvelope, IntegrityError, OtaError, type ValidationItem } from './errors.js';
+export {
+  type ErrorCode,
+  type ErrorEnvelope,
+  IntegrityError,
+  OtaError,
+  type ValidationItem,
+} from './errors.js';
 export { DEFAULT_RETRY, type RateLimitState, type RetryNotice, type RetryPolicy } from './retry.js';
 export type { components, operations, paths } from '../generated/openapi.js';

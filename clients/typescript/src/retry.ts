@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { ErrorCode } from './errors.js';
 
 /**
  * How a request is retried: 429, 503 and 409 `idempotency_key_in_use` always (the server did nothing, or
@@ -34,7 +35,7 @@ export interface RateLimitState {
 export interface RetryNotice {
   status: number | 'network';
   /** The server's `error` for a failing envelope (`rate_limited`, `idempotency_key_in_use`, ...). */
-  error?: string;
+  error?: ErrorCode;
   delayMs: number;
   attempt: number;
 }
@@ -110,13 +111,14 @@ export const sleep = (ms: number, signal?: AbortSignal) =>
   });
 
 /** The failing envelope's `error` of a response worth retrying, read from a copy (the body stays unread). */
-async function errorOf(response: Response): Promise<string | undefined> {
+/** The failing envelope's `error`: one of the contract's codes, as the server answers only those. */
+async function errorOf(response: Response): Promise<ErrorCode | undefined> {
   if (!(response.headers.get('content-type') ?? '').includes('json')) return undefined;
   const body = (await response
     .clone()
     .json()
     .catch(() => undefined)) as { error?: unknown } | undefined;
-  return typeof body?.error === 'string' ? body.error : undefined;
+  return typeof body?.error === 'string' ? (body.error as ErrorCode) : undefined;
 }
 
 /**
