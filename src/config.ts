@@ -21,8 +21,15 @@ export interface Config {
   uploadTtlMs: number;
   /** How often expired uploads are swept. */
   sweepIntervalMs: number;
-  /** Worker threads that parse PDFs; 0 runs no in-process diagnosis worker (see `defaultParserThreads`). */
+  /** Threads of the parser pool that diagnoses runs (see `defaultParserThreads`); at least 1 is started. */
   workerThreads: number;
+  /**
+   * `npm start` also executes runs and delivers webhooks (EMBEDDED_WORKER). The old way to say no,
+   * WORKER_THREADS=0, still works and is named in `deprecated`.
+   */
+  embeddedWorker: boolean;
+  /** One line per deprecated setting in use, logged at start-up. */
+  deprecated: string[];
   /** Wall-clock limit for one diagnosis task (one page, or opening the document). */
   taskTimeoutMs: number;
   /** Memory limit of a parser thread: the cap on its PDFium heap, and its V8 heap limit. */
@@ -279,6 +286,7 @@ function readBlobs(env: EnvReader): BlobsConfig {
 
 function readConfig(env: EnvReader, role: ProcessRole): Config {
   const MiB = 1024 * 1024;
+  const parserThreads = env.int('WORKER_THREADS', defaultParserThreads(role));
   return {
     port: env.int('PORT', 8080, 0, 65535),
     host: env.text('HOST', '0.0.0.0'),
@@ -291,7 +299,12 @@ function readConfig(env: EnvReader, role: ProcessRole): Config {
     uploadPartSize: env.int('UPLOAD_PART_SIZE', 8 * MiB, 1, 5 * 1024 * MiB),
     uploadTtlMs: env.int('UPLOAD_TTL_SECONDS', 24 * 3600, 1) * 1000,
     sweepIntervalMs: env.int('UPLOAD_SWEEP_SECONDS', 300, 1) * 1000,
-    workerThreads: env.int('WORKER_THREADS', defaultParserThreads(role)),
+    workerThreads: parserThreads,
+    embeddedWorker: env.bool('EMBEDDED_WORKER', true) && parserThreads > 0,
+    deprecated:
+      parserThreads === 0
+        ? ['WORKER_THREADS=0 is deprecated: set EMBEDDED_WORKER=false to run no worker inside npm start']
+        : [],
     taskTimeoutMs: env.int('TASK_TIMEOUT_MS', 10_000, 1),
     taskMemoryMb: env.int('TASK_MEMORY_MB', 512, 64),
     probeThreads: env.int('PROBE_THREADS', 1, 1),

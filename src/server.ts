@@ -3,17 +3,11 @@ import type { AddressInfo, Socket } from 'node:net';
 import { answerClientError } from './http/client-error.js';
 import { startMetricsServer } from './metrics/server.js';
 import type { Config } from './config.js';
-import { sweepExpiredKeys } from './http/idempotency.js';
 import { createApp } from './http/app.js';
 import type { Logger } from './logger.js';
-import { openBlobStore } from './blobs/open.js';
-import { createServices, type Services } from './services.js';
-import { describeStore, openStore } from './store/open.js';
-import { createRunWorker } from './worker/index.js';
-import { createWebhookDispatcher } from './events/dispatcher.js';
-
-/** How often the store's housekeeping runs (PostgreSQL folds block counts; see Store.maintain). */
-const STORE_MAINTENANCE_MS = 10_000;
+import type { Services } from './services.js';
+import { createRuntime } from './start/create-runtime.js';
+import { describeStore } from './store/open.js';
 
 export interface RunningServer {
   url: string;
@@ -39,10 +33,8 @@ export async function startServer(
   announce?: (url: string, metricsUrl?: string) => void,
 ): Promise<RunningServer> {
   const started = performance.now();
-  const blobs = await openBlobStore(config);
-  await blobs.check();
-  const store = await openStore(config, 'api');
-  const services = createServices(config, store, blobs, logger);
+  const runtime = await createRuntime(config, 'api', logger);
+  const { services } = runtime;
   const app = await createApp(services);
   const server: Server = createServer(
     {
@@ -106,39 +98,12 @@ export async function startServer(
     'listening',
   );
 
-  // `npm start` runs an in-process worker too; WORKER_THREADS=0 leaves runs to `npm run worker` processes
-  const runWorker = config.workerThreads > 0 ? createRunWorker(services) : undefined;
-  runWorker?.start();
-  // ... and delivers webhooks, as worker processes do
-  const dispatcher = config.workerThreads > 0 ? createWebhookDispatcher(services) : undefined;
-  dispatcher?.start();
-
-  const sweep = async () => {
-    await services.uploads.sweepExpired();
-    const removed = await services.uploads.sweepLeftovers(config.leftoverMinAgeMs);
-    if (removed > 0) logger.info({ removed }, 'removed temporary files and blobs no record refers to');
-
-    const keys = await sweepExpiredKeys(services);
-    if (keys > 0) logger.info({ removed: keys }, 'removed idempotency keys past their time');
-
-    const events = await services.events.sweep();
-    if (events > 0) logger.info({ removed: events }, 'removed events past their retention');
-  };
-  const sweepLogged = () =>
-    sweep().catch((error: unknown) => logger.error({ err: error }, 'upload sweep failed'));
-  void sweepLogged();
-  const sweeper = setInterval(sweepLogged, config.sweepIntervalMs);
-  sweeper.unref();
-  const maintenance = setInterval(() => {
-    store.maintain().catch((error: unknown) => logger.warn({ err: error }, 'store maintenance failed'));
-  }, STORE_MAINTENANCE_MS);
-  maintenance.unref();
+  // the embedded worker (runs and webhooks, unless EMBEDDED_WORKER=false), the sweep and store maintenance
+  runtime.start();
 
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
-      clearInterval(sweeper);
-      clearInterval(maintenance);
       // stop accepting at once; let in-flight requests and the current page of each run finish; then
       // release the parser threads and the database
       const drained = new Promise<void>((resolve) => {
@@ -154,9 +119,8 @@ export async function startServer(
       metricsServer?.close();
       // event streams never end on their own: they end now, and their clients reconnect elsewhere
       services.streams.close();
-      await Promise.all([drained, runWorker?.stop(), dispatcher?.stop()]);
-      await services.close();
-      await store.close();
+      await Promise.all([drained, runtime.stopJobs()]);
+      await runtime.close();
     })();
     return closing;
   };

@@ -2,9 +2,8 @@ import { Command, InvalidArgumentError } from 'commander';
 import { loadConfig } from '../config.js';
 import { createLogger } from '../logger.js';
 import { ImportError } from '../revenue/import.js';
-import { openBlobStore } from '../blobs/open.js';
-import { createServices, type Services } from '../services.js';
-import { openStore } from '../store/open.js';
+import type { Services } from '../services.js';
+import { createRuntime } from '../start/create-runtime.js';
 import { TenantError } from '../tenants/service.js';
 import { refuseUnsupportedRuntime } from '../start/runtime.js';
 
@@ -36,13 +35,11 @@ function print(options: JsonOption, value: object, human: () => string): void {
 }
 
 async function withServices<T>(fn: (services: Services) => Promise<T>): Promise<T> {
-  const config = loadConfig();
-  const blobs = await openBlobStore(config);
-  const store = await openStore(config, 'admin');
+  const runtime = await createRuntime(loadConfig(), 'admin', createLogger('silent'));
   try {
-    return await fn(createServices(config, store, blobs, createLogger('silent')));
+    return await fn(runtime.services);
   } finally {
-    await store.close();
+    await runtime.close();
   }
 }
 

@@ -100,7 +100,7 @@ async function up(): Promise<void> {
       ...env,
       PORT: String(port),
       HOST: '127.0.0.1',
-      WORKER_THREADS: '0',
+      EMBEDDED_WORKER: 'false',
       METRICS_PORT: String(9464 + i),
     });
   });

@@ -1,10 +1,7 @@
 import { loadConfig } from '../config.js';
 import { createLogger, exitWithLogs } from '../logger.js';
-import { openBlobStore } from '../blobs/open.js';
-import { createServices } from '../services.js';
-import { describeStore, openStore } from '../store/open.js';
-import { createRunWorker } from '../worker/index.js';
-import { createWebhookDispatcher } from '../events/dispatcher.js';
+import { describeStore } from '../store/open.js';
+import { createRuntime } from './create-runtime.js';
 import { failStart, loadOrFail } from './fail.js';
 import { refuseUnsupportedRuntime } from './runtime.js';
 
@@ -12,25 +9,15 @@ refuseUnsupportedRuntime();
 /** A diagnosis worker without HTTP: more of these can run against the same database as the server. */
 const config = await loadOrFail(() => loadConfig(process.env, 'worker'));
 const logger = createLogger(config.logLevel);
-const blobs = await openBlobStore(config);
-await blobs.check().catch((error: unknown) => failStart(error));
-const store = await openStore(config, 'worker').catch((error: unknown) => failStart(error));
-const services = createServices(
-  { ...config, workerThreads: Math.max(1, config.workerThreads) },
-  store,
-  blobs,
-  logger,
-);
-const worker = createRunWorker(services);
-worker.start();
-const dispatcher = createWebhookDispatcher(services);
-dispatcher.start();
+const runtime = await createRuntime(config, 'worker', logger).catch((error: unknown) => failStart(error));
+runtime.start();
 logger.info(
   {
-    worker_id: worker.workerId,
+    worker_id: runtime.jobs.find((job) => job.name === 'runs')?.id,
     node: process.version,
     store: describeStore(config),
-    blobs: blobs.description,
+    blobs: runtime.blobs.description,
+    jobs: runtime.jobs.map((job) => job.name),
   },
   'worker started',
 );
@@ -38,9 +25,7 @@ logger.info(
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.once(signal, async () => {
     logger.info({ signal }, 'worker stopping');
-    await Promise.all([worker.stop(), dispatcher.stop()]);
-    await services.close();
-    await store.close();
+    await runtime.close();
     exitWithLogs(0);
   });
 }

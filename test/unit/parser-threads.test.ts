@@ -19,3 +19,23 @@ describe('parser threads (WORKER_THREADS)', () => {
     expect(() => loadConfig({ WORKER_THREADS: 'many' })).toThrow(/WORKER_THREADS/);
   });
 });
+
+describe('the embedded worker (EMBEDDED_WORKER)', () => {
+  it('npm start executes runs unless told not to, whatever the pool size', () => {
+    expect(loadConfig({}).embeddedWorker).toBe(true);
+    expect(loadConfig({ EMBEDDED_WORKER: 'false', WORKER_THREADS: '4' })).toMatchObject({
+      embeddedWorker: false,
+      workerThreads: 4,
+      deprecated: [],
+    });
+    expect(() => loadConfig({ EMBEDDED_WORKER: 'no' })).toThrow(/EMBEDDED_WORKER/);
+  });
+
+  it('WORKER_THREADS=0, the old way to say no, still works and is named deprecated', () => {
+    const config = loadConfig({ WORKER_THREADS: '0' });
+    expect(config.embeddedWorker).toBe(false);
+    expect(config.deprecated).toEqual([
+      'WORKER_THREADS=0 is deprecated: set EMBEDDED_WORKER=false to run no worker inside npm start',
+    ]);
+  });
+});

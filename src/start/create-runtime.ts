@@ -1,0 +1,145 @@
+import { openBlobStore } from '../blobs/open.js';
+import type { BlobStore } from '../blobs/blob-store.js';
+import type { Config } from '../config.js';
+import { createWebhookDispatcher } from '../events/dispatcher.js';
+import { sweepExpiredKeys } from '../http/idempotency.js';
+import type { Logger } from '../logger.js';
+import { createServices, type Services } from '../services.js';
+import { openStore } from '../store/open.js';
+import type { Store } from '../store/types.js';
+import { createRunWorker } from '../worker/index.js';
+
+/**
+ * What a process is for: `api` answers HTTP (`npm start`, with the embedded worker unless
+ * EMBEDDED_WORKER=false), `worker` executes runs and delivers webhooks (`npm run worker`), `admin` runs one
+ * operator command (`npm run admin`).
+ */
+export type Role = 'api' | 'worker' | 'admin';
+
+/** Work a process does beside answering requests, started and stopped with its runtime. */
+export interface Job {
+  readonly name: string;
+  /** Which one it is among the processes sharing the database (the run worker's lease holder id). */
+  readonly id?: string;
+  start(): void;
+  /** Resolves once the job's current work is done or handed back. */
+  stop(): Promise<void>;
+}
+
+export interface Runtime {
+  readonly config: Config;
+  readonly services: Services;
+  readonly store: Store;
+  readonly blobs: BlobStore;
+  readonly jobs: readonly Job[];
+  start(): void;
+  /** Stops the jobs; `close` does it too, for a caller that must wait for them and something else at once. */
+  stopJobs(): Promise<void>;
+  /** In order: the jobs, then the services (parser threads, streams), then the database. Once. */
+  close(): Promise<void>;
+}
+
+/** How often the store's housekeeping runs (PostgreSQL folds block counts; see Store.maintain). */
+const STORE_MAINTENANCE_MS = 10_000;
+
+/** A job that runs `work` every `everyMs` (and at once when `atStart`), logging its failures. */
+export function intervalJob(
+  name: string,
+  everyMs: number,
+  work: () => Promise<void>,
+  logger: Logger,
+  atStart = false,
+): Job {
+  let timer: NodeJS.Timeout | undefined;
+  const run = () =>
+    work().catch((error: unknown) => logger.warn({ err: error, job: name }, `${name} failed`));
+  return {
+    name,
+    start() {
+      if (atStart) void run();
+      timer = setInterval(run, everyMs);
+      // housekeeping never keeps a process alive
+      timer.unref();
+    },
+    async stop() {
+      clearInterval(timer);
+    },
+  };
+}
+
+/** Expired uploads, stray blobs, idempotency keys and events past their time, in one pass. */
+function sweepJob(services: Services): Job {
+  const { config, logger } = services;
+  return intervalJob(
+    'sweep',
+    config.sweepIntervalMs,
+    async () => {
+      await services.uploads.sweepExpired();
+      const removed = await services.uploads.sweepLeftovers(config.leftoverMinAgeMs);
+      if (removed > 0) logger.info({ removed }, 'removed temporary files and blobs no record refers to');
+      const keys = await sweepExpiredKeys(services);
+      if (keys > 0) logger.info({ removed: keys }, 'removed idempotency keys past their time');
+      const events = await services.events.sweep();
+      if (events > 0) logger.info({ removed: events }, 'removed events past their retention');
+    },
+    logger,
+    true,
+  );
+}
+
+function jobsOf(role: Role, services: Services, store: Store): Job[] {
+  const executes = role === 'worker' || (role === 'api' && services.config.embeddedWorker);
+  const jobs: Job[] = [];
+  if (executes) {
+    const worker = createRunWorker(services);
+    jobs.push({ name: 'runs', id: worker.workerId, start: () => worker.start(), stop: () => worker.stop() });
+    const dispatcher = createWebhookDispatcher(services);
+    jobs.push({ name: 'webhooks', start: () => dispatcher.start(), stop: () => dispatcher.stop() });
+  }
+  if (role === 'api') {
+    jobs.push(sweepJob(services));
+    jobs.push(
+      intervalJob('store maintenance', STORE_MAINTENANCE_MS, () => store.maintain(), services.logger),
+    );
+  }
+  return jobs;
+}
+
+/**
+ * The one wiring of a process: the blob store (checked), the database, the services over them, and the
+ * jobs of its role. Each entry point (start/server.ts, start/worker.ts, cli/admin.ts) builds its runtime
+ * here and only adds what is its own (HTTP, signals, a command).
+ */
+export async function createRuntime(config: Config, role: Role, logger: Logger): Promise<Runtime> {
+  const blobs = await openBlobStore(config);
+  await blobs.check();
+  const store = await openStore(config, role);
+  // a worker process parses on every thread it was given, at least one
+  const processConfig =
+    role === 'worker' ? { ...config, workerThreads: Math.max(1, config.workerThreads) } : config;
+  const services = createServices(processConfig, store, blobs, logger);
+  if (role !== 'admin') for (const line of config.deprecated) logger.warn(line);
+  const jobs = jobsOf(role, services, store);
+  let stopping: Promise<void> | undefined;
+  let closing: Promise<void> | undefined;
+  const stopJobs = () => (stopping ??= Promise.all(jobs.map((job) => job.stop())).then(() => undefined));
+  return {
+    config: processConfig,
+    services,
+    store,
+    blobs,
+    jobs,
+    start() {
+      for (const job of jobs) job.start();
+    },
+    stopJobs,
+    close() {
+      closing ??= (async () => {
+        await stopJobs();
+        await services.close();
+        await store.close();
+      })();
+      return closing;
+    },
+  };
+}
