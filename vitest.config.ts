@@ -20,7 +20,7 @@ const s3Project = {
       'test/s3/**/*.test.ts',
     ],
     env: { TEST_ENGINE: 'postgres', TEST_BLOBS: 's3' },
-    globalSetup: ['test/setup/postgres.ts', 'test/setup/s3.ts'],
+    globalSetup: ['test/setup/build.ts', 'test/setup/postgres.ts', 'test/setup/s3.ts'],
   },
 };
 
@@ -31,7 +31,7 @@ const haproxyProject = {
     name: 'haproxy',
     include: ['test/http/**/*.test.ts'],
     env: { TEST_ENGINE: 'postgres', TEST_THROUGH_HAPROXY: 'true' },
-    globalSetup: ['test/setup/postgres.ts'],
+    globalSetup: ['test/setup/build.ts', 'test/setup/postgres.ts'],
   },
 };
 
@@ -51,6 +51,7 @@ export default defineConfig({
           name: 'sqlite',
           include: [...perEngine, 'test/sqlite/**/*.test.ts'],
           env: { TEST_ENGINE: 'sqlite' },
+          globalSetup: ['test/setup/build.ts'],
         },
       },
       {
@@ -59,7 +60,7 @@ export default defineConfig({
           name: 'postgres',
           include: [...perEngine, 'test/postgres/**/*.test.ts'],
           env: { TEST_ENGINE: 'postgres' },
-          globalSetup: ['test/setup/postgres.ts'],
+          globalSetup: ['test/setup/build.ts', 'test/setup/postgres.ts'],
         },
       },
       ...(s3.run ? [s3Project] : []),

@@ -10,6 +10,14 @@ import { loadConfig } from '../../src/config.js';
 import { PROJECT_ROOT } from '../../src/paths.js';
 import { engineEnv, queryDatabase } from './engine.js';
 
+/**
+ * A source entry point as built in dist/ (test/setup/build.ts rebuilds it when stale): a process started
+ * from it is ready about 1.4 s sooner than through tsx, which the process suites feel hundreds of times.
+ */
+export function built(source: string): string {
+  return source.replace(/^src\//, 'dist/src/').replace(/\.ts$/, '.js');
+}
+
 const run = promisify(execFile);
 
 /** The database each data directory's processes share, when the project's engine is PostgreSQL. */
@@ -35,7 +43,7 @@ export async function admin(
   ...args: string[]
 ): Promise<{ code: number; json: Record<string, unknown>; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/cli/admin.ts', ...args], {
+    const { stdout, stderr } = await run(process.execPath, [built('src/cli/admin.ts'), ...args], {
       cwd: PROJECT_ROOT,
       env: { ...process.env, ...deploymentEnv(dataDir) },
     });
@@ -72,7 +80,7 @@ async function untilReady(url: string, child: ChildProcess): Promise<void> {
 }
 
 function start(entry: string, env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+  const child = spawn(process.execPath, [built(entry)], {
     cwd: PROJECT_ROOT,
     // the rate limiter runs, far above what a suite sends (test/http/retries.test.ts sets its own)
     env: {

@@ -12,6 +12,7 @@ import { hashToken } from '../../src/tenants/tokens.js';
 import { systemClock } from '../../src/time.js';
 import { dropPostgresDatabase, newPostgresDatabase } from '../helpers/engine.js';
 import { completedUpload, queuedRun } from '../helpers/store-rows.js';
+import { built } from '../helpers/processes.js';
 
 const options = (url: string, more: Partial<PostgresOptions> = {}): PostgresOptions => ({
   url,
@@ -218,7 +219,7 @@ describe('engine errors', () => {
   });
 
   it('a server whose database is unreachable does not start: one clear line, exit 1', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/start/server.ts'], {
+    const child = spawn(process.execPath, [built('src/start/server.ts')], {
       cwd: PROJECT_ROOT,
       env: {
         ...process.env,
@@ -239,7 +240,7 @@ describe('engine errors', () => {
   });
 
   it('a malformed DATABASE_URL is a configuration error', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/start/server.ts'], {
+    const child = spawn(process.execPath, [built('src/start/server.ts')], {
       cwd: PROJECT_ROOT,
       env: { ...process.env, DATABASE_URL: 'mysql://x', DATABASE_POOL_SIZE: '0' },
       stdio: ['ignore', 'pipe', 'pipe'],

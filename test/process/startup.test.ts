@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../src/paths.js';
-import { admin, deploymentEnv, port, tempDataDir } from '../helpers/processes.js';
+import { admin, deploymentEnv, port, tempDataDir, built } from '../helpers/processes.js';
 
 /** The server's start-up as an operator meets it: one clear line per problem and exit 1, or the URL at once. */
 const dirs: string[] = [];
@@ -14,7 +14,7 @@ afterAll(() => {
 async function startServer(env: Record<string, string>, untilStdout?: RegExp) {
   const dataDir = await tempDataDir();
   dirs.push(dataDir);
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/start/server.ts'], {
+  const child = spawn(process.execPath, [built('src/start/server.ts')], {
     cwd: PROJECT_ROOT,
     env: {
       ...process.env,

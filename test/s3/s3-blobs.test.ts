@@ -26,6 +26,7 @@ import {
   uploadWhole,
   deploymentEnv,
   type Started,
+  built,
 } from '../helpers/processes.js';
 import { rawRequest } from '../helpers/raw-http.js';
 
@@ -247,7 +248,7 @@ describe('an object store that goes away', () => {
 
   it('a server whose bucket does not exist does not start, and says why in one line', async () => {
     const dataDir = await tempDataDir();
-    const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/start/server.ts'], {
+    const result = spawnSync(process.execPath, [built('src/start/server.ts')], {
       cwd: PROJECT_ROOT,
       env: {
         ...process.env,
