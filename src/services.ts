@@ -8,7 +8,8 @@ import { Tenants } from './tenants/service.js';
 import { type Clock, systemClock } from './time.js';
 import type { BlobStore } from './blobs/blob-store.js';
 import { Uploads } from './uploads/service.js';
-import { PdfPool } from './pdf/pool.js';
+import { PdfPool, TaskFailure } from './pdf/pool.js';
+import { UnreadablePdfError } from './uploads/pdf-probe.js';
 import { WebhookEndpoints } from './events/endpoints.js';
 import { Events } from './events/events.js';
 import { EventStreams } from './events/stream-hub.js';
@@ -65,7 +66,16 @@ export function createServices(
     });
     const threads = probePool;
     // the file is looked at once: its thread does not keep it open
-    return threads.run({ kind: 'probe', path: file }, tenantId).finally(() => threads.forget(file));
+    return threads
+      .run({ kind: 'probe', path: file }, tenantId)
+      .catch((error: unknown) => {
+        // the parser's failure, in the uploads domain's terms
+        if (!(error instanceof TaskFailure)) throw error;
+        throw new UnreadablePdfError(
+          error.kind === 'invalid_pdf' ? error.message : `The PDF could not be opened: ${error.message}`,
+        );
+      })
+      .finally(() => threads.forget(file));
   };
   const runs = new Runs(store, blobs, clock, config.maxQueuedRunsPerTenant);
   runs.outputMissing.listen((what) =>

@@ -1,47 +1,31 @@
 import { randomUUID } from 'node:crypto';
-import { Signal } from '../signal.js';
 import type { Readable } from 'node:stream';
-import type { Config } from '../config.js';
-import type { Schemas } from '../contract.js';
-import { ERRORS } from '../errors.js';
-import type { Logger } from '../logger.js';
-import type { FileRow, JsonText, PartRow, Store, UploadRow } from '../store/types.js';
-import type { Clock } from '../time.js';
-import type { ProbeFacts } from '../pdf/facts.js';
-import { TaskFailure } from '../pdf/pool.js';
 import {
   type AssembledBlob,
   BlobSizeError,
   type BlobStore,
   BlobTooLargeError,
-  type MultipartTarget,
   MultipartGoneError,
-  TEMP_PREFIX,
 } from '../blobs/blob-store.js';
+import type { Config } from '../config.js';
+import type { Schemas } from '../contract.js';
+import { ERRORS } from '../errors.js';
+import type { Logger } from '../logger.js';
+import { Signal } from '../signal.js';
+import type { FileRow, JsonText, PartRow, Store, UploadRow } from '../store/types.js';
+import type { Clock } from '../time.js';
+import { fileKey, multipartOf, uploadPrefix } from './keys.js';
 import { PartSlots } from './part-slots.js';
+import { type PdfProbe, type ProbedPdf, UnreadablePdfError } from './pdf-probe.js';
+import { discardBytes, UploadSweep } from './sweep.js';
 import { UploadLock } from './upload-lock.js';
 
 export type UploadView = Schemas['Upload'];
 
 export type NewUpload = Schemas['CreateUploadRequest'];
 
-/** Opens a stored file with the diagnosis's PDF library, off the event loop. */
-export type PdfProbe = (path: string, tenantId: string) => Promise<ProbeFacts>;
-
 /** What a 429 for too many pending uploads tells the caller to wait. */
 const PENDING_RETRY_AFTER_SECONDS = 60;
-
-/** Where an engine that assembles parts itself keeps an upload's parts. */
-const uploadPrefix = (upload: Pick<UploadRow, 'tenant_id' | 'id'>) =>
-  `uploads/${upload.tenant_id}/${upload.id}`;
-/** The file an upload becomes: its multipart upload is on this key from the start. */
-const fileKey = (upload: Pick<UploadRow, 'tenant_id' | 'id'>) => `files/${upload.tenant_id}/${upload.id}.pdf`;
-
-function multipartOf(upload: UploadRow): MultipartTarget {
-  const staging = uploadPrefix(upload);
-  // rows from before multipart ids were kept are local-disk uploads, whose id is their staging prefix
-  return { key: fileKey(upload), id: upload.multipart_id ?? staging, staging };
-}
 
 export function expectedPartSize(upload: UploadRow, partNumber: number): number {
   return partNumber < upload.part_count
@@ -65,6 +49,7 @@ export class Uploads {
   readonly partStored = new Signal<number>();
   private readonly locks: UploadLock;
   private readonly partSlots: PartSlots;
+  private readonly sweep: UploadSweep;
 
   constructor(
     private readonly store: Store,
@@ -76,6 +61,7 @@ export class Uploads {
   ) {
     this.partSlots = new PartSlots(config.maxConcurrentPartsPerTenant, config.maxConcurrentParts);
     this.locks = new UploadLock(store, clock, config.uploadLockWaitMs);
+    this.sweep = new UploadSweep(store, blobs, clock, this.locks);
   }
 
   private isExpired(upload: UploadRow): boolean {
@@ -293,15 +279,11 @@ export class Uploads {
     return this.completedView(upload, result.file);
   }
 
-  private async probePdf(path: string, tenantId: string): Promise<ProbeFacts> {
+  private async probePdf(path: string, tenantId: string): Promise<ProbedPdf> {
     try {
       return await this.probe(path, tenantId);
     } catch (error) {
-      if (error instanceof TaskFailure) {
-        throw ERRORS.invalidPdf(
-          error.kind === 'invalid_pdf' ? error.message : `The PDF could not be opened: ${error.message}`,
-        );
-      }
+      if (error instanceof UnreadablePdfError) throw ERRORS.invalidPdf(error.message);
       throw error;
     }
   }
@@ -333,72 +315,19 @@ export class Uploads {
       if (upload.status === 'completed') throw ERRORS.uploadCompleted('on_abort');
       if (!(await this.store.uploads.deletePending(tenantId, uploadId)))
         throw ERRORS.uploadCompleted('on_abort');
-      await this.discardBytes(upload);
+      await discardBytes(this.blobs, upload);
     });
     return { upload_id: uploadId, status: 'aborted' as const };
   }
 
-  /** The parts of an upload that will never complete (and a file a failed completion may have left). */
-  private async discardBytes(upload: UploadRow): Promise<void> {
-    await this.blobs.multipart.abort(multipartOf(upload));
-    await this.blobs.delete(fileKey(upload));
-  }
-
-  /**
-   * Removes what a crash (kill -9, power loss) left behind and no row refers to: temporary files, an
-   * assembled file whose row was never committed, the parts of an upload whose row is gone. Only things
-   * older than `minAgeMs` go, so a write in progress in another process is never touched.
-   */
-  async sweepLeftovers(minAgeMs: number): Promise<number> {
-    const before = this.clock.now().getTime() - minAgeMs;
-    let removed = 0;
-    for (const prefix of this.blobs.strayBlobsPossible ? ['uploads', 'files'] : []) {
-      for await (const blob of this.blobs.list(prefix)) {
-        if (blob.modifiedAt > before) continue;
-        if (await this.isLeftover(blob.key)) {
-          await this.blobs.delete(blob.key);
-          removed++;
-        }
-      }
-    }
-    // multipart uploads that were started but whose row never committed, or that a crash left behind
-    for await (const open of this.blobs.multipart.listOpen('files')) {
-      if (open.startedAt > before) continue;
-      const [, tenantId, name] = open.key.split('/');
-      const upload = tenantId && name && (await this.store.uploads.get(tenantId, name.replace(/\.pdf$/, '')));
-      if (!upload || upload.status !== 'pending' || upload.multipart_id !== open.id) {
-        await this.blobs.multipart.abort(open);
-        removed++;
-      }
-    }
-    return removed;
-  }
-
-  private async isLeftover(key: string): Promise<boolean> {
-    const name = key.slice(key.lastIndexOf('/') + 1);
-    if (name.startsWith(TEMP_PREFIX)) return true;
-    const [kind, tenantId, id] = key.split('/');
-    if (!tenantId || !id) return false;
-    if (kind === 'files') {
-      // a file is named after its upload (before: after the file's own id)
-      const name = id.replace(/\.pdf$/, '');
-      if (await this.store.uploads.getFile(tenantId, name)) return false;
-      return !(await this.store.uploads.get(tenantId, name));
-    }
-    const upload = await this.store.uploads.get(tenantId, id);
-    return !upload || upload.status !== 'pending';
-  }
-
   /** Deletes pending uploads past their expiry, bytes first; returns how many went. */
-  async sweepExpired(batch = 100): Promise<number> {
-    const expired = await this.store.uploads.expired(this.clock.now().toISOString(), batch);
-    for (const upload of expired) {
-      await this.locks.run(upload.id, async () => {
-        if (await this.store.uploads.deletePending(upload.tenant_id, upload.id))
-          await this.discardBytes(upload);
-      });
-    }
-    return expired.length;
+  sweepExpired(batch = 100): Promise<number> {
+    return this.sweep.expired(batch);
+  }
+
+  /** Removes what a crash left behind and no row refers to, older than `minAgeMs` (see UploadSweep). */
+  sweepLeftovers(minAgeMs: number): Promise<number> {
+    return this.sweep.leftovers(minAgeMs);
   }
 
   async getFile(tenantId: string, fileId: string): Promise<Schemas['StoredFile']> {

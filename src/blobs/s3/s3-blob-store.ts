@@ -89,7 +89,8 @@ const isMissing = (error: unknown) =>
 
 /**
  * Blobs in an S3-compatible object store (AWS S3, OpenStack Swift's s3api, ...). Uploads map onto S3
- * multipart uploads on the final key; run outputs and other whole objects stream through lib-storage.
+ * multipart uploads on the final key; run outputs and other whole objects are one PutObject each (they are
+ * small and already in memory: `putBytes`).
  */
 export class S3BlobStore implements BlobStore {
   readonly description: string;
