@@ -1,13 +1,14 @@
 import { openBlobStore } from '../blobs/open.js';
 import type { BlobStore } from '../blobs/blob-store.js';
 import type { Config } from '../config.js';
-import { createWebhookDispatcher } from '../events/dispatcher.js';
+import { createWebhookDispatcher, type WebhookDispatcher } from '../events/dispatcher.js';
 import { sweepExpiredKeys } from '../http/idempotency.js';
 import type { Logger } from '../logger.js';
 import { createServices, type Services } from '../services.js';
 import { openStore } from '../store/open.js';
 import type { Store } from '../store/types.js';
 import { createRunWorker } from '../worker/index.js';
+import type { RunWorker } from '../worker/runner.js';
 
 /**
  * What a process is for: `api` answers HTTP (`npm start`, with the embedded worker unless
@@ -20,7 +21,7 @@ export type Role = 'api' | 'worker' | 'admin';
 export interface Job {
   readonly name: string;
   /** Which one it is among the processes sharing the database (the run worker's lease holder id). */
-  readonly id?: string;
+  readonly id?: string | undefined;
   start(): void;
   /** Resolves once the job's current work is done or handed back. */
   stop(): Promise<void>;
@@ -91,10 +92,23 @@ function jobsOf(role: Role, services: Services, store: Store): Job[] {
   const executes = role === 'worker' || (role === 'api' && services.config.embeddedWorker);
   const jobs: Job[] = [];
   if (executes) {
-    const worker = createRunWorker(services);
-    jobs.push({ name: 'runs', id: worker.workerId, start: () => worker.start(), stop: () => worker.stop() });
-    const dispatcher = createWebhookDispatcher(services);
-    jobs.push({ name: 'webhooks', start: () => dispatcher.start(), stop: () => dispatcher.stop() });
+    // made at start, not here: the run worker starts the parser threads, which an API process would
+    // otherwise spawn before it listens (+0.4 s to its start-up)
+    let worker: RunWorker | undefined;
+    jobs.push({
+      name: 'runs',
+      get id() {
+        return worker?.workerId;
+      },
+      start: () => (worker = createRunWorker(services)).start(),
+      stop: async () => worker?.stop(),
+    });
+    let dispatcher: WebhookDispatcher | undefined;
+    jobs.push({
+      name: 'webhooks',
+      start: () => (dispatcher = createWebhookDispatcher(services)).start(),
+      stop: async () => dispatcher?.stop(),
+    });
   }
   if (role === 'api') {
     jobs.push(sweepJob(services));
