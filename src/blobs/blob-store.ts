@@ -12,10 +12,11 @@ export interface BlobStore {
   /** What logs and the start-up line call it. */
   readonly description: string;
   /**
-   * Whether a crash can leave blobs that no record names and that only a listing of everything finds
-   * (temporary files, parts kept as files). The sweep lists the store only when it can.
+   * Blobs under `prefix` that a crash may have left with no record naming them, for the sweep to judge: an
+   * engine that keeps temporary files or parts as blobs lists them; one where everything written is a
+   * record's or an open multipart upload's lists nothing.
    */
-  readonly strayBlobsPossible: boolean;
+  leftoverCandidates(prefix: string): AsyncIterable<{ key: string; modifiedAt: number }>;
   /** Checks at start that the store can be used (the bucket exists, the credentials reach it). */
   check(): Promise<void>;
   /**

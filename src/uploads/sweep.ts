@@ -39,8 +39,8 @@ export class UploadSweep {
   async leftovers(minAgeMs: number): Promise<number> {
     const before = this.clock.now().getTime() - minAgeMs;
     let removed = 0;
-    for (const prefix of this.blobs.strayBlobsPossible ? ['uploads', 'files'] : []) {
-      for await (const blob of this.blobs.list(prefix)) {
+    for (const prefix of ['uploads', 'files']) {
+      for await (const blob of this.blobs.leftoverCandidates(prefix)) {
         if (blob.modifiedAt > before) continue;
         if (await this.isLeftover(blob.key)) {
           await this.blobs.delete(blob.key);

@@ -26,8 +26,6 @@ const partKey = (staging: string, part: number) => `${staging}/part-${String(par
  */
 export class LocalBlobStore implements BlobStore {
   readonly description: string;
-  /** Temporary files and parts are plain files: what a crash leaves, only a listing finds. */
-  readonly strayBlobsPossible = true;
   readonly multipart: MultipartStore;
 
   constructor(private readonly root: string) {
@@ -137,6 +135,11 @@ export class LocalBlobStore implements BlobStore {
 
   async deletePrefix(prefix: string): Promise<void> {
     await rm(this.localPath(prefix), { recursive: true, force: true });
+  }
+
+  /** Temporary files and parts are plain files: what a crash leaves, only a listing finds. */
+  leftoverCandidates(prefix: string): AsyncIterable<{ key: string; modifiedAt: number }> {
+    return this.list(prefix);
   }
 
   async *list(prefix: string): AsyncIterable<{ key: string; modifiedAt: number }> {

@@ -94,8 +94,6 @@ const isMissing = (error: unknown) =>
  */
 export class S3BlobStore implements BlobStore {
   readonly description: string;
-  /** Everything written is tracked by a record or is an open multipart upload: no listing is needed. */
-  readonly strayBlobsPossible = false;
   readonly multipart: MultipartStore;
   readonly client: S3Client;
   readonly bucket: string;
@@ -198,6 +196,12 @@ export class S3BlobStore implements BlobStore {
 
   async deletePrefix(prefix: string): Promise<void> {
     for await (const { key } of this.list(prefix)) await this.delete(key);
+  }
+
+  /** Everything written is tracked by a record or is an open multipart upload: nothing to list. */
+  // eslint-disable-next-line require-yield -- an empty listing
+  async *leftoverCandidates(): AsyncIterable<{ key: string; modifiedAt: number }> {
+    return;
   }
 
   async *list(prefix: string): AsyncIterable<{ key: string; modifiedAt: number }> {

@@ -1,6 +1,7 @@
 import type { FileRow, PartRow, UploadRepo, UploadRow } from '../types.js';
 import type { Postgres } from './database.js';
 import { outbox } from './events.js';
+import { judgePendingLimits, leaseIsFree, pendingTotalsQuery } from '../uploads-core.js';
 import { recordEffect } from './idempotency.js';
 
 const UPLOAD =
@@ -48,13 +49,12 @@ export function postgresUploads(db: Postgres, eventsWritten: () => void): Upload
         ]);
         const {
           rows: [totals],
-        } = await tx.query<{ count: number; bytes: number }>(
-          `SELECT COUNT(*) AS count, COALESCE(SUM(size_bytes), 0)::bigint AS bytes FROM uploads
-           WHERE tenant_id = $1 AND status = 'pending' AND expires_at >= $2`,
-          [upload.tenant_id, limits.now],
-        );
-        if (totals!.count + 1 > limits.count) return 'too_many' as const;
-        if (totals!.bytes + upload.size_bytes > limits.bytes) return 'too_many_bytes' as const;
+        } = await tx.query<{ count: number; bytes: number }>(pendingTotalsQuery('$1', '$2'), [
+          upload.tenant_id,
+          limits.now,
+        ]);
+        const refused = judgePendingLimits(totals!, upload, limits);
+        if (refused) return refused;
         await tx.query(
           `INSERT INTO uploads (${UPLOAD}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
           [
@@ -168,7 +168,7 @@ export function postgresUploads(db: Postgres, eventsWritten: () => void): Upload
       const [row] = await db.query<{ held: boolean; present: boolean }>(
         `WITH taken AS (
            UPDATE uploads SET lease_holder = $2, leased_until = $3
-           WHERE id = $1 AND (lease_holder IS NULL OR lease_holder = $2 OR leased_until <= $4) RETURNING 1
+           WHERE id = $1 AND ${leaseIsFree('$2', '$4')} RETURNING 1
          )
          SELECT EXISTS (SELECT 1 FROM taken) AS held, EXISTS (SELECT 1 FROM uploads WHERE id = $1) AS present`,
         [id, holder, until, now],

@@ -1,6 +1,7 @@
 import type { FileRow, JsonText, PartRow, PendingLimits, UploadRepo, UploadRow } from '../types.js';
 import type { Db } from './database.js';
 import { outboxWriter } from './events.js';
+import { judgePendingLimits, leaseIsFree, pendingTotalsQuery } from '../uploads-core.js';
 import { effectRecorder } from './idempotency.js';
 
 type FileRecord = Omit<FileRow, 'encrypted'> & { encrypted: number };
@@ -51,21 +52,21 @@ export function sqliteUploads(db: Db): UploadRepo {
   const setMultipart = db.prepare(`UPDATE uploads SET multipart_id = ? WHERE id = ?`);
   const takeLease = db.prepare(
     `UPDATE uploads SET lease_holder = @holder, leased_until = @until
-     WHERE id = @id AND (lease_holder IS NULL OR lease_holder = @holder OR leased_until <= @now)`,
+     WHERE id = @id AND ${leaseIsFree('@holder', '@now')}`,
   );
   const exists = db.prepare('SELECT 1 FROM uploads WHERE id = ?');
   const releaseLease = db.prepare(
     'UPDATE uploads SET lease_holder = NULL, leased_until = NULL WHERE id = ? AND lease_holder = ?',
   );
 
-  const pendingTotals = db.prepare(
-    `SELECT COUNT(*) AS count, COALESCE(SUM(size_bytes), 0) AS bytes FROM uploads
-     WHERE tenant_id = ? AND status = 'pending' AND expires_at >= ?`,
-  );
+  const pendingTotals = db.prepare(pendingTotalsQuery('@tenant', '@now'));
   const create = db.transaction((upload: UploadRow, limits: PendingLimits) => {
-    const totals = pendingTotals.get(upload.tenant_id, limits.now) as { count: number; bytes: number };
-    if (totals.count + 1 > limits.count) return 'too_many' as const;
-    if (totals.bytes + upload.size_bytes > limits.bytes) return 'too_many_bytes' as const;
+    const totals = pendingTotals.get({ tenant: upload.tenant_id, now: limits.now }) as {
+      count: number;
+      bytes: number;
+    };
+    const refused = judgePendingLimits(totals, upload, limits);
+    if (refused) return refused;
     insert.run(upload);
     recordEffect(upload.id);
     return 'created' as const;
