@@ -20,6 +20,7 @@ const s3Project = {
       'test/s3/**/*.test.ts',
     ],
     env: { TEST_ENGINE: 'postgres', TEST_BLOBS: 's3' },
+    setupFiles: ['test/setup/leftover-processes.ts'],
     globalSetup: ['test/setup/build.ts', 'test/setup/postgres.ts', 'test/setup/s3.ts'],
   },
 };
@@ -51,6 +52,7 @@ export default defineConfig({
           name: 'sqlite',
           include: [...perEngine, 'test/sqlite/**/*.test.ts'],
           env: { TEST_ENGINE: 'sqlite' },
+          setupFiles: ['test/setup/leftover-processes.ts'],
           globalSetup: ['test/setup/build.ts'],
         },
       },
@@ -60,6 +62,7 @@ export default defineConfig({
           name: 'postgres',
           include: [...perEngine, 'test/postgres/**/*.test.ts'],
           env: { TEST_ENGINE: 'postgres' },
+          setupFiles: ['test/setup/leftover-processes.ts'],
           globalSetup: ['test/setup/build.ts', 'test/setup/postgres.ts'],
         },
       },

@@ -79,6 +79,18 @@ async function untilReady(url: string, child: ChildProcess): Promise<void> {
   throw new Error('server did not become ready');
 }
 
+/** Every server and worker process a test started that has not exited yet. */
+const running = new Set<ChildProcess>();
+
+/**
+ * Kills what a failed test left running (test/setup/leftover-processes.ts calls it after each file): a live
+ * child would keep its test file's fork, and with it the whole run, from ever ending.
+ */
+export function killLeftoverProcesses(): void {
+  for (const child of running) child.kill('SIGKILL');
+  running.clear();
+}
+
 function start(entry: string, env: Record<string, string>): ChildProcess {
   const child = spawn(process.execPath, [built(entry)], {
     cwd: PROJECT_ROOT,
@@ -92,6 +104,8 @@ function start(entry: string, env: Record<string, string>): ChildProcess {
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   return child;
 }
 
@@ -127,9 +141,13 @@ export function startWorkerProcess(dataDir: string, env: Record<string, string> 
   return { child, url: '', kill: killer(child) };
 }
 
-/** Calls a server process over HTTP as a tenant. */
-export const port = () => 20_000 + Math.floor(Math.random() * 30_000);
+/**
+ * A port for a server process: below Linux's ephemeral range (32768-60999), where an outgoing connection of
+ * this machine may hold any port at any time, and below the test PostgreSQL's and Swift's (30000-60000).
+ */
+export const port = () => 10_000 + Math.floor(Math.random() * 20_000);
 
+/** Calls a server process over HTTP as a tenant. */
 export async function call(
   url: string,
   token: string,

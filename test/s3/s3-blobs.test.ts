@@ -324,9 +324,11 @@ describe('stateless API processes', () => {
       UPLOAD_TTL_SECONDS: '1',
       UPLOAD_SWEEP_SECONDS: '1',
     };
+    // each is stopped after the test even when the other does not start
     const a = await startServerProcess(dataDir, port(), env);
+    started.push(a);
     const b = await startServerProcess(dataDir, port(), env);
-    started.push(a, b);
+    started.push(b);
     const ids: string[] = [];
     for (let i = 0; i < 6; i++) {
       const upload = (
