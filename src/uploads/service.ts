@@ -12,15 +12,16 @@ import type { Schemas } from '../contract.js';
 import { ERRORS } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { Signal } from '../signal.js';
-import type { FileRow, JsonText, PartRow, Store, UploadRow } from '../store/types.js';
+import type { FileRow, JsonText, Store, UploadRow } from '../store/types.js';
 import type { Clock } from '../time.js';
 import { fileKey, multipartOf, uploadPrefix } from './keys.js';
 import { PartSlots } from './part-slots.js';
 import { type PdfProbe, type ProbedPdf, UnreadablePdfError } from './pdf-probe.js';
 import { discardBytes, UploadSweep } from './sweep.js';
 import { UploadLock } from './upload-lock.js';
+import { completedView, fileView, isExpired, missingParts, uploadView, type UploadView } from './views.js';
 
-export type UploadView = Schemas['Upload'];
+export type { UploadView } from './views.js';
 
 export type NewUpload = Schemas['CreateUploadRequest'];
 
@@ -31,13 +32,6 @@ export function expectedPartSize(upload: UploadRow, partNumber: number): number 
   return partNumber < upload.part_count
     ? upload.part_size
     : upload.size_bytes - (upload.part_count - 1) * upload.part_size;
-}
-
-export function missingParts(upload: UploadRow, parts: PartRow[]): number[] {
-  const have = new Set(parts.map((p) => p.part_number));
-  const missing: number[] = [];
-  for (let n = 1; n <= upload.part_count; n++) if (!have.has(n)) missing.push(n);
-  return missing;
 }
 
 /**
@@ -65,19 +59,12 @@ export class Uploads {
   }
 
   private isExpired(upload: UploadRow): boolean {
-    return upload.status === 'pending' && upload.expires_at <= this.clock.now().toISOString();
+    return isExpired(upload, this.clock.now().toISOString());
   }
 
   private async view(upload: UploadRow): Promise<UploadView> {
     const parts = upload.status === 'pending' ? await this.store.uploads.parts(upload.id) : [];
-    const { id, tenant_id: _tenant, multipart_id: _multipart, status, ...rest } = upload;
-    return {
-      upload_id: id,
-      ...rest,
-      status: this.isExpired(upload) ? 'expired' : status,
-      parts: parts.map(({ upload_id: _u, ...part }) => part),
-      missing_parts: upload.status === 'pending' ? missingParts(upload, parts) : [],
-    };
+    return uploadView(upload, parts, this.clock.now().toISOString());
   }
 
   private async pending(tenantId: string, uploadId: string): Promise<UploadRow> {
@@ -219,7 +206,7 @@ export class Uploads {
     return this.locks.run(uploadId, async () => {
       const upload = await this.store.uploads.get(tenantId, uploadId);
       if (!upload) throw ERRORS.notFound('Upload');
-      if (upload.status === 'completed') return this.completedView(upload, await this.existingFile(upload));
+      if (upload.status === 'completed') return completedView(upload, await this.existingFile(upload));
       if (this.isExpired(upload)) throw ERRORS.uploadExpired(upload.expires_at);
 
       const parts = await this.store.uploads.parts(upload.id);
@@ -276,7 +263,7 @@ export class Uploads {
     // upload.completed carries the upload as GET answers it once completed
     const completed = await this.view({ ...upload, status: 'completed', file_id: file.id });
     const result = await this.store.uploads.complete(file, JSON.stringify(completed) as JsonText);
-    return this.completedView(upload, result.file);
+    return completedView(upload, result.file);
   }
 
   private async probePdf(path: string, tenantId: string): Promise<ProbedPdf> {
@@ -292,19 +279,6 @@ export class Uploads {
     const file = upload.file_id && (await this.store.uploads.getFile(upload.tenant_id, upload.file_id));
     if (!file) throw new Error(`completed upload ${upload.id} has no file`);
     return file;
-  }
-
-  private completedView(upload: UploadRow, file: FileRow): Schemas['CompletedUpload'] {
-    return {
-      upload_id: upload.id,
-      file_id: file.id,
-      status: 'completed',
-      file_name: file.file_name,
-      size_bytes: file.size_bytes,
-      sha256: file.sha256,
-      page_count: file.page_count,
-      created_at: file.created_at,
-    };
   }
 
   async abort(tenantId: string, uploadId: string) {
@@ -333,16 +307,6 @@ export class Uploads {
   async getFile(tenantId: string, fileId: string): Promise<Schemas['StoredFile']> {
     const file = await this.store.uploads.getFile(tenantId, fileId);
     if (!file) throw ERRORS.notFound('File');
-    return {
-      file_id: file.id,
-      upload_id: file.upload_id,
-      file_name: file.file_name,
-      size_bytes: file.size_bytes,
-      sha256: file.sha256,
-      page_count: file.page_count,
-      pdf_version: file.pdf_version,
-      encrypted: file.encrypted,
-      created_at: file.created_at,
-    };
+    return fileView(file);
   }
 }

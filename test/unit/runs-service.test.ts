@@ -1,0 +1,121 @@
+/**
+ * The run service's rules against in-memory fakes of its repositories and blob store: what it decides
+ * itself (options per target, limits, statuses to errors, a missing output), without a database. The HTTP
+ * suites check the same answers end to end on every engine.
+ */
+import { describe, expect, it } from 'vitest';
+import { BlobMissingError, type BlobStore } from '../../src/blobs/blob-store.js';
+import { AppError } from '../../src/errors.js';
+import { Runs } from '../../src/runs/service.js';
+import type { FileRow, Principal, RunRepo, RunRow, Store } from '../../src/store/types.js';
+import type { Clock } from '../../src/time.js';
+
+const principal: Principal = { tenantId: 't1', userId: 'u1', tokenId: 'k1' };
+const clock: Clock = { now: () => new Date('2026-11-26T10:00:00.000Z') };
+const file = { id: 'f1', tenant_id: 't1', file_name: 'a.pdf' } as FileRow;
+
+/** A run repository in memory, one tenant's runs; `answers` decides what rerun and cancel find. */
+function fakeStore(answers: { create?: 'created' | 'over_limit'; rerun?: unknown; cancel?: unknown } = {}) {
+  const created: RunRow[] = [];
+  const runs: Partial<RunRepo> = {
+    create: async (run) => {
+      if ((answers.create ?? 'created') === 'created') created.push(run);
+      return answers.create ?? 'created';
+    },
+    get: async (tenantId, runId) => created.find((r) => r.tenant_id === tenantId && r.id === runId),
+    rerun: async () => answers.rerun as RunRow | 'conflict' | 'over_limit' | undefined,
+    cancel: async () => answers.cancel as RunRow | 'conflict' | undefined,
+  };
+  const store = {
+    runs,
+    uploads: {
+      getFile: async (tenantId: string, id: string) => (tenantId === 't1' && id === 'f1' ? file : undefined),
+    },
+  } as unknown as Store;
+  return { store, created };
+}
+
+const noBlobs = {
+  open: async () => {
+    throw new BlobMissingError('gone');
+  },
+} as unknown as BlobStore;
+
+async function failure(work: Promise<unknown>): Promise<AppError> {
+  const error = await work.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(AppError);
+  return error as AppError;
+}
+
+describe('the run service', () => {
+  it('creates a queued run of a file of the tenant, with its options, and signals it', async () => {
+    const { store, created } = fakeStore();
+    const runs = new Runs(store, noBlobs, clock, 10);
+    let signalled = 0;
+    runs.queued.listen(() => signalled++);
+    const run = await runs.create(principal, 'f1', 'pdf-print', { min_ppi: 150 });
+    expect(run).toMatchObject({
+      status: 'queued',
+      target: 'pdf-print',
+      options: { min_ppi: 150 },
+      input_file_name: 'a.pdf',
+      attempt: 1,
+      created_at: '2026-11-26T10:00:00.000Z',
+    });
+    expect(created).toEqual([run]);
+    expect(signalled).toBe(1);
+  });
+
+  it("refuses an option the target does not take, at the option's loc, before anything is read", async () => {
+    const { store, created } = fakeStore();
+    const error = await failure(
+      new Runs(store, noBlobs, clock, 10).create(principal, 'f1', 'pdf-text', { cmyk: true }),
+    );
+    expect(error.status).toBe(422);
+    expect(error.detail).toEqual([
+      {
+        loc: ['body', 'options', 'cmyk'],
+        msg: 'Extra inputs are not permitted: target pdf-text takes no option cmyk',
+        type: 'extra_forbidden',
+      },
+    ]);
+    expect(created).toEqual([]);
+  });
+
+  it("another tenant's file is not found; a full queue is 429 with Retry-After", async () => {
+    const { store } = fakeStore();
+    const other = { ...principal, tenantId: 't2' };
+    expect((await failure(new Runs(store, noBlobs, clock, 10).create(other, 'f1'))).error).toBe('not_found');
+    const full = fakeStore({ create: 'over_limit' });
+    const error = await failure(new Runs(full.store, noBlobs, clock, 10).create(principal, 'f1'));
+    expect(error).toMatchObject({ status: 429, error: 'too_many_queued_runs' });
+    expect(error.headers).toEqual({ 'Retry-After': '10' });
+  });
+
+  it('turns what the store found into the contract errors of rerun and cancel', async () => {
+    const runsOf = (answers: Parameters<typeof fakeStore>[0]) =>
+      new Runs(fakeStore(answers).store, noBlobs, clock, 10);
+    expect((await failure(runsOf({ rerun: undefined }).rerun('t1', 'r'))).error).toBe('not_found');
+    expect((await failure(runsOf({ rerun: 'conflict' }).rerun('t1', 'r'))).error).toBe('run_not_finished');
+    expect((await failure(runsOf({ rerun: 'over_limit' }).rerun('t1', 'r'))).error).toBe(
+      'too_many_queued_runs',
+    );
+    expect((await failure(runsOf({ cancel: undefined }).cancel('t1', 'r'))).error).toBe('not_found');
+    expect((await failure(runsOf({ cancel: 'conflict' }).cancel('t1', 'r'))).error).toBe('run_finished');
+  });
+
+  it('an output listed in the record whose bytes are gone is a 404, and is told as data loss', async () => {
+    const { store } = fakeStore();
+    const runs = new Runs(store, noBlobs, clock, 10);
+    const run = await runs.create(principal, 'f1');
+    (run as { output_files: string[] }).output_files.push('report.json');
+    const missing: unknown[] = [];
+    runs.outputMissing.listen((what) => missing.push(what));
+    expect((await failure(runs.openOutput('t1', run.id, 'report.json'))).error).toBe('not_found');
+    expect(missing).toEqual([{ run_id: run.id, name: 'report.json' }]);
+    expect((await failure(runs.openOutput('t1', run.id, 'report.html'))).error).toBe('not_found');
+  });
+});
