@@ -10,6 +10,8 @@ const stamp = path.join(root, 'dist', '.build-stamp');
 const sources = [
   'src',
   'generated',
+  // the admin CLI's table printer is the client's
+  'clients/typescript/src/terminal.ts',
   'openapi.yaml',
   'tsconfig.json',
   'tsconfig.build.json',

@@ -4,6 +4,8 @@ import { createLogger } from '../logger.js';
 import { ImportError } from '../revenue/import.js';
 import type { Services } from '../services.js';
 import { createRuntime } from '../start/create-runtime.js';
+// one table printer for both command lines: the client package's (ota) is the one the admin CLI uses too
+import { table } from '../../clients/typescript/src/terminal.js';
 import { TenantError } from '../tenants/service.js';
 import { refuseUnsupportedRuntime } from '../start/runtime.js';
 
@@ -41,26 +43,6 @@ async function withServices<T>(fn: (services: Services) => Promise<T>): Promise<
   } finally {
     await runtime.close();
   }
-}
-
-/** An aligned table with a header row; `columns` names the fields shown, in order. */
-function table(rows: Record<string, unknown>[], columns: [key: string, header: string][]): string {
-  if (rows.length === 0) return '(none)';
-  const cells = [
-    columns.map(([, header]) => header),
-    ...rows.map((row) =>
-      columns.map(([key]) => (row[key] === null || row[key] === undefined ? '-' : String(row[key]))),
-    ),
-  ];
-  const widths = columns.map((_, i) => Math.max(...cells.map((line) => line[i]!.length)));
-  return cells
-    .map((line) =>
-      line
-        .map((cell, i) => cell.padEnd(widths[i]!))
-        .join('  ')
-        .trimEnd(),
-    )
-    .join('\n');
 }
 
 /** What a token row says at a glance: revoked wins over expired. */
