@@ -73,8 +73,8 @@ export interface MultipartStore {
 
 export interface MultipartTarget {
   key: string;
+  /** The engine's id of the multipart upload, as `start` returned it. */
   id: string;
-  staging: string;
 }
 
 export interface BlobInfo {

@@ -11,9 +11,8 @@ export const fileKey = (upload: Pick<UploadRow, 'tenant_id' | 'id'>) =>
 
 /** The blob store's multipart upload behind a pending upload. */
 export function multipartOf(upload: UploadRow): MultipartTarget {
-  const staging = uploadPrefix(upload);
   // rows from before multipart ids were kept are local-disk uploads, whose id is their staging prefix
-  return { key: fileKey(upload), id: upload.multipart_id ?? staging, staging };
+  return { key: fileKey(upload), id: upload.multipart_id ?? uploadPrefix(upload) };
 }
 
 /** The upload a key under `files/` or `uploads/` belongs to, as its tenant and id. */

@@ -52,7 +52,7 @@ async function multipartOf(uploadId: string) {
   const [row] = await h.query<{ multipart_id: string }>('SELECT multipart_id FROM uploads WHERE id = ?', [
     uploadId,
   ]);
-  return { key: `files/${h.tenant.tenant_id}/${uploadId}.pdf`, id: row!.multipart_id, staging: '' };
+  return { key: `files/${h.tenant.tenant_id}/${uploadId}.pdf`, id: row!.multipart_id };
 }
 const complete = (uploadId: string) =>
   h.request('POST', '/api/open/uploads/complete', { json: { upload_id: uploadId } });

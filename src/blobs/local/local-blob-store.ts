@@ -171,6 +171,7 @@ class LocalMultipart implements MultipartStore {
 
   constructor(private readonly blobs: LocalBlobStore) {}
 
+  /** A multipart upload here is its staging prefix: the id names where its parts are kept. */
   async start(_key: string, staging: string): Promise<string> {
     return staging;
   }
@@ -178,7 +179,7 @@ class LocalMultipart implements MultipartStore {
   putPart(target: MultipartTarget, partNumber: number, source: Readable, size: number): Promise<BlobInfo> {
     // the part is written aside and renamed over the old one only once it is whole and of the right size
     return this.blobs.write(
-      partKey(target.staging, partNumber),
+      partKey(target.id, partNumber),
       this.blobs.streamInto(source, new HashingLimit(size, true)),
     );
   }
@@ -195,17 +196,13 @@ class LocalMultipart implements MultipartStore {
       try {
         for (let n = 1; n <= partSizes.length; n++) {
           let partBytes = 0;
-          await pipeline(
-            createReadStream(this.blobs.localPath(partKey(target.staging, n))),
-            async (chunks) => {
-              for await (const chunk of chunks as AsyncIterable<Buffer>) {
-                hash.update(chunk);
-                partBytes += chunk.length;
-                if (!out.write(chunk))
-                  await new Promise<void>((resolve) => out.once('drain', () => resolve()));
-              }
-            },
-          );
+          await pipeline(createReadStream(this.blobs.localPath(partKey(target.id, n))), async (chunks) => {
+            for await (const chunk of chunks as AsyncIterable<Buffer>) {
+              hash.update(chunk);
+              partBytes += chunk.length;
+              if (!out.write(chunk)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
+            }
+          });
           if (partBytes !== partSizes[n - 1]) throw new BlobSizeError(partSizes[n - 1]!, partBytes);
           size += partBytes;
         }
@@ -225,12 +222,12 @@ class LocalMultipart implements MultipartStore {
       throw error;
     }
     // the file is in place; parts a failure leaves here are removed by the sweep (their upload is done)
-    await this.blobs.deletePrefix(target.staging).catch(() => undefined);
+    await this.blobs.deletePrefix(target.id).catch(() => undefined);
     return result;
   }
 
   async abort(target: MultipartTarget): Promise<void> {
-    await this.blobs.deletePrefix(target.staging);
+    await this.blobs.deletePrefix(target.id);
   }
 
   // eslint-disable-next-line require-yield -- parts are plain files here: the sweep's list() sees them

@@ -418,7 +418,6 @@ class S3Multipart implements MultipartStore {
           yield {
             key: upload.Key,
             id: upload.UploadId,
-            staging: '',
             startedAt: upload.Initiated?.getTime() ?? 0,
           };
       }
