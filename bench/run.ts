@@ -138,7 +138,7 @@ async function runList() {
   const dir = path.join(work, 'runs');
   const small = await seedRuns(dir, 'runs-small', SIZES.runsSmall);
   const large = await seedRuns(dir, 'runs-large', SIZES.runsLarge);
-  const api = await startApi(dir, port(), { WORKER_THREADS: '0' }, { pinned: true });
+  const api = await startApi(dir, port(), { EMBEDDED_WORKER: 'false' }, { pinned: true });
   const reference = await startReference(referenceCopy(dir, `${dir}-reference`), port(), { pinned: true });
   // the first measured variant must not pay for the JIT: both servers answer every kind of page first
   for (const query of ['limit=20', 'limit=20&status=succeeded', 'limit=20&offset=100&target=pdf-text']) {
@@ -267,7 +267,7 @@ async function runList() {
   // scenario 7: start-up on the seeded database
   const startups: number[] = [];
   for (let i = 0; i < 3; i++) {
-    const again = await startApi(dir, port(), { WORKER_THREADS: '0' });
+    const again = await startApi(dir, port(), { EMBEDDED_WORKER: 'false' });
     startups.push(again.startupMs);
     await again.stop();
   }
@@ -283,7 +283,7 @@ async function revenue() {
   for (const total of [SIZES.ledgerSmall, SIZES.ledgerLarge]) {
     const dir = path.join(work, `ledger-${total}`);
     const tenants = await seedLedger(dir, 100, total);
-    const api = await startApi(dir, port(), { WORKER_THREADS: '0' }, { pinned: true });
+    const api = await startApi(dir, port(), { EMBEDDED_WORKER: 'false' }, { pinned: true });
     const token = tenants[42]!.token;
     const label = `${total / 1000}k rows / 100 tenants`;
     const since = new Date(Date.now() - 90 * 86_400_000).toISOString().slice(0, 10);
@@ -889,7 +889,7 @@ async function postgresRuns() {
     const url = server.url.replace(/\/postgres$/, '/bench');
     const small = await seedPostgresRuns(url, 'pg-runs-small', SIZES.runsSmall);
     const large = await seedPostgresRuns(url, 'pg-runs-large', SIZES.runsLarge);
-    const env = { WORKER_THREADS: '0', DATABASE_URL: url, MAX_QUEUED_RUNS_PER_TENANT: '1000000000' };
+    const env = { EMBEDDED_WORKER: 'false', DATABASE_URL: url, MAX_QUEUED_RUNS_PER_TENANT: '1000000000' };
     const api = await startApi(path.join(work, 'pg-data'), port(), env, { pinned: true });
     const reference = await startReferencePostgres(url, port(), { pinned: true });
     for (const query of ['limit=20', 'limit=20&status=succeeded', 'limit=20&offset=100&target=pdf-text']) {
@@ -1121,11 +1121,11 @@ async function retriesAndLimits() {
   const flooder = await createTenant(dir, 'flooder');
   const route = '/api/open/runs?limit=20';
   const auth = bearer(listed.token);
-  const on = await startApi(dir, port(), { WORKER_THREADS: '0' }, { pinned: true });
+  const on = await startApi(dir, port(), { EMBEDDED_WORKER: 'false' }, { pinned: true });
   const off = await startApi(
     dir,
     port(),
-    { WORKER_THREADS: '0', RATE_LIMIT_PER_SECOND: '0' },
+    { EMBEDDED_WORKER: 'false', RATE_LIMIT_PER_SECOND: '0' },
     { pinned: true },
   );
   await run(on, route, auth);
@@ -1156,7 +1156,7 @@ async function retriesAndLimits() {
   await off.stop();
 
   const partSize = 8 * 2 ** 20;
-  const api = await startApi(dir, port(), { WORKER_THREADS: '0' }, { pinned: true });
+  const api = await startApi(dir, port(), { EMBEDDED_WORKER: 'false' }, { pinned: true });
   const idle = await probeWhile(
     api,
     listed.token,
