@@ -25,12 +25,22 @@ const s3Project = {
   },
 };
 
-// Every HTTP suite again through HAProxy in front of two servers on one PostgreSQL database.
+// The HTTP tests that need two server processes (a lock, a bucket, a queue or a stream shared through the
+// database) again, through HAProxy in front of two servers on one PostgreSQL database: the tests tagged
+// 'two-processes', listed in the README. Everything else runs in the sqlite and postgres projects.
 const haproxyProject = {
   extends: true as const,
   test: {
     name: 'haproxy',
-    include: ['test/http/**/*.test.ts'],
+    include: [
+      'test/http/events.test.ts',
+      'test/http/hardening.test.ts',
+      'test/http/retries.test.ts',
+      'test/http/run-queue.test.ts',
+      'test/http/runs.test.ts',
+      'test/http/uploads.test.ts',
+    ],
+    tagsFilter: ['two-processes'],
     env: { TEST_ENGINE: 'postgres', TEST_THROUGH_HAPROXY: 'true' },
     globalSetup: ['test/setup/build.ts', 'test/setup/postgres.ts'],
   },
@@ -39,8 +49,15 @@ const haproxyProject = {
 export default defineConfig({
   test: {
     testTimeout: 60_000,
+    tags: [
+      {
+        name: 'two-processes',
+        description: 'needs two server processes behind one address: runs again in the haproxy project',
+      },
+    ],
     hookTimeout: 60_000,
     pool: 'forks',
+    maxWorkers: Number(process.env.TEST_WORKERS ?? 2),
     projects: [
       {
         extends: true,

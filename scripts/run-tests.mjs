@@ -17,6 +17,7 @@ const result = spawnSync(
     'node_modules/vitest/vitest.mjs',
     'run',
     '--reporter=default',
+    '--reporter=./test/setup/time-per-project.ts',
     '--reporter=json',
     `--outputFile.json=${report}`,
     ...process.argv.slice(2),

@@ -44,6 +44,11 @@ export interface Config {
   maxConcurrentParts: number;
   /** A request waits this long for an upload another request is working on, then gets 503 `busy`. */
   uploadLockWaitMs: number;
+  /**
+   * How long an upload's lease lasts unless its holder renews it: a process that died working on an upload
+   * blocks it this long.
+   */
+  uploadLeaseMs: number;
   /** A request body that sends nothing for this long is ended (and its temporary file removed). */
   bodyIdleTimeoutMs: number;
   /** Node's limits on a request: all its headers, and the whole request. */
@@ -316,6 +321,7 @@ function readConfig(env: EnvReader, role: ProcessRole): Config {
     maxConcurrentParts: env.int('MAX_CONCURRENT_PARTS', 64, 1),
     bodyIdleTimeoutMs: env.int('BODY_IDLE_TIMEOUT_MS', 30_000, 1),
     uploadLockWaitMs: env.int('UPLOAD_LOCK_WAIT_MS', 60_000, 1),
+    uploadLeaseMs: env.int('UPLOAD_LEASE_MS', 5_000, 100),
     headersTimeoutMs: env.int('HTTP_HEADERS_TIMEOUT_MS', 20_000, 1),
     requestTimeoutMs: env.int('HTTP_REQUEST_TIMEOUT_MS', 300_000, 1),
     runTimeoutMs: env.int('RUN_TIMEOUT_MS', 600_000, 1),

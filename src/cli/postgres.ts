@@ -98,8 +98,15 @@ function run(binary: string, args: string[], cpus?: string): void {
 /**
  * Starts (creating on first use) a cluster in `dir` listening on 127.0.0.1:`port`, trust auth for
  * `postgres`. `cpus` pins the server and every process it forks (the benchmarks keep it off wrk's core).
+ * `settings` are server settings for this start only (`-c name=value`): the tests' throwaway cluster
+ * turns off what only matters when the machine itself crashes.
  */
-export async function startLocalPostgres(dir: string, port: number, cpus?: string): Promise<LocalPostgres> {
+export async function startLocalPostgres(
+  dir: string,
+  port: number,
+  cpus?: string,
+  settings: Record<string, string> = {},
+): Promise<LocalPostgres> {
   const data = path.join(dir, 'data');
   mkdirSync(dir, { recursive: true });
   if (asRoot) {
@@ -119,9 +126,10 @@ export async function startLocalPostgres(dir: string, port: number, cpus?: strin
       `listen_addresses = '127.0.0.1'\nmax_connections = 300\n`,
     );
   }
+  const options = [`-p ${port}`, `-k ${dir}`, ...Object.entries(settings).map(([k, v]) => `-c ${k}=${v}`)];
   run(
     pgCtl,
-    ['-D', data, '-l', path.join(dir, 'server.log'), '-o', `-p ${port} -k ${dir}`, '-w', '-t', '30', 'start'],
+    ['-D', data, '-l', path.join(dir, 'server.log'), '-o', options.join(' '), '-w', '-t', '30', 'start'],
     cpus,
   );
   return {

@@ -54,7 +54,7 @@ export class Uploads {
     private readonly logger: Logger,
   ) {
     this.partSlots = new PartSlots(config.maxConcurrentPartsPerTenant, config.maxConcurrentParts);
-    this.locks = new UploadLock(store, clock, config.uploadLockWaitMs);
+    this.locks = new UploadLock(store, clock, config.uploadLockWaitMs, config.uploadLeaseMs);
     this.sweep = new UploadSweep(store, blobs, clock, this.locks);
   }
 

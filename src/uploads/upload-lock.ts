@@ -4,8 +4,6 @@ import type { Store } from '../store/types.js';
 import type { Clock } from '../time.js';
 import { KeyedLock } from './keyed-lock.js';
 
-/** How long a lease lasts unless renewed; a process that died holding one blocks its upload this long. */
-const LEASE_MS = 5_000;
 const POLL_MS = 25;
 
 /**
@@ -21,6 +19,8 @@ export class UploadLock {
     private readonly clock: Clock,
     /** How long a caller waits for an upload another request is working on before it is told to retry. */
     private readonly waitMs: number,
+    /** How long a lease lasts unless renewed; a process that died holding one blocks its upload this long. */
+    private readonly leaseMs: number,
   ) {}
 
   run<T>(uploadId: string, fn: () => Promise<T>): Promise<T> {
@@ -31,7 +31,7 @@ export class UploadLock {
         return this.store.uploads.lease(
           uploadId,
           holder,
-          new Date(now + LEASE_MS).toISOString(),
+          new Date(now + this.leaseMs).toISOString(),
           new Date(now).toISOString(),
         );
       };
@@ -45,7 +45,7 @@ export class UploadLock {
         }
         await new Promise((resolve) => setTimeout(resolve, POLL_MS));
       }
-      const renewal = setInterval(() => void take().catch(() => undefined), LEASE_MS / 5);
+      const renewal = setInterval(() => void take().catch(() => undefined), this.leaseMs / 5);
       renewal.unref();
       try {
         return await fn();

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { expect } from 'vitest';
 import type { Harness } from './harness.js';
 
@@ -66,21 +65,44 @@ export async function waitForRun(h: Harness, runId: string, token?: string, time
 
 /**
  * A PDF of `pages` A4 pages, each with `lines` lines of Helvetica text: a document whose size and parsing
- * time grow with its pages (`useObjectStreams: false` keeps it from compressing to nothing).
+ * time grow with its pages. Written object by object, uncompressed: pdf-lib takes about 5 s for the 3,000
+ * pages the crash suites use, this a few milliseconds.
  */
 export async function textPdf(pages: number, lines = 30): Promise<Uint8Array> {
-  const pdf = await PDFDocument.create();
-  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  const parts: string[] = [];
+  const offsets: number[] = [];
+  let length = 0;
+  const write = (text: string) => {
+    parts.push(text);
+    length += text.length; // every character is one latin1 byte
+  };
+  const object = (n: number, body: string) => {
+    offsets[n] = length;
+    write(`${n} 0 obj\n${body}\nendobj\n`);
+  };
+  // 1 catalog, 2 page tree, 3 font; page i is object 2 + 2i with its content stream after it
+  const pageObject = (i: number) => 2 + 2 * i;
+  write('%PDF-1.7\n%\u00e2\u00e3\u00cf\u00d3\n');
+  object(1, '<< /Type /Catalog /Pages 2 0 R >>');
+  const kids = Array.from({ length: pages }, (_, i) => `${pageObject(i + 1)} 0 R`).join(' ');
+  object(2, `<< /Type /Pages /Kids [${kids}] /Count ${pages} >>`);
+  object(3, '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
   for (let i = 1; i <= pages; i++) {
-    const page = pdf.addPage([595, 842]);
+    let content = 'BT\n/F1 10 Tf\n';
     for (let line = 0; line < lines; line++) {
-      page.drawText(`Page ${i}, line ${line} of a long document`, {
-        x: 40,
-        y: 800 - line * 18,
-        font,
-        size: 10,
-      });
+      content += `1 0 0 1 40 ${800 - line * 18} Tm (Page ${i}, line ${line} of a long document) Tj\n`;
     }
+    content += 'ET\n';
+    object(
+      pageObject(i),
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R >> >> /Contents ${pageObject(i) + 1} 0 R >>`,
+    );
+    object(pageObject(i) + 1, `<< /Length ${content.length} >>\nstream\n${content}endstream`);
   }
-  return pdf.save({ useObjectStreams: false });
+  const size = pageObject(pages) + 2;
+  const xref = length;
+  write(`xref\n0 ${size}\n0000000000 65535 f \n`);
+  for (let n = 1; n < size; n++) write(`${String(offsets[n]).padStart(10, '0')} 00000 n \n`);
+  write(`trailer\n<< /Size ${size} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`);
+  return new Uint8Array(Buffer.from(parts.join(''), 'latin1'));
 }

@@ -158,7 +158,8 @@ export async function startHarness(
     PORT: '0',
     HOST: '127.0.0.1',
     SEED_DEMO_TENANT: 'false',
-    WORKER_THREADS: '2',
+    // one parser thread: a suite that needs more says so
+    WORKER_THREADS: '1',
     METRICS_PORT: '0',
     // the limiter runs in every suite, far above what a suite sends; the retries suite sets its own
     RATE_LIMIT_PER_SECOND: '1000000',

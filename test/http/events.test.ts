@@ -172,34 +172,42 @@ describe('webhook endpoints', () => {
 });
 
 describe('deliveries', () => {
-  it('POSTs each event signed as Standard Webhooks says, verified by the standardwebhooks package', async () => {
-    const path = newPath();
-    const endpoint = await addEndpoint(open, path);
-    const run = await runOnce(open);
-    const got = on(path)(
-      await receiver.until((all) => on(path)(all).some((r) => JSON.parse(r.body).type === 'run.succeeded')),
-    );
-    const verifier = new Webhook(endpoint.secret);
-    const types = got.map((r) => {
-      expect(r.headers['content-type']).toBe('application/json');
-      const event = verifier.verify(r.body, r.headers) as { id: string; type: string; data: { id: string } };
-      expect(r.headers['webhook-id']).toBe(event.id);
-      expect(Math.abs(Number(r.headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(60);
-      return event;
-    });
-    const forRun = types.filter((e) => e.data.id === run.id);
-    expect(forRun.map((e) => e.type)).toEqual(
-      expect.arrayContaining(['run.created', 'run.started', 'run.succeeded']),
-    );
-    const succeeded = forRun.find((e) => e.type === 'run.succeeded')!;
-    // the event's data is the run as GET answers it then
-    const now = await open.request('GET', `/api/open/runs/${run.id}`);
-    expect(succeeded.data).toEqual(now.body.data);
-    // a signature made with another secret is refused by the same judge
-    const forged = new Webhook(`whsec_${Buffer.alloc(32, 1).toString('base64')}`);
-    expect(() => forged.verify(got[0]!.body, got[0]!.headers)).toThrow();
-    await open.request('DELETE', `/api/open/webhook_endpoints/${endpoint.id}`);
-  });
+  it(
+    'POSTs each event signed as Standard Webhooks says, verified by the standardwebhooks package',
+    { tags: ['two-processes'] },
+    async () => {
+      const path = newPath();
+      const endpoint = await addEndpoint(open, path);
+      const run = await runOnce(open);
+      const got = on(path)(
+        await receiver.until((all) => on(path)(all).some((r) => JSON.parse(r.body).type === 'run.succeeded')),
+      );
+      const verifier = new Webhook(endpoint.secret);
+      const types = got.map((r) => {
+        expect(r.headers['content-type']).toBe('application/json');
+        const event = verifier.verify(r.body, r.headers) as {
+          id: string;
+          type: string;
+          data: { id: string };
+        };
+        expect(r.headers['webhook-id']).toBe(event.id);
+        expect(Math.abs(Number(r.headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(60);
+        return event;
+      });
+      const forRun = types.filter((e) => e.data.id === run.id);
+      expect(forRun.map((e) => e.type)).toEqual(
+        expect.arrayContaining(['run.created', 'run.started', 'run.succeeded']),
+      );
+      const succeeded = forRun.find((e) => e.type === 'run.succeeded')!;
+      // the event's data is the run as GET answers it then
+      const now = await open.request('GET', `/api/open/runs/${run.id}`);
+      expect(succeeded.data).toEqual(now.body.data);
+      // a signature made with another secret is refused by the same judge
+      const forged = new Webhook(`whsec_${Buffer.alloc(32, 1).toString('base64')}`);
+      expect(() => forged.verify(got[0]!.body, got[0]!.headers)).toThrow();
+      await open.request('DELETE', `/api/open/webhook_endpoints/${endpoint.id}`);
+    },
+  );
 
   it('delivers only the types an endpoint takes, and upload.completed with the upload', async () => {
     const path = newPath();
@@ -399,62 +407,70 @@ describe('the live stream', () => {
     return { response, close: () => controller.abort() };
   };
 
-  it('streams live events, resumes after Last-Event-ID, and keeps tenants apart', async () => {
-    const mine = await openStream();
-    expect(mine.response.status).toBe(200);
-    expect(mine.response.headers.get('content-type')).toMatch(/^text\/event-stream/);
-    const theirs = await openStream({}, open.other.token);
-    const run = await runOnce(open);
-    const seen: { id?: string; event?: string; data: string }[] = [];
-    for await (const message of sseEvents(mine.response.body!)) {
-      seen.push(message);
-      if (message.event === 'run.succeeded' && JSON.parse(message.data).data.id === run.id) break;
-    }
-    mine.close();
-    const forRun = seen.filter((m) => JSON.parse(m.data).data.id === run.id);
-    expect(forRun.map((m) => m.event)).toEqual(['run.created', 'run.started', 'run.succeeded']);
-    for (const m of forRun) expect(JSON.parse(m.data).id).toBe(m.id);
+  it(
+    'streams live events, resumes after Last-Event-ID, and keeps tenants apart',
+    { tags: ['two-processes'] },
+    async () => {
+      const mine = await openStream();
+      expect(mine.response.status).toBe(200);
+      expect(mine.response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+      const theirs = await openStream({}, open.other.token);
+      const run = await runOnce(open);
+      const seen: { id?: string; event?: string; data: string }[] = [];
+      for await (const message of sseEvents(mine.response.body!)) {
+        seen.push(message);
+        if (message.event === 'run.succeeded' && JSON.parse(message.data).data.id === run.id) break;
+      }
+      mine.close();
+      const forRun = seen.filter((m) => JSON.parse(m.data).data.id === run.id);
+      expect(forRun.map((m) => m.event)).toEqual(['run.created', 'run.started', 'run.succeeded']);
+      for (const m of forRun) expect(JSON.parse(m.data).id).toBe(m.id);
 
-    // resuming after the first event gives the two that followed it, then live ones
-    const resumed = await openStream({ 'Last-Event-ID': forRun[0]!.id! });
-    const replay: string[] = [];
-    for await (const message of sseEvents(resumed.response.body!)) {
-      replay.push(message.id!);
-      if (replay.length === 2) break;
-    }
-    resumed.close();
-    expect(replay).toEqual([forRun[1]!.id, forRun[2]!.id]);
+      // resuming after the first event gives the two that followed it, then live ones
+      const resumed = await openStream({ 'Last-Event-ID': forRun[0]!.id! });
+      const replay: string[] = [];
+      for await (const message of sseEvents(resumed.response.body!)) {
+        replay.push(message.id!);
+        if (replay.length === 2) break;
+      }
+      resumed.close();
+      expect(replay).toEqual([forRun[1]!.id, forRun[2]!.id]);
 
-    // the other tenant's stream saw none of it: it gets its own event first
-    await uploadPdf(open, pdf, { token: open.other.token });
-    for await (const message of sseEvents(theirs.response.body!)) {
-      expect(JSON.parse(message.data).data.id).not.toBe(run.id);
-      expect(message.event).toBe('upload.completed');
-      break;
-    }
-    theirs.close();
-  });
+      // the other tenant's stream saw none of it: it gets its own event first
+      await uploadPdf(open, pdf, { token: open.other.token });
+      for await (const message of sseEvents(theirs.response.body!)) {
+        expect(JSON.parse(message.data).data.id).not.toBe(run.id);
+        expect(message.event).toBe('upload.completed');
+        break;
+      }
+      theirs.close();
+    },
+  );
 
-  it('allows MAX_STREAMS_PER_TENANT streams per tenant, and refuses bad resume ids', async () => {
-    const token = (await open.server.services.tenants.create(`streams-${Date.now()}`)).token;
-    const first = await openStream({}, token);
-    const second = await openStream({}, token);
-    // behind HAProxy the third stream may reach the other server: the limit is per server process
-    if (open.servers.length === 1) {
-      const third = await open.request('GET', '/api/open/events/stream', { token });
-      expect(third.status).toBe(429);
-      expect(third.body.error).toBe('too_many_streams');
-      expect(third.headers.get('retry-after')).toBe('5');
-    }
-    first.close();
-    second.close();
-    const bad = await open.request('GET', '/api/open/events/stream', {
-      token,
-      headers: { 'Last-Event-ID': 'not-an-id' },
-    });
-    expect(bad.status).toBe(422);
-    expect(bad.body.detail[0].loc).toEqual(['header', 'Last-Event-ID']);
-    expect((await open.request('GET', '/api/open/events/stream?type=nope', { token })).status).toBe(422);
-    expect((await open.request('GET', '/api/open/events/stream', { token: null })).status).toBe(401);
-  });
+  it(
+    'allows MAX_STREAMS_PER_TENANT streams per tenant, and refuses bad resume ids',
+    { tags: ['two-processes'] },
+    async () => {
+      const token = (await open.server.services.tenants.create(`streams-${Date.now()}`)).token;
+      const first = await openStream({}, token);
+      const second = await openStream({}, token);
+      // behind HAProxy the third stream may reach the other server: the limit is per server process
+      if (open.servers.length === 1) {
+        const third = await open.request('GET', '/api/open/events/stream', { token });
+        expect(third.status).toBe(429);
+        expect(third.body.error).toBe('too_many_streams');
+        expect(third.headers.get('retry-after')).toBe('5');
+      }
+      first.close();
+      second.close();
+      const bad = await open.request('GET', '/api/open/events/stream', {
+        token,
+        headers: { 'Last-Event-ID': 'not-an-id' },
+      });
+      expect(bad.status).toBe(422);
+      expect(bad.body.detail[0].loc).toEqual(['header', 'Last-Event-ID']);
+      expect((await open.request('GET', '/api/open/events/stream?type=nope', { token })).status).toBe(422);
+      expect((await open.request('GET', '/api/open/events/stream', { token: null })).status).toBe(401);
+    },
+  );
 });

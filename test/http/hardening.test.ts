@@ -75,41 +75,51 @@ describe('uploads: nothing stored is lost or contradicted', () => {
     expect(tempFiles()).toEqual([]);
   });
 
-  it('an abort racing a complete: never both 200, and the completed upload stays complete', async () => {
-    for (let round = 0; round < 4; round++) {
-      const { upload_id } = await bigUpload();
-      const completing = h.request('POST', '/api/open/uploads/complete', { json: { upload_id } });
-      await new Promise((resolve) => setTimeout(resolve, 5 + round * 10));
-      const aborted = await h.request('DELETE', `/api/open/uploads/${upload_id}`);
-      const completed = await completing;
-      expect([completed.status, aborted.status]).not.toEqual([200, 200]);
-      if (completed.status === 200) {
-        expect(aborted.status).toBe(409);
-        const again = await h.request('POST', '/api/open/uploads/complete', { json: { upload_id } });
-        expect(again.body.data.file_id).toBe(completed.body.data.file_id);
-        expect((await h.request('GET', `/api/open/uploads/${upload_id}`)).body.data.status).toBe('completed');
-      } else {
-        expect(aborted.status).toBe(200);
-        expect(completed.status).toBe(404);
+  it(
+    'an abort racing a complete: never both 200, and the completed upload stays complete',
+    { tags: ['two-processes'] },
+    async () => {
+      for (let round = 0; round < 4; round++) {
+        const { upload_id } = await bigUpload();
+        const completing = h.request('POST', '/api/open/uploads/complete', { json: { upload_id } });
+        await new Promise((resolve) => setTimeout(resolve, 5 + round * 10));
+        const aborted = await h.request('DELETE', `/api/open/uploads/${upload_id}`);
+        const completed = await completing;
+        expect([completed.status, aborted.status]).not.toEqual([200, 200]);
+        if (completed.status === 200) {
+          expect(aborted.status).toBe(409);
+          const again = await h.request('POST', '/api/open/uploads/complete', { json: { upload_id } });
+          expect(again.body.data.file_id).toBe(completed.body.data.file_id);
+          expect((await h.request('GET', `/api/open/uploads/${upload_id}`)).body.data.status).toBe(
+            'completed',
+          );
+        } else {
+          expect(aborted.status).toBe(200);
+          expect(completed.status).toBe(404);
+        }
       }
-    }
-  });
+    },
+  );
 
-  it('a part racing a complete of the same upload is stored first or refused with 409, never a 500', async () => {
-    for (let round = 0; round < 6; round++) {
-      const { upload_id } = await bigUpload();
-      const [completed, part] = await Promise.all([
-        h.request('POST', '/api/open/uploads/complete', { json: { upload_id } }),
-        h.request('PUT', `/api/open/uploads/${upload_id}/parts/1`, {
-          body: new Uint8Array(partOf(form, 1)),
-          contentType: 'application/octet-stream',
-        }),
-      ]);
-      expect(completed.status).toBe(200);
-      expect([200, 409]).toContain(part.status);
-    }
-    expect(tempFiles()).toEqual([]);
-  });
+  it(
+    'a part racing a complete of the same upload is stored first or refused with 409, never a 500',
+    { tags: ['two-processes'] },
+    async () => {
+      for (let round = 0; round < 6; round++) {
+        const { upload_id } = await bigUpload();
+        const [completed, part] = await Promise.all([
+          h.request('POST', '/api/open/uploads/complete', { json: { upload_id } }),
+          h.request('PUT', `/api/open/uploads/${upload_id}/parts/1`, {
+            body: new Uint8Array(partOf(form, 1)),
+            contentType: 'application/octet-stream',
+          }),
+        ]);
+        expect(completed.status).toBe(200);
+        expect([200, 409]).toContain(part.status);
+      }
+      expect(tempFiles()).toEqual([]);
+    },
+  );
 
   it('the sweep removes old temporary files and blobs no record refers to, and nothing else', async () => {
     const fileId = await uploadPdf(h, form);

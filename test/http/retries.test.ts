@@ -54,7 +54,7 @@ describe('Idempotency-Key', () => {
     expect(reordered.text).toBe(first.text);
   });
 
-  it('gives one effect for 20 concurrent copies of one request', async () => {
+  it('gives one effect for 20 concurrent copies of one request', { tags: ['two-processes'] }, async () => {
     const before = await runCount(h.tenant.tenant_id);
     const key = randomUUID();
     const answers = await Promise.all(Array.from({ length: 20 }, () => createRun(key)));
@@ -168,25 +168,29 @@ describe('Idempotency-Key', () => {
     expect(replayed.body.request_id).not.toBe(conflict.body.request_id);
   });
 
-  it('makes one upload for a retried createUpload and completeUpload', async () => {
-    const key = randomUUID();
-    const body = { file_name: 'retry.pdf', size_bytes: 1000 };
-    const first = await h.request('POST', '/api/open/uploads', {
-      json: body,
-      headers: { 'Idempotency-Key': key },
-    });
-    expect(first.status).toBe(201);
-    const second = await h.request('POST', '/api/open/uploads', {
-      json: body,
-      headers: { 'Idempotency-Key': key },
-    });
-    expect(second.body.data.upload_id).toBe(first.body.data.upload_id);
-    const pending = await h.query<{ n: number | string }>(
-      "SELECT COUNT(*) AS n FROM uploads WHERE tenant_id = ? AND file_name = 'retry.pdf'",
-      [h.tenant.tenant_id],
-    );
-    expect(Number(pending[0]!.n)).toBe(1);
-  });
+  it(
+    'makes one upload for a retried createUpload and completeUpload',
+    { tags: ['two-processes'] },
+    async () => {
+      const key = randomUUID();
+      const body = { file_name: 'retry.pdf', size_bytes: 1000 };
+      const first = await h.request('POST', '/api/open/uploads', {
+        json: body,
+        headers: { 'Idempotency-Key': key },
+      });
+      expect(first.status).toBe(201);
+      const second = await h.request('POST', '/api/open/uploads', {
+        json: body,
+        headers: { 'Idempotency-Key': key },
+      });
+      expect(second.body.data.upload_id).toBe(first.body.data.upload_id);
+      const pending = await h.query<{ n: number | string }>(
+        "SELECT COUNT(*) AS n FROM uploads WHERE tenant_id = ? AND file_name = 'retry.pdf'",
+        [h.tenant.tenant_id],
+      );
+      expect(Number(pending[0]!.n)).toBe(1);
+    },
+  );
 
   it('deletes expired keys in the sweep, in batches', async () => {
     const key = randomUUID();
@@ -205,7 +209,7 @@ describe('Idempotency-Key', () => {
   });
 });
 
-describe('rate limits', () => {
+describe('rate limits', { tags: ['two-processes'] }, () => {
   let limited: Harness;
   beforeAll(async () => {
     limited = await startHarness({

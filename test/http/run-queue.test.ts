@@ -5,7 +5,7 @@ import { type Harness, startHarness } from '../helpers/harness.js';
 const totals = async (h: Harness, status: string, token?: string) =>
   (await h.request('GET', `/api/open/runs?status=${status}&limit=1`, { token })).body.total as number;
 
-describe('the queue without workers: caps and cancelling queued runs', () => {
+describe('the queue without workers: caps and cancelling queued runs', { tags: ['two-processes'] }, () => {
   let h: Harness;
   let fileId: string;
   beforeAll(async () => {
@@ -88,72 +88,77 @@ describe('the queue without workers: caps and cancelling queued runs', () => {
   });
 });
 
-describe('the queue with workers: cancelling a running run, fairness across tenants', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness({ WORKER_THREADS: '2', POINTS_PER_PAGE_PREFLIGHT: '2' });
-  });
-  afterAll(() => h.close());
+describe(
+  'the queue with workers: cancelling a running run, fairness across tenants',
+  { tags: ['two-processes'] },
+  () => {
+    let h: Harness;
+    beforeAll(async () => {
+      h = await startHarness({ WORKER_THREADS: '2', POINTS_PER_PAGE_PREFLIGHT: '2' });
+    });
+    afterAll(() => h.close());
 
-  it('a running run stops when cancelled and books nothing', async () => {
-    const fileId = await uploadPdf(h, await textPdf(300));
-    const run = (await h.request('POST', '/api/open/runs', { json: { file_id: fileId, target: 'pdf-text' } }))
-      .body.data;
-    for (let i = 0; i < 200; i++) {
-      const state = (await h.request('GET', `/api/open/runs/${run.id}`)).body.data;
-      if (state.status === 'running' && state.completed_tasks > 0) break;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    const cancelled = await h.request('POST', `/api/open/runs/${run.id}/cancel`);
-    expect(cancelled.status).toBe(200);
-    expect(cancelled.body.data.status).toBe('cancelled');
-    const progressAtCancel = cancelled.body.data.completed_tasks;
-    expect(progressAtCancel).toBeLessThan(301);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    const after = (await h.request('GET', `/api/open/runs/${run.id}`)).body.data;
-    expect(after).toMatchObject({ status: 'cancelled', points_consumed: 0, output_files: [] });
-    const ledger = await h.request(
-      'GET',
-      '/api/open/finance/transactions?transaction_type=tech&page_size=100',
-    );
-    expect(ledger.body.data.filter((t: { run_id: string }) => t.run_id === run.id)).toHaveLength(0);
-    expect((await h.request('GET', `/api/open/runs/${run.id}/files/text.txt`)).status).toBe(404);
-  });
+    it('a running run stops when cancelled and books nothing', async () => {
+      const fileId = await uploadPdf(h, await textPdf(300));
+      const run = (
+        await h.request('POST', '/api/open/runs', { json: { file_id: fileId, target: 'pdf-text' } })
+      ).body.data;
+      for (let i = 0; i < 200; i++) {
+        const state = (await h.request('GET', `/api/open/runs/${run.id}`)).body.data;
+        if (state.status === 'running' && state.completed_tasks > 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      const cancelled = await h.request('POST', `/api/open/runs/${run.id}/cancel`);
+      expect(cancelled.status).toBe(200);
+      expect(cancelled.body.data.status).toBe('cancelled');
+      const progressAtCancel = cancelled.body.data.completed_tasks;
+      expect(progressAtCancel).toBeLessThan(301);
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      const after = (await h.request('GET', `/api/open/runs/${run.id}`)).body.data;
+      expect(after).toMatchObject({ status: 'cancelled', points_consumed: 0, output_files: [] });
+      const ledger = await h.request(
+        'GET',
+        '/api/open/finance/transactions?transaction_type=tech&page_size=100',
+      );
+      expect(ledger.body.data.filter((t: { run_id: string }) => t.run_id === run.id)).toHaveLength(0);
+      expect((await h.request('GET', `/api/open/runs/${run.id}/files/text.txt`)).status).toBe(404);
+    });
 
-  it("one tenant's backlog of 200 runs delays another tenant's run by at most about one run", async () => {
-    const doc = await textPdf(8);
-    const fileA = await uploadPdf(h, doc);
-    const fileB = await uploadPdf(h, doc, { token: h.other.token });
-    const backlog: string[] = [];
-    for (let i = 0; i < 200; i++) {
-      backlog.push((await h.request('POST', '/api/open/runs', { json: { file_id: fileA } })).body.data.id);
-    }
-    // let the workers fill every slot with the backlog first
-    await waitForRun(h, backlog[0]!);
-    const created = (
-      await h.request('POST', '/api/open/runs', { json: { file_id: fileB }, token: h.other.token })
-    ).body.data;
-    const runB = await waitForRun(h, created.id, h.other.token);
-    const waitedB = Date.parse(runB.completed_at) - Date.parse(created.created_at);
+    it("one tenant's backlog of 200 runs delays another tenant's run by at most about one run", async () => {
+      const doc = await textPdf(8);
+      const fileA = await uploadPdf(h, doc);
+      const fileB = await uploadPdf(h, doc, { token: h.other.token });
+      const backlog: string[] = [];
+      for (let i = 0; i < 200; i++) {
+        backlog.push((await h.request('POST', '/api/open/runs', { json: { file_id: fileA } })).body.data.id);
+      }
+      // let the workers fill every slot with the backlog first
+      await waitForRun(h, backlog[0]!);
+      const created = (
+        await h.request('POST', '/api/open/runs', { json: { file_id: fileB }, token: h.other.token })
+      ).body.data;
+      const runB = await waitForRun(h, created.id, h.other.token);
+      const waitedB = Date.parse(runB.completed_at) - Date.parse(created.created_at);
 
-    const durations: number[] = [];
-    for (const id of backlog.slice(0, 12)) {
-      const run = await waitForRun(h, id);
-      durations.push(Date.parse(run.completed_at) - Date.parse(run.started_at));
-    }
-    durations.sort((a, b) => a - b);
-    const oneRun = durations[Math.floor(durations.length / 2)]!;
-    expect(waitedB, `B waited ${waitedB} ms; one of A's runs takes ${oneRun} ms`).toBeLessThanOrEqual(
-      2 * oneRun,
-    );
+      const durations: number[] = [];
+      for (const id of backlog.slice(0, 12)) {
+        const run = await waitForRun(h, id);
+        durations.push(Date.parse(run.completed_at) - Date.parse(run.started_at));
+      }
+      durations.sort((a, b) => a - b);
+      const oneRun = durations[Math.floor(durations.length / 2)]!;
+      expect(waitedB, `B waited ${waitedB} ms; one of A's runs takes ${oneRun} ms`).toBeLessThanOrEqual(
+        2 * oneRun,
+      );
 
-    // the rest of the backlog is cancelled while queued: counters stay exact
-    for (const id of backlog) await h.request('POST', `/api/open/runs/${id}/cancel`);
-    const counts = await Promise.all(
-      ['queued', 'running', 'succeeded', 'cancelled'].map((s) => totals(h, s)),
-    );
-    const all = (await h.request('GET', '/api/open/runs?limit=1')).body.total;
-    expect(counts.reduce((a, b) => a + b, 0) + (await totals(h, 'failed'))).toBe(all);
-    expect(counts[0]).toBe(0);
-  });
-});
+      // the rest of the backlog is cancelled while queued: counters stay exact
+      for (const id of backlog) await h.request('POST', `/api/open/runs/${id}/cancel`);
+      const counts = await Promise.all(
+        ['queued', 'running', 'succeeded', 'cancelled'].map((s) => totals(h, s)),
+      );
+      const all = (await h.request('GET', '/api/open/runs?limit=1')).body.total;
+      expect(counts.reduce((a, b) => a + b, 0) + (await totals(h, 'failed'))).toBe(all);
+      expect(counts[0]).toBe(0);
+    });
+  },
+);

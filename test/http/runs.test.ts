@@ -355,38 +355,42 @@ describe('create, list, rerun', () => {
     expect(foreign.status).toBe(404);
   });
 
-  it('rerun re-executes the same id after it finished, and refuses while it is queued or running', async () => {
-    const created = (await h.request('POST', '/api/open/runs', { json: { file_id: fileId } })).body.data;
-    const early = await h.request('POST', `/api/open/runs/${created.id}/rerun`);
-    expect(early.status).toBe(409);
-    expect(early.body.error).toBe('run_not_finished');
-    const first = await waitForRun(h, created.id);
-    const rerun = await h.request('POST', `/api/open/runs/${created.id}/rerun`);
-    expect(rerun.status).toBe(200);
-    expect(rerun.body.data).toMatchObject({
-      id: created.id,
-      status: 'queued',
-      progress: 0,
-      total_tasks: 0,
-      completed_tasks: 0,
-      failed_tasks: 0,
-      points_consumed: 0,
-      output_files: [],
-      started_at: null,
-      completed_at: null,
-      attempt: 2,
-    });
-    expect(rerun.body.data.queue_message_id).not.toBe(first.queue_message_id);
-    const second = await waitForRun(h, created.id);
-    expect(second).toMatchObject({ status: 'succeeded', attempt: 2, points_consumed: 2 });
-    const ledger = await h.request(
-      'GET',
-      '/api/open/finance/transactions?transaction_type=tech&page_size=100',
-    );
-    const bookings = ledger.body.data.filter((t: { run_id: string }) => t.run_id === created.id);
-    expect(bookings).toHaveLength(2);
-    expect(bookings.every((t: { amount: number }) => t.amount === 20)).toBe(true);
-  });
+  it(
+    'rerun re-executes the same id after it finished, and refuses while it is queued or running',
+    { tags: ['two-processes'] },
+    async () => {
+      const created = (await h.request('POST', '/api/open/runs', { json: { file_id: fileId } })).body.data;
+      const early = await h.request('POST', `/api/open/runs/${created.id}/rerun`);
+      expect(early.status).toBe(409);
+      expect(early.body.error).toBe('run_not_finished');
+      const first = await waitForRun(h, created.id);
+      const rerun = await h.request('POST', `/api/open/runs/${created.id}/rerun`);
+      expect(rerun.status).toBe(200);
+      expect(rerun.body.data).toMatchObject({
+        id: created.id,
+        status: 'queued',
+        progress: 0,
+        total_tasks: 0,
+        completed_tasks: 0,
+        failed_tasks: 0,
+        points_consumed: 0,
+        output_files: [],
+        started_at: null,
+        completed_at: null,
+        attempt: 2,
+      });
+      expect(rerun.body.data.queue_message_id).not.toBe(first.queue_message_id);
+      const second = await waitForRun(h, created.id);
+      expect(second).toMatchObject({ status: 'succeeded', attempt: 2, points_consumed: 2 });
+      const ledger = await h.request(
+        'GET',
+        '/api/open/finance/transactions?transaction_type=tech&page_size=100',
+      );
+      const bookings = ledger.body.data.filter((t: { run_id: string }) => t.run_id === created.id);
+      expect(bookings).toHaveLength(2);
+      expect(bookings.every((t: { amount: number }) => t.amount === 20)).toBe(true);
+    },
+  );
 
   it('lists newest first with filters, keyword search and page maths', async () => {
     const other = await uploadPdf(h, readPdf('real/cups-filters__classified.pdf'), {

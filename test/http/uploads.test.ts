@@ -88,7 +88,7 @@ describe('parts and complete', () => {
     });
   });
 
-  it('parts out of order, one sent twice, then complete', async () => {
+  it('parts out of order, one sent twice, then complete', { tags: ['two-processes'] }, async () => {
     const upload = (await start({ file_name: 'form.pdf', size_bytes: form.length, sha256: sha256(form) }))
       .body.data;
     for (const n of [5, 3, 1, 4]) expect((await put(upload.upload_id, n, partOf(form, n))).status).toBe(200);
@@ -231,7 +231,7 @@ describe('parts and complete', () => {
     expect(json.status).toBe(415);
   });
 
-  it('completing twice, and twice at once, gives one file', async () => {
+  it('completing twice, and twice at once, gives one file', { tags: ['two-processes'] }, async () => {
     const before = (await filesStored(h.tenant.tenant_id)).length;
     const { upload_id } = await sendUpload(h, form);
     const [a, b] = await Promise.all([complete(upload_id), complete(upload_id)]);
@@ -284,7 +284,7 @@ describe('tenant isolation', () => {
   });
 });
 
-describe('one request at a time per upload, across processes', () => {
+describe('one request at a time per upload, across processes', { tags: ['two-processes'] }, () => {
   /** Takes the upload's lease for a minute as `holder`, as another process's request would. */
   const leaseElsewhere = (harness: Harness, uploadId: string, holder: string) =>
     harness.server.services.store.uploads.lease(

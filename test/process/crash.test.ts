@@ -150,7 +150,8 @@ describe('a server killed during an upload', () => {
       token: string;
     };
     const PART = partSize(256 * 1024);
-    const env = { WORKER_THREADS: '1', UPLOAD_PART_SIZE: String(PART) };
+    // a server killed inside complete leaves its lease on the upload: the next one waits it out
+    const env = { WORKER_THREADS: '1', UPLOAD_PART_SIZE: String(PART), UPLOAD_LEASE_MS: '1000' };
     const p = port();
     const scanned = readPdf('derived/scanned-6p-imageonly__from-install.en.pdf');
     const bytes = blobEngine === 's3' ? await padPdf(scanned, 2 * PART + 20_000) : scanned;
