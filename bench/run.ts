@@ -42,20 +42,24 @@ const wanted = (...numbers: string[]) => !only || numbers.some((n) => only.has(n
 const compareNodeArg = process.argv.includes('--compare-node')
   ? process.argv[process.argv.indexOf('--compare-node') + 1]
   : undefined;
+// --quick is CI's smoke run: every scenario runs end to end on small data and short loads, so that one that
+// broke is seen (its figures are indicative only; the full run's are the ones to quote)
 const SIZES = quick
   ? {
-      runsSmall: 5_000,
-      runsLarge: 50_000,
-      ledgerSmall: 10_000,
-      ledgerLarge: 100_000,
-      uploads: [64 * 2 ** 20],
+      runsSmall: 2_000,
+      runsLarge: 20_000,
+      ledgerSmall: 5_000,
+      ledgerLarge: 30_000,
+      uploads: [32 * 2 ** 20],
       rounds: 1,
       warmupS: 1,
-      durationS: 2,
-      diagnosisRepeat: 4,
-      diagnosisBlocks: 2,
-      diagnosisWarmup: 5,
+      durationS: 1,
+      diagnosisRepeat: 2,
+      diagnosisBlocks: 1,
+      diagnosisWarmup: 2,
       everyFixtureRepeat: 1,
+      listFilters: ['status=failed&target=pdf-preflight'],
+      p99Seconds: 2,
     }
   : {
       runsSmall: 50_000,
@@ -70,6 +74,8 @@ const SIZES = quick
       diagnosisBlocks: 4,
       diagnosisWarmup: 10,
       everyFixtureRepeat: 3,
+      listFilters: ['status=succeeded', 'target=pdf-text', 'status=failed&target=pdf-preflight'],
+      p99Seconds: 5,
     };
 const CONNECTIONS = 32;
 const PDF_DIR = path.resolve(PROJECT_ROOT, 'test/fixtures/pdfs');
@@ -203,7 +209,7 @@ async function runList() {
         met: r <= limit,
       });
     };
-    for (const filter of ['status=succeeded', 'target=pdf-text', 'status=failed&target=pdf-preflight']) {
+    for (const filter of SIZES.listFilters) {
       const measured = await paired(`limit=20&${filter}`);
       yardstick(measured.refs);
       listRow(filter, measured);
@@ -667,7 +673,10 @@ async function diagnosisWith(threads: number, pool: string) {
   });
   // a p99 needs more samples than a smoke run's 2 s gives (quick runs have read 2.7x on a single stall)
   const listLoad = () =>
-    run(api, '/api/open/runs?limit=20', bearer(tenant.token), { connections: 8, durationS: 5 });
+    run(api, '/api/open/runs?limit=20', bearer(tenant.token), {
+      connections: 8,
+      durationS: SIZES.p99Seconds,
+    });
   const idle = await listLoad();
   // enough queued runs to keep the pool saturated through the warm-up and the 5 s measured
   await createRuns(wellFormed, 60);
@@ -765,7 +774,7 @@ function timed(command: string, args: string[], env: Record<string, string> = {}
 async function clientUpload() {
   const dir = path.join(work, 'client-upload');
   const tenant = await createTenant(dir, 'client');
-  const size = quick ? 64 * 2 ** 20 : 200 * 2 ** 20;
+  const size = quick ? 32 * 2 ** 20 : 200 * 2 ** 20;
   const file = path.join(work, 'client-upload.pdf');
   await writeLargePdf(file, size);
   const api = await startApi(dir, port(), { WORKER_THREADS: '1' });

@@ -12,6 +12,8 @@ export interface UploadOptions {
   token?: string;
   fileName?: string;
   declareSha?: boolean;
+  /** Parts in flight at once (default 1; keep it under the server's MAX_CONCURRENT_PARTS_PER_TENANT, 8). */
+  parallel?: number;
 }
 
 /** Start, send every part, return the upload (not completed). */
@@ -26,15 +28,19 @@ export async function sendUpload(h: Harness, bytes: Uint8Array, options: UploadO
   });
   expect(started.status, started.text).toBe(201);
   const { upload_id, part_size, part_count } = started.body.data;
-  for (let part = 1; part <= part_count; part++) {
-    const chunk = bytes.subarray((part - 1) * part_size, part * part_size);
-    const sent = await h.request('PUT', `/api/open/uploads/${upload_id}/parts/${part}`, {
-      token: options.token,
-      body: chunk,
-      contentType: 'application/octet-stream',
-    });
-    expect(sent.status, sent.text).toBe(200);
-  }
+  let next = 1;
+  const sender = async () => {
+    for (let part = next++; part <= part_count; part = next++) {
+      const chunk = bytes.subarray((part - 1) * part_size, part * part_size);
+      const sent = await h.request('PUT', `/api/open/uploads/${upload_id}/parts/${part}`, {
+        token: options.token,
+        body: chunk,
+        contentType: 'application/octet-stream',
+      });
+      expect(sent.status, sent.text).toBe(200);
+    }
+  };
+  await Promise.all(Array.from({ length: options.parallel ?? 1 }, sender));
   return started.body.data as { upload_id: string; part_size: number; part_count: number };
 }
 

@@ -52,7 +52,7 @@ async function bigUpload(): Promise<{ upload_id: string }> {
   bytes.set(form);
   // a valid PDF followed by filler: PDFium reads the trailer from the end, so append the original again
   bytes.set(form, bytes.length - form.length);
-  return sendUpload(h, bytes);
+  return sendUpload(h, bytes, { parallel: 6 });
 }
 
 describe('uploads: nothing stored is lost or contradicted', () => {

@@ -1,6 +1,6 @@
 /**
  * A vitest reporter that ends the run with the time each project took, so that a slower suite shows where
- * it got slower. `files` adds up the files' own durations (their tests, hooks and imports); `wall` is from
+ * it got slower. `busy` adds up the files' own durations (their tests, hooks and imports); `wall` is from
  * the project's first file starting to its last file ending, which is less when files run side by side.
  * TEST_TIMES_FILE=path also writes every file's duration there as JSON, for profiling.
  */
@@ -59,7 +59,7 @@ export default class TimePerProject implements Reporter {
       seconds(s.lastEnd - s.firstStart),
     ]);
     rows.push(['whole run', '', '', '', seconds(Date.now() - this.started)]);
-    const header = ['project', 'files', 'tests', 'files', 'wall'];
+    const header = ['project', 'files', 'tests', 'busy', 'wall'];
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
     const line = (cells: string[]) =>
       cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
