@@ -114,6 +114,7 @@ export async function createApp(services: Services): Promise<Koa<AppState>> {
   const limiter = createRateLimiter(services.config, services.store);
   const contract = await Contract.load();
   checkHandlers(contract, handlers);
+  contract.warmUp();
   const app = new Koa<AppState>();
   app.proxy = false;
   // whatever Koa itself catches goes to the same logger, never to stderr

@@ -84,8 +84,9 @@ export class Contract {
   static async load(): Promise<Contract> {
     const backend = new OpenAPIBackend({
       definition: CONTRACT_PATH,
-      // quick: skip re-validating the contract (redocly lint and the tests do) and compile lazily; the
-      // request validators are then compiled eagerly below, response validators never (tests use them)
+      // quick: skip re-validating the contract (redocly lint and the tests do) and compile lazily: the
+      // request validators are warmed up once the server listens (warmUp), response validators never
+      // (tests use them)
       quick: true,
       strict: true,
       validate: true,
@@ -97,12 +98,28 @@ export class Contract {
       },
     });
     await backend.init();
-    backend.validator.preCompileRequestValidators();
     const router = new FixedOperationsRouter({ definition: backend.definition, apiRoot: backend.apiRoot });
     const operations = new Map(
       router.getOperations().map((operation) => [operation.operationId ?? '', describe(operation)] as const),
     );
     return new Contract(router, backend.validator, operations);
+  }
+
+  /**
+   * Compiles the request validators one operation per turn of the event loop. Compiling them all takes
+   * about half a second (ajv), which a process no longer waits for before it listens; a request that
+   * comes first compiles its own operation's (about 15 ms), and no turn is held longer than one operation.
+   */
+  warmUp(): void {
+    const pending = [...this.operations.keys()];
+    const step = () => {
+      const operationId = pending.shift();
+      if (operationId === undefined) return;
+      this.validator.getRequestValidatorsForOperation(operationId);
+      // a process that has nothing else left to do does not stay up for this
+      setImmediate(step).unref();
+    };
+    setImmediate(step).unref();
   }
 
   /** The operation a method and path name; when none, the methods the path takes (none: not found). */
