@@ -133,6 +133,8 @@ export interface paths {
          *     One request at a time works on an upload's record (a part being recorded, `complete`, abort, the
          *     expiry sweep), whichever server process behind the load balancer receives it: the others wait for
          *     it, and one that waited `UPLOAD_LOCK_WAIT_MS` (default 60,000) gets 503 `busy` with `Retry-After`. Part bodies themselves stream in parallel.
+         *     The request at work holds a lease on the upload that it renews; a server process that dies holding it
+         *     blocks the upload until the lease lapses, `UPLOAD_LEASE_MS` (default 5,000) after its last renewal.
          */
         post: operations["completeUpload"];
         delete?: never;
