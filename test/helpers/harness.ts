@@ -16,6 +16,23 @@ import type { CreatedTenant } from '../../src/tenants/service.js';
 import { dropPostgresDatabase, engineEnv, queryDatabase } from './engine.js';
 
 /**
+ * openapi.yaml in openapi-backend as the tests read it: strict, every ajv error, the contract's formats.
+ * `quick` compiles each operation's validators when first asked for them.
+ */
+export function contractBackend(quick: boolean): OpenAPIBackend {
+  return new OpenAPIBackend({
+    definition: CONTRACT_PATH,
+    strict: true,
+    quick,
+    ajvOpts: { allErrors: true },
+    customizeAjv: (ajv) => {
+      formats.default(ajv);
+      return ajv;
+    },
+  });
+}
+
+/**
  * Validates every response against openapi.yaml, so the code cannot drift from the contract. Each
  * operation's validators are compiled when a test first meets it (quick): compiling all of them up front
  * cost every test file 2.6 s. test/unit/contract.test.ts checks the whole document once, strictly.
@@ -23,16 +40,7 @@ import { dropPostgresDatabase, engineEnv, queryDatabase } from './engine.js';
 let contract: Promise<OpenAPIBackend> | undefined;
 function loadContract(): Promise<OpenAPIBackend> {
   contract ??= (async () => {
-    const api = new OpenAPIBackend({
-      definition: CONTRACT_PATH,
-      strict: true,
-      quick: true,
-      ajvOpts: { allErrors: true },
-      customizeAjv: (ajv) => {
-        formats.default(ajv);
-        return ajv;
-      },
-    });
+    const api = contractBackend(true);
     await api.init();
     return api;
   })();
