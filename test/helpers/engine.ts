@@ -46,7 +46,7 @@ export async function migratedPostgresDatabase(): Promise<string> {
   return createDatabase(inject('postgresTemplate'));
 }
 
-/** Drops a database newPostgresDatabase made, whoever is still connected to it. */
+/** Drops a test database, whoever is still connected to it. */
 export async function dropPostgresDatabase(url: string): Promise<void> {
   const server = new URL(inject('postgresUrl'));
   const name = new URL(url).pathname.slice(1);

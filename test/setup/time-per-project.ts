@@ -35,18 +35,12 @@ export default class TimePerProject implements Reporter {
     const tests = [...module.children.allTests()].length;
     this.modules.push({ project, file: path.relative(process.cwd(), module.moduleId), ms, tests });
     const end = Date.now();
-    const span = this.spans.get(project) ?? {
-      files: 0,
-      tests: 0,
-      busyMs: 0,
-      firstStart: end - ms,
-      lastEnd: end,
-    };
+    const span = this.spans.get(project) ?? { files: 0, tests: 0, busyMs: 0, firstStart: end, lastEnd: end };
     span.files++;
     span.tests += tests;
     span.busyMs += ms;
     span.firstStart = Math.min(span.firstStart, end - ms);
-    span.lastEnd = Math.max(span.lastEnd, end);
+    span.lastEnd = end;
     this.spans.set(project, span);
   }
 
