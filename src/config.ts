@@ -93,6 +93,11 @@ export interface EventsConfig {
   heartbeatMs: number;
   /** How often streams and the dispatcher look for events no notification told of. */
   pollMs: number;
+  /**
+   * A client that reads slower than its events come has this much waiting for it at most; past it the stream
+   * is closed (the client resumes with Last-Event-ID), rather than held in the server's memory.
+   */
+  maxUnreadBytes: number;
 }
 
 export interface WebhooksConfig {
@@ -349,6 +354,7 @@ function readConfig(env: EnvReader, role: ProcessRole): Config {
       maxStreamsPerTenant: env.int('MAX_STREAMS_PER_TENANT', 8, 1, 10_000),
       heartbeatMs: env.int('EVENT_STREAM_HEARTBEAT_MS', 15_000, 10, 3_600_000),
       pollMs: env.int('EVENT_POLL_MS', 250, 10, 60_000),
+      maxUnreadBytes: env.int('MAX_STREAM_UNREAD_BYTES', 1024 * 1024, 1024, 1024 * 1024 * 1024),
     },
     webhooks: {
       maxEndpointsPerTenant: env.int('MAX_WEBHOOK_ENDPOINTS_PER_TENANT', 16, 1, 1000),

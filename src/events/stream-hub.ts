@@ -2,21 +2,11 @@ import { PassThrough } from 'node:stream';
 import type { EventsConfig } from '../config.js';
 import { ERRORS } from '../errors.js';
 import type { Logger } from '../logger.js';
-import type { EventType, Store, StoredEvent } from '../store/types.js';
+import type { EventType, LogPosition, Store, StoredEvent } from '../store/types.js';
 import type { Clock } from '../time.js';
 
-/**
- * Events committed out of order by concurrent transactions (PostgreSQL hands out seq at insert, not at
- * commit) are found by reading back this far behind the newest event seen; ids already sent are skipped.
- */
-const LOOKBACK_MS = 5_000;
 /** Events read per look at the store, and per page of a Last-Event-ID replay. */
 const BATCH = 500;
-/**
- * A client that reads slower than its events come has this much waiting for it at most; past it the stream
- * is closed (the client resumes with Last-Event-ID), rather than held in the server's memory.
- */
-export const MAX_UNREAD_BYTES = 1024 * 1024;
 
 /** One SSE message: the event's id, its type, and the event as the contract's Event on one data line. */
 export function sseMessage(event: Pick<StoredEvent, 'id' | 'type' | 'body'>): string {
@@ -25,57 +15,58 @@ export function sseMessage(event: Pick<StoredEvent, 'id' | 'type' | 'body'>): st
 
 class Stream {
   readonly body = new PassThrough();
-  /** Live events held back while the Last-Event-ID replay is being written. */
-  private held: StoredEvent[] | null = [];
-  private readonly sent = new Set<string>();
+  /** The last event of the tenant's log written or passed over: the log is in order, so nothing at or below it is sent again. */
+  sentUpTo = '' as LogPosition;
 
   constructor(
     readonly tenantId: string,
-    /** Live events from before the stream opened are the replay's to send, or none of its business. */
-    private readonly openedAt: string,
     /** Only events of this type, when set. */
     private readonly type: EventType | undefined,
+    private readonly maxUnreadBytes: number,
   ) {}
 
-  write(event: StoredEvent): void {
-    if (event.created_at < this.openedAt) return;
-    if (this.held) {
-      this.held.push(event);
-      return;
-    }
-    this.send(event);
-  }
-
   send(event: StoredEvent): void {
-    if (this.sent.has(event.id) || (this.type !== undefined && event.type !== this.type)) return;
-    this.sent.add(event.id);
-    // ids of events older than the lookback cannot come back: the set stays small
-    if (this.sent.size > 4 * BATCH) this.sent.delete(this.sent.values().next().value!);
-    this.push(sseMessage(event));
+    if (event.position <= this.sentUpTo) return;
+    this.sentUpTo = event.position;
+    if (this.type === undefined || event.type === this.type) this.push(sseMessage(event));
   }
 
   push(text: string): void {
     if (this.body.destroyed) return;
-    if (this.body.writableLength > MAX_UNREAD_BYTES) this.body.destroy();
+    if (this.body.writableLength > this.maxUnreadBytes) this.body.destroy();
     else this.body.write(text);
   }
 
-  /** The replay is written: live events held meanwhile go out now, those already replayed skipped. */
-  release(): void {
-    const held = this.held ?? [];
-    this.held = null;
-    for (const event of held) this.send(event);
+  /** Bytes written to the stream that its client has not read yet. */
+  get unread(): number {
+    return this.body.writableLength;
   }
 }
 
 /**
- * The live event streams of this process. One reader serves every stream: it looks at the store when the
- * engine says events were written (PostgreSQL LISTEN/NOTIFY, which also hears worker processes) and every
- * `pollMs` (SQLite cannot hear another process), for the tenants with open streams only.
+ * The live event streams of this process. A stream first catches up on its own (the Last-Event-ID replay,
+ * page after page by log position), then joins the shared reader, which reads every joined tenant's events
+ * in log order from one position, page after page until a short page, when the engine says events were
+ * written (PostgreSQL LISTEN/NOTIFY, which also hears worker processes) and every `pollMs` (SQLite cannot
+ * hear another process).
+ *
+ * Why nothing is lost: a stream joins between two reads, after a last catch-up from where it stands to the
+ * log's end as seen then, which is at or past the reader's position; the reader's next read starts at its
+ * position. Why nothing is sent twice on one connection: a stream skips every event at or below the last
+ * one it sent. Why one tenant cannot hold back another: the reader has no time window and no cap; a burst
+ * costs the other tenants only the time to read the pages before theirs.
  */
 export class EventStreams {
-  private readonly streams = new Map<string, Set<Stream>>();
-  private newest: string | null = null;
+  /** Every open stream, by tenant: counted against the limit and sent heartbeats. */
+  private readonly opened = new Map<string, Set<Stream>>();
+  /** The streams the shared reader writes to, by tenant. */
+  private readonly live = new Map<string, Set<Stream>>();
+  /** Streams whose replay is done, waiting for the reader to let them join. */
+  private joining: Stream[] = [];
+  /** Where the shared reader stands; null until a stream first joins. */
+  private position: LogPosition | null = null;
+  /** When the reader last came back from the store with the log's end (for the lag an operator sees). */
+  private lastReadAt = 0;
   private reading = false;
   private readAgain = false;
   private timer?: NodeJS.Timeout;
@@ -92,12 +83,12 @@ export class EventStreams {
 
   /** Opens a stream for the tenant, replaying what followed `lastEventId` first. */
   async open(tenantId: string, lastEventId: string | undefined, type?: EventType): Promise<PassThrough> {
-    const mine = this.streams.get(tenantId) ?? new Set<Stream>();
+    const mine = this.opened.get(tenantId) ?? new Set<Stream>();
     if (mine.size >= this.config.maxStreamsPerTenant)
       throw ERRORS.tooManyStreams(this.config.maxStreamsPerTenant);
-    const stream = new Stream(tenantId, this.clock.now().toISOString(), type);
+    const stream = new Stream(tenantId, type, this.config.maxUnreadBytes);
     mine.add(stream);
-    this.streams.set(tenantId, mine);
+    this.opened.set(tenantId, mine);
     this.begin();
     stream.body.on('close', () => this.drop(stream));
     stream.body.write(
@@ -107,44 +98,53 @@ export class EventStreams {
     return stream.body;
   }
 
+  /** Where the stream starts (after `lastEventId`, else the log's end now), and the pages since. */
   private async replay(stream: Stream, lastEventId: string | undefined): Promise<void> {
     try {
-      let after = lastEventId;
-      while (after !== undefined && !stream.body.destroyed) {
-        const page = await this.store.events.after(stream.tenantId, after, BATCH);
-        if (page === undefined) {
-          stream.push(
-            `: Last-Event-ID ${after} is not a retained event of this tenant; live events follow\n\n`,
-          );
-          break;
-        }
-        for (const event of page) stream.send(event);
-        after = page.length === BATCH ? page[page.length - 1]!.id : undefined;
-      }
+      const from =
+        lastEventId === undefined
+          ? undefined
+          : await this.store.events.positionOf(stream.tenantId, lastEventId);
+      if (lastEventId !== undefined && from === undefined)
+        stream.push(
+          `: Last-Event-ID ${lastEventId} is not a retained event of this tenant; live events follow\n\n`,
+        );
+      stream.sentUpTo = from ?? (await this.store.events.head());
+      await this.catchUp(stream);
     } catch (error) {
       this.logger.warn({ err: error }, 'event stream replay failed');
       stream.body.destroy();
       return;
     }
-    stream.release();
+    if (stream.body.destroyed) return;
+    this.joining.push(stream);
+    void this.read();
+  }
+
+  /** Sends the stream its tenant's events from where it stands to the log's end; returns that end. */
+  private async catchUp(stream: Stream): Promise<LogPosition> {
+    for (;;) {
+      const { events, upTo } = await this.store.events.since([stream.tenantId], stream.sentUpTo, BATCH);
+      for (const event of events) stream.send(event);
+      if (upTo > stream.sentUpTo) stream.sentUpTo = upTo;
+      if (events.length < BATCH || stream.body.destroyed) return upTo;
+    }
   }
 
   private drop(stream: Stream): void {
-    const mine = this.streams.get(stream.tenantId);
-    mine?.delete(stream);
-    if (mine?.size === 0) this.streams.delete(stream.tenantId);
-    if (this.streams.size === 0) this.end();
+    remove(this.opened, stream);
+    remove(this.live, stream);
+    this.joining = this.joining.filter((s) => s !== stream);
+    if (this.opened.size === 0) this.end();
   }
 
   private begin(): void {
     if (this.unwatch || this.closed) return;
-    // events before now were the replay's to send
-    this.newest = this.clock.now().toISOString();
     this.unwatch = this.store.events.watch(() => void this.read());
     this.timer = setInterval(() => void this.read(), this.config.pollMs);
     this.timer.unref();
     this.heartbeat = setInterval(() => {
-      for (const mine of this.streams.values()) for (const stream of mine) stream.push(': heartbeat\n\n');
+      for (const mine of this.opened.values()) for (const stream of mine) stream.push(': heartbeat\n\n');
     }, this.config.heartbeatMs);
     this.heartbeat.unref();
   }
@@ -154,6 +154,7 @@ export class EventStreams {
     this.unwatch = undefined;
     clearInterval(this.timer);
     clearInterval(this.heartbeat);
+    this.position = null;
   }
 
   private async read(): Promise<void> {
@@ -165,13 +166,16 @@ export class EventStreams {
     try {
       do {
         this.readAgain = false;
-        const tenants = [...this.streams.keys()];
-        if (tenants.length === 0 || this.newest === null) break;
-        const since = new Date(Date.parse(this.newest) - LOOKBACK_MS).toISOString();
-        const events = await this.store.events.recent(tenants, since, BATCH * 4);
-        for (const event of events) {
-          if (event.created_at > this.newest) this.newest = event.created_at;
-          for (const stream of this.streams.get(event.tenant_id) ?? []) stream.write(event);
+        await this.admit();
+        for (;;) {
+          const tenants = [...this.live.keys()];
+          if (tenants.length === 0 || this.position === null) break;
+          const { events, upTo } = await this.store.events.since(tenants, this.position, BATCH);
+          this.position = upTo;
+          this.lastReadAt = this.clock.now().getTime();
+          for (const event of events)
+            for (const stream of this.live.get(event.tenant_id) ?? []) stream.send(event);
+          if (events.length < BATCH) break;
         }
       } while (this.readAgain);
     } catch (error) {
@@ -181,14 +185,57 @@ export class EventStreams {
     }
   }
 
+  /** Lets the waiting streams join, each after a last catch-up (no read of the shared reader is under way). */
+  private async admit(): Promise<void> {
+    for (const stream of this.joining.splice(0)) {
+      if (stream.body.destroyed) continue;
+      try {
+        const end = await this.catchUp(stream);
+        // the first stream to join places the reader: at the end of the log it has caught up to
+        this.position ??= end;
+        if (stream.body.destroyed) continue;
+        const mine = this.live.get(stream.tenantId) ?? new Set<Stream>();
+        mine.add(stream);
+        this.live.set(stream.tenantId, mine);
+      } catch (error) {
+        this.logger.warn({ err: error }, 'event stream catch-up failed');
+        stream.body.destroy();
+      }
+    }
+  }
+
+  /** What an operator sees: streams open, bytes waiting for slow clients, and the reader's age. */
+  stats(): { open: number; unreadBytes: number; maxUnreadBytes: number; readerAgeSeconds: number } {
+    let open = 0;
+    let unreadBytes = 0;
+    let maxUnreadBytes = 0;
+    for (const mine of this.opened.values())
+      for (const stream of mine) {
+        open += 1;
+        unreadBytes += stream.unread;
+        maxUnreadBytes = Math.max(maxUnreadBytes, stream.unread);
+      }
+    const readerAgeSeconds =
+      open === 0 || this.lastReadAt === 0 ? 0 : (this.clock.now().getTime() - this.lastReadAt) / 1000;
+    return { open, unreadBytes, maxUnreadBytes, readerAgeSeconds };
+  }
+
   /**
    * Closes every stream (the server is stopping: clients reconnect, with Last-Event-ID, elsewhere). Closed,
    * not ended: a client that does not read would hold an ending response, and the server's shutdown, for ever.
    */
   close(): void {
     this.closed = true;
-    for (const mine of [...this.streams.values()]) for (const stream of [...mine]) stream.body.destroy();
-    this.streams.clear();
+    for (const mine of [...this.opened.values()]) for (const stream of [...mine]) stream.body.destroy();
+    this.opened.clear();
+    this.live.clear();
+    this.joining = [];
     this.end();
   }
+}
+
+function remove(byTenant: Map<string, Set<Stream>>, stream: Stream): void {
+  const mine = byTenant.get(stream.tenantId);
+  mine?.delete(stream);
+  if (mine?.size === 0) byTenant.delete(stream.tenantId);
 }

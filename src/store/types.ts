@@ -458,8 +458,7 @@ export type EventType =
  * streamed and signed.
  */
 export interface StoredEvent {
-  /** Orders a tenant's events; a larger seq was written later (within one engine). */
-  seq: number;
+  position: LogPosition;
   id: string;
   tenant_id: string;
   type: EventType;
@@ -467,10 +466,18 @@ export interface StoredEvent {
   body: JsonText;
 }
 
+/**
+ * An event's place in the log, in commit order: an event a reader can see first has the smaller position,
+ * and no event ever appears below a position a reader has already seen. Compares as text; only the engine
+ * makes one (SQLite: the row id taken by its single writer; PostgreSQL: the writing transaction's id and the
+ * row's sequence number, read only below the oldest transaction still running).
+ */
+export type LogPosition = string & { readonly __brand: 'LogPosition' };
+
 export interface EventRepo {
   /**
-   * Newest first, after the event `startingAfter` (undefined when the tenant has no such event).
-   * `lastId` is the page's last event when more follow it.
+   * Newest first in log order, after the event `startingAfter` (undefined when the tenant has no such
+   * event). `lastId` is the page's last event when more follow it.
    */
   list(
     tenantId: string,
@@ -478,13 +485,19 @@ export interface EventRepo {
     limit: number,
     startingAfter?: string,
   ): Promise<{ items: JsonText[]; lastId: string | null } | undefined>;
+  /** The event's place in the log, if the tenant has such an event. */
+  positionOf(tenantId: string, eventId: string): Promise<LogPosition | undefined>;
+  /** The log's end now: every event a reader can see is at or below it. */
+  head(): Promise<LogPosition>;
   /**
-   * Oldest first: the tenant's events written after the event `afterId` (undefined when the tenant has no
-   * such event), at most `limit`.
+   * In log order: the events of `tenantIds` after `position`, at most `limit`; `upTo` is where the next read
+   * starts (the last event's position on a full page, else the log's end as this read saw it).
    */
-  after(tenantId: string, afterId: string, limit: number): Promise<StoredEvent[] | undefined>;
-  /** Oldest first: the events of `tenantIds` created at or after `since`, at most `limit`. */
-  recent(tenantIds: string[], since: string, limit: number): Promise<StoredEvent[]>;
+  since(
+    tenantIds: string[],
+    position: LogPosition,
+    limit: number,
+  ): Promise<{ events: StoredEvent[]; upTo: LogPosition }>;
   /**
    * Calls `onEvents` when events may have been written by any process, sooner than a poll would find them;
    * returns the unsubscribe. An engine that cannot hear other processes calls it for this process's writes.

@@ -192,6 +192,119 @@ describe('unfiltered deep pages', () => {
   });
 });
 
+describe('the event log', () => {
+  /** One transaction of its own connection, held open between steps as a slow writer would. */
+  async function transaction(url: string) {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    cleanup.push(() => client.end());
+    await client.query('BEGIN');
+    return {
+      /** Takes the transaction id now, before any other write: commit order is not id order. */
+      takeXid: () => client.query('SELECT pg_current_xact_id()'),
+      insert: async (tenantId: string) => {
+        const id = randomUUID();
+        await client.query(
+          `INSERT INTO events (id, tenant_id, type, created_at, body)
+           VALUES ($1, $2, 'upload.completed', $3, json_build_object('id', $1::text)::text)`,
+          [id, tenantId, new Date().toISOString()],
+        );
+        return id;
+      },
+      commit: () => client.query('COMMIT'),
+    };
+  }
+
+  /** What a client reading twice (resuming after the last event it saw) and the newest-first list get. */
+  async function readTwiceAround(
+    store: Store,
+    tenantId: string,
+    between: () => Promise<unknown>,
+  ): Promise<{ streamed: string[]; listed: string[] }> {
+    const start = await store.events.head();
+    const first = await store.events.since([tenantId], start, 100);
+    await between();
+    const last = first.events.at(-1);
+    const resumeFrom = last ? (await store.events.positionOf(tenantId, last.id))! : first.upTo;
+    const second = await store.events.since([tenantId], resumeFrom, 100);
+    const listed = (await store.events.list(tenantId, undefined, 100))!.items.map(
+      (body) => (JSON.parse(body) as { id?: string }).id ?? '',
+    );
+    return { streamed: [...first.events, ...second.events].map((e) => e.id), listed };
+  }
+
+  it.each([
+    ['the late committer took its transaction id first', true],
+    ['the late committer took its transaction id second', false],
+  ])(
+    'a commit after a later-inserted one is still read, once, and resuming skips nothing (%s)',
+    async (_, lateFirst) => {
+      const url = await freshDatabase();
+      const store = await open(url);
+      const { tenantId } = await tenantWithFile(store, 'log');
+      const late = await transaction(url);
+      const early = await transaction(url);
+      if (lateFirst) await late.takeXid();
+      else await early.takeXid();
+      // X is inserted first (the smaller seq) and commits last
+      const x = await late.insert(tenantId);
+      const y = await early.insert(tenantId);
+      await early.commit();
+      const { streamed, listed } = await readTwiceAround(store, tenantId, () => late.commit());
+      expect(streamed.toSorted()).toEqual([x, y].toSorted());
+      // the list shows the same order, newest first
+      expect(listed.filter((id) => id === x || id === y)).toEqual(streamed.toReversed());
+    },
+  );
+
+  it('a rolled-back event is never read, and a transaction left open holds back no other', async () => {
+    const url = await freshDatabase();
+    const store = await open(url);
+    const { tenantId } = await tenantWithFile(store, 'log');
+    const start = await store.events.head();
+    const holder = await transaction(url);
+    const held = await holder.insert(tenantId);
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    cleanup.push(() => client.end());
+    await client.query('BEGIN');
+    await client.query(
+      `INSERT INTO events (id, tenant_id, type, created_at, body) VALUES ($1, $2, 'upload.completed', $3, '{}')`,
+      [randomUUID(), tenantId, new Date().toISOString()],
+    );
+    await client.query('ROLLBACK');
+    const writer = await transaction(url);
+    const committed = await writer.insert(tenantId);
+    await writer.commit();
+    const first = await store.events.since([tenantId], start, 100);
+    expect(first.events.map((e) => e.id)).toEqual([committed]);
+    await holder.commit();
+    const second = await store.events.since([tenantId], first.upTo, 100);
+    expect(second.events.map((e) => e.id)).toEqual([held]);
+    expect(second.upTo).toBe(second.events[0]!.position);
+    expect(second.upTo > first.upTo).toBe(true);
+  });
+
+  it("publishes what a process committed but did not publish, on any reader's next read", async () => {
+    const url = await freshDatabase();
+    const store = await open(url);
+    const { tenantId } = await tenantWithFile(store, 'log');
+    const start = await store.events.head();
+    const writer = await transaction(url);
+    const ids = [];
+    for (let i = 0; i < 3; i++) ids.push(await writer.insert(tenantId));
+    await writer.commit();
+    const [unpublished] = await sql<{ n: string }>(
+      url,
+      'SELECT count(*) AS n FROM events WHERE position IS NULL',
+    );
+    expect(Number(unpublished!.n)).toBe(3);
+    // unpublished events are not listed: the list and the stream show one log
+    expect((await store.events.list(tenantId, undefined, 100))!.items).toHaveLength(1);
+    expect((await store.events.since([tenantId], start, 100)).events.map((e) => e.id)).toEqual(ids);
+  });
+});
+
 describe('engine errors', () => {
   it('a statement past DATABASE_STATEMENT_TIMEOUT_MS is StoreUnavailableError, and the store works after', async () => {
     const url = await freshDatabase();

@@ -141,10 +141,19 @@ describe('the outbox', () => {
     expect(await store.events.list(otherId, undefined, 3, first.lastId!)).toBeUndefined();
     expect(await store.events.list(tenantId, 'run.failed', 3)).toEqual({ items: [], lastId: null });
     const oldest = JSON.parse(rest.items[4]!) as { id: string };
-    const after = (await store.events.after(tenantId, oldest.id, 100))!;
-    expect(after).toHaveLength(7);
-    expect(await store.events.after(otherId, oldest.id, 100)).toBeUndefined();
-    expect((await store.events.recent([tenantId, otherId], at(-60_000), 100)).length).toBe(3);
+    const from = (await store.events.positionOf(tenantId, oldest.id))!;
+    expect(await store.events.positionOf(otherId, oldest.id)).toBeUndefined();
+    const after = await store.events.since([tenantId], from, 100);
+    expect(after.events.map((e) => e.id)).toEqual(
+      [...rest.items.slice(0, 4).reverse(), ...first.items.reverse()].map((e) => JSON.parse(e).id),
+    );
+    expect(after.upTo).toBe(await store.events.head());
+    // a full page ends at its last event; the log's end is never before where the read started
+    const paged = await store.events.since([tenantId], from, 2);
+    expect(paged.upTo).toBe(paged.events[1]!.position);
+    expect((await store.events.since([otherId], from, 100)).events).toEqual([]);
+    expect((await store.events.since([otherId], from, 100)).upTo).toBe(await store.events.head());
+    expect(await store.events.since([], from, 100)).toEqual({ events: [], upTo: from });
 
     const hook = endpoint(tenantId);
     await store.webhooks.create(hook, 16);

@@ -1,11 +1,24 @@
-import type { EventRepo, EventType, JsonText, StoredEvent } from '../types.js';
+import type { EventRepo, EventType, JsonText, LogPosition, StoredEvent } from '../types.js';
 import { newEventId, typeNeedle } from '../outbox-core.js';
 import type { Postgres, Queryable } from './database.js';
 import { ChannelListener } from './listener.js';
 
 const CHANNEL = 'events_written';
 const ANNOUNCE_DELAY_MS = 5;
-const EVENT = 'seq, id, tenant_id, type, created_at, body';
+/**
+ * seq is handed out at insert, not at commit: a transaction that inserted first may commit last, below rows
+ * a reader has already passed. So events get their place in the log after commit, in a publish step: one
+ * publisher at a time (a transaction-scoped advisory lock) stamps every committed unpublished event with the
+ * next positions, and commits before the next publisher starts; positions therefore become visible only in
+ * increasing order. Readers see published events only. A process publishes after each of its commits that
+ * wrote events (before the write's caller gets its answer, so a client reads its own writes), and before
+ * every stream read (which publishes what a crashed process committed but did not publish).
+ */
+const POSITION = "lpad(position::text, 20, '0')";
+const EVENT = `${POSITION} AS position, id, tenant_id, type, created_at, body`;
+const EMPTY_LOG = '0'.repeat(20) as LogPosition;
+/** Events stamped per publish statement; a larger backlog takes several. */
+const PUBLISH_BATCH = 10_000;
 
 /** The event as the contract's Event, built around the data's JSON text: `$1` id, `$2` type, `$3` time. */
 const body = (data: string) =>
@@ -59,16 +72,51 @@ export function runCreatedCtes(eventParam: string, tenantParam: string, atParam:
       WHERE w.status = 'enabled' AND (w.events IS NULL OR strpos(w.events, '${typeNeedle('run.created')}') > 0))`;
 }
 
-export function postgresEvents(db: Postgres): EventRepo & { announce(): void; close(): void } {
+export function postgresEvents(db: Postgres): EventRepo & { committed(): Promise<void>; close(): void } {
   const written = new ChannelListener(CHANNEL, () => db.listener());
   let announcing: NodeJS.Timeout | undefined;
   const local = new Set<() => void>();
+
+  const publishAll = async (): Promise<void> => {
+    for (;;) {
+      const [round] = await db.query<{ published: number }>(
+        'SELECT publish_events($1) AS published',
+        [PUBLISH_BATCH],
+        'events.publish',
+      );
+      if (round!.published < PUBLISH_BATCH) return;
+    }
+  };
+  let publishing: Promise<void> | undefined;
+  let queued: Promise<void> | undefined;
+  /**
+   * Publishes every event committed before the call. Calls while a round runs share the next round (which
+   * starts after them): one statement serves every write of the moment.
+   */
+  const publish = (): Promise<void> => {
+    if (!publishing) {
+      publishing = publishAll().finally(() => {
+        publishing = undefined;
+      });
+      return publishing;
+    }
+    queued ??= publishing
+      .catch(() => undefined)
+      .then(() => {
+        queued = undefined;
+        return publish();
+      });
+    return queued;
+  };
+
   return {
     /**
-     * Wakes every process's watchers after events were committed; outside the transaction for the reason
+     * After a transaction that wrote events has committed: publishes them (a failure leaves them to the next
+     * round, any process's), then wakes every process's watchers; outside the transaction for the reason
      * runs.ts gives, and events written within a few milliseconds share one notification.
      */
-    announce() {
+    async committed() {
+      await publish().catch(() => undefined);
       for (const hear of local) hear();
       announcing ??= setTimeout(() => {
         announcing = undefined;
@@ -82,12 +130,13 @@ export function postgresEvents(db: Postgres): EventRepo & { announce(): void; cl
     },
     async list(tenantId, type, limit, startingAfter) {
       const rows = await db.query<{ id: string; body: JsonText; cursor: number | null }>(
-        `WITH c AS (SELECT (SELECT seq FROM events WHERE id = $2 AND tenant_id = $1) AS seq)
-         SELECT v.id, v.body, c.seq AS cursor FROM c LEFT JOIN LATERAL (
-           SELECT id, body, seq FROM events
-           WHERE tenant_id = $1 AND ($3::text IS NULL OR type = $3) AND ($2::text IS NULL OR seq < c.seq)
-           ORDER BY seq DESC LIMIT $4) v ON true
-         ORDER BY v.seq DESC`,
+        `WITH c AS (SELECT (SELECT position FROM events WHERE id = $2 AND tenant_id = $1) AS position)
+         SELECT v.id, v.body, c.position AS cursor FROM c LEFT JOIN LATERAL (
+           SELECT id, body, position FROM events
+           WHERE tenant_id = $1 AND ($3::text IS NULL OR type = $3) AND position IS NOT NULL
+             AND ($2::text IS NULL OR position < c.position)
+           ORDER BY position DESC LIMIT $4) v ON true
+         ORDER BY v.position DESC`,
         [tenantId, startingAfter ?? null, type ?? null, limit + 1],
         'events.list',
       );
@@ -99,24 +148,38 @@ export function postgresEvents(db: Postgres): EventRepo & { announce(): void; cl
         lastId: found.length > limit ? shown[shown.length - 1]!.id : null,
       };
     },
-    async after(tenantId, afterId, limit) {
-      const [cursor] = await db.query<{ seq: number }>(
-        'SELECT seq FROM events WHERE id = $1 AND tenant_id = $2',
-        [afterId, tenantId],
+    async positionOf(tenantId, eventId) {
+      const [row] = await db.query<{ position: LogPosition | null }>(
+        `SELECT ${POSITION} AS position FROM events WHERE id = $1 AND tenant_id = $2`,
+        [eventId, tenantId],
+        'events.position',
       );
-      if (!cursor) return undefined;
-      return db.query<StoredEvent>(
-        `SELECT ${EVENT} FROM events WHERE tenant_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
-        [tenantId, cursor.seq, limit],
-      );
+      return row?.position ?? undefined;
     },
-    async recent(tenantIds, since, limit) {
-      if (tenantIds.length === 0) return [];
-      return db.query<StoredEvent>(
-        `SELECT ${EVENT} FROM events WHERE tenant_id = ANY ($1::text[]) AND created_at >= $2 ORDER BY seq LIMIT $3`,
-        [tenantIds, since, limit],
-        'events.recent',
+    async head() {
+      const [row] = await db.query<{ position: LogPosition | null }>(
+        `SELECT lpad(max(position)::text, 20, '0') AS position FROM events`,
+        [],
+        'events.head',
       );
+      return row?.position ?? EMPTY_LOG;
+    },
+    async since(tenantIds, position, limit) {
+      await publish();
+      if (tenantIds.length === 0) return { events: [], upTo: position };
+      // one statement, one snapshot: the page and the log's end agree
+      const rows = await db.query<Partial<StoredEvent> & { head: LogPosition | null }>(
+        `SELECT h.head, p.* FROM (SELECT lpad(max(position)::text, 20, '0') AS head FROM events) h
+         LEFT JOIN LATERAL (
+           SELECT ${EVENT} FROM events WHERE tenant_id = ANY ($1::text[]) AND position > $2::bigint
+           ORDER BY position LIMIT $3) p ON true`,
+        [tenantIds, position, limit],
+        'events.since',
+      );
+      const events = rows.filter((r) => r.id != null).map(({ head: _, ...event }) => event as StoredEvent);
+      const upTo =
+        events.length === limit ? events[events.length - 1]!.position : (rows[0]?.head ?? EMPTY_LOG);
+      return { events, upTo: upTo > position ? upTo : position };
     },
     watch(onEvents) {
       local.add(onEvents);

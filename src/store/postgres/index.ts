@@ -23,7 +23,7 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
     throw error;
   }
   const events = postgresEvents(db);
-  const eventsWritten = () => events.announce();
+  const eventsWritten = () => events.committed();
   const runs = postgresRuns(db, eventsWritten);
   const tenants = postgresTenants(db);
   return guardStore(

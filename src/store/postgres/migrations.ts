@@ -335,4 +335,38 @@ export const migrations: PostgresMigration[] = [
         WHERE type LIKE 'run.%' AND body::json->'data'->'options' IS NULL;
     `,
   },
+  {
+    version: 6,
+    name: 'events placed in the log after commit, by one publisher at a time',
+    sql: `
+      -- seq is handed out at insert, not at commit; position is handed out after commit, in commit order
+      -- (src/store/postgres/events.ts). Events already written keep their order.
+      ALTER TABLE events ADD COLUMN position bigint;
+      UPDATE events SET position = seq;
+      CREATE UNIQUE INDEX events_position ON events(position);
+      CREATE INDEX events_unpublished ON events(seq) WHERE position IS NULL;
+      DROP INDEX events_tenant;
+      DROP INDEX events_tenant_type;
+      DROP INDEX events_tenant_time;
+      CREATE INDEX events_tenant ON events(tenant_id, position);
+      CREATE INDEX events_tenant_type ON events(tenant_id, type, position);
+      -- Stamps up to batch committed unpublished events with the next positions, in insert order. The
+      -- lock makes publishers take turns: the UPDATE's snapshot, taken after it, sees every earlier
+      -- publisher's positions (this function is VOLATILE: each statement takes a new snapshot), and the
+      -- lock is released only after this transaction's positions are visible.
+      CREATE FUNCTION publish_events(batch integer) RETURNS integer LANGUAGE plpgsql VOLATILE AS $$
+      DECLARE
+        published integer;
+      BEGIN
+        PERFORM pg_advisory_xact_lock(7301554219);
+        WITH base AS (SELECT coalesce(max(position), 0) AS p FROM events),
+             next AS (
+               SELECT seq, row_number() OVER (ORDER BY seq) AS n FROM events
+               WHERE position IS NULL ORDER BY seq LIMIT batch)
+        UPDATE events e SET position = base.p + next.n FROM next, base WHERE e.seq = next.seq;
+        GET DIAGNOSTICS published = ROW_COUNT;
+        RETURN published;
+      END $$;
+    `,
+  },
 ];

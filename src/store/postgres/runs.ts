@@ -80,7 +80,7 @@ async function move(
   );
 }
 
-export function postgresRuns(db: Postgres, eventsWritten: () => void): RunRepo & { close(): void } {
+export function postgresRuns(db: Postgres, eventsWritten: () => Promise<void>): RunRepo & { close(): void } {
   const queuedCount = async (q: Queryable, tenantId: string) =>
     (
       await q.query<{ n: number }>(
@@ -188,7 +188,7 @@ export function postgresRuns(db: Postgres, eventsWritten: () => void): RunRepo &
       }
       if (result === 'created') {
         announce();
-        eventsWritten();
+        await eventsWritten();
       }
       return result;
     },
@@ -347,7 +347,7 @@ export function postgresRuns(db: Postgres, eventsWritten: () => void): RunRepo &
         await recordEffect(tx, runId);
         return after;
       });
-      if (typeof result === 'object') eventsWritten();
+      if (typeof result === 'object') await eventsWritten();
       return result;
     },
     async claim(workerId, now, leaseUntil) {
@@ -393,7 +393,7 @@ export function postgresRuns(db: Postgres, eventsWritten: () => void): RunRepo &
         }
         return undefined;
       });
-      if (started) eventsWritten();
+      if (started) await eventsWritten();
       return claimed;
     },
     watch(onQueued) {
@@ -479,7 +479,7 @@ export function postgresRuns(db: Postgres, eventsWritten: () => void): RunRepo &
         if (booking) await writeLedger(tx, booking, queueMessageId);
         return true;
       });
-      if (finished) eventsWritten();
+      if (finished) await eventsWritten();
       return finished;
     },
   };

@@ -9,7 +9,7 @@ const UPLOAD =
 const FILE =
   'id, tenant_id, upload_id, file_name, size_bytes, sha256, page_count, pdf_version, encrypted, storage_key, created_at';
 
-export function postgresUploads(db: Postgres, eventsWritten: () => void): UploadRepo {
+export function postgresUploads(db: Postgres, eventsWritten: () => Promise<void>): UploadRepo {
   return {
     async listPending(tenantId, now, limit, offset, startingAfter) {
       return db.transaction(async (tx) => {
@@ -137,7 +137,7 @@ export function postgresUploads(db: Postgres, eventsWritten: () => void): Upload
         await outbox.other(tx, file.tenant_id, 'upload.completed', file.created_at, event);
         return { file, created: true };
       });
-      if (result.created) eventsWritten();
+      if (result.created) await eventsWritten();
       return result;
     },
     async deletePending(tenantId, uploadId) {

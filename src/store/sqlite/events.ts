@@ -1,8 +1,10 @@
-import type { EventRepo, EventType, JsonText, StoredEvent } from '../types.js';
+import type { EventRepo, EventType, JsonText, LogPosition, StoredEvent } from '../types.js';
 import { newEventId, typeNeedle } from '../outbox-core.js';
 import type { Db } from './database.js';
 
-const EVENT = 'seq, id, tenant_id, type, created_at, body';
+/** The single writer takes seq inside its transaction, so seq order is commit order: it is the position. */
+const POSITION = "printf('%020d', seq)";
+const EVENT = `${POSITION} AS position, id, tenant_id, type, created_at, body`;
 
 /** Who hears this process's event writes (SQLite cannot tell another process's). */
 const hearers = new WeakMap<Db, Set<() => void>>();
@@ -64,6 +66,7 @@ export function outboxWriter(db: Db) {
 
 export function sqliteEvents(db: Db): EventRepo {
   const seqOf = db.prepare('SELECT seq FROM events WHERE id = ? AND tenant_id = ?').pluck();
+  const positionOf = db.prepare(`SELECT ${POSITION} FROM events WHERE id = ? AND tenant_id = ?`).pluck();
   const page = db
     .prepare(
       `SELECT id, body FROM events WHERE tenant_id = @tenant AND seq < @before ORDER BY seq DESC LIMIT @limit`,
@@ -75,13 +78,17 @@ export function sqliteEvents(db: Db): EventRepo {
        ORDER BY seq DESC LIMIT @limit`,
     )
     .raw();
-  const after = db.prepare(
-    `SELECT ${EVENT} FROM events WHERE tenant_id = ? AND seq > ? ORDER BY seq LIMIT ?`,
-  );
-  const recent = db.prepare(
-    `SELECT ${EVENT} FROM events WHERE tenant_id IN (SELECT value FROM json_each(?)) AND created_at >= ?
+  const since = db.prepare(
+    `SELECT ${EVENT} FROM events WHERE tenant_id IN (SELECT value FROM json_each(?)) AND seq > ?
      ORDER BY seq LIMIT ?`,
   );
+  const head = db.prepare(`SELECT printf('%020d', coalesce(max(seq), 0)) FROM events`).pluck();
+  // one snapshot: an event committed between the page and the head would fall behind the next read's start
+  const readSince = db.transaction((tenantIds: string[], position: LogPosition, limit: number) => {
+    const events = since.all(JSON.stringify(tenantIds), Number(position), limit) as StoredEvent[];
+    const upTo = events.length === limit ? events[events.length - 1]!.position : (head.get() as LogPosition);
+    return { events, upTo: upTo > position ? upTo : position };
+  });
   const oldest = db.prepare('SELECT id FROM events WHERE created_at < ? ORDER BY created_at LIMIT ?').pluck();
   const dropDeliveries = db.prepare('DELETE FROM webhook_deliveries WHERE event_id = ?');
   const dropEvent = db.prepare('DELETE FROM events WHERE id = ?');
@@ -118,14 +125,15 @@ export function sqliteEvents(db: Db): EventRepo {
         lastId: rows.length > limit ? shown[shown.length - 1]![0] : null,
       };
     },
-    async after(tenantId, afterId, limit) {
-      const seq = seqOf.get(afterId, tenantId) as number | undefined;
-      if (seq === undefined) return undefined;
-      return after.all(tenantId, seq, limit) as StoredEvent[];
+    async positionOf(tenantId, eventId) {
+      return positionOf.get(eventId, tenantId) as LogPosition | undefined;
     },
-    async recent(tenantIds, since, limit) {
-      if (tenantIds.length === 0) return [];
-      return recent.all(JSON.stringify(tenantIds), since, limit) as StoredEvent[];
+    async head() {
+      return head.get() as LogPosition;
+    },
+    async since(tenantIds, position, limit) {
+      if (tenantIds.length === 0) return { events: [], upTo: position };
+      return readSince(tenantIds, position, limit);
     },
     watch(onEvents) {
       const set = hearersOf(db);

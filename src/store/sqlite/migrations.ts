@@ -502,4 +502,12 @@ export const migrations: Migration[] = [
         WHERE type LIKE 'run.%' AND json_type(body, '$.data.options') IS NULL;
     `,
   },
+  {
+    version: 15,
+    name: 'events read by their place in the log, not by time',
+    sql: `
+      -- live streams read by position (seq), never by time: the per-tenant time index has no reader
+      DROP INDEX events_tenant_time;
+    `,
+  },
 ];
