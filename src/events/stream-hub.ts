@@ -81,7 +81,10 @@ export class EventStreams {
     private readonly logger: Logger,
   ) {}
 
-  /** Opens a stream for the tenant, replaying what followed `lastEventId` first. */
+  /**
+   * Opens a stream for the tenant: the events after `lastEventId`, else those after the log's end as it is
+   * when the stream is answered (taken before the answer, so that nothing committed after it is missed).
+   */
   async open(tenantId: string, lastEventId: string | undefined, type?: EventType): Promise<PassThrough> {
     const mine = this.opened.get(tenantId) ?? new Set<Stream>();
     if (mine.size >= this.config.maxStreamsPerTenant)
@@ -89,27 +92,39 @@ export class EventStreams {
     const stream = new Stream(tenantId, type, this.config.maxUnreadBytes);
     mine.add(stream);
     this.opened.set(tenantId, mine);
+    let from: LogPosition | undefined;
+    try {
+      from =
+        lastEventId === undefined
+          ? await this.store.events.head()
+          : await this.store.events.positionOf(tenantId, lastEventId);
+    } catch (error) {
+      this.drop(stream);
+      throw error;
+    }
     this.begin();
     stream.body.on('close', () => this.drop(stream));
     stream.body.write(
       `retry: 1000\n: stream of tenant events; heartbeat every ${this.config.heartbeatMs} ms\n\n`,
     );
-    void this.replay(stream, lastEventId);
+    if (from === undefined) {
+      stream.push(
+        `: Last-Event-ID ${lastEventId} is not a retained event of this tenant; live events follow\n\n`,
+      );
+      from = await this.store.events.head().catch(() => undefined);
+      if (from === undefined) {
+        stream.body.destroy();
+        return stream.body;
+      }
+    }
+    stream.sentUpTo = from;
+    void this.replay(stream);
     return stream.body;
   }
 
-  /** Where the stream starts (after `lastEventId`, else the log's end now), and the pages since. */
-  private async replay(stream: Stream, lastEventId: string | undefined): Promise<void> {
+  /** The pages from where the stream starts, then the stream joins the shared reader. */
+  private async replay(stream: Stream): Promise<void> {
     try {
-      const from =
-        lastEventId === undefined
-          ? undefined
-          : await this.store.events.positionOf(stream.tenantId, lastEventId);
-      if (lastEventId !== undefined && from === undefined)
-        stream.push(
-          `: Last-Event-ID ${lastEventId} is not a retained event of this tenant; live events follow\n\n`,
-        );
-      stream.sentUpTo = from ?? (await this.store.events.head());
       await this.catchUp(stream);
     } catch (error) {
       this.logger.warn({ err: error }, 'event stream replay failed');
