@@ -9,6 +9,7 @@ import type { EventType, WebhookEndpointRow } from './types.js';
 /** Every event type there is, in the contract's order. */
 export const EVENT_TYPES: readonly EventType[] = [
   'run.created',
+  'run.requeued',
   'run.started',
   'run.succeeded',
   'run.failed',

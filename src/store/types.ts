@@ -447,11 +447,17 @@ export interface RateBucketRepo {
 }
 
 export type EventType =
-  'run.created' | 'run.started' | 'run.succeeded' | 'run.failed' | 'run.cancelled' | 'upload.completed';
+  | 'run.created'
+  | 'run.requeued'
+  | 'run.started'
+  | 'run.succeeded'
+  | 'run.failed'
+  | 'run.cancelled'
+  | 'upload.completed';
 
 /**
  * Events are the transactional outbox of the run and upload state changes: a repository method that changes
- * a run's status (create: run.created; claim of a queued run: run.started; finish: run.succeeded or
+ * a run's status (create: run.created; rerun: run.requeued; claim of a queued run: run.started; finish: run.succeeded or
  * run.failed; cancel: run.cancelled) or completes an upload (upload.completed) writes the event, and one
  * pending delivery per enabled webhook endpoint of the tenant subscribed to its type, in the same
  * transaction. `body` is the event as the contract's Event, serialized once: the same bytes are listed,

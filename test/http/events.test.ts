@@ -80,6 +80,7 @@ describe('webhook endpoints', () => {
     const every = await addEndpoint(open, newPath());
     expect(every.events).toEqual([
       'run.created',
+      'run.requeued',
       'run.started',
       'run.succeeded',
       'run.failed',

@@ -391,6 +391,21 @@ describe('create, list, rerun', () => {
       const bookings = ledger.body.data.filter((t: { run_id: string }) => t.run_id === created.id);
       expect(bookings).toHaveLength(2);
       expect(bookings.every((t: { amount: number }) => t.amount === 20)).toBe(true);
+      // every status change is one event, the rerun's too, with the run as the rerun left it
+      const events = (await h.request('GET', '/api/open/events?limit=100')).body.data as {
+        type: string;
+        data: { id: string; status: string; attempt: number };
+      }[];
+      const mine = events.filter((e) => e.data.id === created.id).reverse();
+      expect(mine.map((e) => e.type)).toEqual([
+        'run.created',
+        'run.started',
+        'run.succeeded',
+        'run.requeued',
+        'run.started',
+        'run.succeeded',
+      ]);
+      expect(mine[3]!.data).toMatchObject({ status: 'queued', attempt: 2 });
     },
   );
 

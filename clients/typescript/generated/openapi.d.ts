@@ -1145,13 +1145,14 @@ export interface components {
             }[];
         };
         /**
-         * @description `run.created`: a run was created (queued). `run.started`: a worker took a queued run (a run taken over
-         *     after its worker died is not started again). `run.succeeded`, `run.failed`, `run.cancelled`: the
-         *     run ended so. `upload.completed`: an upload became a stored file. A rerun is told by its
-         *     `run.started` and its outcome; the run's `attempt` says which execution.
+         * @description Every change of a run's `status` is one event. `run.created`: a run was created (queued).
+         *     `run.requeued`: `rerunRun` queued a finished run again (its `attempt` is the next execution's).
+         *     `run.started`: a worker took a queued run (a run taken over after its worker died is not started
+         *     again). `run.succeeded`, `run.failed`, `run.cancelled`: the run ended so. `upload.completed`: an
+         *     upload became a stored file.
          * @enum {string}
          */
-        EventType: "run.created" | "run.started" | "run.succeeded" | "run.failed" | "run.cancelled" | "upload.completed";
+        EventType: "run.created" | "run.requeued" | "run.started" | "run.succeeded" | "run.failed" | "run.cancelled" | "upload.completed";
         Event: {
             /**
              * Format: uuid
@@ -1172,7 +1173,7 @@ export interface components {
             next_cursor: string | null;
         };
         /** @enum {string} */
-        SubscribedEventType: "*" | "run.created" | "run.started" | "run.succeeded" | "run.failed" | "run.cancelled" | "upload.completed";
+        SubscribedEventType: "*" | "run.created" | "run.requeued" | "run.started" | "run.succeeded" | "run.failed" | "run.cancelled" | "upload.completed";
         CreateWebhookEndpointRequest: {
             /** @description An https URL (http when `WEBHOOK_ALLOW_HTTP=true`) whose host resolves to public addresses only. */
             url: string;

@@ -313,10 +313,14 @@ export function postgresRuns(db: Postgres, eventsWritten: () => Promise<void>): 
           [queueMessageId, runId, tenantId, before.attempt + 1, at],
         );
         await move(tx, before, before.status, 'queued');
+        await outbox.run(tx, runId, 'run.requeued', at);
         await recordEffect(tx, runId);
         return after;
       });
-      if (typeof result === 'object') announce();
+      if (typeof result === 'object') {
+        announce();
+        await eventsWritten();
+      }
       return result;
     },
     async cancel(tenantId, runId, at) {

@@ -210,6 +210,7 @@ export function sqliteRuns(db: Db): RunRepo {
       enqueue.run(queueMessageId, runId, tenantId, before.attempt + 1, at);
       adjustCount(tenantId, before.status, before.target, -1);
       adjustCount(tenantId, 'queued', before.target, 1);
+      outbox.run(runId, 'run.requeued', at);
       recordEffect(runId);
       return toRun(get.get(runId, tenantId) as RunRecord);
     },
