@@ -79,6 +79,13 @@ export class WebhookEndpoints {
     return endpointView(row);
   }
 
+  /** The endpoint with its current secret: what creating or rotating it answered (for a retry's answer). */
+  async withSecret(tenantId: string, endpointId: string): Promise<EndpointView & { secret: string }> {
+    const row = await this.store.webhooks.get(tenantId, endpointId);
+    if (!row) throw ERRORS.notFound('Webhook endpoint');
+    return { ...endpointView(row), secret: row.secret };
+  }
+
   async delete(tenantId: string, endpointId: string): Promise<void> {
     if (!(await this.store.webhooks.delete(tenantId, endpointId))) throw ERRORS.notFound('Webhook endpoint');
   }

@@ -12,22 +12,54 @@ export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 /** The headers of an answer that a replay repeats; the rest belong to the request that gets the replay. */
 const REPLAYED_HEADERS = ['content-type', 'location', 'retry-after'];
 
+type Recovery = (scope: AuthedScope, resourceId: string) => Promise<void>;
+
 /**
- * How an operation's answer is rebuilt from its effect when the request that made the effect died before
- * storing its answer: the resource as it is now, with the status the first answer would have had. An
- * operation that is not listed records no effect on its key (completeUpload is idempotent by itself: a
- * retry executes it again and gets the same file).
+ * What makes each POST once-only under an `Idempotency-Key`. Most record their effect on the key in the
+ * effect's own transaction (the repository calls `recordEffect`), and `recover` rebuilds the answer from
+ * that effect when the request that made it died before storing its answer: the resource as it is now, with
+ * the status the first answer would have had. The others say why they need no record. Every POST of the
+ * contract is here: test/http/once-only.test.ts walks openapi.yaml and fails on one that is missing.
  */
-const recoveries: Partial<Record<OperationId, (scope: AuthedScope, resourceId: string) => Promise<void>>> = {
-  createRun: async ({ ctx, services, principal }, runId) =>
-    sendOk(ctx, await services.runs.get(principal.tenantId, runId), 201),
-  rerunRun: async ({ ctx, services, principal }, runId) =>
-    sendOk(ctx, await services.runs.get(principal.tenantId, runId)),
-  cancelRun: async ({ ctx, services, principal }, runId) =>
-    sendOk(ctx, await services.runs.get(principal.tenantId, runId)),
-  createUpload: async ({ ctx, services, principal }, uploadId) =>
-    sendOk(ctx, await services.uploads.get(principal.tenantId, uploadId), 201),
+export const ONCE_ONLY: Readonly<Record<string, { recover: Recovery } | { needsNoRecord: string }>> = {
+  createUpload: {
+    recover: async ({ ctx, services, principal }, uploadId) =>
+      sendOk(ctx, await services.uploads.get(principal.tenantId, uploadId), 201),
+  },
+  completeUpload: {
+    needsNoRecord: 'idempotent by itself: executed again, it finds the file it made and answers with it',
+  },
+  createRun: {
+    recover: async ({ ctx, services, principal }, runId) =>
+      sendOk(ctx, await services.runs.get(principal.tenantId, runId), 201),
+  },
+  rerunRun: {
+    recover: async ({ ctx, services, principal }, runId) =>
+      sendOk(ctx, await services.runs.get(principal.tenantId, runId)),
+  },
+  cancelRun: {
+    recover: async ({ ctx, services, principal }, runId) =>
+      sendOk(ctx, await services.runs.get(principal.tenantId, runId)),
+  },
+  // the secret is the endpoint's: the answer that showed it once is shown again to the same key only
+  createWebhookEndpoint: {
+    recover: async ({ ctx, services, principal }, endpointId) =>
+      sendOk(ctx, await services.webhooks.withSecret(principal.tenantId, endpointId), 201),
+  },
+  rotateWebhookSecret: {
+    recover: async ({ ctx, services, principal }, endpointId) =>
+      sendOk(ctx, await services.webhooks.withSecret(principal.tenantId, endpointId)),
+  },
+  enableWebhookEndpoint: {
+    recover: async ({ ctx, services, principal }, endpointId) =>
+      sendOk(ctx, await services.webhooks.get(principal.tenantId, endpointId)),
+  },
 };
+
+function recoveryOf(operationId: OperationId): Recovery | undefined {
+  const policy = ONCE_ONLY[operationId];
+  return policy && 'recover' in policy ? policy.recover : undefined;
+}
 
 /** JSON with every object's keys sorted, so that the same body written differently is the same request. */
 function canonical(value: unknown): string {
@@ -119,7 +151,7 @@ export function idempotency(services: Services): Step {
     }, config.idempotencyLockMs / 3);
     let failure: AppError | undefined;
     try {
-      const recover = claim.resourceId !== null ? recoveries[operationId] : undefined;
+      const recover = claim.resourceId !== null ? recoveryOf(operationId) : undefined;
       if (recover && claim.resourceId !== null) {
         // not executed now: the effect is an earlier request's, so this answer is a replay too
         await recover(scope, claim.resourceId);

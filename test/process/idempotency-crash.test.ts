@@ -155,3 +155,106 @@ describe("a server killed between a POST's effect and its stored answer", () => 
     expect(await again.text()).toBe(retried.text);
   });
 });
+
+describe("a server killed between a webhook endpoint POST's effect and its stored answer", () => {
+  const env = {
+    WORKER_THREADS: '0',
+    IDEMPOTENCY_LOCK_SECONDS: '1',
+    DATABASE_STATEMENT_TIMEOUT_MS: '120000',
+    WEBHOOK_ALLOW_HTTP: 'true',
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+  };
+  interface Endpoint {
+    id: string;
+    secret: string;
+    previous_secret: string | null;
+    status: string;
+  }
+  const endpoints = (dataDir: string, tenantId: string) =>
+    queryDeployment<Endpoint>(
+      dataDir,
+      'SELECT id, secret, previous_secret, status FROM webhook_endpoints WHERE tenant_id = ?',
+      [tenantId],
+    );
+
+  it.each(['createWebhookEndpoint', 'rotateWebhookSecret', 'enableWebhookEndpoint'] as const)(
+    '%s: the retry answers from the effect, which happened once',
+    async (operation) => {
+      const dataDir = await tempDataDir();
+      dirs.push(dataDir);
+      const tenant = (await admin(dataDir, 'tenants', 'create', '--name', 'hooks', '--json')).json as {
+        tenant_id: string;
+        token: string;
+      };
+      const first = await startServerProcess(dataDir, port(), env);
+      started.push(first);
+      const call = (url: string, route: string, key?: string) =>
+        fetch(`${url}${route}`, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${tenant.token}`,
+            'content-type': 'application/json',
+            ...(key ? { 'idempotency-key': key } : {}),
+          },
+          body: route.endsWith('webhook_endpoints')
+            ? JSON.stringify({ url: 'http://127.0.0.1:9/h' })
+            : undefined,
+        });
+      let route = '/api/open/webhook_endpoints';
+      let before: Endpoint | undefined;
+      if (operation !== 'createWebhookEndpoint') {
+        expect((await call(first.url, route)).status).toBe(201);
+        [before] = await endpoints(dataDir, tenant.tenant_id);
+        route += `/${before!.id}/${operation === 'rotateWebhookSecret' ? 'rotate_secret' : 'enable'}`;
+        if (operation === 'enableWebhookEndpoint')
+          await queryDeployment(dataDir, "UPDATE webhook_endpoints SET status = 'disabled'");
+      }
+      await stallStoredAnswers(dataDir);
+
+      const key = randomUUID();
+      const lost = call(first.url, route, key).then(
+        () => 'answered',
+        () => 'no answer',
+      );
+      const resourceId = await until(async () => {
+        const [row] = await queryDeployment<{ resource_id: string | null }>(
+          dataDir,
+          'SELECT resource_id FROM idempotency_keys WHERE key = ?',
+          [key],
+        );
+        return row?.resource_id ?? undefined;
+      }, 20_000);
+      await first.kill('SIGKILL');
+      expect(await lost).toBe('no answer');
+      await removeStall(dataDir);
+      const second = await startServerProcess(dataDir, port(), env);
+      started.push(second);
+      const retried = await until(async () => {
+        const res = await call(second.url, route, key);
+        if (res.status === 409) return undefined;
+        return {
+          status: res.status,
+          replayed: res.headers.get('idempotent-replayed'),
+          text: await res.text(),
+        };
+      }, 10_000);
+      expect(retried.status, retried.text).toBe(operation === 'createWebhookEndpoint' ? 201 : 200);
+      expect(retried.replayed).toBe('true');
+      const answered = JSON.parse(retried.text).data as { id: string; secret?: string; status: string };
+      expect(answered.id).toBe(resourceId);
+
+      const after = await endpoints(dataDir, tenant.tenant_id);
+      // one endpoint, whose secret is the one the retry was told
+      expect(after).toHaveLength(1);
+      if (operation !== 'enableWebhookEndpoint') expect(answered.secret).toBe(after[0]!.secret);
+      // rotated once: the secret before the rotation still signs, beside the one the retry was told
+      if (operation === 'rotateWebhookSecret') {
+        expect(after[0]!.previous_secret).toBe(before!.secret);
+        expect(after[0]!.secret).not.toBe(before!.secret);
+      }
+      if (operation === 'enableWebhookEndpoint') expect(after[0]!.status).toBe('enabled');
+      const again = await call(second.url, route, key);
+      expect(await again.text()).toBe(retried.text);
+    },
+  );
+});

@@ -7,6 +7,7 @@ import {
   toEndpoint,
 } from '../outbox-core.js';
 import type { Postgres, Queryable } from './database.js';
+import { recordEffect } from './idempotency.js';
 
 const E_COLUMNS = ENDPOINT_COLUMNS.split(',')
   .map((c) => `e.${c.trim()}`)
@@ -94,6 +95,7 @@ export function postgresWebhooks(db: Postgres): WebhookRepo {
             endpoint.created_at,
           ],
         );
+        await recordEffect(tx, endpoint.id);
         return 'created' as const;
       });
     },
@@ -124,20 +126,31 @@ export function postgresWebhooks(db: Postgres): WebhookRepo {
       });
     },
     async rotate(tenantId, endpointId, secret, previousUntil) {
-      const [row] = await db.query<EndpointRecord>(
-        `UPDATE webhook_endpoints SET previous_secret = secret, previous_secret_until = $1, secret = $2
-         WHERE id = $3 AND tenant_id = $4 RETURNING ${ENDPOINT_COLUMNS}`,
-        [previousUntil, secret, endpointId, tenantId],
-      );
-      return toEndpoint(row);
+      // the change and its record on the request's idempotency key commit together
+      return db.transaction(async (tx) => {
+        const {
+          rows: [row],
+        } = await tx.query<EndpointRecord>(
+          `UPDATE webhook_endpoints SET previous_secret = secret, previous_secret_until = $1, secret = $2
+           WHERE id = $3 AND tenant_id = $4 RETURNING ${ENDPOINT_COLUMNS}`,
+          [previousUntil, secret, endpointId, tenantId],
+        );
+        if (row) await recordEffect(tx, endpointId);
+        return toEndpoint(row);
+      });
     },
     async enable(tenantId, endpointId) {
-      const [row] = await db.query<EndpointRecord>(
-        `UPDATE webhook_endpoints SET status = 'enabled', failing_since = NULL
-         WHERE id = $1 AND tenant_id = $2 RETURNING ${ENDPOINT_COLUMNS}`,
-        [endpointId, tenantId],
-      );
-      return toEndpoint(row);
+      return db.transaction(async (tx) => {
+        const {
+          rows: [row],
+        } = await tx.query<EndpointRecord>(
+          `UPDATE webhook_endpoints SET status = 'enabled', failing_since = NULL
+           WHERE id = $1 AND tenant_id = $2 RETURNING ${ENDPOINT_COLUMNS}`,
+          [endpointId, tenantId],
+        );
+        if (row) await recordEffect(tx, endpointId);
+        return toEndpoint(row);
+      });
     },
     async claim(workerId, now, leaseUntil, perEndpoint, max) {
       return db.transaction(async (tx) => {

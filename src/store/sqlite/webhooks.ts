@@ -8,8 +8,10 @@ import type {
 } from '../types.js';
 import { ENDPOINT_COLUMNS, type EndpointRecord, eventTypesColumn, toEndpoint } from '../outbox-core.js';
 import type { Db } from './database.js';
+import { effectRecorder } from './idempotency.js';
 
 export function sqliteWebhooks(db: Db): WebhookRepo {
+  const recordEffect = effectRecorder(db);
   const count = db.prepare('SELECT COUNT(*) FROM webhook_endpoints WHERE tenant_id = ?').pluck();
   const insert = db.prepare(
     `INSERT INTO webhook_endpoints (${ENDPOINT_COLUMNS}) VALUES (@id, @tenant_id, @url, @events, @description,
@@ -95,7 +97,21 @@ export function sqliteWebhooks(db: Db): WebhookRepo {
   const create = db.transaction((endpoint: Parameters<WebhookRepo['create']>[0], max: number) => {
     if ((count.get(endpoint.tenant_id) as number) >= max) return 'over_limit' as const;
     insert.run({ ...endpoint, events: eventTypesColumn(endpoint.events) });
+    recordEffect(endpoint.id);
     return 'created' as const;
+  });
+  // the change and its record on the request's idempotency key commit together
+  const rotateOnce = db.transaction(
+    (tenantId: string, endpointId: string, secret: string, previousUntil: string) => {
+      if (rotate.run(previousUntil, secret, endpointId, tenantId).changes === 0) return undefined;
+      recordEffect(endpointId);
+      return toEndpoint(get.get(endpointId, tenantId) as EndpointRecord);
+    },
+  );
+  const enableOnce = db.transaction((tenantId: string, endpointId: string) => {
+    if (enable.run(endpointId, tenantId).changes === 0) return undefined;
+    recordEffect(endpointId);
+    return toEndpoint(get.get(endpointId, tenantId) as EndpointRecord);
   });
   const drop = db.transaction((tenantId: string, endpointId: string) => {
     if (remove.run(endpointId, tenantId).changes === 0) return false;
@@ -210,12 +226,10 @@ export function sqliteWebhooks(db: Db): WebhookRepo {
       return drop.immediate(tenantId, endpointId);
     },
     async rotate(tenantId, endpointId, secret, previousUntil) {
-      if (rotate.run(previousUntil, secret, endpointId, tenantId).changes === 0) return undefined;
-      return toEndpoint(get.get(endpointId, tenantId) as EndpointRecord);
+      return rotateOnce.immediate(tenantId, endpointId, secret, previousUntil);
     },
     async enable(tenantId, endpointId) {
-      if (enable.run(endpointId, tenantId).changes === 0) return undefined;
-      return toEndpoint(get.get(endpointId, tenantId) as EndpointRecord);
+      return enableOnce.immediate(tenantId, endpointId);
     },
     async claim(workerId, now, leaseUntil, perEndpoint, max) {
       return claim.immediate(workerId, now, leaseUntil, perEndpoint, max);

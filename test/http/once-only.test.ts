@@ -1,0 +1,121 @@
+/**
+ * Every POST of the contract is once-only under an Idempotency-Key: it records its effect on the key in the
+ * effect's own transaction (so that a retry after a lost answer finds it), or src/http/idempotency.ts says
+ * why it needs no record. This walks the contract, so that a new POST cannot ship without either; the kill -9
+ * proof of the recorded ones is test/process/idempotency-crash.test.ts.
+ */
+import { randomUUID } from 'node:crypto';
+import type { OpenAPIV3 } from 'openapi-types';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ONCE_ONLY } from '../../src/http/idempotency.js';
+import { textPdf, uploadPdf, waitForRun } from '../helpers/files.js';
+import { type Harness, loadedContract, startHarness } from '../helpers/harness.js';
+
+let h: Harness;
+let pdf: Uint8Array;
+beforeAll(async () => {
+  h = await startHarness({ WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' });
+  pdf = await textPdf(1, 3);
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+const endpoint = async () =>
+  (
+    await h.request('POST', '/api/open/webhook_endpoints', {
+      json: { url: 'http://127.0.0.1:9/hook' },
+    })
+  ).body.data.id as string;
+
+const finishedRun = async () => {
+  const fileId = await uploadPdf(h, pdf);
+  const run = (await h.request('POST', '/api/open/runs', { json: { file_id: fileId } })).body.data;
+  await waitForRun(h, run.id);
+  return run.id as string;
+};
+
+/**
+ * A request each POST answers with its effect, and the id of the resource the effect is on. A POST of the
+ * contract missing here fails the walk below.
+ */
+const requests: Record<
+  string,
+  () => Promise<{
+    route: string;
+    json: unknown;
+    resource: (data: { id?: string; upload_id?: string }) => string;
+  }>
+> = {
+  createUpload: async () => ({
+    route: '/api/open/uploads',
+    json: { file_name: 'a.pdf', size_bytes: 10 },
+    resource: (data) => data.upload_id!,
+  }),
+  completeUpload: async () => {
+    throw new Error('completeUpload records no effect');
+  },
+  createRun: async () => ({
+    route: '/api/open/runs',
+    json: { file_id: await uploadPdf(h, pdf) },
+    resource: (data) => data.id!,
+  }),
+  rerunRun: async () => {
+    const id = await finishedRun();
+    return { route: `/api/open/runs/${id}/rerun`, json: undefined, resource: () => id };
+  },
+  cancelRun: async () => {
+    const fileId = await uploadPdf(h, pdf);
+    const id = (await h.request('POST', '/api/open/runs', { json: { file_id: fileId } })).body.data.id;
+    return { route: `/api/open/runs/${id}/cancel`, json: undefined, resource: () => id };
+  },
+  createWebhookEndpoint: async () => ({
+    route: '/api/open/webhook_endpoints',
+    json: { url: 'http://127.0.0.1:9/hook' },
+    resource: (data) => data.id!,
+  }),
+  rotateWebhookSecret: async () => {
+    const id = await endpoint();
+    return { route: `/api/open/webhook_endpoints/${id}/rotate_secret`, json: undefined, resource: () => id };
+  },
+  enableWebhookEndpoint: async () => {
+    const id = await endpoint();
+    return { route: `/api/open/webhook_endpoints/${id}/enable`, json: undefined, resource: () => id };
+  },
+};
+
+const posts = async () => {
+  const contract = (await loadedContract()).definition as OpenAPIV3.Document;
+  return Object.values(contract.paths)
+    .map((item) => item?.post?.operationId)
+    .filter((id): id is string => id !== undefined);
+};
+
+describe('every POST of the contract', () => {
+  it('has a recorded effect or a declared reason it needs none, and a request here', async () => {
+    const ids = await posts();
+    expect(ids.length).toBeGreaterThan(0);
+    for (const id of ids) {
+      expect(ONCE_ONLY[id], `${id}: src/http/idempotency.ts ONCE_ONLY`).toBeDefined();
+      expect(requests[id], `${id}: a request in this test`).toBeDefined();
+    }
+    expect(Object.keys(ONCE_ONLY).toSorted()).toEqual(ids.toSorted());
+    for (const [id, policy] of Object.entries(ONCE_ONLY))
+      if ('needsNoRecord' in policy) expect(policy.needsNoRecord.length, id).toBeGreaterThan(20);
+  });
+
+  it('records its effect on the key in the same transaction, where it says it does', async () => {
+    const recorded = (await posts()).filter((id) => 'recover' in ONCE_ONLY[id]!);
+    for (const id of recorded) {
+      const { route, json, resource } = await requests[id]!();
+      const key = randomUUID();
+      const answer = await h.request('POST', route, { json, headers: { 'Idempotency-Key': key } });
+      expect(answer.status, `${id}: ${answer.text}`).toBeLessThan(300);
+      const [row] = await h.query<{ resource_id: string | null }>(
+        'SELECT resource_id FROM idempotency_keys WHERE key = ?',
+        [key],
+      );
+      expect(row?.resource_id, id).toBe(resource(answer.body.data));
+    }
+  });
+});
