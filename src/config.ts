@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import type { RunTarget } from './store/types.js';
@@ -112,6 +113,8 @@ export interface WebhooksConfig {
   disableAfterMs: number;
   allowHttp: boolean;
   allowPrivateNetworks: boolean;
+  /** Where endpoint names are resolved (c-ares); empty: the system's servers. */
+  dnsServers: string[];
   /** Deliveries in flight at once per dispatcher process, and per endpoint across them. */
   concurrency: number;
   perEndpointConcurrency: number;
@@ -189,6 +192,26 @@ class EnvReader {
 
   text(name: string, fallback: string): string {
     return this.raw(name) ?? fallback;
+  }
+
+  /** A comma-separated list of IP addresses, each with an optional port (`127.0.0.1:5353`, `[::1]:53`). */
+  addresses(name: string): string[] {
+    const raw = this.raw(name);
+    if (raw === undefined) return [];
+    const items = raw.split(',').map((item) => item.trim());
+    const valid = (item: string) => {
+      const bracketed = /^\[([0-9a-fA-F:.]+)\](?::(\d{1,5}))?$/.exec(item);
+      const plain = /^([0-9.]+)(?::(\d{1,5}))?$/.exec(item) ?? /^([0-9a-fA-F:]+)()$/.exec(item);
+      const match = bracketed ?? plain;
+      return match !== null && isIP(match[1]!) !== 0 && Number(match[2] || 53) <= 65_535;
+    };
+    if (items.length > 16 || !items.every(valid)) {
+      this.problems.push(
+        `${name} must be up to 16 comma-separated IP addresses with optional ports, got "${raw}"`,
+      );
+      return [];
+    }
+    return items;
   }
 
   /**
@@ -364,6 +387,7 @@ function readConfig(env: EnvReader, role: ProcessRole): Config {
       disableAfterMs: env.int('WEBHOOK_DISABLE_AFTER_SECONDS', 5 * 86_400, 1) * 1000,
       allowHttp: env.bool('WEBHOOK_ALLOW_HTTP', false),
       allowPrivateNetworks: env.bool('WEBHOOK_ALLOW_PRIVATE_NETWORKS', false),
+      dnsServers: env.addresses('WEBHOOK_DNS_SERVERS'),
       concurrency: env.int('WEBHOOK_CONCURRENCY', 32, 1, 10_000),
       perEndpointConcurrency: env.int('WEBHOOK_ENDPOINT_CONCURRENCY', 4, 1, 1000),
     },

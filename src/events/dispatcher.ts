@@ -152,13 +152,7 @@ export class WebhookDispatcher {
         Math.floor(sentAt.getTime() / 1000),
         delivery.body,
       );
-      const result = await sendDelivery(
-        endpoint.url,
-        headers,
-        delivery.body,
-        this.config,
-        this.config.timeoutMs,
-      );
+      const result = await sendDelivery(endpoint.url, headers, delivery.body, this.config);
       const now = this.clock.now();
       const { verdict, disable } = verdictOf(result, delivery.attempt, this.config.retryScheduleMs, now);
       const recorded = await this.log.record({

@@ -31,14 +31,14 @@ function retryAfterMs(header: string | string[] | undefined): number | null {
 
 /**
  * POSTs one delivery: to the address checked against the policy (the connection never resolves the name
- * again), no redirect followed, the whole exchange bounded by `timeoutMs`, at most 4 KiB of the answer read.
+ * again), no redirect followed, the whole exchange (name resolution included) bounded by the policy's
+ * `timeoutMs`, at most 4 KiB of the answer read.
  */
 export async function sendDelivery(
   rawUrl: string,
   headers: Record<string, string>,
   body: string,
   policy: UrlPolicy,
-  timeoutMs: number,
 ): Promise<SendResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
@@ -110,10 +110,14 @@ export async function sendDelivery(
         response.on('error', done);
       },
     );
-    const timer = setTimeout(() => {
-      finish(failed(`No answer within ${timeoutMs} ms`));
-      request.destroy();
-    }, timeoutMs);
+    // the name's resolution took part of the time: the exchange gets what is left
+    const timer = setTimeout(
+      () => {
+        finish(failed(`No answer within ${policy.timeoutMs} ms`));
+        request.destroy();
+      },
+      Math.max(0, policy.timeoutMs - elapsed()),
+    );
     request.on('error', (error: NodeJS.ErrnoException) => finish(failed(error.code ?? error.message)));
     request.end(payload);
   });

@@ -1,4 +1,4 @@
-import { lookup } from 'node:dns/promises';
+import { Resolver } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
@@ -6,22 +6,57 @@ import ipaddr from 'ipaddr.js';
 export interface UrlPolicy {
   allowHttp: boolean;
   allowPrivateNetworks: boolean;
+  /** Name resolution and the whole delivery are bounded by this. */
+  timeoutMs: number;
+  /** The DNS servers names are resolved with (`host` or `host:port`); empty: the system's (resolv.conf). */
+  dnsServers: string[];
 }
 
 /** An endpoint URL or address the policy refuses; the message says why, for the 422 and the attempt log. */
 export class UrlNotAllowed extends Error {}
 
 /**
- * ipaddr.js's ranges that are not the public internet: loopback, RFC 1918 and unique-local, link-local,
- * CGNAT (100.64/10), multicast, unspecified, broadcast, and the reserved and documentation blocks. An
- * IPv4-mapped IPv6 address is judged as the IPv4 address it carries.
+ * The refusal of a host, one message whatever the name resolved to (or whether it resolved at all): a
+ * tenant must not learn from it what an internal name points to.
  */
-const PUBLIC_RANGES = new Set(['unicast', 'global']);
+export function hostRefusal(policy: Pick<UrlPolicy, 'allowPrivateNetworks'>): string {
+  return policy.allowPrivateNetworks
+    ? "The URL's host does not resolve within WEBHOOK_TIMEOUT_MS"
+    : "The URL's host must resolve, within WEBHOOK_TIMEOUT_MS, to public internet addresses only (WEBHOOK_ALLOW_PRIVATE_NETWORKS is off)";
+}
 
-export function addressAllowed(address: string): boolean {
-  if (!ipaddr.isValid(address)) return false;
+/** IPv6 global unicast (RFC 4291 section 2.4); every other IPv6 block, IPv4-compatible `::/96` included, is refused. */
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
+/** IPv4-compatible IPv6 (RFC 4291, deprecated). */
+const IPV4_COMPATIBLE = ipaddr.parseCIDR('::/96');
+
+/**
+ * An IPv6 address as the WHATWG URL parser (and so the connection) writes it: ipaddr.js reads `::a.b.c.d`
+ * as IPv4-mapped, which it is not.
+ */
+function canonical(address: string): string | undefined {
+  if (!address.includes(':')) return address;
+  try {
+    return new URL(`http://[${address}]/`).hostname.slice(1, -1);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Global unicast only. IPv4: not one of ipaddr.js's special ranges (loopback, RFC 1918, link-local, CGNAT,
+ * multicast, unspecified, broadcast, reserved and documentation blocks). IPv6: inside 2000::/3 and none of
+ * its special blocks (Teredo, 6to4, documentation, ORCHID, benchmarking, AS112 and the IETF protocol
+ * assignments). An IPv4-mapped IPv6 address is judged as the IPv4 address it carries.
+ */
+export function addressAllowed(written: string): boolean {
+  const address = canonical(written);
+  if (address === undefined || !ipaddr.isValid(address)) return false;
+  const exact = ipaddr.parse(address);
+  if (exact.kind() === 'ipv6' && exact.match(IPV4_COMPATIBLE)) return false;
   const parsed = ipaddr.process(address);
-  return PUBLIC_RANGES.has(parsed.range());
+  if (parsed.kind() === 'ipv4') return parsed.range() === 'unicast';
+  return parsed.match(GLOBAL_UNICAST_V6) && parsed.range() === 'unicast';
 }
 
 /** Checks the URL's form: https (or http when allowed), no credentials, a host. */
@@ -50,6 +85,57 @@ function hostOf(url: URL): string {
 }
 
 /**
+ * c-ares resolvers, one per server list and timeout: on the event loop (getaddrinfo would take one of
+ * libuv's four threads, shared with the file system, for as long as a resolver stays silent), with a
+ * timeout of their own.
+ */
+const resolvers = new Map<string, Resolver>();
+
+function resolverFor(policy: UrlPolicy): Resolver {
+  const key = `${policy.timeoutMs}|${policy.dnsServers.join(',')}`;
+  let resolver = resolvers.get(key);
+  if (!resolver) {
+    resolver = new Resolver({ timeout: policy.timeoutMs, tries: 1 });
+    if (policy.dnsServers.length > 0) resolver.setServers(policy.dnsServers);
+    resolvers.set(key, resolver);
+  }
+  return resolver;
+}
+
+/** RFC 6761: localhost names are loopback, without asking a DNS server (c-ares does not read the hosts file). */
+const isLocalhost = (host: string) => host === 'localhost' || host.endsWith('.localhost');
+
+async function addressesOf(host: string, policy: UrlPolicy): Promise<{ address: string; family: number }[]> {
+  const family = isIP(host);
+  if (family) return [{ address: host, family }];
+  if (isLocalhost(host))
+    return [
+      { address: '127.0.0.1', family: 4 },
+      { address: '::1', family: 6 },
+    ];
+  const resolver = resolverFor(policy);
+  const answers = (lookup: Promise<string[]>, family: number) =>
+    lookup.then(
+      (addresses) => addresses.map((address) => ({ address, family })),
+      () => [],
+    );
+  let timer: NodeJS.Timeout | undefined;
+  // the resolver's timeout is per server tried: the whole resolution gets one bound
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new UrlNotAllowed(hostRefusal(policy))), policy.timeoutMs);
+  });
+  try {
+    const [v4, v6] = await Promise.race([
+      Promise.all([answers(resolver.resolve4(host), 4), answers(resolver.resolve6(host), 6)]),
+      deadline,
+    ]);
+    return [...v4, ...v6];
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
  * Resolves the URL's host and checks every address it resolves to; returns the address to connect to, so
  * that a DNS answer that changes between the check and the connection cannot reach a refused address.
  */
@@ -57,25 +143,10 @@ export async function resolveAllowed(
   url: URL,
   policy: UrlPolicy,
 ): Promise<{ address: string; family: 4 | 6 }> {
-  const host = hostOf(url);
-  let addresses: { address: string; family: number }[];
-  if (isIP(host)) addresses = [{ address: host, family: isIP(host) }];
-  else {
-    try {
-      addresses = await lookup(host, { all: true, verbatim: true });
-    } catch {
-      throw new UrlNotAllowed(`The host ${host} does not resolve`);
-    }
-  }
-  if (addresses.length === 0) throw new UrlNotAllowed(`The host ${host} does not resolve`);
-  if (!policy.allowPrivateNetworks) {
-    const refused = addresses.find((a) => !addressAllowed(a.address));
-    if (refused) {
-      throw new UrlNotAllowed(
-        `The host ${host} resolves to ${refused.address}, a private, loopback, link-local or reserved address (WEBHOOK_ALLOW_PRIVATE_NETWORKS is off)`,
-      );
-    }
-  }
+  const addresses = await addressesOf(hostOf(url), policy);
+  if (addresses.length === 0) throw new UrlNotAllowed(hostRefusal(policy));
+  if (!policy.allowPrivateNetworks && addresses.some((a) => !addressAllowed(a.address)))
+    throw new UrlNotAllowed(hostRefusal(policy));
   const first = addresses[0]!;
   return { address: first.address, family: first.family === 6 ? 6 : 4 };
 }

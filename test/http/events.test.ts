@@ -2,6 +2,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { textPdf, uploadPdf, waitForRun } from '../helpers/files.js';
 import { type Harness, startHarness } from '../helpers/harness.js';
+import { startDnsServer } from '../helpers/dns-server.js';
 import { type Received, sseEvents, startReceiver } from '../helpers/receiver.js';
 
 type Receiver = Awaited<ReturnType<typeof startReceiver>>;
@@ -148,6 +149,10 @@ describe('webhook endpoints', () => {
       'https://[::1]/hook',
       'https://[::ffff:127.0.0.1]/hook',
       'https://[::ffff:7f00:1]/hook',
+      'https://[::7f00:1]/hook',
+      'https://[::127.0.0.1]/hook',
+      'https://[2002:7f00:1::1]/hook',
+      'https://[2001:db8::1]/hook',
       'https://10.0.0.1/hook',
       'https://172.16.5.4/hook',
       'https://192.168.1.1/hook',
@@ -169,6 +174,37 @@ describe('webhook endpoints', () => {
       expect(answer.body.detail[0].loc, url).toEqual(['body', 'url']);
     }
     expect((await strict.request('GET', '/api/open/webhook_endpoints')).body.data).toEqual([]);
+  });
+
+  it('resolves a name within WEBHOOK_TIMEOUT_MS on WEBHOOK_DNS_SERVERS, and tells nothing of the answer', async () => {
+    const silent = await startDnsServer({}, true);
+    const answering = await startDnsServer({ 'inside.example': ['10.0.0.7'] });
+    const hosts = await Promise.all(
+      [silent, answering].map((dns) =>
+        startHarness({ WEBHOOK_TIMEOUT_MS: '700', WEBHOOK_DNS_SERVERS: dns.server }),
+      ),
+    );
+    try {
+      const started = performance.now();
+      const slow = await hosts[0]!.request('POST', '/api/open/webhook_endpoints', {
+        json: { url: 'https://hooks.example/h' },
+      });
+      const took = performance.now() - started;
+      expect(slow.status).toBe(422);
+      expect(took).toBeGreaterThanOrEqual(650);
+      expect(took).toBeLessThan(3000);
+      expect(silent.questions()).toBeGreaterThan(0);
+      const inside = await hosts[1]!.request('POST', '/api/open/webhook_endpoints', {
+        json: { url: 'https://inside.example/h' },
+      });
+      expect(inside.status).toBe(422);
+      // the same words for a name that does not answer and one that points inside
+      expect(inside.body.detail[0].msg).toBe(slow.body.detail[0].msg);
+      expect(inside.text).not.toContain('10.0.0.7');
+    } finally {
+      await Promise.all(hosts.map((h) => h.close()));
+      await Promise.all([silent.close(), answering.close()]);
+    }
   });
 });
 

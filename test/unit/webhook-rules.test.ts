@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { verdictOf } from '../../src/events/dispatcher.js';
 import type { SendResult } from '../../src/events/sender.js';
 import { signedHeaders } from '../../src/events/signing.js';
-import { addressAllowed, parseEndpointUrl, resolveAllowed } from '../../src/events/url-policy.js';
+import {
+  addressAllowed,
+  hostRefusal,
+  parseEndpointUrl,
+  resolveAllowed,
+} from '../../src/events/url-policy.js';
+import { startDnsServer } from '../helpers/dns-server.js';
 import { Webhook } from 'standardwebhooks';
 
 const answer = (statusCode: number | null, retryAfterMs: number | null = null): SendResult => ({
@@ -68,8 +74,8 @@ describe('signatures', () => {
 });
 
 describe('where a webhook may go', () => {
-  const shipped = { allowHttp: false, allowPrivateNetworks: false };
-  it('refuses every non-public range, IPv4 and IPv6, mapped addresses as their IPv4', () => {
+  const shipped = { allowHttp: false, allowPrivateNetworks: false, timeoutMs: 2000, dnsServers: [] };
+  it('allows global unicast addresses only, IPv4 and IPv6, mapped addresses as their IPv4', () => {
     for (const address of [
       '127.0.0.1',
       '10.0.0.1',
@@ -88,32 +94,105 @@ describe('where a webhook may go', () => {
       'fc00::1',
       'fd12::1',
       'ff02::1',
+      'fec0::1',
+      '100::1',
       '::ffff:10.0.0.1',
       '::ffff:169.254.169.254',
       '64:ff9b::a00:1',
+      // IPv4-compatible (::/96), 6to4, Teredo, documentation, ORCHID: outside global unicast or special in it
+      '::7f00:1',
+      '::a00:1',
+      '::8.8.8.8',
+      '2002:7f00:1::1',
+      '2001::1',
+      '2001:db8::1',
+      '2001:20::1',
+      '3fff::1',
+      '5f00::1',
     ]) {
       expect(addressAllowed(address), address).toBe(false);
     }
-    for (const address of ['8.8.8.8', '100.128.0.1', '2001:4860:4860::8888', '::ffff:8.8.8.8']) {
+    for (const address of [
+      '8.8.8.8',
+      '100.128.0.1',
+      '2001:4860:4860::8888',
+      '2606:4700:4700::1111',
+      '2a00:1450::1',
+      '::ffff:8.8.8.8',
+    ]) {
       expect(addressAllowed(address), address).toBe(true);
     }
   });
 
-  it('checks the form, then every address the name resolves to (localhost from the hosts file only)', async () => {
+  it('checks the form, then every address the name resolves to, and says nothing of what it resolved to', async () => {
     expect(() => parseEndpointUrl('http://a.example/x', shipped)).toThrow(/https/);
     expect(parseEndpointUrl('http://a.example/x', { ...shipped, allowHttp: true }).hostname).toBe(
       'a.example',
     );
-    await expect(resolveAllowed(new URL('https://localhost/x'), shipped)).rejects.toThrow(
-      /localhost resolves to/,
-    );
-    await expect(resolveAllowed(new URL('https://[::1]/x'), shipped)).rejects.toThrow(/::1/);
-    expect(
-      await resolveAllowed(new URL('https://127.0.0.1/x'), { ...shipped, allowPrivateNetworks: true }),
-    ).toEqual({ address: '127.0.0.1', family: 4 });
-    expect(await resolveAllowed(new URL('https://8.8.8.8/x'), shipped)).toEqual({
-      address: '8.8.8.8',
-      family: 4,
+    const dns = await startDnsServer({
+      'inside.example': ['10.1.2.3'],
+      'mixed.example': ['8.8.8.8', 'fd00::1'],
+      'public.example': ['8.8.4.4', '2001:4860:4860::8844'],
     });
+    try {
+      const policy = { ...shipped, dnsServers: [dns.server] };
+      const refusals: string[] = [];
+      for (const url of [
+        'https://localhost/x',
+        'https://[::1]/x',
+        'https://inside.example/x',
+        'https://mixed.example/x',
+        'https://nowhere.example/x',
+      ]) {
+        const refused = await resolveAllowed(new URL(url), policy).then(
+          () => 'allowed',
+          (error: Error) => error.message,
+        );
+        refusals.push(refused);
+        expect(refused, url).not.toMatch(/127\.0\.0\.1|::1|10\.1\.2\.3|fd00|resolves to/);
+      }
+      // one message for every refusal: a private answer and no answer look the same
+      expect(new Set(refusals)).toEqual(new Set([hostRefusal(shipped)]));
+      expect(await resolveAllowed(new URL('https://public.example/x'), policy)).toEqual({
+        address: '8.8.4.4',
+        family: 4,
+      });
+      expect(
+        await resolveAllowed(new URL('https://inside.example/x'), { ...policy, allowPrivateNetworks: true }),
+      ).toEqual({ address: '10.1.2.3', family: 4 });
+      expect(
+        await resolveAllowed(new URL('https://127.0.0.1/x'), { ...shipped, allowPrivateNetworks: true }),
+      ).toEqual({ address: '127.0.0.1', family: 4 });
+      expect(await resolveAllowed(new URL('https://8.8.8.8/x'), shipped)).toEqual({
+        address: '8.8.8.8',
+        family: 4,
+      });
+    } finally {
+      await dns.close();
+    }
+  });
+
+  it('gives a name that no DNS server answers for up to the timeout, then refuses it', async () => {
+    const silent = await startDnsServer({}, true);
+    try {
+      for (const timeoutMs of [200, 800]) {
+        const started = performance.now();
+        const refused = await resolveAllowed(new URL('https://slow.example/x'), {
+          ...shipped,
+          timeoutMs,
+          dnsServers: [silent.server],
+        }).then(
+          () => 'allowed',
+          (error: Error) => error.message,
+        );
+        const took = performance.now() - started;
+        expect(refused).toBe(hostRefusal(shipped));
+        expect(took).toBeGreaterThanOrEqual(timeoutMs - 20);
+        expect(took).toBeLessThan(timeoutMs + 1000);
+      }
+      expect(silent.questions()).toBeGreaterThan(0);
+    } finally {
+      await silent.close();
+    }
   });
 });
