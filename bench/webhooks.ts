@@ -193,7 +193,7 @@ export async function webhooks(ctx: WebhooksContext): Promise<void> {
         if (arrivals.length === count) resolve();
       };
     });
-    const worker = startWorker(dataDir, { ...env, NODE_OPTIONS: '--cpu-prof --cpu-prof-dir=/tmp/prof' });
+    const worker = startWorker(dataDir, env);
     procs.push(worker);
     await drained;
     // from the first arrival to the last: the worker's start-up is not the dispatcher's throughput

@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import type { WebhooksConfig } from '../config.js';
 import type { Logger } from '../logger.js';
 import { ClaimLoop, keepLease } from '../queue/claim-loop.js';
-import type { AttemptRecord, ClaimedDelivery, DeliveryVerdict, Store } from '../store/types.js';
+import type { AttemptRecord, ClaimedDelivery, ClaimRequest, DeliveryVerdict, Store } from '../store/types.js';
 import type { Clock } from '../time.js';
 import { sendDelivery, type SendResult } from './sender.js';
 import { signedHeaders } from './signing.js';
@@ -39,16 +39,22 @@ export function verdictOf(
 const RECORD_BATCH_MAX = 64;
 
 /**
- * Writes the attempts that ended in the same turn of the event loop in one transaction: a dispatcher draining a
- * backlog commits once for many deliveries. Each delivery still waits for its own record (its lease is
- * held until then), so nothing is acknowledged before it is durable.
+ * Writes the attempts that ended in the same turn of the event loop in one transaction, which also claims
+ * as many due deliveries as those free slots: a dispatcher draining a backlog commits once per batch, not
+ * once to record and once to claim. Each delivery still waits for its own record (its lease is held until
+ * then), so nothing is acknowledged before it is durable.
  */
 class AttemptLog {
   private queue: { entry: AttemptRecord; settle: (ok: boolean) => void; fail: (error: unknown) => void }[] =
     [];
   private timer?: NodeJS.Immediate;
 
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    /** The claim for `free` slots, made with the record (max 0: none, the dispatcher is stopping). */
+    private readonly nextClaim: (free: number) => ClaimRequest,
+    private readonly claimed: (deliveries: ClaimedDelivery[]) => void,
+  ) {}
 
   record(entry: AttemptRecord): Promise<boolean> {
     return new Promise<boolean>((settle, fail) => {
@@ -63,10 +69,19 @@ class AttemptLog {
     this.timer = undefined;
     const batch = this.queue.splice(0);
     if (batch.length === 0) return;
-    this.store.webhooks.recordMany(batch.map((b) => b.entry)).then(
-      (results) => batch.forEach((b, i) => b.settle(results[i] ?? false)),
-      (error: unknown) => batch.forEach((b) => b.fail(error)),
-    );
+    this.store.webhooks
+      .recordAndClaim(
+        batch.map((b) => b.entry),
+        this.nextClaim(batch.length),
+      )
+      .then(
+        ({ recorded, claimed }) => {
+          // the new deliveries take the slots of those recorded, before these count themselves out
+          this.claimed(claimed);
+          batch.forEach((b, i) => b.settle(recorded[i] ?? false));
+        },
+        (error: unknown) => batch.forEach((b) => b.fail(error)),
+      );
   }
 }
 
@@ -91,18 +106,16 @@ export class WebhookDispatcher {
     leaseMs: number,
   ) {
     this.leaseMs = leaseMs;
-    this.log = new AttemptLog(store);
+    this.log = new AttemptLog(
+      store,
+      (free) => this.claimRequest(this.loop.stopped ? 0 : free),
+      (deliveries) => this.loop.offer(deliveries),
+    );
     this.loop = new ClaimLoop<ClaimedDelivery>(
       {
         claim: (free) => {
-          const now = this.clock.now();
-          return this.store.webhooks.claim(
-            this.workerId,
-            now.toISOString(),
-            new Date(now.getTime() + this.leaseMs).toISOString(),
-            config.perEndpointConcurrency,
-            free,
-          );
+          const { workerId, now, leaseUntil, perEndpoint, max } = this.claimRequest(free);
+          return this.store.webhooks.claim(workerId, now, leaseUntil, perEndpoint, max);
         },
         process: (delivery) => this.deliver(delivery),
         watch: (wake) => this.store.events.watch(wake),
@@ -116,6 +129,17 @@ export class WebhookDispatcher {
       logger,
       'webhook deliveries',
     );
+  }
+
+  private claimRequest(max: number): ClaimRequest {
+    const now = this.clock.now();
+    return {
+      workerId: this.workerId,
+      now: now.toISOString(),
+      leaseUntil: new Date(now.getTime() + this.leaseMs).toISOString(),
+      perEndpoint: this.config.perEndpointConcurrency,
+      max,
+    };
   }
 
   start(): void {

@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac, createSecretKey, type KeyObject, randomBytes } from 'node:crypto';
 
 /**
  * Standard Webhooks signing (standardwebhooks.com): a secret is `whsec_` + base64 of its key bytes, and a
@@ -12,8 +12,20 @@ export function newSecret(): string {
   return PREFIX + randomBytes(SECRET_BYTES).toString('base64');
 }
 
-function keyOf(secret: string): Buffer {
-  return Buffer.from(secret.startsWith(PREFIX) ? secret.slice(PREFIX.length) : secret, 'base64');
+/** Keys made from secrets lately used: a KeyObject saves HMAC the key's import at every delivery. */
+const keys = new Map<string, KeyObject>();
+const KEYS_KEPT = 1024;
+
+function keyOf(secret: string): KeyObject {
+  let key = keys.get(secret);
+  if (!key) {
+    key = createSecretKey(
+      Buffer.from(secret.startsWith(PREFIX) ? secret.slice(PREFIX.length) : secret, 'base64'),
+    );
+    if (keys.size >= KEYS_KEPT) keys.delete(keys.keys().next().value!);
+    keys.set(secret, key);
+  }
+  return key;
 }
 
 export function signature(secret: string, id: string, timestamp: number, body: string): string {

@@ -62,6 +62,33 @@ export class ClaimLoop<Job> {
     else this.schedule(0);
   }
 
+  /**
+   * Jobs claimed elsewhere, in the transaction that recorded the jobs whose slots they take (those are done
+   * but not yet counted out): processed at once.
+   */
+  offer(jobs: Job[]): void {
+    if (this.stopping) return;
+    for (const job of jobs) this.run(job);
+  }
+
+  /** Slots a claim may fill now. */
+  get free(): number {
+    return this.stopping ? 0 : Math.max(0, this.options.concurrency - this.active);
+  }
+
+  private run(claimed: Job): void {
+    this.active++;
+    const job = this.work
+      .process(claimed)
+      .catch((error: unknown) => this.logger.error({ err: error }, `${this.what} failed`))
+      .finally(() => {
+        this.active--;
+        this.inFlight.delete(job);
+        if (this.options.concurrency - this.active >= (this.options.refillWhenFree ?? 1)) this.nudge();
+      });
+    this.inFlight.add(job);
+  }
+
   async stop(): Promise<void> {
     this.stopping = true;
     this.unwatch();
@@ -97,19 +124,7 @@ export class ClaimLoop<Job> {
         while (!this.stopping && this.active < this.options.concurrency) {
           const jobs = await this.work.claim(this.options.concurrency - this.active);
           if (jobs.length === 0) break;
-          for (const claimed of jobs) {
-            this.active++;
-            const job = this.work
-              .process(claimed)
-              .catch((error: unknown) => this.logger.error({ err: error }, `${this.what} failed`))
-              .finally(() => {
-                this.active--;
-                this.inFlight.delete(job);
-                if (this.options.concurrency - this.active >= (this.options.refillWhenFree ?? 1))
-                  this.nudge();
-              });
-            this.inFlight.add(job);
-          }
+          for (const claimed of jobs) this.run(claimed);
         }
       } while (this.lookAgain && !this.stopping);
     } catch (error) {

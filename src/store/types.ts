@@ -607,8 +607,25 @@ export interface WebhookRepo {
    * when that delivery's lease was lost (nothing of it is written).
    */
   recordMany(entries: AttemptRecord[]): Promise<boolean[]>;
+  /**
+   * `recordMany`, then `claim` of up to `next.max` in the same transaction: a dispatcher draining a backlog
+   * commits once per batch, its finished deliveries' slots refilled by the same commit.
+   */
+  recordAndClaim(
+    entries: AttemptRecord[],
+    next: ClaimRequest,
+  ): Promise<{ recorded: boolean[]; claimed: ClaimedDelivery[] }>;
   /** The endpoint's latest attempts, newest first. */
   attempts(tenantId: string, endpointId: string, limit: number): Promise<DeliveryAttempt[]>;
+}
+
+/** What `claim` takes, as one value. */
+export interface ClaimRequest {
+  workerId: string;
+  now: string;
+  leaseUntil: string;
+  perEndpoint: number;
+  max: number;
 }
 
 export interface Store {

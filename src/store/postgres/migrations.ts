@@ -337,7 +337,7 @@ export const migrations: PostgresMigration[] = [
   },
   {
     version: 6,
-    name: 'events placed in the log after commit, by one publisher at a time',
+    name: 'events placed in the log after commit, by one publisher at a time; deliveries due per endpoint',
     sql: `
       -- seq is handed out at insert, not at commit; position is handed out after commit, in commit order
       -- (src/store/postgres/events.ts). Events already written keep their order.
@@ -350,6 +350,9 @@ export const migrations: PostgresMigration[] = [
       DROP INDEX events_tenant_time;
       CREATE INDEX events_tenant ON events(tenant_id, position);
       CREATE INDEX events_tenant_type ON events(tenant_id, type, position);
+      -- a claim reads each endpoint's soonest due deliveries, skipping endpoints at their limit
+      CREATE INDEX webhook_deliveries_endpoint_due ON webhook_deliveries(endpoint_id, next_attempt_at)
+        WHERE status = 'pending';
       -- Stamps up to batch committed unpublished events with the next positions, in insert order. The
       -- lock makes publishers take turns: the UPDATE's snapshot, taken after it, sees every earlier
       -- publisher's positions (this function is VOLATILE: each statement takes a new snapshot), and the

@@ -1,4 +1,11 @@
-import type { AttemptRecord, ClaimedDelivery, DeliveryAttempt, JsonText, WebhookRepo } from '../types.js';
+import type {
+  AttemptRecord,
+  ClaimedDelivery,
+  ClaimRequest,
+  DeliveryAttempt,
+  JsonText,
+  WebhookRepo,
+} from '../types.js';
 import {
   type DeliveryRecord,
   ENDPOINT_COLUMNS,
@@ -62,6 +69,105 @@ async function recordIn(
     );
   }
   return true;
+}
+
+/**
+ * The run queue's fair order, as SQLite's claim (sqlite/webhooks.ts): the tenants with something due, the
+ * one with the fewest deliveries under lease first, one delivery per tenant per round. Every read walks an
+ * index, so a claim costs the batch, not the backlog: the leases in force (lease_until), the tenants with
+ * something due (a skip-scan of the due index, one step per tenant), and the soonest due deliveries of each
+ * of their endpoints that may take more (an index per endpoint in due order, rows another claimer holds
+ * skipped; an endpoint at its limit is not read).
+ */
+async function claimIn(tx: Queryable, request: ClaimRequest): Promise<ClaimedDelivery[]> {
+  const { workerId, now, leaseUntil, perEndpoint, max } = request;
+  const { rows: leased } = await tx.query<{ endpoint_id: string; tenant_id: string; n: number }>(
+    `SELECT endpoint_id, tenant_id, COUNT(*)::int AS n FROM webhook_deliveries
+     WHERE lease_until >= $1 AND status = 'pending' GROUP BY endpoint_id, tenant_id`,
+    [now],
+  );
+  const perEndpointNow = new Map(leased.map((l) => [l.endpoint_id, l.n]));
+  const perTenantNow = new Map<string, number>();
+  for (const l of leased) perTenantNow.set(l.tenant_id, (perTenantNow.get(l.tenant_id) ?? 0) + l.n);
+  const full = leased.filter((l) => l.n >= perEndpoint).map((l) => l.endpoint_id);
+  const { rows: due } = await tx.query<{ tenant_id: string }>(
+    `WITH RECURSIVE t AS (
+       (SELECT tenant_id FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= $1
+        ORDER BY tenant_id LIMIT 1)
+       UNION ALL
+       SELECT (SELECT d.tenant_id FROM webhook_deliveries d
+               WHERE d.status = 'pending' AND d.next_attempt_at <= $1 AND d.tenant_id > t.tenant_id
+               ORDER BY d.tenant_id LIMIT 1)
+       FROM t WHERE t.tenant_id IS NOT NULL)
+     SELECT tenant_id FROM t WHERE tenant_id IS NOT NULL`,
+    [now],
+  );
+  const tenants = due
+    .map((t) => t.tenant_id)
+    .sort((a, b) => (perTenantNow.get(a) ?? 0) - (perTenantNow.get(b) ?? 0));
+  if (tenants.length === 0) return [];
+  // each due tenant's enabled endpoints that may take more, each walked in due order
+  const { rows: candidates } = await tx.query<{
+    tenant_id: string;
+    endpoint_id: string;
+    event_id: string;
+    due: string;
+  }>(
+    `SELECT e.tenant_id, x.endpoint_id, x.event_id, x.next_attempt_at AS due FROM webhook_endpoints e
+     CROSS JOIN LATERAL (
+       SELECT d.endpoint_id, d.event_id, d.next_attempt_at FROM webhook_deliveries d
+       WHERE d.endpoint_id = e.id AND d.status = 'pending' AND d.next_attempt_at <= $2
+         AND (d.lease_until IS NULL OR d.lease_until < $2)
+       ORDER BY d.next_attempt_at LIMIT $4
+       FOR UPDATE OF d SKIP LOCKED) x
+     WHERE e.tenant_id = ANY ($1::text[]) AND e.status = 'enabled' AND e.id <> ALL ($3::text[])
+     ORDER BY x.next_attempt_at`,
+    [tenants, now, full, Math.min(max, perEndpoint)],
+  );
+  const queues = new Map<string, { endpoint_id: string; event_id: string }[]>();
+  for (const c of candidates) {
+    const queue = queues.get(c.tenant_id) ?? [];
+    queue.push(c);
+    queues.set(c.tenant_id, queue);
+  }
+  // one delivery per tenant per round, in the fair order, until `max` are taken
+  const picked: { endpoint_id: string; event_id: string }[] = [];
+  for (let any = true; any && picked.length < max;) {
+    any = false;
+    for (const tenant of tenants) {
+      const queue = queues.get(tenant);
+      while (queue && queue.length > 0 && picked.length < max) {
+        const next = queue.shift()!;
+        const held = perEndpointNow.get(next.endpoint_id) ?? 0;
+        if (held >= perEndpoint) continue;
+        perEndpointNow.set(next.endpoint_id, held + 1);
+        picked.push(next);
+        any = true;
+        break;
+      }
+    }
+  }
+  if (picked.length === 0) return [];
+  const { rows } = await tx.query<DeliveryRecord>(
+    `WITH taken AS (
+       UPDATE webhook_deliveries d SET lease_owner = $1, lease_until = $2
+       FROM unnest($3::text[], $4::text[]) AS k(endpoint_id, event_id)
+       WHERE d.endpoint_id = k.endpoint_id AND d.event_id = k.event_id
+       RETURNING d.endpoint_id, d.event_id, d.attempts)
+     SELECT ${E_COLUMNS}, t.event_id, v.type AS event_type, v.body, t.attempts
+     FROM taken t JOIN webhook_endpoints e ON e.id = t.endpoint_id JOIN events v ON v.id = t.event_id`,
+    [workerId, leaseUntil, picked.map((p) => p.endpoint_id), picked.map((p) => p.event_id)],
+  );
+  return rows.map((row): ClaimedDelivery => {
+    const { event_id, event_type, body, attempts, ...endpoint } = row;
+    return {
+      endpoint: toEndpoint(endpoint),
+      eventId: event_id,
+      eventType: event_type,
+      body: body as JsonText,
+      attempt: attempts + 1,
+    };
+  });
 }
 
 export function postgresWebhooks(db: Postgres): WebhookRepo {
@@ -153,45 +259,7 @@ export function postgresWebhooks(db: Postgres): WebhookRepo {
       });
     },
     async claim(workerId, now, leaseUntil, perEndpoint, max) {
-      return db.transaction(async (tx) => {
-        // the run queue's fair order (see sqlite/webhooks.ts); rows another claimer holds are skipped
-        const { rows } = await tx.query<DeliveryRecord>(
-          `WITH leased AS (
-             SELECT endpoint_id, tenant_id, COUNT(*) AS n FROM webhook_deliveries
-             WHERE status = 'pending' AND lease_until >= $1 GROUP BY endpoint_id, tenant_id),
-           per_tenant AS (SELECT tenant_id, SUM(n) AS n FROM leased GROUP BY tenant_id),
-           picked AS (
-             SELECT d.endpoint_id, d.event_id FROM webhook_deliveries d
-             JOIN webhook_endpoints e ON e.id = d.endpoint_id AND e.status = 'enabled'
-             LEFT JOIN leased l ON l.endpoint_id = d.endpoint_id
-             LEFT JOIN per_tenant t ON t.tenant_id = d.tenant_id
-             WHERE d.status = 'pending' AND d.next_attempt_at <= $1
-               AND (d.lease_until IS NULL OR d.lease_until < $1) AND COALESCE(l.n, 0) < $3
-             ORDER BY COALESCE(t.n, 0), d.next_attempt_at LIMIT $4 * 4
-             FOR UPDATE OF d SKIP LOCKED),
-           capped AS (
-             SELECT p.*, ROW_NUMBER() OVER (PARTITION BY p.endpoint_id) AS nth FROM picked p),
-           taken AS (
-             UPDATE webhook_deliveries d SET lease_owner = $5, lease_until = $2
-             FROM capped c LEFT JOIN leased l ON l.endpoint_id = c.endpoint_id
-             WHERE d.endpoint_id = c.endpoint_id AND d.event_id = c.event_id AND c.nth + COALESCE(l.n, 0) <= $3
-             RETURNING d.endpoint_id, d.event_id, d.attempts)
-           SELECT ${E_COLUMNS}, t.event_id, v.type AS event_type, v.body, t.attempts
-           FROM taken t JOIN webhook_endpoints e ON e.id = t.endpoint_id JOIN events v ON v.id = t.event_id
-           LIMIT $4`,
-          [now, leaseUntil, perEndpoint, max, workerId],
-        );
-        return rows.map((row): ClaimedDelivery => {
-          const { event_id, event_type, body, attempts, ...endpoint } = row;
-          return {
-            endpoint: toEndpoint(endpoint),
-            eventId: event_id,
-            eventType: event_type,
-            body: body as JsonText,
-            attempt: attempts + 1,
-          };
-        });
-      });
+      return db.transaction((tx) => claimIn(tx, { workerId, now, leaseUntil, perEndpoint, max }));
     },
     async renewLease(endpointId, eventId, workerId, leaseUntil) {
       const rows = await db.query(
@@ -206,6 +274,13 @@ export function postgresWebhooks(db: Postgres): WebhookRepo {
         const results: boolean[] = [];
         for (const entry of entries) results.push(await recordIn(tx, entry));
         return results;
+      });
+    },
+    async recordAndClaim(entries, next) {
+      return db.transaction(async (tx) => {
+        const recorded: boolean[] = [];
+        for (const entry of entries) recorded.push(await recordIn(tx, entry));
+        return { recorded, claimed: next.max > 0 ? await claimIn(tx, next) : [] };
       });
     },
     async attempts(tenantId, endpointId, limit) {

@@ -504,10 +504,13 @@ export const migrations: Migration[] = [
   },
   {
     version: 15,
-    name: 'events read by their place in the log, not by time',
+    name: 'events read by their place in the log, not by time; deliveries due per endpoint',
     sql: `
       -- live streams read by position (seq), never by time: the per-tenant time index has no reader
       DROP INDEX events_tenant_time;
+      -- a claim reads each endpoint's soonest due deliveries, skipping endpoints at their limit
+      CREATE INDEX webhook_deliveries_endpoint_due ON webhook_deliveries(endpoint_id, next_attempt_at)
+        WHERE status = 'pending';
     `,
   },
 ];

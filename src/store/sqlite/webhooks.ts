@@ -1,6 +1,7 @@
 import type {
   AttemptRecord,
   ClaimedDelivery,
+  ClaimRequest,
   DeliveryAttempt,
   EventType,
   JsonText,
@@ -35,22 +36,28 @@ export function sqliteWebhooks(db: Db): WebhookRepo {
   // soonest due; an endpoint with `perEndpoint` under lease waits. Each read below walks an index: leases
   // in force, the tenants with due deliveries, and one tenant's due deliveries in order.
   const leasedNow = db.prepare(
+    // the leases in force only: grouped by endpoint, SQLite would rather walk every pending delivery
     `SELECT endpoint_id AS endpoint, tenant_id AS tenant, COUNT(*) AS n FROM webhook_deliveries
+     INDEXED BY webhook_deliveries_leased
      WHERE lease_until >= ? AND status = 'pending' GROUP BY endpoint_id`,
   );
   const dueTenants = db
     .prepare(
-      `SELECT DISTINCT tenant_id FROM webhook_deliveries
+      // no DISTINCT: with it SQLite gathers every due row before taking the first
+      `SELECT tenant_id FROM webhook_deliveries INDEXED BY webhook_deliveries_due
        WHERE status = 'pending' AND next_attempt_at <= ? AND tenant_id > ? ORDER BY tenant_id LIMIT 1`,
     )
     .pluck();
+  const enabledOf = db
+    .prepare(`SELECT id FROM webhook_endpoints WHERE tenant_id = ? AND status = 'enabled'`)
+    .pluck();
+  // one endpoint's soonest due, in order: an endpoint at its limit is not read at all
   const dueOf = db.prepare(
-    `SELECT d.endpoint_id AS endpoint, d.event_id AS event FROM webhook_deliveries d
-     JOIN webhook_endpoints e ON e.id = d.endpoint_id AND e.status = 'enabled'
-     WHERE d.tenant_id = @tenant AND d.status = 'pending' AND d.next_attempt_at <= @now
-       AND (d.lease_until IS NULL OR d.lease_until < @now)
-       AND d.endpoint_id NOT IN (SELECT value FROM json_each(@full))
-     ORDER BY d.next_attempt_at LIMIT @limit`,
+    `SELECT endpoint_id AS endpoint, event_id AS event, next_attempt_at AS due FROM webhook_deliveries
+     INDEXED BY webhook_deliveries_endpoint_due
+     WHERE endpoint_id = @endpoint AND status = 'pending' AND next_attempt_at <= @now
+       AND (lease_until IS NULL OR lease_until < @now)
+     ORDER BY next_attempt_at LIMIT @limit`,
   );
   const leaseMany = db.prepare(
     `UPDATE webhook_deliveries SET lease_owner = @worker, lease_until = @until
@@ -125,7 +132,6 @@ export function sqliteWebhooks(db: Db): WebhookRepo {
       const perEndpointNow = new Map(leased.map((l) => [l.endpoint, l.n]));
       const perTenantNow = new Map<string, number>();
       for (const l of leased) perTenantNow.set(l.tenant, (perTenantNow.get(l.tenant) ?? 0) + l.n);
-      const full = JSON.stringify(leased.filter((l) => l.n >= perEndpoint).map((l) => l.endpoint));
       // every tenant with something due (a skip-scan of the index: one step per tenant)
       const tenants: string[] = [];
       for (let after = ''; ;) {
@@ -135,8 +141,19 @@ export function sqliteWebhooks(db: Db): WebhookRepo {
         after = next;
       }
       tenants.sort((a, b) => (perTenantNow.get(a) ?? 0) - (perTenantNow.get(b) ?? 0));
-      const queues = tenants.map(
-        (tenant) => dueOf.all({ tenant, now, full, limit: max }) as { endpoint: string; event: string }[],
+      // each tenant's due deliveries, soonest first, from its endpoints that may take more
+      const queues = tenants.map((tenant) =>
+        (enabledOf.all(tenant) as string[])
+          .filter((endpoint) => (perEndpointNow.get(endpoint) ?? 0) < perEndpoint)
+          .flatMap(
+            (endpoint) =>
+              dueOf.all({ endpoint, now, limit: Math.min(max, perEndpoint) }) as {
+                endpoint: string;
+                event: string;
+                due: string;
+              }[],
+          )
+          .sort((a, b) => (a.due < b.due ? -1 : a.due > b.due ? 1 : 0)),
       );
       // one delivery per tenant per round, in the fair order, until `max` are taken
       const picked: { endpoint: string; event: string }[] = [];
@@ -211,6 +228,12 @@ export function sqliteWebhooks(db: Db): WebhookRepo {
     return true;
   };
   const recordMany = db.transaction((entries: AttemptRecord[]) => entries.map(record));
+  const recordAndClaim = db.transaction((entries: AttemptRecord[], next: ClaimRequest) => {
+    const recorded = entries.map(record);
+    const claimed =
+      next.max > 0 ? claim(next.workerId, next.now, next.leaseUntil, next.perEndpoint, next.max) : [];
+    return { recorded, claimed };
+  });
 
   return {
     async create(endpoint, max) {
@@ -236,6 +259,9 @@ export function sqliteWebhooks(db: Db): WebhookRepo {
     },
     async renewLease(endpointId, eventId, workerId, leaseUntil) {
       return renew.run(leaseUntil, endpointId, eventId, workerId).changes === 1;
+    },
+    async recordAndClaim(entries, next) {
+      return recordAndClaim.immediate(entries, next);
     },
     async recordMany(entries) {
       return recordMany.immediate(entries);
