@@ -115,6 +115,8 @@ export interface WebhooksConfig {
   allowPrivateNetworks: boolean;
   /** Where endpoint names are resolved (c-ares); empty: the system's servers. */
   dnsServers: string[];
+  /** A dispatcher's lease on a delivery it sends; a dead dispatcher's deliveries are sent again after it. */
+  leaseMs: number;
   /** Deliveries in flight at once per dispatcher process, and per endpoint across them. */
   concurrency: number;
   perEndpointConcurrency: number;
@@ -388,6 +390,7 @@ function readConfig(env: EnvReader, role: ProcessRole): Config {
       allowHttp: env.bool('WEBHOOK_ALLOW_HTTP', false),
       allowPrivateNetworks: env.bool('WEBHOOK_ALLOW_PRIVATE_NETWORKS', false),
       dnsServers: env.addresses('WEBHOOK_DNS_SERVERS'),
+      leaseMs: env.int('WEBHOOK_LEASE_MS', 30_000, 100),
       concurrency: env.int('WEBHOOK_CONCURRENCY', 32, 1, 10_000),
       perEndpointConcurrency: env.int('WEBHOOK_ENDPOINT_CONCURRENCY', 4, 1, 1000),
     },

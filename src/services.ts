@@ -84,6 +84,7 @@ export function createServices(
   const uploads = new Uploads(store, blobs, probe, config, clock, logger);
   uploads.partStored.listen((bytes) => metrics.uploaded(bytes));
   const streams = new EventStreams(store, config.events, clock, logger);
+  metrics.watchStreams(() => streams.stats());
   return {
     config,
     clock,

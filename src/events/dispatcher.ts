@@ -102,8 +102,10 @@ export class WebhookDispatcher {
     private readonly clock: Clock,
     private readonly logger: Logger,
     pollMs: number,
-    /** The run queue's lease (RUN_LEASE_MS): renewed while a delivery runs, so it may be shorter than one. */
+    /** The dispatcher's lease on a delivery (WEBHOOK_LEASE_MS): renewed while it runs, so it may be shorter than one. */
     leaseMs: number,
+    /** Told of every attempt: its outcome, and how long it took. */
+    private readonly onAttempt?: (outcome: string, seconds: number) => void,
   ) {
     this.leaseMs = leaseMs;
     this.log = new AttemptLog(
@@ -195,6 +197,7 @@ export class WebhookDispatcher {
         disable,
         disableIfFailingBefore: new Date(now.getTime() - this.config.disableAfterMs).toISOString(),
       });
+      this.onAttempt?.(recorded ? verdict.outcome : 'lease_lost', result.durationMs / 1000);
       if (!recorded) log.warn('delivery recorded elsewhere: its lease was lost');
       else
         log.debug(
@@ -215,9 +218,10 @@ export class WebhookDispatcher {
 /** The dispatcher a worker role runs beside its run worker. */
 export function createWebhookDispatcher(services: {
   store: Store;
-  config: { webhooks: WebhooksConfig; events: { pollMs: number }; leaseMs: number };
+  config: { webhooks: WebhooksConfig; events: { pollMs: number } };
   clock: Clock;
   logger: Logger;
+  metrics: { webhookAttempt(outcome: string, seconds: number): void };
 }): WebhookDispatcher {
   return new WebhookDispatcher(
     services.store,
@@ -225,6 +229,7 @@ export function createWebhookDispatcher(services: {
     services.clock,
     services.logger,
     services.config.events.pollMs,
-    services.config.leaseMs,
+    services.config.webhooks.leaseMs,
+    (outcome, seconds) => services.metrics.webhookAttempt(outcome, seconds),
   );
 }

@@ -1,5 +1,13 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { RunStatus, Store } from '../store/types.js';
+
+/** What the live streams of a process report. */
+export interface StreamStats {
+  open: number;
+  unreadBytes: number;
+  maxUnreadBytes: number;
+  readerAgeSeconds: number;
+}
 import type { Clock } from '../time.js';
 
 const RUN_STATUSES: RunStatus[] = ['queued', 'running', 'succeeded', 'failed', 'cancelled'];
@@ -15,6 +23,13 @@ export class Metrics {
   private readonly parserTasks: Histogram<'kind' | 'outcome'>;
   private readonly uploadBytes: Counter;
   private readonly parserHeapPeak: Gauge;
+  private readonly webhookAttempts: Histogram<'outcome'>;
+  private streamStats: () => StreamStats = () => ({
+    open: 0,
+    unreadBytes: 0,
+    maxUnreadBytes: 0,
+    readerAgeSeconds: 0,
+  });
 
   constructor(store: Store, clock: Clock) {
     collectDefaultMetrics({ register: this.registry });
@@ -70,6 +85,76 @@ export class Metrics {
         this.set(oldest ? Math.max(0, (clock.now().getTime() - Date.parse(oldest)) / 1000) : 0);
       },
     });
+    this.webhookAttempts = new Histogram({
+      name: 'ota_webhook_attempt_duration_seconds',
+      help: 'Webhook delivery attempts made by this process, by outcome (succeeded, retry, failed), and their time',
+      labelNames: ['outcome'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      registers: [this.registry],
+    });
+    const backlog = async () => store.webhooks.backlog(clock.now().toISOString());
+    new Gauge({
+      name: 'ota_webhook_deliveries_pending',
+      help: 'Webhook deliveries not yet succeeded or given up, all tenants (due now or waiting for a retry)',
+      registers: [this.registry],
+      async collect() {
+        this.set((await backlog()).pending);
+      },
+    });
+    new Gauge({
+      name: 'ota_webhook_deliveries_due',
+      help: 'Webhook deliveries due now (the backlog the dispatchers have to work off)',
+      registers: [this.registry],
+      async collect() {
+        this.set((await backlog()).due);
+      },
+    });
+    new Gauge({
+      name: 'ota_webhook_oldest_due_age_seconds',
+      help: 'How long the soonest due webhook delivery has been due; 0 when none is',
+      registers: [this.registry],
+      async collect() {
+        const oldest = (await backlog()).oldestDueAt;
+        this.set(oldest ? Math.max(0, (clock.now().getTime() - Date.parse(oldest)) / 1000) : 0);
+      },
+    });
+    const streams = () => this.streamStats();
+    new Gauge({
+      name: 'ota_event_streams_open',
+      help: 'Live event streams (GET /api/open/events/stream) open on this process',
+      registers: [this.registry],
+      collect() {
+        this.set(streams().open);
+      },
+    });
+    new Gauge({
+      name: 'ota_event_stream_unread_bytes',
+      help: 'Bytes written to open event streams that their clients have not read yet: the sum, and the largest of one stream',
+      labelNames: ['of'],
+      registers: [this.registry],
+      collect() {
+        const stats = streams();
+        this.set({ of: 'sum' }, stats.unreadBytes);
+        this.set({ of: 'max' }, stats.maxUnreadBytes);
+      },
+    });
+    new Gauge({
+      name: 'ota_event_stream_reader_age_seconds',
+      help: "Time since the streams' shared reader last read the event log (it reads every EVENT_POLL_MS at least); 0 without streams",
+      registers: [this.registry],
+      collect() {
+        this.set(streams().readerAgeSeconds);
+      },
+    });
+  }
+
+  /** The live streams of this process, as `EventStreams.stats` tells them. */
+  watchStreams(stats: () => StreamStats): void {
+    this.streamStats = stats;
+  }
+
+  webhookAttempt(outcome: string, seconds: number): void {
+    this.webhookAttempts.observe({ outcome }, seconds);
   }
 
   request(operation: string, status: number, seconds: number): void {

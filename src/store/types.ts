@@ -617,6 +617,8 @@ export interface WebhookRepo {
   ): Promise<{ recorded: boolean[]; claimed: ClaimedDelivery[] }>;
   /** The endpoint's latest attempts, newest first. */
   attempts(tenantId: string, endpointId: string, limit: number): Promise<DeliveryAttempt[]>;
+  /** For operators: deliveries waiting (all tenants), those due by `now`, and the soonest due one's time. */
+  backlog(now: string): Promise<{ pending: number; due: number; oldestDueAt: string | null }>;
 }
 
 /** What `claim` takes, as one value. */

@@ -484,6 +484,47 @@ describe('the live stream', () => {
     },
   );
 
+  it('shows operators deliveries by outcome, the backlog, and the open streams with their unread bytes', async () => {
+    const metric = async (name: string) => {
+      const text = await open.server.services.metrics.registry.metrics();
+      return text
+        .split('\n')
+        .filter((line) => line.startsWith(name))
+        .map((line) => line.trim());
+    };
+    const stream = await openStream();
+    const path = newPath();
+    await addEndpoint(open, path, ['upload.completed']);
+    await uploadPdf(open, pdf);
+    await receiver.until((all) => on(path)(all).length >= 1);
+    const value = (lines: string[], match: string) =>
+      Number(
+        lines
+          .find((line) => line.includes(match))
+          ?.split(' ')
+          .at(-1),
+      );
+    expect(value(await metric('ota_event_streams_open'), 'ota_event_streams_open')).toBeGreaterThanOrEqual(1);
+    expect(value(await metric('ota_event_stream_unread_bytes'), 'of="sum"')).toBeGreaterThanOrEqual(0);
+    expect(value(await metric('ota_event_stream_reader_age_seconds'), 'seconds')).toBeLessThan(5);
+    const deadline = Date.now() + 10_000;
+    while (
+      !(value(await metric('ota_webhook_attempt_duration_seconds_count'), 'outcome="succeeded"') >= 1) &&
+      Date.now() < deadline
+    )
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(
+      value(await metric('ota_webhook_attempt_duration_seconds_count'), 'outcome="succeeded"'),
+    ).toBeGreaterThanOrEqual(1);
+    for (const name of [
+      'ota_webhook_deliveries_pending',
+      'ota_webhook_deliveries_due',
+      'ota_webhook_oldest_due_age_seconds',
+    ])
+      expect(value(await metric(name), name), name).toBeGreaterThanOrEqual(0);
+    stream.close();
+  });
+
   it(
     'allows MAX_STREAMS_PER_TENANT streams per tenant, and refuses bad resume ids',
     { tags: ['two-processes'] },

@@ -19,12 +19,12 @@ afterEach(async () => {
   await Promise.all(receivers.splice(0).map((r) => r.close()));
 });
 
-/** Loopback receivers allowed; leases of a second, as the run crash tests use. */
+/** Loopback receivers allowed; a dispatcher's lease of a second. */
 const env = {
   WEBHOOK_ALLOW_HTTP: 'true',
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
   WEBHOOK_TIMEOUT_MS: '60000',
-  RUN_LEASE_MS: '1000',
+  WEBHOOK_LEASE_MS: '1000',
   EVENT_POLL_MS: '50',
   WORKER_THREADS: '1',
 };
@@ -98,7 +98,7 @@ describe('a dispatcher killed mid-delivery', () => {
       })
     ).body.data as { id: string };
     const worker = startWorkerProcess(dataDir, {
-      RUN_LEASE_MS: '1000',
+      WEBHOOK_LEASE_MS: '1000',
       EVENT_POLL_MS: '50',
       WORKER_THREADS: '1',
       WEBHOOK_ALLOW_HTTP: 'true',

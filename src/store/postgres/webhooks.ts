@@ -276,6 +276,15 @@ export function postgresWebhooks(db: Postgres): WebhookRepo {
         return results;
       });
     },
+    async backlog(now) {
+      const [row] = await db.query<{ pending: number; due: number; oldest_due_at: string | null }>(
+        `SELECT COUNT(*)::int AS pending, COUNT(*) FILTER (WHERE next_attempt_at <= $1)::int AS due,
+           MIN(next_attempt_at) FILTER (WHERE next_attempt_at <= $1) AS oldest_due_at
+         FROM webhook_deliveries WHERE status = 'pending'`,
+        [now],
+      );
+      return { pending: row!.pending, due: row!.due, oldestDueAt: row!.oldest_due_at };
+    },
     async recordAndClaim(entries, next) {
       return db.transaction(async (tx) => {
         const recorded: boolean[] = [];

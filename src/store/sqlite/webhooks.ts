@@ -227,6 +227,11 @@ export function sqliteWebhooks(db: Db): WebhookRepo {
     else failed.run({ id: delivery.endpoint.id, at: attempt.attempted_at, disable: disable ? 1 : 0, before });
     return true;
   };
+  const backlog = db.prepare(
+    `SELECT COUNT(*) AS pending, COALESCE(SUM(next_attempt_at <= ?), 0) AS due,
+       MIN(CASE WHEN next_attempt_at <= ? THEN next_attempt_at END) AS oldestDueAt
+     FROM webhook_deliveries INDEXED BY webhook_deliveries_due WHERE status = 'pending'`,
+  );
   const recordMany = db.transaction((entries: AttemptRecord[]) => entries.map(record));
   const recordAndClaim = db.transaction((entries: AttemptRecord[], next: ClaimRequest) => {
     const recorded = entries.map(record);
@@ -259,6 +264,9 @@ export function sqliteWebhooks(db: Db): WebhookRepo {
     },
     async renewLease(endpointId, eventId, workerId, leaseUntil) {
       return renew.run(leaseUntil, endpointId, eventId, workerId).changes === 1;
+    },
+    async backlog(now) {
+      return backlog.get(now, now) as { pending: number; due: number; oldestDueAt: string | null };
     },
     async recordAndClaim(entries, next) {
       return recordAndClaim.immediate(entries, next);
