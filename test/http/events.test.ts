@@ -287,6 +287,39 @@ describe('deliveries', () => {
     await open.request('DELETE', `/api/open/webhook_endpoints/${endpoint.id}`);
   });
 
+  it('disables an endpoint failing for WEBHOOK_DISABLE_AFTER_SECONDS with no success, not sooner', async () => {
+    const h = await startHarness({
+      WEBHOOK_ALLOW_HTTP: 'true',
+      WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+      WEBHOOK_RETRY_SCHEDULE: '400ms,400ms,400ms,400ms,400ms,400ms,400ms,400ms',
+      WEBHOOK_DISABLE_AFTER_SECONDS: '1',
+      EVENT_POLL_MS: '50',
+    });
+    try {
+      const path = newPath();
+      answers.set(path, () => ({ status: 500 }));
+      const endpoint = await addEndpoint(h, path, ['upload.completed']);
+      await uploadPdf(h, pdf);
+      const status = async () =>
+        (await h.request('GET', `/api/open/webhook_endpoints/${endpoint.id}`)).body.data.status as string;
+      await receiver.until((all) => on(path)(all).length >= 2);
+      // failing for about 0.4 s: still enabled
+      expect(await status()).toBe('enabled');
+      const deadline = Date.now() + 10_000;
+      while ((await status()) !== 'disabled' && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(await status()).toBe('disabled');
+      const got = on(path)(receiver.received);
+      // disabled by the first attempt failing a second after the first failure, and nothing sent after it
+      expect(got.at(-1)!.at - got[0]!.at).toBeGreaterThanOrEqual(1000);
+      expect(got.length).toBeLessThan(8);
+      await new Promise((resolve) => setTimeout(resolve, 900));
+      expect(on(path)(receiver.received)).toHaveLength(got.length);
+    } finally {
+      await h.close();
+    }
+  });
+
   it('gives up after the last wait of the schedule, and a 410 disables the endpoint until enabled', async () => {
     const failing = newPath();
     answers.set(failing, () => ({ status: 503, body: 'x'.repeat(10_000) }) as never);

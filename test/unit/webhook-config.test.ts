@@ -37,4 +37,32 @@ describe('webhook and event settings', () => {
       heartbeatMs: 15_000,
     });
   });
+
+  it('read the stream, DNS and lease settings, and refuse bad ones', () => {
+    const shipped = loadConfig({});
+    expect(shipped.events.maxUnreadBytes).toBe(1024 * 1024);
+    expect(shipped.webhooks.dnsServers).toEqual([]);
+    expect(shipped.webhooks.leaseMs).toBe(30_000);
+    const set = loadConfig({
+      MAX_STREAM_UNREAD_BYTES: '4096',
+      WEBHOOK_DNS_SERVERS: '127.0.0.1:5353, [::1]:53,10.0.0.2',
+      WEBHOOK_LEASE_MS: '1000',
+    });
+    expect(set.events.maxUnreadBytes).toBe(4096);
+    expect(set.webhooks.dnsServers).toEqual(['127.0.0.1:5353', '[::1]:53', '10.0.0.2']);
+    expect(set.webhooks.leaseMs).toBe(1000);
+    let problems: string[] = [];
+    try {
+      loadConfig({
+        MAX_STREAM_UNREAD_BYTES: '100',
+        WEBHOOK_DNS_SERVERS: 'dns.example',
+        WEBHOOK_LEASE_MS: '5',
+      });
+    } catch (error) {
+      problems = (error as ConfigError).problems;
+    }
+    expect(problems.join('\n')).toMatch(/MAX_STREAM_UNREAD_BYTES must be a whole number from 1024/);
+    expect(problems.join('\n')).toMatch(/WEBHOOK_DNS_SERVERS must be up to 16 comma-separated IP addresses/);
+    expect(problems.join('\n')).toMatch(/WEBHOOK_LEASE_MS must be a whole number >= 100/);
+  });
 });
