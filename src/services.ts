@@ -10,9 +10,9 @@ import type { BlobStore } from './blobs/blob-store.js';
 import { Uploads } from './uploads/service.js';
 import { PdfPool, TaskFailure } from './pdf/pool.js';
 import { UnreadablePdfError } from './uploads/pdf-probe.js';
-import { WebhookEndpoints } from './events/endpoints.js';
-import { Events } from './events/events.js';
-import { EventStreams } from './events/stream-hub.js';
+import { WebhookEndpoints } from './events/endpoints/endpoints.js';
+import { Events } from './events/outbox/log.js';
+import { EventStreams } from './events/streaming/stream-hub.js';
 
 /** The domain, wired once per process; handlers reach it through their scope. */
 export interface Services {

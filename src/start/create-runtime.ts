@@ -1,7 +1,7 @@
 import { openBlobStore } from '../blobs/open.js';
 import type { BlobStore } from '../blobs/blob-store.js';
 import type { Config } from '../config.js';
-import { createWebhookDispatcher, type WebhookDispatcher } from '../events/dispatcher.js';
+import { createWebhookDispatcher, type WebhookDispatcher } from '../events/delivering/dispatcher.js';
 import { sweepExpiredKeys } from '../http/idempotency.js';
 import type { Logger } from '../logger.js';
 import { createServices, type Services } from '../services.js';

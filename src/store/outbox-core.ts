@@ -6,17 +6,6 @@ import type { EventType, WebhookEndpointRow } from './types.js';
  * kept in one text column, and how a stored endpoint row becomes the record.
  */
 
-/** Every event type there is, in the contract's order. */
-export const EVENT_TYPES: readonly EventType[] = [
-  'run.created',
-  'run.requeued',
-  'run.started',
-  'run.succeeded',
-  'run.failed',
-  'run.cancelled',
-  'upload.completed',
-];
-
 export const newEventId = (): string => randomUUID();
 
 /**

@@ -1,4 +1,5 @@
 import type { Schemas } from '../contract.js';
+import type { EventType } from '../events/outbox/event-types.js';
 import type { HeldKey } from './effect-scope.js';
 
 /**
@@ -446,14 +447,7 @@ export interface RateBucketRepo {
   ): Promise<{ granted: number; left: number }>;
 }
 
-export type EventType =
-  | 'run.created'
-  | 'run.requeued'
-  | 'run.started'
-  | 'run.succeeded'
-  | 'run.failed'
-  | 'run.cancelled'
-  | 'upload.completed';
+export type { EventType };
 
 /**
  * Events are the transactional outbox of the run and upload state changes: a repository method that changes

@@ -5,7 +5,7 @@
 import type { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { EventStreams } from '../../src/events/stream-hub.js';
+import { EventStreams } from '../../src/events/streaming/stream-hub.js';
 import { createLogger } from '../../src/logger.js';
 import { Tenants } from '../../src/tenants/service.js';
 import { systemClock } from '../../src/time.js';

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { verdictOf } from '../../src/events/dispatcher.js';
-import type { SendResult } from '../../src/events/sender.js';
-import { signedHeaders } from '../../src/events/signing.js';
+import { verdictOf } from '../../src/events/delivering/dispatcher.js';
+import type { SendResult } from '../../src/events/delivering/sender.js';
+import { signedHeaders } from '../../src/events/delivering/signing.js';
 import {
   addressAllowed,
   hostRefusal,
   parseEndpointUrl,
   resolveAllowed,
-} from '../../src/events/url-policy.js';
+} from '../../src/events/delivering/url-policy.js';
 import { startDnsServer } from '../helpers/dns-server.js';
 import { Webhook } from 'standardwebhooks';
 

@@ -1,9 +1,12 @@
-import { ERRORS } from '../errors.js';
-import { sweepInBatches } from '../store/sweep.js';
-import type { EventType, Store } from '../store/types.js';
-import type { Clock } from '../time.js';
+import { ERRORS } from '../../errors.js';
+import { sweepInBatches } from '../../store/sweep.js';
+import type { EventType, Store } from '../../store/types.js';
+import type { Clock } from '../../time.js';
 
-/** The events list, and the retention sweep. */
+/**
+ * The outbox as its readers see it: the events list, and the retention sweep. The writing itself happens in
+ * the store, inside the transaction of each change an event tells of (src/store/types.ts, EventRepo).
+ */
 export class Events {
   constructor(
     private readonly store: Store,

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { Schemas } from '../contract.js';
-import type { WebhooksConfig } from '../config.js';
-import { ERRORS } from '../errors.js';
-import { EVENT_TYPES } from '../store/outbox-core.js';
-import type { EventType, Store, WebhookEndpointRow } from '../store/types.js';
-import type { Clock } from '../time.js';
-import { newSecret } from './signing.js';
-import { parseEndpointUrl, resolveAllowed, UrlNotAllowed } from './url-policy.js';
+import type { Schemas } from '../../contract.js';
+import type { WebhooksConfig } from '../../config.js';
+import { ERRORS } from '../../errors.js';
+import { EVENT_TYPES } from '../outbox/event-types.js';
+import type { EventType, Store, WebhookEndpointRow } from '../../store/types.js';
+import type { Clock } from '../../time.js';
+import { newSecret } from '../delivering/signing.js';
+import { parseEndpointUrl, resolveAllowed, UrlNotAllowed } from '../delivering/url-policy.js';
 
 export type EndpointView = Schemas['WebhookEndpoint'];
 export type NewEndpoint = Schemas['CreateWebhookEndpointRequest'];

@@ -1,10 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { WebhooksConfig } from '../config.js';
-import type { Logger } from '../logger.js';
-import { ClaimLoop, keepLease } from '../queue/claim-loop.js';
-import type { AttemptRecord, ClaimedDelivery, ClaimRequest, DeliveryVerdict, Store } from '../store/types.js';
-import type { Clock } from '../time.js';
+import type { WebhooksConfig } from '../../config.js';
+import type { Logger } from '../../logger.js';
+import { ClaimLoop, keepLease } from '../../queue/claim-loop.js';
+import type {
+  AttemptRecord,
+  ClaimedDelivery,
+  ClaimRequest,
+  DeliveryVerdict,
+  Store,
+} from '../../store/types.js';
+import type { Clock } from '../../time.js';
 import { sendDelivery, type SendResult } from './sender.js';
 import { signedHeaders } from './signing.js';
 

@@ -1,9 +1,9 @@
 import { PassThrough } from 'node:stream';
-import type { EventsConfig } from '../config.js';
-import { ERRORS } from '../errors.js';
-import type { Logger } from '../logger.js';
-import type { EventType, LogPosition, Store, StoredEvent } from '../store/types.js';
-import type { Clock } from '../time.js';
+import type { EventsConfig } from '../../config.js';
+import { ERRORS } from '../../errors.js';
+import type { Logger } from '../../logger.js';
+import type { EventType, LogPosition, Store, StoredEvent } from '../../store/types.js';
+import type { Clock } from '../../time.js';
 
 /** Events read per look at the store, and per page of a Last-Event-ID replay. */
 const BATCH = 500;
