@@ -344,11 +344,18 @@ export interface paths {
          *     holds the endpoint's signing `secret`, shown only here and by `rotate_secret`.
          *
          *     The URL must be `https` (`http` too when the server sets `WEBHOOK_ALLOW_HTTP=true`), without
-         *     credentials, and its host must resolve only to public addresses: loopback, private (RFC 1918,
-         *     unique-local), link-local, CGNAT (100.64.0.0/10), multicast, unspecified, broadcast and reserved
-         *     addresses, IPv4 and IPv6 alike (an IPv4-mapped IPv6 address counts as its IPv4 address), are refused
-         *     with 422 `webhook_url_not_allowed` unless the server sets `WEBHOOK_ALLOW_PRIVATE_NETWORKS=true`. The
-         *     check is made again at every delivery, against the address the delivery then connects to. A tenant
+         *     credentials, and its host must resolve only to global unicast addresses: IPv4 outside loopback,
+         *     private (RFC 1918), link-local, CGNAT (100.64.0.0/10), multicast, unspecified, broadcast, reserved
+         *     and documentation blocks; IPv6 inside `2000::/3` and outside its special blocks (6to4, Teredo,
+         *     documentation, ORCHID, benchmarking, the IETF protocol assignments), so that loopback, unique-local,
+         *     link-local, NAT64 and IPv4-compatible (`::/96`) addresses are refused too; an IPv4-mapped IPv6
+         *     address counts as its IPv4 address. Anything else is 422 `webhook_url_not_allowed` unless the server
+         *     sets `WEBHOOK_ALLOW_PRIVATE_NETWORKS=true`, with one message whatever the name resolved to, or
+         *     whether it resolved: the answer tells nothing about internal names. The name is resolved with DNS
+         *     (`WEBHOOK_DNS_SERVERS`, else the system's), within `WEBHOOK_TIMEOUT_MS` (10,000): a name no server
+         *     answers for in that time is refused the same way. The check is made again at every delivery, against
+         *     the address the delivery then connects to, and the delivery's time (resolution included) is bounded
+         *     by `WEBHOOK_TIMEOUT_MS`. A tenant
          *     has at most `MAX_WEBHOOK_ENDPOINTS_PER_TENANT` endpoints (16): one more is 409
          *     `too_many_webhook_endpoints`.
          */
@@ -490,9 +497,12 @@ export interface paths {
          *     one line of JSON>`, then a blank line; a comment line (`: heartbeat`) is sent every
          *     `EVENT_STREAM_HEARTBEAT_MS` (15,000) so that proxies keep an idle stream open. The stream opens with
          *     `retry: 1000`. A client that reconnects with `Last-Event-ID` first gets every retained event after
-         *     that one, oldest first, then the live ones, without duplicates; an id that is not a retained event of
-         *     the tenant is said in a comment, and live events follow. Events written by any server or worker
-         *     process reach every stream. A tenant has at most `MAX_STREAMS_PER_TENANT` (8) streams open on one
+         *     that one in log order, then the live ones, without duplicates; an id that is not a retained event of
+         *     the tenant is said in a comment, and live events follow. Without `Last-Event-ID` the stream starts at
+         *     the log's end when it is answered: every event that commits after the answer follows. Events written
+         *     by any server or worker process reach every stream. Guarantees (see Events and webhooks): per-tenant
+         *     log order, never twice on one connection, at least once across reconnects; a client with more than
+         *     `MAX_STREAM_UNREAD_BYTES` (1,048,576) unread is cut off and resumes. A tenant has at most `MAX_STREAMS_PER_TENANT` (8) streams open on one
          *     server process: one more is 429 `too_many_streams`. Behind a proxy, give streams a long idle timeout
          *     (HAProxy: `timeout tunnel`; see the README). Browsers' `EventSource` cannot send the bearer token:
          *     use a client that streams with fetch (the TypeScript client does, and resumes).
