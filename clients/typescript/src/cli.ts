@@ -534,14 +534,17 @@ export function buildProgram(): Command {
   return program;
 }
 
-const EVENT_TYPES: EventType[] = [
-  'run.created',
-  'run.started',
-  'run.succeeded',
-  'run.failed',
-  'run.cancelled',
-  'upload.completed',
-];
+// a record over the contract's type: a type added to openapi.yaml does not compile until it is here
+const EVENT_TYPE_SET: Record<EventType, true> = {
+  'run.created': true,
+  'run.requeued': true,
+  'run.started': true,
+  'run.succeeded': true,
+  'run.failed': true,
+  'run.cancelled': true,
+  'upload.completed': true,
+};
+const EVENT_TYPES = Object.keys(EVENT_TYPE_SET) as EventType[];
 
 function describeEvent(event: Event): string {
   const data = event.data as {

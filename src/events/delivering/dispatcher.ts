@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { WebhooksConfig } from '../../config.js';
 import type { Logger } from '../../logger.js';
-import { ClaimLoop, keepLease } from '../../queue/claim-loop.js';
+import { ClaimLoop } from '../../queue/claim-loop.js';
 import type {
   AttemptRecord,
   ClaimedDelivery,
@@ -43,9 +43,11 @@ export function verdictOf(
 }
 
 const RECORD_BATCH_MAX = 64;
+/** How long the first attempt of a batch waits for others before the batch is written. */
+const RECORD_GATHER_MS = 2;
 
 /**
- * Writes the attempts that ended in the same turn of the event loop in one transaction, which also claims
+ * Writes the attempts that ended within a few milliseconds of each other in one transaction, which also claims
  * as many due deliveries as those free slots: a dispatcher draining a backlog commits once per batch, not
  * once to record and once to claim. Each delivery still waits for its own record (its lease is held until
  * then), so nothing is acknowledged before it is durable.
@@ -53,7 +55,7 @@ const RECORD_BATCH_MAX = 64;
 class AttemptLog {
   private queue: { entry: AttemptRecord; settle: (ok: boolean) => void; fail: (error: unknown) => void }[] =
     [];
-  private timer?: NodeJS.Immediate;
+  private timer?: NodeJS.Timeout;
 
   constructor(
     private readonly store: Store,
@@ -66,12 +68,13 @@ class AttemptLog {
     return new Promise<boolean>((settle, fail) => {
       this.queue.push({ entry, settle, fail });
       if (this.queue.length >= RECORD_BATCH_MAX) this.flush();
-      else this.timer ??= setImmediate(() => this.flush());
+      // answers come one by one: a few milliseconds gather several into one commit
+      else this.timer ??= setTimeout(() => this.flush(), RECORD_GATHER_MS);
     });
   }
 
   private flush(): void {
-    if (this.timer) clearImmediate(this.timer);
+    clearTimeout(this.timer);
     this.timer = undefined;
     const batch = this.queue.splice(0);
     if (batch.length === 0) return;
@@ -101,6 +104,9 @@ export class WebhookDispatcher {
   private readonly loop: ClaimLoop<ClaimedDelivery>;
   private readonly leaseMs: number;
   private readonly log: AttemptLog;
+  /** The deliveries being sent, and when each one's lease was last extended. */
+  private readonly inFlight = new Set<{ delivery: ClaimedDelivery; renewedAt: number }>();
+  private leaseTimer?: NodeJS.Timeout;
 
   constructor(
     private readonly store: Store,
@@ -152,26 +158,47 @@ export class WebhookDispatcher {
 
   start(): void {
     this.loop.start();
+    this.leaseTimer = setInterval(() => this.renewLeases(), this.renewEveryMs);
+    this.leaseTimer.unref();
   }
 
   async stop(): Promise<void> {
     await this.loop.stop();
+    clearInterval(this.leaseTimer);
+  }
+
+  private get renewEveryMs(): number {
+    return Math.max(50, Math.floor(this.leaseMs / 3));
+  }
+
+  /**
+   * One timer for every delivery in flight (most end long before a renewal is due): the lease of each one
+   * running longer than a third of it is extended.
+   */
+  private renewLeases(): void {
+    const now = this.clock.now().getTime();
+    const until = new Date(now + this.leaseMs).toISOString();
+    for (const held of this.inFlight) {
+      if (now - held.renewedAt < this.renewEveryMs) continue;
+      held.renewedAt = now;
+      const { endpoint, eventId } = held.delivery;
+      this.store.webhooks.renewLease(endpoint.id, eventId, this.workerId, until).then(
+        (kept) => {
+          if (!kept) this.logger.warn({ endpoint_id: endpoint.id, event_id: eventId }, 'delivery lease lost');
+        },
+        (error: unknown) =>
+          this.logger.warn(
+            { err: error, endpoint_id: endpoint.id, event_id: eventId },
+            'delivery lease renewal failed',
+          ),
+      );
+    }
   }
 
   private async deliver(delivery: ClaimedDelivery): Promise<void> {
     const { endpoint } = delivery;
-    const log = this.logger.child({ endpoint_id: endpoint.id, event_id: delivery.eventId });
-    const lease = keepLease(
-      () =>
-        this.store.webhooks.renewLease(
-          endpoint.id,
-          delivery.eventId,
-          this.workerId,
-          new Date(this.clock.now().getTime() + this.leaseMs).toISOString(),
-        ),
-      this.leaseMs,
-      (error) => log.warn({ err: error }, 'delivery lease renewal failed'),
-    );
+    const held = { delivery, renewedAt: this.clock.now().getTime() };
+    this.inFlight.add(held);
     try {
       const sentAt = this.clock.now();
       const secrets = [endpoint.secret];
@@ -204,10 +231,12 @@ export class WebhookDispatcher {
         disableIfFailingBefore: new Date(now.getTime() - this.config.disableAfterMs).toISOString(),
       });
       this.onAttempt?.(recorded ? verdict.outcome : 'lease_lost', result.durationMs / 1000);
-      if (!recorded) log.warn('delivery recorded elsewhere: its lease was lost');
-      else
-        log.debug(
+      const about = { endpoint_id: endpoint.id, event_id: delivery.eventId };
+      if (!recorded) this.logger.warn(about, 'delivery recorded elsewhere: its lease was lost');
+      else if (this.logger.isLevelEnabled('debug'))
+        this.logger.debug(
           {
+            ...about,
             attempt: delivery.attempt,
             status: result.statusCode,
             error: result.error,
@@ -216,7 +245,7 @@ export class WebhookDispatcher {
           'webhook attempt',
         );
     } finally {
-      lease.stop();
+      this.inFlight.delete(held);
     }
   }
 }

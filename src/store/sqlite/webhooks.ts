@@ -74,19 +74,17 @@ export function sqliteWebhooks(db: Db): WebhookRepo {
     `UPDATE webhook_deliveries SET lease_until = ?
      WHERE endpoint_id = ? AND event_id = ? AND lease_owner = ? AND status = 'pending'`,
   );
-  const held = db.prepare(
-    `SELECT 1 FROM webhook_deliveries
-     WHERE endpoint_id = ? AND event_id = ? AND lease_owner = ? AND status = 'pending' AND attempts = ?`,
-  );
   const addAttempt = db.prepare(
     `INSERT INTO webhook_attempts (endpoint_id, tenant_id, event_id, attempt, attempted_at, status_code, error,
        duration_ms, response_body)
      VALUES (@endpoint, @tenant, @event_id, @attempt, @attempted_at, @status_code, @error, @duration_ms, @response_body)`,
   );
+  // settled only by the lease's holder, at the attempt it claimed: a lost lease changes nothing
   const settle = db.prepare(
     `UPDATE webhook_deliveries SET attempts = attempts + 1, status = @status, next_attempt_at = @next,
        lease_owner = NULL, lease_until = NULL
-     WHERE endpoint_id = @endpoint AND event_id = @event`,
+     WHERE endpoint_id = @endpoint AND event_id = @event AND lease_owner = @worker AND status = 'pending'
+       AND attempts = @before`,
   );
   const succeeded = db.prepare(
     'UPDATE webhook_endpoints SET failing_since = NULL WHERE id = ? AND failing_since IS NOT NULL',
@@ -216,13 +214,15 @@ export function sqliteWebhooks(db: Db): WebhookRepo {
     disableIfFailingBefore: before,
   }: AttemptRecord) => {
     const key = { endpoint: delivery.endpoint.id, event: delivery.eventId };
-    if (!held.get(key.endpoint, key.event, worker, delivery.attempt - 1)) return false;
-    addAttempt.run({ ...key, tenant: delivery.endpoint.tenant_id, ...attempt });
-    settle.run({
+    const settled = settle.run({
       ...key,
+      worker,
+      before: delivery.attempt - 1,
       status: verdict.outcome === 'retry' ? 'pending' : verdict.outcome,
       next: verdict.outcome === 'retry' ? verdict.nextAttemptAt : attempt.attempted_at,
     });
+    if (settled.changes === 0) return false;
+    addAttempt.run({ ...key, tenant: delivery.endpoint.tenant_id, ...attempt });
     if (verdict.outcome === 'succeeded') succeeded.run(delivery.endpoint.id);
     else failed.run({ id: delivery.endpoint.id, at: attempt.attempted_at, disable: disable ? 1 : 0, before });
     return true;
