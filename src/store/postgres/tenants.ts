@@ -115,7 +115,9 @@ export function postgresTenants(db: Postgres): TenantRepo & { close(): void } {
         at,
         tokenId,
       ]);
-      // after the commit: every process's cache forgets its tokens (the token is refused from now on)
+      // after the commit: every process's cache forgets its tokens (the token is refused from now on); this
+      // one's at once, not when its own notification comes back over the listening connection
+      cache.clear();
       await db.query(`SELECT pg_notify('${TOKENS_CHANGED}', $1)`, [tokenId]);
       const [row] = await db.query<TokenRow>(`SELECT ${TOKEN} FROM api_tokens WHERE id = $1`, [tokenId]);
       return row;
