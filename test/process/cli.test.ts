@@ -1,7 +1,7 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { admin, type Started, startServerProcess, tempDataDir } from '../helpers/processes.js';
+import { admin, port, type Started, startServerProcess, tempDataDir } from '../helpers/processes.js';
 
 let dataDir: string;
 let server: Started;
@@ -9,7 +9,8 @@ let tenant: { tenant_id: string; user_id: string; token: string; token_id: strin
 
 beforeAll(async () => {
   dataDir = await tempDataDir();
-  server = await startServerProcess(dataDir, 20_000 + Math.floor(Math.random() * 30_000), {
+  // below the ephemeral range and the test servers' ports (the helper says why)
+  server = await startServerProcess(dataDir, port(), {
     WORKER_THREADS: '0',
   });
   tenant = (await admin(dataDir, 'tenants', 'create', '--name', 'acme', '--currency', 'EUR', '--json'))

@@ -1,7 +1,13 @@
 import { rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
-import { admin, type Started, startServerProcess, tempDataDir } from '../helpers/processes.js';
+import {
+  admin,
+  port as freePort,
+  type Started,
+  startServerProcess,
+  tempDataDir,
+} from '../helpers/processes.js';
 
 const dataDir = await tempDataDir();
 let server: Started | undefined;
@@ -15,7 +21,8 @@ describe('graceful shutdown', () => {
     const tenant = (await admin(dataDir, 'tenants', 'create', '--name', 'shutdown', '--json')).json as {
       token: string;
     };
-    const port = 20_000 + Math.floor(Math.random() * 30_000);
+    // below the ephemeral range and the test servers' ports (the helper says why)
+    const port = freePort();
     server = await startServerProcess(dataDir, port, { WORKER_THREADS: '1' });
     const size = 1024 * 1024;
     const started = await fetch(`${server.url}/api/open/uploads`, {
