@@ -17,7 +17,7 @@ import { openSqliteStore } from '../src/store/sqlite/index.js';
 import { Tenants } from '../src/tenants/service.js';
 import { systemClock } from '../src/time.js';
 import { postgresQuery } from './seed-postgres.js';
-import type { Store } from '../src/store/types.js';
+import type { Store, WebhookEndpointRow } from '../src/store/types.js';
 import { bearer, median, round, type Row } from './common.js';
 import { type Proc, startApi, startWorker } from './processes.js';
 import { createTenant } from './seed.js';
@@ -119,6 +119,22 @@ async function bareLoop(url: string, body: string, count: number): Promise<numbe
   return Number(stdout);
 }
 
+/** An enabled endpoint as the store keeps it, every type unless told. */
+const endpointRow = (
+  row: Pick<WebhookEndpointRow, 'tenant_id' | 'url'> & Partial<WebhookEndpointRow>,
+): WebhookEndpointRow => ({
+  id: randomUUID(),
+  events: null,
+  description: null,
+  status: 'enabled',
+  secret: `whsec_${Buffer.alloc(32, 1).toString('base64')}`,
+  previous_secret: null,
+  previous_secret_until: null,
+  failing_since: null,
+  created_at: new Date().toISOString(),
+  ...row,
+});
+
 /** The claim's batch in the PostgreSQL measurement, as a dispatcher with 32 slots claims half of them. */
 const CLAIM_BATCH = 16;
 
@@ -143,19 +159,7 @@ async function postgresClaims(ctx: WebhooksContext): Promise<void> {
       const tenant = await new Tenants(store, systemClock).create('claims');
       const endpointId = randomUUID();
       await store.webhooks.create(
-        {
-          id: endpointId,
-          tenant_id: tenant.tenant_id,
-          url: 'https://hooks.example/x',
-          events: null,
-          description: null,
-          status: 'enabled',
-          secret: `whsec_${Buffer.alloc(32, 1).toString('base64')}`,
-          previous_secret: null,
-          previous_secret_until: null,
-          failing_since: null,
-          created_at: new Date().toISOString(),
-        },
+        endpointRow({ id: endpointId, tenant_id: tenant.tenant_id, url: 'https://hooks.example/x' }),
         100,
       );
       const figures: { due: number; ms: number }[] = [];
@@ -264,19 +268,7 @@ export async function webhooks(ctx: WebhooksContext): Promise<void> {
     let sample = '';
     try {
       await store.webhooks.create(
-        {
-          id: randomUUID(),
-          tenant_id: tenant.tenantId,
-          url: hook.url,
-          events: ['upload.completed'],
-          description: null,
-          status: 'enabled',
-          secret: `whsec_${Buffer.alloc(32, 1).toString('base64')}`,
-          previous_secret: null,
-          previous_secret_until: null,
-          failing_since: null,
-          created_at: new Date().toISOString(),
-        },
+        endpointRow({ tenant_id: tenant.tenantId, url: hook.url, events: ['upload.completed'] }),
         100,
       );
       await seedDeliveries(store, tenant.tenantId, count);

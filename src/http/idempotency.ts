@@ -14,6 +14,17 @@ const REPLAYED_HEADERS = ['content-type', 'location', 'retry-after'];
 
 type Recovery = (scope: AuthedScope, resourceId: string) => Promise<void>;
 
+/** A recovery that answers with the effect's resource as it is now, and the first answer's status. */
+function answerWith(
+  read: (services: Services, tenantId: string, resourceId: string) => Promise<unknown>,
+  status = 200,
+): { recover: Recovery } {
+  return {
+    recover: async ({ ctx, services, principal }, resourceId) =>
+      sendOk(ctx, await read(services, principal.tenantId, resourceId), status),
+  };
+}
+
 /**
  * What makes each POST once-only under an `Idempotency-Key`. Most record their effect on the key in the
  * effect's own transaction (the repository calls `recordEffect`), and `recover` rebuilds the answer from
@@ -22,38 +33,17 @@ type Recovery = (scope: AuthedScope, resourceId: string) => Promise<void>;
  * contract is here: test/http/once-only.test.ts walks openapi.yaml and fails on one that is missing.
  */
 export const ONCE_ONLY: Readonly<Record<string, { recover: Recovery } | { needsNoRecord: string }>> = {
-  createUpload: {
-    recover: async ({ ctx, services, principal }, uploadId) =>
-      sendOk(ctx, await services.uploads.get(principal.tenantId, uploadId), 201),
-  },
+  createUpload: answerWith(({ uploads }, tenantId, id) => uploads.get(tenantId, id), 201),
   completeUpload: {
     needsNoRecord: 'idempotent by itself: executed again, it finds the file it made and answers with it',
   },
-  createRun: {
-    recover: async ({ ctx, services, principal }, runId) =>
-      sendOk(ctx, await services.runs.get(principal.tenantId, runId), 201),
-  },
-  rerunRun: {
-    recover: async ({ ctx, services, principal }, runId) =>
-      sendOk(ctx, await services.runs.get(principal.tenantId, runId)),
-  },
-  cancelRun: {
-    recover: async ({ ctx, services, principal }, runId) =>
-      sendOk(ctx, await services.runs.get(principal.tenantId, runId)),
-  },
+  createRun: answerWith(({ runs }, tenantId, id) => runs.get(tenantId, id), 201),
+  rerunRun: answerWith(({ runs }, tenantId, id) => runs.get(tenantId, id)),
+  cancelRun: answerWith(({ runs }, tenantId, id) => runs.get(tenantId, id)),
   // the secret is the endpoint's: the answer that showed it once is shown again to the same key only
-  createWebhookEndpoint: {
-    recover: async ({ ctx, services, principal }, endpointId) =>
-      sendOk(ctx, await services.webhooks.withSecret(principal.tenantId, endpointId), 201),
-  },
-  rotateWebhookSecret: {
-    recover: async ({ ctx, services, principal }, endpointId) =>
-      sendOk(ctx, await services.webhooks.withSecret(principal.tenantId, endpointId)),
-  },
-  enableWebhookEndpoint: {
-    recover: async ({ ctx, services, principal }, endpointId) =>
-      sendOk(ctx, await services.webhooks.get(principal.tenantId, endpointId)),
-  },
+  createWebhookEndpoint: answerWith(({ webhooks }, tenantId, id) => webhooks.withSecret(tenantId, id), 201),
+  rotateWebhookSecret: answerWith(({ webhooks }, tenantId, id) => webhooks.withSecret(tenantId, id)),
+  enableWebhookEndpoint: answerWith(({ webhooks }, tenantId, id) => webhooks.get(tenantId, id)),
 };
 
 function recoveryOf(operationId: OperationId): Recovery | undefined {

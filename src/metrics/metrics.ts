@@ -92,7 +92,14 @@ export class Metrics {
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
       registers: [this.registry],
     });
-    const backlog = async () => store.webhooks.backlog(clock.now().toISOString());
+    // three gauges, one query per scrape: the gauges of one scrape share the answer of its first
+    let scraped: { at: number; answer: ReturnType<Store['webhooks']['backlog']> } | undefined;
+    const backlog = () => {
+      const now = clock.now().getTime();
+      if (!scraped || now - scraped.at > 1000)
+        scraped = { at: now, answer: store.webhooks.backlog(new Date(now).toISOString()) };
+      return scraped.answer;
+    };
     new Gauge({
       name: 'ota_webhook_deliveries_pending',
       help: 'Webhook deliveries not yet succeeded or given up, all tenants (due now or waiting for a retry)',

@@ -80,6 +80,25 @@ async function until<T>(probe: () => Promise<T | undefined>, timeoutMs: number):
   }
 }
 
+/** The resource the request holding `key` recorded as its effect, once it has committed it. */
+const effectRecordedOn = (dataDir: string, key: string) =>
+  until(async () => {
+    const [row] = await queryDeployment<{ resource_id: string | null }>(
+      dataDir,
+      'SELECT resource_id FROM idempotency_keys WHERE key = ?',
+      [key],
+    );
+    return row?.resource_id ?? undefined;
+  }, 20_000);
+
+/** The retry's answer once the dead request's lock has run out (until then: 409, the key in use). */
+const retryPastLock = (send: () => Promise<Response>) =>
+  until(async () => {
+    const res = await send();
+    if (res.status === 409) return undefined;
+    return { status: res.status, replayed: res.headers.get('idempotent-replayed'), text: await res.text() };
+  }, 10_000);
+
 describe("a server killed between a POST's effect and its stored answer", () => {
   it('lets the retry answer from the effect: one run, never two', async () => {
     const dataDir = await tempDataDir();
@@ -114,14 +133,7 @@ describe("a server killed between a POST's effect and its stored answer", () => 
       () => 'no answer',
     );
     // the run and its record on the key committed together; the answer is being stored now
-    const runId = await until(async () => {
-      const [row] = await queryDeployment<{ resource_id: string | null }>(
-        dataDir,
-        'SELECT resource_id FROM idempotency_keys WHERE key = ?',
-        [key],
-      );
-      return row?.resource_id ?? undefined;
-    }, 20_000);
+    const runId = await effectRecordedOn(dataDir, key);
     await first.kill('SIGKILL');
     expect(await lost).toBe('no answer');
     const [kept] = await queryDeployment<{ status: number | null }>(
@@ -135,11 +147,7 @@ describe("a server killed between a POST's effect and its stored answer", () => 
     const second = await startServerProcess(dataDir, port(), env);
     started.push(second);
     // the dead request's lock runs out within IDEMPOTENCY_LOCK_SECONDS; until then the key is in use
-    const retried = await until(async () => {
-      const res = await send(second.url);
-      if (res.status === 409) return undefined;
-      return { status: res.status, replayed: res.headers.get('idempotent-replayed'), text: await res.text() };
-    }, 10_000);
+    const retried = await retryPastLock(() => send(second.url));
     expect(retried.status, retried.text).toBe(201);
     expect(retried.replayed).toBe('true');
     expect(JSON.parse(retried.text).data.id).toBe(runId);
@@ -216,28 +224,13 @@ describe("a server killed between a webhook endpoint POST's effect and its store
         () => 'answered',
         () => 'no answer',
       );
-      const resourceId = await until(async () => {
-        const [row] = await queryDeployment<{ resource_id: string | null }>(
-          dataDir,
-          'SELECT resource_id FROM idempotency_keys WHERE key = ?',
-          [key],
-        );
-        return row?.resource_id ?? undefined;
-      }, 20_000);
+      const resourceId = await effectRecordedOn(dataDir, key);
       await first.kill('SIGKILL');
       expect(await lost).toBe('no answer');
       await removeStall(dataDir);
       const second = await startServerProcess(dataDir, port(), env);
       started.push(second);
-      const retried = await until(async () => {
-        const res = await call(second.url, route, key);
-        if (res.status === 409) return undefined;
-        return {
-          status: res.status,
-          replayed: res.headers.get('idempotent-replayed'),
-          text: await res.text(),
-        };
-      }, 10_000);
+      const retried = await retryPastLock(() => call(second.url, route, key));
       expect(retried.status, retried.text).toBe(operation === 'createWebhookEndpoint' ? 201 : 200);
       expect(retried.replayed).toBe('true');
       const answered = JSON.parse(retried.text).data as { id: string; secret?: string; status: string };

@@ -8,9 +8,12 @@ import type {
 } from '../types.js';
 import {
   type DeliveryRecord,
+  type DueDelivery,
   ENDPOINT_COLUMNS,
   type EndpointRecord,
   eventTypesColumn,
+  pickFairly,
+  tallyLeases,
   toEndpoint,
 } from '../outbox-core.js';
 import type { Postgres, Queryable } from './database.js';
@@ -81,15 +84,13 @@ async function recordIn(
  */
 async function claimIn(tx: Queryable, request: ClaimRequest): Promise<ClaimedDelivery[]> {
   const { workerId, now, leaseUntil, perEndpoint, max } = request;
-  const { rows: leased } = await tx.query<{ endpoint_id: string; tenant_id: string; n: number }>(
-    `SELECT endpoint_id, tenant_id, COUNT(*)::int AS n FROM webhook_deliveries
+  const { rows: leased } = await tx.query<{ endpoint: string; tenant: string; n: number }>(
+    `SELECT endpoint_id AS endpoint, tenant_id AS tenant, COUNT(*)::int AS n FROM webhook_deliveries
      WHERE lease_until >= $1 AND status = 'pending' GROUP BY endpoint_id, tenant_id`,
     [now],
   );
-  const perEndpointNow = new Map(leased.map((l) => [l.endpoint_id, l.n]));
-  const perTenantNow = new Map<string, number>();
-  for (const l of leased) perTenantNow.set(l.tenant_id, (perTenantNow.get(l.tenant_id) ?? 0) + l.n);
-  const full = leased.filter((l) => l.n >= perEndpoint).map((l) => l.endpoint_id);
+  const { perEndpoint: perEndpointNow, perTenant: perTenantNow } = tallyLeases(leased);
+  const full = leased.filter((l) => l.n >= perEndpoint).map((l) => l.endpoint);
   const { rows: due } = await tx.query<{ tenant_id: string }>(
     `WITH RECURSIVE t AS (
        (SELECT tenant_id FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= $1
@@ -107,13 +108,8 @@ async function claimIn(tx: Queryable, request: ClaimRequest): Promise<ClaimedDel
     .sort((a, b) => (perTenantNow.get(a) ?? 0) - (perTenantNow.get(b) ?? 0));
   if (tenants.length === 0) return [];
   // each due tenant's enabled endpoints that may take more, each walked in due order
-  const { rows: candidates } = await tx.query<{
-    tenant_id: string;
-    endpoint_id: string;
-    event_id: string;
-    due: string;
-  }>(
-    `SELECT e.tenant_id, x.endpoint_id, x.event_id, x.next_attempt_at AS due FROM webhook_endpoints e
+  const { rows: candidates } = await tx.query<DueDelivery & { tenant_id: string }>(
+    `SELECT e.tenant_id, x.endpoint_id AS endpoint, x.event_id AS event FROM webhook_endpoints e
      CROSS JOIN LATERAL (
        SELECT d.endpoint_id, d.event_id, d.next_attempt_at FROM webhook_deliveries d
        WHERE d.endpoint_id = e.id AND d.status = 'pending' AND d.next_attempt_at <= $2
@@ -124,29 +120,9 @@ async function claimIn(tx: Queryable, request: ClaimRequest): Promise<ClaimedDel
      ORDER BY x.next_attempt_at`,
     [tenants, now, full, Math.min(max, perEndpoint)],
   );
-  const queues = new Map<string, { endpoint_id: string; event_id: string }[]>();
-  for (const c of candidates) {
-    const queue = queues.get(c.tenant_id) ?? [];
-    queue.push(c);
-    queues.set(c.tenant_id, queue);
-  }
-  // one delivery per tenant per round, in the fair order, until `max` are taken
-  const picked: { endpoint_id: string; event_id: string }[] = [];
-  for (let any = true; any && picked.length < max;) {
-    any = false;
-    for (const tenant of tenants) {
-      const queue = queues.get(tenant);
-      while (queue && queue.length > 0 && picked.length < max) {
-        const next = queue.shift()!;
-        const held = perEndpointNow.get(next.endpoint_id) ?? 0;
-        if (held >= perEndpoint) continue;
-        perEndpointNow.set(next.endpoint_id, held + 1);
-        picked.push(next);
-        any = true;
-        break;
-      }
-    }
-  }
+  const queues = new Map<string, DueDelivery[]>(tenants.map((tenant) => [tenant, []]));
+  for (const { tenant_id, ...due } of candidates) queues.get(tenant_id)!.push(due);
+  const picked = pickFairly([...queues.values()], perEndpointNow, perEndpoint, max);
   if (picked.length === 0) return [];
   const { rows } = await tx.query<DeliveryRecord>(
     `WITH taken AS (
@@ -156,7 +132,7 @@ async function claimIn(tx: Queryable, request: ClaimRequest): Promise<ClaimedDel
        RETURNING d.endpoint_id, d.event_id, d.attempts)
      SELECT ${E_COLUMNS}, t.event_id, v.type AS event_type, v.body, t.attempts
      FROM taken t JOIN webhook_endpoints e ON e.id = t.endpoint_id JOIN events v ON v.id = t.event_id`,
-    [workerId, leaseUntil, picked.map((p) => p.endpoint_id), picked.map((p) => p.event_id)],
+    [workerId, leaseUntil, picked.map((p) => p.endpoint), picked.map((p) => p.event)],
   );
   return rows.map((row): ClaimedDelivery => {
     const { event_id, event_type, body, attempts, ...endpoint } = row;

@@ -7,7 +7,14 @@ import type {
   JsonText,
   WebhookRepo,
 } from '../types.js';
-import { ENDPOINT_COLUMNS, type EndpointRecord, eventTypesColumn, toEndpoint } from '../outbox-core.js';
+import {
+  ENDPOINT_COLUMNS,
+  type EndpointRecord,
+  eventTypesColumn,
+  pickFairly,
+  tallyLeases,
+  toEndpoint,
+} from '../outbox-core.js';
 import type { Db } from './database.js';
 import { effectRecorder } from './idempotency.js';
 
@@ -126,10 +133,9 @@ export function sqliteWebhooks(db: Db): WebhookRepo {
   });
   const claim = db.transaction(
     (worker: string, now: string, until: string, perEndpoint: number, max: number) => {
-      const leased = leasedNow.all(now) as { endpoint: string; tenant: string; n: number }[];
-      const perEndpointNow = new Map(leased.map((l) => [l.endpoint, l.n]));
-      const perTenantNow = new Map<string, number>();
-      for (const l of leased) perTenantNow.set(l.tenant, (perTenantNow.get(l.tenant) ?? 0) + l.n);
+      const { perEndpoint: perEndpointNow, perTenant: perTenantNow } = tallyLeases(
+        leasedNow.all(now) as { endpoint: string; tenant: string; n: number }[],
+      );
       // every tenant with something due (a skip-scan of the index: one step per tenant)
       const tenants: string[] = [];
       for (let after = ''; ;) {
@@ -153,24 +159,7 @@ export function sqliteWebhooks(db: Db): WebhookRepo {
           )
           .sort((a, b) => (a.due < b.due ? -1 : a.due > b.due ? 1 : 0)),
       );
-      // one delivery per tenant per round, in the fair order, until `max` are taken
-      const picked: { endpoint: string; event: string }[] = [];
-      for (let round = 0; picked.length < max; round++) {
-        let any = false;
-        for (const queue of queues) {
-          if (picked.length >= max) break;
-          while (queue.length > 0) {
-            const due = queue.shift()!;
-            const held = perEndpointNow.get(due.endpoint) ?? 0;
-            if (held >= perEndpoint) continue;
-            perEndpointNow.set(due.endpoint, held + 1);
-            picked.push(due);
-            any = true;
-            break;
-          }
-        }
-        if (!any) break;
-      }
+      const picked = pickFairly(queues, perEndpointNow, perEndpoint, max);
       if (picked.length === 0) return [];
       // the leases, the endpoints and the events of the whole batch: three statements, not two per delivery
       const leasedRows = leaseMany.all({
