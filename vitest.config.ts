@@ -15,6 +15,7 @@ const s3Project = {
     name: 's3',
     include: [
       'test/http/uploads.test.ts',
+      'test/http/upload-races.test.ts',
       'test/http/runs.test.ts',
       'test/process/crash.test.ts',
       'test/s3/**/*.test.ts',

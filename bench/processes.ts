@@ -121,6 +121,8 @@ export async function startApi(
       // the default limit: scenario 11 measures what the counting costs against limits off
       RATE_LIMIT_PER_SECOND: '1000000',
       RATE_LIMIT_BURST: '1000000',
+      RATE_LIMIT_ANONYMOUS_PER_SECOND: '1000000',
+      RATE_LIMIT_ANONYMOUS_BURST: '1000000',
       ...env,
     },
     stdio: ['ignore', 'ignore', 'inherit'],

@@ -77,6 +77,16 @@ export interface Config {
   idempotencyLockMs: number;
   /** Each tenant's token bucket: refilled at `perSecond`, holding `burst` at most; perSecond 0 is no limit. */
   rateLimit: { perSecond: number; burst: number };
+  /**
+   * Each client address's bucket for answers no valid token explained (`RATE_LIMIT_ANONYMOUS_*`); an empty
+   * one refuses the address's next request before its token is looked up. perSecond 0 is no limit.
+   */
+  anonymousRateLimit: { perSecond: number; burst: number };
+  /**
+   * `TRUST_PROXY`: the proxies (addresses or CIDR ranges) whose `X-Forwarded-For` names the client; from any
+   * other peer the header is ignored and the peer is the client.
+   */
+  trustProxy: string[];
   pointsPerPage: Record<RunTarget, number>;
   /** `PRINT_MIN_PPI`: the placed resolution `pdf-print` asks of images when a run does not say. */
   printMinPpi: number;
@@ -194,6 +204,30 @@ class EnvReader {
 
   text(name: string, fallback: string): string {
     return this.raw(name) ?? fallback;
+  }
+
+  /** A comma-separated list of IP addresses or CIDR ranges (`127.0.0.1`, `10.0.0.0/8`, `fd00::/8`). */
+  proxies(name: string): string[] {
+    const raw = this.raw(name);
+    if (raw === undefined) return [];
+    const items = raw.split(',').map((item) => item.trim());
+    const valid = (item: string) => {
+      const [address = '', bits, ...rest] = item.split('/');
+      const family = isIP(address);
+      const maxBits = family === 6 ? 128 : 32;
+      return (
+        family !== 0 &&
+        rest.length === 0 &&
+        (bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= maxBits))
+      );
+    };
+    if (items.length > 64 || !items.every(valid)) {
+      this.problems.push(
+        `${name} must be up to 64 comma-separated IP addresses or CIDR ranges, got "${raw}"`,
+      );
+      return [];
+    }
+    return items;
   }
 
   /** A comma-separated list of IP addresses, each with an optional port (`127.0.0.1:5353`, `[::1]:53`). */
@@ -365,6 +399,11 @@ function readConfig(env: EnvReader, role: ProcessRole): Config {
       perSecond: env.int('RATE_LIMIT_PER_SECOND', 100, 0, 1_000_000),
       burst: env.int('RATE_LIMIT_BURST', 200, 1, 1_000_000),
     },
+    anonymousRateLimit: {
+      perSecond: env.int('RATE_LIMIT_ANONYMOUS_PER_SECOND', 10, 0, 1_000_000),
+      burst: env.int('RATE_LIMIT_ANONYMOUS_BURST', 20, 1, 1_000_000),
+    },
+    trustProxy: env.proxies('TRUST_PROXY'),
     pointsPerPage: {
       'pdf-preflight': env.int('POINTS_PER_PAGE_PREFLIGHT', 2),
       'pdf-text': env.int('POINTS_PER_PAGE_TEXT', 1),

@@ -38,6 +38,8 @@ defaults
   # a busy process may take a while to answer its health check; a dead one refuses the connection at once
   timeout check ${checkTimeoutMs}ms
   option http-keep-alive
+  # the client's address for the servers' per-address pacing (they believe it from TRUST_PROXY only)
+  option forwardfor
   # a connection refused by a dead server is retried on another: the request never reached it
   retries 3
   option redispatch 1

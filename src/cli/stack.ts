@@ -102,6 +102,8 @@ async function up(): Promise<void> {
       HOST: '127.0.0.1',
       EMBEDDED_WORKER: 'false',
       METRICS_PORT: String(9464 + i),
+      // HAProxy sends X-Forwarded-For: each client is paced by its own address, not HAProxy's
+      TRUST_PROXY: '127.0.0.1',
     });
   });
   for (const name of ['worker1', 'worker2']) {

@@ -12,8 +12,8 @@ import { handlers } from './handlers/index.js';
 import { idempotency } from './idempotency.js';
 import { Contract } from './operations.js';
 import { authenticate, checkHandlers, invoke, readBody, route, validate } from './pipeline.js';
-import { createRateLimiter } from '../rate-limit/index.js';
-import { limitAnonymous, limitTenant } from './rate-limit.js';
+import { createRateLimiters } from '../rate-limit/index.js';
+import { clientAddress, limitAnonymous, limitTenant, refuseSpentAddress } from './rate-limit.js';
 import { sendError } from './render.js';
 import type { AppState, Step } from './state.js';
 
@@ -60,7 +60,7 @@ function accessLog(services: Services): Step {
             request_length: ctx.request.length,
             response_length: ctx.response.length,
             user_agent: ctx.get('user-agent'),
-            remote: ctx.ip,
+            remote: ctx.state.clientAddress,
           },
           'request detail',
         );
@@ -111,7 +111,7 @@ function publicRoutes(): Router {
 
 /** The request's path through the server reads top to bottom. */
 export async function createApp(services: Services): Promise<Koa<AppState>> {
-  const limiter = createRateLimiter(services.config, services.store);
+  const limiters = createRateLimiters(services.config, services.store);
   const contract = await Contract.load();
   checkHandlers(contract, handlers);
   contract.warmUp();
@@ -123,15 +123,17 @@ export async function createApp(services: Services): Promise<Koa<AppState>> {
     services.logger.error({ err: error, request_id: ctx?.state.requestId }, 'response failed');
   });
   app.use(requestId);
+  app.use(clientAddress(services.config.trustProxy));
   app.use(accessLog(services));
   app.use(disposeUnreadBody(services.config.uploadPartSize, services.config.bodyIdleTimeoutMs));
   app.use(errorBoundary(services));
   app.use(publicRoutes().routes());
-  app.use(limitAnonymous(limiter));
+  app.use(limitAnonymous(limiters.addresses));
   // everything else, the API and unknown paths alike, is the contract's: its 404 and 405 are the envelope
   app.use(route(contract));
+  app.use(refuseSpentAddress(limiters.addresses));
   app.use(authenticate(services.tenants));
-  app.use(limitTenant(limiter));
+  app.use(limitTenant(limiters.tenants));
   app.use(takeTurn(new FairTurns()));
   app.use(readBody());
   app.use(validate(contract));

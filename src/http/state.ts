@@ -25,6 +25,8 @@ export interface AppState {
   requestId: string;
   /** requestId: the W3C traceparent's trace id, when one came */
   traceId?: string;
+  /** clientAddress: the peer's address, or the client's as a trusted proxy forwarded it */
+  clientAddress: string;
   /** route: the contract operation the method and path name */
   operation?: ContractOperation;
   /** authenticate: the tenant of the bearer token */

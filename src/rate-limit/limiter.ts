@@ -10,6 +10,8 @@ export interface Decision {
 }
 
 export interface RateLimitPolicy {
+  /** The policy's name in the headers: `default` for tenants, `anonymous` for client addresses. */
+  name: 'default' | 'anonymous';
   perSecond: number;
   burst: number;
 }
@@ -19,6 +21,11 @@ export interface RateLimiter {
   readonly policy: RateLimitPolicy;
   /** Synchronous when the process can decide alone, which is the hot path. */
   take(key: string): Decision | Promise<Decision>;
+  /**
+   * The refusal, when the key's bucket is known to hold less than one request now; taken without touching
+   * the bucket, so that a refused caller costs no work (no token lookup, no database round trip).
+   */
+  refusal(key: string): Decision | undefined;
 }
 
 /** The refill arithmetic every engine shares. */
@@ -32,11 +39,21 @@ export function decide(policy: RateLimitPolicy, tokensLeft: number, allowed: boo
   };
 }
 
+/**
+ * The IETF draft's policy (draft-ietf-httpapi-ratelimit-headers): `q` quota units per window of `w` whole
+ * seconds. A bucket refilled at `perSecond` admits `perSecond * w` over any long run of such windows, and
+ * the window is the bucket's refill time rounded up to a whole second, so the burst fits in one window:
+ * `w = max(1, ceil(burst / perSecond))`, `q = perSecond * w`.
+ */
+export function policyHeader(policy: RateLimitPolicy): string {
+  const window = Math.max(1, Math.ceil(policy.burst / policy.perSecond));
+  return `"${policy.name}";q=${policy.perSecond * window};w=${window}`;
+}
+
 /** The IETF draft's headers (draft-ietf-httpapi-ratelimit-headers, the structured-field form). */
 export function rateLimitHeaders(policy: RateLimitPolicy, decision: Decision): Record<string, string> {
-  const window = Math.ceil(policy.burst / policy.perSecond);
   return {
-    'RateLimit-Policy': `"default";q=${policy.burst};w=${window}`,
-    RateLimit: `"default";r=${decision.remaining};t=${decision.resetSeconds}`,
+    'RateLimit-Policy': policyHeader(policy),
+    RateLimit: `"${policy.name}";r=${decision.remaining};t=${decision.resetSeconds}`,
   };
 }

@@ -34,6 +34,17 @@ export class SharedRateLimiter implements RateLimiter {
     this.leaseSize = Math.max(1, Math.floor(policy.burst * LEASE_SHARE));
   }
 
+  /**
+   * Spent when this process's lease is empty and the shared bucket, as last seen plus what it refilled
+   * since, still holds less than one: other processes can only have taken more from it meanwhile.
+   */
+  refusal(key: string): Decision | undefined {
+    const lease = this.leases.get(key);
+    if (!lease || lease.pending || lease.tokens >= 1) return undefined;
+    const atMost = lease.sharedLeft + ((this.now() - lease.takenAt) / 1000) * this.policy.perSecond;
+    return atMost < 1 ? decide(this.policy, atMost, false) : undefined;
+  }
+
   take(key: string): Decision | Promise<Decision> {
     const lease = this.leases.get(key);
     if (lease && !lease.pending && lease.tokens >= 1 && this.now() - lease.takenAt < LEASE_LIFETIME_MS) {

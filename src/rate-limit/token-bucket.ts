@@ -17,12 +17,21 @@ export class LocalRateLimiter implements RateLimiter {
     private readonly now: () => number = () => performance.now(),
   ) {}
 
+  private tokensAt(bucket: Bucket | undefined, at: number): number {
+    return bucket
+      ? Math.min(this.policy.burst, bucket.tokens + ((at - bucket.at) / 1000) * this.policy.perSecond)
+      : this.policy.burst;
+  }
+
+  refusal(key: string): Decision | undefined {
+    const tokens = this.tokensAt(this.buckets.get(key), this.now());
+    return tokens < 1 ? decide(this.policy, tokens, false) : undefined;
+  }
+
   take(key: string): Decision {
     const at = this.now();
     const bucket = this.buckets.get(key);
-    const tokens = bucket
-      ? Math.min(this.policy.burst, bucket.tokens + ((at - bucket.at) / 1000) * this.policy.perSecond)
-      : this.policy.burst;
+    const tokens = this.tokensAt(bucket, at);
     const allowed = tokens >= 1;
     const left = allowed ? tokens - 1 : tokens;
     if (bucket) {

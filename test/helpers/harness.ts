@@ -91,6 +91,50 @@ function envelopeValidator(api: OpenAPIBackend): ValidateFunction {
   return envelopeCheck;
 }
 
+const headerChecks = new Map<string, ValidateFunction>();
+
+/** A header's text as its schema's type reads it: integers and numbers are parsed, the rest stays text. */
+function headerValue(schema: OpenAPIV3.SchemaObject, text: string): unknown {
+  if (schema.type === 'integer' || schema.type === 'number')
+    return /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : text;
+  if (schema.type === 'boolean') return text === 'true' ? true : text === 'false' ? false : text;
+  return text;
+}
+
+/**
+ * Every header the answer's declared response names: present when `required`, and when present, valid
+ * against its schema (type, pattern, bounds), as Prism judges them.
+ */
+function checkDeclaredHeaders(
+  api: OpenAPIBackend,
+  operation: { operationId?: string; responses?: unknown },
+  response: ApiResponse,
+): void {
+  const responses = operation.responses as OpenAPIV3.ResponsesObject | undefined;
+  const declared = (responses?.[String(response.status)] ?? responses?.default) as
+    OpenAPIV3.ResponseObject | undefined;
+  for (const [name, header] of Object.entries(declared?.headers ?? {}) as [
+    string,
+    OpenAPIV3.HeaderObject,
+  ][]) {
+    const where = `${operation.operationId} ${response.status} header ${name}`;
+    const text = response.headers.get(name);
+    if (text === null) {
+      expect(header.required ?? false, `${where} is required`).toBe(false);
+      continue;
+    }
+    const schema = header.schema as OpenAPIV3.SchemaObject;
+    const cacheKey = `${operation.operationId}|${response.status}|${name}`;
+    let check = headerChecks.get(cacheKey);
+    if (!check) {
+      check = api.validator.getAjv(ValidationContext.Response).compile(schema);
+      headerChecks.set(cacheKey, check);
+    }
+    check(headerValue(schema, text));
+    expect(check.errors ?? [], `${where}: ${text}`).toEqual([]);
+  }
+}
+
 async function checkAgainstContract(method: string, route: string, response: ApiResponse): Promise<void> {
   const api = await loadContract();
   const pathOnly = route.split('?')[0]!;
@@ -112,6 +156,7 @@ async function checkAgainstContract(method: string, route: string, response: Api
   expect(declared, `${operation.operationId} declares status ${response.status}`).toContain(
     String(response.status),
   );
+  checkDeclaredHeaders(api, operation, response);
   if (isJson) {
     const result = api.validator.validateResponse(response.body, operation, response.status);
     expect(
@@ -176,6 +221,10 @@ export async function startHarness(
     // the limiter runs in every suite, far above what a suite sends; the retries suite sets its own
     RATE_LIMIT_PER_SECOND: '1000000',
     RATE_LIMIT_BURST: '1000000',
+    RATE_LIMIT_ANONYMOUS_PER_SECOND: '1000000',
+    RATE_LIMIT_ANONYMOUS_BURST: '1000000',
+    // behind HAProxy, the client's address is its X-Forwarded-For
+    ...(throughHaproxy ? { TRUST_PROXY: '127.0.0.1' } : {}),
     ...env,
   });
   const logger = options.logger ?? createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');

@@ -100,6 +100,8 @@ function start(entry: string, env: Record<string, string>): ChildProcess {
       LOG_LEVEL: 'warn',
       RATE_LIMIT_PER_SECOND: '1000000',
       RATE_LIMIT_BURST: '1000000',
+      RATE_LIMIT_ANONYMOUS_PER_SECOND: '1000000',
+      RATE_LIMIT_ANONYMOUS_BURST: '1000000',
       ...env,
     },
     stdio: ['ignore', 'ignore', 'inherit'],

@@ -33,31 +33,37 @@ export function rawRequest(
     stallAfter?: number;
     /** Drop the connection this long after stalling, as a client that goes away does. */
     dropAfterMs?: number;
+    /** The client's own address (any of 127.0.0.0/8 on loopback): clients at different addresses. */
+    localAddress?: string;
   } = {},
 ): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
-    const req = request(`${url}${path}`, { method, headers: options.headers ?? {} }, (res) => {
-      const parts: Buffer[] = [];
-      // an event stream never ends: its first bytes are the answer
-      const stream = String(res.headers['content-type'] ?? '').startsWith('text/event-stream');
-      res.on('data', (chunk: Buffer) => {
-        parts.push(chunk);
-        if (stream) {
-          resolve({
-            status: res.statusCode ?? 0,
-            headers: res.headers,
-            text: chunk.toString(),
-            body: undefined,
-          });
-          req.destroy();
-        }
-      });
-      res.on('end', () => {
-        const text = Buffer.concat(parts).toString();
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body: parse(text) });
-      });
-      res.on('error', reject);
-    });
+    const req = request(
+      `${url}${path}`,
+      { method, headers: options.headers ?? {}, localAddress: options.localAddress },
+      (res) => {
+        const parts: Buffer[] = [];
+        // an event stream never ends: its first bytes are the answer
+        const stream = String(res.headers['content-type'] ?? '').startsWith('text/event-stream');
+        res.on('data', (chunk: Buffer) => {
+          parts.push(chunk);
+          if (stream) {
+            resolve({
+              status: res.statusCode ?? 0,
+              headers: res.headers,
+              text: chunk.toString(),
+              body: undefined,
+            });
+            req.destroy();
+          }
+        });
+        res.on('end', () => {
+          const text = Buffer.concat(parts).toString();
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body: parse(text) });
+        });
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     const chunks = options.chunks ?? [];
     void (async () => {

@@ -260,7 +260,7 @@ describe('rate limits', { tags: ['two-processes'] }, () => {
   it('puts the headers on answers without a token and on unknown paths; never on health or docs', async () => {
     const anonymous = await limited.request('GET', '/api/open/runs', { token: null });
     expect(anonymous.status).toBe(401);
-    expect(anonymous.headers.get('ratelimit')).toMatch(/^"default";r=\d+;t=\d+$/);
+    expect(anonymous.headers.get('ratelimit')).toMatch(/^"anonymous";r=\d+;t=\d+$/);
     const unknown = await limited.request('GET', '/api/open/nothing-here');
     expect(unknown.status).toBe(404);
     expect(unknown.headers.get('ratelimit-policy')).not.toBeNull();

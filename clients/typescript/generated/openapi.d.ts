@@ -1622,7 +1622,7 @@ export interface components {
          */
         AbortUploadConflict: {
             headers: {
-                "Retry-After": components["headers"]["RetryAfter"];
+                "Retry-After": components["headers"]["RetryAfterWhenKeyInUse"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -1641,7 +1641,7 @@ export interface components {
          */
         CancelRunConflict: {
             headers: {
-                "Retry-After": components["headers"]["RetryAfter"];
+                "Retry-After": components["headers"]["RetryAfterWhenKeyInUse"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -1680,7 +1680,7 @@ export interface components {
          */
         CompleteUploadConflict: {
             headers: {
-                "Retry-After": components["headers"]["RetryAfter"];
+                "Retry-After": components["headers"]["RetryAfterWhenKeyInUse"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -1759,7 +1759,7 @@ export interface components {
          */
         CreateWebhookEndpointConflict: {
             headers: {
-                "Retry-After": components["headers"]["RetryAfter"];
+                "Retry-After": components["headers"]["RetryAfterWhenKeyInUse"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -1816,7 +1816,7 @@ export interface components {
          */
         RerunRunConflict: {
             headers: {
-                "Retry-After": components["headers"]["RetryAfter"];
+                "Retry-After": components["headers"]["RetryAfterWhenKeyInUse"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -1871,7 +1871,7 @@ export interface components {
          */
         UploadPartConflict: {
             headers: {
-                "Retry-After": components["headers"]["RetryAfter"];
+                "Retry-After": components["headers"]["RetryAfterWhenKeyInUse"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -1918,18 +1918,28 @@ export interface components {
     headers: {
         /**
          * @description The caller's bucket now (IETF draft-ietf-httpapi-ratelimit-headers): `r` requests may still be sent at
-         *     once, and the bucket is full again in `t` seconds.
+         *     once, and the bucket is full again in `t` seconds. The name is the policy's: `default` for a tenant's
+         *     bucket, `anonymous` for a client address's (answers that no valid token explained).
          * @example "default";r=199;t=1
          */
         RateLimit: string;
         /**
-         * @description The bucket's policy: `q` requests at once at most (`RATE_LIMIT_BURST`), refilled over `w` seconds
-         *     (`RATE_LIMIT_BURST / RATE_LIMIT_PER_SECOND`, rounded up).
+         * @description The bucket's policy as the IETF draft defines it: `q` requests per window of `w` seconds. A bucket that
+         *     refills at `P` requests per second and holds `B` at most has `w = max(1, ceil(B / P))` and `q = P * w`:
+         *     over any run of whole windows no more than `q` per window are admitted, and a full burst of `B` fits
+         *     in one window. For tenants `P` and `B` are `RATE_LIMIT_PER_SECOND` and `RATE_LIMIT_BURST` (policy
+         *     `default`); for client addresses `RATE_LIMIT_ANONYMOUS_PER_SECOND` and `RATE_LIMIT_ANONYMOUS_BURST`
+         *     (policy `anonymous`).
          * @example "default";q=200;w=2
          */
         RateLimitPolicy: string;
         /** @description Whole seconds to wait before retrying (at least 1). */
         RetryAfter: number;
+        /**
+         * @description With `idempotency_key_in_use` only: whole seconds to wait before retrying (at least 1). The other
+         *     conflicts of this answer are final, and carry none.
+         */
+        RetryAfterWhenKeyInUse: number;
         /** @description `true` when the answer is the stored answer of an earlier request with the same Idempotency-Key. */
         IdempotentReplayed: "true";
     };

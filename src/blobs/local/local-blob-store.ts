@@ -10,6 +10,7 @@ import {
   BlobMissingError,
   BlobSizeError,
   type BlobStore,
+  MultipartGoneError,
   type MultipartStore,
   type MultipartTarget,
   type OpenedBlob,
@@ -134,7 +135,9 @@ export class LocalBlobStore implements BlobStore {
   }
 
   async deletePrefix(prefix: string): Promise<void> {
-    await rm(this.localPath(prefix), { recursive: true, force: true });
+    // a writer racing the removal (a part landing in an upload being aborted) can put a file into a folder
+    // rm is emptying: it then fails ENOTEMPTY, and trying again removes the newcomer too
+    await rm(this.localPath(prefix), { recursive: true, force: true, maxRetries: 5, retryDelay: 5 });
   }
 
   /** Temporary files and parts are plain files: what a crash leaves, only a listing finds. */
@@ -176,12 +179,24 @@ class LocalMultipart implements MultipartStore {
     return staging;
   }
 
-  putPart(target: MultipartTarget, partNumber: number, source: Readable, size: number): Promise<BlobInfo> {
+  async putPart(
+    target: MultipartTarget,
+    partNumber: number,
+    source: Readable,
+    size: number,
+  ): Promise<BlobInfo> {
     // the part is written aside and renamed over the old one only once it is whole and of the right size
-    return this.blobs.write(
-      partKey(target.id, partNumber),
-      this.blobs.streamInto(source, new HashingLimit(size, true)),
-    );
+    try {
+      return await this.blobs.write(
+        partKey(target.id, partNumber),
+        this.blobs.streamInto(source, new HashingLimit(size, true)),
+      );
+    } catch (error) {
+      // an abort or a completion removed the staging folder while the part was written into it
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+        throw new MultipartGoneError(`multipart upload ${target.id} is gone`);
+      throw error;
+    }
   }
 
   async complete<T>(

@@ -1,0 +1,202 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { haproxyInstalled, type RunningHaproxy, startHaproxy } from '../../src/cli/haproxy.js';
+import { LocalRateLimiter } from '../../src/rate-limit/token-bucket.js';
+import { policyHeader } from '../../src/rate-limit/index.js';
+import { type Harness, startHarness } from '../helpers/harness.js';
+import { port } from '../helpers/processes.js';
+import { type RawResponse, rawRequest } from '../helpers/raw-http.js';
+
+const ANONYMOUS_BURST = 20;
+const ANONYMOUS_PER_SECOND = 10;
+// well formed, so that each one would cost a token lookup
+const BOGUS = 'ota_' + 'x'.repeat(43);
+
+/** `count` requests, `concurrency` at a time, from one client address. */
+async function flood(
+  url: string,
+  count: number,
+  options: { localAddress: string; token?: string; path?: string; method?: string; concurrency?: number },
+): Promise<RawResponse[]> {
+  const answers: RawResponse[] = [];
+  let next = 0;
+  const one = async () => {
+    while (next < count) {
+      next += 1;
+      answers.push(
+        await rawRequest(url, options.method ?? 'GET', options.path ?? '/api/open/runs?limit=1', {
+          localAddress: options.localAddress,
+          headers: { authorization: `Bearer ${options.token ?? BOGUS}`, connection: 'close' },
+        }),
+      );
+    }
+  };
+  await Promise.all(Array.from({ length: options.concurrency ?? 10 }, one));
+  return answers;
+}
+
+const statuses = (answers: RawResponse[]) =>
+  answers.reduce<Record<number, number>>(
+    (tally, a) => ({ ...tally, [a.status]: (tally[a.status] ?? 0) + 1 }),
+    {},
+  );
+
+describe('RateLimit-Policy says what the bucket admits', () => {
+  it.each([
+    // perSecond, burst, the header
+    [20, 40, '"default";q=40;w=2'],
+    [100, 200, '"default";q=200;w=2'],
+    [1000, 10, '"default";q=1000;w=1'],
+    [100, 250, '"default";q=300;w=3'],
+    [3, 1, '"default";q=3;w=1'],
+  ])('perSecond %i, burst %i: %s', (perSecond, burst, header) => {
+    const policy = { name: 'default' as const, perSecond, burst };
+    expect(policyHeader(policy)).toBe(header);
+    const [, q, w] = /q=(\d+);w=(\d+)/.exec(header)!.map(Number);
+    // a client sending as fast as it can for 20 windows: about q per window are admitted, never more than
+    // q per window beyond the first burst
+    let now = 0;
+    const limiter = new LocalRateLimiter(policy, () => now);
+    const windows = 20;
+    let admitted = 0;
+    for (; now < windows * w! * 1000; now += 0.25) if (limiter.take('k').allowed) admitted += 1;
+    expect(admitted).toBeLessThanOrEqual(q! * windows + burst);
+    expect(admitted).toBeGreaterThanOrEqual(q! * (windows - 1));
+  });
+});
+
+describe('callers without a valid token are paced by address, before their token is looked up', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({
+      RATE_LIMIT_PER_SECOND: '20',
+      RATE_LIMIT_BURST: '40',
+      RATE_LIMIT_ANONYMOUS_PER_SECOND: String(ANONYMOUS_PER_SECOND),
+      RATE_LIMIT_ANONYMOUS_BURST: String(ANONYMOUS_BURST),
+      WORKER_THREADS: '0',
+    });
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  it('answers 600 bogus tokens from one address with 429s after the burst, and a tenant elsewhere is served', async () => {
+    const started = performance.now();
+    const answers = await flood(h.url, 600, { localAddress: '127.0.0.2' });
+    const seconds = (performance.now() - started) / 1000;
+    const tally = statuses(answers);
+    // only the burst, what refilled meanwhile, and the requests already past the check when it emptied
+    // (10 in flight) reach the token lookup
+    expect(tally[401] ?? 0, JSON.stringify(tally)).toBeLessThanOrEqual(
+      ANONYMOUS_BURST + Math.ceil(seconds * ANONYMOUS_PER_SECOND) + 10,
+    );
+    expect(tally[429] ?? 0, JSON.stringify(tally)).toBeGreaterThan(400);
+    expect((tally[401] ?? 0) + (tally[429] ?? 0)).toBe(600);
+    const refused = answers.find((a) => a.status === 429)!;
+    expect(refused.body.error).toBe('rate_limited');
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(refused.headers['ratelimit']).toMatch(/^"anonymous";r=0;t=\d+$/);
+    expect(refused.headers['ratelimit-policy']).toBe('"anonymous";q=20;w=2');
+    // a tenant at another address has its own buckets
+    const tenant = await rawRequest(h.url, 'GET', '/api/open/runs?limit=1', {
+      localAddress: '127.0.0.3',
+      headers: { authorization: `Bearer ${h.tenant.token}` },
+    });
+    expect(tenant.status).toBe(200);
+    expect(tenant.headers['ratelimit']).toMatch(/^"default";/);
+  });
+
+  it('does not believe X-Forwarded-For from a peer that is not a trusted proxy', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, (_, i) =>
+        rawRequest(h.url, 'GET', '/api/open/runs', {
+          localAddress: '127.0.0.4',
+          headers: { 'x-forwarded-for': `203.0.113.${i}` },
+        }),
+      ),
+    );
+    expect(statuses(answers)[429] ?? 0).toBeGreaterThan(0);
+  });
+
+  it('answers an unsupported method 405 and an unknown path 404 whatever the buckets hold', async () => {
+    await flood(h.url, 60, { localAddress: '127.0.0.5' });
+    const spent = await rawRequest(h.url, 'GET', '/api/open/runs', { localAddress: '127.0.0.5' });
+    expect(spent.status).toBe(429);
+    for (const [method, route, status] of [
+      ['DELETE', '/api/open/runs', 405],
+      ['PUT', '/api/open/uploads', 405],
+      ['GET', '/api/open/nothing-here', 404],
+    ] as const) {
+      const answer = await rawRequest(h.url, method, route, { localAddress: '127.0.0.5' });
+      expect(answer.status, `${method} ${route}`).toBe(status);
+    }
+    // the tenant's own bucket spent: still 405 for an unsupported method
+    await flood(h.url, 100, { localAddress: '127.0.0.6', token: h.other.token, concurrency: 20 });
+    const tenantSpent = await rawRequest(h.url, 'GET', '/api/open/runs', {
+      localAddress: '127.0.0.6',
+      headers: { authorization: `Bearer ${h.other.token}` },
+    });
+    expect(tenantSpent.status).toBe(429);
+    const wrongMethod = await rawRequest(h.url, 'DELETE', '/api/open/runs', {
+      localAddress: '127.0.0.6',
+      headers: { authorization: `Bearer ${h.other.token}` },
+    });
+    expect(wrongMethod.status).toBe(405);
+  });
+});
+
+describe.runIf(haproxyInstalled())('behind HAProxy, each client is paced by its own address', () => {
+  let trusting: Harness;
+  let proxy: RunningHaproxy;
+  let dir: string;
+  beforeAll(async () => {
+    trusting = await startHarness({
+      RATE_LIMIT_ANONYMOUS_PER_SECOND: String(ANONYMOUS_PER_SECOND),
+      RATE_LIMIT_ANONYMOUS_BURST: String(ANONYMOUS_BURST),
+      TRUST_PROXY: '127.0.0.1',
+      WORKER_THREADS: '0',
+    });
+    dir = mkdtempSync(path.join(tmpdir(), 'ota-pacing-'));
+    proxy = await startHaproxy(dir, port(), [
+      { name: 'api1', port: Number(new URL(trusting.server.url).port) },
+    ]);
+  });
+  afterAll(async () => {
+    await proxy.stop();
+    await trusting.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('refuses the guesser after its burst and serves a tenant behind the same proxy at full speed', async () => {
+    const guesser = flood(proxy.url, 600, { localAddress: '127.0.0.2' });
+    const tenant = flood(proxy.url, 300, { localAddress: '127.0.0.3', token: trusting.tenant.token });
+    const guessed = statuses(await guesser);
+    const served = statuses(await tenant);
+    expect(guessed[429] ?? 0, JSON.stringify(guessed)).toBeGreaterThan(400);
+    expect(served, JSON.stringify(served)).toEqual({ 200: 300 });
+  });
+
+  it('without TRUST_PROXY every client shares the proxy address, and the tenant is refused with the guesser', async () => {
+    const naive = await startHarness({
+      RATE_LIMIT_ANONYMOUS_PER_SECOND: String(ANONYMOUS_PER_SECOND),
+      RATE_LIMIT_ANONYMOUS_BURST: String(ANONYMOUS_BURST),
+      WORKER_THREADS: '0',
+    });
+    const naiveProxy = await startHaproxy(dir, port(), [
+      { name: 'api1', port: Number(new URL(naive.server.url).port) },
+    ]);
+    try {
+      await flood(naiveProxy.url, 100, { localAddress: '127.0.0.2' });
+      const tenant = await rawRequest(naiveProxy.url, 'GET', '/api/open/runs?limit=1', {
+        localAddress: '127.0.0.3',
+        headers: { authorization: `Bearer ${naive.tenant.token}` },
+      });
+      expect(tenant.status).toBe(429);
+    } finally {
+      await naiveProxy.stop();
+      await naive.close();
+    }
+  });
+});
