@@ -13,6 +13,7 @@ import { UnreadablePdfError } from './uploads/pdf-probe.js';
 import { WebhookEndpoints } from './events/endpoints/endpoints.js';
 import { Events } from './events/outbox/log.js';
 import { EventStreams } from './events/streaming/stream-hub.js';
+import { IdempotencyKeys } from './idempotency/keys.js';
 
 /** The domain, wired once per process; handlers reach it through their scope. */
 export interface Services {
@@ -30,6 +31,8 @@ export interface Services {
   runs: Runs;
   events: Events;
   webhooks: WebhookEndpoints;
+  /** Idempotency keys: what makes a POST once-only. */
+  idempotency: IdempotencyKeys;
   /** This process's live event streams. */
   streams: EventStreams;
   close(): Promise<void>;
@@ -99,6 +102,7 @@ export function createServices(
     runs,
     events: new Events(store, clock, config.events.retentionMs),
     webhooks: new WebhookEndpoints(store, config.webhooks, clock),
+    idempotency: new IdempotencyKeys(store, clock, config),
     streams,
     async close() {
       streams.close();

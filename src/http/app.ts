@@ -137,7 +137,7 @@ export async function createApp(services: Services): Promise<Koa<AppState>> {
   app.use(takeTurn(new FairTurns()));
   app.use(readBody());
   app.use(validate(contract));
-  app.use(idempotency(services));
+  app.use(idempotency(services, handlers));
   app.use(invoke(handlers, services));
   return app;
 }

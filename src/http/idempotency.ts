@@ -1,81 +1,31 @@
-import { createHash, randomUUID } from 'node:crypto';
 import { AppError, ERRORS } from '../errors.js';
-import { type HeldKey, HeldKeyLostError, withHeldKey } from '../store/effect-scope.js';
+import { fingerprintOf } from '../idempotency/fingerprint.js';
+import type { KeyLease } from '../idempotency/keys.js';
 import type { Services } from '../services.js';
+import { HeldKeyLostError } from '../store/held-key.js';
 import type { StoredAnswer } from '../store/types.js';
-import type { OperationId } from './operations.js';
-import type { AppContext, AuthedScope, Step } from './state.js';
-import { sendError, sendOk } from './render.js';
-import { sweepInBatches } from '../store/sweep.js';
+import type { Handlers } from './pipeline.js';
+import { sendError } from './render.js';
+import type { AppContext, AuthedScope, OnceOnlyPolicy, Step } from './state.js';
 
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 /** The headers of an answer that a replay repeats; the rest belong to the request that gets the replay. */
 const REPLAYED_HEADERS = ['content-type', 'location', 'retry-after'];
 
-type Recovery = (scope: AuthedScope, resourceId: string) => Promise<void>;
-
-/** A recovery that answers with the effect's resource as it is now, and the first answer's status. */
-function answerWith(
-  read: (services: Services, tenantId: string, resourceId: string) => Promise<unknown>,
-  status = 200,
-): { recover: Recovery } {
-  return {
-    recover: async ({ ctx, services, principal }, resourceId) =>
-      sendOk(ctx, await read(services, principal.tenantId, resourceId), status),
-  };
-}
-
-/**
- * What makes each POST once-only under an `Idempotency-Key`. Most record their effect on the key in the
- * effect's own transaction (the repository calls `recordEffect`), and `recover` rebuilds the answer from
- * that effect when the request that made it died before storing its answer: the resource as it is now, with
- * the status the first answer would have had. The others say why they need no record. Every POST of the
- * contract is here: test/http/once-only.test.ts walks openapi.yaml and fails on one that is missing.
- */
-export const ONCE_ONLY: Readonly<Record<string, { recover: Recovery } | { needsNoRecord: string }>> = {
-  createUpload: answerWith(({ uploads }, tenantId, id) => uploads.get(tenantId, id), 201),
-  completeUpload: {
-    needsNoRecord: 'idempotent by itself: executed again, it finds the file it made and answers with it',
-  },
-  createRun: answerWith(({ runs }, tenantId, id) => runs.get(tenantId, id), 201),
-  rerunRun: answerWith(({ runs }, tenantId, id) => runs.get(tenantId, id)),
-  cancelRun: answerWith(({ runs }, tenantId, id) => runs.get(tenantId, id)),
-  // the secret is the endpoint's: the answer that showed it once is shown again to the same key only
-  createWebhookEndpoint: answerWith(({ webhooks }, tenantId, id) => webhooks.withSecret(tenantId, id), 201),
-  rotateWebhookSecret: answerWith(({ webhooks }, tenantId, id) => webhooks.withSecret(tenantId, id)),
-  enableWebhookEndpoint: answerWith(({ webhooks }, tenantId, id) => webhooks.get(tenantId, id)),
-};
-
-function recoveryOf(operationId: OperationId): Recovery | undefined {
-  const policy = ONCE_ONLY[operationId];
-  return policy && 'recover' in policy ? policy.recover : undefined;
-}
-
-/** JSON with every object's keys sorted, so that the same body written differently is the same request. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+/** The once-only policy each POST's handler declares, by operation. */
+export function onceOnlyPolicies(handlers: Handlers): ReadonlyMap<string, OnceOnlyPolicy> {
+  const policies = new Map<string, OnceOnlyPolicy>();
+  for (const [id, handler] of Object.entries(handlers.authed)) {
+    const policy = (handler as { onceOnly?: OnceOnlyPolicy }).onceOnly;
+    if (policy) policies.set(id, policy);
   }
-  return JSON.stringify(value) ?? 'null';
+  return policies;
 }
 
-function fingerprintOf(scope: AuthedScope): string {
-  const { request, ctx } = scope;
-  return createHash('sha256')
-    .update(
-      `${ctx.method}\n${request.operationId}\n${canonical(request.rawParams)}\n${canonical(request.body)}`,
-    )
-    .digest('base64url');
-}
-
-/** Answers that changed something are kept for retries: successes, and 409 for a state conflict. */
-function isKept(status: number, error?: AppError): boolean {
+/** Final answers are kept for retries: successes, and the 409s the operation declares final. */
+function isFinal(policy: OnceOnlyPolicy, status: number, error?: AppError): boolean {
   if (status >= 200 && status < 300) return true;
-  return status === 409 && error !== undefined && error.error !== 'idempotency_key_in_use';
+  return status === 409 && error !== undefined && policy.finalConflicts.includes(error.error);
 }
 
 function answerOf(ctx: AppContext): StoredAnswer {
@@ -104,80 +54,94 @@ function replay(ctx: AppContext, answer: StoredAnswer): void {
 }
 
 /**
- * The idempotency step of an authenticated POST: with an `Idempotency-Key`, the first request executes
- * under the key and its answer is stored; a retry with the same request gets that answer again
- * (`Idempotent-Replayed: true`), one with a different request 422, and one while the first still executes
- * 409 with `Retry-After`.
+ * Executes the request under its claimed key: the handler's work (with the key as its effect's record),
+ * or, when an earlier holder's effect is on the key already, the handler's recovery of that answer.
+ * Returns the error the answer renders, when it is one the operation keeps.
  */
-export function idempotency(services: Services): Step {
+async function execute(
+  ctx: AppContext,
+  next: () => Promise<unknown>,
+  scope: AuthedScope,
+  policy: OnceOnlyPolicy,
+  resourceId: string | null,
+  lease: KeyLease,
+): Promise<AppError | undefined> {
+  try {
+    if (resourceId !== null && 'recover' in policy) {
+      // not executed now: the effect is an earlier request's, so this answer is a replay too
+      await policy.recover(scope, resourceId);
+      ctx.set('Idempotent-Replayed', 'true');
+    } else {
+      ctx.state.heldKey = lease.held;
+      await next();
+    }
+  } catch (error) {
+    if (error instanceof AppError && isFinal(policy, error.status, error)) {
+      sendError(ctx, error);
+      return error;
+    }
+    throw error;
+  }
+  return undefined;
+}
+
+/**
+ * The idempotency step of an authenticated POST: with an `Idempotency-Key`, the first request executes
+ * under the key and its final answer is kept; a retry with the same request gets that answer again
+ * (`Idempotent-Replayed: true`), one with a different request 422, and one while the first still executes
+ * 409 with `Retry-After`. What makes each POST once-only is its handler's declaration (onceOnly()).
+ */
+export function idempotency(services: Services, handlers: Handlers): Step {
+  const policies = onceOnlyPolicies(handlers);
   return async (ctx, next) => {
     const { principal, request, operation } = ctx.state;
     const key = ctx.get(IDEMPOTENCY_KEY_HEADER);
     if (key === '' || operation?.method !== 'post' || !principal || !request) return next();
-    const scope: AuthedScope = { ctx, services, principal, request };
-    const operationId = request.operationId;
-    const { store, clock, config } = services;
-    const held: HeldKey = { tenantId: principal.tenantId, key, token: randomUUID() };
-    const now = clock.now().getTime();
-    const iso = (ms: number) => new Date(ms).toISOString();
-    const claim = await store.idempotency.claim(
-      held,
-      fingerprintOf(scope),
-      iso(now),
-      iso(now + config.idempotencyLockMs),
-      iso(now + config.idempotencyKeyTtlMs),
+    const policy = policies.get(request.operationId);
+    if (!policy) throw ERRORS.internal();
+    const keys = services.idempotency;
+    const claim = await keys.claim(
+      principal.tenantId,
+      key,
+      fingerprintOf({
+        method: ctx.method,
+        operationId: request.operationId,
+        pathParams: request.rawParams,
+        body: ctx.state.jsonBody,
+      }),
     );
     if (claim.outcome === 'mismatch') throw ERRORS.idempotencyKeyReused();
     if (claim.outcome === 'in_use') {
-      const wait = Math.max(1, Math.ceil((Date.parse(claim.lockedUntil) - now) / 1000));
-      throw ERRORS.idempotencyKeyInUse(Math.min(wait, Math.ceil(config.idempotencyLockMs / 1000)));
+      const wait = Date.parse(claim.lockedUntil) - services.clock.now().getTime();
+      throw ERRORS.idempotencyKeyInUse(
+        Math.min(Math.max(1, Math.ceil(wait / 1000)), Math.ceil(keys.lockMs / 1000)),
+      );
     }
     if (claim.outcome === 'replay') return replay(ctx, claim.answer);
 
-    // the lock outlives a request only by as long as its process could not renew it
-    const renewal = setInterval(() => {
-      const at = clock.now().getTime();
-      store.idempotency.renew(held, iso(at + config.idempotencyLockMs)).catch(() => undefined);
-    }, config.idempotencyLockMs / 3);
-    let failure: AppError | undefined;
+    const { lease, resourceId } = claim;
+    let kept = false;
     try {
-      const recover = claim.resourceId !== null ? recoveryOf(operationId) : undefined;
-      if (recover && claim.resourceId !== null) {
-        // not executed now: the effect is an earlier request's, so this answer is a replay too
-        await recover(scope, claim.resourceId);
-        ctx.set('Idempotent-Replayed', 'true');
-      } else await withHeldKey(held, () => next());
+      const scope: AuthedScope = { ctx, services, principal, request };
+      const failure = await execute(ctx, next, scope, policy, resourceId, lease);
+      // the work outlived its lock: a retry owns the key now, and this request's effect was fenced off
+      if (lease.isLost) throw new HeldKeyLostError();
+      if (isFinal(policy, ctx.status, failure)) {
+        const answer = answerOf(ctx);
+        kept = true;
+        // the effect is committed and recorded on the key: a retry rebuilds this answer if it is not kept
+        await lease.keep(answer).catch((error: unknown) => {
+          services.logger.warn(
+            { err: error, request_id: ctx.state.requestId },
+            'an idempotent answer was not kept',
+          );
+        });
+      }
     } catch (error) {
-      if (error instanceof HeldKeyLostError) {
-        clearInterval(renewal);
-        throw ERRORS.idempotencyKeyInUse(1);
-      }
-      if (!(error instanceof AppError) || !isKept(error.status, error)) {
-        clearInterval(renewal);
-        await store.idempotency.release(held, iso(clock.now().getTime())).catch(() => undefined);
-        throw error;
-      }
-      failure = error;
-      sendError(ctx, error);
+      if (error instanceof HeldKeyLostError) throw ERRORS.idempotencyKeyInUse(1);
+      throw error;
+    } finally {
+      if (!kept) await lease.release().catch(() => undefined);
     }
-    clearInterval(renewal);
-    if (!isKept(ctx.status, failure)) {
-      await store.idempotency.release(held, iso(clock.now().getTime()));
-      return;
-    }
-    const answer = answerOf(ctx);
-    // the effect is committed and recorded on the key: a retry rebuilds this answer if it was not stored
-    await store.idempotency.saveAnswer(held, answer).catch((error: unknown) => {
-      services.logger.warn(
-        { err: error, request_id: ctx.state.requestId },
-        'an idempotent answer was not stored',
-      );
-    });
   };
-}
-
-/** Deletes keys past IDEMPOTENCY_KEY_TTL_SECONDS, in bounded batches; returns how many went. */
-export async function sweepExpiredKeys(services: Pick<Services, 'store' | 'clock'>): Promise<number> {
-  const now = services.clock.now().toISOString();
-  return sweepInBatches((limit) => services.store.idempotency.sweep(now, limit));
 }

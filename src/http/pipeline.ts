@@ -28,6 +28,10 @@ export function checkHandlers(contract: Contract, handlers: Handlers): void {
     const isPublic = operation.id in handlers.public;
     if (!isPublic && !(operation.id in handlers.authed))
       throw new Error(`openapi.yaml's operation ${operation.id} has no handler`);
+    const handler = handlers.authed[operation.id as keyof Handlers['authed']] as
+      { onceOnly?: unknown } | undefined;
+    if (operation.method === 'post' && !isPublic && !handler?.onceOnly)
+      throw new Error(`${operation.id} is a POST: its handler must declare how it is once-only (onceOnly())`);
     if (isPublic === operation.authenticated)
       throw new Error(
         `${operation.id}: openapi.yaml's security ${operation.authenticated ? 'asks for a bearer token' : 'is empty'}, ` +
@@ -144,7 +148,7 @@ export function invoke(handlers: Handlers, services: Services): Step {
     const request = ctx.state.request!;
     const { principal } = ctx.state;
     const authed = authedHandlers[request.operationId];
-    if (authed && principal) return authed({ request, ctx, services, principal });
+    if (authed && principal) return authed({ request, ctx, services, principal, effect: ctx.state.heldKey });
     const open = publicHandlers[request.operationId];
     if (open) return open({ request, ctx, services });
     throw ERRORS.internal();

@@ -1,3 +1,4 @@
+import type { HeldKey } from '../store/held-key.js';
 import { Signal } from '../signal.js';
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
@@ -58,6 +59,7 @@ export class Runs {
     fileId: string,
     target: RunTarget = DEFAULT_TARGET,
     options: RunOptions = {},
+    effect?: HeldKey,
   ): Promise<RunRow> {
     checkOptions(target, options);
     const file = await this.store.uploads.getFile(principal.tenantId, fileId);
@@ -86,7 +88,7 @@ export class Runs {
       completed_at: null,
       options,
     };
-    if ((await this.store.runs.create(run, this.maxQueuedPerTenant)) === 'over_limit')
+    if ((await this.store.runs.create(run, this.maxQueuedPerTenant, effect)) === 'over_limit')
       throw this.tooManyQueued();
     this.queued.emit();
     return run;
@@ -104,13 +106,14 @@ export class Runs {
     return page;
   }
 
-  async rerun(tenantId: string, runId: string): Promise<RunRow> {
+  async rerun(tenantId: string, runId: string, effect?: HeldKey): Promise<RunRow> {
     const result = await this.store.runs.rerun(
       tenantId,
       runId,
       randomUUID(),
       this.clock.now().toISOString(),
       this.maxQueuedPerTenant,
+      effect,
     );
     if (result === undefined) throw ERRORS.notFound('Run');
     if (result === 'conflict') {
@@ -122,8 +125,8 @@ export class Runs {
   }
 
   /** Cancels a queued or running run; it books nothing (see the contract). */
-  async cancel(tenantId: string, runId: string): Promise<RunRow> {
-    const result = await this.store.runs.cancel(tenantId, runId, this.clock.now().toISOString());
+  async cancel(tenantId: string, runId: string, effect?: HeldKey): Promise<RunRow> {
+    const result = await this.store.runs.cancel(tenantId, runId, this.clock.now().toISOString(), effect);
     if (result === undefined) throw ERRORS.notFound('Run');
     if (result === 'conflict') {
       throw ERRORS.runFinished();

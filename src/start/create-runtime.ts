@@ -2,7 +2,6 @@ import { openBlobStore } from '../blobs/open.js';
 import type { BlobStore } from '../blobs/blob-store.js';
 import type { Config } from '../config.js';
 import { createWebhookDispatcher, type WebhookDispatcher } from '../events/delivering/dispatcher.js';
-import { sweepExpiredKeys } from '../http/idempotency.js';
 import type { Logger } from '../logger.js';
 import { createServices, type Services } from '../services.js';
 import { openStore } from '../store/open.js';
@@ -78,7 +77,7 @@ function sweepJob(services: Services): Job {
       await services.uploads.sweepExpired();
       const removed = await services.uploads.sweepLeftovers(config.leftoverMinAgeMs);
       if (removed > 0) logger.info({ removed }, 'removed temporary files and blobs no record refers to');
-      const keys = await sweepExpiredKeys(services);
+      const keys = await services.idempotency.sweepExpired();
       if (keys > 0) logger.info({ removed: keys }, 'removed idempotency keys past their time');
       const events = await services.events.sweep();
       if (events > 0) logger.info({ removed: events }, 'removed events past their retention');

@@ -1,6 +1,6 @@
 import type { Schemas } from '../contract.js';
 import type { EventType } from '../events/outbox/event-types.js';
-import type { HeldKey } from './effect-scope.js';
+import type { HeldKey } from './held-key.js';
 
 /**
  * The storage layer's contract. Handlers and domain code only see these interfaces; SQLite
@@ -134,7 +134,11 @@ export interface UploadRepo {
    * `limits.count` or reserve more than `limits.bytes` (declared sizes): checked and written in one
    * transaction.
    */
-  create(upload: UploadRow, limits: PendingLimits): Promise<'created' | 'too_many' | 'too_many_bytes'>;
+  create(
+    upload: UploadRow,
+    limits: PendingLimits,
+    effect?: HeldKey,
+  ): Promise<'created' | 'too_many' | 'too_many_bytes'>;
   get(tenantId: string, uploadId: string): Promise<UploadRow | undefined>;
   parts(uploadId: string): Promise<PartRow[]>;
   /** Inserts or replaces a part of a pending upload; false when the upload is no longer pending. */
@@ -245,7 +249,7 @@ export interface RunRepo extends RunQueue {
    * Inserts the run and its queue entry in one transaction, unless the tenant already has `maxQueued` runs
    * queued: then nothing is written and the answer is 'over_limit'.
    */
-  create(run: RunRow, maxQueued: number): Promise<'created' | 'over_limit'>;
+  create(run: RunRow, maxQueued: number, effect?: HeldKey): Promise<'created' | 'over_limit'>;
   get(tenantId: string, runId: string): Promise<RunRow | undefined>;
   /**
    * Newest first; each item is a run record serialized as the contract's Run. With `startingAfter` (a run
@@ -271,12 +275,18 @@ export interface RunRepo extends RunQueue {
     queueMessageId: string,
     at: string,
     maxQueued: number,
+    effect?: HeldKey,
   ): Promise<RunRow | 'conflict' | 'over_limit' | undefined>;
   /**
    * Ends a queued or running run as cancelled: its queue entry is done, so the worker holding it loses its
    * lease, cannot finish it and books nothing. 'conflict' for any other status.
    */
-  cancel(tenantId: string, runId: string, at: string): Promise<RunRow | 'conflict' | undefined>;
+  cancel(
+    tenantId: string,
+    runId: string,
+    at: string,
+    effect?: HeldKey,
+  ): Promise<RunRow | 'conflict' | undefined>;
   /**
    * Across all tenants, for operators: runs by status, and the entries waiting for a worker at `now` (not
    * leased, or leased until before it).
@@ -406,7 +416,7 @@ export type KeyClaim =
 
 /**
  * Idempotency keys, per tenant. A key is claimed under a lock that its holder renews while it executes; the
- * effect is recorded on the key in the effect's own transaction (see effect-scope.ts), and the answer after.
+ * effect is recorded on the key in the effect's own transaction (see held-key.ts), and the answer after.
  */
 export interface IdempotencyRepo {
   /**
@@ -566,7 +576,7 @@ export interface AttemptRecord {
 
 export interface WebhookRepo {
   /** Inserts the endpoint unless the tenant already has `max` endpoints: checked and written at once. */
-  create(endpoint: WebhookEndpointRow, max: number): Promise<'created' | 'over_limit'>;
+  create(endpoint: WebhookEndpointRow, max: number, effect?: HeldKey): Promise<'created' | 'over_limit'>;
   list(tenantId: string): Promise<WebhookEndpointRow[]>;
   get(tenantId: string, endpointId: string): Promise<WebhookEndpointRow | undefined>;
   /** Deletes the endpoint, its deliveries and its attempts; false when the tenant has no such endpoint. */
@@ -577,9 +587,10 @@ export interface WebhookRepo {
     endpointId: string,
     secret: string,
     previousUntil: string,
+    effect?: HeldKey,
   ): Promise<WebhookEndpointRow | undefined>;
   /** Enables the endpoint again (its pending deliveries resume); clears `failing_since`. */
-  enable(tenantId: string, endpointId: string): Promise<WebhookEndpointRow | undefined>;
+  enable(tenantId: string, endpointId: string, effect?: HeldKey): Promise<WebhookEndpointRow | undefined>;
   /**
    * Takes up to `max` due deliveries of enabled endpoints under a lease, fair across tenants as the run
    * queue is (the tenant with the fewest deliveries under lease first, then the soonest due), and never

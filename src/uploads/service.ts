@@ -1,3 +1,4 @@
+import type { HeldKey } from '../store/held-key.js';
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import {
@@ -75,7 +76,7 @@ export class Uploads {
     return upload;
   }
 
-  async start(tenantId: string, request: NewUpload): Promise<UploadView> {
+  async start(tenantId: string, request: NewUpload, effect?: HeldKey): Promise<UploadView> {
     if (request.size_bytes > this.config.maxUploadBytes) {
       throw ERRORS.uploadTooLarge(this.config.maxUploadBytes);
     }
@@ -99,11 +100,15 @@ export class Uploads {
       multipart_id: multipartId,
     };
     const created = await this.store.uploads
-      .create(upload, {
-        count: this.config.maxPendingUploadsPerTenant,
-        bytes: this.config.maxPendingUploadBytesPerTenant,
-        now: now.toISOString(),
-      })
+      .create(
+        upload,
+        {
+          count: this.config.maxPendingUploadsPerTenant,
+          bytes: this.config.maxPendingUploadBytesPerTenant,
+          now: now.toISOString(),
+        },
+        effect,
+      )
       .catch(async (error: unknown) => {
         await this.blobs.multipart.abort(multipartOf(upload)).catch(() => undefined);
         throw error;

@@ -1,13 +1,14 @@
 /**
  * Every POST of the contract is once-only under an Idempotency-Key: it records its effect on the key in the
- * effect's own transaction (so that a retry after a lost answer finds it), or src/http/idempotency.ts says
- * why it needs no record. This walks the contract, so that a new POST cannot ship without either; the kill -9
+ * effect's own transaction (so that a retry after a lost answer finds it), or its handler's onceOnly()
+ * says why it needs no record. This walks the contract, so that a new POST cannot ship without either; the kill -9
  * proof of the recorded ones is test/process/idempotency-crash.test.ts.
  */
 import { randomUUID } from 'node:crypto';
 import type { OpenAPIV3 } from 'openapi-types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ONCE_ONLY } from '../../src/http/idempotency.js';
+import { handlers } from '../../src/http/handlers/index.js';
+import { onceOnlyPolicies } from '../../src/http/idempotency.js';
 import { textPdf, uploadPdf, waitForRun } from '../helpers/files.js';
 import { type Harness, loadedContract, startHarness } from '../helpers/harness.js';
 
@@ -91,12 +92,14 @@ const posts = async () => {
     .filter((id): id is string => id !== undefined);
 };
 
+const ONCE_ONLY = Object.fromEntries(onceOnlyPolicies(handlers));
+
 describe('every POST of the contract', () => {
   it('has a recorded effect or a declared reason it needs none, and a request here', async () => {
     const ids = await posts();
     expect(ids.length).toBeGreaterThan(0);
     for (const id of ids) {
-      expect(ONCE_ONLY[id], `${id}: src/http/idempotency.ts ONCE_ONLY`).toBeDefined();
+      expect(ONCE_ONLY[id], `${id}: its handler declares onceOnly()`).toBeDefined();
       expect(requests[id], `${id}: a request in this test`).toBeDefined();
     }
     expect(Object.keys(ONCE_ONLY).toSorted()).toEqual(ids.toSorted());

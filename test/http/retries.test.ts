@@ -8,13 +8,14 @@ const PER_SECOND = 20;
 
 let h: Harness;
 let fileId: string;
+const pdf = readPdf('real/cups-filters__classified.pdf');
 beforeAll(async () => {
   h = await startHarness({
     RATE_LIMIT_PER_SECOND: '100000',
     RATE_LIMIT_BURST: '100000',
     WORKER_THREADS: '0',
   });
-  fileId = await uploadPdf(h, readPdf('real/cups-filters__classified.pdf'));
+  fileId = await uploadPdf(h, pdf);
 });
 afterAll(async () => {
   await h.close();
@@ -153,19 +154,77 @@ describe('Idempotency-Key', () => {
     });
     expect(rerunAgain.status).toBe(200);
     expect(rerunAgain.body.data.attempt).toBe(2);
-    // a conflict under a new key is kept too, and replayed with the retry's own request id
+    // a final conflict under a new key is kept too, and replayed with the retry's own request id: the
+    // attempt it meant to cancel had ended
+    expect((await h.request('POST', `/api/open/runs/${run.id}/cancel`)).status).toBe(200);
     const conflictKey = randomUUID();
-    const conflict = await h.request('POST', `/api/open/runs/${run.id}/rerun`, {
+    const conflict = await h.request('POST', `/api/open/runs/${run.id}/cancel`, {
       headers: { 'Idempotency-Key': conflictKey },
     });
     expect(conflict.status).toBe(409);
-    const replayed = await h.request('POST', `/api/open/runs/${run.id}/rerun`, {
+    expect(conflict.body.error).toBe('run_finished');
+    const replayed = await h.request('POST', `/api/open/runs/${run.id}/cancel`, {
       headers: { 'Idempotency-Key': conflictKey },
     });
     expect(replayed.status).toBe(409);
     expect(replayed.headers.get('idempotent-replayed')).toBe('true');
     expect(replayed.body.error).toBe(conflict.body.error);
     expect(replayed.body.request_id).not.toBe(conflict.body.request_id);
+  });
+
+  it('does not keep a conflict that passes: a rerun refused while the run was queued reruns it later', async () => {
+    const run = (await createRun(undefined)).body.data;
+    const key = randomUUID();
+    const early = await h.request('POST', `/api/open/runs/${run.id}/rerun`, {
+      headers: { 'Idempotency-Key': key },
+    });
+    expect(early.status).toBe(409);
+    expect(early.body.error).toBe('run_not_finished');
+    await h.request('POST', `/api/open/runs/${run.id}/cancel`);
+    const later = await h.request('POST', `/api/open/runs/${run.id}/rerun`, {
+      headers: { 'Idempotency-Key': key },
+    });
+    expect(later.status).toBe(200);
+    expect(later.headers.get('idempotent-replayed')).toBeNull();
+    expect(later.body.data.attempt).toBe(2);
+  });
+
+  it('does not keep upload_incomplete: complete retried after the missing part completes', async () => {
+    const started = await h.request('POST', '/api/open/uploads', {
+      json: { file_name: 'late.pdf', size_bytes: pdf.length },
+    });
+    const uploadId = started.body.data.upload_id as string;
+    const key = randomUUID();
+    const early = await h.request('POST', '/api/open/uploads/complete', {
+      json: { upload_id: uploadId },
+      headers: { 'Idempotency-Key': key },
+    });
+    expect(early.status).toBe(409);
+    expect(early.body.error).toBe('upload_incomplete');
+    const part = await h.request('PUT', `/api/open/uploads/${uploadId}/parts/1`, {
+      body: pdf,
+      contentType: 'application/octet-stream',
+    });
+    expect(part.status).toBe(200);
+    const done = await h.request('POST', '/api/open/uploads/complete', {
+      json: { upload_id: uploadId },
+      headers: { 'Idempotency-Key': key },
+    });
+    expect(done.status, done.text).toBe(200);
+    expect(done.headers.get('idempotent-replayed')).toBeNull();
+    expect(done.body.data.status).toBe('completed');
+  });
+
+  it('fingerprints the request as sent, not as defaults fill it in', async () => {
+    // `target` has a default: leaving it out and spelling the default out are different requests as sent
+    const key = randomUUID();
+    const bare = await createRun(key, { file_id: fileId });
+    expect(bare.status).toBe(201);
+    const retried = await createRun(key, { file_id: fileId });
+    expect(retried.headers.get('idempotent-replayed')).toBe('true');
+    const spelled = await createRun(key, { file_id: fileId, target: bare.body.data.target });
+    expect(spelled.status).toBe(422);
+    expect(spelled.body.error).toBe('idempotency_key_reused');
   });
 
   it(

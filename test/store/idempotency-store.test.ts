@@ -3,8 +3,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type HeldKey, HeldKeyLostError, withHeldKey } from '../../src/store/effect-scope.js';
+import { type HeldKey, HeldKeyLostError } from '../../src/store/held-key.js';
 import type { Store, UploadRow } from '../../src/store/types.js';
+import { IdempotencyKeys } from '../../src/idempotency/keys.js';
 import { Tenants } from '../../src/tenants/service.js';
 import { systemClock } from '../../src/time.js';
 import { engine, openTestStore, type TestStore } from '../helpers/engine.js';
@@ -67,7 +68,7 @@ describe('idempotency keys', () => {
     const first = held('k');
     await claim(first);
     const row = upload();
-    expect(await withHeldKey(first, () => store.uploads.create(row, limits))).toBe('created');
+    expect(await store.uploads.create(row, limits, first)).toBe('created');
     // the holder died: its lock ran out, and the next request takes the key over with the effect on it
     expect(await claim(held('k'), 'fp', at(11))).toEqual({ outcome: 'claimed', resourceId: row.id });
   });
@@ -78,9 +79,7 @@ describe('idempotency keys', () => {
     const second = held('k');
     expect((await claim(second, 'fp', at(11))).outcome).toBe('claimed');
     const row = upload();
-    await expect(withHeldKey(first, () => store.uploads.create(row, limits))).rejects.toBeInstanceOf(
-      HeldKeyLostError,
-    );
+    await expect(store.uploads.create(row, limits, first)).rejects.toBeInstanceOf(HeldKeyLostError);
     expect(await store.uploads.get(tenantId, row.id)).toBeUndefined();
     // and the lost holder can neither renew nor answer
     expect(await store.idempotency.renew(first, at(20))).toBe(false);
@@ -96,7 +95,7 @@ describe('idempotency keys', () => {
     const withEffect = held('effect');
     await claim(withEffect);
     const row = upload();
-    await withHeldKey(withEffect, () => store.uploads.create(row, limits));
+    await store.uploads.create(row, limits, withEffect);
     await store.idempotency.release(withEffect, at(1));
     expect(await claim(held('effect'), 'fp', at(2))).toEqual({ outcome: 'claimed', resourceId: row.id });
   });
@@ -153,5 +152,30 @@ describe.runIf(engine === 'postgres')('shared rate buckets', () => {
 describe.runIf(engine === 'sqlite')('rate buckets on SQLite', () => {
   it("are the process's own (one process serves the database)", () => {
     expect(store.rateBuckets).toBeNull();
+  });
+});
+
+describe('a key lease', () => {
+  it('stops the work when a renewal finds the key taken over', async () => {
+    let now = Date.parse('2026-01-01T00:00:00Z');
+    const clock = { now: () => new Date(now) };
+    const keys = new IdempotencyKeys(store, clock, {
+      idempotencyLockMs: 300,
+      idempotencyKeyTtlMs: 86_400_000,
+    });
+    const first = await keys.claim(tenantId, 'lease', 'fp');
+    if (first.outcome !== 'claimed') throw new Error(first.outcome);
+    // the holder stalls past its lock; a retry takes the key over
+    now += 1000;
+    const second = await keys.claim(tenantId, 'lease', 'fp');
+    expect(second.outcome).toBe('claimed');
+    const aborted = new Promise((resolve) => first.lease.signal.addEventListener('abort', resolve));
+    await aborted;
+    expect(first.lease.isLost).toBe(true);
+    if (second.outcome === 'claimed') {
+      expect(second.lease.isLost).toBe(false);
+      await second.lease.release();
+    }
+    first.lease.stop();
   });
 });

@@ -1,3 +1,4 @@
+import type { HeldKey } from '../../store/held-key.js';
 import { randomUUID } from 'node:crypto';
 import type { Schemas } from '../../contract.js';
 import type { WebhooksConfig } from '../../config.js';
@@ -46,7 +47,11 @@ export class WebhookEndpoints {
     }
   }
 
-  async create(tenantId: string, request: NewEndpoint): Promise<EndpointView & { secret: string }> {
+  async create(
+    tenantId: string,
+    request: NewEndpoint,
+    effect?: HeldKey,
+  ): Promise<EndpointView & { secret: string }> {
     await this.checkUrl(request.url);
     const types = request.events ?? [EVERY_EVENT];
     const every = types.includes(EVERY_EVENT);
@@ -63,7 +68,7 @@ export class WebhookEndpoints {
       failing_since: null,
       created_at: this.clock.now().toISOString(),
     };
-    if ((await this.store.webhooks.create(row, this.config.maxEndpointsPerTenant)) === 'over_limit') {
+    if ((await this.store.webhooks.create(row, this.config.maxEndpointsPerTenant, effect)) === 'over_limit') {
       throw ERRORS.webhookEndpointLimit(this.config.maxEndpointsPerTenant);
     }
     return { ...endpointView(row), secret: row.secret };
@@ -90,15 +95,19 @@ export class WebhookEndpoints {
     if (!(await this.store.webhooks.delete(tenantId, endpointId))) throw ERRORS.notFound('Webhook endpoint');
   }
 
-  async rotateSecret(tenantId: string, endpointId: string): Promise<EndpointView & { secret: string }> {
+  async rotateSecret(
+    tenantId: string,
+    endpointId: string,
+    effect?: HeldKey,
+  ): Promise<EndpointView & { secret: string }> {
     const until = new Date(this.clock.now().getTime() + this.config.secretOverlapMs).toISOString();
-    const row = await this.store.webhooks.rotate(tenantId, endpointId, newSecret(), until);
+    const row = await this.store.webhooks.rotate(tenantId, endpointId, newSecret(), until, effect);
     if (!row) throw ERRORS.notFound('Webhook endpoint');
     return { ...endpointView(row), secret: row.secret };
   }
 
-  async enable(tenantId: string, endpointId: string): Promise<EndpointView> {
-    const row = await this.store.webhooks.enable(tenantId, endpointId);
+  async enable(tenantId: string, endpointId: string, effect?: HeldKey): Promise<EndpointView> {
+    const row = await this.store.webhooks.enable(tenantId, endpointId, effect);
     if (!row) throw ERRORS.notFound('Webhook endpoint');
     return endpointView(row);
   }

@@ -1,18 +1,21 @@
-import { HeldKeyLostError, heldKey } from '../effect-scope.js';
+import { type HeldKey, HeldKeyLostError } from '../held-key.js';
 import { KEY_COLUMNS, type KeyRecord, judgeExistingKey } from '../idempotency-core.js';
 import type { IdempotencyRepo, KeyClaim } from '../types.js';
 import type { Postgres, Queryable } from './database.js';
 
 /**
- * Records the effect of the request that holds an idempotency key, if one does, on the key's row: called
+ * Records the effect of a request made under an idempotency key (`effect`), when there is one, on the key's row: called
  * inside the effect's own transaction, so that both commit or neither does.
  */
-export async function recordEffect(tx: Queryable, resourceId: string): Promise<void> {
-  const held = heldKey();
-  if (!held) return;
+export async function recordEffect(
+  tx: Queryable,
+  effect: HeldKey | undefined,
+  resourceId: string,
+): Promise<void> {
+  if (!effect) return;
   const { rowCount } = await tx.query(
     'UPDATE idempotency_keys SET resource_id = $1 WHERE tenant_id = $2 AND key = $3 AND lock_token = $4',
-    [resourceId, held.tenantId, held.key, held.token],
+    [resourceId, effect.tenantId, effect.key, effect.token],
   );
   if (rowCount !== 1) throw new HeldKeyLostError();
 }

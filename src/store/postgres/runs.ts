@@ -1,6 +1,5 @@
 import type { ClaimedRun, JsonText, RunFilter, RunRepo, RunRow, RunStatus } from '../types.js';
 import type { Postgres, Queryable } from './database.js';
-import { heldKey } from '../effect-scope.js';
 import { newEventId } from '../outbox-core.js';
 import { outbox, runCreatedCtes } from './events.js';
 import { recordEffect } from './idempotency.js';
@@ -163,7 +162,7 @@ export function postgresRuns(db: Postgres, eventsWritten: () => Promise<void>): 
       queued.close();
       clearTimeout(announcing);
     },
-    async create(run, maxQueued) {
+    async create(run, maxQueued, effect) {
       const values = runValues(run);
       const eventId = newEventId();
       const nearCap = async (tx: Queryable) => {
@@ -173,12 +172,12 @@ export function postgresRuns(db: Postgres, eventsWritten: () => Promise<void>): 
         return 'created' as const;
       };
       let result: 'created' | 'over_limit';
-      if (heldKey()) {
+      if (effect) {
         // a request under an idempotency key records the run on its key in the same transaction
         result = await db.transaction(async (tx) => {
           const fast = await tx.query(insertFar, [...values, maxQueued - CAP_MARGIN, eventId]);
           const outcome = fast.rows.length === 1 ? 'created' : await nearCap(tx);
-          if (outcome === 'created') await recordEffect(tx, run.id);
+          if (outcome === 'created') await recordEffect(tx, effect, run.id);
           return outcome;
         });
       } else {
@@ -291,7 +290,7 @@ export function postgresRuns(db: Postgres, eventsWritten: () => Promise<void>): 
       const { shown, lastId } = pageOf(items, count, { limit, offset, startingAfter }, (r) => r.id!);
       return { items: shown.map((r) => r.record!), total: count, lastId };
     },
-    async rerun(tenantId, runId, queueMessageId, at, maxQueued) {
+    async rerun(tenantId, runId, queueMessageId, at, maxQueued, effect) {
       const result = await db.transaction(async (tx) => {
         const before = await lockedRun(tx, 'id = $1 AND tenant_id = $2', [runId, tenantId]);
         if (!before) return undefined;
@@ -314,7 +313,7 @@ export function postgresRuns(db: Postgres, eventsWritten: () => Promise<void>): 
         );
         await move(tx, before, before.status, 'queued');
         await outbox.run(tx, runId, 'run.requeued', at);
-        await recordEffect(tx, runId);
+        await recordEffect(tx, effect, runId);
         return after;
       });
       if (typeof result === 'object') {
@@ -323,7 +322,7 @@ export function postgresRuns(db: Postgres, eventsWritten: () => Promise<void>): 
       }
       return result;
     },
-    async cancel(tenantId, runId, at) {
+    async cancel(tenantId, runId, at, effect) {
       const result = await db.transaction(async (tx) => {
         const {
           rows: [current],
@@ -348,7 +347,7 @@ export function postgresRuns(db: Postgres, eventsWritten: () => Promise<void>): 
         );
         await move(tx, before, before.status, 'cancelled');
         await outbox.run(tx, runId, 'run.cancelled', at);
-        await recordEffect(tx, runId);
+        await recordEffect(tx, effect, runId);
         return after;
       });
       if (typeof result === 'object') await eventsWritten();

@@ -41,7 +41,7 @@ export function postgresUploads(db: Postgres, eventsWritten: () => Promise<void>
         return { items, total: count!.n, lastId: rows.length > limit ? items[items.length - 1]!.id : null };
       }, 'REPEATABLE READ');
     },
-    async create(upload, limits) {
+    async create(upload, limits, effect) {
       return db.transaction(async (tx) => {
         // the tenant's creations take turns, so two at once cannot both pass the limits
         await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 1))', [
@@ -73,7 +73,7 @@ export function postgresUploads(db: Postgres, eventsWritten: () => Promise<void>
             upload.multipart_id,
           ],
         );
-        await recordEffect(tx, upload.id);
+        await recordEffect(tx, effect, upload.id);
         return 'created' as const;
       });
     },

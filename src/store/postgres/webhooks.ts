@@ -148,7 +148,7 @@ async function claimIn(tx: Queryable, request: ClaimRequest): Promise<ClaimedDel
 
 export function postgresWebhooks(db: Postgres): WebhookRepo {
   return {
-    async create(endpoint, max) {
+    async create(endpoint, max, effect) {
       return db.transaction(async (tx) => {
         // one creation at a time per tenant: the count and the insert cannot interleave with another's
         await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 3))', [
@@ -177,7 +177,7 @@ export function postgresWebhooks(db: Postgres): WebhookRepo {
             endpoint.created_at,
           ],
         );
-        await recordEffect(tx, endpoint.id);
+        await recordEffect(tx, effect, endpoint.id);
         return 'created' as const;
       });
     },
@@ -207,7 +207,7 @@ export function postgresWebhooks(db: Postgres): WebhookRepo {
         return true;
       });
     },
-    async rotate(tenantId, endpointId, secret, previousUntil) {
+    async rotate(tenantId, endpointId, secret, previousUntil, effect) {
       // the change and its record on the request's idempotency key commit together
       return db.transaction(async (tx) => {
         const {
@@ -217,11 +217,11 @@ export function postgresWebhooks(db: Postgres): WebhookRepo {
            WHERE id = $3 AND tenant_id = $4 RETURNING ${ENDPOINT_COLUMNS}`,
           [previousUntil, secret, endpointId, tenantId],
         );
-        if (row) await recordEffect(tx, endpointId);
+        if (row) await recordEffect(tx, effect, endpointId);
         return toEndpoint(row);
       });
     },
-    async enable(tenantId, endpointId) {
+    async enable(tenantId, endpointId, effect) {
       return db.transaction(async (tx) => {
         const {
           rows: [row],
@@ -230,7 +230,7 @@ export function postgresWebhooks(db: Postgres): WebhookRepo {
            WHERE id = $1 AND tenant_id = $2 RETURNING ${ENDPOINT_COLUMNS}`,
           [endpointId, tenantId],
         );
-        if (row) await recordEffect(tx, endpointId);
+        if (row) await recordEffect(tx, effect, endpointId);
         return toEndpoint(row);
       });
     },

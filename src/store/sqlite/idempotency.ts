@@ -1,20 +1,20 @@
-import { HeldKeyLostError, heldKey } from '../effect-scope.js';
+import { type HeldKey, HeldKeyLostError } from '../held-key.js';
 import { KEY_COLUMNS, type KeyRecord, judgeExistingKey } from '../idempotency-core.js';
 import type { IdempotencyRepo, KeyClaim } from '../types.js';
 import type { Db } from './database.js';
 
 /**
- * Records the effect of the request that holds an idempotency key, if one does, on the key's row: called
+ * Records the effect of a request made under an idempotency key (`effect`), when there is one, on the key's row: called
  * inside the effect's own transaction, so that both commit or neither does.
  */
-export function effectRecorder(db: Db): (resourceId: string) => void {
+export function effectRecorder(db: Db): (effect: HeldKey | undefined, resourceId: string) => void {
   const mark = db.prepare(
     'UPDATE idempotency_keys SET resource_id = ? WHERE tenant_id = ? AND key = ? AND lock_token = ?',
   );
-  return (resourceId) => {
-    const held = heldKey();
-    if (!held) return;
-    if (mark.run(resourceId, held.tenantId, held.key, held.token).changes !== 1) throw new HeldKeyLostError();
+  return (effect, resourceId) => {
+    if (!effect) return;
+    if (mark.run(resourceId, effect.tenantId, effect.key, effect.token).changes !== 1)
+      throw new HeldKeyLostError();
   };
 }
 

@@ -1,3 +1,4 @@
+import type { HeldKey } from '../held-key.js';
 import type {
   ClaimedRun,
   JsonText,
@@ -183,7 +184,7 @@ export function sqliteRuns(db: Db): RunRepo {
   const adjustCount = (tenantId: string, status: RunStatus, target: string, delta: number) =>
     count.run(tenantId, status, target, delta);
 
-  const create = db.transaction((run: RunRow, maxQueued: number) => {
+  const create = db.transaction((run: RunRow, maxQueued: number, effect?: HeldKey) => {
     if ((queuedCount.get(run.tenant_id) as number) >= maxQueued) return 'over_limit' as const;
     const { seq } = nextSeq.get(run.tenant_id) as { seq: number };
     insertRun.run({
@@ -195,12 +196,19 @@ export function sqliteRuns(db: Db): RunRepo {
     enqueue.run(run.queue_message_id, run.id, run.tenant_id, run.attempt, run.created_at);
     adjustCount(run.tenant_id, run.status, run.target, 1);
     outbox.run(run.id, 'run.created', run.created_at);
-    recordEffect(run.id);
+    recordEffect(effect, run.id);
     return 'created' as const;
   });
 
   const rerun = db.transaction(
-    (tenantId: string, runId: string, queueMessageId: string, at: string, maxQueued: number) => {
+    (
+      tenantId: string,
+      runId: string,
+      queueMessageId: string,
+      at: string,
+      maxQueued: number,
+      effect?: HeldKey,
+    ) => {
       const before = toRun(get.get(runId, tenantId) as RunRecord | undefined);
       if (!before) return undefined;
       if (isActive(before.status)) return 'conflict';
@@ -211,12 +219,12 @@ export function sqliteRuns(db: Db): RunRepo {
       adjustCount(tenantId, before.status, before.target, -1);
       adjustCount(tenantId, 'queued', before.target, 1);
       outbox.run(runId, 'run.requeued', at);
-      recordEffect(runId);
+      recordEffect(effect, runId);
       return toRun(get.get(runId, tenantId) as RunRecord);
     },
   );
 
-  const cancel = db.transaction((tenantId: string, runId: string, at: string) => {
+  const cancel = db.transaction((tenantId: string, runId: string, at: string, effect?: HeldKey) => {
     const before = toRun(get.get(runId, tenantId) as RunRecord | undefined);
     if (!before) return undefined;
     if (cancelRun.run({ id: runId, tenant: tenantId, at }).changes === 0) return 'conflict';
@@ -224,7 +232,7 @@ export function sqliteRuns(db: Db): RunRepo {
     adjustCount(tenantId, before.status, before.target, -1);
     adjustCount(tenantId, 'cancelled', before.target, 1);
     outbox.run(runId, 'run.cancelled', at);
-    recordEffect(runId);
+    recordEffect(effect, runId);
     return toRun(get.get(runId, tenantId) as RunRecord);
   });
 
@@ -271,8 +279,8 @@ export function sqliteRuns(db: Db): RunRepo {
   );
 
   return {
-    async create(run, maxQueued) {
-      return create.immediate(run, maxQueued);
+    async create(run, maxQueued, effect) {
+      return create.immediate(run, maxQueued, effect);
     },
     async get(tenantId, runId) {
       return toRun(get.get(runId, tenantId) as RunRecord | undefined);
@@ -335,8 +343,8 @@ export function sqliteRuns(db: Db): RunRepo {
           ).n;
       return page(items, total);
     },
-    async rerun(tenantId, runId, queueMessageId, at, maxQueued) {
-      return rerun.immediate(tenantId, runId, queueMessageId, at, maxQueued);
+    async rerun(tenantId, runId, queueMessageId, at, maxQueued, effect) {
+      return rerun.immediate(tenantId, runId, queueMessageId, at, maxQueued, effect);
     },
     async queueStats(now) {
       const byStatus = Object.fromEntries(
@@ -345,8 +353,8 @@ export function sqliteRuns(db: Db): RunRepo {
       const open = waiting.get(now) as { n: number; oldest: string | null };
       return { byStatus, waiting: open.n, oldestWaitingAt: open.oldest };
     },
-    async cancel(tenantId, runId, at) {
-      return cancel.immediate(tenantId, runId, at);
+    async cancel(tenantId, runId, at, effect) {
+      return cancel.immediate(tenantId, runId, at, effect);
     },
     async claim(workerId, now, leaseUntil) {
       return claim.immediate(workerId, now, leaseUntil);

@@ -1,3 +1,4 @@
+import type { HeldKey } from '../held-key.js';
 import type { FileRow, JsonText, PartRow, PendingLimits, UploadRepo, UploadRow } from '../types.js';
 import type { Db } from './database.js';
 import { outboxWriter } from './events.js';
@@ -60,7 +61,7 @@ export function sqliteUploads(db: Db): UploadRepo {
   );
 
   const pendingTotals = db.prepare(pendingTotalsQuery('@tenant', '@now'));
-  const create = db.transaction((upload: UploadRow, limits: PendingLimits) => {
+  const create = db.transaction((upload: UploadRow, limits: PendingLimits, effect?: HeldKey) => {
     const totals = pendingTotals.get({ tenant: upload.tenant_id, now: limits.now }) as {
       count: number;
       bytes: number;
@@ -68,7 +69,7 @@ export function sqliteUploads(db: Db): UploadRepo {
     const refused = judgePendingLimits(totals, upload, limits);
     if (refused) return refused;
     insert.run(upload);
-    recordEffect(upload.id);
+    recordEffect(effect, upload.id);
     return 'created' as const;
   });
 
@@ -122,8 +123,8 @@ export function sqliteUploads(db: Db): UploadRepo {
       const items = rows.slice(0, limit);
       return { items, total, lastId: rows.length > limit ? items[items.length - 1]!.id : null };
     },
-    async create(upload, limits) {
-      return create.immediate(upload, limits);
+    async create(upload, limits, effect) {
+      return create.immediate(upload, limits, effect);
     },
     async get(tenantId, uploadId) {
       return get.get(uploadId, tenantId) as UploadRow | undefined;

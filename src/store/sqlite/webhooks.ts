@@ -1,3 +1,4 @@
+import type { HeldKey } from '../held-key.js';
 import type {
   AttemptRecord,
   ClaimedDelivery,
@@ -106,23 +107,25 @@ export function sqliteWebhooks(db: Db): WebhookRepo {
      WHERE endpoint_id = ? AND tenant_id = ? ORDER BY seq DESC LIMIT ?`,
   );
 
-  const create = db.transaction((endpoint: Parameters<WebhookRepo['create']>[0], max: number) => {
-    if ((count.get(endpoint.tenant_id) as number) >= max) return 'over_limit' as const;
-    insert.run({ ...endpoint, events: eventTypesColumn(endpoint.events) });
-    recordEffect(endpoint.id);
-    return 'created' as const;
-  });
+  const create = db.transaction(
+    (endpoint: Parameters<WebhookRepo['create']>[0], max: number, effect?: HeldKey) => {
+      if ((count.get(endpoint.tenant_id) as number) >= max) return 'over_limit' as const;
+      insert.run({ ...endpoint, events: eventTypesColumn(endpoint.events) });
+      recordEffect(effect, endpoint.id);
+      return 'created' as const;
+    },
+  );
   // the change and its record on the request's idempotency key commit together
   const rotateOnce = db.transaction(
-    (tenantId: string, endpointId: string, secret: string, previousUntil: string) => {
+    (tenantId: string, endpointId: string, secret: string, previousUntil: string, effect?: HeldKey) => {
       if (rotate.run(previousUntil, secret, endpointId, tenantId).changes === 0) return undefined;
-      recordEffect(endpointId);
+      recordEffect(effect, endpointId);
       return toEndpoint(get.get(endpointId, tenantId) as EndpointRecord);
     },
   );
-  const enableOnce = db.transaction((tenantId: string, endpointId: string) => {
+  const enableOnce = db.transaction((tenantId: string, endpointId: string, effect?: HeldKey) => {
     if (enable.run(endpointId, tenantId).changes === 0) return undefined;
-    recordEffect(endpointId);
+    recordEffect(effect, endpointId);
     return toEndpoint(get.get(endpointId, tenantId) as EndpointRecord);
   });
   const drop = db.transaction((tenantId: string, endpointId: string) => {
@@ -230,8 +233,8 @@ export function sqliteWebhooks(db: Db): WebhookRepo {
   });
 
   return {
-    async create(endpoint, max) {
-      return create.immediate(endpoint, max);
+    async create(endpoint, max, effect) {
+      return create.immediate(endpoint, max, effect);
     },
     async list(tenantId) {
       return (list.all(tenantId) as EndpointRecord[]).map((row) => toEndpoint(row));
@@ -242,11 +245,11 @@ export function sqliteWebhooks(db: Db): WebhookRepo {
     async delete(tenantId, endpointId) {
       return drop.immediate(tenantId, endpointId);
     },
-    async rotate(tenantId, endpointId, secret, previousUntil) {
-      return rotateOnce.immediate(tenantId, endpointId, secret, previousUntil);
+    async rotate(tenantId, endpointId, secret, previousUntil, effect) {
+      return rotateOnce.immediate(tenantId, endpointId, secret, previousUntil, effect);
     },
-    async enable(tenantId, endpointId) {
-      return enableOnce.immediate(tenantId, endpointId);
+    async enable(tenantId, endpointId, effect) {
+      return enableOnce.immediate(tenantId, endpointId, effect);
     },
     async claim(workerId, now, leaseUntil, perEndpoint, max) {
       return claim.immediate(workerId, now, leaseUntil, perEndpoint, max);
