@@ -22,6 +22,8 @@ export interface Config {
   uploadTtlMs: number;
   /** How often expired uploads are swept. */
   sweepIntervalMs: number;
+  /** Each pass of the sweep: rows per delete statement, and the time after which no new batch starts. */
+  sweep: { batchRows: number; budgetMs: number };
   /** Threads of the parser pool that diagnoses runs (see `defaultParserThreads`); at least 1 is started. */
   workerThreads: number;
   /**
@@ -368,6 +370,10 @@ function readConfig(env: EnvReader, role: ProcessRole): Config {
     uploadPartSize: env.int('UPLOAD_PART_SIZE', 8 * MiB, 1, 5 * 1024 * MiB),
     uploadTtlMs: env.int('UPLOAD_TTL_SECONDS', 24 * 3600, 1) * 1000,
     sweepIntervalMs: env.int('UPLOAD_SWEEP_SECONDS', 300, 1) * 1000,
+    sweep: {
+      batchRows: env.int('SWEEP_BATCH_ROWS', 1000, 1, 100_000),
+      budgetMs: env.int('SWEEP_BUDGET_SECONDS', 60, 1, 86_400) * 1000,
+    },
     workerThreads: parserThreads,
     embeddedWorker: env.bool('EMBEDDED_WORKER', true) && parserThreads > 0,
     deprecated:

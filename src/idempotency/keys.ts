@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../config.js';
 import type { HeldKey } from '../store/held-key.js';
-import { sweepInBatches } from '../store/sweep.js';
+import { type SweepPass, sweepInBatches } from '../store/sweep.js';
 import type { KeyClaim, Store, StoredAnswer } from '../store/types.js';
 import type { Clock } from '../time.js';
 
@@ -106,9 +106,9 @@ export class IdempotencyKeys {
     return { outcome: 'claimed', resourceId: claim.resourceId, lease: new KeyLease(this, held) };
   }
 
-  /** Deletes keys past IDEMPOTENCY_KEY_TTL_SECONDS, batch after batch within the sweep's budget. */
-  sweepExpired(): Promise<number> {
+  /** Deletes keys past IDEMPOTENCY_KEY_TTL_SECONDS, batch after batch within the pass's budget. */
+  sweepExpired(pass: SweepPass): Promise<number> {
     const now = this.clock.now().toISOString();
-    return sweepInBatches((limit) => this.store.idempotency.sweep(now, limit));
+    return sweepInBatches((limit) => this.store.idempotency.sweep(now, limit), pass);
   }
 }

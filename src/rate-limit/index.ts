@@ -1,4 +1,5 @@
 import type { Config } from '../config.js';
+import { type SweepPass, sweepInBatches } from '../store/sweep.js';
 import type { Store } from '../store/types.js';
 import type { RateLimiter, RateLimitPolicy } from './limiter.js';
 import { SharedRateLimiter } from './shared.js';
@@ -17,6 +18,20 @@ export interface RateLimiters {
 function limiterOf(policy: RateLimitPolicy, store: Store): RateLimiter | undefined {
   if (policy.perSecond === 0) return undefined;
   return store.rateBuckets ? new SharedRateLimiter(policy, store.rateBuckets) : new LocalRateLimiter(policy);
+}
+
+/**
+ * Deletes the shared buckets that are full again (untouched for longer than the slower policy takes to
+ * refill one from empty), within the sweep pass: one row per client address would otherwise stay for ever.
+ */
+export function pruneSharedBuckets(config: Config, store: Store, pass: SweepPass): Promise<number> {
+  const buckets = store.rateBuckets;
+  const refills = [config.rateLimit, config.anonymousRateLimit]
+    .filter((policy) => policy.perSecond > 0)
+    .map((policy) => Math.ceil(policy.burst / policy.perSecond));
+  if (!buckets || refills.length === 0) return Promise.resolve(0);
+  const fullAfterSeconds = Math.max(...refills) + 1;
+  return sweepInBatches((limit) => buckets.prune(fullAfterSeconds, limit), pass);
 }
 
 /** The limiters of the deployment: shared through the database when it has shared buckets; none when off. */

@@ -4,6 +4,7 @@ import type { Config } from '../config.js';
 import { createWebhookDispatcher, type WebhookDispatcher } from '../events/delivering/dispatcher.js';
 import type { Logger } from '../logger.js';
 import { createServices, type Services } from '../services.js';
+import { sweepOnce } from './sweep-pass.js';
 import { openStore } from '../store/open.js';
 import type { Store } from '../store/types.js';
 import { createRunWorker } from '../worker/index.js';
@@ -74,13 +75,8 @@ function sweepJob(services: Services): Job {
     'sweep',
     config.sweepIntervalMs,
     async () => {
-      await services.uploads.sweepExpired();
-      const removed = await services.uploads.sweepLeftovers(config.leftoverMinAgeMs);
-      if (removed > 0) logger.info({ removed }, 'removed temporary files and blobs no record refers to');
-      const keys = await services.idempotency.sweepExpired();
-      if (keys > 0) logger.info({ removed: keys }, 'removed idempotency keys past their time');
-      const events = await services.events.sweep();
-      if (events > 0) logger.info({ removed: events }, 'removed events past their retention');
+      const report = await sweepOnce(services);
+      if (Object.values(report).some((n) => n > 0)) logger.info(report, 'swept records past their time');
     },
     logger,
     true,

@@ -1,21 +1,30 @@
-/** Rows deleted per statement by a sweep, and statements per sweep: a backlog goes over several sweeps. */
-const SWEEP_BATCH = 500;
-const SWEEP_BATCHES = 20;
+/**
+ * One pass of the periodic sweep: each sweeper deletes `batchRows` rows per statement, batch after batch,
+ * until a batch comes back short (it caught up) or the pass's time budget is spent. A backlog of any size
+ * therefore goes at the speed the database deletes, not at a fixed number of rows per pass.
+ */
+export interface SweepPass {
+  readonly batchRows: number;
+  /** `performance.now()` after which no new batch starts */
+  readonly deadline: number;
+}
+
+export function sweepPass(limits: { batchRows: number; budgetMs: number }): SweepPass {
+  return { batchRows: limits.batchRows, deadline: performance.now() + limits.budgetMs };
+}
 
 /**
  * Calls `sweepOnce` (which deletes up to its limit and says how many went) until a batch comes back short
- * or `batches` have run; returns how many went in all.
+ * or the pass's budget is spent; returns how many went in all.
  */
 export async function sweepInBatches(
   sweepOnce: (limit: number) => Promise<number>,
-  batch = SWEEP_BATCH,
-  batches = SWEEP_BATCHES,
+  pass: SweepPass,
 ): Promise<number> {
   let removed = 0;
-  for (let i = 0; i < batches; i++) {
-    const deleted = await sweepOnce(batch);
+  for (;;) {
+    const deleted = await sweepOnce(pass.batchRows);
     removed += deleted;
-    if (deleted < batch) break;
+    if (deleted < pass.batchRows || performance.now() >= pass.deadline) return removed;
   }
-  return removed;
 }

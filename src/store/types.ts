@@ -455,6 +455,11 @@ export interface RateBucketRepo {
     perSecond: number,
     burst: number,
   ): Promise<{ granted: number; left: number }>;
+  /**
+   * Deletes up to `limit` buckets untouched for `fullAfterSeconds` (by then any bucket has refilled, and a
+   * full bucket is the same as none); returns how many.
+   */
+  prune(fullAfterSeconds: number, limit: number): Promise<number>;
 }
 
 export type { EventType };
@@ -515,9 +520,9 @@ export interface EventRepo {
   watch(onEvents: () => void): () => void;
   /**
    * Deletes up to `limit` events created before `before`, with their deliveries; and delivery attempts
-   * recorded before `before`. Returns how many events.
+   * recorded before `before`, up to `limit` of them. Returns how many of each.
    */
-  sweep(before: string, limit: number): Promise<number>;
+  sweep(before: string, limit: number): Promise<{ events: number; attempts: number }>;
 }
 
 export type EndpointStatus = 'enabled' | 'disabled';

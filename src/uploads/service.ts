@@ -13,6 +13,7 @@ import type { Schemas } from '../contract.js';
 import { ERRORS } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { Signal } from '../signal.js';
+import { type SweepPass, sweepInBatches } from '../store/sweep.js';
 import type { FileRow, JsonText, Store, UploadRow } from '../store/types.js';
 import type { Clock } from '../time.js';
 import { fileKey, multipartOf, uploadPrefix } from './keys.js';
@@ -303,9 +304,9 @@ export class Uploads {
     return { upload_id: uploadId, status: 'aborted' as const };
   }
 
-  /** Deletes pending uploads past their expiry, bytes first; returns how many went. */
-  sweepExpired(batch = 100): Promise<number> {
-    return this.sweep.expired(batch);
+  /** Deletes pending uploads past their expiry, bytes first, within the pass's budget; returns how many. */
+  sweepExpired(pass: SweepPass): Promise<number> {
+    return sweepInBatches((limit) => this.sweep.expired(limit), pass);
   }
 
   /** Removes what a crash left behind and no row refers to, older than `minAgeMs` (see UploadSweep). */

@@ -1,3 +1,4 @@
+import { sweepPass } from '../../src/store/sweep.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blobEngine, padPdf, partSize, partsKept, storedFiles } from '../helpers/blobs.js';
 import { readPdf, sendUpload, sha256, uploadPdf } from '../helpers/files.js';
@@ -358,7 +359,7 @@ describe('expiry', () => {
         json: { upload_id: upload.upload_id },
       });
       expect(done.body.error).toBe('upload_expired');
-      expect(await short.server.services.uploads.sweepExpired()).toBe(1);
+      expect(await short.server.services.uploads.sweepExpired(sweepPass(short.config.sweep))).toBe(1);
       expect((await short.request('GET', `/api/open/uploads/${upload.upload_id}`)).status).toBe(404);
       expect(await partsKept(short.server.services.blobs, short.tenant.tenant_id, upload.upload_id)).toBe(
         false,

@@ -1,5 +1,5 @@
 import { ERRORS } from '../../errors.js';
-import { sweepInBatches } from '../../store/sweep.js';
+import { type SweepPass, sweepInBatches } from '../../store/sweep.js';
 import type { EventType, Store } from '../../store/types.js';
 import type { Clock } from '../../time.js';
 
@@ -20,9 +20,20 @@ export class Events {
     return page;
   }
 
-  /** Deletes events (with their deliveries) and delivery attempts past the retention; returns how many events. */
-  async sweep(): Promise<number> {
+  /**
+   * Deletes events (with their deliveries) and delivery attempts past the retention, batch after batch
+   * within the pass's budget; returns how many of each went.
+   */
+  async sweep(pass: SweepPass): Promise<{ events: number; attempts: number }> {
     const before = new Date(this.clock.now().getTime() - this.retentionMs).toISOString();
-    return sweepInBatches((limit) => this.store.events.sweep(before, limit));
+    const removed = { events: 0, attempts: 0 };
+    await sweepInBatches(async (limit) => {
+      const batch = await this.store.events.sweep(before, limit);
+      removed.events += batch.events;
+      removed.attempts += batch.attempts;
+      // a batch is full while either kind still has a backlog
+      return Math.max(batch.events, batch.attempts);
+    }, pass);
+    return removed;
   }
 }

@@ -201,12 +201,12 @@ export function postgresEvents(db: Postgres): EventRepo & { committed(): Promise
             rows.map((r) => r.id),
           ]);
         }
-        await tx.query(
+        const attempts = await tx.query(
           `DELETE FROM webhook_attempts WHERE seq IN (
              SELECT seq FROM webhook_attempts WHERE attempted_at < $1 LIMIT $2)`,
           [before, limit],
         );
-        return rows.length;
+        return { events: rows.length, attempts: attempts.rowCount ?? 0 };
       });
     },
   };

@@ -27,5 +27,16 @@ export function postgresRateBuckets(db: Postgres): RateBucketRepo {
         );
       }
     },
+    async prune(fullAfterSeconds, limit) {
+      // no index on updated_at: it would cost every take its HOT update; a pass scans the table instead
+      const gone = await db.query(
+        `DELETE FROM rate_buckets WHERE key IN (
+           SELECT key FROM rate_buckets WHERE updated_at < clock_timestamp() - make_interval(secs => $1) LIMIT $2)
+         RETURNING 1 AS one`,
+        [fullAfterSeconds, limit],
+        'rate.prune',
+      );
+      return gone.length;
+    },
   };
 }

@@ -101,8 +101,8 @@ export function sqliteEvents(db: Db): EventRepo {
       dropDeliveries.run(id);
       dropEvent.run(id);
     }
-    dropAttempts.run(before, limit);
-    return ids.length;
+    const attempts = dropAttempts.run(before, limit).changes;
+    return { events: ids.length, attempts };
   });
   return {
     async list(tenantId, type, limit, startingAfter) {

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.js';
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+    return [];
+  } catch (error) {
+    return (error as ConfigError).problems;
+  }
+}
+
+describe('sweep, pacing and proxy settings', () => {
+  it('read their defaults and their bounds', () => {
+    const config = loadConfig({});
+    expect(config.sweep).toEqual({ batchRows: 1000, budgetMs: 60_000 });
+    expect(config.anonymousRateLimit).toEqual({ perSecond: 10, burst: 20 });
+    expect(config.trustProxy).toEqual([]);
+    const edges = loadConfig({
+      SWEEP_BATCH_ROWS: '100000',
+      SWEEP_BUDGET_SECONDS: '1',
+      RATE_LIMIT_ANONYMOUS_PER_SECOND: '0',
+      RATE_LIMIT_ANONYMOUS_BURST: '1',
+      TRUST_PROXY: '127.0.0.1, 10.0.0.0/8,fd00::/8,::1',
+    });
+    expect(edges.sweep).toEqual({ batchRows: 100_000, budgetMs: 1000 });
+    expect(edges.anonymousRateLimit).toEqual({ perSecond: 0, burst: 1 });
+    expect(edges.trustProxy).toEqual(['127.0.0.1', '10.0.0.0/8', 'fd00::/8', '::1']);
+  });
+
+  it('refuse values out of bounds, one line each', () => {
+    const problems = problemsOf({
+      SWEEP_BATCH_ROWS: '0',
+      SWEEP_BUDGET_SECONDS: '0',
+      RATE_LIMIT_ANONYMOUS_BURST: '0',
+      TRUST_PROXY: '10.0.0.0/33,example.com',
+    });
+    expect(problems).toHaveLength(4);
+    expect(problems.join('\n')).toMatch(/SWEEP_BATCH_ROWS must be a whole number from 1 to 100000/);
+    expect(problems.join('\n')).toMatch(/SWEEP_BUDGET_SECONDS must be a whole number from 1 to 86400/);
+    expect(problems.join('\n')).toMatch(/RATE_LIMIT_ANONYMOUS_BURST must be a whole number from 1/);
+    expect(problems.join('\n')).toMatch(
+      /TRUST_PROXY must be up to 64 comma-separated IP addresses or CIDR ranges/,
+    );
+    expect(problemsOf({ SWEEP_BATCH_ROWS: '100001' })).toHaveLength(1);
+  });
+});
