@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -166,6 +167,54 @@ async function checkAgainstContract(method: string, route: string, response: Api
   }
 }
 
+/**
+ * `npm run judge:prism`: every harness is behind Stoplight Prism in proxy mode (PRISM_BIN), which checks each
+ * answer, headers included, against openapi.yaml and says what it found in `sl-violations`.
+ */
+export const throughPrism = process.env.TEST_THROUGH_PRISM === 'true';
+
+async function behindPrism(upstream: string): Promise<{ url: string; close(): Promise<void> }> {
+  const bin = process.env.PRISM_BIN;
+  if (!bin) throw new Error('TEST_THROUGH_PRISM needs PRISM_BIN (npm run judge:prism sets it)');
+  const port = await freePort();
+  const logDir = process.env.PRISM_LOG_DIR ?? tmpdir();
+  const log = openSync(path.join(logDir, `prism-${port}.log`), 'a');
+  const child = spawn(
+    bin,
+    ['proxy', CONTRACT_PATH, upstream, '--host', '127.0.0.1', '--port', String(port), '--errors=false'],
+    { stdio: ['ignore', log, log] },
+  );
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`prism exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error('prism did not start');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    url,
+    close: () =>
+      new Promise<void>((resolve) => {
+        closeSync(log);
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** What Prism found wrong with an answer (its request findings are the tests' bad requests, on purpose). */
+function responseViolations(headers: Headers): unknown[] {
+  const found = headers.get('sl-violations');
+  if (!found) return [];
+  return (JSON.parse(found) as { location: string[] }[]).filter((v) => v.location[0] === 'response');
+}
+
 /** The `haproxy` project: every harness is two servers behind HAProxy. */
 export const throughHaproxy = process.env.TEST_THROUGH_HAPROXY === 'true';
 
@@ -232,7 +281,8 @@ export async function startHarness(
   // the `haproxy` project: the same suites through HAProxy, in front of this server and a second one on the
   // same database and blobs
   const proxied = throughHaproxy ? await behindHaproxy(server, config, logger) : undefined;
-  const url = proxied?.url ?? server.url;
+  const prism = throughPrism ? await behindPrism(proxied?.url ?? server.url) : undefined;
+  const url = prism?.url ?? proxied?.url ?? server.url;
   const tenant = await server.services.tenants.create('acme');
   const other = await server.services.tenants.create('globex');
   const request = async (
@@ -249,7 +299,10 @@ export async function startHarness(
       headers['content-type'] = 'application/json';
     }
     if (options.contentType) headers['content-type'] = options.contentType;
-    const res = await fetch(`${url}${route}`, { method, headers, body });
+    // Prism's proxy re-encodes a binary body as text (a PDF part arrives longer than sent): bytes go
+    // around it, straight to the server, and only their answers miss Prism's judgement
+    const base = prism && body instanceof Uint8Array ? (proxied?.url ?? server.url) : url;
+    const res = await fetch(`${base}${route}`, { method, headers, body });
     const text = await res.text();
     let parsed: unknown;
     try {
@@ -258,6 +311,7 @@ export async function startHarness(
       parsed = undefined;
     }
     const response = { status: res.status, headers: res.headers, body: parsed, text };
+    if (prism) expect(responseViolations(res.headers), `Prism on ${method} ${route}`).toEqual([]);
     await checkAgainstContract(method, route, response);
     return response;
   };
@@ -272,6 +326,7 @@ export async function startHarness(
     request,
     query: (sql, params) => queryDatabase(dataDir, database.DATABASE_URL, sql, params),
     async close() {
+      await prism?.close();
       await proxied?.close();
       await server.close();
       rmSync(dataDir, { recursive: true, force: true });
