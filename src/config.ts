@@ -407,7 +407,7 @@ function readConfig(env: EnvReader, role: ProcessRole): Config {
     },
     anonymousRateLimit: {
       perSecond: env.int('RATE_LIMIT_ANONYMOUS_PER_SECOND', 10, 0, 1_000_000),
-      burst: env.int('RATE_LIMIT_ANONYMOUS_BURST', 20, 1, 1_000_000),
+      burst: env.int('RATE_LIMIT_ANONYMOUS_BURST', 50, 1, 1_000_000),
     },
     trustProxy: env.proxies('TRUST_PROXY'),
     pointsPerPage: {

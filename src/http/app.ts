@@ -13,7 +13,13 @@ import { idempotency } from './idempotency.js';
 import { Contract } from './operations.js';
 import { authenticate, checkHandlers, invoke, readBody, route, validate } from './pipeline.js';
 import { createRateLimiters } from '../rate-limit/index.js';
-import { clientAddress, limitAnonymous, limitTenant, refuseSpentAddress } from './rate-limit.js';
+import {
+  clientAddress,
+  limitAnonymous,
+  limitTenant,
+  paceAddress,
+  RecentlyValidTokens,
+} from './rate-limit.js';
 import { sendError } from './render.js';
 import type { AppState, Step } from './state.js';
 
@@ -131,9 +137,10 @@ export async function createApp(services: Services): Promise<Koa<AppState>> {
   app.use(limitAnonymous(limiters.addresses));
   // everything else, the API and unknown paths alike, is the contract's: its 404 and 405 are the envelope
   app.use(route(contract));
-  app.use(refuseSpentAddress(limiters.addresses));
+  const validTokens = new RecentlyValidTokens();
+  app.use(paceAddress(limiters.addresses, validTokens));
   app.use(authenticate(services.tenants));
-  app.use(limitTenant(limiters.tenants));
+  app.use(limitTenant(limiters.tenants, limiters.addresses, validTokens));
   app.use(takeTurn(new FairTurns()));
   app.use(readBody());
   app.use(validate(contract));

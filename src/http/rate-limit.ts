@@ -1,9 +1,13 @@
+import { createHash } from 'node:crypto';
 import proxyaddr from 'proxy-addr';
 import { ERRORS } from '../errors.js';
 import { type Decision, type RateLimiter, rateLimitHeaders } from '../rate-limit/index.js';
 import type { AppContext, Step } from './state.js';
 
 const LIMITED_PATHS = '/api/open/';
+const BEARER = /^Bearer +(\S+) *$/i;
+const REMEMBERED_TOKENS = 10_000;
+const REMEMBER_MS = 60_000;
 
 function apply(ctx: AppContext, limiter: RateLimiter, decision: Decision): void {
   ctx.set(rateLimitHeaders(limiter.policy, decision));
@@ -25,12 +29,72 @@ export function clientAddress(trustProxy: string[]): Step {
 }
 
 /**
- * The rate limit step of an authenticated request: one bucket per tenant, taken before the body is read,
- * so that a refused request costs no more than its headers.
+ * Tokens this process recently found valid (by their hash; at most 10,000, for a minute). They only spare a
+ * tenant's requests the address bucket: every request is still authenticated by the token lookup.
  */
-export function limitTenant(limiter: RateLimiter | undefined): Step {
+export class RecentlyValidTokens {
+  private readonly until = new Map<string, number>();
+
+  private static key(token: string): string {
+    return createHash('sha256').update(token).digest('base64url');
+  }
+
+  has(token: string): boolean {
+    const key = RecentlyValidTokens.key(token);
+    const until = this.until.get(key);
+    if (until === undefined) return false;
+    if (until > Date.now()) return true;
+    this.until.delete(key);
+    return false;
+  }
+
+  remember(token: string): void {
+    const key = RecentlyValidTokens.key(token);
+    this.until.delete(key);
+    if (this.until.size >= REMEMBERED_TOKENS) this.until.delete(this.until.keys().next().value!);
+    this.until.set(key, Date.now() + REMEMBER_MS);
+  }
+}
+
+const addressKey = (ctx: AppContext) => `address:${ctx.state.clientAddress}`;
+const bearerOf = (ctx: AppContext) => BEARER.exec(ctx.get('authorization'))?.[1];
+
+/**
+ * Before the token is looked up: a request whose token this process has not recently found valid takes one
+ * request from its address's bucket, and an empty bucket answers 429 there, so that guessing tokens costs
+ * the guesser, not the database (every lookup was paid for). Routing ran first, so an unknown method is 405
+ * and an unknown path 404 whatever the bucket holds. A token that turns out valid gets its request back
+ * (limitTenant) and is remembered: its tenant's next requests pass without touching the address bucket.
+ */
+export function paceAddress(limiter: RateLimiter | undefined, known: RecentlyValidTokens): Step {
+  return async (ctx, next) => {
+    if (!limiter || !ctx.state.operation?.authenticated) return next();
+    const token = bearerOf(ctx);
+    if (token !== undefined && known.has(token)) return next();
+    const taken = limiter.take(addressKey(ctx));
+    apply(ctx, limiter, taken instanceof Promise ? await taken : taken);
+    ctx.state.addressCharged = true;
+    return next();
+  };
+}
+
+/**
+ * The rate limit step of an authenticated request: one bucket per tenant, taken before the body is read,
+ * so that a refused request costs no more than its headers. A valid token first gives back what its
+ * address paid for the lookup.
+ */
+export function limitTenant(
+  limiter: RateLimiter | undefined,
+  addresses: RateLimiter | undefined,
+  known: RecentlyValidTokens,
+): Step {
   return async (ctx, next) => {
     const tenantId = ctx.state.principal?.tenantId;
+    if (tenantId !== undefined && ctx.state.addressCharged) {
+      addresses?.refund(addressKey(ctx));
+      const token = bearerOf(ctx);
+      if (token !== undefined) known.remember(token);
+    }
     if (limiter && tenantId !== undefined) {
       const taken = limiter.take(`tenant:${tenantId}`);
       apply(ctx, limiter, taken instanceof Promise ? await taken : taken);
@@ -39,26 +103,9 @@ export function limitTenant(limiter: RateLimiter | undefined): Step {
   };
 }
 
-const addressKey = (ctx: AppContext) => `address:${ctx.state.clientAddress}`;
-
 /**
- * Before the token is looked up: an address whose bucket is spent (by answers no valid token explained) is
- * refused with 429, so that guessing tokens costs the guesser, not the database. Routing ran first, so an
- * unknown method is 405 and an unknown path 404 whatever the bucket holds.
- */
-export function refuseSpentAddress(limiter: RateLimiter | undefined): Step {
-  return (ctx, next) => {
-    const refusal =
-      limiter && ctx.state.operation?.authenticated ? limiter.refusal(addressKey(ctx)) : undefined;
-    if (refusal && limiter) apply(ctx, limiter, refusal);
-    return next();
-  };
-}
-
-/**
- * Answers on `/api/open/*` that no tenant's bucket explained (no token, a bad one, an unknown path) are
- * counted against the client's address, so that every answer there carries the rate limit headers and a
- * caller without a valid token is paced (refuseSpentAddress refuses it once its bucket is spent).
+ * Answers on `/api/open/*` that no bucket explained yet (an unknown path, an unsupported method) are counted
+ * against the client's address, so that every answer there carries the rate limit headers.
  */
 export function limitAnonymous(limiter: RateLimiter | undefined): Step {
   return async (ctx, next) => {

@@ -35,6 +35,8 @@ export interface AppState {
   principal?: Principal;
   /** the rate limit step: a bucket already explained this answer in its headers */
   rateLimited?: boolean;
+  /** paceAddress: the request took one from its address's bucket before its token was looked up */
+  addressCharged?: boolean;
   /** readBody: the JSON body as sent (its text when it is not JSON); undefined when none came */
   jsonBody?: unknown;
   /** validate: the request as the contract accepted it */

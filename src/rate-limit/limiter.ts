@@ -21,11 +21,8 @@ export interface RateLimiter {
   readonly policy: RateLimitPolicy;
   /** Synchronous when the process can decide alone, which is the hot path. */
   take(key: string): Decision | Promise<Decision>;
-  /**
-   * The refusal, when the key's bucket is known to hold less than one request now; taken without touching
-   * the bucket, so that a refused caller costs no work (no token lookup, no database round trip).
-   */
-  refusal(key: string): Decision | undefined;
+  /** Gives back one request taken by `take` that turned out not to count (a valid token, for an address). */
+  refund(key: string): void;
 }
 
 /** The refill arithmetic every engine shares. */

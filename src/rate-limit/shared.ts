@@ -34,15 +34,10 @@ export class SharedRateLimiter implements RateLimiter {
     this.leaseSize = Math.max(1, Math.floor(policy.burst * LEASE_SHARE));
   }
 
-  /**
-   * Spent when this process's lease is empty and the shared bucket, as last seen plus what it refilled
-   * since, still holds less than one: other processes can only have taken more from it meanwhile.
-   */
-  refusal(key: string): Decision | undefined {
+  /** Back into this process's lease: spent by its next take, or dropped with the lease after a second. */
+  refund(key: string): void {
     const lease = this.leases.get(key);
-    if (!lease || lease.pending || lease.tokens >= 1) return undefined;
-    const atMost = lease.sharedLeft + ((this.now() - lease.takenAt) / 1000) * this.policy.perSecond;
-    return atMost < 1 ? decide(this.policy, atMost, false) : undefined;
+    if (lease && this.now() - lease.takenAt < LEASE_LIFETIME_MS) lease.tokens += 1;
   }
 
   take(key: string): Decision | Promise<Decision> {

@@ -23,9 +23,9 @@ export class LocalRateLimiter implements RateLimiter {
       : this.policy.burst;
   }
 
-  refusal(key: string): Decision | undefined {
-    const tokens = this.tokensAt(this.buckets.get(key), this.now());
-    return tokens < 1 ? decide(this.policy, tokens, false) : undefined;
+  refund(key: string): void {
+    const bucket = this.buckets.get(key);
+    if (bucket) bucket.tokens = Math.min(this.policy.burst, bucket.tokens + 1);
   }
 
   take(key: string): Decision {

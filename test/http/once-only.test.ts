@@ -110,9 +110,22 @@ describe('every POST of the contract', () => {
   it('records its effect on the key in the same transaction, where it says it does', async () => {
     const recorded = (await posts()).filter((id) => 'recover' in ONCE_ONLY[id]!);
     for (const id of recorded) {
-      const { route, json, resource } = await requests[id]!();
-      const key = randomUUID();
-      const answer = await h.request('POST', route, { json, headers: { 'Idempotency-Key': key } });
+      let prepared = await requests[id]!();
+      let key = randomUUID();
+      let answer = await h.request('POST', prepared.route, {
+        json: prepared.json,
+        headers: { 'Idempotency-Key': key },
+      });
+      // a one-page run can finish before it is cancelled: then cancel a new one
+      for (let tries = 0; id === 'cancelRun' && answer.body?.error === 'run_finished' && tries < 5; tries++) {
+        prepared = await requests[id]!();
+        key = randomUUID();
+        answer = await h.request('POST', prepared.route, {
+          json: prepared.json,
+          headers: { 'Idempotency-Key': key },
+        });
+      }
+      const { resource } = prepared;
       expect(answer.status, `${id}: ${answer.text}`).toBeLessThan(300);
       const [row] = await h.query<{ resource_id: string | null }>(
         'SELECT resource_id FROM idempotency_keys WHERE key = ?',

@@ -14,7 +14,7 @@ describe('sweep, pacing and proxy settings', () => {
   it('read their defaults and their bounds', () => {
     const config = loadConfig({});
     expect(config.sweep).toEqual({ batchRows: 1000, budgetMs: 60_000 });
-    expect(config.anonymousRateLimit).toEqual({ perSecond: 10, burst: 20 });
+    expect(config.anonymousRateLimit).toEqual({ perSecond: 10, burst: 50 });
     expect(config.trustProxy).toEqual([]);
     const edges = loadConfig({
       SWEEP_BATCH_ROWS: '100000',
