@@ -12,6 +12,8 @@ type Facts = Pick<Report, 'document' | 'pages'>;
 export type Profile = Schemas['Profile'];
 export type ProfileName = Profile['name'];
 type Check = Profile['checks'][number];
+/** A check as a profile's rule makes it; `judge` adds the clause its profile says it implements. */
+type Draft = Omit<Check, 'clause'>;
 type Severity = Check['severity'];
 type PageReport = Report['pages'][number];
 
@@ -34,21 +36,21 @@ const STANDARD_ENCODINGS = new Set([
 const okPages = (facts: Facts) =>
   facts.pages.filter((p): p is PageReport & { status: 'ok' } => p.status === 'ok');
 
-const pass = (id: string, severity: Severity, message: string): Check => ({
+const pass = (id: string, severity: Severity, message: string): Draft => ({
   id,
   severity,
   status: 'pass',
   pages: [],
   message,
 });
-const fail = (id: string, severity: Severity, message: string, pages: number[] = []): Check => ({
+const fail = (id: string, severity: Severity, message: string, pages: number[] = []): Draft => ({
   id,
   severity,
   status: 'fail',
   pages,
   message,
 });
-const notApplicable = (id: string, severity: Severity, message: string): Check => ({
+const notApplicable = (id: string, severity: Severity, message: string): Draft => ({
   id,
   severity,
   status: 'not_applicable',
@@ -63,7 +65,7 @@ function pageCheck(
   severity: Severity,
   problem: (page: PageReport & { status: 'ok' }) => string[],
   messages: { pass: string; fail: (subjects: string[]) => string },
-): Check {
+): Draft {
   const pages: number[] = [];
   const subjects = new Set<string>();
   for (const page of okPages(facts)) {
@@ -79,10 +81,10 @@ function pageCheck(
 }
 
 /** A check of the whole document, severity error. */
-const documentCheck = (id: string, ok: boolean, passed: string, failed: string): Check =>
+const documentCheck = (id: string, ok: boolean, passed: string, failed: string): Draft =>
   ok ? pass(id, 'error', passed) : fail(id, 'error', failed);
 
-function pagesReadable(facts: Facts): Check {
+function pagesReadable(facts: Facts): Draft {
   const failed = facts.pages.filter((p) => p.status === 'failed').map((p) => p.page);
   return failed.length === 0
     ? pass('pages_readable', 'error', 'Every page could be read')
@@ -92,10 +94,11 @@ function pagesReadable(facts: Facts): Check {
 const fontsEmbedded = (facts: Facts) =>
   pageCheck(facts, 'fonts_embedded', 'error', (p) => p.fonts.filter((f) => !f.embedded).map((f) => f.name), {
     pass: 'Every font is embedded',
-    fail: ([names]) => `Fonts not embedded: ${names}`,
+    fail: ([names]) =>
+      `Fonts not embedded: ${names}. Embed them when the PDF is made (or print it to PDF again)`,
   });
 
-function printChecks(facts: Facts, options: RunOptions, settings: ProfileSettings): Check[] {
+function printChecks(facts: Facts, options: RunOptions, settings: ProfileSettings): Draft[] {
   const minPpi = options.min_ppi ?? settings.printMinPpi;
   const doc = facts.document;
   const cmykJob = options.cmyk === true || doc.output_intents.some((intent) => intent.components === 4);
@@ -182,65 +185,96 @@ function printChecks(facts: Facts, options: RunOptions, settings: ProfileSetting
   ];
 }
 
-function archiveChecks(facts: Facts): Check[] {
+function archiveChecks(facts: Facts): Draft[] {
   const doc = facts.document;
   const claimsPart1 = doc.pdfa?.startsWith('1') ?? false;
   return [
     pagesReadable(facts),
     fontsEmbedded(facts),
-    documentCheck('not_encrypted', !doc.encrypted, 'The file is not encrypted', 'The file is encrypted'),
-    documentCheck('no_javascript', !doc.javascript, 'No JavaScript', 'The file contains JavaScript'),
+    documentCheck(
+      'not_encrypted',
+      !doc.encrypted,
+      'The file is not encrypted',
+      'The file is encrypted: save it without a password or permissions',
+    ),
+    documentCheck(
+      'no_javascript',
+      !doc.javascript,
+      'No JavaScript',
+      'The file contains JavaScript (document scripts or JavaScript actions): remove it',
+    ),
     documentCheck(
       'no_embedded_files',
       doc.embedded_files === 0,
       'No embedded files',
-      `The file embeds ${doc.embedded_files} file(s); PDF/A-2 allows only PDF/A ones, which is not checked here`,
+      `The file embeds ${doc.embedded_files} file(s); PDF/A-2 allows only PDF/A ones, which is not checked here: remove them or make sure they are PDF/A`,
     ),
     documentCheck(
       'xmp_pdfa_claim',
       doc.xmp_metadata && doc.pdfa !== null,
       `XMP metadata claims PDF/A-${doc.pdfa}`,
-      doc.xmp_metadata ? 'The XMP metadata has no pdfaid claim' : 'The file has no XMP metadata',
+      doc.xmp_metadata
+        ? 'The XMP metadata has no valid PDF/A identification: add pdfaid:part and pdfaid:conformance in the namespace http://www.aiim.org/pdfa/ns/id/'
+        : 'The file has no XMP metadata: add it, with the PDF/A identification (pdfaid:part, pdfaid:conformance)',
     ),
     documentCheck(
       'output_intent',
       doc.output_intents.length > 0,
       'The file has an output intent',
-      'The file has no output intent',
+      'The file has no output intent: add one (GTS_PDFA1 with an ICC profile) for its device colour',
     ),
     claimsPart1
       ? pageCheck(facts, 'no_transparency_part1', 'error', (p) => (p.transparency ? ['transparency'] : []), {
           pass: 'No transparency, as PDF/A-1 requires',
-          fail: () => 'PDF/A-1 forbids transparency, and these pages use it',
+          fail: () => 'PDF/A-1 forbids transparency, and these pages use it: flatten it, or claim PDF/A-2',
         })
       : notApplicable('no_transparency_part1', 'error', 'The file does not claim PDF/A-1'),
   ];
 }
 
-function accessibilityChecks(facts: Facts): Check[] {
+/**
+ * A well-formed BCP 47 language tag (RFC 5646, section 2.1): language (with extended subtags), script,
+ * region, variants, extensions and private use, or a private-use or grandfathered tag.
+ */
+const BCP47 = new RegExp(
+  '^(?:(?:[a-z]{2,3}(?:-[a-z]{3}){0,3}|[a-z]{4}|[a-z]{5,8})(?:-[a-z]{4})?(?:-(?:[a-z]{2}|[0-9]{3}))?' +
+    '(?:-(?:[a-z0-9]{5,8}|[0-9][a-z0-9]{3}))*(?:-[0-9a-wy-z](?:-[a-z0-9]{2,8})+)*(?:-x(?:-[a-z0-9]{1,8})+)?' +
+    '|x(?:-[a-z0-9]{1,8})+' +
+    '|en-gb-oed|i-(?:ami|bnn|default|enochian|hak|klingon|lux|mingo|navajo|pwn|tao|tay|tsu)' +
+    '|sgn-(?:be-fr|be-nl|ch-de)|art-lojban|cel-gaulish|no-bok|no-nyn|zh-(?:guoyu|hakka|min|min-nan|xiang))$',
+  'i',
+);
+
+export const isLanguageTag = (tag: string): boolean => BCP47.test(tag.trim());
+
+function accessibilityChecks(facts: Facts): Draft[] {
   const doc = facts.document;
   const figures = doc.struct_figures;
+  const title = doc.xmp_title ?? doc.title;
   return [
     pagesReadable(facts),
+    fontsEmbedded(facts),
     documentCheck(
       'tagged',
       doc.tagged,
       'The PDF is tagged',
-      'The PDF is not tagged (no marked structure tree)',
+      'The PDF is not tagged (no marked structure tree): make it with tags, or tag it in an editor',
     ),
     documentCheck(
       'language',
-      doc.language !== null,
+      doc.language !== null && isLanguageTag(doc.language),
       `The language is ${doc.language}`,
-      'The document declares no language',
+      doc.language === null
+        ? "The document declares no language: set the catalog's /Lang to a BCP 47 tag such as en-US"
+        : `The document's language "${doc.language}" is not a BCP 47 tag: use one such as en-US`,
     ),
     documentCheck(
       'title_displayed',
-      doc.title !== null && doc.display_doc_title,
+      title !== null && doc.display_doc_title,
       'The title is shown as the window title',
-      doc.title === null
-        ? 'The document has no title'
-        : 'The title is not shown as the window title (DisplayDocTitle)',
+      title === null
+        ? 'The document has no title: give it one (XMP dc:title) and set /DisplayDocTitle true'
+        : 'The title is not shown as the window title: set /ViewerPreferences /DisplayDocTitle true',
     ),
     !doc.tagged && figures === 0
       ? notApplicable('figures_alt_text', 'error', 'No structure tree to hold figures')
@@ -248,7 +282,7 @@ function accessibilityChecks(facts: Facts): Check[] {
           'figures_alt_text',
           doc.struct_figures_without_alt === 0,
           `Every figure (${figures}) has alternate text`,
-          `${doc.struct_figures_without_alt} of ${figures} figures have no alternate text`,
+          `${doc.struct_figures_without_alt} of ${figures} figures have no alternate text: give each an /Alt`,
         ),
     pageCheck(
       facts,
@@ -260,15 +294,41 @@ function accessibilityChecks(facts: Facts): Check[] {
           .map((f) => f.name),
       {
         pass: 'Text can be extracted as Unicode',
-        fail: ([names]) => `Fonts with neither a ToUnicode map nor a standard encoding: ${names}`,
+        fail: ([names]) =>
+          `Fonts with neither a ToUnicode map nor a standard encoding: ${names}. Make the PDF with ToUnicode maps`,
       },
     ),
     pageCheck(facts, 'scanned_pages', 'error', (p) => (!p.has_text && p.images.length > 0 ? ['scan'] : []), {
       pass: 'No page is an image without text',
-      fail: () => 'Pages are images with no text: they need OCR',
+      fail: () => 'Pages are images with no text: run OCR on them',
     }),
   ];
 }
+
+/**
+ * The clause of the standard each check implements (ISO 19005-2 for pdf-archive, but ISO 19005-1 for the
+ * PDF/A-1-only rule; ISO 14289-1 for pdf-accessibility); checks no clause states have none.
+ */
+const CLAUSES: Record<ProfileName, Readonly<Record<string, string>>> = {
+  'pdf-print': {},
+  'pdf-archive': {
+    fonts_embedded: '6.2.11.4.1',
+    not_encrypted: '6.1.3',
+    no_javascript: '6.6.1',
+    no_embedded_files: '6.8',
+    xmp_pdfa_claim: '6.6.4',
+    output_intent: '6.2.4.3',
+    no_transparency_part1: '6.4',
+  },
+  'pdf-accessibility': {
+    fonts_embedded: '7.21.4.1',
+    tagged: '7.1',
+    language: '7.2',
+    title_displayed: '7.1',
+    figures_alt_text: '7.3',
+    unicode_text: '7.21.7',
+  },
+};
 
 const TITLES: Record<ProfileName, string> = {
   'pdf-print': 'Print production checks',
@@ -282,12 +342,13 @@ export function judge(
   options: RunOptions,
   settings: ProfileSettings,
 ): Profile {
-  const checks =
+  const drafts =
     name === 'pdf-print'
       ? printChecks(facts, options, settings)
       : name === 'pdf-archive'
         ? archiveChecks(facts)
         : accessibilityChecks(facts);
+  const checks: Check[] = drafts.map((draft) => ({ ...draft, clause: CLAUSES[name][draft.id] ?? null }));
   const failed = checks.some((c) => c.status === 'fail' && c.severity === 'error');
   return { name, title: TITLES[name], verdict: failed ? 'fail' : 'pass', checks };
 }

@@ -41,7 +41,7 @@ export function documentFindings(doc: DocumentFacts, pages: PageOutcome[]): Hit[
       message: `The document has interactive form fields (${doc.form})`,
     });
   }
-  if (!doc.title) {
+  if (!doc.title && !doc.xmp_title) {
     findings.push({
       code: 'missing_title',
       severity: 'info',
@@ -152,9 +152,7 @@ export function buildReport(
   pages: PageOutcome[],
   judge?: (facts: Pick<PreflightReport, 'document' | 'pages'>) => NonNullable<PreflightReport['profile']>,
 ): PreflightReport {
-  const findings = sortBySeverity(
-    groupFindings([...documentFindings(doc, pages), ...pages.flatMap(pageFindings)]),
-  );
+  const observed = groupFindings([...documentFindings(doc, pages), ...pages.flatMap(pageFindings)]);
   const spots = new Set(pages.flatMap((p) => (p.status === 'ok' ? p.value.spot_colors : [])));
   const facts: Pick<PreflightReport, 'document' | 'pages'> = {
     document: { ...doc, spot_colors: [...spots].sort() },
@@ -179,11 +177,13 @@ export function buildReport(
           },
     ),
   };
+  const profile = judge?.(facts);
+  const findings = sortBySeverity(profile ? judgedFindings(profile, observed) : observed);
   return {
     ...ids,
     ...facts,
     findings,
-    ...(judge ? { profile: judge(facts) } : {}),
+    ...(profile ? { profile } : {}),
     summary: {
       errors: findings.filter((f) => f.severity === 'error').length,
       warnings: findings.filter((f) => f.severity === 'warning').length,
@@ -192,6 +192,37 @@ export function buildReport(
       pages_failed: pages.filter((p) => p.status === 'failed').length,
     },
   };
+}
+
+/** The findings a profile's check judges itself: under that profile, the check's verdict tells of them. */
+const JUDGED_BY: Readonly<Record<string, readonly string[]>> = {
+  pages_readable: ['page_unreadable'],
+  fonts_embedded: ['font_not_embedded'],
+  not_encrypted: ['encrypted'],
+  no_javascript: ['javascript'],
+  title_displayed: ['missing_title'],
+  scanned_pages: ['image_only_page'],
+  image_resolution: ['low_resolution_image'],
+  image_resolution_critical: ['low_resolution_image'],
+};
+
+/**
+ * One story under a profile: each failed check is a finding (`check_<id>`, its severity, pages and message),
+ * and the observations a check of the profile judges are left to it, so the summary's counts, the cards,
+ * the page pictures and the CLI count what the verdict counts. Observations no check judges stay as they are.
+ */
+function judgedFindings(profile: NonNullable<PreflightReport['profile']>, observed: Finding[]): Finding[] {
+  const judged = new Set(profile.checks.flatMap((c) => JUDGED_BY[c.id] ?? []));
+  const failed = profile.checks
+    .filter((c) => c.status === 'fail')
+    .map((c) => ({
+      code: `check_${c.id}`,
+      severity: c.severity,
+      page: c.pages[0] ?? null,
+      pages: c.pages,
+      message: c.message,
+    }));
+  return [...failed, ...observed.filter((f) => !judged.has(f.code))];
 }
 
 const SEVERITY_ORDER: Record<Finding['severity'], number> = { error: 0, warning: 1, info: 2 };

@@ -13,6 +13,7 @@ import {
   pageStructure,
   type RawFont,
   type RawImage,
+  hasJavaScriptAction,
 } from './structure.js';
 
 /** What opening a file tells: enough to accept an upload. */
@@ -213,7 +214,9 @@ export class DocumentReader {
         author: this.meta('Author'),
         producer: this.meta('Producer'),
         form: formType === FORMTYPE_NONE ? 'none' : formType === FORMTYPE_ACRO ? 'AcroForm' : 'XFA',
-        javascript: this.lib.FPDFDoc_GetJavaScriptActionCount(this.handle) > 0,
+        javascript:
+          this.lib.FPDFDoc_GetJavaScriptActionCount(this.handle) > 0 ||
+          this.structureOr(() => hasJavaScriptAction(this.objects()), false),
         outline: this.lib.FPDFBookmark_GetFirstChild(this.handle, 0) !== 0,
         language: language.trim() === '' ? null : language,
         embedded_files: Math.max(0, this.lib.FPDFDoc_GetAttachmentCount(this.handle)),

@@ -30,6 +30,7 @@ export type CatalogFacts = Pick<
   Report['document'],
   | 'tagged'
   | 'display_doc_title'
+  | 'xmp_title'
   | 'linearized'
   | 'xmp_metadata'
   | 'pdfa'
@@ -63,6 +64,7 @@ export interface PageStructure {
 export const NO_CATALOG_FACTS: CatalogFacts = {
   tagged: false,
   display_doc_title: false,
+  xmp_title: null,
   linearized: false,
   xmp_metadata: false,
   pdfa: null,
@@ -79,6 +81,8 @@ const MAX_NESTING = 12;
 const MAX_XMP_BYTES = 4 * 1024 * 1024;
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
+/** Opacity at or above this is opaque: no 8- or 16-bit compositing can tell it from 1. */
+const OPAQUE = 1 - 1e-6;
 
 /** The catalog's facts; `fileHead` is the file's first KiB (where a linearization dictionary must be). */
 export function catalogFacts(cos: CosFile, fileHead: Uint8Array, infoPdfx: string | null): CatalogFacts {
@@ -92,6 +96,7 @@ export function catalogFacts(cos: CosFile, fileHead: Uint8Array, infoPdfx: strin
   return {
     tagged: cos.get(markInfo, 'Marked') === true && isDict(cos.get(catalog, 'StructTreeRoot')),
     display_doc_title: cos.get(viewer, 'DisplayDocTitle') === true,
+    xmp_title: xmpTitle(xmpText),
     linearized: isLinearized(fileHead, cos.size),
     xmp_metadata: isStream(metadata),
     pdfa: pdfaOf(xmpText),
@@ -132,10 +137,124 @@ function xmpProperty(xmp: string, prefix: string, property: string): string | nu
   return value ? value : null;
 }
 
+const PDFAID_NAMESPACE = 'http://www.aiim.org/pdfa/ns/id/';
+
+/**
+ * The PDF/A identification (ISO 19005-2, 6.6.4): `pdfaid:part` 1 to 4 and a `pdfaid:conformance` (A, B or U;
+ * part 4 may have none), with the `pdfaid` prefix bound to its namespace. Anything else claims nothing.
+ */
 function pdfaOf(xmp: string): string | null {
+  const bound = new RegExp(`xmlns:pdfaid\\s*=\\s*["']${PDFAID_NAMESPACE.replaceAll('.', '\\.')}["']`);
+  if (!bound.test(xmp)) return null;
   const part = xmpProperty(xmp, 'pdfaid', 'part');
-  if (!part) return null;
-  return `${part}${(xmpProperty(xmp, 'pdfaid', 'conformance') ?? '').toUpperCase()}`;
+  if (!part || !/^[1-4]$/.test(part)) return null;
+  const conformance = (xmpProperty(xmp, 'pdfaid', 'conformance') ?? '').toUpperCase();
+  if (part !== '4' && !/^[ABU]$/.test(conformance)) return null;
+  return `${part}${conformance}`;
+}
+
+/** The XMP's `dc:title`: its first `rdf:li` (the x-default one first), entities decoded. */
+function xmpTitle(xmp: string): string | null {
+  const title = /<dc:title\b[^>]*>([\s\S]*?)<\/dc:title>/.exec(xmp)?.[1];
+  if (title === undefined) return null;
+  const items = [...title.matchAll(/<rdf:li\b([^>]*)>([\s\S]*?)<\/rdf:li>/g)];
+  const chosen = items.find((item) => /xml:lang\s*=\s*["']x-default["']/.test(item[1]!)) ?? items[0];
+  const text = chosen?.[2]
+    ?.replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&#(\d+);/g, (_, code: string) => String.fromCodePoint(Number(code)))
+    .replace(/&#x([0-9a-f]+);/gi, (_, code: string) => String.fromCodePoint(parseInt(code, 16)))
+    .replace(/&amp;/g, '&')
+    .trim();
+  return text ? text.slice(0, 2000) : null;
+}
+
+const MAX_ACTION_NODES = 100_000;
+
+/**
+ * Whether a JavaScript action is reachable anywhere a viewer would run one: the catalog's OpenAction and
+ * additional actions, pages' additional actions, annotations' (and so widgets') actions, form fields'
+ * additional actions, and outline items' actions, each followed through its `/Next` chain. (Document-level
+ * scripts in `/Names /JavaScript` are PDFium's count.)
+ */
+export function hasJavaScriptAction(cos: CosFile): boolean {
+  const catalog = cos.catalog;
+  const seen = new Set<number>();
+  let visited = 0;
+  const actions: PdfValue[] = [];
+  const addActions = (holder: PdfDict | undefined) => {
+    if (!holder) return;
+    const direct = holder.get('A') ?? holder.get('OpenAction');
+    if (direct !== undefined) actions.push(direct);
+    const additional = cos.dict(holder, 'AA');
+    for (const action of additional?.values() ?? []) actions.push(action);
+  };
+  const fresh = (raw: PdfValue) => {
+    if (raw instanceof PdfRef) {
+      if (seen.has(raw.num)) return false;
+      seen.add(raw.num);
+    }
+    return visited++ < MAX_ACTION_NODES;
+  };
+  addActions(catalog);
+  // the page tree: each node's /AA (pages have one), and each page's annotations
+  const nodes: PdfValue[] = [];
+  const pages = catalog?.get('Pages');
+  if (pages !== undefined) nodes.push(pages);
+  while (nodes.length > 0) {
+    const raw = nodes.pop()!;
+    if (!fresh(raw)) continue;
+    const node = cos.resolve(raw);
+    if (!isDict(node)) continue;
+    addActions(node);
+    for (const annotation of cos.array(node, 'Annots')) {
+      const dict = cos.resolve(annotation);
+      if (isDict(dict)) addActions(dict);
+    }
+    nodes.push(...cos.array(node, 'Kids'));
+  }
+  // form fields (a field's /AA holds its keystroke, format, validate and calculate scripts)
+  const fields: PdfValue[] = [...cos.array(cos.dict(catalog, 'AcroForm'), 'Fields')];
+  while (fields.length > 0) {
+    const raw = fields.pop()!;
+    if (!fresh(raw)) continue;
+    const field = cos.resolve(raw);
+    if (!isDict(field)) continue;
+    addActions(field);
+    fields.push(...cos.array(field, 'Kids'));
+  }
+  // outline items, depth first through /First and /Next
+  const items: PdfValue[] = [];
+  const first = cos.dict(catalog, 'Outlines')?.get('First');
+  if (first !== undefined) items.push(first);
+  while (items.length > 0) {
+    const raw = items.pop()!;
+    if (!fresh(raw)) continue;
+    const item = cos.resolve(raw);
+    if (!isDict(item)) continue;
+    addActions(item);
+    for (const key of ['First', 'Next']) {
+      const next = item.get(key);
+      if (next !== undefined) items.push(next);
+    }
+  }
+  while (actions.length > 0) {
+    const raw = actions.pop()!;
+    if (!fresh(raw)) continue;
+    const action = cos.resolve(raw);
+    if (Array.isArray(action)) {
+      // an OpenAction may be a destination array: no action
+      continue;
+    }
+    if (!isDict(action)) continue;
+    if (nameOf(cos.get(action, 'S')) === 'JavaScript') return true;
+    const next = action.get('Next');
+    if (Array.isArray(next)) actions.push(...next);
+    else if (next !== undefined) actions.push(next);
+  }
+  return false;
 }
 
 /** Figure elements of the structure tree (through its RoleMap), and those with neither /Alt nor /ActualText. */
@@ -387,7 +506,8 @@ class ResourceWalk {
     if (
       (smask !== undefined && nameOf(smask) !== 'None') ||
       (blendName !== undefined && blendName !== 'Normal' && blendName !== 'Compatible') ||
-      ca.some((alpha) => typeof alpha === 'number' && alpha < 1)
+      // an opacity that rounds to 1 (0.9999999, a writer's float) composites as opaque
+      ca.some((alpha) => typeof alpha === 'number' && alpha < OPAQUE)
     )
       this.transparency = true;
   }

@@ -8,7 +8,11 @@ import { buildReport, type PreflightReport } from '../../src/diagnosis/report.js
  * The report of `file` read on this thread as a pdf-preflight run reads it (the document's facts, then every
  * page's), with no HTTP, queue, report file or thumbnail: for the facts' tests and the bench's bare engine.
  */
-export function inProcessReport(pdfium: Pdfium, file: string): PreflightReport {
+export function inProcessReport(
+  pdfium: Pdfium,
+  file: string,
+  judge?: Parameters<typeof buildReport>[3],
+): PreflightReport {
   const opened = pdfium.openFile(file);
   const fd = openSync(file, 'r');
   let cos: CosFile | undefined;
@@ -25,7 +29,12 @@ export function inProcessReport(pdfium: Pdfium, file: string): PreflightReport {
       value: reader.pageFacts(i),
     }));
     reader.close();
-    return buildReport({ run_id: 'r', file_id: 'f', file_name: file, generated_at: 'now' }, doc, pages);
+    return buildReport(
+      { run_id: 'r', file_id: 'f', file_name: file, generated_at: 'now' },
+      doc,
+      pages,
+      judge,
+    );
   } finally {
     opened.close();
     closeSync(fd);

@@ -210,6 +210,7 @@ describe('pdf-accessibility', () => {
     expect(verdictOf(file, 'pdf-accessibility').verdict).toBe('fail');
     expect(statuses(file, 'pdf-accessibility')).toEqual({
       pages_readable: 'pass',
+      fonts_embedded: statuses(file, 'pdf-archive').fonts_embedded,
       tagged: 'pass',
       language: 'fail',
       title_displayed: 'fail',

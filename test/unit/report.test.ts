@@ -23,6 +23,7 @@ const doc: DocumentFacts = {
   tagged: false,
   language: null,
   display_doc_title: false,
+  xmp_title: null,
   linearized: false,
   xmp_metadata: false,
   pdfa: null,

@@ -951,15 +951,31 @@ export interface components {
          *       intent or `cmyk: true`), `trim_and_bleed` (warning: no TrimBox distinct from the CropBox, or a
          *       BleedBox less than 3 mm beyond the TrimBox on a side), `transparency` (info), `spot_colors` (info,
          *       lists them).
-         *     - `pdf-archive`: the PDF/A-2b requirements this service can check: `pages_readable`, `fonts_embedded`,
-         *       `not_encrypted`, `no_javascript`, `no_embedded_files` (PDF/A-2 allows only PDF/A attachments, which is
-         *       not checked), `xmp_pdfa_claim` (XMP metadata with `pdfaid`), `output_intent`, and
-         *       `no_transparency_part1` (only when the file claims PDF/A-1); all errors. "PDF/A requirements
-         *       checked", never "valid PDF/A": this is not a validator (veraPDF is one), and `title` says so.
-         *     - `pdf-accessibility`: `pages_readable`, `tagged`, `language`, `title_displayed` (a title shown as the
-         *       window title), `figures_alt_text`, `unicode_text` (every font has a ToUnicode CMap or a standard
+         *     - `pdf-archive`: the PDF/A-2b requirements this service can check, each with its ISO 19005-2 clause:
+         *       `pages_readable`, `fonts_embedded` (6.2.11.4.1), `not_encrypted` (6.1.3), `no_javascript` (6.6.1:
+         *       JavaScript anywhere, see `document.javascript`), `no_embedded_files` (6.8: PDF/A-2 allows only PDF/A
+         *       attachments, which is not checked), `xmp_pdfa_claim` (6.6.4: `pdfaid:part` 1-4 and
+         *       `pdfaid:conformance` A, B or U, with the prefix bound to `http://www.aiim.org/pdfa/ns/id/`),
+         *       `output_intent` (6.2.4.3), and `no_transparency_part1` (ISO 19005-1 6.4, only when the file claims
+         *       PDF/A-1; an opacity within 1e-6 of 1 is opaque); all errors. "PDF/A requirements checked", never
+         *       "valid PDF/A": this is not a validator (veraPDF is one), and `title` says so. Not checked: actions
+         *       other than JavaScript, annotation appearances and flags, output intent profile validity, device
+         *       colour against the output intent, blend modes and group colour spaces, the trailer `ID`, and
+         *       whether embedded files are PDF/A.
+         *     - `pdf-accessibility`: with their ISO 14289-1 clauses, `pages_readable`, `fonts_embedded` (7.21.4.1),
+         *       `tagged` (7.1), `language` (7.2: the catalog's `/Lang`, a well-formed BCP 47 tag), `title_displayed`
+         *       (7.1: a title, from XMP `dc:title` or the information dictionary, shown as the window title),
+         *       `figures_alt_text` (7.3), `unicode_text` (7.21.7: every font has a ToUnicode CMap or a standard
          *       encoding: WinAnsi, MacRoman, Standard or PDFDoc) and `scanned_pages` (pages with images and no text
-         *       need OCR); all errors.
+         *       need OCR; no clause); all errors. Not checked: untagged content and artifacts, structure types,
+         *       heading nesting, table headers, annotations and form fields, the `pdfuaid` claim, `Suspects`, tab
+         *       order. Never "PDF/UA conformant".
+         *
+         *     One story: with a profile, each failed check is also a finding (`code` `check_<id>`, its severity,
+         *     pages and message), and the findings a check judges itself (`font_not_embedded` by `fonts_embedded`,
+         *     `page_unreadable`, `encrypted`, `javascript`, `missing_title`, `image_only_page`,
+         *     `low_resolution_image`) are left to it, so `summary`, `report.html`'s cards and page pictures, and the
+         *     CLI count what the verdict counts.
          */
         Profile: {
             /** @enum {string} */
@@ -971,6 +987,13 @@ export interface components {
             checks: {
                 /** @example fonts_embedded */
                 id: string;
+                /**
+                 * @description The clause of the standard the check implements: ISO 19005-2 (PDF/A-2) for `pdf-archive`,
+                 *     ISO 14289-1 (PDF/UA-1) for `pdf-accessibility` (ISO 19005-1 for `no_transparency_part1`);
+                 *     null for a check no clause states (`pdf-print`'s, `pages_readable`, `scanned_pages`).
+                 * @example 6.2.11.4.1
+                 */
+                clause: string | null;
                 severity: components["schemas"]["Severity"];
                 /** @enum {string} */
                 status: "pass" | "fail" | "not_applicable";
@@ -1090,6 +1113,11 @@ export interface components {
                 language: string | null;
                 /** @description `/ViewerPreferences /DisplayDocTitle true`: viewers show the title, not the file name. */
                 display_doc_title: boolean;
+                /**
+                 * @description The XMP metadata's `dc:title` (its first `rdf:li`): where PDF/UA-1 (7.1) and PDF/A look for the
+                 *     title. `title` is the document information dictionary's `/Title`, as pdfinfo shows it.
+                 */
+                xmp_title: string | null;
                 /** @description Linearized for fast web view (pdfinfo's `Optimized`). */
                 linearized: boolean;
                 /** @description The catalog has a `/Metadata` stream. */
@@ -1127,6 +1155,11 @@ export interface components {
                 producer: string | null;
                 /** @enum {string} */
                 form: "none" | "AcroForm" | "XFA";
+                /**
+                 * @description JavaScript anywhere: the document's `/Names /JavaScript`, or a JavaScript action (`/S
+                 *     /JavaScript`) in the catalog's `/OpenAction` or `/AA`, a page's `/AA`, an annotation's `/A` or
+                 *     `/AA`, a form field's `/AA`, or an outline item's `/A`, followed through `/Next` chains.
+                 */
                 javascript: boolean;
                 outline: boolean;
             };

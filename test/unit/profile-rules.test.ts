@@ -1,0 +1,224 @@
+/**
+ * Rules as ISO 19005-2 (PDF/A-2) and ISO 14289-1 (PDF/UA-1) state them, each on a file made here with one
+ * fault (pdf-lib), read by the real engine: the facts a rule needs, and the verdict of the check that claims
+ * the clause. Conforming twins pass.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { PDFDocument, PDFName, PDFString, StandardFonts } from 'pdf-lib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isLanguageTag, judge, type ProfileName } from '../../src/diagnosis/profiles.js';
+import type { PreflightReport } from '../../src/diagnosis/report.js';
+import { Pdfium } from '../../src/pdf/pdfium.js';
+import { inProcessReport } from '../helpers/in-process-report.js';
+
+let pdfium: Pdfium;
+let dir: string;
+beforeAll(async () => {
+  pdfium = await Pdfium.create(256 * 2 ** 20);
+  dir = mkdtempSync(path.join(tmpdir(), 'ota-rules-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A one-page PDF with text, changed by `edit`, read as a run reads it. */
+async function reportOf(
+  name: string,
+  edit: (doc: PDFDocument) => void | Promise<void>,
+  profile?: ProfileName,
+): Promise<PreflightReport> {
+  const doc = await PDFDocument.create({ updateMetadata: false });
+  const page = doc.addPage([200, 200]);
+  page.drawText('Hello', { x: 20, y: 100, size: 12, font: await doc.embedFont(StandardFonts.Helvetica) });
+  await edit(doc);
+  const file = path.join(dir, `${name}.pdf`);
+  writeFileSync(file, await doc.save({ useObjectStreams: false }));
+  return inProcessReport(
+    pdfium,
+    file,
+    profile && ((facts) => judge(profile, facts, {}, { printMinPpi: 300 })),
+  );
+}
+
+const check = (report: PreflightReport, profile: ProfileName, id: string) =>
+  judge(profile, report, {}, { printMinPpi: 300 }).checks.find((c) => c.id === id)!;
+
+const xmp = (body: string) => `<?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?>
+<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+<rdf:Description rdf:about="" ${body}</rdf:Description></rdf:RDF></x:xmpmeta><?xpacket end="w"?>`;
+
+function setMetadata(doc: PDFDocument, text: string): void {
+  const stream = doc.context.stream(text, { Type: 'Metadata', Subtype: 'XML' });
+  doc.catalog.set(PDFName.of('Metadata'), doc.context.register(stream));
+}
+
+const javascript = (doc: PDFDocument) =>
+  doc.context.obj({ S: 'JavaScript', JS: PDFString.of('app.alert(1)') });
+
+describe('pdf-archive: JavaScript anywhere (6.6.1)', () => {
+  it('finds a JavaScript action in an annotation, an OpenAction, a page /AA and an outline item', async () => {
+    const placements: Record<string, (doc: PDFDocument) => void> = {
+      annotation: (doc) => {
+        const link = doc.context.obj({
+          Type: 'Annot',
+          Subtype: 'Link',
+          Rect: [10, 10, 50, 50],
+          A: javascript(doc),
+        });
+        doc.getPage(0).node.set(PDFName.of('Annots'), doc.context.obj([doc.context.register(link)]));
+      },
+      open_action: (doc) => doc.catalog.set(PDFName.of('OpenAction'), javascript(doc)),
+      page_aa: (doc) => doc.getPage(0).node.set(PDFName.of('AA'), doc.context.obj({ O: javascript(doc) })),
+      outline: (doc) => {
+        const outlines = doc.context.nextRef();
+        const item = doc.context.register(
+          doc.context.obj({ Title: PDFString.of('One'), Parent: outlines, A: javascript(doc) }),
+        );
+        doc.context.assign(
+          outlines,
+          doc.context.obj({ Type: 'Outlines', First: item, Last: item, Count: 1 }),
+        );
+        doc.catalog.set(PDFName.of('Outlines'), outlines);
+      },
+      next_chain: (doc) =>
+        doc.catalog.set(
+          PDFName.of('OpenAction'),
+          doc.context.obj({ S: 'GoTo', D: [doc.getPage(0).ref, 'Fit'], Next: javascript(doc) }),
+        ),
+    };
+    for (const [where, place] of Object.entries(placements)) {
+      const report = await reportOf(`js-${where}`, place);
+      expect(report.document.javascript, where).toBe(true);
+      expect(check(report, 'pdf-archive', 'no_javascript').status, where).toBe('fail');
+    }
+    const clean = await reportOf('js-none', (doc) =>
+      doc.catalog.set(PDFName.of('OpenAction'), doc.context.obj([doc.getPage(0).ref, 'Fit'])),
+    );
+    expect(clean.document.javascript).toBe(false);
+    expect(check(clean, 'pdf-archive', 'no_javascript')).toMatchObject({ status: 'pass', clause: '6.6.1' });
+  });
+});
+
+describe('pdf-archive: the PDF/A identification (6.6.4)', () => {
+  const NS = 'xmlns:pdfaid="http://www.aiim.org/pdfa/ns/id/"';
+  it.each([
+    ['conforming', `${NS} pdfaid:part="2" pdfaid:conformance="B">`, '2B'],
+    ['as elements', `${NS}><pdfaid:part>2</pdfaid:part><pdfaid:conformance>U</pdfaid:conformance>`, '2U'],
+    [
+      'wrong namespace',
+      `xmlns:pdfaid="http://www.aiim.org/pdfa/ns/id" pdfaid:part="2" pdfaid:conformance="B">`,
+      null,
+    ],
+    [
+      'wrong prefix',
+      `xmlns:pdfa="http://www.aiim.org/pdfa/ns/id/" pdfa:part="2" pdfa:conformance="B">`,
+      null,
+    ],
+    ['no conformance', `${NS} pdfaid:part="2">`, null],
+    ['bad part', `${NS} pdfaid:part="7" pdfaid:conformance="B">`, null],
+  ])('%s', async (name, description, claim) => {
+    const report = await reportOf(`pdfaid-${name.replaceAll(' ', '-')}`, (doc) =>
+      setMetadata(doc, xmp(description)),
+    );
+    expect(report.document.pdfa).toBe(claim);
+    expect(check(report, 'pdf-archive', 'xmp_pdfa_claim')).toMatchObject({
+      status: claim ? 'pass' : 'fail',
+      clause: '6.6.4',
+    });
+  });
+});
+
+describe('transparency: an opacity that rounds to 1 is opaque', () => {
+  it.each([
+    [0.9999999, false],
+    [0.99, true],
+  ])('CA %f', async (alpha, transparent) => {
+    const report = await reportOf(`alpha-${alpha}`, (doc) => {
+      const state = doc.context.register(doc.context.obj({ Type: 'ExtGState', CA: alpha, ca: alpha }));
+      const resources = doc.getPage(0).node.Resources()!;
+      resources.set(PDFName.of('ExtGState'), doc.context.obj({ GS1: state }));
+    });
+    expect(report.pages[0]!.transparency).toBe(transparent);
+  });
+});
+
+describe('pdf-accessibility: language (7.2) and title (7.1)', () => {
+  it('takes only a BCP 47 tag as a language', () => {
+    for (const tag of [
+      'en',
+      'en-US',
+      'EN-us',
+      'de-DE-1996',
+      'zh-Hant-TW',
+      'sr-Latn',
+      'x-private',
+      'i-klingon',
+      'es-419',
+    ])
+      expect(isLanguageTag(tag), tag).toBe(true);
+    for (const tag of ['', 'en_US', 'en-', '12', 'english language', 'e', 'en--US', 'a-b'])
+      expect(isLanguageTag(tag), tag).toBe(false);
+  });
+
+  it('fails a /Lang that is no BCP 47 tag, saying what to change', async () => {
+    const report = await reportOf('lang-bad', (doc) =>
+      doc.catalog.set(PDFName.of('Lang'), PDFString.of('en_US')),
+    );
+    expect(report.document.language).toBe('en_US');
+    const language = check(report, 'pdf-accessibility', 'language');
+    expect(language).toMatchObject({ status: 'fail', clause: '7.2' });
+    expect(language.message).toMatch(/BCP 47/);
+  });
+
+  it('finds the title in XMP dc:title when the info dictionary has none', async () => {
+    const report = await reportOf('title-xmp', (doc) => {
+      setMetadata(
+        doc,
+        xmp(
+          `xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title><rdf:Alt><rdf:li xml:lang="x-default">Annual report &amp; accounts</rdf:li></rdf:Alt></dc:title>`,
+        ),
+      );
+      doc.catalog.set(PDFName.of('ViewerPreferences'), doc.context.obj({ DisplayDocTitle: true }));
+    });
+    expect(report.document.title).toBeNull();
+    expect(report.document.xmp_title).toBe('Annual report & accounts');
+    expect(check(report, 'pdf-accessibility', 'title_displayed')).toMatchObject({
+      status: 'pass',
+      clause: '7.1',
+    });
+  });
+});
+
+describe('every check carries its clause', () => {
+  it('archive and accessibility checks name theirs; print checks none', async () => {
+    const report = await reportOf('clauses', () => undefined);
+    for (const c of judge('pdf-archive', report, {}, { printMinPpi: 300 }).checks)
+      if (c.id !== 'pages_readable') expect(c.clause, c.id).toMatch(/^6\.\d/);
+    for (const c of judge('pdf-accessibility', report, {}, { printMinPpi: 300 }).checks)
+      if (c.id !== 'pages_readable' && c.id !== 'scanned_pages') expect(c.clause, c.id).toMatch(/^7\.\d/);
+    for (const c of judge('pdf-print', report, {}, { printMinPpi: 300 }).checks) expect(c.clause).toBeNull();
+  });
+});
+
+describe('one story: the summary counts what the verdict counts', () => {
+  it('makes each failed check a finding and leaves the observations it judges to it', async () => {
+    // Helvetica is not embedded, the file is not tagged, has no language and no title
+    const report = await reportOf('story', () => undefined, 'pdf-accessibility');
+    const failedErrors = report.profile!.checks.filter((c) => c.status === 'fail' && c.severity === 'error');
+    expect(report.profile!.verdict).toBe('fail');
+    expect(report.summary.errors).toBe(failedErrors.length);
+    expect(
+      report.findings
+        .filter((f) => f.severity === 'error')
+        .map((f) => f.code)
+        .sort(),
+    ).toEqual(failedErrors.map((c) => `check_${c.id}`).sort());
+    // the font's observation is the fonts_embedded check's now: one finding, not two
+    expect(report.findings.some((f) => f.code === 'font_not_embedded')).toBe(false);
+    const fonts = report.findings.find((f) => f.code === 'check_fonts_embedded')!;
+    expect(fonts).toMatchObject({ severity: 'error', page: 1, pages: [1] });
+    // without a profile the observations are the findings
+    const plain = await reportOf('story-plain', () => undefined);
+    expect(plain.findings.some((f) => f.code === 'font_not_embedded')).toBe(true);
+  });
+});
