@@ -211,12 +211,16 @@ describe.runIf(haproxyInstalled() && engine === 'postgres')(
         { name: 'api1', port: Number(new URL(naive.server.url).port) },
       ]);
       try {
-        await flood(naiveProxy.url, 100, { localAddress: '127.0.0.2' });
+        // the tenant's first request lands while the guesser floods: it pays the shared, spent bucket
+        const guesses = flood(naiveProxy.url, 300, { localAddress: '127.0.0.2' });
+        await new Promise((resolve) => setTimeout(resolve, 300));
         const tenant = await rawRequest(naiveProxy.url, 'GET', '/api/open/runs?limit=1', {
           localAddress: '127.0.0.3',
           headers: { authorization: `Bearer ${naive.tenant.token}` },
         });
+        await guesses;
         expect(tenant.status).toBe(429);
+        expect(tenant.headers['ratelimit']).toMatch(/^"anonymous";r=0;/);
       } finally {
         await naiveProxy.stop();
         await naive.close();
