@@ -23,6 +23,7 @@ import {
   StandardFonts,
 } from 'pdf-lib';
 import { PNG } from 'pngjs';
+import fontkit from '@pdf-lib/fontkit';
 
 const OUT = path.resolve(import.meta.dirname, '../test/fixtures/pdfs/profiles');
 const GS_LIB = readdirSync('/usr/share/ghostscript')
@@ -343,7 +344,33 @@ async function accessibilityFixtures() {
     .addPage([595, 842])
     .drawText('Untagged', { x: 72, y: 760, size: 20, font: await plain.embedFont(StandardFonts.Helvetica) });
   await save('accessibility-untagged.pdf', plain);
+  await sameNameFonts();
   libreOffice();
+}
+
+/**
+ * Two fonts called Calibri, as Word writes them: a simple one (WinAnsi, no ToUnicode) and a subset Type 0 one
+ * with a ToUnicode map (DejaVu Serif from Debian's `fonts-dejavu-core`, renamed). Each must keep its own facts:
+ * the Type 0 one was reported without its ToUnicode map, and failed `unicode_text`.
+ */
+async function sameNameFonts() {
+  const doc = await PDFDocument.create();
+  doc.registerFontkit(fontkit);
+  const page = doc.addPage([300, 200]);
+  const simple = await doc.embedFont(StandardFonts.Helvetica);
+  const cid = await doc.embedFont(readFileSync('/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf'), {
+    subset: true,
+  });
+  page.drawText('Simple text', { x: 20, y: 150, size: 12, font: simple });
+  page.drawText('CID text', { x: 20, y: 100, size: 12, font: cid });
+  await doc.flush();
+  for (const [, object] of doc.context.enumerateIndirectObjects()) {
+    if (!(object instanceof PDFDict) || object.get(PDFName.of('Type')) !== PDFName.of('Font')) continue;
+    const subtype = object.get(PDFName.of('Subtype'));
+    const name = subtype === PDFName.of('Type1') ? 'Calibri' : 'ABCDEF+Calibri';
+    object.set(PDFName.of('BaseFont'), PDFName.of(name));
+  }
+  await save('accessibility-same-name-fonts.pdf', doc);
 }
 
 /** Tagged PDFs as LibreOffice writes them, a picture with and without its description (alternate text). */

@@ -380,6 +380,8 @@ interface ColorSpaceFacts {
 /** Walks one page's resources (forms, patterns and annotation appearances included), at most once each. */
 class ResourceWalk {
   readonly fonts = new Map<string, RawFont>();
+  /** The names in `fonts` that are a font's own (as written), not a tagless alias of one. */
+  private readonly ownFontNames = new Set<string>();
   readonly images: RawImage[] = [];
   readonly spots = new Set<string>();
   transparency = false;
@@ -477,12 +479,19 @@ class ResourceWalk {
     });
   }
 
-  /** Keyed by the name without its subset prefix, as PDFium names fonts. */
+  /**
+   * Keyed by every name PDFium may give the font: its BaseFont as written (a subset's tag included), a Type 0
+   * font's descendant's BaseFont, and each without its subset tag. A name as written is the font's own; a
+   * name without the tag goes to the first font that has it, so two fonts called Calibri (a simple one and
+   * a subset Type 0 one, as Word writes them) each keep their own facts when PDFium names them in full.
+   */
   private font(dict: PdfDict): void {
     const cos = this.cos;
     const baseFont = nameOf(cos.get(dict, 'BaseFont')) ?? 'unnamed';
-    const name = baseFont.replace(SUBSET_PREFIX, '');
-    if (this.fonts.has(name)) return;
+    const descendant = cos.resolve(cos.array(dict, 'DescendantFonts')[0]);
+    const descendantName = isDict(descendant) ? nameOf(cos.get(descendant, 'BaseFont')) : undefined;
+    const written = [baseFont, ...(descendantName ? [descendantName] : [])];
+    if (this.ownFontNames.has(baseFont)) return;
     const encoding = cos.get(dict, 'Encoding');
     let encodingName: string | null = nameOf(encoding) ?? null;
     if (isDict(encoding))
@@ -490,11 +499,19 @@ class ResourceWalk {
         ? 'Custom'
         : (nameOf(cos.get(encoding, 'BaseEncoding')) ?? null);
     else if (isStream(encoding)) encodingName = 'Embedded';
-    this.fonts.set(name, {
+    const raw: RawFont = {
       subset: SUBSET_PREFIX.test(baseFont),
       to_unicode: cos.get(dict, 'ToUnicode') !== undefined,
       encoding: encodingName,
-    });
+    };
+    for (const name of written) {
+      this.fonts.set(name, raw);
+      this.ownFontNames.add(name);
+    }
+    for (const name of written) {
+      const untagged = name.replace(SUBSET_PREFIX, '');
+      if (!this.fonts.has(untagged)) this.fonts.set(untagged, raw);
+    }
   }
 
   private graphicsState(dict: PdfDict): void {

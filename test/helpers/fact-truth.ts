@@ -198,10 +198,16 @@ export function compareFacts(truth: FactTruth, report: Report): Record<string, [
           sorted(theirs.map((i) => `${i[fact]}${fact === 'color' && i.color === 'icc' ? i.comp : ''}`)),
       );
   }
+  // by the name as written first: two fonts called Calibri, one a subset, are two fonts
   const fonts = new Map<string, { embedded: boolean; subset: boolean; to_unicode: boolean }>();
-  for (const page of report.pages) for (const font of page.fonts) fonts.set(stripSubset(font.name), font);
+  const untagged = new Map<string, { embedded: boolean; subset: boolean; to_unicode: boolean }>();
+  for (const page of report.pages)
+    for (const font of page.fonts) {
+      fonts.set(font.name, font);
+      untagged.set(stripSubset(font.name), font);
+    }
   for (const font of truth.fonts) {
-    const ours = fonts.get(stripSubset(font.name));
+    const ours = fonts.get(font.name) ?? untagged.get(stripSubset(font.name));
     count('font_embedded', ours?.embedded === font.emb);
     count('font_subset', ours?.subset === font.sub);
     count('font_to_unicode', ours?.to_unicode === font.uni);

@@ -225,6 +225,16 @@ describe('pdf-accessibility', () => {
     );
   });
 
+  it('two fonts of one name keep their own facts: the Type 0 one has its ToUnicode map', () => {
+    const file = 'profiles/accessibility-same-name-fonts.pdf';
+    const fonts = reportOf(file).pages[0]!.fonts;
+    expect(fonts.map((f) => [f.name, f.to_unicode, f.encoding])).toEqual([
+      ['Calibri', false, 'WinAnsiEncoding'],
+      ['ABCDEF+Calibri', true, 'Identity-H'],
+    ]);
+    expect(statuses(file, 'pdf-accessibility').unicode_text).toBe('pass');
+  });
+
   it('an untagged file fails `tagged`, and its figures are not applicable', () => {
     expect(statuses('profiles/accessibility-untagged.pdf', 'pdf-accessibility')).toMatchObject({
       tagged: 'fail',
