@@ -963,7 +963,9 @@ export interface components {
          *       colour against the output intent, blend modes and group colour spaces, the trailer `ID`, and
          *       whether embedded files are PDF/A.
          *     - `pdf-accessibility`: with their ISO 14289-1 clauses, `pages_readable`, `fonts_embedded` (7.21.4.1),
-         *       `tagged` (7.1), `language` (7.2: the catalog's `/Lang`, a well-formed BCP 47 tag), `title_displayed`
+         *       `tagged` (7.1), `language` (7.2: the catalog's `/Lang`, a well-formed BCP 47 tag; or, without one,
+         *       a `/Lang` on the structure elements, or their ancestors, that hold every piece of content; every
+         *       `/Lang` set must be a BCP 47 tag), `title_displayed`
          *       (7.1: a title, from XMP `dc:title` or the information dictionary, shown as the window title),
          *       `figures_alt_text` (7.3), `unicode_text` (7.21.7: every font has a ToUnicode CMap or a standard
          *       encoding: WinAnsi, MacRoman, Standard or PDFDoc) and `scanned_pages` (pages with images and no text
@@ -1145,6 +1147,15 @@ export interface components {
                 struct_figures: number;
                 /** @description Figure elements with neither `/Alt` nor `/ActualText` (or an empty one). */
                 struct_figures_without_alt: number;
+                /** @description Content the structure tree refers to (marked-content ids, `MCR` and `OBJR` references). */
+                struct_content: number;
+                /**
+                 * @description Of `struct_content`, the references with no `/Lang` on their structure element or any ancestor
+                 *     element: their language is the catalog's `/Lang`, or none.
+                 */
+                struct_content_without_language: number;
+                /** @description The distinct `/Lang` values of structure elements, sorted (at most 100). */
+                struct_languages: string[];
                 /** @description The pages' `spot_colors`, each name once, sorted. */
                 spot_colors: string[];
                 pdf_version: string | null;

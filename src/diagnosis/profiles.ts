@@ -247,6 +247,39 @@ const BCP47 = new RegExp(
 
 export const isLanguageTag = (tag: string): boolean => BCP47.test(tag.trim());
 
+/**
+ * PDF/UA-1 7.2: the natural language of the text is known, from the catalog's /Lang or from a /Lang on the
+ * structure elements (or their ancestors) that hold it; every /Lang set must be a BCP 47 tag.
+ */
+function languageCheck(doc: Facts['document']): Draft {
+  const bad = [doc.language, ...doc.struct_languages].filter(
+    (tag): tag is string => tag !== null && !isLanguageTag(tag),
+  );
+  if (bad.length > 0)
+    return fail(
+      'language',
+      'error',
+      `Languages that are not BCP 47 tags: ${bad
+        .slice(0, 5)
+        .map((t) => `"${t}"`)
+        .join(', ')}: use tags such as en-US`,
+    );
+  if (doc.language !== null) return pass('language', 'error', `The language is ${doc.language}`);
+  if (doc.struct_content > 0 && doc.struct_content_without_language === 0)
+    return pass(
+      'language',
+      'error',
+      `The structure elements declare the language (${doc.struct_languages.join(', ')})`,
+    );
+  return fail(
+    'language',
+    'error',
+    doc.struct_content_without_language > 0 && doc.struct_languages.length > 0
+      ? `${doc.struct_content_without_language} pieces of tagged content have no language and the catalog declares none: set the catalog's /Lang to a BCP 47 tag such as en-US`
+      : "The document declares no language: set the catalog's /Lang to a BCP 47 tag such as en-US",
+  );
+}
+
 function accessibilityChecks(facts: Facts): Draft[] {
   const doc = facts.document;
   const figures = doc.struct_figures;
@@ -260,14 +293,7 @@ function accessibilityChecks(facts: Facts): Draft[] {
       'The PDF is tagged',
       'The PDF is not tagged (no marked structure tree): make it with tags, or tag it in an editor',
     ),
-    documentCheck(
-      'language',
-      doc.language !== null && isLanguageTag(doc.language),
-      `The language is ${doc.language}`,
-      doc.language === null
-        ? "The document declares no language: set the catalog's /Lang to a BCP 47 tag such as en-US"
-        : `The document's language "${doc.language}" is not a BCP 47 tag: use one such as en-US`,
-    ),
+    languageCheck(doc),
     documentCheck(
       'title_displayed',
       title !== null && doc.display_doc_title,

@@ -39,6 +39,9 @@ export type CatalogFacts = Pick<
   | 'output_intents'
   | 'struct_figures'
   | 'struct_figures_without_alt'
+  | 'struct_content'
+  | 'struct_content_without_language'
+  | 'struct_languages'
 >;
 
 /** An image dictionary's facts, with the pixel size it is matched by. */
@@ -73,6 +76,9 @@ export const NO_CATALOG_FACTS: CatalogFacts = {
   output_intents: [],
   struct_figures: 0,
   struct_figures_without_alt: 0,
+  struct_content: 0,
+  struct_content_without_language: 0,
+  struct_languages: [],
 };
 
 const MAX_STRUCT_NODES = 200_000;
@@ -271,24 +277,45 @@ function structFigures(cos: CosFile, catalog: PdfDict | undefined) {
   };
   let figures = 0;
   let withoutAlt = 0;
+  let content = 0;
+  let contentWithoutLanguage = 0;
+  const languages = new Set<string>();
   const seen = new Set<number>();
-  const stack: PdfValue[] = [root?.get('K') ?? null];
+  // each node with the language it inherits from its ancestor elements (undefined: none)
+  const stack: { raw: PdfValue; lang: string | undefined }[] = [
+    { raw: root?.get('K') ?? null, lang: undefined },
+  ];
+  const leaf = (lang: string | undefined) => {
+    content++;
+    if (lang === undefined) contentWithoutLanguage++;
+  };
   let visited = 0;
   while (stack.length > 0 && visited++ < MAX_STRUCT_NODES) {
-    const raw = stack.pop()!;
+    const { raw, lang: inherited } = stack.pop()!;
     if (raw instanceof PdfRef) {
       if (seen.has(raw.num)) continue;
       seen.add(raw.num);
     }
     const node = cos.resolve(raw);
     if (Array.isArray(node)) {
-      for (let i = node.length - 1; i >= 0; i--) stack.push(node[i]!);
+      for (let i = node.length - 1; i >= 0; i--) stack.push({ raw: node[i]!, lang: inherited });
+      continue;
+    }
+    // a marked-content id of the element's page
+    if (typeof node === 'number') {
+      leaf(inherited);
       continue;
     }
     if (!isDict(node)) continue;
     // marked-content and object references are leaves
     const type = nameOf(cos.get(node, 'Type'));
-    if (type === 'MCR' || type === 'OBJR') continue;
+    if (type === 'MCR' || type === 'OBJR') {
+      leaf(inherited);
+      continue;
+    }
+    const own = textString(cos.get(node, 'Lang'))?.trim();
+    if (own) languages.add(own);
+    const lang = own || inherited;
     if (roleOf(nameOf(cos.get(node, 'S'))) === 'Figure') {
       figures++;
       const alt = textString(cos.get(node, 'Alt')) ?? textString(cos.get(node, 'ActualText'));
@@ -296,9 +323,15 @@ function structFigures(cos: CosFile, catalog: PdfDict | undefined) {
       if (!hasAlt || (alt !== undefined && alt.trim() === '' && !cos.encrypted)) withoutAlt++;
     }
     const kids = node.get('K');
-    if (kids !== undefined) stack.push(kids);
+    if (kids !== undefined) stack.push({ raw: kids, lang });
   }
-  return { struct_figures: figures, struct_figures_without_alt: withoutAlt };
+  return {
+    struct_figures: figures,
+    struct_figures_without_alt: withoutAlt,
+    struct_content: content,
+    struct_content_without_language: contentWithoutLanguage,
+    struct_languages: [...languages].sort().slice(0, 100),
+  };
 }
 
 function boxOf(cos: CosFile, value: PdfValue | undefined): Box | undefined {

@@ -222,3 +222,57 @@ describe('one story: the summary counts what the verdict counts', () => {
     expect(plain.findings.some((f) => f.code === 'font_not_embedded')).toBe(true);
   });
 });
+
+describe('pdf-accessibility: the language may come from the structure elements (7.2)', () => {
+  /** A structure tree Document > (P, P), with /Lang where given, and no catalog /Lang. */
+  const tree = (langs: { document?: string; first?: string; second?: string }) => (doc: PDFDocument) => {
+    const root = doc.context.nextRef();
+    const document = doc.context.nextRef();
+    const paragraph = (mcid: number, lang?: string) =>
+      doc.context.register(
+        doc.context.obj({
+          Type: 'StructElem',
+          S: 'P',
+          P: document,
+          Pg: doc.getPage(0).ref,
+          K: mcid,
+          ...(lang ? { Lang: PDFString.of(lang) } : {}),
+        }),
+      );
+    const kids = [paragraph(0, langs.first), paragraph(1, langs.second)];
+    doc.context.assign(
+      document,
+      doc.context.obj({
+        Type: 'StructElem',
+        S: 'Document',
+        P: root,
+        K: kids,
+        ...(langs.document ? { Lang: PDFString.of(langs.document) } : {}),
+      }),
+    );
+    doc.context.assign(root, doc.context.obj({ Type: 'StructTreeRoot', K: document }));
+    doc.catalog.set(PDFName.of('StructTreeRoot'), root);
+    doc.catalog.set(PDFName.of('MarkInfo'), doc.context.obj({ Marked: true }));
+  };
+
+  it('passes when every piece of content inherits a language from its elements', async () => {
+    const report = await reportOf('lang-document', tree({ document: 'de-DE' }));
+    expect(report.document).toMatchObject({
+      language: null,
+      struct_content: 2,
+      struct_content_without_language: 0,
+      struct_languages: ['de-DE'],
+    });
+    expect(check(report, 'pdf-accessibility', 'language')).toMatchObject({ status: 'pass', clause: '7.2' });
+    const each = await reportOf('lang-each', tree({ first: 'en-GB', second: 'fr' }));
+    expect(check(each, 'pdf-accessibility', 'language').status).toBe('pass');
+  });
+
+  it('fails content without a language, and a /Lang that is no BCP 47 tag', async () => {
+    const partly = await reportOf('lang-partly', tree({ first: 'en-GB' }));
+    expect(partly.document.struct_content_without_language).toBe(1);
+    expect(check(partly, 'pdf-accessibility', 'language')).toMatchObject({ status: 'fail' });
+    const malformed = await reportOf('lang-malformed', tree({ document: 'de_DE' }));
+    expect(check(malformed, 'pdf-accessibility', 'language').message).toMatch(/BCP 47 tags: "de_DE"/);
+  });
+});

@@ -33,6 +33,9 @@ const doc: DocumentFacts = {
   embedded_files: 0,
   struct_figures: 0,
   struct_figures_without_alt: 0,
+  struct_content: 0,
+  struct_content_without_language: 0,
+  struct_languages: [],
 };
 const font = (name: string, embedded: boolean) => ({
   name,
