@@ -1,5 +1,6 @@
 import type { Request as OpenApiRequest } from 'openapi-backend';
 import { ERRORS } from '../errors.js';
+import { bearerToken } from './bearer.js';
 import type { Services } from '../services.js';
 import { normalize } from './normalize.js';
 import type { Contract, OperationId } from './operations.js';
@@ -76,8 +77,6 @@ export function route(contract: Contract): Step {
   };
 }
 
-const BEARER = /^Bearer +(\S+) *$/i;
-
 /**
  * The tenant of the bearer token, for the operations whose contract `security` asks for one. A lookup
  * that fails is the server's fault, not the caller's: it propagates and renders as a 500 (or 503).
@@ -85,7 +84,7 @@ const BEARER = /^Bearer +(\S+) *$/i;
 export function authenticate(tenants: Services['tenants']): Step {
   return async (ctx, next) => {
     if (!ctx.state.operation?.authenticated) return next();
-    const token = BEARER.exec(ctx.get('authorization'))?.[1];
+    const token = bearerToken(ctx);
     if (!token) throw ERRORS.notAuthenticated();
     const principal = await tenants.authenticate(token);
     if (principal === 'invalid') throw ERRORS.invalidToken();

@@ -1,11 +1,11 @@
-import { createHash } from 'node:crypto';
 import proxyaddr from 'proxy-addr';
 import { ERRORS } from '../errors.js';
 import { type Decision, type RateLimiter, rateLimitHeaders } from '../rate-limit/index.js';
+import { hashToken } from '../tenants/tokens.js';
+import { bearerToken } from './bearer.js';
 import type { AppContext, Step } from './state.js';
 
 const LIMITED_PATHS = '/api/open/';
-const BEARER = /^Bearer +(\S+) *$/i;
 const REMEMBERED_TOKENS = 10_000;
 const REMEMBER_MS = 60_000;
 
@@ -35,12 +35,8 @@ export function clientAddress(trustProxy: string[]): Step {
 export class RecentlyValidTokens {
   private readonly until = new Map<string, number>();
 
-  private static key(token: string): string {
-    return createHash('sha256').update(token).digest('base64url');
-  }
-
   has(token: string): boolean {
-    const key = RecentlyValidTokens.key(token);
+    const key = hashToken(token);
     const until = this.until.get(key);
     if (until === undefined) return false;
     if (until > Date.now()) return true;
@@ -49,7 +45,7 @@ export class RecentlyValidTokens {
   }
 
   remember(token: string): void {
-    const key = RecentlyValidTokens.key(token);
+    const key = hashToken(token);
     this.until.delete(key);
     if (this.until.size >= REMEMBERED_TOKENS) this.until.delete(this.until.keys().next().value!);
     this.until.set(key, Date.now() + REMEMBER_MS);
@@ -57,7 +53,6 @@ export class RecentlyValidTokens {
 }
 
 const addressKey = (ctx: AppContext) => `address:${ctx.state.clientAddress}`;
-const bearerOf = (ctx: AppContext) => BEARER.exec(ctx.get('authorization'))?.[1];
 
 /**
  * Before the token is looked up: a request whose token this process has not recently found valid takes one
@@ -69,7 +64,7 @@ const bearerOf = (ctx: AppContext) => BEARER.exec(ctx.get('authorization'))?.[1]
 export function paceAddress(limiter: RateLimiter | undefined, known: RecentlyValidTokens): Step {
   return async (ctx, next) => {
     if (!limiter || !ctx.state.operation?.authenticated) return next();
-    const token = bearerOf(ctx);
+    const token = bearerToken(ctx);
     if (token !== undefined && known.has(token)) return next();
     const taken = limiter.take(addressKey(ctx));
     apply(ctx, limiter, taken instanceof Promise ? await taken : taken);
@@ -92,7 +87,7 @@ export function limitTenant(
     const tenantId = ctx.state.principal?.tenantId;
     if (tenantId !== undefined && ctx.state.addressCharged) {
       addresses?.refund(addressKey(ctx));
-      const token = bearerOf(ctx);
+      const token = bearerToken(ctx);
       if (token !== undefined) known.remember(token);
     }
     if (limiter && tenantId !== undefined) {

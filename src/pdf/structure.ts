@@ -189,14 +189,6 @@ export function hasJavaScriptAction(cos: CosFile): boolean {
   const catalog = cos.catalog;
   const seen = new Set<number>();
   let visited = 0;
-  const actions: PdfValue[] = [];
-  const addActions = (holder: PdfDict | undefined) => {
-    if (!holder) return;
-    const direct = holder.get('A') ?? holder.get('OpenAction');
-    if (direct !== undefined) actions.push(direct);
-    const additional = cos.dict(holder, 'AA');
-    for (const action of additional?.values() ?? []) actions.push(action);
-  };
   const fresh = (raw: PdfValue) => {
     if (raw instanceof PdfRef) {
       if (seen.has(raw.num)) return false;
@@ -204,63 +196,51 @@ export function hasJavaScriptAction(cos: CosFile): boolean {
     }
     return visited++ < MAX_ACTION_NODES;
   };
-  addActions(catalog);
+  const actions: PdfValue[] = [];
+  const addActions = (holder: PdfDict) => {
+    const direct = holder.get('A') ?? holder.get('OpenAction');
+    if (direct !== undefined) actions.push(direct);
+    for (const action of cos.dict(holder, 'AA')?.values() ?? []) actions.push(action);
+  };
+  /** Every dictionary of a tree from `roots`, each once, through the `children` keys of each node. */
+  const walk = (roots: PdfValue[], children: string[], visit: (node: PdfDict) => void) => {
+    const stack = [...roots];
+    while (stack.length > 0) {
+      const raw = stack.pop()!;
+      if (!fresh(raw)) continue;
+      const node = cos.resolve(raw);
+      if (!isDict(node)) continue;
+      visit(node);
+      for (const key of children) {
+        const child = node.get(key);
+        if (Array.isArray(child)) stack.push(...child);
+        else if (child !== undefined) stack.push(child);
+      }
+    }
+  };
+  if (catalog) addActions(catalog);
+  const root = (holder: PdfDict | undefined, key: string) => {
+    const value = holder?.get(key);
+    return value === undefined ? [] : [value];
+  };
   // the page tree: each node's /AA (pages have one), and each page's annotations
-  const nodes: PdfValue[] = [];
-  const pages = catalog?.get('Pages');
-  if (pages !== undefined) nodes.push(pages);
-  while (nodes.length > 0) {
-    const raw = nodes.pop()!;
-    if (!fresh(raw)) continue;
-    const node = cos.resolve(raw);
-    if (!isDict(node)) continue;
+  walk(root(catalog, 'Pages'), ['Kids'], (node) => {
     addActions(node);
     for (const annotation of cos.array(node, 'Annots')) {
       const dict = cos.resolve(annotation);
       if (isDict(dict)) addActions(dict);
     }
-    nodes.push(...cos.array(node, 'Kids'));
-  }
+  });
   // form fields (a field's /AA holds its keystroke, format, validate and calculate scripts)
-  const fields: PdfValue[] = [...cos.array(cos.dict(catalog, 'AcroForm'), 'Fields')];
-  while (fields.length > 0) {
-    const raw = fields.pop()!;
-    if (!fresh(raw)) continue;
-    const field = cos.resolve(raw);
-    if (!isDict(field)) continue;
-    addActions(field);
-    fields.push(...cos.array(field, 'Kids'));
-  }
+  walk(cos.array(cos.dict(catalog, 'AcroForm'), 'Fields'), ['Kids'], addActions);
   // outline items, depth first through /First and /Next
-  const items: PdfValue[] = [];
-  const first = cos.dict(catalog, 'Outlines')?.get('First');
-  if (first !== undefined) items.push(first);
-  while (items.length > 0) {
-    const raw = items.pop()!;
-    if (!fresh(raw)) continue;
-    const item = cos.resolve(raw);
-    if (!isDict(item)) continue;
-    addActions(item);
-    for (const key of ['First', 'Next']) {
-      const next = item.get(key);
-      if (next !== undefined) items.push(next);
-    }
-  }
-  while (actions.length > 0) {
-    const raw = actions.pop()!;
-    if (!fresh(raw)) continue;
-    const action = cos.resolve(raw);
-    if (Array.isArray(action)) {
-      // an OpenAction may be a destination array: no action
-      continue;
-    }
-    if (!isDict(action)) continue;
-    if (nameOf(cos.get(action, 'S')) === 'JavaScript') return true;
-    const next = action.get('Next');
-    if (Array.isArray(next)) actions.push(...next);
-    else if (next !== undefined) actions.push(next);
-  }
-  return false;
+  walk(root(cos.dict(catalog, 'Outlines'), 'First'), ['First', 'Next'], addActions);
+  // actions, through their /Next chains (an OpenAction that is a destination array is no action)
+  let found = false;
+  walk(actions, ['Next'], (action) => {
+    if (nameOf(cos.get(action, 'S')) === 'JavaScript') found = true;
+  });
+  return found;
 }
 
 /** Figure elements of the structure tree (through its RoleMap), and those with neither /Alt nor /ActualText. */
