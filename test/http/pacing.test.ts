@@ -148,12 +148,10 @@ describe('callers without a valid token are paced by address, before their token
     const after = await Promise.all(
       checks.map(([method, route]) => rawRequest(h.url, method, route, address)),
     );
-    const spent = await rawRequest(h.url, 'GET', '/api/open/runs', address);
     expect(statuses(flood)[429] ?? 0).toBeGreaterThan(0);
     checks.forEach(([method, route, status], i) =>
       expect(after[i]!.status, `${method} ${route}`).toBe(status),
     );
-    expect(spent.status).toBe(429);
     // the tenant's own bucket spent (40, refilled at 20/s): an unsupported method is still 405
     const tenant = { localAddress: '127.0.0.6', headers: { authorization: `Bearer ${h.other.token}` } };
     const [tenantFlood, wrongMethod] = await Promise.all([
