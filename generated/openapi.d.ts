@@ -951,28 +951,58 @@ export interface components {
          *       intent or `cmyk: true`), `trim_and_bleed` (warning: no TrimBox distinct from the CropBox, or a
          *       BleedBox less than 3 mm beyond the TrimBox on a side), `transparency` (info), `spot_colors` (info,
          *       lists them).
-         *     - `pdf-archive`: the PDF/A-2b requirements this service can check, each with its ISO 19005-2 clause:
-         *       `pages_readable`, `fonts_embedded` (6.2.11.4.1), `not_encrypted` (6.1.3), `no_javascript` (6.6.1:
-         *       JavaScript anywhere, see `document.javascript`), `no_embedded_files` (6.8: PDF/A-2 allows only PDF/A
-         *       attachments, which is not checked), `xmp_pdfa_claim` (6.6.4: `pdfaid:part` 1-4 and
-         *       `pdfaid:conformance` A, B or U, with the prefix bound to `http://www.aiim.org/pdfa/ns/id/`),
-         *       `output_intent` (6.2.4.3), and `no_transparency_part1` (ISO 19005-1 6.4, only when the file claims
-         *       PDF/A-1; an opacity within 1e-6 of 1 is opaque); all errors. "PDF/A requirements checked", never
-         *       "valid PDF/A": this is not a validator (veraPDF is one), and `title` says so. Not checked: actions
-         *       other than JavaScript, annotation appearances and flags, output intent profile validity, device
-         *       colour against the output intent, blend modes and group colour spaces, the trailer `ID`, and
-         *       whether embedded files are PDF/A.
-         *     - `pdf-accessibility`: with their ISO 14289-1 clauses, `pages_readable`, `fonts_embedded` (7.21.4.1),
-         *       `tagged` (7.1), `language` (7.2: the catalog's `/Lang`, a well-formed BCP 47 tag; or, without one,
-         *       a `/Lang` on the structure elements, or their ancestors, that hold every piece of content; every
-         *       `/Lang` set must be a BCP 47 tag), `title_displayed`
-         *       (7.1: a title, from XMP `dc:title` or the information dictionary, shown as the window title),
-         *       `figures_alt_text` (7.3), `unicode_text` (7.21.7: every font has a ToUnicode CMap or a standard
-         *       encoding: WinAnsi, MacRoman, Standard or PDFDoc) and `scanned_pages` (pages with images and no text
-         *       need OCR; no clause); all errors. Not checked: untagged content and artifacts, structure types,
-         *       heading nesting, table headers, annotations and form fields, the `pdfuaid` claim, `Suspects`, tab
-         *       order. Never "PDF/UA conformant".
+         *     - `pdf-archive`: the PDF/A-2b requirements this service can check, each with its ISO 19005-2 clause;
+         *       all errors:
+         *       - `pages_readable`; `fonts_embedded` (6.2.11.4.1); `not_encrypted` and `trailer_id` (6.1.3);
+         *       - `output_intent` (6.2.4.3: device colour, as `pages[].device_colors` reads it, only where the PDF/A
+         *         output intent (`GTS_PDFA1`) covers it: DeviceRGB under an RGB one, DeviceCMYK under a CMYK one,
+         *         DeviceGray under any; no device colour at all without one); `output_intent_profile` (6.2.3: the
+         *         intent's ICC profile is an output (`prtr`) or display (`mntr`) profile of RGB, CMYK or gray;
+         *         not applicable without an intent); `blend_modes` (6.2.10: only blend modes ISO 32000-1 defines);
+         *       - `annotation_types` (6.3.1: no 3D, Sound, Screen, Movie or unknown annotations);
+         *         `annotation_flags` (6.3.2: every annotation but a Popup prints and is not hidden, invisible,
+         *         NoView or ToggleNoView); `annotation_appearances` (6.3.3: every annotation but a Popup, a Link or
+         *         one of zero size has a normal appearance, and no appearance other than `N`);
+         *       - `no_javascript` (6.5.1: JavaScript anywhere, see `document.javascript`); `forbidden_actions`
+         *         (6.5.1: Launch, Sound, Movie, ResetForm, ImportData, Hide, SetOCGState, Rendition, Trans,
+         *         GoTo3DView, and named actions other than NextPage, PrevPage, FirstPage and LastPage);
+         *         `additional_actions` (6.5.2: no `/AA` on the catalog, pages, annotations or fields);
+         *       - `xmp_pdfa_claim` (6.6.4: `pdfaid:part` 1-4 and `pdfaid:conformance` A, B or U, with the prefix
+         *         bound to `http://www.aiim.org/pdfa/ns/id/`); `no_embedded_files` (6.8: PDF/A-2 allows only PDF/A
+         *         attachments; whether one is PDF/A is not checked, so any attachment fails);
+         *       - `no_transparency_part1` (ISO 19005-1 6.4, only when the file claims PDF/A-1; an opacity within
+         *         1e-6 of 1 is opaque).
          *
+         *       "PDF/A requirements checked", never "valid PDF/A": this is not a validator (veraPDF is one), and
+         *       `title` says so. Not checked: file syntax (6.1.2 to 6.1.13: header, cross-reference and stream
+         *       syntax, implementation limits), ICC-based colour spaces' profiles (6.2.4.2), Separation and DeviceN
+         *       rules (6.2.4.4), graphics-state keys, rendering intents, image and XObject keys (6.2.5 to 6.2.9),
+         *       transparency group colour spaces, font programs' contents (widths, glyphs, CIDSystemInfo), forms
+         *       (6.4), XMP well-formedness and extension schemas (6.6.2), optional content (6.9), and whether
+         *       embedded files are PDF/A.
+         *     - `pdf-accessibility`: with their ISO 14289-1 clauses; all errors:
+         *       - `xmp_pdfua_claim` (5: XMP metadata with `pdfuaid:part`); `pages_readable`;
+         *       - `tagged`, `suspects` (`/MarkInfo /Suspects` not true), `untagged_content` (every painting
+         *         operation of a page's content tagged or an artifact, see `pages[].untagged_content`; not
+         *         applicable to an untagged file), `structure_types` (every type standard or role-mapped to one),
+         *         `title_displayed` (a title, from XMP `dc:title` or the information dictionary, shown as the
+         *         window title): all 7.1;
+         *       - `language` (7.2: the catalog's `/Lang`, a well-formed BCP 47 tag; or, without one, a `/Lang` on
+         *         the structure elements, or their ancestors, that hold every piece of content; every `/Lang` set
+         *         must be a BCP 47 tag); `figures_alt_text` (7.3); `heading_nesting` (7.4.2: numbered headings
+         *         start at H1 and never skip a level going down); `table_headers` (7.5: a `TH` has a `Scope`
+         *         unless its table's cells use `Headers`);
+         *       - `annotations_tagged` (7.18.1: every annotation but a Popup, a PrinterMark or a hidden one has a
+         *         `/StructParent`); `annotation_descriptions` (7.18.1: those, widgets apart, have `/Contents`; an
+         *         `/Alt` on the enclosing structure element is not looked for); `tab_order` (7.18.3: a page with
+         *         annotations has `/Tabs /S`); `form_field_descriptions` (7.18.4: every field has a `/TU`);
+         *       - `fonts_embedded` (7.21.4.1); `unicode_text` (7.21.7: every font maps to Unicode in one of the
+         *         ways `unicode_mapping` lists); `scanned_pages` (pages with images and no text need OCR; no
+         *         clause).
+         *
+         *       Not checked: the content of alternate texts and reading order, lists, notes, links' structure
+         *       elements, optional content, embedded files, fonts' widths and glyphs, and every Matterhorn
+         *       Protocol condition that needs a person. Never "PDF/UA conformant".
          *     One story: with a profile, each failed check is also a finding (`code` `check_<id>`, its severity,
          *     pages and message), and the findings a check judges itself (`font_not_embedded` by `fonts_embedded`,
          *     `page_unreadable`, `encrypted`, `javascript`, `missing_title`, `image_only_page`,
@@ -1044,6 +1074,15 @@ export interface components {
                  *     `Embedded` for an embedded CMap; null when the font has none (its built-in encoding).
                  */
                 encoding: string | null;
+                /**
+                 * @description How the font's text maps to Unicode, among the ways ISO 32000-1 (9.10.2) lists: a `/ToUnicode`
+                 *     CMap; a simple font's standard encoding (`WinAnsiEncoding`, `MacRomanEncoding`,
+                 *     `StandardEncoding`, `MacExpertEncoding`, or a Latin standard-14 font's built-in one);
+                 *     `/Differences` whose glyph names all map by the Adobe Glyph List (`fi`, `uni00E9`, `u1F600`,
+                 *     `f_f.alt`); a Type 0 font's predefined CMap other than `Identity-H`/`-V`. `none`: no way applies.
+                 * @enum {string}
+                 */
+                unicode_mapping: "to_unicode" | "standard_encoding" | "glyph_names" | "predefined_cmap" | "none";
             }[];
             has_text: boolean;
             images: {
@@ -1073,6 +1112,39 @@ export interface components {
             }[];
             annotations: number;
             links: number;
+            /** @description The page's annotation dictionaries (at most 200), as PDF/A (6.3) and PDF/UA (7.18) judge them. */
+            annotation_details: {
+                /** @description `/Subtype`, for example `Link`, `Widget`, `Text`; `unknown` without one. */
+                subtype: string;
+                /** @description `/F` (4 is Print, 2 Hidden, 1 Invisible, 32 NoView, 256 ToggleNoView); null without one. */
+                flags: number | null;
+                /** @description The keys of its appearance dictionary (`/AP`), sorted; empty without one. */
+                appearance: string[];
+                /** @description It has a non-empty `/Contents` (its text, or a description of it). */
+                contents: boolean;
+                /** @description It has a `/StructParent`, so the structure tree can hold it. */
+                tagged: boolean;
+                /** @description Its `/Rect` has no width or no height. */
+                zero_size: boolean;
+            }[];
+            /** @description The page's `/Tabs` (`S` is the structure order); null without one. */
+            tab_order: string | null;
+            /** @description The blend modes (`/BM`) of the graphics states in the page's resources, sorted. */
+            blend_modes: string[];
+            /**
+             * @description Device colour spaces the page paints with, read from its content streams (the `g`, `rg`, `k`
+             *     operators and their stroking forms, `cs` and `CS`, images, inline images, shadings, forms drawn)
+             *     and its annotations' appearances; a separation's alternate, an indexed space's base count. A
+             *     device space the resources replace with a `DefaultGray`, `DefaultRGB` or `DefaultCMYK` is not
+             *     counted. Streams coded with filters other than Flate are not read.
+             */
+            device_colors: ("gray" | "rgb" | "cmyk")[];
+            /**
+             * @description Painting operations of the page's own content streams (text, paths, images, shadings, forms drawn)
+             *     inside no marked-content sequence that has an `/MCID` or is an `/Artifact`: content that is
+             *     neither tagged nor marked as an artifact.
+             */
+            untagged_content: number;
             error: string | null;
         };
         /** @description `[x0, y0, x1, y1]` in points. */
@@ -1134,6 +1206,13 @@ export interface components {
                 /** @description `GTS_PDFXVersion` of the document information dictionary, or of the XMP metadata. */
                 pdfx: string | null;
                 output_intents: {
+                    /**
+                     * @description The device class in its ICC profile's header: `prtr` (output), `mntr` (display), `scnr`
+                     *     (input), `spac`, `abst`, `link`, `nmcl`; null without a readable profile.
+                     */
+                    profile_class: string | null;
+                    /** @description The colour space in its ICC profile's header (`RGB`, `CMYK`, `GRAY`, `Lab`); null without one. */
+                    profile_color_space: string | null;
                     /** @description The `/N` of its `/DestOutputProfile` ICC profile (4 is CMYK); null without one. */
                     components: number | null;
                     /** @description `/S`, for example `GTS_PDFA1` or `GTS_PDFX`. */
@@ -1156,6 +1235,37 @@ export interface components {
                 struct_content_without_language: number;
                 /** @description The distinct `/Lang` values of structure elements, sorted (at most 100). */
                 struct_languages: string[];
+                /**
+                 * @description Structure types (as written) that neither are standard types of ISO 32000-1 (14.8.4) nor map to
+                 *     one through the `/RoleMap` (at most 20).
+                 */
+                struct_types_nonstandard: string[];
+                /**
+                 * @description Where the numbered headings (`H1` to `H6`, in document order) go down more than one level, as
+                 *     `H1 to H3`, or start below `H1`, as `start to H2` (each once, at most 20).
+                 */
+                struct_heading_skips: string[];
+                /**
+                 * @description `TH` cells without a `/Scope` attribute, in tables whose cells name no `/Headers`: header cells
+                 *     whose reach cannot be told.
+                 */
+                struct_table_headers_without_scope: number;
+                /** @description The file trailer has an `/ID` of two strings. */
+                trailer_id: boolean;
+                /** @description `/MarkInfo /Suspects true`: the tags may not be trusted. */
+                suspects: boolean;
+                /**
+                 * @description The types (`/S`) of the actions reachable from the catalog's `/OpenAction` and `/AA`, pages'
+                 *     `/AA`, annotations, form fields and outline items, through `/Next` chains, each once, sorted;
+                 *     a named action as `Named/<name>` (`Named/Print`).
+                 */
+                actions: string[];
+                /** @description The kinds of dictionary that hold an additional-actions dictionary (`/AA`), sorted. */
+                additional_actions: ("annotation" | "catalog" | "field" | "page")[];
+                /** @description The interactive form's terminal fields. */
+                form_fields: number;
+                /** @description Of `form_fields`, those without a `/TU` (the name a screen reader reads). */
+                form_fields_without_description: number;
                 /** @description The pages' `spot_colors`, each name once, sorted. */
                 spot_colors: string[];
                 pdf_version: string | null;

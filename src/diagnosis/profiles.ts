@@ -26,12 +26,6 @@ export interface ProfileSettings {
 
 /** Bleed a print shop wants beyond the trim on every side: 3 mm, in points. */
 const MIN_BLEED_PT = (3 / 25.4) * 72;
-const STANDARD_ENCODINGS = new Set([
-  'WinAnsiEncoding',
-  'MacRomanEncoding',
-  'StandardEncoding',
-  'PDFDocEncoding',
-]);
 
 const okPages = (facts: Facts) =>
   facts.pages.filter((p): p is PageReport & { status: 'ok' } => p.status === 'ok');
@@ -185,9 +179,116 @@ function printChecks(facts: Facts, options: RunOptions, settings: ProfileSetting
   ];
 }
 
+/** What a list of names looks like in a message: the first five, and how many more. */
+const listed = (names: readonly string[]) =>
+  names.slice(0, 5).join(', ') + (names.length > 5 ? ` and ${names.length - 5} more` : '');
+
+/** Actions PDF/A-2 forbids (ISO 19005-2, 6.5.1); JavaScript is `no_javascript`'s. Named actions go by name. */
+const FORBIDDEN_ACTIONS = new Set([
+  ...['Launch', 'Sound', 'Movie', 'ResetForm', 'ImportData', 'Hide', 'SetOCGState', 'Rendition'],
+  ...['Trans', 'GoTo3DView'],
+]);
+const ALLOWED_NAMED_ACTIONS = new Set(['NextPage', 'PrevPage', 'FirstPage', 'LastPage']);
+/** The blend modes ISO 32000-1 (11.3.5) defines, the only ones PDF/A-2 (6.2.10) allows. */
+const STANDARD_BLEND_MODES = new Set([
+  ...['Normal', 'Compatible', 'Multiply', 'Screen', 'Overlay', 'Darken', 'Lighten', 'ColorDodge'],
+  ...['ColorBurn', 'HardLight', 'SoftLight', 'Difference', 'Exclusion', 'Hue', 'Saturation', 'Color'],
+  'Luminosity',
+]);
+/** Annotation types of ISO 32000-1 (12.5.6) that PDF/A-2 (6.3.1) permits: all but 3D, Sound, Screen and Movie. */
+const PERMITTED_ANNOTATIONS = new Set([
+  ...['Text', 'Link', 'FreeText', 'Line', 'Square', 'Circle', 'Polygon', 'PolyLine', 'Highlight'],
+  ...['Underline', 'Squiggly', 'StrikeOut', 'Stamp', 'Caret', 'Ink', 'Popup', 'FileAttachment'],
+  ...['Widget', 'PrinterMark', 'TrapNet', 'Watermark', 'Redact'],
+]);
+const FLAG_INVISIBLE = 1;
+const FLAG_HIDDEN = 2;
+const FLAG_PRINT = 4;
+const FLAG_NOVIEW = 32;
+const FLAG_TOGGLE_NOVIEW = 256;
+
+type Annotation = PageReport['annotation_details'][number];
+type OutputIntent = Facts['document']['output_intents'][number];
+
+/** An output intent's colour space: its ICC profile header's, else told by its number of components. */
+function intentColorSpace(intent: OutputIntent): string | null {
+  if (intent.profile_color_space !== null) return intent.profile_color_space;
+  return intent.components === 1
+    ? 'GRAY'
+    : intent.components === 3
+      ? 'RGB'
+      : intent.components === 4
+        ? 'CMYK'
+        : null;
+}
+
+/**
+ * ISO 19005-2, 6.2.4.3: DeviceRGB only under an RGB PDF/A output intent, DeviceCMYK only under a CMYK one,
+ * DeviceGray under any; without one, no device colour at all (unless a Default colour space replaces it).
+ */
+function deviceColorCheck(facts: Facts): Draft {
+  const intents = facts.document.output_intents.filter((intent) => intent.subtype === 'GTS_PDFA1');
+  const space = intents.length > 0 ? intentColorSpace(intents[0]!) : null;
+  const allowed = (device: string) =>
+    intents.length > 0 && (device === 'gray' || (device === 'rgb' ? space === 'RGB' : space === 'CMYK'));
+  return pageCheck(facts, 'output_intent', 'error', (p) => p.device_colors.filter((d) => !allowed(d)), {
+    pass:
+      intents.length > 0
+        ? `Device colour agrees with the ${space ?? ''} output intent`.replace('  ', ' ')
+        : 'No device colour, so no output intent is needed',
+    fail: ([devices]) =>
+      intents.length > 0
+        ? `Device colour (${devices}) that the ${space ?? 'unknown'} output intent does not cover: convert it to the output intent's colour space or to ICC-based colour`
+        : `Device colour (${devices}) with no PDF/A output intent: add a GTS_PDFA1 output intent with an ICC profile, or use ICC-based colour`,
+  });
+}
+
+/** ISO 19005-2, 6.2.3: a PDF/A output intent's profile is an output or display profile of a process space. */
+function outputIntentProfileCheck(facts: Facts): Draft {
+  const intents = facts.document.output_intents.filter((intent) => intent.subtype === 'GTS_PDFA1');
+  if (intents.length === 0)
+    return notApplicable('output_intent_profile', 'error', 'The file has no PDF/A output intent');
+  const problems = intents.flatMap((intent) => {
+    if (intent.profile_class === null) return ['an output intent without a readable ICC profile'];
+    const found: string[] = [];
+    if (intent.profile_class !== 'prtr' && intent.profile_class !== 'mntr')
+      found.push(`a profile of device class "${intent.profile_class}"`);
+    if (!['RGB', 'CMYK', 'GRAY'].includes(intent.profile_color_space ?? ''))
+      found.push(`a profile of colour space "${intent.profile_color_space ?? ''}"`);
+    return found;
+  });
+  return problems.length === 0
+    ? pass('output_intent_profile', 'error', 'The output intent has an output or display ICC profile')
+    : fail(
+        'output_intent_profile',
+        'error',
+        `The PDF/A output intent has ${listed(problems)}: use an output (prtr) or display (mntr) profile of RGB, CMYK or gray`,
+      );
+}
+
+/** A check over the pages' annotations: `problem` names what is wrong with one, or nothing. */
+const annotationCheck = (
+  facts: Facts,
+  id: string,
+  problem: (annotation: Annotation) => string | undefined,
+  messages: { pass: string; fail: (subjects: string[]) => string },
+) =>
+  pageCheck(
+    facts,
+    id,
+    'error',
+    (p) => p.annotation_details.map(problem).filter((found): found is string => found !== undefined),
+    messages,
+  );
+
 function archiveChecks(facts: Facts): Draft[] {
   const doc = facts.document;
   const claimsPart1 = doc.pdfa?.startsWith('1') ?? false;
+  const forbidden = doc.actions.filter((action) =>
+    action.startsWith('Named/')
+      ? !ALLOWED_NAMED_ACTIONS.has(action.slice('Named/'.length))
+      : FORBIDDEN_ACTIONS.has(action),
+  );
   return [
     pagesReadable(facts),
     fontsEmbedded(facts),
@@ -196,6 +297,80 @@ function archiveChecks(facts: Facts): Draft[] {
       !doc.encrypted,
       'The file is not encrypted',
       'The file is encrypted: save it without a password or permissions',
+    ),
+    documentCheck(
+      'trailer_id',
+      doc.trailer_id,
+      'The file trailer has an ID',
+      'The file trailer has no /ID: save the file again with a PDF/A writer (it adds the two file identifiers)',
+    ),
+    documentCheck(
+      'forbidden_actions',
+      forbidden.length === 0,
+      'No action PDF/A forbids',
+      `Actions PDF/A forbids: ${listed(forbidden)}: remove them (links may go to pages and URIs; named actions only to the next, previous, first and last page)`,
+    ),
+    documentCheck(
+      'additional_actions',
+      doc.additional_actions.length === 0,
+      'No additional actions (/AA)',
+      `Additional actions (/AA) on the ${doc.additional_actions.join(', ')}: remove them (PDF/A runs no action on events)`,
+    ),
+    deviceColorCheck(facts),
+    outputIntentProfileCheck(facts),
+    pageCheck(
+      facts,
+      'blend_modes',
+      'error',
+      (p) => p.blend_modes.filter((mode) => !STANDARD_BLEND_MODES.has(mode)),
+      {
+        pass: 'Only standard blend modes',
+        fail: ([modes]) =>
+          `Blend modes that PDF defines not: ${modes}: use a standard one (Normal, Multiply, ...)`,
+      },
+    ),
+    annotationCheck(
+      facts,
+      'annotation_types',
+      (a) => (PERMITTED_ANNOTATIONS.has(a.subtype) ? undefined : a.subtype),
+      {
+        pass: 'Only annotation types PDF/A permits',
+        fail: ([types]) =>
+          `Annotations PDF/A forbids (3D, sound, screen, movie or unknown): ${types}: remove them`,
+      },
+    ),
+    annotationCheck(
+      facts,
+      'annotation_flags',
+      (a) => {
+        if (a.subtype === 'Popup') return undefined;
+        if (a.flags === null) return `${a.subtype} without flags`;
+        if ((a.flags & FLAG_PRINT) === 0) return `${a.subtype} not printed`;
+        const hiding = FLAG_INVISIBLE | FLAG_HIDDEN | FLAG_NOVIEW | FLAG_TOGGLE_NOVIEW;
+        return (a.flags & hiding) !== 0 ? `${a.subtype} hidden` : undefined;
+      },
+      {
+        pass: 'Every annotation prints and is visible',
+        fail: ([problems]) =>
+          `Annotations that do not print or are hidden: ${problems}: set their Print flag and clear Hidden, Invisible, NoView and ToggleNoView`,
+      },
+    ),
+    annotationCheck(
+      facts,
+      'annotation_appearances',
+      (a) => {
+        if (a.subtype === 'Popup') return undefined;
+        if (a.appearance.length === 0)
+          return a.subtype === 'Link' || a.zero_size ? undefined : `${a.subtype} without appearance`;
+        return a.appearance.some((key) => key !== 'N')
+          ? `${a.subtype} with ${a.appearance.join('/')} appearances`
+          : undefined;
+      },
+      {
+        pass: 'Every annotation has a normal appearance and no other',
+        fail: ([problems]) =>
+          `Annotations whose look is not fixed: ${problems}: give each a normal appearance (/AP /N) and no rollover or down appearance`,
+      },
     ),
     documentCheck(
       'no_javascript',
@@ -216,12 +391,6 @@ function archiveChecks(facts: Facts): Draft[] {
       doc.xmp_metadata
         ? 'The XMP metadata has no valid PDF/A identification: add pdfaid:part and pdfaid:conformance in the namespace http://www.aiim.org/pdfa/ns/id/'
         : 'The file has no XMP metadata: add it, with the PDF/A identification (pdfaid:part, pdfaid:conformance)',
-    ),
-    documentCheck(
-      'output_intent',
-      doc.output_intents.length > 0,
-      'The file has an output intent',
-      'The file has no output intent: add one (GTS_PDFA1 with an ICC profile) for its device colour',
     ),
     claimsPart1
       ? pageCheck(facts, 'no_transparency_part1', 'error', (p) => (p.transparency ? ['transparency'] : []), {
@@ -284,14 +453,51 @@ function accessibilityChecks(facts: Facts): Draft[] {
   const doc = facts.document;
   const figures = doc.struct_figures;
   const title = doc.xmp_title ?? doc.title;
+  const exempt = (a: Annotation) =>
+    a.subtype === 'Popup' ||
+    a.subtype === 'PrinterMark' ||
+    (a.flags !== null && (a.flags & FLAG_HIDDEN) !== 0);
   return [
     pagesReadable(facts),
     fontsEmbedded(facts),
+    documentCheck(
+      'xmp_pdfua_claim',
+      doc.xmp_metadata && doc.pdfua !== null,
+      `XMP metadata claims PDF/UA-${doc.pdfua}`,
+      doc.xmp_metadata
+        ? 'The XMP metadata does not identify PDF/UA: add pdfuaid:part 1 in the namespace http://www.aiim.org/pdfua/ns/id/'
+        : 'The file has no XMP metadata: add it, with the PDF/UA identification (pdfuaid:part 1)',
+    ),
     documentCheck(
       'tagged',
       doc.tagged,
       'The PDF is tagged',
       'The PDF is not tagged (no marked structure tree): make it with tags, or tag it in an editor',
+    ),
+    documentCheck(
+      'suspects',
+      !doc.suspects,
+      'The tags are not marked as suspect',
+      'The file says its tags may be wrong (/MarkInfo /Suspects true): check the tags, then set /Suspects false',
+    ),
+    doc.tagged
+      ? pageCheck(
+          facts,
+          'untagged_content',
+          'error',
+          (p) => (p.untagged_content > 0 ? [`${p.untagged_content} operations`] : []),
+          {
+            pass: 'All content is tagged or marked as an artifact',
+            fail: () =>
+              'Content that is neither tagged nor marked as an artifact: tag it, or mark headers, footers and decoration as artifacts',
+          },
+        )
+      : notApplicable('untagged_content', 'error', 'The PDF is not tagged (see tagged)'),
+    documentCheck(
+      'structure_types',
+      doc.struct_types_nonstandard.length === 0,
+      'Every structure type is standard or role-mapped to one',
+      `Structure types that are not standard and map to none: ${listed(doc.struct_types_nonstandard)}: map them in the /RoleMap to standard types`,
     ),
     languageCheck(doc),
     documentCheck(
@@ -310,18 +516,59 @@ function accessibilityChecks(facts: Facts): Draft[] {
           `Every figure (${figures}) has alternate text`,
           `${doc.struct_figures_without_alt} of ${figures} figures have no alternate text: give each an /Alt`,
         ),
+    documentCheck(
+      'heading_nesting',
+      doc.struct_heading_skips.length === 0,
+      'The numbered headings step down one level at a time',
+      `Numbered headings skip levels (${listed(doc.struct_heading_skips)}): start at H1 and go down one level at a time`,
+    ),
+    documentCheck(
+      'table_headers',
+      doc.struct_table_headers_without_scope === 0,
+      'Every table header cell has a scope (or the cells name their headers)',
+      `${doc.struct_table_headers_without_scope} table header cells (TH) have no Scope: give each a Scope of Row, Column or Both, or give the cells Headers`,
+    ),
+    annotationCheck(facts, 'annotations_tagged', (a) => (exempt(a) || a.tagged ? undefined : a.subtype), {
+      pass: 'Every annotation is in the structure tree',
+      fail: ([types]) =>
+        `Annotations outside the structure tree: ${types}: tag them (links in Link, fields in Form, others in Annot)`,
+    }),
+    annotationCheck(
+      facts,
+      'annotation_descriptions',
+      (a) => (exempt(a) || a.subtype === 'Widget' || a.contents ? undefined : a.subtype),
+      {
+        pass: 'Every annotation has a description (/Contents)',
+        fail: ([types]) =>
+          `Annotations without a description: ${types}: give each a /Contents saying what it is or where it goes`,
+      },
+    ),
+    pageCheck(
+      facts,
+      'tab_order',
+      'error',
+      (p) => (p.annotation_details.length > 0 && p.tab_order !== 'S' ? [p.tab_order ?? 'none'] : []),
+      {
+        pass: 'Pages with annotations are tabbed in structure order',
+        fail: () =>
+          "Pages with annotations do not follow the structure when tabbing: set the page's /Tabs to /S",
+      },
+    ),
+    documentCheck(
+      'form_field_descriptions',
+      doc.form_fields_without_description === 0,
+      doc.form_fields > 0 ? `Every form field (${doc.form_fields}) has a description` : 'No form fields',
+      `${doc.form_fields_without_description} of ${doc.form_fields} form fields have no description: give each a /TU (the name a screen reader reads)`,
+    ),
     pageCheck(
       facts,
       'unicode_text',
       'error',
-      (p) =>
-        p.fonts
-          .filter((f) => !f.to_unicode && !(f.encoding !== null && STANDARD_ENCODINGS.has(f.encoding)))
-          .map((f) => f.name),
+      (p) => p.fonts.filter((f) => f.unicode_mapping === 'none').map((f) => f.name),
       {
         pass: 'Text can be extracted as Unicode',
         fail: ([names]) =>
-          `Fonts with neither a ToUnicode map nor a standard encoding: ${names}. Make the PDF with ToUnicode maps`,
+          `Fonts whose text maps to no Unicode (no ToUnicode map, standard encoding or Adobe glyph names): ${names}. Make the PDF with ToUnicode maps`,
       },
     ),
     pageCheck(facts, 'scanned_pages', 'error', (p) => (!p.has_text && p.images.length > 0 ? ['scan'] : []), {
@@ -340,18 +587,36 @@ const CLAUSES: Record<ProfileName, Readonly<Record<string, string>>> = {
   'pdf-archive': {
     fonts_embedded: '6.2.11.4.1',
     not_encrypted: '6.1.3',
-    no_javascript: '6.6.1',
-    no_embedded_files: '6.8',
-    xmp_pdfa_claim: '6.6.4',
+    trailer_id: '6.1.3',
     output_intent: '6.2.4.3',
+    output_intent_profile: '6.2.3',
+    blend_modes: '6.2.10',
+    annotation_types: '6.3.1',
+    annotation_flags: '6.3.2',
+    annotation_appearances: '6.3.3',
+    no_javascript: '6.5.1',
+    forbidden_actions: '6.5.1',
+    additional_actions: '6.5.2',
+    xmp_pdfa_claim: '6.6.4',
+    no_embedded_files: '6.8',
     no_transparency_part1: '6.4',
   },
   'pdf-accessibility': {
+    xmp_pdfua_claim: '5',
     fonts_embedded: '7.21.4.1',
     tagged: '7.1',
+    suspects: '7.1',
+    untagged_content: '7.1',
+    structure_types: '7.1',
     language: '7.2',
     title_displayed: '7.1',
     figures_alt_text: '7.3',
+    heading_nesting: '7.4.2',
+    table_headers: '7.5',
+    annotations_tagged: '7.18.1',
+    annotation_descriptions: '7.18.1',
+    tab_order: '7.18.3',
+    form_field_descriptions: '7.18.4',
     unicode_text: '7.21.7',
   },
 };

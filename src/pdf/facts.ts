@@ -13,7 +13,6 @@ import {
   pageStructure,
   type RawFont,
   type RawImage,
-  hasJavaScriptAction,
 } from './structure.js';
 
 /** What opening a file tells: enough to accept an upload. */
@@ -55,7 +54,7 @@ const PDFIUM_COLOR_SPACES: Record<number, ColorSpaceName> = {
 };
 
 const SUBSET_PREFIX = /^[A-Z]{6}\+/;
-const NO_RAW_FONT: RawFont = { subset: false, to_unicode: false, encoding: null };
+const NO_RAW_FONT: RawFont = { subset: false, to_unicode: false, encoding: null, unicode_mapping: 'none' };
 
 const sameFacts = (a: RawImage, b: RawImage) =>
   a.color_space === b.color_space &&
@@ -206,6 +205,13 @@ export class DocumentReader {
         (buffer, length) => this.lib.FPDFCatalog_GetLanguage(this.handle, buffer, length),
         'utf16',
       );
+      const catalog = this.structureOr(
+        () => {
+          const cos = this.objects();
+          return catalogFacts(cos, cos.read(0, 1024), pdfx);
+        },
+        { ...NO_CATALOG_FACTS, pdfx },
+      );
       return {
         pdf_version: probe.pdfVersion,
         page_count: probe.pageCount,
@@ -216,20 +222,11 @@ export class DocumentReader {
         form: formType === FORMTYPE_NONE ? 'none' : formType === FORMTYPE_ACRO ? 'AcroForm' : 'XFA',
         javascript:
           this.lib.FPDFDoc_GetJavaScriptActionCount(this.handle) > 0 ||
-          this.structureOr(() => hasJavaScriptAction(this.objects()), false),
+          catalog.actions.includes('JavaScript'),
         outline: this.lib.FPDFBookmark_GetFirstChild(this.handle, 0) !== 0,
         language: language.trim() === '' ? null : language,
         embedded_files: Math.max(0, this.lib.FPDFDoc_GetAttachmentCount(this.handle)),
-        ...this.structureOr(
-          () => {
-            const cos = this.objects();
-            return catalogFacts(cos, cos.read(0, 1024), pdfx);
-          },
-          {
-            ...NO_CATALOG_FACTS,
-            pdfx,
-          },
-        ),
+        ...catalog,
       };
     });
   }
@@ -327,6 +324,7 @@ export class DocumentReader {
             subset,
             to_unicode: raw.to_unicode,
             encoding: raw.encoding,
+            unicode_mapping: raw.unicode_mapping,
           });
         }
       } else if (type === OBJ_IMAGE) {
@@ -508,6 +506,11 @@ export class DocumentReader {
         images: found.images,
         annotations,
         links,
+        annotation_details: structure?.annotation_details ?? [],
+        tab_order: structure?.tab_order ?? null,
+        blend_modes: structure?.blend_modes ?? [],
+        device_colors: structure?.content.device_colors ?? [],
+        untagged_content: structure?.content.untagged_content ?? 0,
       };
     });
   }

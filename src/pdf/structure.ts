@@ -5,11 +5,17 @@ import {
   isStream,
   latin1,
   nameOf,
+  PdfName,
   type PdfDict,
   PdfRef,
   type PdfValue,
   textString,
 } from './cos/syntax.js';
+import { actionFacts } from './actions.js';
+import { type AnnotationFacts, formFieldFacts, pageAnnotations } from './annotations.js';
+import { type ContentFacts, scanPageContent } from './content.js';
+import { glyphNameMapsToUnicode } from './glyph-names.js';
+import { structFacts } from './struct-tree.js';
 
 /**
  * Facts read from the file's objects rather than through PDFium's API: the catalog's accessibility and
@@ -42,6 +48,15 @@ export type CatalogFacts = Pick<
   | 'struct_content'
   | 'struct_content_without_language'
   | 'struct_languages'
+  | 'struct_types_nonstandard'
+  | 'struct_heading_skips'
+  | 'struct_table_headers_without_scope'
+  | 'trailer_id'
+  | 'suspects'
+  | 'actions'
+  | 'additional_actions'
+  | 'form_fields'
+  | 'form_fields_without_description'
 >;
 
 /** An image dictionary's facts, with the pixel size it is matched by. */
@@ -53,7 +68,7 @@ export type RawImage = Pick<
   height: number;
 };
 
-export type RawFont = Pick<FontFacts, 'subset' | 'to_unicode' | 'encoding'>;
+export type RawFont = Pick<FontFacts, 'subset' | 'to_unicode' | 'encoding' | 'unicode_mapping'>;
 
 export interface PageStructure {
   boxes: { media: Box; crop: Box; bleed: Box; trim: Box; art: Box };
@@ -61,6 +76,10 @@ export interface PageStructure {
   spot_colors: string[];
   fonts: Map<string, RawFont>;
   images: RawImage[];
+  blend_modes: string[];
+  tab_order: string | null;
+  annotation_details: AnnotationFacts[];
+  content: ContentFacts;
 }
 
 /** What a file whose objects cannot be read is taken to have. */
@@ -79,9 +98,17 @@ export const NO_CATALOG_FACTS: CatalogFacts = {
   struct_content: 0,
   struct_content_without_language: 0,
   struct_languages: [],
+  struct_types_nonstandard: [],
+  struct_heading_skips: [],
+  struct_table_headers_without_scope: 0,
+  trailer_id: false,
+  suspects: false,
+  actions: [],
+  additional_actions: [],
+  form_fields: 0,
+  form_fields_without_description: 0,
 };
 
-const MAX_STRUCT_NODES = 200_000;
 const MAX_RESOURCE_NODES = 10_000;
 const MAX_NESTING = 12;
 const MAX_XMP_BYTES = 4 * 1024 * 1024;
@@ -98,7 +125,7 @@ export function catalogFacts(cos: CosFile, fileHead: Uint8Array, infoPdfx: strin
   const metadata = cos.get(catalog, 'Metadata');
   const xmp = isStream(metadata) ? cos.streamBytes(metadata, MAX_XMP_BYTES) : undefined;
   const xmpText = xmp ? new TextDecoder().decode(xmp) : '';
-  const figures = structFigures(cos, catalog);
+  const id = cos.resolve(cos.trailer.get('ID'));
   return {
     tagged: cos.get(markInfo, 'Marked') === true && isDict(cos.get(catalog, 'StructTreeRoot')),
     display_doc_title: cos.get(viewer, 'DisplayDocTitle') === true,
@@ -119,10 +146,33 @@ export function catalogFacts(cos: CosFile, fileHead: Uint8Array, infoPdfx: strin
           subtype: nameOf(cos.get(intent, 'S')) ?? 'unknown',
           identifier: identifier === undefined || cos.encrypted ? null : identifier,
           components: typeof components === 'number' ? components : null,
+          ...iccHeader(cos, profile),
         },
       ];
     }),
-    ...figures,
+    trailer_id:
+      Array.isArray(id) && id.length === 2 && id.every((part) => cos.resolve(part) instanceof Uint8Array),
+    suspects: cos.get(markInfo, 'Suspects') === true,
+    ...structFacts(cos, catalog),
+    ...actionFacts(cos),
+    ...formFieldFacts(cos),
+  };
+}
+
+/**
+ * The device class and colour space an ICC profile's header declares (bytes 12-19, ICC.1 7.2.5 and 7.2.6),
+ * trimmed: `prtr`, `mntr`, `scnr`; `RGB`, `CMYK`, `GRAY`. Nulls when there is no profile or it is unreadable.
+ */
+function iccHeader(
+  cos: CosFile,
+  profile: PdfValue | undefined,
+): { profile_class: string | null; profile_color_space: string | null } {
+  const bytes = isStream(profile) ? cos.streamBytes(profile, 16 * 1024 * 1024) : undefined;
+  if (!bytes || bytes.length < 128 || latin1(bytes, 36, 40) !== 'acsp')
+    return { profile_class: null, profile_color_space: null };
+  return {
+    profile_class: latin1(bytes, 12, 16).trim(),
+    profile_color_space: latin1(bytes, 16, 20).trim(),
   };
 }
 
@@ -175,143 +225,6 @@ function xmpTitle(xmp: string): string | null {
     .replace(/&amp;/g, '&')
     .trim();
   return text ? text.slice(0, 2000) : null;
-}
-
-const MAX_ACTION_NODES = 100_000;
-
-/**
- * Whether a JavaScript action is reachable anywhere a viewer would run one: the catalog's OpenAction and
- * additional actions, pages' additional actions, annotations' (and so widgets') actions, form fields'
- * additional actions, and outline items' actions, each followed through its `/Next` chain. (Document-level
- * scripts in `/Names /JavaScript` are PDFium's count.)
- */
-export function hasJavaScriptAction(cos: CosFile): boolean {
-  const catalog = cos.catalog;
-  const seen = new Set<number>();
-  let visited = 0;
-  const fresh = (raw: PdfValue) => {
-    if (raw instanceof PdfRef) {
-      if (seen.has(raw.num)) return false;
-      seen.add(raw.num);
-    }
-    return visited++ < MAX_ACTION_NODES;
-  };
-  const actions: PdfValue[] = [];
-  const addActions = (holder: PdfDict) => {
-    const direct = holder.get('A') ?? holder.get('OpenAction');
-    if (direct !== undefined) actions.push(direct);
-    for (const action of cos.dict(holder, 'AA')?.values() ?? []) actions.push(action);
-  };
-  /** Every dictionary of a tree from `roots`, each once, through the `children` keys of each node. */
-  const walk = (roots: PdfValue[], children: string[], visit: (node: PdfDict) => void) => {
-    const stack = [...roots];
-    while (stack.length > 0) {
-      const raw = stack.pop()!;
-      if (!fresh(raw)) continue;
-      const node = cos.resolve(raw);
-      if (!isDict(node)) continue;
-      visit(node);
-      for (const key of children) {
-        const child = node.get(key);
-        if (Array.isArray(child)) stack.push(...child);
-        else if (child !== undefined) stack.push(child);
-      }
-    }
-  };
-  if (catalog) addActions(catalog);
-  const root = (holder: PdfDict | undefined, key: string) => {
-    const value = holder?.get(key);
-    return value === undefined ? [] : [value];
-  };
-  // the page tree: each node's /AA (pages have one), and each page's annotations
-  walk(root(catalog, 'Pages'), ['Kids'], (node) => {
-    addActions(node);
-    for (const annotation of cos.array(node, 'Annots')) {
-      const dict = cos.resolve(annotation);
-      if (isDict(dict)) addActions(dict);
-    }
-  });
-  // form fields (a field's /AA holds its keystroke, format, validate and calculate scripts)
-  walk(cos.array(cos.dict(catalog, 'AcroForm'), 'Fields'), ['Kids'], addActions);
-  // outline items, depth first through /First and /Next
-  walk(root(cos.dict(catalog, 'Outlines'), 'First'), ['First', 'Next'], addActions);
-  // actions, through their /Next chains (an OpenAction that is a destination array is no action)
-  let found = false;
-  walk(actions, ['Next'], (action) => {
-    if (nameOf(cos.get(action, 'S')) === 'JavaScript') found = true;
-  });
-  return found;
-}
-
-/** Figure elements of the structure tree (through its RoleMap), and those with neither /Alt nor /ActualText. */
-function structFigures(cos: CosFile, catalog: PdfDict | undefined) {
-  const root = cos.dict(catalog, 'StructTreeRoot');
-  const roleMap = cos.dict(root, 'RoleMap');
-  const roleOf = (type: string | undefined) => {
-    for (let hops = 0; type !== undefined && hops < 8; hops++) {
-      const mapped = nameOf(cos.get(roleMap, type));
-      if (mapped === undefined || mapped === type) break;
-      type = mapped;
-    }
-    return type;
-  };
-  let figures = 0;
-  let withoutAlt = 0;
-  let content = 0;
-  let contentWithoutLanguage = 0;
-  const languages = new Set<string>();
-  const seen = new Set<number>();
-  // each node with the language it inherits from its ancestor elements (undefined: none)
-  const stack: { raw: PdfValue; lang: string | undefined }[] = [
-    { raw: root?.get('K') ?? null, lang: undefined },
-  ];
-  const leaf = (lang: string | undefined) => {
-    content++;
-    if (lang === undefined) contentWithoutLanguage++;
-  };
-  let visited = 0;
-  while (stack.length > 0 && visited++ < MAX_STRUCT_NODES) {
-    const { raw, lang: inherited } = stack.pop()!;
-    if (raw instanceof PdfRef) {
-      if (seen.has(raw.num)) continue;
-      seen.add(raw.num);
-    }
-    const node = cos.resolve(raw);
-    if (Array.isArray(node)) {
-      for (let i = node.length - 1; i >= 0; i--) stack.push({ raw: node[i]!, lang: inherited });
-      continue;
-    }
-    // a marked-content id of the element's page
-    if (typeof node === 'number') {
-      leaf(inherited);
-      continue;
-    }
-    if (!isDict(node)) continue;
-    // marked-content and object references are leaves
-    const type = nameOf(cos.get(node, 'Type'));
-    if (type === 'MCR' || type === 'OBJR') {
-      leaf(inherited);
-      continue;
-    }
-    const own = textString(cos.get(node, 'Lang'))?.trim();
-    if (own) languages.add(own);
-    const lang = own || inherited;
-    if (roleOf(nameOf(cos.get(node, 'S'))) === 'Figure') {
-      figures++;
-      const alt = textString(cos.get(node, 'Alt')) ?? textString(cos.get(node, 'ActualText'));
-      const hasAlt = node.has('Alt') || node.has('ActualText');
-      if (!hasAlt || (alt !== undefined && alt.trim() === '' && !cos.encrypted)) withoutAlt++;
-    }
-    const kids = node.get('K');
-    if (kids !== undefined) stack.push({ raw: kids, lang });
-  }
-  return {
-    struct_figures: figures,
-    struct_figures_without_alt: withoutAlt,
-    struct_content: content,
-    struct_content_without_language: contentWithoutLanguage,
-    struct_languages: [...languages].sort().slice(0, 100),
-  };
 }
 
 function boxOf(cos: CosFile, value: PdfValue | undefined): Box | undefined {
@@ -384,6 +297,44 @@ const SUBSET_PREFIX = /^[A-Z]{6}\+/;
 
 const PROCESS_COLORANTS = new Set(['Cyan', 'Magenta', 'Yellow', 'Black', 'All', 'None']);
 
+/** The named encodings that map a simple font's codes to Unicode by themselves (ISO 32000-1, 9.10.2). */
+const UNICODE_ENCODINGS = new Set([
+  'WinAnsiEncoding',
+  'MacRomanEncoding',
+  'StandardEncoding',
+  'MacExpertEncoding',
+]);
+/** The standard-14 fonts whose built-in encoding is StandardEncoding (Symbol and ZapfDingbats have their own). */
+const LATIN_STANDARD_14 = /^(Times|Helvetica|Courier)(-|$)/;
+
+type UnicodeMapping = RawFont['unicode_mapping'];
+
+/**
+ * How a font's text maps to Unicode, by the ways ISO 32000-1 (9.10.2) lists and PDF/UA-1 (7.21.7) accepts:
+ * a ToUnicode map; a simple font's standard encoding; a `/Differences` whose glyph names all come from the
+ * Adobe Glyph List; a Type 0 font's predefined CMap other than Identity. `none` when no way applies.
+ */
+function unicodeMapping(cos: CosFile, dict: PdfDict, baseFont: string): UnicodeMapping {
+  if (cos.get(dict, 'ToUnicode') !== undefined) return 'to_unicode';
+  const encoding = cos.get(dict, 'Encoding');
+  const encodingName = nameOf(encoding);
+  if (nameOf(cos.get(dict, 'Subtype')) === 'Type0')
+    return encodingName !== undefined && !/^Identity-[HV]$/.test(encodingName) ? 'predefined_cmap' : 'none';
+  if (encodingName !== undefined) return UNICODE_ENCODINGS.has(encodingName) ? 'standard_encoding' : 'none';
+  if (isDict(encoding)) {
+    const base = nameOf(cos.get(encoding, 'BaseEncoding'));
+    if (base !== undefined && !UNICODE_ENCODINGS.has(base)) return 'none';
+    const names = cos
+      .array(encoding, 'Differences')
+      .map((entry) => cos.resolve(entry))
+      .filter((entry): entry is PdfName => entry instanceof PdfName)
+      .map((entry) => entry.name);
+    if (!names.every((name) => name === '.notdef' || glyphNameMapsToUnicode(name))) return 'none';
+    return names.length > 0 ? 'glyph_names' : base !== undefined ? 'standard_encoding' : 'none';
+  }
+  return encoding === undefined && LATIN_STANDARD_14.test(baseFont) ? 'standard_encoding' : 'none';
+}
+
 interface ColorSpaceFacts {
   name: ColorSpaceName | null;
   components: number | null;
@@ -397,6 +348,7 @@ class ResourceWalk {
   private readonly ownFontNames = new Set<string>();
   readonly images: RawImage[] = [];
   readonly spots = new Set<string>();
+  readonly blendModes = new Set<string>();
   transparency = false;
   private readonly seen = new Set<number>();
   private visited = 0;
@@ -516,6 +468,7 @@ class ResourceWalk {
       subset: SUBSET_PREFIX.test(baseFont),
       to_unicode: cos.get(dict, 'ToUnicode') !== undefined,
       encoding: encodingName,
+      unicode_mapping: unicodeMapping(cos, dict, baseFont.replace(SUBSET_PREFIX, '')),
     };
     for (const name of written) {
       this.fonts.set(name, raw);
@@ -532,6 +485,7 @@ class ResourceWalk {
     const smask = cos.get(dict, 'SMask');
     const blend = cos.get(dict, 'BM');
     const blendName = nameOf(Array.isArray(blend) ? cos.resolve(blend[0]) : blend);
+    if (blendName !== undefined && this.blendModes.size < 20) this.blendModes.add(blendName);
     const ca = [cos.get(dict, 'CA'), cos.get(dict, 'ca')];
     if (
       (smask !== undefined && nameOf(smask) !== 'None') ||
@@ -614,6 +568,10 @@ export function pageStructure(cos: CosFile, objectNumber: number): PageStructure
     spot_colors: [...walk.spots].sort(),
     fonts: walk.fonts,
     images: walk.images,
+    blend_modes: [...walk.blendModes].sort(),
+    tab_order: nameOf(cos.get(page, 'Tabs')) ?? null,
+    annotation_details: pageAnnotations(cos, page),
+    content: scanPageContent(cos, page, inherited(cos, page, 'Resources')),
   };
 }
 

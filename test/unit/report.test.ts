@@ -36,6 +36,15 @@ const doc: DocumentFacts = {
   struct_content: 0,
   struct_content_without_language: 0,
   struct_languages: [],
+  struct_types_nonstandard: [],
+  struct_heading_skips: [],
+  struct_table_headers_without_scope: 0,
+  trailer_id: true,
+  suspects: false,
+  actions: [],
+  additional_actions: [],
+  form_fields: 0,
+  form_fields_without_description: 0,
 };
 const font = (name: string, embedded: boolean) => ({
   name,
@@ -44,6 +53,7 @@ const font = (name: string, embedded: boolean) => ({
   subset: false,
   to_unicode: false,
   encoding: 'WinAnsiEncoding',
+  unicode_mapping: 'standard_encoding' as const,
 });
 const image = (width_px: number, height_px: number, dpi: number) => ({
   width_px,
@@ -67,6 +77,11 @@ const page = (overrides: Partial<PageFacts> = {}): PageFacts => ({
   images: [],
   annotations: 0,
   links: 0,
+  annotation_details: [],
+  tab_order: null,
+  blend_modes: [],
+  device_colors: [],
+  untagged_content: 0,
   ...overrides,
 });
 

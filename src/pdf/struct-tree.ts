@@ -1,0 +1,152 @@
+import type { CosFile } from './cos/file.js';
+import { isDict, nameOf, type PdfDict, PdfRef, type PdfValue, textString } from './cos/syntax.js';
+
+/** The standard structure types of ISO 32000-1, 14.8.4, which PDF/UA-1 (7.1) requires every type to map to. */
+const STANDARD_TYPES = new Set([
+  ...['Document', 'Part', 'Art', 'Sect', 'Div', 'BlockQuote', 'Caption', 'TOC', 'TOCI', 'Index'],
+  ...['NonStruct', 'Private', 'P', 'H', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'L', 'LI', 'Lbl', 'LBody'],
+  ...['Table', 'TR', 'TH', 'TD', 'THead', 'TBody', 'TFoot', 'Span', 'Quote', 'Note', 'Reference'],
+  ...['BibEntry', 'Code', 'Link', 'Annot', 'Ruby', 'RB', 'RT', 'RP', 'Warichu', 'WT', 'WP', 'Figure'],
+  ...['Formula', 'Form'],
+]);
+
+const MAX_STRUCT_NODES = 200_000;
+const MAX_LISTED = 20;
+
+export interface StructFacts {
+  struct_figures: number;
+  struct_figures_without_alt: number;
+  struct_content: number;
+  struct_content_without_language: number;
+  struct_languages: string[];
+  struct_types_nonstandard: string[];
+  struct_heading_skips: string[];
+  struct_table_headers_without_scope: number;
+}
+
+/** Of one table: its header cells without a `Scope`, and whether its cells name their headers instead. */
+interface TableState {
+  headersWithoutScope: number;
+  usesHeaders: boolean;
+}
+
+/**
+ * One walk over the structure tree, in document order and through its RoleMap: figures and their alternate
+ * text, the content it refers to and the language each inherits, the types no standard type stands for, how
+ * the numbered headings step, and table header cells without a scope.
+ */
+export function structFacts(cos: CosFile, catalog: PdfDict | undefined): StructFacts {
+  const root = cos.dict(catalog, 'StructTreeRoot');
+  const roleMap = cos.dict(root, 'RoleMap');
+  const classMap = cos.dict(root, 'ClassMap');
+  const roleOf = (type: string | undefined) => {
+    for (let hops = 0; type !== undefined && hops < 8 && !STANDARD_TYPES.has(type); hops++) {
+      const mapped = nameOf(cos.get(roleMap, type));
+      if (mapped === undefined || mapped === type) break;
+      type = mapped;
+    }
+    return type;
+  };
+  /** The attribute `key` of owner `owner` on an element, from its `/A` or its classes (`/C`). */
+  const attribute = (node: PdfDict, owner: string, key: string): PdfValue | undefined => {
+    const sets: PdfValue[] = [];
+    const own = cos.resolve(node.get('A'));
+    if (Array.isArray(own)) sets.push(...own);
+    else if (own !== undefined) sets.push(own);
+    const classes = cos.resolve(node.get('C'));
+    for (const name of Array.isArray(classes) ? classes : [classes]) {
+      const className = nameOf(cos.resolve(name));
+      const defined = className === undefined ? undefined : cos.resolve(cos.get(classMap, className));
+      if (Array.isArray(defined)) sets.push(...defined);
+      else if (defined !== undefined) sets.push(defined);
+    }
+    for (const raw of sets) {
+      const set = cos.resolve(raw);
+      if (isDict(set) && nameOf(cos.get(set, 'O')) === owner && set.has(key)) return cos.get(set, key);
+    }
+    return undefined;
+  };
+  let figures = 0;
+  let withoutAlt = 0;
+  let content = 0;
+  let contentWithoutLanguage = 0;
+  const languages = new Set<string>();
+  const nonstandard = new Set<string>();
+  const skips = new Set<string>();
+  let lastHeading = 0;
+  const tables: TableState[] = [];
+  const seen = new Set<number>();
+  // each node with the language it inherits from its ancestor elements (undefined: none) and its table
+  const stack: { raw: PdfValue; lang: string | undefined; table: TableState | undefined }[] = [
+    { raw: root?.get('K') ?? null, lang: undefined, table: undefined },
+  ];
+  const leaf = (lang: string | undefined) => {
+    content++;
+    if (lang === undefined) contentWithoutLanguage++;
+  };
+  let visited = 0;
+  while (stack.length > 0 && visited++ < MAX_STRUCT_NODES) {
+    const { raw, lang: inherited, table: inTable } = stack.pop()!;
+    if (raw instanceof PdfRef) {
+      if (seen.has(raw.num)) continue;
+      seen.add(raw.num);
+    }
+    const node = cos.resolve(raw);
+    if (Array.isArray(node)) {
+      for (let i = node.length - 1; i >= 0; i--)
+        stack.push({ raw: node[i]!, lang: inherited, table: inTable });
+      continue;
+    }
+    // a marked-content id of the element's page
+    if (typeof node === 'number') {
+      leaf(inherited);
+      continue;
+    }
+    if (!isDict(node)) continue;
+    // marked-content and object references are leaves
+    const type = nameOf(cos.get(node, 'Type'));
+    if (type === 'MCR' || type === 'OBJR') {
+      leaf(inherited);
+      continue;
+    }
+    const own = textString(cos.get(node, 'Lang'))?.trim();
+    if (own) languages.add(own);
+    const lang = own || inherited;
+    const written = nameOf(cos.get(node, 'S'));
+    const role = roleOf(written);
+    if (written !== undefined && (role === undefined || !STANDARD_TYPES.has(role)))
+      if (nonstandard.size < MAX_LISTED) nonstandard.add(written);
+    let table = inTable;
+    if (role === 'Figure') {
+      figures++;
+      const alt = textString(cos.get(node, 'Alt')) ?? textString(cos.get(node, 'ActualText'));
+      const hasAlt = node.has('Alt') || node.has('ActualText');
+      if (!hasAlt || (alt !== undefined && alt.trim() === '' && !cos.encrypted)) withoutAlt++;
+    } else if (role !== undefined && /^H[1-6]$/.test(role)) {
+      const level = Number(role.slice(1));
+      if (level > lastHeading + 1 && skips.size < MAX_LISTED)
+        skips.add(`${lastHeading === 0 ? 'start' : `H${lastHeading}`} to H${level}`);
+      lastHeading = level;
+    } else if (role === 'Table') {
+      table = { headersWithoutScope: 0, usesHeaders: false };
+      tables.push(table);
+    } else if (table && (role === 'TH' || role === 'TD')) {
+      if (attribute(node, 'Table', 'Headers') !== undefined) table.usesHeaders = true;
+      if (role === 'TH' && attribute(node, 'Table', 'Scope') === undefined) table.headersWithoutScope++;
+    }
+    const kids = node.get('K');
+    if (kids !== undefined) stack.push({ raw: kids, lang, table });
+  }
+  return {
+    struct_figures: figures,
+    struct_figures_without_alt: withoutAlt,
+    struct_content: content,
+    struct_content_without_language: contentWithoutLanguage,
+    struct_languages: [...languages].sort().slice(0, 100),
+    struct_types_nonstandard: [...nonstandard].sort(),
+    struct_heading_skips: [...skips],
+    struct_table_headers_without_scope: tables
+      .filter((t) => !t.usesHeaders)
+      .reduce((sum, t) => sum + t.headersWithoutScope, 0),
+  };
+}
