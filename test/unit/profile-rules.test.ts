@@ -6,10 +6,11 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PDFDocument, PDFName, PDFString, StandardFonts } from 'pdf-lib';
+import { PDFArray, PDFDict, PDFDocument, PDFName, PDFString, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isLanguageTag, judge, type ProfileName } from '../../src/diagnosis/profiles.js';
 import type { PreflightReport } from '../../src/diagnosis/report.js';
+import { glyphNameMapsToUnicode } from '../../src/pdf/glyph-names.js';
 import { Pdfium } from '../../src/pdf/pdfium.js';
 import { inProcessReport } from '../helpers/in-process-report.js';
 
@@ -275,5 +276,126 @@ describe('pdf-accessibility: the language may come from the structure elements (
     expect(check(partly, 'pdf-accessibility', 'language')).toMatchObject({ status: 'fail' });
     const malformed = await reportOf('lang-malformed', tree({ document: 'de_DE' }));
     expect(check(malformed, 'pdf-accessibility', 'language').message).toMatch(/BCP 47 tags: "de_DE"/);
+  });
+});
+
+describe('pdf-accessibility: Unicode by the Adobe Glyph List (ISO 32000-1 9.10.2, PDF/UA 7.21.7)', () => {
+  it('reads glyph names as the AGL specification maps them', () => {
+    for (const name of [
+      'a',
+      'fi',
+      'ffi',
+      'dotlessi',
+      'quoteright',
+      'uni00E9',
+      'uni00450301',
+      'u1F600',
+      'f_f',
+      'a.sc',
+    ])
+      expect(glyphNameMapsToUnicode(name), name).toBe(true);
+    for (const name of ['g123', 'cwm', 'uniD800', 'u110000', 'uni00e9', '', '.notdef', 'a_g7'])
+      expect(glyphNameMapsToUnicode(name), name).toBe(false);
+  });
+
+  /** The text's font replaced by Helvetica with an encoding dictionary (and no ToUnicode map). */
+  const withEncoding = (encoding: Record<string, unknown>) => (doc: PDFDocument) => {
+    const fonts = doc.getPage(0).node.Resources()!.lookup(PDFName.of('Font'), PDFDict);
+    const [name] = fonts.keys();
+    const font = doc.context.obj({
+      Type: 'Font',
+      Subtype: 'Type1',
+      BaseFont: 'Helvetica',
+      Encoding: doc.context.obj(encoding as never),
+    });
+    fonts.set(name!, doc.context.register(font));
+  };
+
+  it('a simple font whose Differences are all AGL names maps to Unicode without a ToUnicode map', async () => {
+    const report = await reportOf(
+      'agl-differences',
+      withEncoding({ Type: 'Encoding', Differences: [72, 'H', 'e', 'l', 'l', 'o', 2, 'fi'] }),
+    );
+    expect(report.pages[0]!.fonts[0]).toMatchObject({
+      to_unicode: false,
+      encoding: 'Custom',
+      unicode_mapping: 'glyph_names',
+    });
+    expect(check(report, 'pdf-accessibility', 'unicode_text')).toMatchObject({
+      status: 'pass',
+      clause: '7.21.7',
+    });
+  });
+
+  it('a glyph name the AGL does not know leaves the font with no mapping, and the check fails', async () => {
+    const report = await reportOf(
+      'agl-unknown',
+      withEncoding({ Type: 'Encoding', Differences: [72, 'H', 'g101'] }),
+    );
+    expect(report.pages[0]!.fonts[0]!.unicode_mapping).toBe('none');
+    expect(check(report, 'pdf-accessibility', 'unicode_text')).toMatchObject({ status: 'fail', pages: [1] });
+  });
+
+  it('a standard encoding maps by itself', async () => {
+    const report = await reportOf('agl-winansi', () => undefined);
+    expect(report.pages[0]!.fonts[0]!.unicode_mapping).toBe('standard_encoding');
+  });
+});
+
+describe('content read from the page: device colour (PDF/A 6.2.4.3) and untagged content (PDF/UA 7.1)', () => {
+  /** Content appended to the page: `operators` as written. */
+  const appended = (operators: string) => (doc: PDFDocument) => {
+    const page = doc.getPage(0);
+    const stream = doc.context.register(doc.context.stream(operators));
+    // pdf-lib's page holds an array of content streams already
+    page.node.lookup(PDFName.of('Contents'), PDFArray).push(stream);
+  };
+
+  it('names each device space painted with, through operators, cs, inline images and a Default space', async () => {
+    const report = await reportOf(
+      'device-colours',
+      appended('0 0 0 1 k /DeviceGray cs 0.5 sc BI /W 1 /H 1 /CS /RGB /BPC 8 ID \x00\x00\x00 EI'),
+    );
+    expect(report.pages[0]!.device_colors).toEqual(['cmyk', 'gray', 'rgb']);
+    expect(check(report, 'pdf-archive', 'output_intent')).toMatchObject({
+      status: 'fail',
+      clause: '6.2.4.3',
+      pages: [1],
+    });
+    const replaced = await reportOf('default-rgb', (doc) => {
+      appended('1 0 0 rg 0 0 5 5 re f')(doc);
+      const icc = doc.context.register(doc.context.stream(new Uint8Array(200), { N: 3 }));
+      doc
+        .getPage(0)
+        .node.Resources()!
+        .set(PDFName.of('ColorSpace'), doc.context.obj({ DefaultRGB: [PDFName.of('ICCBased'), icc] }));
+    });
+    // pdf-lib draws its text with `rg`, which the DefaultRGB replaces too
+    expect(replaced.pages[0]!.device_colors).toEqual([]);
+    expect(check(replaced, 'pdf-archive', 'output_intent').status).toBe('pass');
+  });
+
+  it('counts painting outside marked content with an MCID or an Artifact, and nothing inside', async () => {
+    const tagged = await reportOf('tagged-content', (doc) => {
+      const page = doc.getPage(0).node;
+      const stream = (text: string) => doc.context.register(doc.context.stream(text));
+      const original = page.lookup(PDFName.of('Contents'), PDFArray).asArray();
+      // a marked-content sequence may run from one of the page's content streams into the next
+      page.set(
+        PDFName.of('Contents'),
+        doc.context.obj([
+          stream('/P <</MCID 0>> BDC'),
+          ...original,
+          stream('EMC /Artifact BMC 0 0 5 5 re f EMC'),
+        ]),
+      );
+    });
+    expect(tagged.pages[0]!.untagged_content).toBe(0);
+    const untagged = await reportOf(
+      'untagged-content',
+      appended('0 0 5 5 re f /Span <</Lang (en)>> BDC 0 0 5 5 re S EMC'),
+    );
+    // pdf-lib's own text, the rectangle, and the Span without an MCID
+    expect(untagged.pages[0]!.untagged_content).toBe(3);
   });
 });
