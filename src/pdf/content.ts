@@ -40,35 +40,65 @@ const OPERATOR_COLOR: Record<string, DeviceColor> = {
   k: 'cmyk',
   K: 'cmyk',
 };
-const PAINTING = new Set([
-  'Tj',
-  'TJ',
-  "'",
-  '"',
-  'f',
-  'F',
-  'f*',
-  'B',
-  'B*',
-  'b',
-  'b*',
-  'S',
-  's',
-  'Do',
-  'sh',
-  'EI',
-]);
+const PAINTING = ['Tj', 'TJ', "'", '"', 'f', 'F', 'f*', 'B', 'B*', 'b', 'b*', 'S', 's', 'Do', 'sh', 'BI'];
+
+/** What the scan does at an operator; keyed by its (at most three) bytes, so no string is made per token. */
+interface OperatorKind {
+  op: string;
+  color?: DeviceColor;
+  paints: boolean;
+}
+const operatorKey = (op: string) =>
+  (op.charCodeAt(0) << 16) | ((op.charCodeAt(1) || 0) << 8) | (op.charCodeAt(2) || 0);
+const OPERATORS = new Map<number, OperatorKind>();
+for (const op of [...PAINTING, ...Object.keys(OPERATOR_COLOR), 'cs', 'CS', 'BMC', 'BDC', 'EMC'])
+  OPERATORS.set(operatorKey(op), {
+    op: op === 'CS' ? 'cs' : op,
+    color: OPERATOR_COLOR[op],
+    paints: PAINTING.includes(op),
+  });
+
+const WHITESPACE = new Uint8Array(256);
+for (const c of [0, 9, 10, 12, 13, 32]) WHITESPACE[c] = 1;
+const REGULAR = new Uint8Array(256).fill(1);
+for (const c of [0, 9, 10, 12, 13, 32]) REGULAR[c] = 0;
+for (const c of '()<>[]{}/%') REGULAR[c.charCodeAt(0)] = 0;
+const NUMBER_START = new Uint8Array(256);
+for (const c of '+-.0123456789') NUMBER_START[c.charCodeAt(0)] = 1;
+
+/** A name's bytes as text, `#xx` escapes decoded. */
+function nameText(bytes: Uint8Array, start: number, end: number): string {
+  let out = '';
+  for (let i = start; i < end; i++) {
+    const c = bytes[i]!;
+    if (c === 0x23 && i + 2 < end) {
+      const hex = Number.parseInt(String.fromCharCode(bytes[i + 1]!, bytes[i + 2]!), 16);
+      if (!Number.isNaN(hex)) {
+        out += String.fromCharCode(hex);
+        i += 2;
+        continue;
+      }
+    }
+    out += String.fromCharCode(c);
+  }
+  return out;
+}
+
+/** The position past a literal string that starts at `pos` (balanced parentheses, backslash escapes). */
+function skipLiteralString(bytes: Uint8Array, pos: number): number {
+  let nesting = 0;
+  for (let i = pos; i < bytes.length; i++) {
+    const c = bytes[i]!;
+    if (c === 0x5c) i++;
+    else if (c === 0x28) nesting++;
+    else if (c === 0x29 && --nesting === 0) return i + 1;
+  }
+  return bytes.length;
+}
 
 const MAX_OPERATIONS = 2_000_000;
 const MAX_FORM_DEPTH = 12;
 const MAX_STREAM_BYTES = 16 * 1024 * 1024;
-/** Bytes that can start an operand (a name, a string, an array, a dictionary, a number). */
-const OPERAND_START = new Set([...'/(<[+-.0123456789'].map((c) => c.charCodeAt(0)));
-
-/** A marked-content sequence, and whether it tags its content (an MCID) or marks it an artifact. */
-interface Marked {
-  tags: boolean;
-}
 
 /**
  * Reads a page's content streams as operators (ISO 32000-1, 7.8.2), bounded in operations and form depth:
@@ -153,66 +183,128 @@ class ContentScan {
     if (bytes) this.scan(bytes, own ?? resources, false, depth + 1);
   }
 
-  /** One content stream; `counted`: its untagged painting counts (a page's own content, not a form's). */
+  /** The device spaces a `DefaultGray`, `DefaultRGB` or `DefaultCMYK` of these resources replaces. */
+  private replaced(resources: PdfDict | undefined): Set<DeviceColor> {
+    const spaces = this.cos.dict(resources, 'ColorSpace');
+    const replaced = new Set<DeviceColor>();
+    if (spaces)
+      for (const device of ['gray', 'rgb', 'cmyk'] as const)
+        if (spaces.has(DEFAULT_SPACE[device])) replaced.add(device);
+    return replaced;
+  }
+
+  /**
+   * One content stream; `counted`: its untagged painting counts (a page's own content, not a form's). A
+   * tokenizer of its own rather than the object lexer: operands other than names and dictionaries are
+   * skipped byte by byte, never built, since content streams are mostly numbers.
+   */
   scan(bytes: Uint8Array, resources: PdfDict | undefined, counted: boolean, depth = 0): void {
     const cos = this.cos;
-    const lexer = new Lexer(bytes);
-    const operands: PdfValue[] = [];
-    const marked: Marked[] = [];
+    const replaced = this.replaced(resources);
+    const n = bytes.length;
+    const marked: boolean[] = [];
     let tagging = 0;
-    while (this.operations < MAX_OPERATIONS) {
-      lexer.skipSpace();
-      if (lexer.pos >= bytes.length) break;
-      const c = bytes[lexer.pos]!;
-      if (OPERAND_START.has(c)) {
-        try {
-          operands.push(lexer.value());
-        } catch {
-          lexer.pos++;
-        }
-        if (operands.length > 32) operands.shift();
+    let first: PdfValue | undefined;
+    let last: PdfValue | undefined;
+    let operands = 0;
+    const operand = (value: PdfValue | undefined) => {
+      if (operands++ === 0) first = value;
+      last = value;
+    };
+    let pos = 0;
+    while (pos < n && this.operations < MAX_OPERATIONS) {
+      const c = bytes[pos]!;
+      if (WHITESPACE[c]) {
+        pos++;
         continue;
       }
-      const operator = lexer.word();
-      if (operator === '') {
-        lexer.pos++;
+      if (c === 0x25) {
+        while (pos < n && bytes[pos] !== 10 && bytes[pos] !== 13) pos++;
+        continue;
+      }
+      if (c === 0x2f) {
+        const start = ++pos;
+        while (pos < n && REGULAR[bytes[pos]!]) pos++;
+        operand(new PdfName(nameText(bytes, start, pos)));
+        continue;
+      }
+      if (c === 0x28) {
+        pos = skipLiteralString(bytes, pos);
+        operand(undefined);
+        continue;
+      }
+      if (c === 0x3c) {
+        if (bytes[pos + 1] === 0x3c) {
+          const lexer = new Lexer(bytes, pos);
+          try {
+            operand(lexer.value());
+            pos = lexer.pos;
+          } catch {
+            pos += 2;
+          }
+        } else {
+          const end = bytes.indexOf(0x3e, pos);
+          pos = end === -1 ? n : end + 1;
+          operand(undefined);
+        }
+        continue;
+      }
+      if (!REGULAR[c]) {
+        // array brackets and stray delimiters: an array's items are read as operands of their own
+        pos++;
+        continue;
+      }
+      const start = pos;
+      while (pos < n && REGULAR[bytes[pos]!]) pos++;
+      if (NUMBER_START[c]) {
+        operand(undefined);
         continue;
       }
       this.operations++;
-      const first = operands[0];
-      const last = operands.at(-1);
-      if (OPERATOR_COLOR[operator] !== undefined) {
-        if (cos.get(cos.dict(resources, 'ColorSpace'), DEFAULT_SPACE[OPERATOR_COLOR[operator]]) === undefined)
-          this.devices.add(OPERATOR_COLOR[operator]);
-      } else if (operator === 'cs' || operator === 'CS') this.add(this.device(last, resources));
-      else if (operator === 'Do' && last instanceof PdfName) this.xobject(last.name, resources, depth);
-      else if (operator === 'sh' && last instanceof PdfName) {
-        const shading = cos.resolve(cos.get(cos.dict(resources, 'Shading'), last.name));
-        const dict = isStream(shading) ? shading.stream.dict : isDict(shading) ? shading : undefined;
-        this.add(this.device(dict?.get('ColorSpace'), resources));
-      } else if (operator === 'BI') this.inlineImage(lexer, resources);
-      else if (operator === 'BMC' || operator === 'BDC') {
-        const properties = operator === 'BDC' ? cos.resolve(last) : undefined;
-        const props =
-          properties instanceof PdfName
-            ? cos.dict(cos.dict(resources, 'Properties'), properties.name)
-            : properties;
-        const tags =
-          nameOf(first) === 'Artifact' || (isDict(props) && typeof cos.get(props, 'MCID') === 'number');
-        marked.push({ tags });
-        if (tags) tagging++;
-      } else if (operator === 'EMC') {
-        const ended = marked.pop();
-        if (ended?.tags) tagging--;
+      const length = pos - start;
+      const kind =
+        length <= 3
+          ? OPERATORS.get(
+              (c << 16) | ((length > 1 ? bytes[start + 1]! : 0) << 8) | (length > 2 ? bytes[start + 2]! : 0),
+            )
+          : undefined;
+      if (kind !== undefined) {
+        if (kind.color !== undefined) {
+          if (!replaced.has(kind.color)) this.devices.add(kind.color);
+        } else if (kind.op === 'cs') this.add(this.device(last, resources));
+        else if (kind.op === 'Do') {
+          if (last instanceof PdfName) this.xobject(last.name, resources, depth);
+        } else if (kind.op === 'sh') {
+          if (last instanceof PdfName) {
+            const shading = cos.resolve(cos.get(cos.dict(resources, 'Shading'), last.name));
+            const dict = isStream(shading) ? shading.stream.dict : isDict(shading) ? shading : undefined;
+            this.add(this.device(dict?.get('ColorSpace'), resources));
+          }
+        } else if (kind.op === 'BI') pos = this.inlineImage(bytes, pos, resources);
+        else if (kind.op === 'BMC' || kind.op === 'BDC') {
+          const properties = kind.op === 'BDC' ? cos.resolve(last) : undefined;
+          const props =
+            properties instanceof PdfName
+              ? cos.dict(cos.dict(resources, 'Properties'), properties.name)
+              : properties;
+          const tags =
+            nameOf(first) === 'Artifact' || (isDict(props) && typeof cos.get(props, 'MCID') === 'number');
+          marked.push(tags);
+          if (tags) tagging++;
+        } else if (kind.op === 'EMC') {
+          if (marked.pop()) tagging--;
+        }
+        if (counted && tagging === 0 && kind.paints) this.untagged++;
       }
-      if (counted && tagging === 0 && (PAINTING.has(operator) || operator === 'BI')) this.untagged++;
-      operands.length = 0;
+      operands = 0;
+      first = undefined;
+      last = undefined;
     }
   }
 
-  /** `BI` key-value pairs `ID` data `EI`: the image's colour space, and the cursor past its data. */
-  private inlineImage(lexer: Lexer, resources: PdfDict | undefined): void {
-    const bytes = lexer.bytes;
+  /** `BI` key-value pairs `ID` data `EI` from `pos`: the image's colour space; answers the position past it. */
+  private inlineImage(bytes: Uint8Array, pos: number, resources: PdfDict | undefined): number {
+    const lexer = new Lexer(bytes, pos);
     const dict = new Map<string, PdfValue>();
     for (let pairs = 0; pairs < 64; pairs++) {
       lexer.skipSpace();
@@ -225,16 +317,13 @@ class ContentScan {
         break;
       }
     }
-    if (lexer.word() !== 'ID') return;
-    lexer.pos++;
+    if (lexer.word() !== 'ID') return lexer.pos;
     // the data ends at whitespace, `EI`, then whitespace or the end of the stream
-    let at = lexer.pos;
+    let at = lexer.pos + 1;
+    let end = bytes.length;
     for (;;) {
       at = bytes.indexOf(0x45, at);
-      if (at === -1) {
-        lexer.pos = bytes.length;
-        break;
-      }
+      if (at === -1) break;
       const before = bytes[at - 1];
       const after = bytes[at + 2];
       if (
@@ -242,13 +331,14 @@ class ContentScan {
         (before === 32 || before === 10 || before === 13) &&
         (after === undefined || after <= 32)
       ) {
-        lexer.pos = at + 2;
+        end = at + 2;
         break;
       }
       at++;
     }
     const mask = dict.get('IM') ?? dict.get('ImageMask');
     if (mask !== true) this.add(this.device(dict.get('CS') ?? dict.get('ColorSpace'), resources));
+    return end;
   }
 }
 
