@@ -121,7 +121,7 @@ export function loadGeneratorMissing(): string | undefined {
 }
 
 export async function load(options: LoadOptions): Promise<LoadResult> {
-  await wrk(options, options.warmupS);
+  if (options.warmupS > 0) await wrk(options, options.warmupS);
   const before = cpuSeconds(options.serverPid);
   const r = await wrk(options, options.durationS);
   const serverCpuS = cpuSeconds(options.serverPid) - before;

@@ -11,7 +11,7 @@ import { type FactTruth, recordTruth } from '../test/helpers/fact-truth.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../test/fixtures/pdfs');
 const truth: Record<string, FactTruth> = {};
-for (const dir of ['real', 'derived', 'profiles']) {
+for (const dir of ['real', 'derived', 'profiles', 'documents']) {
   for (const name of readdirSync(path.join(ROOT, dir)).sort()) {
     if (!name.endsWith('.pdf')) continue;
     const found = recordTruth(path.join(ROOT, dir, name));

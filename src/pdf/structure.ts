@@ -346,6 +346,8 @@ class ResourceWalk {
   readonly fonts = new Map<string, RawFont>();
   /** The names in `fonts` that are a font's own (as written), not a tagless alias of one. */
   private readonly ownFontNames = new Set<string>();
+  /** The tagless names that stand for a Type 0 font, until a simple font of that name claims them. */
+  private readonly typeZeroAliases = new Set<string>();
   readonly images: RawImage[] = [];
   readonly spots = new Set<string>();
   readonly blendModes = new Set<string>();
@@ -447,8 +449,9 @@ class ResourceWalk {
   /**
    * Keyed by every name PDFium may give the font: its BaseFont as written (a subset's tag included), a Type 0
    * font's descendant's BaseFont, and each without its subset tag. A name as written is the font's own; a
-   * name without the tag goes to the first font that has it, so two fonts called Calibri (a simple one and
-   * a subset Type 0 one, as Word writes them) each keep their own facts when PDFium names them in full.
+   * name without the tag goes to the first simple font that has it (PDFium names simple fonts without their
+   * tag), else to the first Type 0 font: two fonts called Calibri (a subset simple one and a subset Type 0
+   * one, as Word writes them) each keep their own facts.
    */
   private font(dict: PdfDict): void {
     const cos = this.cos;
@@ -474,9 +477,17 @@ class ResourceWalk {
       this.fonts.set(name, raw);
       this.ownFontNames.add(name);
     }
+    // PDFium names a simple font without its subset tag and a Type 0 font as written: a tagless name is a
+    // simple font's before it is a Type 0 font's
+    const typeZero = descendantName !== undefined;
     for (const name of written) {
       const untagged = name.replace(SUBSET_PREFIX, '');
-      if (!this.fonts.has(untagged)) this.fonts.set(untagged, raw);
+      if (this.ownFontNames.has(untagged)) continue;
+      if (!this.fonts.has(untagged) || (!typeZero && this.typeZeroAliases.has(untagged))) {
+        this.fonts.set(untagged, raw);
+        if (typeZero) this.typeZeroAliases.add(untagged);
+        else this.typeZeroAliases.delete(untagged);
+      }
     }
   }
 

@@ -113,14 +113,29 @@ export function popplerTruth(file: string, pages: number) {
     .map((line) => line.trim().split(/\s+/))
     .filter((c) => c.length > 8 && c[2] !== 'smask')
     .map((c) => ({ page: Number(c[0]), color: c[5], comp: Number(c[6]), bpc: Number(c[7]), enc: c[8] }));
+  // pdffonts lists the fonts of the pages' resources; pdftohtml names those text is drawn with (the report's)
+  const drawn = new Set(
+    [
+      ...run('pdftohtml', ['-xml', '-i', '-q', '-stdout', '-fontfullname', file]).matchAll(
+        /family="([^"]*)"/g,
+      ),
+    ].map((m) => m[1]!),
+  );
   const fonts = run('pdffonts', [file])
     .split('\n')
     .slice(2)
     .filter((line) => line.trim())
     .map((line) => {
       const c = line.trim().split(/\s+/);
-      // name ... emb sub uni num gen: the last five columns
-      return { name: c[0]!, emb: c.at(-5) === 'yes', sub: c.at(-4) === 'yes', uni: c.at(-3) === 'yes' };
+      // name ... emb sub uni num gen: the last five columns; a Type 3 font without a name is drawn unnamed
+      const drawnWith = c[0] === '[none]' || drawn.has(c[0]!);
+      return {
+        name: c[0]!,
+        emb: c.at(-5) === 'yes',
+        sub: c.at(-4) === 'yes',
+        uni: c.at(-3) === 'yes',
+        drawn: drawnWith,
+      };
     });
   return {
     linearized: /^Optimized:\s+yes/m.test(info),
@@ -204,10 +219,16 @@ export function compareFacts(truth: FactTruth, report: Report): Record<string, [
   for (const page of report.pages)
     for (const font of page.fonts) {
       fonts.set(font.name, font);
-      untagged.set(stripSubset(font.name), font);
+      // PDFium names a simple font without its tag: a tagless name is such a font's before a Type 0 one's
+      const bare = stripSubset(font.name);
+      if (bare === font.name || !untagged.has(bare)) untagged.set(bare, font);
     }
   for (const font of truth.fonts) {
-    const ours = fonts.get(font.name) ?? untagged.get(stripSubset(font.name));
+    // a font of the resources that no text draws with is not one the report lists (ISO 19005-2 6.2.11.4.1
+    // asks embedding of fonts used for rendering); truths recorded before `drawn` was count every font
+    if (font.drawn === false) continue;
+    const ours =
+      fonts.get(font.name === '[none]' ? 'unnamed' : font.name) ?? untagged.get(stripSubset(font.name));
     count('font_embedded', ours?.embedded === font.emb);
     count('font_subset', ours?.subset === font.sub);
     count('font_to_unicode', ours?.to_unicode === font.uni);

@@ -276,3 +276,25 @@ describe('pdf-accessibility', () => {
     }
   });
 });
+
+describe('real documents of the issue', () => {
+  it('the Ghostscript manual: a subset simple Calibri keeps its own facts beside a Type 0 HTNHNK+Calibri (pdffonts -f 5 -l 5)', () => {
+    const file = 'documents/ghostscript-doc__GS9_Color_Management-33p.pdf';
+    const fonts = reportOf(file).pages[4]!.fonts.filter((f) => f.name.includes('Calibri'));
+    expect(fonts.map((f) => [f.name, f.to_unicode, f.unicode_mapping]).sort()).toEqual([
+      ['Calibri,Bold', false, 'standard_encoding'],
+      ['Calibri', false, 'standard_encoding'],
+      ['HTNHNK+Calibri', true, 'to_unicode'],
+    ]);
+  });
+
+  it("pdfTeX's Latin Modern fonts map to Unicode by their glyph names, with no ToUnicode map", () => {
+    const file = 'documents/ghostscript-doc__GS9_Color_Management-33p.pdf';
+    const latinModern = reportOf(file)
+      .pages.flatMap((p) => p.fonts)
+      .filter((f) => f.name.startsWith('LM'));
+    expect(latinModern.length).toBeGreaterThan(3);
+    for (const font of latinModern)
+      expect(font, font.name).toMatchObject({ to_unicode: false, unicode_mapping: 'glyph_names' });
+  });
+});
