@@ -74,7 +74,8 @@ describe('profile targets', () => {
       'pdf-archive',
     );
     const accessible = await create(
-      await uploadPdf(h, readPdf('profiles/libreoffice-tagged-alt.pdf')),
+      // LibreOffice's PDF/UA export (the conformance corpus's conforming base): tagged, and it claims PDF/UA-1
+      await uploadPdf(h, readPdf('conformance/ua-pass-libreoffice.pdf')),
       'pdf-accessibility',
     );
     const [a, b] = await Promise.all([

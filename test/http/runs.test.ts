@@ -181,6 +181,7 @@ describe('pdf-preflight on generated PDFs with known properties', () => {
         subset: false,
         to_unicode: false,
         encoding: 'WinAnsiEncoding',
+        unicode_mapping: 'standard_encoding',
       },
     ]);
     expect(report.document.title).toBe('Known properties');
