@@ -59,8 +59,9 @@ interface Slot {
   timer?: NodeJS.Timeout;
 }
 
-/** The page a task reads, for the tasks that read one. */
-const pageOf = (task: PdfTask) => ('page' in task ? task.page : undefined);
+/** The page a task reads (of a `pages` task, the last: the one its thread keeps loaded), for the tasks that read one. */
+const pageOf = (task: PdfTask) =>
+  task.kind === 'pages' ? task.page + task.count - 1 : 'page' in task ? task.page : undefined;
 
 /** Within a lane: a task of a page this thread has loaded, else one of the file it has open, else -1. */
 function preferredTask(queue: Pending[], slot: Slot): number {

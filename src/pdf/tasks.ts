@@ -5,6 +5,8 @@ export type PdfTask =
   | { kind: 'probe'; path: string }
   | { kind: 'document'; path: string }
   | { kind: 'page'; path: string; page: number }
+  /** `count` pages from `page` on, each read as a `page` task reads it; a page that fails fails alone. */
+  | { kind: 'pages'; path: string; page: number; count: number }
   | { kind: 'text'; path: string; page: number }
   | { kind: 'thumbnail'; path: string; page: number; width: number };
 
@@ -12,10 +14,14 @@ export interface PdfTaskResult {
   probe: ProbeFacts;
   document: DocumentFacts;
   page: PageFacts;
+  pages: PageOutcome[];
   text: string;
   /** A PNG image. */
   thumbnail: Uint8Array;
 }
+
+/** One page of a `pages` task: its facts, or why it could not be read. */
+export type PageOutcome = { ok: true; facts: PageFacts } | { ok: false; message: string };
 
 export type TaskFailureKind =
   'invalid_pdf' | 'encrypted' | 'timeout' | 'out_of_memory' | 'crashed' | 'page_error';

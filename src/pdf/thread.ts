@@ -8,6 +8,7 @@ import { DocumentReader } from './facts.js';
 import { type OpenDocument, Pdfium, PdfiumAborted, PdfOpenError, type WasmModule } from './pdfium.js';
 import type {
   ForgetRequest,
+  PageOutcome,
   PdfTask,
   PdfTaskResult,
   TaskFailureKind,
@@ -97,6 +98,24 @@ function thumbnail(path: string, page: number, width: number): Uint8Array {
   );
 }
 
+/**
+ * Pages read one after another in one task: the pool and the event loop are crossed once for them all. A
+ * page that throws is reported failed and the next is read; an engine that aborted ends the task.
+ */
+function pages(path: string, first: number, count: number): PageOutcome[] {
+  const reader = documentAt(path);
+  const outcomes: PageOutcome[] = [];
+  for (let page = first; page < first + count; page++) {
+    try {
+      outcomes.push({ ok: true, facts: reader.pageFacts(page - 1) });
+    } catch (error) {
+      if (error instanceof PdfiumAborted || pdfium.isAborted) throw error;
+      outcomes.push({ ok: false, message: error instanceof Error ? error.message : String(error) });
+    }
+  }
+  return outcomes;
+}
+
 function run(task: PdfTask): PdfTaskResult[PdfTask['kind']] {
   switch (task.kind) {
     case 'probe':
@@ -105,6 +124,8 @@ function run(task: PdfTask): PdfTaskResult[PdfTask['kind']] {
       return documentAt(task.path).documentFacts();
     case 'page':
       return documentAt(task.path).pageFacts(task.page - 1);
+    case 'pages':
+      return pages(task.path, task.page, task.count);
     case 'text':
       return documentAt(task.path).pageText(task.page - 1);
     case 'thumbnail':
@@ -138,7 +159,7 @@ lowerPriority();
 function failureKind(error: unknown, task: PdfTask): TaskFailureKind {
   if (error instanceof PdfOpenError) return error.kind;
   if (error instanceof PdfiumAborted) return 'out_of_memory';
-  return task.kind === 'page' || task.kind === 'text' || task.kind === 'thumbnail'
+  return task.kind === 'page' || task.kind === 'pages' || task.kind === 'text' || task.kind === 'thumbnail'
     ? 'page_error'
     : 'invalid_pdf';
 }

@@ -3,9 +3,9 @@ import type { ClaimedRun, RunOutcome, RunProgress, RunTarget } from '../store/ty
 import { isProfile, judge, type ProfileSettings } from '../diagnosis/profiles.js';
 import type { Clock } from '../time.js';
 import { BlobMissingError, type BlobStore } from '../blobs/blob-store.js';
-import type { DocumentFacts } from '../pdf/facts.js';
+import type { DocumentFacts, PageFacts } from '../pdf/facts.js';
 import { type PdfPool, TaskFailure } from '../pdf/pool.js';
-import type { PdfTask, PdfTaskResult } from '../pdf/tasks.js';
+import type { PageOutcome, PdfTask, PdfTaskResult } from '../pdf/tasks.js';
 import {
   buildReport,
   type PageResult,
@@ -94,6 +94,40 @@ async function forEachPage<T>(
   return results;
 }
 
+/**
+ * Runs `work` over 1..count in batches of at most `size` pages, at most `parallel` batches in flight, until
+ * the deadline; the results in page order.
+ */
+async function forEachBatch<T>(
+  count: number,
+  size: number,
+  parallel: number,
+  hooks: ExecutionHooks,
+  deadline: Deadline,
+  work: (first: number, count: number) => Promise<T[]>,
+) {
+  const results: T[] = new Array(count);
+  let next = 1;
+  const lanes = Array.from({ length: Math.min(parallel, Math.ceil(count / size)) }, async () => {
+    while (next <= count && !deadline.expired()) {
+      if (hooks.stopped()) throw new ExecutionStopped('lease lost');
+      const first = next;
+      const taken = Math.min(size, count - first + 1);
+      next += taken;
+      const batch = await work(first, taken);
+      for (let i = 0; i < batch.length; i++) results[first - 1 + i] = batch[i]!;
+    }
+  });
+  await deadline.race(Promise.all(lanes));
+  return results;
+}
+
+/**
+ * Pages per parser task of a report run. Each task crosses the pool and the event loop twice, ~0.7 ms on a
+ * 2-core machine against ~2.5 ms of parsing for a page of a real manual: four pages a task pay that once.
+ */
+export const PAGES_PER_TASK = 4;
+
 function failureReason(error: unknown): string {
   if (error instanceof TaskFailure) return error.message;
   throw error;
@@ -169,25 +203,53 @@ async function executeOnFile(
     hooks.onProgress(progressOf(total, completed, failedTasks));
   };
 
+  const onePage = async <K extends 'page' | 'text'>(
+    kind: K,
+    page: number,
+  ): Promise<PageResult<PdfTaskResult[K]>> => {
+    try {
+      const value = await deps.pool.run({ kind, path, page } as Extract<PdfTask, { kind: K }>, run.tenant_id);
+      settle(true);
+      return { page, status: 'ok', value };
+    } catch (error) {
+      const reason = failureReason(error);
+      settle(false);
+      return { page, status: 'failed', error: reason };
+    }
+  };
   const runPages = <K extends 'page' | 'text'>(kind: K) =>
-    forEachPage(
+    forEachPage(pageCount, deps.pool.size, hooks, deadline, (page) => onePage(kind, page));
+  /**
+   * The page facts in batches (PAGES_PER_TASK). A batch that fails as a whole (a page ran out of memory or
+   * time, or took its thread down) is read again page by page, so that only the page at fault fails.
+   */
+  const runPageFacts = () =>
+    forEachBatch(
       pageCount,
+      PAGES_PER_TASK,
       deps.pool.size,
       hooks,
       deadline,
-      async (page): Promise<PageResult<PdfTaskResult[K]>> => {
-        try {
-          const value = await deps.pool.run(
-            { kind, path, page } as Extract<PdfTask, { kind: K }>,
-            run.tenant_id,
-          );
-          settle(true);
-          return { page, status: 'ok', value };
-        } catch (error) {
-          const reason = failureReason(error);
-          settle(false);
-          return { page, status: 'failed', error: reason };
+      async (first, count): Promise<PageResult<PageFacts>[]> => {
+        if (count > 1) {
+          let outcomes: PageOutcome[] | undefined;
+          try {
+            outcomes = await deps.pool.run({ kind: 'pages', path, page: first, count }, run.tenant_id);
+          } catch (error) {
+            failureReason(error);
+          }
+          if (outcomes)
+            return outcomes.map((outcome, i) => {
+              settle(outcome.ok);
+              return outcome.ok
+                ? { page: first + i, status: 'ok', value: outcome.facts }
+                : { page: first + i, status: 'failed', error: outcome.message };
+            });
         }
+        const results: PageResult<PageFacts>[] = [];
+        for (let page = first; page < first + count && !deadline.expired(); page++)
+          results.push(await onePage('page', page));
+        return results;
       },
     );
 
@@ -206,7 +268,7 @@ async function executeOnFile(
     let pagesOk = 0;
     if (run.target !== 'pdf-text') {
       const target = run.target;
-      const pages = await runPages('page');
+      const pages = await runPageFacts();
       pagesOk = pages.filter((p) => p.status === 'ok').length;
       const report = buildReport(
         {

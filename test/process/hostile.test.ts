@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readPdf } from '../helpers/files.js';
 import {
   blankPagesFile,
+  bombAmongPages,
   deepNesting,
   hugeDeclaredImage,
   operatorBomb,
@@ -74,6 +75,10 @@ describe('hostile PDFs', () => {
       '200 pages sharing a 5M-character stream': sharedHugeContent(),
       'deep nesting (200k q)': deepNesting(),
       'flate bomb (512 MB)': readPdf('malformed/flate-bomb-512MB.pdf'),
+      // parser tasks read several pages at once: the bomb takes its batch down, and only its page may fail
+      'flate bomb among five ordinary pages': bombAmongPages(
+        Buffer.from(readPdf('malformed/flate-bomb-512MB.pdf')),
+      ),
       'page-tree loop': readPdf('malformed/circular-pages.pdf'),
       'huge declared image (100000 x 100000)': hugeDeclaredImage(),
     };
@@ -120,6 +125,21 @@ describe('hostile PDFs', () => {
     // the flate bomb fails its page at the memory cap, and only its page
     const bomb = outcomes.find((o) => o.name.startsWith('flate') && o.target === 'pdf-preflight')!;
     expect(bomb.state, JSON.stringify(bomb.state)).toMatchObject({ status: 'succeeded', failed_tasks: 1 });
+    const among = outcomes.find(
+      (o) => o.name.startsWith('flate bomb among') && o.target === 'pdf-preflight',
+    )!;
+    expect(among.state, JSON.stringify(among.state)).toMatchObject({
+      status: 'succeeded',
+      total_tasks: 7,
+      completed_tasks: 6,
+      failed_tasks: 1,
+    });
+    const report = (await (
+      await fetch(`${server.url}/api/open/runs/${among.id}/files/report.json`, {
+        headers: { authorization: `Bearer ${token}` },
+      })
+    ).json()) as { pages: { page: number; status: string }[] };
+    expect(report.pages.map((p) => p.status)).toEqual(['ok', 'ok', 'failed', 'ok', 'ok', 'ok']);
 
     // parser threads that grew are replaced; what they held goes back
     let rss = rssMb(server.child.pid!);
