@@ -14,6 +14,8 @@ export class TaskFailure extends Error {
   constructor(
     readonly kind: TaskFailureKind,
     message: string,
+    /** Of a `pages` task its thread did not survive: the page it was reading then. */
+    readonly page?: number,
   ) {
     super(message);
   }
@@ -52,6 +54,8 @@ interface Pending {
 
 interface Slot {
   worker: Worker;
+  /** The page the thread is reading (it writes it before each page): where a task it did not survive was. */
+  reading: Int32Array;
   current?: Pending;
   lastPath?: string;
   /** The documents and pages this thread keeps loaded between tasks, as far as the pool can tell. */
@@ -171,16 +175,18 @@ export class PdfPool {
   }
 
   private spawn(): Slot {
+    const reading = new Int32Array(new SharedArrayBuffer(4));
     const worker = new Worker(threadEntry(), {
       execArgv: [],
       workerData: {
+        reading,
         pdfium: pdfiumModule(),
         heapLimitBytes: this.options.memoryMb * 1024 * 1024,
         recycleHeapBytes: (this.options.recycleMb ?? Math.min(128, this.options.memoryMb / 2)) * 1024 * 1024,
       },
       resourceLimits: { maxOldGenerationSizeMb: this.options.memoryMb, maxYoungGenerationSizeMb: 32 },
     });
-    const slot: Slot = { worker, cache: new ThreadCacheMirror() };
+    const slot: Slot = { worker, reading, cache: new ThreadCacheMirror() };
     worker.on('message', (response: TaskResponse) => this.settle(slot, response));
     worker.on('error', (error: Error & { code?: string }) => {
       const outOfMemory = error.code === 'ERR_WORKER_OUT_OF_MEMORY';
@@ -233,7 +239,12 @@ export class PdfPool {
     if (!this.closed) this.slots.push(this.spawn());
     if (pending && failure) {
       this.report(slot, pending, failure.kind);
-      pending.reject(failure);
+      const { task } = pending.request;
+      pending.reject(
+        task.kind === 'pages'
+          ? new TaskFailure(failure.kind, failure.message, Atomics.load(slot.reading, 0) || undefined)
+          : failure,
+      );
     }
     this.pump();
   }

@@ -24,10 +24,13 @@ import { OPEN_DOCUMENTS } from './thread-cache.js';
  * thread: wasm memory never shrinks.
  */
 const {
+  reading,
   pdfium: compiled,
   heapLimitBytes,
   recycleHeapBytes,
 } = workerData as {
+  /** Where this thread says which page it is reading, for the pool to tell when it has to stop it. */
+  reading: Int32Array;
   pdfium: WasmModule;
   heapLimitBytes: number;
   recycleHeapBytes: number;
@@ -100,17 +103,20 @@ function thumbnail(path: string, page: number, width: number): Uint8Array {
 
 /**
  * Pages read one after another in one task: the pool and the event loop are crossed once for them all. A
- * page that throws is reported failed and the next is read; an engine that aborted ends the task.
+ * page that throws is reported failed and the next is read. A page that aborts the engine (past its memory
+ * cap) is reported failed and ends the task there: the pages after it are left to a fresh thread, and the
+ * pool replaces this one (`recycle`), so the page at fault is never parsed twice.
  */
 function pages(path: string, first: number, count: number): PageOutcome[] {
   const reader = documentAt(path);
   const outcomes: PageOutcome[] = [];
   for (let page = first; page < first + count; page++) {
+    Atomics.store(reading, 0, page);
     try {
       outcomes.push({ ok: true, facts: reader.pageFacts(page - 1) });
     } catch (error) {
-      if (error instanceof PdfiumAborted || pdfium.isAborted) throw error;
       outcomes.push({ ok: false, message: error instanceof Error ? error.message : String(error) });
+      if (error instanceof PdfiumAborted || pdfium.isAborted) break;
     }
   }
   return outcomes;
@@ -170,6 +176,8 @@ parentPort?.on('message', (request: TaskRequest | ForgetRequest) => {
     return;
   }
   const { id, task } = request;
+  // a page number left from an earlier task must not name a page of this one
+  Atomics.store(reading, 0, 0);
   let response: TaskResponse;
   try {
     const result = run(task);
@@ -177,7 +185,7 @@ parentPort?.on('message', (request: TaskRequest | ForgetRequest) => {
       id,
       ok: true,
       result,
-      recycle: pdfium.heapBytes > recycleHeapBytes,
+      recycle: pdfium.isAborted || pdfium.heapBytes > recycleHeapBytes,
       heapBytes: pdfium.heapBytes,
     };
   } catch (error) {

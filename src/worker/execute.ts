@@ -220,8 +220,9 @@ async function executeOnFile(
   const runPages = <K extends 'page' | 'text'>(kind: K) =>
     forEachPage(pageCount, deps.pool.size, hooks, deadline, (page) => onePage(kind, page));
   /**
-   * The page facts in batches (PAGES_PER_TASK). A batch that fails as a whole (a page ran out of memory or
-   * time, or took its thread down) is read again page by page, so that only the page at fault fails.
+   * The page facts in batches (PAGES_PER_TASK). A page past the memory cap ends its batch as a failed page,
+   * and the pages after it are read one by one; a batch that fails as a whole (past its time, or its thread
+   * crashed) is read again page by page, so that only the page at fault fails.
    */
   const runPageFacts = () =>
     forEachBatch(
@@ -237,14 +238,33 @@ async function executeOnFile(
             outcomes = await deps.pool.run({ kind: 'pages', path, page: first, count }, run.tenant_id);
           } catch (error) {
             failureReason(error);
+            const at = error instanceof TaskFailure ? error.page : undefined;
+            // the thread was stopped on page `at` (past its time): that page fails without a second
+            // try; the pages before it lost their answers with the thread and are read again
+            if (at !== undefined && at >= first && at < first + count) {
+              const results: PageResult<PageFacts>[] = [];
+              for (let page = first; page < first + count && !deadline.expired(); page++) {
+                if (page !== at) results.push(await onePage('page', page));
+                else {
+                  settle(false);
+                  results.push({ page, status: 'failed', error: (error as Error).message });
+                }
+              }
+              return results;
+            }
           }
-          if (outcomes)
-            return outcomes.map((outcome, i) => {
+          if (outcomes) {
+            const results = outcomes.map((outcome, i): PageResult<PageFacts> => {
               settle(outcome.ok);
               return outcome.ok
                 ? { page: first + i, status: 'ok', value: outcome.facts }
                 : { page: first + i, status: 'failed', error: outcome.message };
             });
+            // a page that aborted its engine ended the batch: the pages after it, one by one
+            for (let page = first + outcomes.length; page < first + count && !deadline.expired(); page++)
+              results.push(await onePage('page', page));
+            return results;
+          }
         }
         const results: PageResult<PageFacts>[] = [];
         for (let page = first; page < first + count && !deadline.expired(); page++)

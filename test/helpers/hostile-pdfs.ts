@@ -160,14 +160,10 @@ export async function blankPagesFile(path: string, pages: number): Promise<void>
 }
 
 /**
- * `pages` pages of a line of text each, but page `at` (1-based) draws `bomb`'s first stream (a file whose
- * object 4 is its page's Flate-coded content, as malformed/flate-bomb-512MB.pdf is): a page that brings down
- * the parser among pages that do not.
+ * `pages` pages of a line of text each, but page `at` (1-based) draws `content` (a stream object's bytes,
+ * `<< ... >> stream ... endstream`): a page that brings down the parser among pages that do not.
  */
-export function bombAmongPages(bomb: Buffer, pages = 6, at = 3): Buffer {
-  const start = bomb.indexOf('4 0 obj');
-  const end = bomb.indexOf('endstream', start) + 'endstream'.length;
-  const bombStream = bomb.subarray(bomb.indexOf('<<', start), end);
+export function amongOrdinaryPages(content: Buffer, pages = 6, at = 3): Buffer {
   const text = streamOf('', Buffer.from('BT /F1 12 Tf 72 720 Td (ordinary page) Tj ET'));
   const kids = Array.from({ length: pages }, (_, i) => `${6 + i} 0 R`).join(' ');
   const objects: Body[] = [
@@ -175,11 +171,17 @@ export function bombAmongPages(bomb: Buffer, pages = 6, at = 3): Buffer {
     `<< /Type /Pages /Kids [${kids}] /Count ${pages} >>`,
     HELVETICA,
     text,
-    bombStream,
+    content,
   ];
   for (let i = 1; i <= pages; i++)
     objects.push(
       `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents ${i === at ? 5 : 4} 0 R /Resources << /Font << /F1 3 0 R >> >> >>`,
     );
   return pdfOf(objects);
+}
+
+/** The content stream of a file whose object 4 is its page's content (as malformed/flate-bomb-512MB.pdf). */
+export function fourthObjectStream(file: Buffer): Buffer {
+  const start = file.indexOf('4 0 obj');
+  return file.subarray(file.indexOf('<<', start), file.indexOf('endstream', start) + 'endstream'.length);
 }

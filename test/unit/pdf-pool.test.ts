@@ -5,7 +5,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AFFINITY_WAIT_MS, MAX_PASSED_OVER, PdfPool } from '../../src/pdf/pool.js';
 import { textPdf } from '../helpers/files.js';
-import { operatorBomb } from '../helpers/hostile-pdfs.js';
+import { amongOrdinaryPages, fourthObjectStream, operatorBomb, streamOf } from '../helpers/hostile-pdfs.js';
+import { readPdf } from '../helpers/files.js';
+import { TaskFailure } from '../../src/pdf/pool.js';
 
 let dir: string;
 let longFile: string;
@@ -149,5 +151,52 @@ describe.runIf(process.platform === 'linux' && hasChrt())('parser threads on Lin
   it('run at the idle scheduling policy, so that a woken event loop never waits for a parser', async () => {
     await pool.run({ kind: 'document', path: shortFile }, 'tenant');
     expect(threadPolicies().filter((policy) => policy === SCHED_IDLE)).toHaveLength(pool.size);
+  });
+});
+
+describe('pages read four to a task', () => {
+  it('a page past the memory cap ends its task as a failed page; the pages before it keep their facts', async () => {
+    const file = path.join(dir, 'bomb-among.pdf');
+    writeFileSync(
+      file,
+      amongOrdinaryPages(fourthObjectStream(Buffer.from(readPdf('malformed/flate-bomb-512MB.pdf'))), 4, 2),
+    );
+    const capped = new PdfPool({ size: 1, taskTimeoutMs: 30_000, memoryMb: 64 });
+    try {
+      const outcomes = await capped.run({ kind: 'pages', path: file, page: 1, count: 4 });
+      expect(outcomes.map((o) => o.ok)).toEqual([true, false]);
+      // the thread that aborted is replaced: the next task is served
+      await expect(capped.run({ kind: 'page', path: file, page: 3 })).resolves.toMatchObject({
+        has_text: true,
+      });
+    } finally {
+      await capped.close();
+    }
+  });
+
+  it('a task stopped past its time says which page it was reading', async () => {
+    const file = path.join(dir, 'slow-among.pdf');
+    // 20 million path operators: seconds of parsing for one page
+    writeFileSync(file, amongOrdinaryPages(streamOf('', Buffer.alloc(20_000_000 * 6, '0 0 m\n')), 4, 3));
+    const hasty = new PdfPool({ size: 1, taskTimeoutMs: 1000, memoryMb: 256 });
+    try {
+      // a thread that is still starting has read no page: the first task waits for it (a start slower than
+      // the limit, on a loaded machine, is tried again on the thread that replaces it)
+      for (let attempt = 0; attempt < 5; attempt++)
+        if (
+          await hasty.run({ kind: 'probe', path: file }).then(
+            () => true,
+            () => false,
+          )
+        )
+          break;
+      const failure = await hasty
+        .run({ kind: 'pages', path: file, page: 1, count: 4 })
+        .catch((e: unknown) => e);
+      expect(failure).toBeInstanceOf(TaskFailure);
+      expect(failure).toMatchObject({ kind: 'timeout', page: 3 });
+    } finally {
+      await hasty.close();
+    }
   });
 });
