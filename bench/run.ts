@@ -760,7 +760,8 @@ async function diagnosisWith(threads: number, pool: string) {
     ...(atDefault ? { target: 'p99 <= 1.5x idle', met: ratio <= 1.5 } : {}),
   });
   const speeds = wellFormedSpeed && { fixtures: wellFormedSpeed, documents: documentsSpeed };
-  if (!atDefault) {
+  // the runs queued to saturate the pool are left to the server's stop, unless the every-fixture set follows
+  if (!atDefault || !SIZES.everyFixture) {
     await api.stop();
     return speeds;
   }

@@ -241,7 +241,7 @@ export async function webhooks(ctx: WebhooksContext): Promise<void> {
 
     // 1. a run's completion to its webhook's arrival, one run at a time (an idle queue)
     const fileId = await uploadPdf(server.url, tenant.token, ctx.pdf);
-    const runs = ctx.quick ? 30 : 200;
+    const runs = ctx.quick ? 15 : 200;
     const delays: number[] = [];
     for (let i = 0; i < runs; i++) {
       const arrived = new Promise<{ body: string; at: number }>((resolve) => {
