@@ -541,7 +541,7 @@ await variant(
 await variant(
   loA,
   'a-fail-6.2.8-interpolate.pdf',
-  archiveFail('6.2.8', null, 'an image with /Interpolate true'),
+  archiveFail('6.2.8', 'image_interpolation', 'an image with /Interpolate true'),
   (doc) => {
     for (const [, object] of doc.context.enumerateIndirectObjects())
       if (object instanceof PDFStream && object.dict.get(PDFName.of('Subtype'))?.toString() === '/Image')
@@ -551,14 +551,14 @@ await variant(
 await variant(
   loA,
   'a-fail-6.2.5-transfer-function.pdf',
-  archiveFail('6.2.5', null, 'a graphics state with a transfer function (/TR)'),
+  archiveFail('6.2.5', 'transfer_functions', 'a graphics state with a transfer function (/TR)'),
   (doc) =>
     addResource(doc, 'ExtGState', 'GSt', doc.context.obj({ Type: 'ExtGState', TR: 'Identity' }) as PDFDict),
 );
 await variant(
   loA,
   'a-fail-6.2.6-rendering-intent.pdf',
-  archiveFail('6.2.6', null, 'a rendering intent PDF does not define'),
+  archiveFail('6.2.6', 'rendering_intents', 'a rendering intent PDF does not define'),
   (doc) =>
     addResource(doc, 'ExtGState', 'GSr', doc.context.obj({ Type: 'ExtGState', RI: 'Vivid' }) as PDFDict),
 );
@@ -576,6 +576,29 @@ await variant(
         Configs: [doc.context.obj({ Order: [] })],
       }),
     );
+  },
+);
+
+await variant(
+  loA,
+  'a-fail-6.4-need-appearances.pdf',
+  archiveFail('6.4', null, 'an interactive form with /NeedAppearances true'),
+  (doc) =>
+    void doc.catalog.set(PDFName.of('AcroForm'), doc.context.obj({ Fields: [], NeedAppearances: true })),
+);
+await variant(
+  loA,
+  'a-fail-6.2.9-opi.pdf',
+  archiveFail('6.2.9', null, 'a form XObject with an /OPI dictionary'),
+  (doc) => {
+    const form = doc.context.stream('0 0 1 1 re f', {
+      Type: 'XObject',
+      Subtype: 'Form',
+      BBox: [0, 0, 1, 1],
+      OPI: doc.context.obj({ '2.0': doc.context.obj({ Type: 'OPI', Version: 2, F: PDFString.of('x.tif') }) }),
+    });
+    addResource(doc, 'XObject', 'Fopi', doc.context.register(form));
+    appendContent(doc, '/Fopi Do', false);
   },
 );
 

@@ -201,6 +201,13 @@ const PERMITTED_ANNOTATIONS = new Set([
   ...['Underline', 'Squiggly', 'StrikeOut', 'Stamp', 'Caret', 'Ink', 'Popup', 'FileAttachment'],
   ...['Widget', 'PrinterMark', 'TrapNet', 'Watermark', 'Redact'],
 ]);
+/** The rendering intents ISO 32000-1 (8.6.5.8) defines, the only ones PDF/A-2 (6.2.6) allows. */
+const STANDARD_INTENTS = new Set([
+  'RelativeColorimetric',
+  'AbsoluteColorimetric',
+  'Perceptual',
+  'Saturation',
+]);
 const FLAG_INVISIBLE = 1;
 const FLAG_HIDDEN = 2;
 const FLAG_PRINT = 4;
@@ -327,6 +334,39 @@ function archiveChecks(facts: Facts): Draft[] {
         pass: 'Only standard blend modes',
         fail: ([modes]) =>
           `Blend modes that PDF defines not: ${modes}: use a standard one (Normal, Multiply, ...)`,
+      },
+    ),
+    pageCheck(
+      facts,
+      'transfer_functions',
+      'error',
+      (p) => (p.transfer_functions ? ['a transfer function'] : []),
+      {
+        pass: 'No transfer functions',
+        fail: () =>
+          'Graphics states set transfer functions (/TR, or /TR2 other than /Default), which PDF/A forbids: remove them',
+      },
+    ),
+    pageCheck(
+      facts,
+      'rendering_intents',
+      'error',
+      (p) => p.rendering_intents.filter((intent) => !STANDARD_INTENTS.has(intent)),
+      {
+        pass: 'Only standard rendering intents',
+        fail: ([intents]) =>
+          `Rendering intents PDF does not define: ${intents}: use RelativeColorimetric, AbsoluteColorimetric, Perceptual or Saturation`,
+      },
+    ),
+    pageCheck(
+      facts,
+      'image_interpolation',
+      'error',
+      (p) => (p.interpolated_images > 0 ? [`${p.interpolated_images} images`] : []),
+      {
+        pass: 'No image asks to be interpolated',
+        fail: ([images]) =>
+          `Images with /Interpolate true (${images}), which PDF/A forbids: set it false or remove it`,
       },
     ),
     annotationCheck(
@@ -591,6 +631,9 @@ const CLAUSES: Record<ProfileName, Readonly<Record<string, string>>> = {
     output_intent: '6.2.4.3',
     output_intent_profile: '6.2.3',
     blend_modes: '6.2.10',
+    transfer_functions: '6.2.5',
+    rendering_intents: '6.2.6',
+    image_interpolation: '6.2.8',
     annotation_types: '6.3.1',
     annotation_flags: '6.3.2',
     annotation_appearances: '6.3.3',

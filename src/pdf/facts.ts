@@ -509,6 +509,9 @@ export class DocumentReader {
         annotation_details: structure?.annotation_details ?? [],
         tab_order: structure?.tab_order ?? null,
         blend_modes: structure?.blend_modes ?? [],
+        transfer_functions: structure?.transfer_functions ?? false,
+        rendering_intents: structure?.rendering_intents ?? [],
+        interpolated_images: structure?.interpolated_images ?? 0,
         device_colors: structure?.content.device_colors ?? [],
         untagged_content: structure?.content.untagged_content ?? 0,
       };

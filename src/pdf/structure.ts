@@ -77,6 +77,9 @@ export interface PageStructure {
   fonts: Map<string, RawFont>;
   images: RawImage[];
   blend_modes: string[];
+  transfer_functions: boolean;
+  rendering_intents: string[];
+  interpolated_images: number;
   tab_order: string | null;
   annotation_details: AnnotationFacts[];
   content: ContentFacts;
@@ -351,6 +354,9 @@ class ResourceWalk {
   readonly images: RawImage[] = [];
   readonly spots = new Set<string>();
   readonly blendModes = new Set<string>();
+  readonly renderingIntents = new Set<string>();
+  transferFunctions = false;
+  interpolatedImages = 0;
   transparency = false;
   private readonly seen = new Set<number>();
   private visited = 0;
@@ -428,6 +434,8 @@ class ResourceWalk {
     const filter = cos.get(dict, 'Filter');
     const filters = (Array.isArray(filter) ? filter : [filter]).map((f) => nameOf(cos.resolve(f)));
     const stencil = cos.get(dict, 'ImageMask') === true;
+    if (cos.get(dict, 'Interpolate') === true) this.interpolatedImages++;
+    this.intent(cos.get(dict, 'Intent'));
     const space = stencil
       ? { name: null, components: null, spots: [] }
       : this.colorSpace(dict.get('ColorSpace'), resources);
@@ -491,12 +499,20 @@ class ResourceWalk {
     }
   }
 
+  private intent(value: PdfValue | undefined): void {
+    const name = nameOf(value);
+    if (name !== undefined && this.renderingIntents.size < 20) this.renderingIntents.add(name);
+  }
+
   private graphicsState(dict: PdfDict): void {
     const cos = this.cos;
     const smask = cos.get(dict, 'SMask');
     const blend = cos.get(dict, 'BM');
     const blendName = nameOf(Array.isArray(blend) ? cos.resolve(blend[0]) : blend);
     if (blendName !== undefined && this.blendModes.size < 20) this.blendModes.add(blendName);
+    const transfer2 = cos.get(dict, 'TR2');
+    if (dict.has('TR') || (transfer2 !== undefined && nameOf(transfer2) !== 'Default')) this.transferFunctions = true;
+    this.intent(cos.get(dict, 'RI'));
     const ca = [cos.get(dict, 'CA'), cos.get(dict, 'ca')];
     if (
       (smask !== undefined && nameOf(smask) !== 'None') ||
@@ -580,6 +596,9 @@ export function pageStructure(cos: CosFile, objectNumber: number): PageStructure
     fonts: walk.fonts,
     images: walk.images,
     blend_modes: [...walk.blendModes].sort(),
+    transfer_functions: walk.transferFunctions,
+    rendering_intents: [...walk.renderingIntents].sort(),
+    interpolated_images: walk.interpolatedImages,
     tab_order: nameOf(cos.get(page, 'Tabs')) ?? null,
     annotation_details: pageAnnotations(cos, page),
     content: scanPageContent(cos, page, inherited(cos, page, 'Resources')),

@@ -959,6 +959,8 @@ export interface components {
          *         DeviceGray under any; no device colour at all without one); `output_intent_profile` (6.2.3: the
          *         intent's ICC profile is an output (`prtr`) or display (`mntr`) profile of RGB, CMYK or gray;
          *         not applicable without an intent); `blend_modes` (6.2.10: only blend modes ISO 32000-1 defines);
+         *         `transfer_functions` (6.2.5: no `/TR`, no `/TR2` other than `/Default`); `rendering_intents`
+         *         (6.2.6: only the four ISO 32000-1 defines); `image_interpolation` (6.2.8: no `/Interpolate true`);
          *       - `annotation_types` (6.3.1: no 3D, Sound, Screen, Movie or unknown annotations);
          *         `annotation_flags` (6.3.2: every annotation but a Popup prints and is not hidden, invisible,
          *         NoView or ToggleNoView); `annotation_appearances` (6.3.3: every annotation but a Popup, a Link or
@@ -976,7 +978,8 @@ export interface components {
          *       "PDF/A requirements checked", never "valid PDF/A": this is not a validator (veraPDF is one), and
          *       `title` says so. Not checked: file syntax (6.1.2 to 6.1.13: header, cross-reference and stream
          *       syntax, implementation limits), ICC-based colour spaces' profiles (6.2.4.2), Separation and DeviceN
-         *       rules (6.2.4.4), graphics-state keys, rendering intents, image and XObject keys (6.2.5 to 6.2.9),
+         *       rules (6.2.4.4), halftones and other graphics-state keys, image alternates and XObject keys (6.2.5
+         *       to 6.2.9),
          *       transparency group colour spaces, font programs' contents (widths, glyphs, CIDSystemInfo), forms
          *       (6.4), XMP well-formedness and extension schemas (6.6.2), optional content (6.9), and whether
          *       embedded files are PDF/A.
@@ -1131,6 +1134,12 @@ export interface components {
             tab_order: string | null;
             /** @description The blend modes (`/BM`) of the graphics states in the page's resources, sorted. */
             blend_modes: string[];
+            /** @description A graphics state of the page's resources sets a transfer function (`/TR`, or `/TR2` other than `/Default`). */
+            transfer_functions: boolean;
+            /** @description The rendering intents the page's graphics states (`/RI`) and images (`/Intent`) name, sorted. */
+            rendering_intents: string[];
+            /** @description Image XObjects of the page's resources with `/Interpolate true`. */
+            interpolated_images: number;
             /**
              * @description Device colour spaces the page paints with, read from its content streams (the `g`, `rg`, `k`
              *     operators and their stroking forms, `cs` and `CS`, images, inline images, shadings, forms drawn)
