@@ -511,7 +511,8 @@ class ResourceWalk {
     const blendName = nameOf(Array.isArray(blend) ? cos.resolve(blend[0]) : blend);
     if (blendName !== undefined && this.blendModes.size < 20) this.blendModes.add(blendName);
     const transfer2 = cos.get(dict, 'TR2');
-    if (dict.has('TR') || (transfer2 !== undefined && nameOf(transfer2) !== 'Default')) this.transferFunctions = true;
+    if (dict.has('TR') || (transfer2 !== undefined && nameOf(transfer2) !== 'Default'))
+      this.transferFunctions = true;
     this.intent(cos.get(dict, 'RI'));
     const ca = [cos.get(dict, 'CA'), cos.get(dict, 'ca')];
     if (
