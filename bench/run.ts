@@ -378,7 +378,7 @@ async function uploads() {
     const file = path.join(work, `upload-${size}.pdf`);
     await writeLargePdf(file, size);
     const api = await startApi(dir, port(), {
-      WORKER_THREADS: '1',
+      PARSER_THREADS: '1',
       MAX_UPLOAD_BYTES: String(4 * 2 ** 30),
       UPLOAD_PART_SIZE: String(partSize),
     });
@@ -532,7 +532,7 @@ async function popplerSeconds(files: PdfFile[], parallel: number): Promise<numbe
  */
 async function diagnosis() {
   const cores = availableParallelism();
-  const atDefault = await diagnosisWith(defaultParserThreads('server'), 'default pool');
+  const atDefault = await diagnosisWith(defaultParserThreads('api'), 'default pool');
   if (cores === 1) return;
   const everyCore = await diagnosisWith(cores, 'a parser on every core');
   if (!atDefault || !everyCore) return;
@@ -563,10 +563,10 @@ async function diagnosisWith(threads: number, pool: string) {
   const dir = path.join(work, `diagnosis-${threads}`);
   const tenant = await createTenant(dir, 'diagnosis');
   const metricsPort = port();
-  const atDefault = threads === defaultParserThreads('server');
+  const atDefault = threads === defaultParserThreads('api');
   const parsers = threads === 1 ? '1 thread' : `${threads} threads`;
   const api = await startApi(dir, port(), {
-    WORKER_THREADS: String(threads),
+    PARSER_THREADS: String(threads),
     METRICS_PORT: String(metricsPort),
   });
   const parserHeapPeakMb = async () => {
@@ -848,7 +848,7 @@ async function clientUpload() {
   const size = quick ? 32 * 2 ** 20 : 200 * 2 ** 20;
   const file = path.join(work, 'client-upload.pdf');
   await writeLargePdf(file, size);
-  const api = await startApi(dir, port(), { WORKER_THREADS: '1' });
+  const api = await startApi(dir, port(), { PARSER_THREADS: '1' });
   const auth = `Authorization: Bearer ${tenant.token}`;
   const curlUpload = async () => {
     const start = await timed('curl', [

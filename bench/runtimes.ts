@@ -127,8 +127,8 @@ export async function runtimes(options: RuntimesOptions): Promise<void> {
       { ...env, ...runtime.env },
       { pinned, node: runtime.node, nodeArgs: runtime.nodeArgs },
     );
-  const a = await start(dir, ours, { WORKER_THREADS: '0' }, true);
-  const b = await start(dir, other, { WORKER_THREADS: '0' }, true);
+  const a = await start(dir, ours, { PARSER_THREADS: '0' }, true);
+  const b = await start(dir, other, { PARSER_THREADS: '0' }, true);
   const route = '/api/open/runs?limit=20';
   const auth = bearer(tenant.token);
   await options.listLoad(a, route, auth);

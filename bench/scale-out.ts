@@ -101,7 +101,7 @@ export async function scaleOut(ctx: ScaleOutContext): Promise<void> {
       S3_BUCKET: bucket,
       UPLOAD_PART_SIZE: String(PART),
       MAX_UPLOAD_BYTES: String(4 * 2 ** 30),
-      WORKER_THREADS: '0',
+      PARSER_THREADS: '0',
       MAX_QUEUED_RUNS_PER_TENANT: '1000000000',
     };
 
@@ -217,8 +217,8 @@ export async function scaleOut(ctx: ScaleOutContext): Promise<void> {
     // --- runs finished per second by two workers
     const workerData = path.join(ctx.work, 'scale-workers');
     const workers = [
-      startWorker(workerData, { ...env, WORKER_THREADS: '1' }),
-      startWorker(workerData, { ...env, WORKER_THREADS: '1' }),
+      startWorker(workerData, { ...env, PARSER_THREADS: '1' }),
+      startWorker(workerData, { ...env, PARSER_THREADS: '1' }),
     ];
     const small = await manyPagePdf(1);
     const smallFile = path.join(ctx.work, 'scale-small.pdf');
@@ -255,7 +255,7 @@ export async function scaleOut(ctx: ScaleOutContext): Promise<void> {
     const longFile = path.join(ctx.work, 'scale-long.pdf');
     writeFileSync(longFile, long);
     const longId = await uploadFile(two.url, tenant.token, longFile, long.length);
-    const leaseEnv = { ...env, WORKER_THREADS: '1', RUN_LEASE_MS: String(leaseMs) };
+    const leaseEnv = { ...env, PARSER_THREADS: '1', RUN_LEASE_MS: String(leaseMs) };
     const first = startWorker(workerData, leaseEnv);
     const runId = await createRun(two.url, tenant.token, longId);
     const progress = async () =>

@@ -224,14 +224,14 @@ export async function webhooks(ctx: WebhooksContext): Promise<void> {
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
     WEBHOOK_ENDPOINT_CONCURRENCY: String(IN_FLIGHT),
     WEBHOOK_CONCURRENCY: String(IN_FLIGHT),
-    WORKER_THREADS: '1',
+    PARSER_THREADS: '1',
   };
   let onArrival: (body: string, at: number) => void = () => undefined;
   const hook = await receiver((body, at) => onArrival(body, at));
   const procs: Proc[] = [];
   try {
     // the API answers; one worker process executes runs and delivers webhooks, as in a deployment
-    const server = await startApi(dataDir, ctx.port(), { ...env, WORKER_THREADS: '0' });
+    const server = await startApi(dataDir, ctx.port(), { ...env, PARSER_THREADS: '0' });
     procs.push(server);
     procs.push(startWorker(dataDir, env));
     await api(server.url, tenant.token, 'POST', '/api/open/webhook_endpoints', {

@@ -1,3 +1,4 @@
+import type { Role } from './role.js';
 import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
@@ -25,10 +26,10 @@ export interface Config {
   /** Each pass of the sweep: rows per delete statement, and the time after which no new batch starts. */
   sweep: { batchRows: number; budgetMs: number };
   /** Threads of the parser pool that diagnoses runs (see `defaultParserThreads`); at least 1 is started. */
-  workerThreads: number;
+  parserThreads: number;
   /**
    * `npm start` also executes runs and delivers webhooks (EMBEDDED_WORKER). The old way to say no,
-   * WORKER_THREADS=0, still works and is named in `deprecated`.
+   * PARSER_THREADS=0 (or WORKER_THREADS=0), still works and is named in `deprecated`.
    */
   embeddedWorker: boolean;
   /** One line per deprecated setting in use, logged at start-up. */
@@ -173,6 +174,11 @@ class EnvReader {
   readonly problems: string[] = [];
   constructor(private readonly env: NodeJS.ProcessEnv) {}
 
+  /** The variable is set (to something other than blanks). */
+  has(name: string): boolean {
+    return this.raw(name) !== undefined;
+  }
+
   private raw(name: string): string | undefined {
     const value = this.env[name];
     return value === undefined || value.trim() === '' ? undefined : value.trim();
@@ -283,21 +289,18 @@ function parseFallback(fallback: string, units: Record<string, number>): number[
 /** S3's limit, and the contract's bound on `part_number`. */
 export const MAX_PART_COUNT = 10_000;
 
-/** `server` answers HTTP (`npm start`); `worker` only executes runs (`npm run worker`). */
-export type ProcessRole = 'server' | 'worker';
-
 /**
- * Parser threads when `WORKER_THREADS` is unset. A process that answers HTTP leaves one core to its event
+ * Parser threads when `PARSER_THREADS` is unset. A process that answers HTTP leaves one core to its event
  * loop: on 2 cores with a parser on each, the run list's p99 under diagnosis load was 1.55-1.72x its idle p99
  * even with the parsers at the idle scheduling policy, and 1.14-1.36x with one core left (README, bench
  * scenario 6). A worker process answers no requests and takes every core.
  */
-export function defaultParserThreads(role: ProcessRole, cores = availableParallelism()): number {
+export function defaultParserThreads(role: Role, cores = availableParallelism()): number {
   return role === 'worker' ? cores : Math.max(1, cores - 1);
 }
 
 /** The whole configuration, checked at once: throws ConfigError listing every problem. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env, role: ProcessRole = 'server'): Config {
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, role: Role = 'api'): Config {
   const read = new EnvReader(env);
   const config = readConfig(read, role);
   const parts = Math.ceil(config.maxUploadBytes / config.uploadPartSize);
@@ -355,9 +358,12 @@ function readBlobs(env: EnvReader): BlobsConfig {
   };
 }
 
-function readConfig(env: EnvReader, role: ProcessRole): Config {
+function readConfig(env: EnvReader, role: Role): Config {
   const MiB = 1024 * 1024;
-  const parserThreads = env.int('WORKER_THREADS', defaultParserThreads(role));
+  // PARSER_THREADS was WORKER_THREADS, which also named the worker role: the old name still works
+  const threadsVariable =
+    !env.has('PARSER_THREADS') && env.has('WORKER_THREADS') ? 'WORKER_THREADS' : 'PARSER_THREADS';
+  const parserThreads = env.int(threadsVariable, defaultParserThreads(role));
   return {
     port: env.int('PORT', 8080, 0, 65535),
     host: env.text('HOST', '0.0.0.0'),
@@ -374,12 +380,16 @@ function readConfig(env: EnvReader, role: ProcessRole): Config {
       batchRows: env.int('SWEEP_BATCH_ROWS', 1000, 1, 100_000),
       budgetMs: env.int('SWEEP_BUDGET_SECONDS', 60, 1, 86_400) * 1000,
     },
-    workerThreads: parserThreads,
+    parserThreads,
     embeddedWorker: env.bool('EMBEDDED_WORKER', true) && parserThreads > 0,
-    deprecated:
-      parserThreads === 0
-        ? ['WORKER_THREADS=0 is deprecated: set EMBEDDED_WORKER=false to run no worker inside npm start']
-        : [],
+    deprecated: [
+      ...(threadsVariable === 'WORKER_THREADS'
+        ? ['WORKER_THREADS is deprecated: it is now PARSER_THREADS']
+        : []),
+      ...(parserThreads === 0
+        ? [`${threadsVariable}=0 is deprecated: set EMBEDDED_WORKER=false to run no worker inside npm start`]
+        : []),
+    ],
     taskTimeoutMs: env.int('TASK_TIMEOUT_MS', 10_000, 1),
     taskMemoryMb: env.int('TASK_MEMORY_MB', 512, 64),
     probeThreads: env.int('PROBE_THREADS', 1, 1),

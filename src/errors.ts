@@ -26,6 +26,20 @@ export class AppError extends Error {
     super(message);
     this.name = 'AppError';
   }
+
+  /**
+   * The failure underneath, kept as the error's standard `cause`: the log of a request shows it, the caller's
+   * envelope never does.
+   */
+  because(cause: unknown): this {
+    Object.defineProperty(this, 'cause', {
+      value: cause,
+      enumerable: false,
+      writable: true,
+      configurable: true,
+    });
+    return this;
+  }
 }
 
 const retryAfter = (seconds: number) => ({ 'Retry-After': String(seconds) });

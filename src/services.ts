@@ -49,7 +49,7 @@ export function createServices(
   let pool: PdfPool | undefined;
   const pdfPool = () => {
     pool ??= new PdfPool({
-      size: Math.max(1, config.workerThreads),
+      size: Math.max(1, config.parserThreads),
       taskTimeoutMs: config.taskTimeoutMs,
       memoryMb: config.taskMemoryMb,
       onTaskEnd: (kind, outcome, seconds) => metrics.parserTask(kind, outcome, seconds),

@@ -109,7 +109,7 @@ async function up(): Promise<void> {
   for (const name of ['worker1', 'worker2']) {
     pids[name] = daemon(name, process.execPath, ['dist/src/start/worker.js'], {
       ...env,
-      WORKER_THREADS: '1',
+      PARSER_THREADS: '1',
     });
   }
   for (const port of PORTS.apis) await waitFor(`http://127.0.0.1:${port}/readyz`, 'an API process');

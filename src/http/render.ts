@@ -40,10 +40,10 @@ export function sendError(ctx: Context, error: unknown): void {
     error instanceof AppError
       ? error
       : error instanceof StoreUnavailableError
-        ? ERRORS.storeUnavailable()
+        ? ERRORS.storeUnavailable().because(error)
         : error instanceof BlobUnavailableError
-          ? ERRORS.blobsUnavailable()
-          : ERRORS.internal();
+          ? ERRORS.blobsUnavailable().because(error)
+          : ERRORS.internal().because(error);
   ctx.status = appError.status;
   if (appError.headers) ctx.set(appError.headers);
   ctx.body = envelopeOf(appError, ctx.state.requestId as string);

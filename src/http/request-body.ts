@@ -45,7 +45,7 @@ export async function readJsonBody(ctx: Context): Promise<unknown> {
     if (failure.type === 'entity.too.large') throw ERRORS.jsonBodyTooLarge(JSON_BODY_LIMIT);
     // co-body keeps the text of a body that is not JSON: validation turns it into `json_invalid`
     if (typeof failure.body === 'string') return failure.body.trim() === '' ? undefined : failure.body;
-    throw ERRORS.bodyUnreadable();
+    throw ERRORS.bodyUnreadable().because(error);
   }
   const raw = (ctx.request as { rawBody?: string }).rawBody ?? '';
   if (raw.trim() === '') return undefined;

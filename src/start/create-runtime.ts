@@ -15,7 +15,9 @@ import type { RunWorker } from '../worker/runner.js';
  * EMBEDDED_WORKER=false), `worker` executes runs and delivers webhooks (`npm run worker`), `admin` runs one
  * operator command (`npm run admin`).
  */
-export type Role = 'api' | 'worker' | 'admin';
+import type { Role } from '../role.js';
+
+export type { Role };
 
 /** Work a process does beside answering requests, started and stopped with its runtime. */
 export interface Job {
@@ -125,7 +127,7 @@ export async function createRuntime(config: Config, role: Role, logger: Logger):
   const store = await openStore(config, role);
   // a worker process parses on every thread it was given, at least one
   const processConfig =
-    role === 'worker' ? { ...config, workerThreads: Math.max(1, config.workerThreads) } : config;
+    role === 'worker' ? { ...config, parserThreads: Math.max(1, config.parserThreads) } : config;
   const services = createServices(processConfig, store, blobs, logger);
   if (role !== 'admin') for (const line of config.deprecated) logger.warn(line);
   const jobs = jobsOf(role, services, store);

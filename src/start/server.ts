@@ -1,6 +1,6 @@
 import { loadConfig } from '../config.js';
 import { createLogger, exitWithLogs } from '../logger.js';
-import { startServer } from '../server.js';
+import { startServer } from './http-server.js';
 import { failStart, loadOrFail } from './fail.js';
 import { refuseUnsupportedRuntime } from './runtime.js';
 

@@ -231,9 +231,9 @@ export class Uploads {
           (multipartId) => this.store.uploads.setMultipart(upload.id, multipartId),
         );
       } catch (error) {
-        if (error instanceof MultipartGoneError) throw ERRORS.uploadPartsGone();
+        if (error instanceof MultipartGoneError) throw ERRORS.uploadPartsGone().because(error);
         if (error instanceof BlobSizeError)
-          throw ERRORS.sizeMismatch('stored_part', error.got, error.expected);
+          throw ERRORS.sizeMismatch('stored_part', error.got, error.expected).because(error);
         throw error;
       }
     });
@@ -276,7 +276,7 @@ export class Uploads {
     try {
       return await this.probe(path, tenantId);
     } catch (error) {
-      if (error instanceof UnreadablePdfError) throw ERRORS.invalidPdf(error.message);
+      if (error instanceof UnreadablePdfError) throw ERRORS.invalidPdf(error.message).because(error);
       throw error;
     }
   }

@@ -12,7 +12,7 @@ import { startHaproxy } from '../../src/cli/haproxy.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { createLogger, type Logger } from '../../src/logger.js';
 import { CONTRACT_PATH } from '../../src/paths.js';
-import { type RunningServer, startServer } from '../../src/server.js';
+import { type RunningServer, startServer } from '../../src/start/http-server.js';
 import type { CreatedTenant } from '../../src/tenants/service.js';
 import { dropPostgresDatabase, engineEnv, queryDatabase } from './engine.js';
 
@@ -265,7 +265,7 @@ export async function startHarness(
     HOST: '127.0.0.1',
     SEED_DEMO_TENANT: 'false',
     // one parser thread: a suite that needs more says so
-    WORKER_THREADS: '1',
+    PARSER_THREADS: '1',
     METRICS_PORT: '0',
     // the limiter runs in every suite, far above what a suite sends; the retries suite sets its own
     RATE_LIMIT_PER_SECOND: '1000000',

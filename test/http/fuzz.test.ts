@@ -106,7 +106,7 @@ let operations: Operation[];
 const ids: Record<string, string> = {};
 
 beforeAll(async () => {
-  h = await startHarness({ WORKER_THREADS: '1' });
+  h = await startHarness({ PARSER_THREADS: '1' });
   const api = await loadedContract();
   operations = api.router.getOperations().map((op) => ({
     id: op.operationId!,

@@ -76,7 +76,7 @@ describe('callers without a valid token are paced by address, before their token
       RATE_LIMIT_BURST: '40',
       RATE_LIMIT_ANONYMOUS_PER_SECOND: String(ANONYMOUS_PER_SECOND),
       RATE_LIMIT_ANONYMOUS_BURST: String(ANONYMOUS_BURST),
-      WORKER_THREADS: '0',
+      PARSER_THREADS: '0',
     });
   });
   afterAll(async () => {
@@ -177,7 +177,7 @@ describe.runIf(haproxyInstalled() && engine === 'postgres')(
         RATE_LIMIT_ANONYMOUS_PER_SECOND: String(ANONYMOUS_PER_SECOND),
         RATE_LIMIT_ANONYMOUS_BURST: String(ANONYMOUS_BURST),
         TRUST_PROXY: '127.0.0.1',
-        WORKER_THREADS: '0',
+        PARSER_THREADS: '0',
       });
       dir = mkdtempSync(path.join(tmpdir(), 'ota-pacing-'));
       proxy = await startHaproxy(dir, port(), [
@@ -203,7 +203,7 @@ describe.runIf(haproxyInstalled() && engine === 'postgres')(
       const naive = await startHarness({
         RATE_LIMIT_ANONYMOUS_PER_SECOND: String(ANONYMOUS_PER_SECOND),
         RATE_LIMIT_ANONYMOUS_BURST: String(ANONYMOUS_BURST),
-        WORKER_THREADS: '0',
+        PARSER_THREADS: '0',
       });
       const naiveProxy = await startHaproxy(dir, port(), [
         { name: 'api1', port: Number(new URL(naive.server.url).port) },

@@ -13,7 +13,7 @@ beforeAll(async () => {
   h = await startHarness({
     RATE_LIMIT_PER_SECOND: '100000',
     RATE_LIMIT_BURST: '100000',
-    WORKER_THREADS: '0',
+    PARSER_THREADS: '0',
   });
   fileId = await uploadPdf(h, pdf);
 });
@@ -274,7 +274,7 @@ describe('rate limits', { tags: ['two-processes'] }, () => {
     limited = await startHarness({
       RATE_LIMIT_PER_SECOND: String(PER_SECOND),
       RATE_LIMIT_BURST: String(BURST),
-      WORKER_THREADS: '0',
+      PARSER_THREADS: '0',
     });
   });
   afterAll(async () => {

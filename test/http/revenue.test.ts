@@ -25,7 +25,7 @@ function entry(overrides: Partial<LedgerEntry>): LedgerEntry {
 }
 
 beforeAll(async () => {
-  h = await startHarness({ WORKER_THREADS: '0' });
+  h = await startHarness({ PARSER_THREADS: '0' });
   const lastMonth = previousMonth(today);
   await h.server.services.store.ledger.append([
     entry({ amount: 1234, occurred_at: `${today}T00:00:00.000Z` }),

@@ -9,7 +9,7 @@ describe('the queue without workers: caps and cancelling queued runs', { tags: [
   let h: Harness;
   let fileId: string;
   beforeAll(async () => {
-    h = await startHarness({ WORKER_THREADS: '0', MAX_QUEUED_RUNS_PER_TENANT: '3' });
+    h = await startHarness({ PARSER_THREADS: '0', MAX_QUEUED_RUNS_PER_TENANT: '3' });
     fileId = await uploadPdf(h, readPdf('real/cups-filters__classified.pdf'));
   });
   afterAll(() => h.close());
@@ -94,7 +94,7 @@ describe(
   () => {
     let h: Harness;
     beforeAll(async () => {
-      h = await startHarness({ WORKER_THREADS: '2', POINTS_PER_PAGE_PREFLIGHT: '2' });
+      h = await startHarness({ PARSER_THREADS: '2', POINTS_PER_PAGE_PREFLIGHT: '2' });
     });
     afterAll(() => h.close());
 

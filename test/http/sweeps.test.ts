@@ -54,7 +54,7 @@ async function fillBacklog(h: Harness, rows: number): Promise<void> {
 describe('the sweep keeps up: a pass goes on until it caught up', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness({ WORKER_THREADS: '0' });
+    h = await startHarness({ PARSER_THREADS: '0' });
   });
   afterAll(async () => {
     await h.close();

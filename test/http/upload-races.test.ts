@@ -18,7 +18,7 @@ const pdfSha = sha256(pdf);
 let h: Harness;
 beforeAll(async () => {
   h = await startHarness({
-    WORKER_THREADS: '0',
+    PARSER_THREADS: '0',
     MAX_PENDING_UPLOADS_PER_TENANT: '10000',
     MAX_CONCURRENT_PARTS_PER_TENANT: '64',
   });

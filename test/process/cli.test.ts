@@ -11,7 +11,7 @@ beforeAll(async () => {
   dataDir = await tempDataDir();
   // below the ephemeral range and the test servers' ports (the helper says why)
   server = await startServerProcess(dataDir, port(), {
-    WORKER_THREADS: '0',
+    PARSER_THREADS: '0',
   });
   tenant = (await admin(dataDir, 'tenants', 'create', '--name', 'acme', '--currency', 'EUR', '--json'))
     .json as typeof tenant;

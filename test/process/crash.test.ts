@@ -27,14 +27,14 @@ describe('a worker killed mid-run', () => {
       token: string;
     };
     // the API alone: runs are left to separate worker processes
-    const server = await startServerProcess(dataDir, port(), { WORKER_THREADS: '0' });
+    const server = await startServerProcess(dataDir, port(), { PARSER_THREADS: '0' });
     started.push(server);
     const pages = 3000;
     const fileId = await uploadWhole(server.url, tenant.token, await textPdf(pages));
     const run = (await call(server.url, tenant.token, 'POST', '/api/open/runs', { file_id: fileId })).body
       .data;
 
-    const workerEnv = { RUN_LEASE_MS: '1000', WORKER_THREADS: '1' };
+    const workerEnv = { RUN_LEASE_MS: '1000', PARSER_THREADS: '1' };
     const first = startWorkerProcess(dataDir, workerEnv);
     started.push(first);
     const seen = await pollRun(server.url, tenant.token, run.id, (r) => r.completed_tasks >= 20, 30_000);
@@ -69,7 +69,7 @@ describe('a worker stopped with SIGTERM mid-run', () => {
     const tenant = (await admin(dataDir, 'tenants', 'create', '--name', 'stop', '--json')).json as {
       token: string;
     };
-    const server = await startServerProcess(dataDir, port(), { WORKER_THREADS: '0' });
+    const server = await startServerProcess(dataDir, port(), { PARSER_THREADS: '0' });
     started.push(server);
     // enough pages that the worker is still at it when the test stops it (PDFium reads ~500 pages/s here)
     const pages = 3000;
@@ -77,7 +77,7 @@ describe('a worker stopped with SIGTERM mid-run', () => {
     const run = (await call(server.url, tenant.token, 'POST', '/api/open/runs', { file_id: fileId })).body
       .data;
     // a lease far longer than the test: only the release can explain a quick takeover
-    const workerEnv = { RUN_LEASE_MS: '120000', WORKER_THREADS: '1' };
+    const workerEnv = { RUN_LEASE_MS: '120000', PARSER_THREADS: '1' };
     const first = startWorkerProcess(dataDir, workerEnv);
     started.push(first);
     const seen = await pollRun(server.url, tenant.token, run.id, (r) => r.completed_tasks >= 10, 30_000);
@@ -102,7 +102,7 @@ describe('a server killed during an upload', () => {
       token: string;
     };
     const PART = partSize(64 * 1024);
-    const env = { WORKER_THREADS: '1', UPLOAD_PART_SIZE: String(PART) };
+    const env = { PARSER_THREADS: '1', UPLOAD_PART_SIZE: String(PART) };
     const p = port();
     let server = await startServerProcess(dataDir, p, env);
     started.push(server);
@@ -151,7 +151,7 @@ describe('a server killed during an upload', () => {
     };
     const PART = partSize(256 * 1024);
     // a server killed inside complete leaves its lease on the upload: the next one waits it out
-    const env = { WORKER_THREADS: '1', UPLOAD_PART_SIZE: String(PART), UPLOAD_LEASE_MS: '1000' };
+    const env = { PARSER_THREADS: '1', UPLOAD_PART_SIZE: String(PART), UPLOAD_LEASE_MS: '1000' };
     const p = port();
     const scanned = readPdf('derived/scanned-6p-imageonly__from-install.en.pdf');
     const bytes = blobEngine === 's3' ? await padPdf(scanned, 2 * PART + 20_000) : scanned;

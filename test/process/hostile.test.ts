@@ -47,7 +47,7 @@ beforeAll(async () => {
     (await admin(dataDir, 'tenants', 'create', '--name', 'hostile', '--json')).json as { token: string }
   ).token;
   server = await startServerProcess(dataDir, port(), {
-    WORKER_THREADS: '2',
+    PARSER_THREADS: '2',
     TASK_TIMEOUT_MS: String(TASK_TIMEOUT_MS),
     RUN_TIMEOUT_MS: String(RUN_TIMEOUT_MS),
   });

@@ -108,7 +108,7 @@ describe("a server killed between a POST's effect and its stored answer", () => 
       token: string;
     };
     const env = {
-      WORKER_THREADS: '0',
+      PARSER_THREADS: '0',
       IDEMPOTENCY_LOCK_SECONDS: '1',
       DATABASE_STATEMENT_TIMEOUT_MS: '120000',
     };
@@ -166,7 +166,7 @@ describe("a server killed between a POST's effect and its stored answer", () => 
 
 describe("a server killed between a webhook endpoint POST's effect and its stored answer", () => {
   const env = {
-    WORKER_THREADS: '0',
+    PARSER_THREADS: '0',
     IDEMPOTENCY_LOCK_SECONDS: '1',
     DATABASE_STATEMENT_TIMEOUT_MS: '120000',
     WEBHOOK_ALLOW_HTTP: 'true',

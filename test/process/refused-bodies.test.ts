@@ -51,7 +51,7 @@ describe('part bodies refused while they are being sent (a server process, 8 MiB
     const tenant = (await admin(dataDir, 'tenants', 'create', '--name', 'flood', '--json')).json as {
       token: string;
     };
-    const server = await startServerProcess(dataDir, port(), { WORKER_THREADS: '0' });
+    const server = await startServerProcess(dataDir, port(), { PARSER_THREADS: '0' });
     started.push(server);
     const upload = (
       await call(server.url, tenant.token, 'POST', '/api/open/uploads', {

@@ -23,7 +23,7 @@ describe('graceful shutdown', () => {
     };
     // below the ephemeral range and the test servers' ports (the helper says why)
     const port = freePort();
-    server = await startServerProcess(dataDir, port, { WORKER_THREADS: '1' });
+    server = await startServerProcess(dataDir, port, { PARSER_THREADS: '1' });
     const size = 1024 * 1024;
     const started = await fetch(`${server.url}/api/open/uploads`, {
       method: 'POST',

@@ -28,7 +28,7 @@ beforeAll(async () => {
     );
   }
   server = await startServerProcess(dataDir, port(), {
-    WORKER_THREADS: '0',
+    PARSER_THREADS: '0',
     BODY_IDLE_TIMEOUT_MS: String(TIMEOUT_MS),
     HTTP_HEADERS_TIMEOUT_MS: String(TIMEOUT_MS),
     MAX_CONCURRENT_PARTS_PER_TENANT: '8',

@@ -26,7 +26,7 @@ const env = {
   WEBHOOK_TIMEOUT_MS: '60000',
   WEBHOOK_LEASE_MS: '1000',
   EVENT_POLL_MS: '50',
-  WORKER_THREADS: '1',
+  PARSER_THREADS: '1',
 };
 
 describe('a dispatcher killed mid-delivery', () => {
@@ -39,7 +39,7 @@ describe('a dispatcher killed mid-delivery', () => {
     // the first delivery hangs until its dispatcher dies; the next one is answered
     const receiver = await startReceiver((_received, nth) => (nth === 1 ? 'hang' : { status: 200 }));
     receivers.push(receiver);
-    const server = await startServerProcess(dataDir, port(), { ...env, WORKER_THREADS: '0' });
+    const server = await startServerProcess(dataDir, port(), { ...env, PARSER_THREADS: '0' });
     started.push(server);
     const endpoint = (
       await call(server.url, tenant.token, 'POST', '/api/open/webhook_endpoints', {
@@ -89,7 +89,7 @@ describe('a dispatcher killed mid-delivery', () => {
     const receiver = await startReceiver();
     receivers.push(receiver);
     // the API allows the endpoint; the worker, as shipped, does not deliver to it
-    const server = await startServerProcess(dataDir, port(), { ...env, WORKER_THREADS: '0' });
+    const server = await startServerProcess(dataDir, port(), { ...env, PARSER_THREADS: '0' });
     started.push(server);
     const endpoint = (
       await call(server.url, tenant.token, 'POST', '/api/open/webhook_endpoints', {
@@ -100,7 +100,7 @@ describe('a dispatcher killed mid-delivery', () => {
     const worker = startWorkerProcess(dataDir, {
       WEBHOOK_LEASE_MS: '1000',
       EVENT_POLL_MS: '50',
-      WORKER_THREADS: '1',
+      PARSER_THREADS: '1',
       WEBHOOK_ALLOW_HTTP: 'true',
       WEBHOOK_RETRY_SCHEDULE: '1h',
     });
@@ -130,7 +130,7 @@ describe('the event stream across processes', () => {
     const tenant = (await admin(dataDir, 'tenants', 'create', '--name', 'streams', '--json')).json as {
       token: string;
     };
-    const server = await startServerProcess(dataDir, port(), { ...env, WORKER_THREADS: '0' });
+    const server = await startServerProcess(dataDir, port(), { ...env, PARSER_THREADS: '0' });
     started.push(server);
     const worker = startWorkerProcess(dataDir, env);
     started.push(worker);

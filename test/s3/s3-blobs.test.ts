@@ -286,7 +286,7 @@ describe('stateless API processes', () => {
     const workerTmp = mkdtempSync(path.join(tmpdir(), 'ota-worker-tmp-'));
     dirs.push(apiTmp, workerTmp);
     const api = await startServerProcess(dataDir, port(), {
-      WORKER_THREADS: '0',
+      PARSER_THREADS: '0',
       UPLOAD_PART_SIZE: String(PART),
       DATA_DIR: apiData,
       TMPDIR: apiTmp,
@@ -319,7 +319,7 @@ describe('stateless API processes', () => {
       (await admin(dataDir, 'tenants', 'create', '--name', 'sw', '--json')).json as { token: string }
     ).token;
     const env = {
-      WORKER_THREADS: '0',
+      PARSER_THREADS: '0',
       UPLOAD_PART_SIZE: String(PART),
       UPLOAD_TTL_SECONDS: '1',
       UPLOAD_SWEEP_SECONDS: '1',

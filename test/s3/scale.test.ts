@@ -24,8 +24,8 @@ import {
 } from '../helpers/processes.js';
 
 const PART = partSize(0);
-const apiEnv = { WORKER_THREADS: '0', UPLOAD_PART_SIZE: String(PART) };
-const workerEnv = { WORKER_THREADS: '1', RUN_LEASE_MS: '1000' };
+const apiEnv = { PARSER_THREADS: '0', UPLOAD_PART_SIZE: String(PART) };
+const workerEnv = { PARSER_THREADS: '1', RUN_LEASE_MS: '1000' };
 
 let dataDir: string;
 let haproxyDir: string;

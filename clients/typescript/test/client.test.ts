@@ -36,7 +36,7 @@ const seen: string[] = [];
 const openStreams = new Set<import('node:net').Socket>();
 
 beforeAll(async () => {
-  h = await startHarness({ UPLOAD_PART_SIZE: String(PART), WORKER_THREADS: '1' });
+  h = await startHarness({ UPLOAD_PART_SIZE: String(PART), PARSER_THREADS: '1' });
   dir = mkdtempSync(path.join(tmpdir(), 'ota-client-'));
   const target = new URL(h.url);
   proxy = createServer((req, res) => {

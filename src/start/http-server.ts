@@ -1,13 +1,13 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { answerClientError } from './http/client-error.js';
-import { startMetricsServer } from './metrics/server.js';
-import type { Config } from './config.js';
-import { createApp } from './http/app.js';
-import type { Logger } from './logger.js';
-import type { Services } from './services.js';
-import { createRuntime } from './start/create-runtime.js';
-import { describeStore } from './store/open.js';
+import { answerClientError } from '../http/client-error.js';
+import { startMetricsServer } from '../metrics/server.js';
+import type { Config } from '../config.js';
+import { createApp } from '../http/app.js';
+import type { Logger } from '../logger.js';
+import type { Services } from '../services.js';
+import { createRuntime } from './create-runtime.js';
+import { describeStore } from '../store/open.js';
 
 export interface RunningServer {
   url: string;
