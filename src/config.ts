@@ -2,7 +2,7 @@ import type { Role } from './role.js';
 import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import type { RunTarget } from './store/types.js';
+import type { Schemas } from './contract.js';
 
 /** Everything the process reads from its environment, read once at start. */
 export interface Config {
@@ -90,7 +90,7 @@ export interface Config {
    * other peer the header is ignored and the peer is the client.
    */
   trustProxy: string[];
-  pointsPerPage: Record<RunTarget, number>;
+  pointsPerPage: Record<Schemas['RunTarget'], number>;
   /** `PRINT_MIN_PPI`: the placed resolution `pdf-print` asks of images when a run does not say. */
   printMinPpi: number;
   seedDemoTenant: boolean;
