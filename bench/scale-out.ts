@@ -224,7 +224,7 @@ export async function scaleOut(ctx: ScaleOutContext): Promise<void> {
     const smallFile = path.join(ctx.work, 'scale-small.pdf');
     writeFileSync(smallFile, small);
     const fileId = await uploadFile(two.url, tenant.token, smallFile, small.length);
-    const count = ctx.quick ? 40 : 200;
+    const count = ctx.quick ? 20 : 200;
     const t0 = performance.now();
     const ids: string[] = [];
     for (let i = 0; i < count; i++) {
