@@ -52,6 +52,10 @@ const notApplicable = (id: string, severity: Severity, message: string): Draft =
   message,
 });
 
+/** What a list of names looks like in a message: the first five, and how many more. */
+const listed = (names: readonly string[]) =>
+  names.slice(0, 5).join(', ') + (names.length > 5 ? ` and ${names.length - 5} more` : '');
+
 /** A check over pages: it fails on the pages where `problem` names something, listing the first names. */
 function pageCheck(
   facts: Facts,
@@ -69,8 +73,7 @@ function pageCheck(
     for (const subject of found) subjects.add(subject);
   }
   if (pages.length === 0) return pass(id, severity, messages.pass);
-  const names = [...subjects];
-  const shown = names.slice(0, 5).join(', ') + (names.length > 5 ? ` and ${names.length - 5} more` : '');
+  const shown = listed([...subjects]);
   return fail(id, severity, messages.fail(shown ? [shown] : []), pages);
 }
 
@@ -179,10 +182,6 @@ function printChecks(facts: Facts, options: RunOptions, settings: ProfileSetting
   ];
 }
 
-/** What a list of names looks like in a message: the first five, and how many more. */
-const listed = (names: readonly string[]) =>
-  names.slice(0, 5).join(', ') + (names.length > 5 ? ` and ${names.length - 5} more` : '');
-
 /** Actions PDF/A-2 forbids (ISO 19005-2, 6.5.1); JavaScript is `no_javascript`'s. Named actions go by name. */
 const FORBIDDEN_ACTIONS = new Set([
   ...['Launch', 'Sound', 'Movie', 'ResetForm', 'ImportData', 'Hide', 'SetOCGState', 'Rendition'],
@@ -217,6 +216,10 @@ const FLAG_TOGGLE_NOVIEW = 256;
 type Annotation = PageReport['annotation_details'][number];
 type OutputIntent = Facts['document']['output_intents'][number];
 
+/** The PDF/A output intents (`/S /GTS_PDFA1`): a PDF/X one says nothing of PDF/A. */
+const pdfaIntents = (facts: Facts) =>
+  facts.document.output_intents.filter((intent) => intent.subtype === 'GTS_PDFA1');
+
 /** An output intent's colour space: its ICC profile header's, else told by its number of components. */
 function intentColorSpace(intent: OutputIntent): string | null {
   if (intent.profile_color_space !== null) return intent.profile_color_space;
@@ -234,7 +237,7 @@ function intentColorSpace(intent: OutputIntent): string | null {
  * DeviceGray under any; without one, no device colour at all (unless a Default colour space replaces it).
  */
 function deviceColorCheck(facts: Facts): Draft {
-  const intents = facts.document.output_intents.filter((intent) => intent.subtype === 'GTS_PDFA1');
+  const intents = pdfaIntents(facts);
   const space = intents.length > 0 ? intentColorSpace(intents[0]!) : null;
   const allowed = (device: string) =>
     intents.length > 0 && (device === 'gray' || (device === 'rgb' ? space === 'RGB' : space === 'CMYK'));
@@ -252,7 +255,7 @@ function deviceColorCheck(facts: Facts): Draft {
 
 /** ISO 19005-2, 6.2.3: a PDF/A output intent's profile is an output or display profile of a process space. */
 function outputIntentProfileCheck(facts: Facts): Draft {
-  const intents = facts.document.output_intents.filter((intent) => intent.subtype === 'GTS_PDFA1');
+  const intents = pdfaIntents(facts);
   if (intents.length === 0)
     return notApplicable('output_intent_profile', 'error', 'The file has no PDF/A output intent');
   const problems = intents.flatMap((intent) => {
@@ -333,7 +336,7 @@ function archiveChecks(facts: Facts): Draft[] {
       {
         pass: 'Only standard blend modes',
         fail: ([modes]) =>
-          `Blend modes that PDF defines not: ${modes}: use a standard one (Normal, Multiply, ...)`,
+          `Blend modes PDF does not define: ${modes}: use a standard one (Normal, Multiply, ...)`,
       },
     ),
     pageCheck(

@@ -73,27 +73,6 @@ function beforeDeadline(deadline: number) {
 }
 type Deadline = ReturnType<typeof beforeDeadline>;
 
-/** Runs `work` over 1..count with at most `parallel` in flight, until the deadline. */
-async function forEachPage<T>(
-  count: number,
-  parallel: number,
-  hooks: ExecutionHooks,
-  deadline: Deadline,
-  work: (page: number) => Promise<T>,
-) {
-  const results: T[] = new Array(count);
-  let next = 1;
-  const lanes = Array.from({ length: Math.min(parallel, count) }, async () => {
-    while (next <= count && !deadline.expired()) {
-      if (hooks.stopped()) throw new ExecutionStopped('lease lost');
-      const page = next++;
-      results[page - 1] = await work(page);
-    }
-  });
-  await deadline.race(Promise.all(lanes));
-  return results;
-}
-
 /**
  * Runs `work` over 1..count in batches of at most `size` pages, at most `parallel` batches in flight, until
  * the deadline; the results in page order.
@@ -217,8 +196,10 @@ async function executeOnFile(
       return { page, status: 'failed', error: reason };
     }
   };
-  const runPages = <K extends 'page' | 'text'>(kind: K) =>
-    forEachPage(pageCount, deps.pool.size, hooks, deadline, (page) => onePage(kind, page));
+  const runTextPages = () =>
+    forEachBatch(pageCount, 1, deps.pool.size, hooks, deadline, async (page) => [
+      await onePage('text', page),
+    ]);
   /**
    * The page facts in batches (PAGES_PER_TASK). A page past the memory cap ends its batch as a failed page,
    * and the pages after it are read one by one; a batch that fails as a whole (past its time, or its thread
@@ -305,7 +286,7 @@ async function executeOnFile(
       const thumbnails = await renderThumbnails(deps, path, report, deadline, run.tenant_id);
       outputs.push({ name: 'report.html', body: renderReportHtml(report, thumbnails, deps.report) });
     } else {
-      const pages = await runPages('text');
+      const pages = await runTextPages();
       pagesOk = pages.filter((p) => p.status === 'ok').length;
       // pages separated by form feeds, as pdftotext does
       outputs.push({
