@@ -905,6 +905,20 @@ export interface components {
             /** @description Why the run failed; null otherwise. */
             error: string | null;
             /**
+             * @description What ended the run as `failed` or `cancelled`, for programs (`error` says it for people); null otherwise.
+             *     - `file_missing`: The uploaded file's bytes are gone from storage.
+             *     - `invalid_pdf`: The file does not open as a PDF.
+             *     - `encrypted_pdf`: The PDF needs a password.
+             *     - `pdf_too_complex`: Opening the file took longer than `TASK_TIMEOUT_MS` or more memory than `TASK_MEMORY_MB`.
+             *     - `parser_crashed`: The parser thread opening the file crashed.
+             *     - `run_timeout`: The run took longer than `RUN_TIMEOUT_MS`.
+             *     - `interrupted`: The run was claimed three times and interrupted each time (its worker crashed or lost its lease): it is given up.
+             *     - `ledger_overflow`: The run's revenue would carry the tenant's ledger past 2^53 - 1 minor units; nothing was booked.
+             *     - `cancelled`: The run was cancelled.
+             * @enum {string|null}
+             */
+            error_code: "file_missing" | "invalid_pdf" | "encrypted_pdf" | "pdf_too_complex" | "parser_crashed" | "run_timeout" | "interrupted" | "ledger_overflow" | "cancelled" | null;
+            /**
              * Format: int32
              * @description Execution number; a rerun adds one.
              */

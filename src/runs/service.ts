@@ -81,6 +81,7 @@ export class Runs {
       input_file_name: file.file_name,
       output_files: [],
       error: null,
+      error_code: null,
       attempt: 1,
       queue_message_id: randomUUID(),
       created_at: this.clock.now().toISOString(),

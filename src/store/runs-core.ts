@@ -1,4 +1,4 @@
-import type { JsonText, RunFilter, RunRow, RunStatus } from './types.js';
+import type { RunFilter, RunRow, RunStatus } from './types.js';
 
 /**
  * The rules of the run store that do not depend on the engine: both engines build their SQL from these, so
@@ -23,6 +23,7 @@ export const RUN_COLUMNS = [
   'input_file_name',
   'output_files',
   'error',
+  'error_code',
   'attempt',
   'queue_message_id',
   'created_at',
@@ -54,14 +55,14 @@ export const CANCELLED_MESSAGE = 'The run was cancelled';
 
 /** What a cancel sets, beside the time it ends (`completedAt`: that engine's placeholder). */
 export function cancelAssignments(completedAt: string): string {
-  return `status = 'cancelled', error = '${CANCELLED_MESSAGE}', points_consumed = 0, output_files = '[]',
-    completed_at = ${completedAt}`;
+  return `status = 'cancelled', error = '${CANCELLED_MESSAGE}', error_code = 'cancelled', points_consumed = 0,
+    output_files = '[]', completed_at = ${completedAt}`;
 }
 
 /** What a rerun sets: the run queued again as a new attempt (`queueMessageId`: that engine's placeholder). */
 export function rerunAssignments(queueMessageId: string): string {
   return `status = 'queued', progress = 0, total_tasks = 0, completed_tasks = 0, failed_tasks = 0,
-    points_consumed = 0, output_files = '[]', error = NULL, attempt = attempt + 1,
+    points_consumed = 0, output_files = '[]', error = NULL, error_code = NULL, attempt = attempt + 1,
     queue_message_id = ${queueMessageId}, started_at = NULL, completed_at = NULL`;
 }
 
@@ -112,9 +113,4 @@ export function pageOf<T>(
   const shown = rows.slice(0, paging.limit);
   const last = shown[shown.length - 1];
   return { shown, lastId: more && last !== undefined ? idOf(last) : null };
-}
-
-/** A record's id: `record` starts with it, which spares parsing the whole record. */
-export function idOfRecord(record: JsonText): string {
-  return /^\{"id":"([^"]+)"/.exec(record)?.[1] ?? (JSON.parse(record) as { id: string }).id;
 }

@@ -1,4 +1,3 @@
-import type { Schemas } from '../contract.js';
 import type { EventType } from '../events/outbox/event-types.js';
 import type { HeldKey } from './held-key.js';
 
@@ -21,12 +20,13 @@ export class StoreUnavailableError extends Error {
   }
 }
 
-export type RunStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
-export type RunTarget = Schemas['RunTarget'];
-/** A run's options, validated per target by the API; stored with the run and kept by a rerun. */
-export type RunOptions = Schemas['RunOptions'];
-export type TransactionType = 'tech' | 'ecosystem';
-export type TransactionSource = 'run' | 'import' | 'adjustment';
+// the rows the contract shows, and their views, live in src/records: the store writes their stored copies
+export type { RunErrorCode, RunOptions, RunRow, RunStatus, RunTarget } from '../records/run.js';
+export type { LedgerEntry, TransactionSource, TransactionType } from '../records/transaction.js';
+export type { JsonText } from '../records/json-text.js';
+import type { JsonText } from '../records/json-text.js';
+import type { LedgerEntry, TransactionType } from '../records/transaction.js';
+import type { RunErrorCode, RunRow, RunStatus } from '../records/run.js';
 
 export interface TenantRow {
   id: string;
@@ -177,42 +177,11 @@ export interface UploadRepo {
   release(uploadId: string, holder: string): Promise<void>;
 }
 
-export interface RunRow {
-  id: string;
-  tenant_id: string;
-  file_id: string;
-  user_id: string;
-  created_by: string;
-  created_by_type: 'user';
-  target: RunTarget;
-  status: RunStatus;
-  progress: number;
-  total_tasks: number;
-  completed_tasks: number;
-  failed_tasks: number;
-  points_consumed: number;
-  input_file_name: string;
-  output_files: string[];
-  error: string | null;
-  attempt: number;
-  queue_message_id: string;
-  created_at: string;
-  started_at: string | null;
-  completed_at: string | null;
-  options: RunOptions;
-}
-
 export interface RunFilter {
   status?: RunStatus;
   target?: string;
   keyword?: string;
 }
-
-/**
- * A record the database already serialized to JSON, in the contract's shape: the hot list path sends it as
- * is instead of building objects only to stringify them again.
- */
-export type JsonText = string & { readonly __brand: 'JsonText' };
 
 export interface Page<T> {
   items: T[];
@@ -240,6 +209,8 @@ export interface RunOutcome extends RunProgress {
   points_consumed: number;
   output_files: string[];
   error: string | null;
+  /** Set with `error`: what ended the run, for programs. */
+  error_code: RunErrorCode | null;
   completed_at: string;
 }
 
@@ -333,20 +304,6 @@ export interface RunQueue {
     outcome: RunOutcome,
     booking: LedgerEntry | null,
   ): Promise<boolean>;
-}
-
-export interface LedgerEntry {
-  id: string;
-  tenant_id: string;
-  type: TransactionType;
-  amount: number;
-  currency: string;
-  description: string;
-  source: TransactionSource;
-  run_id: string | null;
-  external_id: string | null;
-  occurred_at: string;
-  created_at: string;
 }
 
 export interface LedgerFilter {

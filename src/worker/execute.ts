@@ -1,11 +1,11 @@
 import { outputKey } from '../runs/outputs.js';
-import type { ClaimedRun, RunOutcome, RunProgress, RunTarget } from '../store/types.js';
+import type { ClaimedRun, RunErrorCode, RunOutcome, RunProgress, RunTarget } from '../store/types.js';
 import { isProfile, judge, type ProfileSettings } from '../diagnosis/profiles.js';
 import type { Clock } from '../time.js';
 import { BlobMissingError, type BlobStore } from '../blobs/blob-store.js';
 import type { DocumentFacts, PageFacts } from '../pdf/facts.js';
 import { type PdfPool, TaskFailure } from '../pdf/pool.js';
-import type { PageOutcome, PdfTask, PdfTaskResult } from '../pdf/tasks.js';
+import type { PageOutcome, PdfTask, PdfTaskResult, TaskFailureKind } from '../pdf/tasks.js';
 import {
   buildReport,
   type PageResult,
@@ -107,6 +107,16 @@ async function forEachBatch<T>(
  */
 export const PAGES_PER_TASK = 4;
 
+/** What a file that does not open fails its run with. */
+const OPEN_FAILURES: Record<TaskFailureKind, RunErrorCode> = {
+  invalid_pdf: 'invalid_pdf',
+  page_error: 'invalid_pdf',
+  encrypted: 'encrypted_pdf',
+  timeout: 'pdf_too_complex',
+  out_of_memory: 'pdf_too_complex',
+  crashed: 'parser_crashed',
+};
+
 function failureReason(error: unknown): string {
   if (error instanceof TaskFailure) return error.message;
   throw error;
@@ -139,6 +149,7 @@ export async function executeRun(
       points_consumed: 0,
       output_files: [],
       error: 'The uploaded file is missing from storage',
+      error_code: 'file_missing',
       completed_at: deps.clock.now().toISOString(),
     };
   }
@@ -152,12 +163,13 @@ async function executeOnFile(
 ): Promise<RunOutcome> {
   const { run } = claim;
   const deadline = beforeDeadline(Date.now() + deps.runTimeoutMs);
-  const failed = (error: string, progress: RunProgress): RunOutcome => ({
+  const failed = (error: string, code: RunErrorCode, progress: RunProgress): RunOutcome => ({
     ...progress,
     status: 'failed',
     points_consumed: 0,
     output_files: [],
     error,
+    error_code: code,
     completed_at: deps.clock.now().toISOString(),
   });
 
@@ -169,7 +181,7 @@ async function executeOnFile(
       error instanceof TaskFailure && error.kind === 'encrypted'
         ? 'The PDF is encrypted with a password and cannot be diagnosed'
         : failureReason(error);
-    return failed(reason, progressOf(1, 0, 1));
+    return failed(reason, OPEN_FAILURES[(error as TaskFailure).kind], progressOf(1, 0, 1));
   }
   const pageCount = doc.page_count ?? 0;
   const total = 1 + pageCount;
@@ -260,6 +272,7 @@ async function executeOnFile(
     if (!(error instanceof RunTimedOut)) throw error;
     return failed(
       `The run took longer than ${Math.round(deps.runTimeoutMs / 1000)} s and was stopped`,
+      'run_timeout',
       progressOf(total, completed, failedTasks),
     );
   }
@@ -320,6 +333,7 @@ async function executeOnFile(
       points_consumed: pagesOk * deps.pointsPerPage[run.target],
       output_files: outputs.map((o) => o.name),
       error: null,
+      error_code: null,
       completed_at: deps.clock.now().toISOString(),
     };
   }

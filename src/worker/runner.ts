@@ -119,6 +119,7 @@ export class RunWorker {
           points_consumed: 0,
           output_files: [],
           error: `The run was interrupted ${claim.claims - 1} times and was given up`,
+          error_code: 'interrupted',
           completed_at: this.clock.now().toISOString(),
         };
       } else {
@@ -147,6 +148,7 @@ export class RunWorker {
           points_consumed: 0,
           output_files: [],
           error: `The run's revenue would carry the tenant's ledger past ${Number.MAX_SAFE_INTEGER} minor units; nothing was booked`,
+          error_code: 'ledger_overflow',
         };
         finished = await this.queue.finish(claim.queueMessageId, this.workerId, outcome, null);
       }

@@ -71,6 +71,7 @@ export function queuedRun(
     input_file_name: 'a.pdf',
     output_files: [],
     error: null,
+    error_code: null,
     attempt: 1,
     queue_message_id: randomUUID(),
     created_at: new Date().toISOString(),

@@ -419,7 +419,12 @@ describe('money totals stay exact', () => {
       token: h.other.token,
     });
     const run = await waitForRun(h, created.body.data.id, h.other.token);
-    expect(run).toMatchObject({ status: 'failed', points_consumed: 0, output_files: [] });
+    expect(run).toMatchObject({
+      status: 'failed',
+      error_code: 'ledger_overflow',
+      points_consumed: 0,
+      output_files: [],
+    });
     expect(run.error).toMatch(/past 9007199254740991 minor units; nothing was booked/);
     const dashboard = await h.request('GET', '/api/open/finance/dashboard', { token: h.other.token });
     expect(dashboard.body.data.transaction_count).toBe(1);

@@ -42,6 +42,7 @@ describe('the queue without workers: caps and cancelling queued runs', { tags: [
       id: ids[0],
       status: 'cancelled',
       error: 'The run was cancelled',
+      error_code: 'cancelled',
       points_consumed: 0,
       output_files: [],
     });

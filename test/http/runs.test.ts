@@ -293,6 +293,7 @@ describe('malformed input fails a task or the run, never the server', () => {
     expect(run).toMatchObject({
       status: 'failed',
       error: 'The PDF is encrypted with a password and cannot be diagnosed',
+      error_code: 'encrypted_pdf',
       points_consumed: 0,
       output_files: [],
       failed_tasks: 1,

@@ -76,9 +76,16 @@ describe('migrations', () => {
     const { tenantId, run } = await tenantWithFile(store, 'events-before-options');
     await store.runs.create(run(), 10);
     const [created] = await sql<{ body: string }>(url, "SELECT body FROM events WHERE type = 'run.created'");
-    const body = created!.body;
-    // the event as migration 4 wrote it: the run's record without options
-    const before = body.replace(/, "options" : \{\}\}\}$/, '}}');
+    // the event as migration 4 wrote it: the run's record (json_build_object's spacing) without options
+    const data = (JSON.parse(created!.body) as { data: Record<string, unknown> }).data;
+    const { options: _options, ...older } = data;
+    const spaced = (fields: Record<string, unknown>) =>
+      `{${Object.entries(fields)
+        .map(([key, value]) => `"${key}" : ${JSON.stringify(value)}`)
+        .join(', ')}}`;
+    const eventOf = (record: string) => created!.body.replace(/"data":.*$/, `"data":${record}}`);
+    const body = eventOf(spaced({ ...older, options: {} }));
+    const before = eventOf(spaced(older));
     expect(before).not.toContain('options');
     await sql(url, "UPDATE events SET body = $1 WHERE type = 'run.created'", [before]);
     const migration = migrations.find((m) => m.version === 5)!.sql;

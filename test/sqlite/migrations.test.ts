@@ -101,13 +101,37 @@ describe('upgrading a database that already holds runs', () => {
          storage_key, created_at) VALUES ('f1', 't1', 'u1', 'a.pdf', 1, 'x', 1, '1.4', 0, 'k', ?)`,
     ).run(at);
     const runId = randomUUID();
+    const queueId = randomUUID();
     db.prepare(
       `INSERT INTO runs (id, tenant_id, seq, file_id, user_id, created_by, created_by_type, target, status, progress,
          total_tasks, completed_tasks, failed_tasks, points_consumed, input_file_name, output_files, error, attempt,
          queue_message_id, created_at, started_at, completed_at)
        VALUES (?, 't1', 1, 'f1', 'u', 'u', 'user', 'pdf-text', 'queued', 0, 0, 0, 0, 0, 'a.pdf', '[]', NULL, 1, ?, ?, NULL, NULL)`,
-    ).run(runId, randomUUID(), at);
-    const record = db.prepare('SELECT record FROM runs WHERE id = ?').pluck().get(runId) as string;
+    ).run(runId, queueId, at);
+    // the run's record as migration 10's json_object wrote it then
+    const record = JSON.stringify({
+      id: runId,
+      tenant_id: 't1',
+      file_id: 'f1',
+      user_id: 'u',
+      created_by: 'u',
+      created_by_type: 'user',
+      target: 'pdf-text',
+      status: 'queued',
+      progress: 0,
+      total_tasks: 0,
+      completed_tasks: 0,
+      failed_tasks: 0,
+      points_consumed: 0,
+      input_file_name: 'a.pdf',
+      output_files: [],
+      error: null,
+      attempt: 1,
+      queue_message_id: queueId,
+      created_at: at,
+      started_at: null,
+      completed_at: null,
+    });
     const eventBody = (id: string, type: string, data: string) =>
       `{"id":"${id}","type":"${type}","created_at":"${at}","data":${data}}`;
     const insertEvent = db.prepare(

@@ -39,7 +39,8 @@ const outcome = (status: 'succeeded' | 'failed' = 'succeeded'): RunOutcome => ({
   progress: 100,
   points_consumed: 4,
   output_files: ['report.json'],
-  error: null,
+  error: status === 'failed' ? 'The file does not open' : null,
+  error_code: status === 'failed' ? 'invalid_pdf' : null,
   completed_at: new Date().toISOString(),
 });
 

@@ -24,6 +24,7 @@ const outcome = (points: number): RunOutcome => ({
   points_consumed: points,
   output_files: ['report.json'],
   error: null,
+  error_code: null,
   completed_at: '2026-11-26T10:00:00.000Z',
 });
 

@@ -2,6 +2,8 @@ import type { EventRepo, EventType, JsonText, LogPosition, StoredEvent } from '.
 import { newEventId, typeNeedle } from '../outbox-core.js';
 import type { Postgres, Queryable } from './database.js';
 import { ChannelListener } from './listener.js';
+import { eventJson } from '../../records/event.js';
+import { RUN_VIEW_VERSION, type RunRow } from '../../records/run.js';
 
 const CHANNEL = 'events_written';
 const ANNOUNCE_DELAY_MS = 5;
@@ -20,11 +22,6 @@ const EMPTY_LOG = '0'.repeat(20) as LogPosition;
 /** Events stamped per publish statement; a larger backlog takes several. */
 const PUBLISH_BATCH = 10_000;
 
-/** The event as the contract's Event, built around the data's JSON text: `$1` id, `$2` type, `$3` time. */
-const body = (data: string) =>
-  `'{"id":' || to_json($1::text)::text || ',"type":' || to_json($2::text)::text || ',"created_at":' ||
-   to_json($3::text)::text || ',"data":' || ${data} || '}'`;
-
 /** The deliveries of the event just inserted by the CTE `e` (`$1` id, `$3` time, `$4` the type's needle). */
 const FAN_OUT = `
   INSERT INTO webhook_deliveries (endpoint_id, event_id, tenant_id, next_attempt_at, status)
@@ -36,36 +33,46 @@ const FAN_OUT = `
  * the tenant that takes its type. The caller announces it (`announce`) once it has committed.
  */
 export const outbox = {
-  /** The run's record as it is now in this transaction is the event's data. */
-  async run(tx: Queryable, runId: string, type: EventType, at: string): Promise<void> {
+  /** `data`: the run's or the upload's JSON as it is now in this transaction. */
+  async write(tx: Queryable, tenantId: string, type: EventType, at: string, data: JsonText): Promise<void> {
+    const id = newEventId();
     await tx.query(
       `WITH e AS (
-         INSERT INTO events (id, tenant_id, type, created_at, body)
-         SELECT $1, tenant_id, $2, $3, ${body('record')} FROM runs WHERE id = $5 RETURNING tenant_id)
+         INSERT INTO events (id, tenant_id, type, created_at, body) VALUES ($1, $5, $2, $3, $6) RETURNING tenant_id)
        ${FAN_OUT}`,
-      [newEventId(), type, at, typeNeedle(type), runId],
+      [id, type, at, typeNeedle(type), tenantId, eventJson(id, type, at, data)],
     );
   },
-  async other(tx: Queryable, tenantId: string, type: EventType, at: string, data: JsonText): Promise<void> {
+  /**
+   * A run's change: its JSON as it is now in this transaction (`record`) stored on the run, and the event that
+   * tells of the change, in one statement.
+   */
+  async writeRun(tx: Queryable, run: RunRow, type: EventType, at: string, record: JsonText): Promise<void> {
+    const id = newEventId();
     await tx.query(
-      `WITH e AS (
-         INSERT INTO events (id, tenant_id, type, created_at, body)
-         VALUES ($1, $5, $2, $3, ${body('$6::text')}) RETURNING tenant_id)
+      `WITH s AS (UPDATE runs SET record = $6, record_view = ${RUN_VIEW_VERSION} WHERE id = $7),
+       e AS (
+         INSERT INTO events (id, tenant_id, type, created_at, body) VALUES ($1, $5, $2, $3, $8) RETURNING tenant_id)
        ${FAN_OUT}`,
-      [newEventId(), type, at, typeNeedle(type), tenantId, data],
+      [id, type, at, typeNeedle(type), run.tenant_id, record, run.id, eventJson(id, type, at, record)],
     );
   },
 };
 
-/** The CTEs that write run.created with a run inserted by the CTE `r` (which returns its record). */
-export function runCreatedCtes(eventParam: string, tenantParam: string, atParam: string): string {
+/**
+ * The CTEs that write run.created beside a run inserted by the CTE `r`: `eventParam` the event's id,
+ * `bodyParam` its JSON.
+ */
+export function runCreatedCtes(
+  eventParam: string,
+  bodyParam: string,
+  tenantParam: string,
+  atParam: string,
+): string {
   return `
     e AS (
       INSERT INTO events (id, tenant_id, type, created_at, body)
-      SELECT ${eventParam}, ${tenantParam}, 'run.created', ${atParam},
-        '{"id":' || to_json(${eventParam}::text)::text || ',"type":"run.created","created_at":' ||
-        to_json(${atParam}::text)::text || ',"data":' || r.record || '}'
-      FROM r RETURNING tenant_id),
+      SELECT ${eventParam}, ${tenantParam}, 'run.created', ${atParam}, ${bodyParam} FROM r RETURNING tenant_id),
     d AS (
       INSERT INTO webhook_deliveries (endpoint_id, event_id, tenant_id, next_attempt_at, status)
       SELECT w.id, ${eventParam}, w.tenant_id, ${atParam}, 'pending' FROM webhook_endpoints w JOIN e ON w.tenant_id = e.tenant_id

@@ -6,6 +6,7 @@ import { postgresIdempotency } from './idempotency.js';
 import { postgresLedger } from './ledger.js';
 import { postgresRateBuckets } from './rate-buckets.js';
 import { postgresRuns } from './runs.js';
+import { refreshStoredViews } from './stored-views.js';
 import { BLOCK_BITS, SUPERBLOCK_BITS } from '../runs-core.js';
 import { postgresTenants } from './tenants.js';
 import { postgresUploads } from './uploads.js';
@@ -18,6 +19,7 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
   const db = new Postgres(options);
   try {
     await migrate(db);
+    await refreshStoredViews(db);
   } catch (error) {
     await db.close();
     throw error;

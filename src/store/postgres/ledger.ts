@@ -8,23 +8,8 @@ import {
   type PeriodSums,
 } from '../types.js';
 import { dayStart, nextDayStart } from '../ledger-days.js';
+import { TRANSACTION_VIEW_VERSION, transactionJson } from '../../records/transaction.js';
 import type { Postgres, Queryable } from './database.js';
-
-const COLUMNS = [
-  'id',
-  'tenant_id',
-  'type',
-  'amount',
-  'currency',
-  'description',
-  'source',
-  'run_id',
-  'external_id',
-  'occurred_at',
-  'created_at',
-];
-// the contract's Transaction, built by the server: the list reads one string per row
-const RECORD = `json_build_object(${COLUMNS.map((c) => `'${c}', ${c}`).join(', ')})::text`;
 
 /**
  * Inserts one ledger row and adds it to the daily and all-time sums, inside the caller's transaction
@@ -38,8 +23,8 @@ export async function writeLedger(
 ): Promise<boolean> {
   const inserted = await tx.query(
     `INSERT INTO ledger (id, tenant_id, type, amount, currency, description, source, run_id, queue_message_id,
-       external_id, occurred_at, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+       external_id, occurred_at, created_at, record, record_view)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, ${TRANSACTION_VIEW_VERSION})
      ON CONFLICT DO NOTHING RETURNING id`,
     [
       entry.id,
@@ -54,6 +39,7 @@ export async function writeLedger(
       entry.external_id,
       entry.occurred_at,
       entry.created_at,
+      transactionJson(entry),
     ],
   );
   if (inserted.rows.length === 0) return false;
@@ -112,7 +98,7 @@ export function postgresLedger(db: Postgres): LedgerRepo {
       const rows = await db.query<{ n: number; record: JsonText | null }>(
         // skipped rows are index entries only: records are built for the page's rows alone
         `WITH page AS (
-           SELECT ${RECORD} AS record, occurred_at, id FROM ledger WHERE id = ANY (ARRAY(
+           SELECT record, occurred_at, id FROM ledger WHERE id = ANY (ARRAY(
              SELECT id FROM ledger WHERE ${where.join(' AND ')} ORDER BY occurred_at DESC, id DESC LIMIT $2 OFFSET $3))),
          total AS (SELECT COALESCE(SUM(tx_count), 0)::bigint AS n FROM ${counted} WHERE ${dayWhere.join(' AND ')})
          SELECT total.n, page.record FROM total LEFT JOIN page ON true ORDER BY page.occurred_at DESC, page.id DESC`,

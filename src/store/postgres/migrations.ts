@@ -1,3 +1,5 @@
+import { LEDGER_FACTS, LEGACY_ERROR_CODES } from '../migration-steps.js';
+
 /**
  * The PostgreSQL schema, versioned like SQLite's (src/store/sqlite/migrations.ts) but not the same history:
  * PostgreSQL started at the shape SQLite reached by migration 10. Never edit one that has shipped; add the
@@ -110,26 +112,11 @@ export const migrations: PostgresMigration[] = [
         created_at text COLLATE "C" NOT NULL,
         started_at text COLLATE "C",
         completed_at text COLLATE "C",
-        -- the contract's Run as JSON, kept by the trigger below on every insert and update: a list page reads
-        -- one text per row (building 20 records per request costs the server about 0.15 ms of its CPU)
-        record text NOT NULL
+        -- the contract's Run as JSON, written with every change (since migration 7 by src/records/run.ts): a
+        -- list page reads one text per row (building 20 records per request costs the server about 0.15 ms)
+        record text NOT NULL DEFAULT ''
       );
       ALTER SEQUENCE runs_seq OWNED BY runs.seq;
-      CREATE FUNCTION runs_record() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        NEW.record := json_build_object(
-          'id', NEW.id, 'tenant_id', NEW.tenant_id, 'file_id', NEW.file_id, 'user_id', NEW.user_id,
-          'created_by', NEW.created_by, 'created_by_type', NEW.created_by_type, 'target',
-          NEW.target, 'status', NEW.status, 'progress', NEW.progress, 'total_tasks',
-          NEW.total_tasks, 'completed_tasks', NEW.completed_tasks, 'failed_tasks', NEW.failed_tasks,
-          'points_consumed', NEW.points_consumed, 'input_file_name', NEW.input_file_name,
-          'output_files', NEW.output_files, 'error', NEW.error, 'attempt', NEW.attempt,
-          'queue_message_id', NEW.queue_message_id, 'created_at', NEW.created_at, 'started_at',
-          NEW.started_at, 'completed_at', NEW.completed_at
-        )::text;
-        RETURN NEW;
-      END $$;
-      CREATE TRIGGER runs_record BEFORE INSERT OR UPDATE ON runs FOR EACH ROW EXECUTE FUNCTION runs_record();
       CREATE UNIQUE INDEX runs_tenant_seq ON runs(tenant_id, seq DESC);
       CREATE INDEX runs_tenant_status ON runs(tenant_id, status, seq DESC);
       CREATE INDEX runs_tenant_target ON runs(tenant_id, target, seq DESC);
@@ -312,23 +299,8 @@ export const migrations: PostgresMigration[] = [
     version: 5,
     name: 'run options',
     sql: `
-      -- a run's options (per target, validated by the API) join its record
+      -- a run's options (per target, validated by the API) join it
       ALTER TABLE runs ADD COLUMN options jsonb NOT NULL DEFAULT '{}';
-      CREATE OR REPLACE FUNCTION runs_record() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        NEW.record := json_build_object(
-          'id', NEW.id, 'tenant_id', NEW.tenant_id, 'file_id', NEW.file_id, 'user_id', NEW.user_id,
-          'created_by', NEW.created_by, 'created_by_type', NEW.created_by_type, 'target',
-          NEW.target, 'status', NEW.status, 'progress', NEW.progress, 'total_tasks',
-          NEW.total_tasks, 'completed_tasks', NEW.completed_tasks, 'failed_tasks', NEW.failed_tasks,
-          'points_consumed', NEW.points_consumed, 'input_file_name', NEW.input_file_name,
-          'output_files', NEW.output_files, 'error', NEW.error, 'attempt', NEW.attempt,
-          'queue_message_id', NEW.queue_message_id, 'created_at', NEW.created_at, 'started_at',
-          NEW.started_at, 'completed_at', NEW.completed_at, 'options', NEW.options
-        )::text;
-        RETURN NEW;
-      END $$;
-      UPDATE runs SET options = options;
       -- a run event's data is the run as GET answered it: events written before options existed gain its
       -- default, the rest of their bytes (signed and sent again by a retry) kept as they were
       UPDATE events SET body = regexp_replace(body, '}\\s*}\\s*$', ', "options" : {}}}')
@@ -370,6 +342,28 @@ export const migrations: PostgresMigration[] = [
         GET DIAGNOSTICS published = ROW_COUNT;
         RETURN published;
       END $$;
+    `,
+  },
+  {
+    version: 7,
+    name: 'the JSON of runs and transactions written by the service, with the version of the view that wrote it',
+    sql: `
+      -- the Run is built by src/records/run.ts, which writes it on every change; a change of the view rewrites
+      -- the stored copies at start (record_view below the view's version), without a migration
+      -- (a database from before this change: its trigger built the JSON)
+      DROP TRIGGER IF EXISTS runs_record ON runs;
+      DROP FUNCTION IF EXISTS runs_record();
+      ALTER TABLE runs ADD COLUMN error_code text;
+      ALTER TABLE runs ADD COLUMN record_view integer NOT NULL DEFAULT 0;
+      ALTER TABLE ledger ADD COLUMN record text NOT NULL DEFAULT '';
+      ALTER TABLE ledger ADD COLUMN record_view integer NOT NULL DEFAULT 0;
+      -- the version of each view whose copies are all written: a start with nothing to rewrite reads one row
+      CREATE TABLE stored_views (name text PRIMARY KEY, version integer NOT NULL);
+      ${LEGACY_ERROR_CODES}
+      -- a ledger row's facts never change: only its stored JSON is rewritten, by a newer view
+      DROP TRIGGER ledger_append_only ON ledger;
+      CREATE TRIGGER ledger_append_only BEFORE UPDATE OF ${LEDGER_FACTS} OR DELETE ON ledger
+        FOR EACH ROW EXECUTE FUNCTION ledger_append_only();
     `,
   },
 ];

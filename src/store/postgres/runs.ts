@@ -1,6 +1,8 @@
 import type { ClaimedRun, JsonText, RunFilter, RunRepo, RunRow, RunStatus } from '../types.js';
 import type { Postgres, Queryable } from './database.js';
 import { newEventId } from '../outbox-core.js';
+import { eventJson } from '../../records/event.js';
+import { RUN_VIEW_VERSION, runJson } from '../../records/run.js';
 import { outbox, runCreatedCtes } from './events.js';
 import { recordEffect } from './idempotency.js';
 import { writeLedger } from './ledger.js';
@@ -94,25 +96,34 @@ export function postgresRuns(db: Postgres, eventsWritten: () => Promise<void>): 
   // transaction of round trips. `guard` makes the insert
   // conditional (INSERT ... SELECT: its parameters are cast, as a SELECT list gives them no column type).
   // the run.created event and its deliveries are CTEs of the same statement (`eventParam`: the event id)
-  const insertRun = (eventParam: string, guard?: string) => `
-    WITH ${guard ? `cap AS (SELECT COALESCE(SUM(n), 0) AS q FROM run_counts WHERE tenant_id = $2 AND status = 'queued'),` : ''}
+  // parameters: the run's columns in RUN_COLUMNS' order, then its JSON, the event's id and the event's JSON,
+  // then (`guard`) the most runs queued
+  const column = (name: (typeof COLUMNS)[number]) => `$${COLUMNS.indexOf(name) + 1}`;
+  const [tenant, at] = [`${column('tenant_id')}::text`, `${column('created_at')}::text`];
+  const [record, eventId, eventBody, mostQueued] = [1, 2, 3, 4].map((i) => `$${COLUMNS.length + i}`);
+  const insertRun = (guard?: string) => `
+    WITH ${guard ? `cap AS (SELECT COALESCE(SUM(n), 0) AS q FROM run_counts WHERE tenant_id = ${tenant} AND status = 'queued'),` : ''}
     r AS (
-      INSERT INTO runs (${RUN}) SELECT ${COLUMNS.map((c, i) => `$${i + 1}::${TYPES[c] ?? 'text'}`).join(', ')}
+      INSERT INTO runs (${RUN}, record, record_view)
+      SELECT ${COLUMNS.map((c, i) => `$${i + 1}::${TYPES[c] ?? 'text'}`).join(', ')}, ${record}::text, ${RUN_VIEW_VERSION}
       ${guard ?? ''}
-      RETURNING seq, record),
-    ${runCreatedCtes(`${eventParam}::text`, '$2::text', '$19::text')},
-    q AS (INSERT INTO run_queue (id, run_id, tenant_id, attempt, enqueued_at) SELECT $18, $1, $2, $17, $19 FROM r),
+      RETURNING seq),
+    ${runCreatedCtes(`${eventId}::text`, `${eventBody}::text`, tenant, at)},
+    q AS (
+      INSERT INTO run_queue (id, run_id, tenant_id, attempt, enqueued_at)
+      SELECT ${column('queue_message_id')}, ${column('id')}, ${tenant}, ${column('attempt')}::integer, ${at} FROM r),
     c AS (
-      INSERT INTO run_counts (tenant_id, status, target, stripe, n) SELECT $2, $8, $7, seq % ${STRIPES}, 1 FROM r
+      INSERT INTO run_counts (tenant_id, status, target, stripe, n)
+      SELECT ${tenant}, ${column('status')}, ${column('target')}, seq % ${STRIPES}, 1 FROM r
       ON CONFLICT (tenant_id, status, target, stripe) DO UPDATE SET n = run_counts.n + 1),
     b AS (
       INSERT INTO run_blocks (tenant_id, level, block, stripe, n)
-      SELECT $2, 1, seq >> ${BLOCK_BITS}, seq % ${STRIPES}, 1 FROM r
-      UNION ALL SELECT $2, 2, seq >> ${SUPERBLOCK_BITS}, seq % ${STRIPES}, 1 FROM r
+      SELECT ${tenant}, 1, seq >> ${BLOCK_BITS}, seq % ${STRIPES}, 1 FROM r
+      UNION ALL SELECT ${tenant}, 2, seq >> ${SUPERBLOCK_BITS}, seq % ${STRIPES}, 1 FROM r
       ON CONFLICT (tenant_id, level, block, stripe) DO UPDATE SET n = run_blocks.n + 1)
     SELECT seq FROM r`;
-  const insertFar = insertRun('$24', 'WHERE (SELECT q FROM cap) < $23');
-  const insertNear = insertRun('$23');
+  const insertFar = insertRun(`WHERE (SELECT q FROM cap) < ${mostQueued}`);
+  const insertNear = insertRun();
   const runValues = (run: RunRow) => [
     run.id,
     run.tenant_id,
@@ -130,6 +141,7 @@ export function postgresRuns(db: Postgres, eventsWritten: () => Promise<void>): 
     run.input_file_name,
     JSON.stringify(run.output_files),
     run.error,
+    run.error_code,
     run.attempt,
     run.queue_message_id,
     run.created_at,
@@ -163,26 +175,32 @@ export function postgresRuns(db: Postgres, eventsWritten: () => Promise<void>): 
       clearTimeout(announcing);
     },
     async create(run, maxQueued, effect) {
-      const values = runValues(run);
       const eventId = newEventId();
+      const json = runJson(run);
+      const values = [
+        ...runValues(run),
+        json,
+        eventId,
+        eventJson(eventId, 'run.created', run.created_at, json),
+      ];
       const nearCap = async (tx: Queryable) => {
         await capLock(tx, run.tenant_id);
         if ((await queuedCount(tx, run.tenant_id)) >= maxQueued) return 'over_limit' as const;
-        await tx.query(insertNear, [...values, eventId]);
+        await tx.query(insertNear, values);
         return 'created' as const;
       };
       let result: 'created' | 'over_limit';
       if (effect) {
         // a request under an idempotency key records the run on its key in the same transaction
         result = await db.transaction(async (tx) => {
-          const fast = await tx.query(insertFar, [...values, maxQueued - CAP_MARGIN, eventId]);
+          const fast = await tx.query(insertFar, [...values, maxQueued - CAP_MARGIN]);
           const outcome = fast.rows.length === 1 ? 'created' : await nearCap(tx);
           if (outcome === 'created') await recordEffect(tx, effect, run.id);
           return outcome;
         });
       } else {
         // far from the cap: one statement, checked against the counters it is atomic with
-        const fast = await db.query(insertFar, [...values, maxQueued - CAP_MARGIN, eventId], 'runs.create');
+        const fast = await db.query(insertFar, [...values, maxQueued - CAP_MARGIN], 'runs.create');
         result = fast.length === 1 ? 'created' : await db.transaction(nearCap);
       }
       if (result === 'created') {
@@ -312,7 +330,7 @@ export function postgresRuns(db: Postgres, eventsWritten: () => Promise<void>): 
           [queueMessageId, runId, tenantId, before.attempt + 1, at],
         );
         await move(tx, before, before.status, 'queued');
-        await outbox.run(tx, runId, 'run.requeued', at);
+        await outbox.writeRun(tx, after!, 'run.requeued', at, runJson(after!));
         await recordEffect(tx, effect, runId);
         return after;
       });
@@ -346,7 +364,7 @@ export function postgresRuns(db: Postgres, eventsWritten: () => Promise<void>): 
           [at, before.queue_message_id],
         );
         await move(tx, before, before.status, 'cancelled');
-        await outbox.run(tx, runId, 'run.cancelled', at);
+        await outbox.writeRun(tx, after!, 'run.cancelled', at, runJson(after!));
         await recordEffect(tx, effect, runId);
         return after;
       });
@@ -384,7 +402,7 @@ export function postgresRuns(db: Postgres, eventsWritten: () => Promise<void>): 
               )
             ).rows[0]!;
             await move(tx, before, 'queued', 'running');
-            await outbox.run(tx, entry.run_id, 'run.started', now);
+            await outbox.writeRun(tx, run, 'run.started', now, runJson(run));
             started = true;
           }
           const {
@@ -432,17 +450,27 @@ export function postgresRuns(db: Postgres, eventsWritten: () => Promise<void>): 
       return { byStatus, waiting: open!.n, oldestWaitingAt: open!.oldest };
     },
     async saveProgress(queueMessageId, workerId, p) {
-      const rows = await db.query<{ held: boolean }>(
-        `WITH q AS (SELECT run_id FROM run_queue WHERE id = $1 AND lease_owner = $2 AND done_at IS NULL),
-         u AS (
-           UPDATE runs SET total_tasks = $3, completed_tasks = GREATEST(completed_tasks, $4),
-             failed_tasks = GREATEST(failed_tasks, $5), progress = GREATEST(progress, $6)
-           WHERE id = (SELECT run_id FROM q) AND queue_message_id = $1)
-         SELECT EXISTS (SELECT 1 FROM q) AS held`,
-        [queueMessageId, workerId, p.total_tasks, p.completed_tasks, p.failed_tasks, p.progress],
-        'runs.progress',
-      );
-      return rows[0]!.held;
+      // the update holds the run's row until the JSON written from what it returned commits with it
+      return db.transaction(async (tx) => {
+        const { rows } = await tx.query<RunRow & { held: boolean }>(
+          `WITH q AS (SELECT run_id FROM run_queue WHERE id = $1 AND lease_owner = $2 AND done_at IS NULL),
+           u AS (
+             UPDATE runs SET total_tasks = $3, completed_tasks = GREATEST(completed_tasks, $4),
+               failed_tasks = GREATEST(failed_tasks, $5), progress = GREATEST(progress, $6)
+             WHERE id = (SELECT run_id FROM q) AND queue_message_id = $1 RETURNING ${RUN})
+           SELECT EXISTS (SELECT 1 FROM q) AS held, u.* FROM (SELECT 1) one LEFT JOIN u ON true`,
+          [queueMessageId, workerId, p.total_tasks, p.completed_tasks, p.failed_tasks, p.progress],
+        );
+        const [row] = rows;
+        if (row?.id) {
+          const { held: _held, ...run } = row;
+          await tx.query(`UPDATE runs SET record = $1, record_view = ${RUN_VIEW_VERSION} WHERE id = $2`, [
+            runJson(run),
+            run.id,
+          ]);
+        }
+        return row?.held ?? false;
+      });
     },
     async finish(queueMessageId, workerId, outcome, booking) {
       const finished = await db.transaction(async (tx) => {
@@ -454,10 +482,12 @@ export function postgresRuns(db: Postgres, eventsWritten: () => Promise<void>): 
         );
         if (!held) return false;
         const before = (await lockedRun(tx, 'id = $1', [held.run_id]))!;
-        await tx.query(
+        const {
+          rows: [after],
+        } = await tx.query<RunRow>(
           `UPDATE runs SET status = $3, total_tasks = $4, completed_tasks = $5, failed_tasks = $6, progress = $7,
-             points_consumed = $8, output_files = $9, error = $10, completed_at = $11
-           WHERE id = $1 AND queue_message_id = $2`,
+             points_consumed = $8, output_files = $9, error = $10, error_code = $11, completed_at = $12
+           WHERE id = $1 AND queue_message_id = $2 RETURNING ${RUN}`,
           [
             held.run_id,
             queueMessageId,
@@ -469,6 +499,7 @@ export function postgresRuns(db: Postgres, eventsWritten: () => Promise<void>): 
             outcome.points_consumed,
             JSON.stringify(outcome.output_files),
             outcome.error,
+            outcome.error_code,
             outcome.completed_at,
           ],
         );
@@ -477,7 +508,7 @@ export function postgresRuns(db: Postgres, eventsWritten: () => Promise<void>): 
           queueMessageId,
         ]);
         await move(tx, before, before.status, outcome.status);
-        await outbox.run(tx, held.run_id, `run.${outcome.status}`, outcome.completed_at);
+        await outbox.writeRun(tx, after!, `run.${outcome.status}`, outcome.completed_at, runJson(after!));
         // the queue entry id makes the booking unique: a retried finish cannot book twice
         if (booking) await writeLedger(tx, booking, queueMessageId);
         return true;

@@ -134,7 +134,7 @@ export function postgresUploads(db: Postgres, eventsWritten: () => Promise<void>
           file.created_at,
         ]);
         await tx.query('DELETE FROM upload_parts WHERE upload_id = $1', [file.upload_id]);
-        await outbox.other(tx, file.tenant_id, 'upload.completed', file.created_at, event);
+        await outbox.write(tx, file.tenant_id, 'upload.completed', file.created_at, event);
         return { file, created: true };
       });
       if (result.created) await eventsWritten();

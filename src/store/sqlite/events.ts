@@ -1,6 +1,7 @@
 import type { EventRepo, EventType, JsonText, LogPosition, StoredEvent } from '../types.js';
 import { newEventId, typeNeedle } from '../outbox-core.js';
 import type { Db } from './database.js';
+import { eventJson } from '../../records/event.js';
 
 /** The single writer takes seq inside its transaction, so seq order is commit order: it is the position. */
 const POSITION = "printf('%020d', seq)";
@@ -31,35 +32,21 @@ function announce(db: Db): void {
  * endpoint of the tenant that takes its type.
  */
 export function outboxWriter(db: Db) {
-  const fromRun = db.prepare(
-    `INSERT INTO events (id, tenant_id, type, created_at, body)
-     SELECT @id, tenant_id, @type, @at, json_object('id', @id, 'type', @type, 'created_at', @at, 'data', json(record))
-     FROM runs WHERE id = @run RETURNING tenant_id`,
-  );
-  const withData = db.prepare(
-    `INSERT INTO events (id, tenant_id, type, created_at, body)
-     VALUES (@id, @tenant, @type, @at, json_object('id', @id, 'type', @type, 'created_at', @at, 'data', json(@data)))`,
+  const insert = db.prepare(
+    'INSERT INTO events (id, tenant_id, type, created_at, body) VALUES (@id, @tenant, @type, @at, @body)',
   );
   const fanOut = db.prepare(
     `INSERT INTO webhook_deliveries (endpoint_id, event_id, tenant_id, next_attempt_at, status)
      SELECT id, @id, tenant_id, @at, 'pending' FROM webhook_endpoints
      WHERE tenant_id = @tenant AND status = 'enabled' AND (events IS NULL OR instr(events, @needle) > 0)`,
   );
-  const deliver = (id: string, tenant: string, type: EventType, at: string) => {
-    fanOut.run({ id, tenant, at, needle: typeNeedle(type) });
-    announce(db);
-  };
   return {
-    /** The run's record as it is now in this transaction is the event's data. */
-    run(runId: string, type: EventType, at: string): void {
+    /** `data`: the run's or the upload's JSON as it is now in this transaction. */
+    write(tenantId: string, type: EventType, at: string, data: JsonText): void {
       const id = newEventId();
-      const row = fromRun.get({ id, type, at, run: runId }) as { tenant_id: string };
-      deliver(id, row.tenant_id, type, at);
-    },
-    other(tenantId: string, type: EventType, at: string, data: JsonText): void {
-      const id = newEventId();
-      withData.run({ id, tenant: tenantId, type, at, data });
-      deliver(id, tenantId, type, at);
+      insert.run({ id, tenant: tenantId, type, at, body: eventJson(id, type, at, data) });
+      fanOut.run({ id, tenant: tenantId, at, needle: typeNeedle(type) });
+      announce(db);
     },
   };
 }

@@ -6,6 +6,7 @@ import { sqliteIdempotency } from './idempotency.js';
 import { sqliteLedger } from './ledger.js';
 import { sqliteRuns } from './runs.js';
 import { sqliteTenants } from './tenants.js';
+import { refreshStoredViews } from './stored-views.js';
 import { sqliteUploads } from './uploads.js';
 import { sqliteWebhooks } from './webhooks.js';
 
@@ -20,6 +21,7 @@ function translate(error: unknown): unknown {
 
 export function openSqliteStore(dataDir: string): Store {
   const db = openDatabase(dataDir);
+  refreshStoredViews(db);
   const ping = db.prepare('SELECT 1');
   return guardStore(
     {

@@ -9,6 +9,7 @@ import {
   type PeriodSums,
 } from '../types.js';
 import { dayStart, nextDayStart } from '../ledger-days.js';
+import { TRANSACTION_VIEW_VERSION, transactionJson } from '../../records/transaction.js';
 import type { Db } from './database.js';
 
 /**
@@ -20,9 +21,9 @@ export type LedgerWriter = (entry: LedgerEntry, queueMessageId?: string | null) 
 export function ledgerWriter(db: Db): LedgerWriter {
   const insert = db.prepare(
     `INSERT INTO ledger (id, tenant_id, type, amount, currency, description, source, run_id, queue_message_id,
-       external_id, occurred_at, created_at)
+       external_id, occurred_at, created_at, record, record_view)
      VALUES (@id, @tenant_id, @type, @amount, @currency, @description, @source, @run_id, @queue_message_id,
-       @external_id, @occurred_at, @created_at)
+       @external_id, @occurred_at, @created_at, @record, ${TRANSACTION_VIEW_VERSION})
      ON CONFLICT DO NOTHING`,
   );
   const addDaily = db.prepare(
@@ -40,7 +41,9 @@ export function ledgerWriter(db: Db): LedgerWriter {
     )
     .pluck();
   return (entry, queueMessageId = null) => {
-    const inserted = insert.run({ ...entry, queue_message_id: queueMessageId }).changes === 1;
+    const inserted =
+      insert.run({ ...entry, queue_message_id: queueMessageId, record: transactionJson(entry) }).changes ===
+      1;
     if (inserted) {
       addDaily.run(entry.tenant_id, entry.occurred_at.slice(0, 10), entry.type, entry.amount);
       addTotal.run(entry.tenant_id, entry.type, entry.amount, entry.amount);
@@ -53,13 +56,6 @@ export function ledgerWriter(db: Db): LedgerWriter {
 
 export function sqliteLedger(db: Db): LedgerRepo {
   const write = ledgerWriter(db);
-  const columns =
-    'id, tenant_id, type, amount, currency, description, source, run_id, external_id, occurred_at, created_at';
-  // the contract's Transaction, built by SQLite in C: the list reads one string per row
-  const recordJson = `json_object(${columns
-    .split(',')
-    .map((c) => `'${c.trim()}', ${c.trim()}`)
-    .join(', ')})`;
 
   // One statement per filter shape, prepared once: the planner then picks the matching index for each.
   const listStatements = new Map<string, ReturnType<Db['prepare']>>();
@@ -87,7 +83,7 @@ export function sqliteLedger(db: Db): LedgerRepo {
           key,
           db
             .prepare(
-              `SELECT ${recordJson} FROM ledger WHERE ${where.join(' AND ')}
+              `SELECT record FROM ledger WHERE ${where.join(' AND ')}
              ORDER BY occurred_at DESC, id DESC LIMIT @limit OFFSET @offset`,
             )
             .pluck(),

@@ -1,3 +1,5 @@
+import { LEDGER_FACTS, LEGACY_ERROR_CODES } from '../migration-steps.js';
+
 /**
  * Versioned schema. A migration is applied once, in order, inside a transaction, and recorded in
  * schema_migrations; never edit one that has shipped, add the next.
@@ -288,8 +290,9 @@ export const migrations: Migration[] = [
     name: 'run records serialized at write time',
     rebuildsTables: true,
     sql: `
-      -- the contract's Run as JSON, kept by SQLite on every insert and update: a list page reads one string
-      -- per row instead of building 21 fields into JSON on every request (about 50 -> 16 µs for 20 rows)
+      -- the contract's Run as JSON, written with every change (since migration 16 by src/records/run.ts): a list
+      -- page reads one string per row instead of building 21 fields into JSON on every request (about 50 -> 16 µs
+      -- for 20 rows)
       CREATE TABLE runs_new (
         id TEXT PRIMARY KEY,
         tenant_id TEXT NOT NULL REFERENCES tenants(id),
@@ -313,18 +316,12 @@ export const migrations: Migration[] = [
         created_at TEXT NOT NULL,
         started_at TEXT,
         completed_at TEXT,
-        record TEXT NOT NULL GENERATED ALWAYS AS (
-          json_object('id', id, 'tenant_id', tenant_id, 'file_id', file_id, 'user_id', user_id,
-          'created_by', created_by, 'created_by_type', created_by_type, 'target', target,
-          'status', status, 'progress', progress, 'total_tasks', total_tasks,
-          'completed_tasks', completed_tasks, 'failed_tasks', failed_tasks,
-          'points_consumed', points_consumed, 'input_file_name', input_file_name,
-          'output_files', json(output_files), 'error', error, 'attempt', attempt,
-          'queue_message_id', queue_message_id, 'created_at', created_at, 'started_at', started_at,
-          'completed_at', completed_at)
-        ) STORED
+        record TEXT NOT NULL DEFAULT ''
       ) STRICT;
-      INSERT INTO runs_new SELECT id, tenant_id, seq, file_id, user_id, created_by, created_by_type, target, status,
+      INSERT INTO runs_new (id, tenant_id, seq, file_id, user_id, created_by, created_by_type, target, status,
+        progress, total_tasks, completed_tasks, failed_tasks, points_consumed, input_file_name, output_files, error,
+        attempt, queue_message_id, created_at, started_at, completed_at)
+        SELECT id, tenant_id, seq, file_id, user_id, created_by, created_by_type, target, status,
         progress, total_tasks, completed_tasks, failed_tasks, points_consumed, input_file_name, output_files, error,
         attempt, queue_message_id, created_at, started_at, completed_at FROM runs ORDER BY rowid;
       DROP TABLE runs;
@@ -441,7 +438,7 @@ export const migrations: Migration[] = [
     name: 'run options',
     rebuildsTables: true,
     sql: `
-      -- a run's options (per target, validated by the API) join its record
+      -- a run's options (per target, validated by the API) join it
       CREATE TABLE runs_new (
         id TEXT PRIMARY KEY,
         tenant_id TEXT NOT NULL REFERENCES tenants(id),
@@ -466,18 +463,12 @@ export const migrations: Migration[] = [
         started_at TEXT,
         completed_at TEXT,
         options TEXT NOT NULL DEFAULT '{}',
-        record TEXT NOT NULL GENERATED ALWAYS AS (
-          json_object('id', id, 'tenant_id', tenant_id, 'file_id', file_id, 'user_id', user_id,
-          'created_by', created_by, 'created_by_type', created_by_type, 'target', target,
-          'status', status, 'progress', progress, 'total_tasks', total_tasks,
-          'completed_tasks', completed_tasks, 'failed_tasks', failed_tasks,
-          'points_consumed', points_consumed, 'input_file_name', input_file_name,
-          'output_files', json(output_files), 'error', error, 'attempt', attempt,
-          'queue_message_id', queue_message_id, 'created_at', created_at, 'started_at', started_at,
-          'completed_at', completed_at, 'options', json(options))
-        ) STORED
+        record TEXT NOT NULL DEFAULT ''
       ) STRICT;
-      INSERT INTO runs_new SELECT id, tenant_id, seq, file_id, user_id, created_by, created_by_type, target, status,
+      INSERT INTO runs_new (id, tenant_id, seq, file_id, user_id, created_by, created_by_type, target, status,
+        progress, total_tasks, completed_tasks, failed_tasks, points_consumed, input_file_name, output_files, error,
+        attempt, queue_message_id, created_at, started_at, completed_at, options)
+        SELECT id, tenant_id, seq, file_id, user_id, created_by, created_by_type, target, status,
         progress, total_tasks, completed_tasks, failed_tasks, points_consumed, input_file_name, output_files, error,
         attempt, queue_message_id, created_at, started_at, completed_at, '{}' FROM runs ORDER BY rowid;
       DROP TABLE runs;
@@ -511,6 +502,28 @@ export const migrations: Migration[] = [
       -- a claim reads each endpoint's soonest due deliveries, skipping endpoints at their limit
       CREATE INDEX webhook_deliveries_endpoint_due ON webhook_deliveries(endpoint_id, next_attempt_at)
         WHERE status = 'pending';
+    `,
+  },
+  {
+    version: 16,
+    name: 'the JSON of runs and transactions written by the service, with the version of the view that wrote it',
+    sql: `
+      -- the Run is built by src/records/run.ts, which writes it on every change; a change of the view rewrites
+      -- the stored copies at start (record_view below the view's version), without a migration
+      ALTER TABLE runs DROP COLUMN record;
+      ALTER TABLE runs ADD COLUMN error_code TEXT;
+      ALTER TABLE runs ADD COLUMN record TEXT NOT NULL DEFAULT '';
+      ALTER TABLE runs ADD COLUMN record_view INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE ledger ADD COLUMN record TEXT NOT NULL DEFAULT '';
+      ALTER TABLE ledger ADD COLUMN record_view INTEGER NOT NULL DEFAULT 0;
+      -- the version of each view whose copies are all written: a start with nothing to rewrite reads one row
+      CREATE TABLE stored_views (name TEXT PRIMARY KEY, version INTEGER NOT NULL) STRICT;
+      -- the codes of the runs that ended before codes were kept, from the messages they ended with
+      ${LEGACY_ERROR_CODES}
+      -- a ledger row's facts never change: only its stored JSON is rewritten, by a newer view
+      DROP TRIGGER ledger_no_update;
+      CREATE TRIGGER ledger_no_update BEFORE UPDATE OF ${LEDGER_FACTS} ON ledger
+        BEGIN SELECT RAISE(ABORT, 'ledger is append-only'); END;
     `,
   },
 ];

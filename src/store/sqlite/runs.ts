@@ -22,7 +22,6 @@ import {
   ENDED_STATUSES,
   ACTIVE_STATUSES,
   fairTenantsQuery,
-  idOfRecord,
   isActive,
   likePattern,
   matchesNothing,
@@ -32,10 +31,13 @@ import {
   rowsToFetch,
   statusList,
 } from '../runs-core.js';
+import { idOfRunJson, RUN_VIEW_VERSION, runJson } from '../../records/run.js';
 
-type RunRecord = Omit<RunRow, 'output_files' | 'options'> & { output_files: string; options: string };
+export type RunRecord = Omit<RunRow, 'output_files' | 'options'> & { output_files: string; options: string };
 
-function toRun(row: RunRecord | undefined): RunRow | undefined {
+export function toRun(row: RunRecord): RunRow;
+export function toRun(row: RunRecord | undefined): RunRow | undefined;
+export function toRun(row: RunRecord | undefined): RunRow | undefined {
   return (
     row && {
       ...row,
@@ -45,7 +47,10 @@ function toRun(row: RunRecord | undefined): RunRow | undefined {
   );
 }
 
-/** The contract's Run as JSON is the stored column `record`, which SQLite keeps on every write (migration 10). */
+/**
+ * Every write of a run writes its JSON (`runJson`) into `record` as well, and the list reads that: one string
+ * per row instead of its 23 columns.
+ */
 export function sqliteRuns(db: Db): RunRepo {
   const writeLedger = ledgerWriter(db);
   const recordEffect = effectRecorder(db);
@@ -56,8 +61,19 @@ export function sqliteRuns(db: Db): RunRepo {
     'UPDATE tenants SET run_seq = run_seq + 1 WHERE id = ? RETURNING run_seq AS seq',
   );
   const insertRun = db.prepare(
-    `INSERT INTO runs (seq, ${columns}) VALUES (@seq, ${RUN_COLUMNS.map((c) => `@${c}`).join(', ')})`,
+    `INSERT INTO runs (seq, ${columns}, record, record_view)
+     VALUES (@seq, ${RUN_COLUMNS.map((c) => `@${c}`).join(', ')}, @record, ${RUN_VIEW_VERSION})`,
   );
+  const writeRecord = db.prepare(
+    `UPDATE runs SET record = ?, record_view = ${RUN_VIEW_VERSION} WHERE id = ?`,
+  );
+  /** The run as it is now in this transaction, its stored JSON rewritten; the JSON is returned for its event. */
+  const saved = (runId: string): { run: RunRow; record: JsonText } => {
+    const run = toRun(getById.get(runId) as RunRecord)!;
+    const record = runJson(run);
+    writeRecord.run(record, runId);
+    return { run, record };
+  };
   const enqueue = db.prepare(
     'INSERT INTO run_queue (id, run_id, tenant_id, attempt, enqueued_at) VALUES (?, ?, ?, ?, ?)',
   );
@@ -170,7 +186,7 @@ export function sqliteRuns(db: Db): RunRepo {
   const finishRun = db.prepare(
     `UPDATE runs SET status = @status, total_tasks = @total_tasks, completed_tasks = @completed_tasks,
        failed_tasks = @failed_tasks, progress = @progress, points_consumed = @points_consumed,
-       output_files = @output_files, error = @error, completed_at = @completed_at
+       output_files = @output_files, error = @error, error_code = @error_code, completed_at = @completed_at
      WHERE id = @id AND queue_message_id = @queue`,
   );
   const markDone = db.prepare('UPDATE run_queue SET done_at = ?, lease_until = NULL WHERE id = ?');
@@ -187,15 +203,17 @@ export function sqliteRuns(db: Db): RunRepo {
   const create = db.transaction((run: RunRow, maxQueued: number, effect?: HeldKey) => {
     if ((queuedCount.get(run.tenant_id) as number) >= maxQueued) return 'over_limit' as const;
     const { seq } = nextSeq.get(run.tenant_id) as { seq: number };
+    const record = runJson(run);
     insertRun.run({
       ...run,
       seq,
       output_files: JSON.stringify(run.output_files),
       options: JSON.stringify(run.options),
+      record,
     });
     enqueue.run(run.queue_message_id, run.id, run.tenant_id, run.attempt, run.created_at);
     adjustCount(run.tenant_id, run.status, run.target, 1);
-    outbox.run(run.id, 'run.created', run.created_at);
+    outbox.write(run.tenant_id, 'run.created', run.created_at, record);
     recordEffect(effect, run.id);
     return 'created' as const;
   });
@@ -218,9 +236,10 @@ export function sqliteRuns(db: Db): RunRepo {
       enqueue.run(queueMessageId, runId, tenantId, before.attempt + 1, at);
       adjustCount(tenantId, before.status, before.target, -1);
       adjustCount(tenantId, 'queued', before.target, 1);
-      outbox.run(runId, 'run.requeued', at);
+      const after = saved(runId);
+      outbox.write(tenantId, 'run.requeued', at, after.record);
       recordEffect(effect, runId);
-      return toRun(get.get(runId, tenantId) as RunRecord);
+      return after.run;
     },
   );
 
@@ -231,9 +250,10 @@ export function sqliteRuns(db: Db): RunRepo {
     closeEntry.run(at, before.queue_message_id);
     adjustCount(tenantId, before.status, before.target, -1);
     adjustCount(tenantId, 'cancelled', before.target, 1);
-    outbox.run(runId, 'run.cancelled', at);
+    const after = saved(runId);
+    outbox.write(tenantId, 'run.cancelled', at, after.record);
     recordEffect(effect, runId);
-    return toRun(get.get(runId, tenantId) as RunRecord);
+    return after.run;
   });
 
   const claim = db.transaction(
@@ -244,18 +264,26 @@ export function sqliteRuns(db: Db): RunRepo {
         { queueMessageId: string; runId: string; claims: number } | undefined;
       if (!next) return undefined;
       takeLease.run(workerId, leaseUntil, next.queueMessageId);
-      const before = toRun(getById.get(next.runId) as RunRecord)!;
-      if (before.status === 'queued') {
+      let run = toRun(getById.get(next.runId) as RunRecord)!;
+      if (run.status === 'queued') {
         markRunning.run(now, next.runId, next.queueMessageId);
-        adjustCount(before.tenant_id, 'queued', before.target, -1);
-        adjustCount(before.tenant_id, 'running', before.target, 1);
-        outbox.run(next.runId, 'run.started', now);
+        adjustCount(run.tenant_id, 'queued', run.target, -1);
+        adjustCount(run.tenant_id, 'running', run.target, 1);
+        const after = saved(next.runId);
+        outbox.write(run.tenant_id, 'run.started', now, after.record);
+        run = after.run;
       }
-      const run = toRun(getById.get(next.runId) as RunRecord)!;
       const file = storageKey.get(run.file_id) as { key: string };
       return { queueMessageId: next.queueMessageId, claims: next.claims + 1, run, storageKey: file.key };
     },
   );
+
+  const saveProgress = db.transaction((queueMessageId: string, workerId: string, p: RunProgress): boolean => {
+    const held = leaseHeld.get(queueMessageId, workerId) as { runId: string } | undefined;
+    if (!held) return false;
+    if (progress.run({ ...p, id: held.runId, queue: queueMessageId }).changes === 1) saved(held.runId);
+    return true;
+  });
 
   const finish = db.transaction(
     (queueMessageId: string, workerId: string, outcome: RunOutcome, booking: LedgerEntry | null): boolean => {
@@ -271,7 +299,7 @@ export function sqliteRuns(db: Db): RunRepo {
       markDone.run(outcome.completed_at, queueMessageId);
       adjustCount(before.tenant_id, before.status, before.target, -1);
       adjustCount(before.tenant_id, outcome.status, before.target, 1);
-      outbox.run(held.runId, `run.${outcome.status}`, outcome.completed_at);
+      outbox.write(before.tenant_id, `run.${outcome.status}`, outcome.completed_at, saved(held.runId).record);
       // the queue entry id makes the booking unique: a retried finish cannot book twice
       if (booking) writeLedger(booking, queueMessageId);
       return true;
@@ -296,7 +324,7 @@ export function sqliteRuns(db: Db): RunRepo {
       if (matchesNothing(filter)) return { items: [], total: 0, lastId: null };
       const fetch = rowsToFetch(limit, startingAfter);
       const page = (items: JsonText[], total: number) => {
-        const { shown, lastId } = pageOf(items, total, { limit, offset, startingAfter }, idOfRecord);
+        const { shown, lastId } = pageOf(items, total, { limit, offset, startingAfter }, idOfRunJson);
         return { items: shown, total, lastId };
       };
       if (!filter.status && !filter.target && !filter.keyword) {
@@ -370,10 +398,7 @@ export function sqliteRuns(db: Db): RunRepo {
       release.run(queueMessageId, workerId);
     },
     async saveProgress(queueMessageId, workerId, p: RunProgress) {
-      const held = leaseHeld.get(queueMessageId, workerId) as { runId: string } | undefined;
-      if (!held) return false;
-      progress.run({ ...p, id: held.runId, queue: queueMessageId });
-      return true;
+      return saveProgress.immediate(queueMessageId, workerId, p);
     },
     async finish(queueMessageId, workerId, outcome, booking) {
       return finish.immediate(queueMessageId, workerId, outcome, booking);

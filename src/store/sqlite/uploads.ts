@@ -82,7 +82,7 @@ export function sqliteUploads(db: Db): UploadRepo {
     }
     insertFile.run({ ...file, encrypted: file.encrypted ? 1 : 0 });
     deleteParts.run(file.upload_id);
-    outbox.other(file.tenant_id, 'upload.completed', file.created_at, event);
+    outbox.write(file.tenant_id, 'upload.completed', file.created_at, event);
     return { file, created: true };
   });
 
