@@ -17,7 +17,7 @@ import { defaultParserThreads } from '../src/config.js';
 import { PROJECT_ROOT } from '../src/paths.js';
 import { type LoadResult, load, loadGeneratorMissing, pinnedServerCores } from './load.js';
 import { writeLargePdf } from './pdf-fixture.js';
-import { startLocalPostgres } from '../src/cli/postgres.js';
+import { startLocalPostgres } from '../stack/postgres.js';
 import { type Proc, startApi, startReference, startReferencePostgres, stopAll } from './processes.js';
 import { bearer, median, round, type Row } from './common.js';
 import { runtimes } from './runtimes.js';

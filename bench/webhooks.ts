@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
-import { startLocalPostgres } from '../src/cli/postgres.js';
+import { startLocalPostgres } from '../stack/postgres.js';
 import { openPostgresStore } from '../src/store/postgres/index.js';
 import { openSqliteStore } from '../src/store/sqlite/index.js';
 import { Tenants } from '../src/tenants/service.js';

@@ -8,7 +8,7 @@ import type { ValidateFunction } from 'ajv';
 import { OpenAPIBackend, ValidationContext } from 'openapi-backend';
 import type { OpenAPIV3 } from 'openapi-types';
 import { expect } from 'vitest';
-import { startHaproxy } from '../../src/cli/haproxy.js';
+import { startHaproxy } from '../../stack/haproxy.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { createLogger, type Logger } from '../../src/logger.js';
 import { CONTRACT_PATH } from '../../src/paths.js';

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { haproxyInstalled, type RunningHaproxy, startHaproxy } from '../../src/cli/haproxy.js';
+import { haproxyInstalled, type RunningHaproxy, startHaproxy } from '../../stack/haproxy.js';
 import { LocalRateLimiter } from '../../src/rate-limit/token-bucket.js';
 import { policyHeader } from '../../src/rate-limit/index.js';
 import { engine } from '../helpers/engine.js';

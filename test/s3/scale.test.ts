@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningHaproxy, startHaproxy } from '../../src/cli/haproxy.js';
+import { type RunningHaproxy, startHaproxy } from '../../stack/haproxy.js';
 import { padPdf, partSize } from '../helpers/blobs.js';
 import { readPdf, sha256, textPdf } from '../helpers/files.js';
 import {

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { startLocalPostgres } from '../../src/cli/postgres.js';
+import { startLocalPostgres } from '../../stack/postgres.js';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
 
 declare module 'vitest' {

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { type LocalSwift, type S3Server, startLocalSwift, stopLocalSwift } from '../../src/cli/swift.js';
+import { type LocalSwift, type S3Server, startLocalSwift, stopLocalSwift } from '../../stack/swift.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -5,8 +5,8 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
-import { createS3Client } from '../blobs/s3/s3-blob-store.js';
-import { PROJECT_ROOT } from '../paths.js';
+import { createS3Client } from '../src/blobs/s3/s3-blob-store.js';
+import { PROJECT_ROOT } from '../src/paths.js';
 
 const SCRIPT = path.join(PROJECT_ROOT, 'scripts', 'swift.sh');
 

@@ -8,10 +8,10 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { openPostgresStore } from '../store/postgres/index.js';
-import { PROJECT_ROOT } from '../paths.js';
-import { Tenants } from '../tenants/service.js';
-import { systemClock } from '../time.js';
+import { openPostgresStore } from '../src/store/postgres/index.js';
+import { PROJECT_ROOT } from '../src/paths.js';
+import { Tenants } from '../src/tenants/service.js';
+import { systemClock } from '../src/time.js';
 import { haproxyConfig, haproxyInstalled } from './haproxy.js';
 import { startLocalPostgres, stopLocalPostgres } from './postgres.js';
 import { createBucket, startLocalSwift, stopLocalSwift } from './swift.js';
