@@ -2,14 +2,26 @@ import type { Schemas } from '../contract.js';
 import type { JsonText } from './json-text.js';
 
 /**
+ * The events there are: the vocabulary the store's outbox writes (in the same
+ * transaction as the change each tells of) and every reader, list, stream and webhook, shares. In the
+ * contract's order (openapi.yaml `EventType`).
+ */
+export const EVENT_TYPES = [
+  'run.created',
+  'run.requeued',
+  'run.started',
+  'run.succeeded',
+  'run.failed',
+  'run.cancelled',
+  'upload.completed',
+] as const satisfies readonly Schemas['EventType'][];
+
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/**
  * The contract's Event around its data's JSON as stored (a run's or an upload's): the data's bytes are kept
  * as they are, so an event repeats its object exactly as GET answered it then.
  */
-export function eventJson(
-  id: string,
-  type: Schemas['EventType'],
-  createdAt: string,
-  data: JsonText,
-): JsonText {
+export function eventJson(id: string, type: EventType, createdAt: string, data: JsonText): JsonText {
   return `{"id":${JSON.stringify(id)},"type":${JSON.stringify(type)},"created_at":${JSON.stringify(createdAt)},"data":${data}}` as JsonText;
 }

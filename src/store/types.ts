@@ -1,4 +1,4 @@
-import type { EventType } from '../events/outbox/event-types.js';
+import type { EventType } from '../records/event.js';
 import type { HeldKey } from './held-key.js';
 
 /**

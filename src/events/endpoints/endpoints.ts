@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Schemas } from '../../contract.js';
 import type { WebhooksConfig } from '../../config.js';
 import { ERRORS } from '../../errors.js';
-import { EVENT_TYPES } from '../outbox/event-types.js';
+import { EVENT_TYPES } from '../../records/event.js';
 import type { EventType, Store, WebhookEndpointRow } from '../../store/types.js';
 import type { Clock } from '../../time.js';
 import { newSecret } from '../delivering/signing.js';

@@ -1,0 +1,75 @@
+/**
+ * The layers of src: each top-level folder (with its subfolders) and each top-level file is a part, and the
+ * imports between parts (type imports included) must form no cycle, so every import runs down the layers.
+ * Within a part a folder may use its subfolders and they its interfaces (store/open.ts opens
+ * store/sqlite, which implements store/types.ts).
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const SRC = path.resolve(import.meta.dirname, '../../src');
+const IMPORT = /(?:import|export)\s[^'"]*?from\s+['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/g;
+
+function partOf(file: string): string {
+  const [first, ...rest] = path.relative(SRC, file).split(path.sep);
+  return rest.length > 0 ? first! : first!.replace(/\.(ts|mts|mjs|js)$/, '');
+}
+
+function importGraph(): Map<string, Map<string, string>> {
+  const graph = new Map<string, Map<string, string>>();
+  const files = readdirSync(SRC, { recursive: true, encoding: 'utf8' })
+    .filter((name) => /\.(ts|mjs)$/.test(name))
+    .map((name) => path.join(SRC, name));
+  for (const file of files) {
+    const from = partOf(file);
+    const targets = graph.get(from) ?? new Map<string, string>();
+    graph.set(from, targets);
+    for (const match of readFileSync(file, 'utf8').matchAll(IMPORT)) {
+      const to = partOf(path.resolve(path.dirname(file), match[1] ?? match[2]!));
+      if (to !== from && !targets.has(to))
+        targets.set(to, `${path.relative(SRC, file)} imports ${match[1] ?? match[2]}`);
+    }
+  }
+  return graph;
+}
+
+/** A cycle as the imports that make it, or null. */
+function findCycle(graph: Map<string, Map<string, string>>): string[] | null {
+  const state = new Map<string, 'open' | 'done'>();
+  const trail: string[] = [];
+  const visit = (part: string): string[] | null => {
+    state.set(part, 'open');
+    for (const [to, why] of graph.get(part) ?? []) {
+      trail.push(why);
+      if (state.get(to) === 'open') return [...trail];
+      if (!state.has(to)) {
+        const found = visit(to);
+        if (found) return found;
+      }
+      trail.pop();
+    }
+    state.set(part, 'done');
+    return null;
+  };
+  for (const part of graph.keys()) {
+    if (state.has(part)) continue;
+    const found = visit(part);
+    if (found) return found;
+  }
+  return null;
+}
+
+describe('the layers of src', () => {
+  it('no import runs back up: the parts import each other without a cycle', () => {
+    const graph = importGraph();
+    expect(graph.size).toBeGreaterThan(20);
+    expect(findCycle(graph)).toBeNull();
+  });
+
+  it('the check finds a cycle when there is one', () => {
+    const graph = importGraph();
+    graph.get('records')!.set('store', 'records/x.ts imports ../store/types.js');
+    expect(findCycle(graph)).not.toBeNull();
+  });
+});
