@@ -12,11 +12,11 @@ export interface BlobStore {
   /** What logs and the start-up line call it. */
   readonly description: string;
   /**
-   * Blobs under `prefix` that a crash may have left with no record naming them, for the sweep to judge: an
-   * engine that keeps temporary files or parts as blobs lists them; one where everything written is a
-   * record's or an open multipart upload's lists nothing.
+   * Removes what a crash left of this engine's own writing: temporary files, and blobs written before
+   * `olderThan` (ms since the epoch) that `stillReferenced` says no record names. An engine whose every write
+   * is whole and named by a record or an open multipart upload has nothing to sweep. Returns how many went.
    */
-  leftoverCandidates(prefix: string): AsyncIterable<{ key: string; modifiedAt: number }>;
+  sweepLeftovers(olderThan: number, stillReferenced: (key: string) => Promise<boolean>): Promise<number>;
   /** Checks at start that the store can be used (the bucket exists, the credentials reach it). */
   check(): Promise<void>;
   /**
@@ -29,7 +29,7 @@ export interface BlobStore {
   open(key: string): Promise<OpenedBlob>;
   delete(key: string): Promise<void>;
   deletePrefix(prefix: string): Promise<void>;
-  /** Every blob under `prefix` (temporary files too), with when it was last written. */
+  /** Every blob under `prefix`, with when it was last written (an engine's temporary files may show). */
   list(prefix: string): AsyncIterable<{ key: string; modifiedAt: number }>;
   /**
    * Runs `use` with `key` as a file on the local disk (the PDF parser reads files by ranges, synchronously).
@@ -44,11 +44,8 @@ export interface BlobStore {
 export interface MultipartStore {
   /** Every part but the last must be at least this big (S3: 5 MiB). */
   readonly minPartSize: number;
-  /**
-   * Starts a multipart upload that will become `key`. `staging` is a key prefix an engine that assembles
-   * parts itself may keep them under. Returns the upload's id in the engine.
-   */
-  start(key: string, staging: string): Promise<string>;
+  /** Starts a multipart upload that will become `key`. Returns the upload's id in the engine. */
+  start(key: string): Promise<string>;
   /**
    * Streams one part, which must be exactly `size` bytes: longer is refused with BlobTooLargeError as soon as
    * it is, shorter with BlobSizeError at its end; either way a part stored before stays as it was.
@@ -109,9 +106,6 @@ export class BlobSizeError extends Error {
     super(`expected ${expected} bytes, got ${got}`);
   }
 }
-
-/** Temporary files are named so; a sweep removes those a crash left behind. */
-export const TEMP_PREFIX = '.tmp-';
 
 /** The object store cannot answer now (unreachable, 5xx): callers get 503 and retry. */
 export class BlobUnavailableError extends Error {

@@ -19,3 +19,10 @@ export const LEGACY_ERROR_CODES = `UPDATE runs SET error_code = CASE
 /** The ledger's columns that no update may touch (migration 16 on SQLite, 7 on PostgreSQL). */
 export const LEDGER_FACTS = `id, tenant_id, type, amount, currency, description, source, run_id, queue_message_id,
   external_id, occurred_at, created_at`;
+
+/**
+ * Uploads from before the blob store's multipart ids were kept (migration 16 on SQLite, 7 on PostgreSQL) get
+ * the id the local engine gave them then: the folder of their parts.
+ */
+export const LEGACY_MULTIPART_IDS = `UPDATE uploads SET multipart_id = 'uploads/' || tenant_id || '/' || id
+  WHERE multipart_id IS NULL;`;

@@ -95,8 +95,8 @@ export interface UploadRow {
   file_id: string | null;
   created_at: string;
   expires_at: string;
-  /** The blob store's id of the multipart upload behind it (null: rows from before there was one). */
-  multipart_id: string | null;
+  /** The blob store's id of the multipart upload behind it. */
+  multipart_id: string;
 }
 
 export interface PartRow {

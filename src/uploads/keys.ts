@@ -1,18 +1,13 @@
 import type { MultipartTarget } from '../blobs/blob-store.js';
 import type { UploadRow } from '../store/types.js';
 
-/** Where an engine that assembles parts itself keeps an upload's parts. */
-export const uploadPrefix = (upload: Pick<UploadRow, 'tenant_id' | 'id'>) =>
-  `uploads/${upload.tenant_id}/${upload.id}`;
-
 /** The file an upload becomes: its multipart upload is on this key from the start. */
 export const fileKey = (upload: Pick<UploadRow, 'tenant_id' | 'id'>) =>
   `files/${upload.tenant_id}/${upload.id}.pdf`;
 
 /** The blob store's multipart upload behind a pending upload. */
 export function multipartOf(upload: UploadRow): MultipartTarget {
-  // rows from before multipart ids were kept are local-disk uploads, whose id is their staging prefix
-  return { key: fileKey(upload), id: upload.multipart_id ?? uploadPrefix(upload) };
+  return { key: fileKey(upload), id: upload.multipart_id };
 }
 
 /** The upload a key under `files/` or `uploads/` belongs to, as its tenant and id. */

@@ -16,7 +16,7 @@ import { Signal } from '../signal.js';
 import { type SweepPass, sweepInBatches } from '../store/sweep.js';
 import type { FileRow, JsonText, Store, UploadRow } from '../store/types.js';
 import type { Clock } from '../time.js';
-import { fileKey, multipartOf, uploadPrefix } from './keys.js';
+import { fileKey, multipartOf } from './keys.js';
 import { PartSlots } from './part-slots.js';
 import { type PdfProbe, type ProbedPdf, UnreadablePdfError } from './pdf-probe.js';
 import { discardBytes, UploadSweep } from './sweep.js';
@@ -84,7 +84,7 @@ export class Uploads {
     const now = this.clock.now();
     const id = randomUUID();
     const target = { tenant_id: tenantId, id };
-    const multipartId = await this.blobs.multipart.start(fileKey(target), uploadPrefix(target));
+    const multipartId = await this.blobs.multipart.start(fileKey(target));
     const upload: UploadRow = {
       id,
       tenant_id: tenantId,

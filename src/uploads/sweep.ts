@@ -1,4 +1,4 @@
-import { type BlobStore, TEMP_PREFIX } from '../blobs/blob-store.js';
+import type { BlobStore } from '../blobs/blob-store.js';
 import type { Store, UploadRow } from '../store/types.js';
 import type { Clock } from '../time.js';
 import { fileKey, multipartOf, ownerOfKey } from './keys.js';
@@ -38,16 +38,7 @@ export class UploadSweep {
    */
   async leftovers(minAgeMs: number): Promise<number> {
     const before = this.clock.now().getTime() - minAgeMs;
-    let removed = 0;
-    for (const prefix of ['uploads', 'files']) {
-      for await (const blob of this.blobs.leftoverCandidates(prefix)) {
-        if (blob.modifiedAt > before) continue;
-        if (await this.isLeftover(blob.key)) {
-          await this.blobs.delete(blob.key);
-          removed++;
-        }
-      }
-    }
+    let removed = await this.blobs.sweepLeftovers(before, (key) => this.stillReferenced(key));
     // multipart uploads that were started but whose row never committed, or that a crash left behind
     for await (const open of this.blobs.multipart.listOpen('files')) {
       if (open.startedAt > before) continue;
@@ -61,16 +52,19 @@ export class UploadSweep {
     return removed;
   }
 
-  private async isLeftover(key: string): Promise<boolean> {
-    const name = key.slice(key.lastIndexOf('/') + 1);
-    if (name.startsWith(TEMP_PREFIX)) return true;
+  /**
+   * Whether a record still names the blob: a file, or the upload it is becoming. Keys not of uploads (run
+   * outputs) are always kept; so are keys under `uploads/`, where the local engine kept a pending upload's
+   * parts before 2026-11-27, while that upload is pending.
+   */
+  private async stillReferenced(key: string): Promise<boolean> {
     const owner = ownerOfKey(key);
-    if (!owner) return false;
+    if (!owner || (owner.kind !== 'files' && owner.kind !== 'uploads')) return true;
     if (owner.kind === 'files') {
-      if (await this.store.uploads.getFile(owner.tenantId, owner.uploadId)) return false;
-      return !(await this.store.uploads.get(owner.tenantId, owner.uploadId));
+      if (await this.store.uploads.getFile(owner.tenantId, owner.uploadId)) return true;
+      return (await this.store.uploads.get(owner.tenantId, owner.uploadId)) !== undefined;
     }
     const upload = await this.store.uploads.get(owner.tenantId, owner.uploadId);
-    return !upload || upload.status !== 'pending';
+    return upload?.status === 'pending';
   }
 }

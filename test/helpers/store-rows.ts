@@ -26,7 +26,7 @@ export async function completedUpload(
       file_id: null,
       created_at: createdAt,
       expires_at: '9999-01-01T00:00:00.000Z',
-      multipart_id: null,
+      multipart_id: randomUUID(),
     },
     { count: 100_000, bytes: 100_000, now: createdAt },
   );

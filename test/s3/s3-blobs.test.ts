@@ -153,7 +153,7 @@ describe('parts on S3', () => {
     const blobs = h.server.services.blobs;
     // a start whose record never committed (its process died in between)
     const strayKey = `files/${h.tenant.tenant_id}/00000000-0000-4000-8000-00000000000a.pdf`;
-    const stray = await blobs.multipart.start(strayKey, '');
+    const stray = await blobs.multipart.start(strayKey);
     const open = async () => {
       const ids: string[] = [];
       for await (const upload of blobs.multipart.listOpen(`files/${h.tenant.tenant_id}`)) ids.push(upload.id);

@@ -47,7 +47,7 @@ function upload(): UploadRow {
     file_id: null,
     created_at: T0,
     expires_at: '9999-01-01T00:00:00.000Z',
-    multipart_id: null,
+    multipart_id: randomUUID(),
   };
 }
 const limits = { count: 100, bytes: 1000, now: T0 };

@@ -38,7 +38,7 @@ function upload(tenantId: string, over: Partial<UploadRow> = {}): UploadRow {
     file_id: null,
     created_at: NOW,
     expires_at: LATER,
-    multipart_id: null,
+    multipart_id: randomUUID(),
     ...over,
   };
 }

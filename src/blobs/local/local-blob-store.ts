@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, open, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -14,15 +14,25 @@ import {
   type MultipartStore,
   type MultipartTarget,
   type OpenedBlob,
-  TEMP_PREFIX,
 } from '../blob-store.js';
 import { HashingLimit } from '../hashing-limit.js';
 
-const partKey = (staging: string, part: number) => `${staging}/part-${String(part).padStart(6, '0')}`;
+/** Temporary files are named so: a write in progress, or what a crash left of one. */
+const TEMP_PREFIX = '.tmp-';
+/** Multipart uploads in progress: `.multipart/<id>/` holds the parts and `target`, the key it will become. */
+const MULTIPART_ROOT = '.multipart';
+const TARGET_FILE = 'target';
+
+/**
+ * Where an upload's parts are kept. An id of the form `uploads/<tenant>/<upload>` is this engine's id from
+ * before 2026-11-27, when the uploads domain chose the folder: its parts are still found there.
+ */
+const stagingOf = (id: string) => (id.includes('/') ? id : `${MULTIPART_ROOT}/${id}`);
+const partKey = (id: string, part: number) => `${stagingOf(id)}/part-${String(part).padStart(6, '0')}`;
 
 /**
  * Blobs as files under one directory. Writes go to a temporary file beside the key, are fsynced, then
- * renamed into place. A multipart upload keeps its parts as files under its staging prefix and concatenates
+ * renamed into place. A multipart upload keeps its parts as files under `.multipart/<id>` and concatenates
  * them at completion.
  */
 export class LocalBlobStore implements BlobStore {
@@ -140,9 +150,26 @@ export class LocalBlobStore implements BlobStore {
     await rm(this.localPath(prefix), { recursive: true, force: true, maxRetries: 5, retryDelay: 5 });
   }
 
-  /** Temporary files and parts are plain files: what a crash leaves, only a listing finds. */
-  leftoverCandidates(prefix: string): AsyncIterable<{ key: string; modifiedAt: number }> {
-    return this.list(prefix);
+  /**
+   * Temporary files and blobs no record names are plain files here: a walk of every folder but the open
+   * multipart uploads' (which `multipart.listOpen` shows the sweep) finds what a crash left.
+   */
+  async sweepLeftovers(
+    olderThan: number,
+    stillReferenced: (key: string) => Promise<boolean>,
+  ): Promise<number> {
+    let removed = 0;
+    for await (const blob of this.list('')) {
+      if (blob.modifiedAt > olderThan) continue;
+      const temporary = blob.key.slice(blob.key.lastIndexOf('/') + 1).startsWith(TEMP_PREFIX);
+      // an open upload's parts and target are judged through multipart.listOpen
+      if (!temporary && blob.key.startsWith(`${MULTIPART_ROOT}/`)) continue;
+      if (temporary || !(await stillReferenced(blob.key))) {
+        await this.delete(blob.key);
+        removed++;
+      }
+    }
+    return removed;
   }
 
   async *list(prefix: string): AsyncIterable<{ key: string; modifiedAt: number }> {
@@ -165,7 +192,7 @@ export class LocalBlobStore implements BlobStore {
         }
       }
     };
-    yield* walk(this.localPath(prefix));
+    yield* walk(prefix === '' ? root : this.localPath(prefix));
   }
 }
 
@@ -174,9 +201,11 @@ class LocalMultipart implements MultipartStore {
 
   constructor(private readonly blobs: LocalBlobStore) {}
 
-  /** A multipart upload here is its staging prefix: the id names where its parts are kept. */
-  async start(_key: string, staging: string): Promise<string> {
-    return staging;
+  /** A folder of its own, named by a new id, that knows the key it will become. */
+  async start(key: string): Promise<string> {
+    const id = randomUUID();
+    await this.blobs.putBytes(`${stagingOf(id)}/${TARGET_FILE}`, Buffer.from(key));
+    return id;
   }
 
   async putPart(
@@ -237,17 +266,33 @@ class LocalMultipart implements MultipartStore {
       throw error;
     }
     // the file is in place; parts a failure leaves here are removed by the sweep (their upload is done)
-    await this.blobs.deletePrefix(target.id).catch(() => undefined);
+    await this.blobs.deletePrefix(stagingOf(target.id)).catch(() => undefined);
     return result;
   }
 
   async abort(target: MultipartTarget): Promise<void> {
-    await this.blobs.deletePrefix(target.id);
+    await this.blobs.deletePrefix(stagingOf(target.id));
   }
 
-  // eslint-disable-next-line require-yield -- parts are plain files here: the sweep's list() sees them
-  async *listOpen(): AsyncIterable<MultipartTarget & { startedAt: number }> {
-    return;
+  async *listOpen(prefix: string): AsyncIterable<MultipartTarget & { startedAt: number }> {
+    let ids: string[];
+    try {
+      ids = await readdir(this.blobs.localPath(MULTIPART_ROOT));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw error;
+    }
+    for (const id of ids) {
+      const targetPath = this.blobs.localPath(`${MULTIPART_ROOT}/${id}/${TARGET_FILE}`);
+      // the target is written (and synced) before start returns: a folder without one is an upload ending,
+      // or a start that crashed before any record could name it (its temporary file is swept by age)
+      const [key, info] = await Promise.all([
+        readFile(targetPath, 'utf8').catch(() => undefined),
+        stat(this.blobs.localPath(`${MULTIPART_ROOT}/${id}`)).catch(() => undefined),
+      ]);
+      if (key !== undefined && info && key.startsWith(`${prefix}/`))
+        yield { key, id, startedAt: info.mtimeMs };
+    }
   }
 }
 

@@ -198,10 +198,12 @@ export class S3BlobStore implements BlobStore {
     for await (const { key } of this.list(prefix)) await this.delete(key);
   }
 
-  /** Everything written is tracked by a record or is an open multipart upload: nothing to list. */
-  // eslint-disable-next-line require-yield -- an empty listing
-  async *leftoverCandidates(): AsyncIterable<{ key: string; modifiedAt: number }> {
-    return;
+  /**
+   * An object appears whole or not at all, and a multipart upload's parts are the store's until it is
+   * completed or aborted (the sweep judges open uploads through `multipart.listOpen`): nothing to sweep.
+   */
+  async sweepLeftovers(): Promise<number> {
+    return 0;
   }
 
   async *list(prefix: string): AsyncIterable<{ key: string; modifiedAt: number }> {

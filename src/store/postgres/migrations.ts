@@ -1,4 +1,4 @@
-import { LEDGER_FACTS, LEGACY_ERROR_CODES } from '../migration-steps.js';
+import { LEDGER_FACTS, LEGACY_ERROR_CODES, LEGACY_MULTIPART_IDS } from '../migration-steps.js';
 
 /**
  * The PostgreSQL schema, versioned like SQLite's (src/store/sqlite/migrations.ts) but not the same history:
@@ -346,7 +346,7 @@ export const migrations: PostgresMigration[] = [
   },
   {
     version: 7,
-    name: 'the JSON of runs and transactions written by the service, with the version of the view that wrote it',
+    name: 'the JSON of runs and transactions written by the service, with the version of the view that wrote it; error codes; every upload with its multipart id',
     sql: `
       -- the Run is built by src/records/run.ts, which writes it on every change; a change of the view rewrites
       -- the stored copies at start (record_view below the view's version), without a migration
@@ -360,6 +360,7 @@ export const migrations: PostgresMigration[] = [
       -- the version of each view whose copies are all written: a start with nothing to rewrite reads one row
       CREATE TABLE stored_views (name text PRIMARY KEY, version integer NOT NULL);
       ${LEGACY_ERROR_CODES}
+      ${LEGACY_MULTIPART_IDS}
       -- a ledger row's facts never change: only its stored JSON is rewritten, by a newer view
       DROP TRIGGER ledger_append_only ON ledger;
       CREATE TRIGGER ledger_append_only BEFORE UPDATE OF ${LEDGER_FACTS} OR DELETE ON ledger

@@ -1,4 +1,4 @@
-import { LEDGER_FACTS, LEGACY_ERROR_CODES } from '../migration-steps.js';
+import { LEDGER_FACTS, LEGACY_ERROR_CODES, LEGACY_MULTIPART_IDS } from '../migration-steps.js';
 
 /**
  * Versioned schema. A migration is applied once, in order, inside a transaction, and recorded in
@@ -506,7 +506,7 @@ export const migrations: Migration[] = [
   },
   {
     version: 16,
-    name: 'the JSON of runs and transactions written by the service, with the version of the view that wrote it',
+    name: 'the JSON of runs and transactions written by the service, with the version of the view that wrote it; error codes; every upload with its multipart id',
     sql: `
       -- the Run is built by src/records/run.ts, which writes it on every change; a change of the view rewrites
       -- the stored copies at start (record_view below the view's version), without a migration
@@ -520,6 +520,7 @@ export const migrations: Migration[] = [
       CREATE TABLE stored_views (name TEXT PRIMARY KEY, version INTEGER NOT NULL) STRICT;
       -- the codes of the runs that ended before codes were kept, from the messages they ended with
       ${LEGACY_ERROR_CODES}
+      ${LEGACY_MULTIPART_IDS}
       -- a ledger row's facts never change: only its stored JSON is rewritten, by a newer view
       DROP TRIGGER ledger_no_update;
       CREATE TRIGGER ledger_no_update BEFORE UPDATE OF ${LEDGER_FACTS} ON ledger
