@@ -3,6 +3,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { openSqliteStore } from '../src/store/sqlite/index.js';
+import { refreshStoredViews } from '../src/store/sqlite/stored-views.js';
 import { Tenants } from '../src/tenants/service.js';
 import { systemClock } from '../src/time.js';
 
@@ -41,6 +42,12 @@ export async function createTenant(
   } finally {
     await store.close();
   }
+}
+
+/** The contract JSON of the rows inserted here, written by the service's own views (src/records). */
+function writeStoredViews(db: Database.Database): void {
+  db.exec('DELETE FROM stored_views');
+  refreshStoredViews(db);
 }
 
 /** `count` runs for a new tenant, newest last; the queue holds no open entries (nothing to execute). */
@@ -99,6 +106,7 @@ export async function seedRuns(dataDir: string, name: string, count: number): Pr
     `INSERT INTO run_counts (tenant_id, status, target, n)
      SELECT tenant_id, status, target, COUNT(*) FROM runs WHERE tenant_id = ? GROUP BY status, target`,
   ).run(tenantId);
+  writeStoredViews(db);
   db.pragma('wal_checkpoint(TRUNCATE)');
   db.close();
   return { tenantId, token, runs: count };
@@ -153,6 +161,7 @@ export async function seedLedger(dataDir: string, tenants: number, total: number
     `INSERT INTO ledger_totals (tenant_id, type, amount, tx_count)
      SELECT tenant_id, type, SUM(amount), COUNT(*) FROM ledger GROUP BY 1, 2`,
   );
+  writeStoredViews(db);
   db.pragma('wal_checkpoint(TRUNCATE)');
   db.close();
   return created;

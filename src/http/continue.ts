@@ -5,7 +5,8 @@ import type { Context, Next } from 'koa';
 
 const EXPECTS_CONTINUE = /^100-continue$/i;
 
-type Response = ServerResponse & { continueSent?: boolean };
+/** The answers that said "100 Continue" (Node keeps no public record of it). */
+const continued = new WeakSet<ServerResponse>();
 
 function expectsContinue(ctx: Context): boolean {
   return EXPECTS_CONTINUE.test(ctx.get('expect'));
@@ -18,9 +19,9 @@ function expectsContinue(ctx: Context): boolean {
  * requests to the app through its `checkContinue` event instead of saying "100 Continue" at once.
  */
 export function askForBody(ctx: Context): void {
-  const res = ctx.res as Response;
-  if (res.headersSent || res.continueSent || !expectsContinue(ctx)) return;
-  res.continueSent = true;
+  const res = ctx.res;
+  if (res.headersSent || continued.has(res) || !expectsContinue(ctx)) return;
+  continued.add(res);
   res.writeContinue();
 }
 
@@ -67,7 +68,7 @@ export function disposeUnreadBody(drainLimit: number, idleMs: number) {
     const length = ctx.request.length;
     const hasBody = (length !== undefined && length > 0) || ctx.get('transfer-encoding') !== '';
     if (!hasBody) return;
-    const continueWithheld = expectsContinue(ctx) && !(ctx.res as Response).continueSent;
+    const continueWithheld = expectsContinue(ctx) && !continued.has(ctx.res);
     const drainable =
       !continueWithheld && !req.readableDidRead && length !== undefined && length <= drainLimit;
     if (!drainable) ctx.set('Connection', 'close');

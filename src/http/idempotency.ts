@@ -4,26 +4,24 @@ import type { KeyLease } from '../idempotency/keys.js';
 import type { Services } from '../services.js';
 import { HeldKeyLostError } from '../store/held-key.js';
 import type { StoredAnswer } from '../store/types.js';
-import type { Handlers } from './pipeline.js';
-import { sendError } from './render.js';
-import type { AppContext, AuthedScope, OnceOnlyPolicy, Step } from './state.js';
+import type { Handlers, RegisteredOnceOnly } from './handler.js';
+import { registry, scopeOf } from './pipeline.js';
+import { sendAnswer, sendError } from './render.js';
+import type { AppContext, Step } from './state.js';
+
+/** The once-only declaration of each POST's handler, by operation. */
+export function onceOnlyPolicies(handlers: Handlers): ReadonlyMap<string, RegisteredOnceOnly> {
+  const policies = new Map<string, RegisteredOnceOnly>();
+  for (const [id, handler] of registry(handlers)) if (handler.onceOnly) policies.set(id, handler.onceOnly);
+  return policies;
+}
 
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 /** The headers of an answer that a replay repeats; the rest belong to the request that gets the replay. */
 const REPLAYED_HEADERS = ['content-type', 'location', 'retry-after'];
 
-/** The once-only policy each POST's handler declares, by operation. */
-export function onceOnlyPolicies(handlers: Handlers): ReadonlyMap<string, OnceOnlyPolicy> {
-  const policies = new Map<string, OnceOnlyPolicy>();
-  for (const [id, handler] of Object.entries(handlers.authed)) {
-    const policy = (handler as { onceOnly?: OnceOnlyPolicy }).onceOnly;
-    if (policy) policies.set(id, policy);
-  }
-  return policies;
-}
-
 /** Final answers are kept for retries: successes, and the 409s the operation declares final. */
-function isFinal(policy: OnceOnlyPolicy, status: number, error?: AppError): boolean {
+function isFinal(policy: RegisteredOnceOnly, status: number, error?: AppError): boolean {
   if (status >= 200 && status < 300) return true;
   return status === 409 && error !== undefined && policy.finalConflicts.includes(error.error);
 }
@@ -61,15 +59,16 @@ function replay(ctx: AppContext, answer: StoredAnswer): void {
 async function execute(
   ctx: AppContext,
   next: () => Promise<unknown>,
-  scope: AuthedScope,
-  policy: OnceOnlyPolicy,
+  policy: RegisteredOnceOnly,
+  services: Services,
   resourceId: string | null,
   lease: KeyLease,
 ): Promise<AppError | undefined> {
   try {
-    if (resourceId !== null && 'recover' in policy) {
+    const { request } = ctx.state;
+    if (resourceId !== null && 'recover' in policy && request) {
       // not executed now: the effect is an earlier request's, so this answer is a replay too
-      await policy.recover(scope, resourceId);
+      sendAnswer(ctx, await policy.recover(scopeOf(ctx, request, services), resourceId));
       ctx.set('Idempotent-Replayed', 'true');
     } else {
       ctx.state.heldKey = lease.held;
@@ -122,8 +121,7 @@ export function idempotency(services: Services, handlers: Handlers): Step {
     const { lease, resourceId } = claim;
     let kept = false;
     try {
-      const scope: AuthedScope = { ctx, services, principal, request };
-      const failure = await execute(ctx, next, scope, policy, resourceId, lease);
+      const failure = await execute(ctx, next, policy, services, resourceId, lease);
       // the work outlived its lock: a retry owns the key now, and this request's effect was fenced off
       if (lease.isLost) throw new HeldKeyLostError();
       if (isFinal(policy, ctx.status, failure)) {

@@ -29,6 +29,8 @@ export interface ContractOperation {
   /** the request body is JSON: the pipeline reads it before validation */
   jsonBody: boolean;
   queryNames: ReadonlySet<string>;
+  /** query parameters whose schema gives a default (validation fills them in) */
+  queryDefaults: ReadonlySet<string>;
   integerParams: readonly IntegerParam[];
   /** header parameter names, lower case -> as the contract spells them */
   headerNames: ReadonlyMap<string, string>;
@@ -58,6 +60,13 @@ function describe(operation: Operation): ContractOperation {
     authenticated: (operation.security ?? []).length > 0,
     jsonBody: Boolean(requestBody && 'content' in requestBody && requestBody.content['application/json']),
     queryNames: new Set(parameters.filter((p) => p.in === 'query').map((p) => p.name)),
+    queryDefaults: new Set(
+      parameters
+        .filter(
+          (p) => p.in === 'query' && p.schema && 'default' in p.schema && p.schema.default !== undefined,
+        )
+        .map((p) => p.name),
+    ),
     integerParams: parameters.flatMap((p) =>
       (p.in === 'query' || p.in === 'path') && p.schema && 'type' in p.schema && p.schema.type === 'integer'
         ? [{ in: p.in, name: p.name }]

@@ -3,9 +3,13 @@ import { ERRORS } from '../errors.js';
 import { bearerToken } from './bearer.js';
 import type { Services } from '../services.js';
 import { normalize } from './normalize.js';
-import type { Contract, OperationId } from './operations.js';
+import type { Contract } from './operations.js';
 import { readJsonBody } from './request-body.js';
-import type { AppContext, AuthedHandler, PublicHandler, Step } from './state.js';
+import type { Handlers, RegisteredHandler, ValidatedScope } from './handler.js';
+
+export type { Handlers } from './handler.js';
+import { sendAnswer } from './render.js';
+import type { AppContext, Step, ValidatedRequest } from './state.js';
 import { toValidationIssues } from './validation-errors.js';
 
 /**
@@ -14,30 +18,33 @@ import { toValidationIssues } from './validation-errors.js';
  * Each is a Koa middleware that writes what it learnt to its own field of `ctx.state` (state.ts).
  */
 
-/** The operations that take no token, as openapi.yaml's `security: []` says; startup checks the two agree. */
-export type PublicOperationId = 'getHealth' | 'getReadiness';
-
-/** Every operation of the contract has its handler: a missing one does not compile. */
-export interface Handlers {
-  public: Record<PublicOperationId, PublicHandler>;
-  authed: Record<Exclude<OperationId, PublicOperationId>, AuthedHandler>;
-}
-
-/** Fails at startup when the handler table and the contract's `security` disagree on an operation. */
+/**
+ * Fails at startup when the handler table and the contract disagree: an operation without its handler, a
+ * handler under another operation's name, `security` that says otherwise, a POST without its once-only
+ * declaration, or a default a handler relies on that the contract does not give.
+ */
 export function checkHandlers(contract: Contract, handlers: Handlers): void {
+  const byOperation = registry(handlers);
+  const listedAsPublic = new Set(Object.keys(handlers.public));
   for (const operation of contract.operations.values()) {
-    const isPublic = operation.id in handlers.public;
-    if (!isPublic && !(operation.id in handlers.authed))
-      throw new Error(`openapi.yaml's operation ${operation.id} has no handler`);
-    const handler = handlers.authed[operation.id as keyof Handlers['authed']] as
-      { onceOnly?: unknown } | undefined;
-    if (operation.method === 'post' && !isPublic && !handler?.onceOnly)
-      throw new Error(`${operation.id} is a POST: its handler must declare how it is once-only (onceOnly())`);
-    if (isPublic === operation.authenticated)
+    const handler = byOperation.get(operation.id);
+    if (!handler) throw new Error(`openapi.yaml's operation ${operation.id} has no handler`);
+    if (handler.operationId !== operation.id)
+      throw new Error(`handlers/index.ts lists the handler of ${handler.operationId} as ${operation.id}'s`);
+    if (operation.method === 'post' && handler.authenticated && !handler.onceOnly)
+      throw new Error(`${operation.id} is a POST: its handler must declare how it is once-only (onceOnly)`);
+    const listedAuthenticated = !listedAsPublic.has(operation.id);
+    if (listedAuthenticated !== operation.authenticated || handler.authenticated !== operation.authenticated)
       throw new Error(
         `${operation.id}: openapi.yaml's security ${operation.authenticated ? 'asks for a bearer token' : 'is empty'}, ` +
-          `but handlers/index.ts lists it as ${isPublic ? 'public' : 'authenticated'}`,
+          `but handlers/index.ts lists it as ${listedAuthenticated ? 'authenticated' : 'public'}`,
       );
+    for (const name of handler.defaults) {
+      if (!operation.queryDefaults.has(name))
+        throw new Error(
+          `${operation.id}: the handler relies on a default for ${name}, which openapi.yaml does not give`,
+        );
+    }
   }
 }
 
@@ -104,7 +111,8 @@ export function readBody(): Step {
 /** The request judged by the contract's schemas (ajv); failures are FastAPI's `detail[]`. */
 export function validate(contract: Contract): Step {
   return (ctx, next) => {
-    const operation = ctx.state.operation!;
+    const { operation } = ctx.state;
+    if (!operation) throw ERRORS.internal();
     const body = ctx.state.jsonBody;
     const headers = ctx.headers as Record<string, string | string[]>;
     const request: OpenApiRequest = normalize(operation, {
@@ -139,17 +147,34 @@ export function validate(contract: Contract): Step {
   };
 }
 
+/** The handlers by operation, whatever their types. */
+export function registry(handlers: Handlers): ReadonlyMap<string, RegisteredHandler> {
+  return new Map<string, RegisteredHandler>([
+    ...Object.entries(handlers.public),
+    ...Object.entries(handlers.authed),
+  ]);
+}
+
+export function scopeOf(ctx: AppContext, request: ValidatedRequest, services: Services): ValidatedScope {
+  const { principal, heldKey } = ctx.state;
+  return {
+    params: request.params,
+    query: request.query,
+    body: request.body,
+    ctx,
+    services,
+    principal,
+    effect: heldKey,
+  };
+}
+
 /** The operation's handler: the last step. */
 export function invoke(handlers: Handlers, services: Services): Step {
-  const publicHandlers: Partial<Record<OperationId, PublicHandler>> = handlers.public;
-  const authedHandlers: Partial<Record<OperationId, AuthedHandler>> = handlers.authed;
+  const byOperation = registry(handlers);
   return async (ctx) => {
-    const request = ctx.state.request!;
-    const { principal } = ctx.state;
-    const authed = authedHandlers[request.operationId];
-    if (authed && principal) return authed({ request, ctx, services, principal, effect: ctx.state.heldKey });
-    const open = publicHandlers[request.operationId];
-    if (open) return open({ request, ctx, services });
-    throw ERRORS.internal();
+    const { request } = ctx.state;
+    const handler = request && byOperation.get(request.operationId);
+    if (!request || !handler || (handler.authenticated && !ctx.state.principal)) throw ERRORS.internal();
+    sendAnswer(ctx, await handler.run(scopeOf(ctx, request, services)));
   };
 }

@@ -1,37 +1,28 @@
 import type { Context } from 'koa';
+import type { AnyAnswer } from './handler.js';
+import type { AppContext } from './state.js';
 import { AppError, envelopeOf, ERRORS } from '../errors.js';
 import { StoreUnavailableError } from '../store/types.js';
 import { BlobUnavailableError } from '../blobs/blob-store.js';
 
-export interface ListMeta {
-  total: number;
-  page: number;
-  page_size: number;
-}
-
-export function sendOk(ctx: Context, data: unknown, status = 200): void {
-  ctx.status = status;
-  ctx.body = { code: 0, message: 'OK', data, timestamp: Date.now() };
-}
-
-/**
- * A list whose items are already JSON text (see JsonText): the envelope is written around them. `extra`
- * adds top-level fields of the envelope (the run list's `next_cursor`).
- */
-export function sendJsonList(
-  ctx: Context,
-  items: string[],
-  meta: ListMeta,
-  extra?: Record<string, unknown>,
-): void {
-  ctx.status = 200;
+/** A handler's answer, in the success envelope unless it writes itself (a file, a stream). */
+export function sendAnswer(ctx: AppContext, answer: AnyAnswer): void {
+  ctx.status = answer.status;
+  if (answer.kind === 'raw') return answer.write(ctx);
+  if (answer.kind === 'data') {
+    ctx.body = { code: 0, message: 'OK', data: answer.data, timestamp: Date.now() };
+    return;
+  }
+  // the items are JSON already (stored copies): the envelope is written around them
   ctx.type = 'application/json';
-  const more = extra
-    ? Object.entries(extra)
-        .map(([key, value]) => `,${JSON.stringify(key)}:${JSON.stringify(value)}`)
-        .join('')
+  const { meta } = answer;
+  const page = meta
+    ? `,"total":${meta.total},"page":${meta.page},"page_size":${meta.page_size},"total_pages":${Math.ceil(meta.total / meta.page_size)}`
     : '';
-  ctx.body = `{"code":0,"message":"OK","data":[${items.join(',')}],"total":${meta.total},"page":${meta.page},"page_size":${meta.page_size},"total_pages":${Math.ceil(meta.total / meta.page_size)}${more},"timestamp":${Date.now()}}`;
+  const extra = Object.entries(answer.extra as Record<string, unknown>)
+    .map(([key, value]) => `,${JSON.stringify(key)}:${JSON.stringify(value)}`)
+    .join('');
+  ctx.body = `{"code":0,"message":"OK","data":[${answer.items.join(',')}]${page}${extra},"timestamp":${Date.now()}}`;
 }
 
 /** The only place a failing envelope is built. */

@@ -1,8 +1,6 @@
 import type { Middleware, ParameterizedContext } from 'koa';
-import type { Services } from '../services.js';
 import type { HeldKey } from '../store/held-key.js';
 import type { Principal } from '../store/types.js';
-import type { ErrorCode } from '../errors.js';
 import type { ContractOperation, OperationId } from './operations.js';
 
 /** A request as validated against its operation: what a handler reads. */
@@ -47,45 +45,3 @@ export interface AppState {
 
 export type AppContext = ParameterizedContext<AppState>;
 export type Step = Middleware<AppState>;
-
-/** What a handler gets: the validated request, the Koa context to answer on, and the domain services. */
-export interface Scope {
-  request: ValidatedRequest;
-  ctx: AppContext;
-  services: Services;
-}
-
-export interface AuthedScope extends Scope {
-  principal: Principal;
-  /**
-   * The Idempotency-Key the request executes under, when it sent one: a handler passes it to the domain
-   * call that makes its effect, which records the effect on the key in its own transaction.
-   */
-  effect?: HeldKey;
-}
-
-export type PublicHandler = (scope: Scope) => Promise<void>;
-export type AuthedHandler = (scope: AuthedScope) => Promise<void>;
-
-/**
- * How a POST is once-only under an Idempotency-Key, declared by its handler (see onceOnly()). Either the
- * effect is recorded on the key, and `recover` rebuilds the answer from it (the resource as it is now,
- * with the status the first answer would have had) when the request that made it died before its answer
- * was kept; or `needsNoRecord` says why none is needed.
- */
-export type OnceOnlyPolicy = (
-  { recover: (scope: AuthedScope, resourceId: string) => Promise<void> } | { needsNoRecord: string }
-) & {
-  /**
-   * The operation's 409 codes that are final (no later state makes the same request succeed): they are
-   * kept and replayed. Any other 409 changed nothing and can change, so a retry executes again.
-   */
-  finalConflicts: readonly ErrorCode[];
-};
-
-export type OnceOnlyHandler = AuthedHandler & { readonly onceOnly: OnceOnlyPolicy };
-
-/** A POST handler with its once-only policy. */
-export function onceOnly(handle: AuthedHandler, policy: OnceOnlyPolicy): OnceOnlyHandler {
-  return Object.assign(handle, { onceOnly: policy });
-}

@@ -22,6 +22,17 @@ export type EventType = (typeof EVENT_TYPES)[number];
  * The contract's Event around its data's JSON as stored (a run's or an upload's): the data's bytes are kept
  * as they are, so an event repeats its object exactly as GET answered it then.
  */
-export function eventJson(id: string, type: EventType, createdAt: string, data: JsonText): JsonText {
-  return `{"id":${JSON.stringify(id)},"type":${JSON.stringify(type)},"created_at":${JSON.stringify(createdAt)},"data":${data}}` as JsonText;
+export type EventData = Schemas['Event']['data'];
+export type EventDataJson = JsonText<EventData>;
+export type EventJson = JsonText<Schemas['Event']>;
+
+export function eventJson(
+  id: string,
+  type: EventType,
+  createdAt: string,
+  data: JsonText<EventData>,
+): JsonText<Schemas['Event']> {
+  return `{"id":${JSON.stringify(id)},"type":${JSON.stringify(type)},"created_at":${JSON.stringify(createdAt)},"data":${data}}` as JsonText<
+    Schemas['Event']
+  >;
 }

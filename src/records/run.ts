@@ -70,11 +70,13 @@ export function runView(run: RunRow): Schemas['Run'] {
   };
 }
 
-export function runJson(run: RunRow): JsonText {
+export type RunJson = JsonText<Schemas['Run']>;
+
+export function runJson(run: RunRow): RunJson {
   return jsonText(runView(run));
 }
 
 /** A run's id from its JSON, which starts with it: a page's cursor without parsing the whole record. */
-export function idOfRunJson(record: JsonText): string {
+export function idOfRunJson(record: RunJson): string {
   return /^\{"id":"([^"]+)"/.exec(record)?.[1] ?? (JSON.parse(record) as { id: string }).id;
 }

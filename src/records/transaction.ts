@@ -38,6 +38,8 @@ export function transactionView(entry: LedgerEntry): Schemas['Transaction'] {
   };
 }
 
-export function transactionJson(entry: LedgerEntry): JsonText {
+export type TransactionJson = JsonText<Schemas['Transaction']>;
+
+export function transactionJson(entry: LedgerEntry): TransactionJson {
   return jsonText(transactionView(entry));
 }

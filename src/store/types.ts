@@ -1,4 +1,4 @@
-import type { EventType } from '../records/event.js';
+import type { EventData, EventType } from '../records/event.js';
 import type { HeldKey } from './held-key.js';
 
 /**
@@ -21,10 +21,17 @@ export class StoreUnavailableError extends Error {
 }
 
 // the rows the contract shows, and their views, live in src/records: the store writes their stored copies
-export type { RunErrorCode, RunOptions, RunRow, RunStatus, RunTarget } from '../records/run.js';
-export type { LedgerEntry, TransactionSource, TransactionType } from '../records/transaction.js';
+export type { RunErrorCode, RunJson, RunOptions, RunRow, RunStatus, RunTarget } from '../records/run.js';
+export type {
+  LedgerEntry,
+  TransactionJson,
+  TransactionSource,
+  TransactionType,
+} from '../records/transaction.js';
+export type { EventDataJson, EventJson } from '../records/event.js';
 export type { JsonText } from '../records/json-text.js';
 import type { JsonText } from '../records/json-text.js';
+import type { Schemas } from '../contract.js';
 import type { LedgerEntry, TransactionType } from '../records/transaction.js';
 import type { RunErrorCode, RunRow, RunStatus } from '../records/run.js';
 
@@ -147,7 +154,7 @@ export interface UploadRepo {
    * Marks the upload completed with its file, once; returns the file that won when another complete did.
    * The completion that wins records `upload.completed` with `event` as its data, in the same transaction.
    */
-  complete(file: FileRow, event: JsonText): Promise<{ file: FileRow; created: boolean }>;
+  complete(file: FileRow, event: JsonText<EventData>): Promise<{ file: FileRow; created: boolean }>;
   /** Deletes the upload and its part rows if it is still pending; false when it is not (or is gone). */
   deletePending(tenantId: string, uploadId: string): Promise<boolean>;
   /**
@@ -235,7 +242,7 @@ export interface RunRepo extends RunQueue {
     limit: number,
     offset: number,
     startingAfter?: string,
-  ): Promise<(Page<JsonText> & { lastId: string | null }) | undefined>;
+  ): Promise<(Page<JsonText<Schemas['Run']>> & { lastId: string | null }) | undefined>;
   /**
    * Resets a finished (succeeded, failed or cancelled) run and queues it again; 'conflict' when it is queued
    * or running, 'over_limit' when the tenant has `maxQueued` runs queued.
@@ -336,7 +343,12 @@ export interface LedgerRepo {
    */
   append(entries: LedgerEntry[]): Promise<{ inserted: number; skipped: number }>;
   /** A page of the contract's Transaction records, newest first. */
-  list(tenantId: string, filter: LedgerFilter, limit: number, offset: number): Promise<Page<JsonText>>;
+  list(
+    tenantId: string,
+    filter: LedgerFilter,
+    limit: number,
+    offset: number,
+  ): Promise<Page<JsonText<Schemas['Transaction']>>>;
   /** Everything the dashboard shows, read from one snapshot. */
   overview(tenantId: string, fromDay: string, toDay: string): Promise<LedgerOverview>;
 }
@@ -435,7 +447,7 @@ export interface StoredEvent {
   tenant_id: string;
   type: EventType;
   created_at: string;
-  body: JsonText;
+  body: JsonText<Schemas['Event']>;
 }
 
 /**
@@ -456,7 +468,7 @@ export interface EventRepo {
     type: EventType | undefined,
     limit: number,
     startingAfter?: string,
-  ): Promise<{ items: JsonText[]; lastId: string | null } | undefined>;
+  ): Promise<{ items: JsonText<Schemas['Event']>[]; lastId: string | null } | undefined>;
   /** The event's place in the log, if the tenant has such an event. */
   positionOf(tenantId: string, eventId: string): Promise<LogPosition | undefined>;
   /** The log's end now: every event a reader can see is at or below it. */
@@ -506,7 +518,7 @@ export interface ClaimedDelivery {
   endpoint: WebhookEndpointRow;
   eventId: string;
   eventType: EventType;
-  body: JsonText;
+  body: JsonText<Schemas['Event']>;
   /** This attempt's number, from 1. */
   attempt: number;
 }

@@ -14,7 +14,8 @@ import { ERRORS } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { Signal } from '../signal.js';
 import { type SweepPass, sweepInBatches } from '../store/sweep.js';
-import type { FileRow, JsonText, Store, UploadRow } from '../store/types.js';
+import type { FileRow, Store, UploadRow } from '../store/types.js';
+import { jsonText } from '../records/json-text.js';
 import type { Clock } from '../time.js';
 import { fileKey, multipartOf } from './keys.js';
 import { PartSlots } from './part-slots.js';
@@ -268,7 +269,7 @@ export class Uploads {
     // file is the same key with the same bytes.
     // upload.completed carries the upload as GET answers it once completed
     const completed = await this.view({ ...upload, status: 'completed', file_id: file.id });
-    const result = await this.store.uploads.complete(file, JSON.stringify(completed) as JsonText);
+    const result = await this.store.uploads.complete(file, jsonText(completed));
     return completedView(upload, result.file);
   }
 

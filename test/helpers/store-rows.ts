@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { JsonText, RunRow, Store } from '../../src/store/types.js';
+import type { EventDataJson, RunRow, Store } from '../../src/store/types.js';
 
 /**
  * A one-byte upload of `tenantId`, completed straight through the store: the file runs are made from (and,
@@ -44,7 +44,7 @@ export async function completedUpload(
       storage_key: 'k',
       created_at: createdAt,
     },
-    JSON.stringify({ upload_id: uploadId, status: 'completed' }) as JsonText,
+    JSON.stringify({ upload_id: uploadId, status: 'completed' }) as EventDataJson,
   );
   return { uploadId, fileId };
 }

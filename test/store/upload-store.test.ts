@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FileRow, JsonText, Store, UploadRow } from '../../src/store/types.js';
+import type { EventDataJson, FileRow, Store, UploadRow } from '../../src/store/types.js';
 import { Tenants } from '../../src/tenants/service.js';
 import { systemClock } from '../../src/time.js';
 import { openTestStore, type TestStore } from '../helpers/engine.js';
@@ -58,7 +58,7 @@ function fileOf(row: UploadRow): FileRow {
     created_at: NOW,
   };
 }
-const event = JSON.stringify({ status: 'completed' }) as JsonText;
+const event = JSON.stringify({ status: 'completed' }) as EventDataJson;
 
 describe('pending limits', () => {
   it('refuses an upload past the count or the declared bytes; expired uploads no longer count', async () => {

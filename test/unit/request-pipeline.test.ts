@@ -102,4 +102,22 @@ describe('the contract and the handler table', () => {
       /getHealth: openapi.yaml's security is empty, but handlers\/index.ts lists it as authenticated/,
     );
   });
+
+  it('a handler relying on a default the contract does not give, or listed under another operation, fails at start', async () => {
+    const contract = await Contract.load();
+    const keywordDefault = { ...handlers.authed.listRuns, defaults: ['limit', 'keyword'] };
+    expect(() =>
+      checkHandlers(contract, {
+        ...handlers,
+        authed: { ...handlers.authed, listRuns: keywordDefault },
+      } as Handlers),
+    ).toThrow(/listRuns: the handler relies on a default for keyword, which openapi.yaml does not give/);
+    const swapped = {
+      ...handlers.authed,
+      getRun: handlers.authed.getUpload,
+    } as unknown as Handlers['authed'];
+    expect(() => checkHandlers(contract, { ...handlers, authed: swapped })).toThrow(
+      /lists the handler of getUpload as getRun's/,
+    );
+  });
 });

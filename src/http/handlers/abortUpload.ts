@@ -1,7 +1,5 @@
-import type { AuthedHandler } from '../state.js';
-import { pathOf } from '../params.js';
-import { sendOk } from '../render.js';
+import { authed, ok } from '../handler.js';
 
-export const abortUpload: AuthedHandler = async ({ request, ctx, services, principal }) => {
-  sendOk(ctx, await services.uploads.abort(principal.tenantId, pathOf<'abortUpload'>(request).upload_id));
-};
+export const abortUpload = authed('abortUpload', {}, async ({ params, services, principal }) =>
+  ok(await services.uploads.abort(principal.tenantId, params.upload_id)),
+);

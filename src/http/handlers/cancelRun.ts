@@ -1,15 +1,16 @@
-import { onceOnly } from '../state.js';
-import { pathOf } from '../params.js';
-import { sendOk } from '../render.js';
+import { runView } from '../../records/run.js';
+import { authed, ok } from '../handler.js';
 
-export const cancelRun = onceOnly(
-  async ({ request, ctx, services, principal, effect }) => {
-    sendOk(ctx, await services.runs.cancel(principal.tenantId, pathOf<'cancelRun'>(request).run_id, effect));
-  },
+export const cancelRun = authed(
+  'cancelRun',
   {
-    recover: async ({ ctx, services, principal }, runId) =>
-      sendOk(ctx, await services.runs.get(principal.tenantId, runId)),
-    // the attempt the request meant to cancel had ended: a later attempt is another request's to cancel
-    finalConflicts: ['run_finished'],
+    onceOnly: {
+      recover: async ({ services, principal }, runId) =>
+        ok(runView(await services.runs.get(principal.tenantId, runId))),
+      // the attempt the request meant to cancel had ended: a later attempt is another request's to cancel
+      finalConflicts: ['run_finished'],
+    },
   },
+  async ({ params, services, principal, effect }) =>
+    ok(runView(await services.runs.cancel(principal.tenantId, params.run_id, effect))),
 );

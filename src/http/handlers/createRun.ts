@@ -1,15 +1,15 @@
-import { onceOnly } from '../state.js';
-import { bodyOf } from '../params.js';
-import { sendOk } from '../render.js';
+import { runView } from '../../records/run.js';
+import { authed, created } from '../handler.js';
 
-export const createRun = onceOnly(
-  async ({ request, ctx, services, principal, effect }) => {
-    const body = bodyOf<'createRun'>(request);
-    sendOk(ctx, await services.runs.create(principal, body.file_id, body.target, body.options, effect), 201);
-  },
+export const createRun = authed(
+  'createRun',
   {
-    recover: async ({ ctx, services, principal }, runId) =>
-      sendOk(ctx, await services.runs.get(principal.tenantId, runId), 201),
-    finalConflicts: [],
+    onceOnly: {
+      recover: async ({ services, principal }, runId) =>
+        created(runView(await services.runs.get(principal.tenantId, runId))),
+      finalConflicts: [],
+    },
   },
+  async ({ body, services, principal, effect }) =>
+    created(runView(await services.runs.create(principal, body.file_id, body.target, body.options, effect))),
 );

@@ -1,18 +1,14 @@
-import { onceOnly } from '../state.js';
-import { bodyOf } from '../params.js';
-import { sendOk } from '../render.js';
+import { authed, created } from '../handler.js';
 
-export const createUpload = onceOnly(
-  async ({ request, ctx, services, principal, effect }) => {
-    sendOk(
-      ctx,
-      await services.uploads.start(principal.tenantId, bodyOf<'createUpload'>(request), effect),
-      201,
-    );
-  },
+export const createUpload = authed(
+  'createUpload',
   {
-    recover: async ({ ctx, services, principal }, uploadId) =>
-      sendOk(ctx, await services.uploads.get(principal.tenantId, uploadId), 201),
-    finalConflicts: [],
+    onceOnly: {
+      recover: async ({ services, principal }, uploadId) =>
+        created(await services.uploads.get(principal.tenantId, uploadId)),
+      finalConflicts: [],
+    },
   },
+  async ({ body, services, principal, effect }) =>
+    created(await services.uploads.start(principal.tenantId, body, effect)),
 );

@@ -1,9 +1,10 @@
-import type { AuthedHandler } from '../state.js';
-import { pathOf } from '../params.js';
-import { sendOk } from '../render.js';
+import { authed, ok } from '../handler.js';
 
-export const deleteWebhookEndpoint: AuthedHandler = async ({ request, ctx, services, principal }) => {
-  const id = pathOf<'deleteWebhookEndpoint'>(request).endpoint_id;
-  await services.webhooks.delete(principal.tenantId, id);
-  sendOk(ctx, { id, deleted: true });
-};
+export const deleteWebhookEndpoint = authed(
+  'deleteWebhookEndpoint',
+  {},
+  async ({ params, services, principal }) => {
+    await services.webhooks.delete(principal.tenantId, params.endpoint_id);
+    return ok({ id: params.endpoint_id, deleted: true as const });
+  },
+);

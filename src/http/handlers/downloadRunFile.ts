@@ -1,11 +1,10 @@
-import type { AuthedHandler } from '../state.js';
-import { pathOf } from '../params.js';
+import { authed, raw } from '../handler.js';
 
-export const downloadRunFile: AuthedHandler = async ({ request, ctx, services, principal }) => {
-  const { run_id, name } = pathOf<'downloadRunFile'>(request);
-  const output = await services.runs.openOutput(principal.tenantId, run_id, name);
-  ctx.status = 200;
-  ctx.type = output.contentType;
-  ctx.body = output.stream;
-  ctx.length = output.size;
-};
+export const downloadRunFile = authed('downloadRunFile', {}, async ({ params, services, principal }) => {
+  const output = await services.runs.openOutput(principal.tenantId, params.run_id, params.name);
+  return raw((ctx) => {
+    ctx.type = output.contentType;
+    ctx.body = output.stream;
+    ctx.length = output.size;
+  });
+});

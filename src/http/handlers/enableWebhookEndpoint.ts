@@ -1,15 +1,14 @@
-import { onceOnly } from '../state.js';
-import { pathOf } from '../params.js';
-import { sendOk } from '../render.js';
+import { authed, ok } from '../handler.js';
 
-export const enableWebhookEndpoint = onceOnly(
-  async ({ request, ctx, services, principal, effect }) => {
-    const id = pathOf<'enableWebhookEndpoint'>(request).endpoint_id;
-    sendOk(ctx, await services.webhooks.enable(principal.tenantId, id, effect));
-  },
+export const enableWebhookEndpoint = authed(
+  'enableWebhookEndpoint',
   {
-    recover: async ({ ctx, services, principal }, endpointId) =>
-      sendOk(ctx, await services.webhooks.get(principal.tenantId, endpointId)),
-    finalConflicts: [],
+    onceOnly: {
+      recover: async ({ services, principal }, endpointId) =>
+        ok(await services.webhooks.get(principal.tenantId, endpointId)),
+      finalConflicts: [],
+    },
   },
+  async ({ params, services, principal, effect }) =>
+    ok(await services.webhooks.enable(principal.tenantId, params.endpoint_id, effect)),
 );

@@ -1,7 +1,5 @@
-import type { AuthedHandler } from '../state.js';
-import { pathOf } from '../params.js';
-import { sendOk } from '../render.js';
+import { authed, ok } from '../handler.js';
 
-export const getFile: AuthedHandler = async ({ request, ctx, services, principal }) => {
-  sendOk(ctx, await services.uploads.getFile(principal.tenantId, pathOf<'getFile'>(request).file_id));
-};
+export const getFile = authed('getFile', {}, async ({ params, services, principal }) =>
+  ok(await services.uploads.getFile(principal.tenantId, params.file_id)),
+);

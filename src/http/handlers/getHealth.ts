@@ -1,6 +1,3 @@
-import type { PublicHandler } from '../state.js';
-import { sendOk } from '../render.js';
+import { ok, open } from '../handler.js';
 
-export const getHealth: PublicHandler = async ({ ctx }) => {
-  sendOk(ctx, { status: 'ok' });
-};
+export const getHealth = open('getHealth', async () => ok({ status: 'ok' as const }));

@@ -1,12 +1,11 @@
 import { ERRORS } from '../../errors.js';
-import type { PublicHandler } from '../state.js';
-import { sendOk } from '../render.js';
+import { ok, open } from '../handler.js';
 
-export const getReadiness: PublicHandler = async ({ ctx, services }) => {
+export const getReadiness = open('getReadiness', async ({ services }) => {
   try {
     await services.store.ping();
   } catch {
     throw ERRORS.notReady();
   }
-  sendOk(ctx, { status: 'ready' });
-};
+  return ok({ status: 'ready' as const });
+});

@@ -1,6 +1,5 @@
-import type { AuthedHandler } from '../state.js';
-import { sendOk } from '../render.js';
+import { authed, ok } from '../handler.js';
 
-export const getRevenueDashboard: AuthedHandler = async ({ ctx, services, principal }) => {
-  sendOk(ctx, await services.revenue.dashboard(principal.tenantId));
-};
+export const getRevenueDashboard = authed('getRevenueDashboard', {}, async ({ services, principal }) =>
+  ok(await services.revenue.dashboard(principal.tenantId)),
+);

@@ -1,7 +1,6 @@
-import type { AuthedHandler } from '../state.js';
-import { pathOf } from '../params.js';
-import { sendOk } from '../render.js';
+import { runView } from '../../records/run.js';
+import { authed, ok } from '../handler.js';
 
-export const getRun: AuthedHandler = async ({ request, ctx, services, principal }) => {
-  sendOk(ctx, await services.runs.get(principal.tenantId, pathOf<'getRun'>(request).run_id));
-};
+export const getRun = authed('getRun', {}, async ({ params, services, principal }) =>
+  ok(runView(await services.runs.get(principal.tenantId, params.run_id))),
+);

@@ -1,7 +1,5 @@
-import type { AuthedHandler } from '../state.js';
-import { pathOf } from '../params.js';
-import { sendOk } from '../render.js';
+import { authed, ok } from '../handler.js';
 
-export const getUpload: AuthedHandler = async ({ request, ctx, services, principal }) => {
-  sendOk(ctx, await services.uploads.get(principal.tenantId, pathOf<'getUpload'>(request).upload_id));
-};
+export const getUpload = authed('getUpload', {}, async ({ params, services, principal }) =>
+  ok(await services.uploads.get(principal.tenantId, params.upload_id)),
+);

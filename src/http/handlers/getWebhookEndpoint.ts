@@ -1,10 +1,5 @@
-import type { AuthedHandler } from '../state.js';
-import { pathOf } from '../params.js';
-import { sendOk } from '../render.js';
+import { authed, ok } from '../handler.js';
 
-export const getWebhookEndpoint: AuthedHandler = async ({ request, ctx, services, principal }) => {
-  sendOk(
-    ctx,
-    await services.webhooks.get(principal.tenantId, pathOf<'getWebhookEndpoint'>(request).endpoint_id),
-  );
-};
+export const getWebhookEndpoint = authed('getWebhookEndpoint', {}, async ({ params, services, principal }) =>
+  ok(await services.webhooks.get(principal.tenantId, params.endpoint_id)),
+);

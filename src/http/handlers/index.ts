@@ -1,4 +1,4 @@
-import type { Handlers } from '../pipeline.js';
+import type { Handlers } from '../handler.js';
 import { abortUpload } from './abortUpload.js';
 import { completeUpload } from './completeUpload.js';
 import { createRun } from './createRun.js';

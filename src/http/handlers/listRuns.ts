@@ -1,22 +1,20 @@
-import type { AuthedHandler } from '../state.js';
-import { queryOf } from '../params.js';
-import { sendJsonList } from '../render.js';
+import { authed, list } from '../handler.js';
 
-export const listRuns: AuthedHandler = async ({ request, ctx, services, principal }) => {
-  const { status, target, keyword, limit, offset, starting_after } = queryOf<'listRuns', 'limit' | 'offset'>(
-    request,
-  );
-  const { items, total, lastId } = await services.runs.list(
-    principal.tenantId,
-    { status, target, keyword },
-    limit,
-    offset,
-    starting_after,
-  );
-  sendJsonList(
-    ctx,
-    items,
-    { total, page: Math.floor(offset / limit) + 1, page_size: limit },
-    { next_cursor: lastId },
-  );
-};
+export const listRuns = authed(
+  'listRuns',
+  { defaults: ['limit', 'offset'] },
+  async ({ query: { status, target, keyword, limit, offset, starting_after }, services, principal }) => {
+    const { items, total, lastId } = await services.runs.list(
+      principal.tenantId,
+      { status, target, keyword },
+      limit,
+      offset,
+      starting_after,
+    );
+    return list(
+      items,
+      { next_cursor: lastId },
+      { total, page: Math.floor(offset / limit) + 1, page_size: limit },
+    );
+  },
+);

@@ -1,19 +1,20 @@
-import type { AuthedHandler } from '../state.js';
-import { queryOf } from '../params.js';
-import { sendJsonList } from '../render.js';
+import { jsonText } from '../../records/json-text.js';
+import { authed, list } from '../handler.js';
 
-export const listUploads: AuthedHandler = async ({ request, ctx, services, principal }) => {
-  const { limit, offset, starting_after } = queryOf<'listUploads', 'limit' | 'offset'>(request);
-  const { items, total, lastId } = await services.uploads.listPending(
-    principal.tenantId,
-    limit,
-    offset,
-    starting_after,
-  );
-  sendJsonList(
-    ctx,
-    items.map((item) => JSON.stringify(item)),
-    { total, page: Math.floor(offset / limit) + 1, page_size: limit },
-    { next_cursor: lastId },
-  );
-};
+export const listUploads = authed(
+  'listUploads',
+  { defaults: ['limit', 'offset'] },
+  async ({ query: { limit, offset, starting_after }, services, principal }) => {
+    const { items, total, lastId } = await services.uploads.listPending(
+      principal.tenantId,
+      limit,
+      offset,
+      starting_after,
+    );
+    return list(
+      items.map((item) => jsonText(item)),
+      { next_cursor: lastId },
+      { total, page: Math.floor(offset / limit) + 1, page_size: limit },
+    );
+  },
+);

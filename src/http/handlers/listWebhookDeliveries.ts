@@ -1,9 +1,8 @@
-import type { AuthedHandler } from '../state.js';
-import { pathOf, queryOf } from '../params.js';
-import { sendOk } from '../render.js';
+import { authed, ok } from '../handler.js';
 
-export const listWebhookDeliveries: AuthedHandler = async ({ request, ctx, services, principal }) => {
-  const { limit } = queryOf<'listWebhookDeliveries', 'limit'>(request);
-  const id = pathOf<'listWebhookDeliveries'>(request).endpoint_id;
-  sendOk(ctx, await services.webhooks.attempts(principal.tenantId, id, limit));
-};
+export const listWebhookDeliveries = authed(
+  'listWebhookDeliveries',
+  { defaults: ['limit'] },
+  async ({ params, query, services, principal }) =>
+    ok(await services.webhooks.attempts(principal.tenantId, params.endpoint_id, query.limit)),
+);

@@ -1,6 +1,5 @@
-import type { AuthedHandler } from '../state.js';
-import { sendOk } from '../render.js';
+import { authed, ok } from '../handler.js';
 
-export const listWebhookEndpoints: AuthedHandler = async ({ ctx, services, principal }) => {
-  sendOk(ctx, await services.webhooks.list(principal.tenantId));
-};
+export const listWebhookEndpoints = authed('listWebhookEndpoints', {}, async ({ services, principal }) =>
+  ok(await services.webhooks.list(principal.tenantId)),
+);

@@ -1,15 +1,16 @@
-import { onceOnly } from '../state.js';
-import { pathOf } from '../params.js';
-import { sendOk } from '../render.js';
+import { runView } from '../../records/run.js';
+import { authed, ok } from '../handler.js';
 
-export const rerunRun = onceOnly(
-  async ({ request, ctx, services, principal, effect }) => {
-    sendOk(ctx, await services.runs.rerun(principal.tenantId, pathOf<'rerunRun'>(request).run_id, effect));
-  },
+export const rerunRun = authed(
+  'rerunRun',
   {
-    recover: async ({ ctx, services, principal }, runId) =>
-      sendOk(ctx, await services.runs.get(principal.tenantId, runId)),
-    // `run_not_finished` passes with time: the run ends, and the same request then reruns it
-    finalConflicts: [],
+    onceOnly: {
+      recover: async ({ services, principal }, runId) =>
+        ok(runView(await services.runs.get(principal.tenantId, runId))),
+      // `run_not_finished` passes with time: the run ends, and the same request then reruns it
+      finalConflicts: [],
+    },
   },
+  async ({ params, services, principal, effect }) =>
+    ok(runView(await services.runs.rerun(principal.tenantId, params.run_id, effect))),
 );

@@ -1,15 +1,14 @@
-import { onceOnly } from '../state.js';
-import { pathOf } from '../params.js';
-import { sendOk } from '../render.js';
+import { authed, ok } from '../handler.js';
 
-export const rotateWebhookSecret = onceOnly(
-  async ({ request, ctx, services, principal, effect }) => {
-    const id = pathOf<'rotateWebhookSecret'>(request).endpoint_id;
-    sendOk(ctx, await services.webhooks.rotateSecret(principal.tenantId, id, effect));
-  },
+export const rotateWebhookSecret = authed(
+  'rotateWebhookSecret',
   {
-    recover: async ({ ctx, services, principal }, endpointId) =>
-      sendOk(ctx, await services.webhooks.withSecret(principal.tenantId, endpointId)),
-    finalConflicts: [],
+    onceOnly: {
+      recover: async ({ services, principal }, endpointId) =>
+        ok(await services.webhooks.withSecret(principal.tenantId, endpointId)),
+      finalConflicts: [],
+    },
   },
+  async ({ params, services, principal, effect }) =>
+    ok(await services.webhooks.rotateSecret(principal.tenantId, params.endpoint_id, effect)),
 );

@@ -1,4 +1,12 @@
-import type { EventRepo, EventType, JsonText, LogPosition, StoredEvent } from '../types.js';
+import type {
+  EventDataJson,
+  EventJson,
+  EventRepo,
+  EventType,
+  LogPosition,
+  RunJson,
+  StoredEvent,
+} from '../types.js';
 import { newEventId, typeNeedle } from '../outbox-core.js';
 import type { Postgres, Queryable } from './database.js';
 import { ChannelListener } from './listener.js';
@@ -34,7 +42,13 @@ const FAN_OUT = `
  */
 export const outbox = {
   /** `data`: the run's or the upload's JSON as it is now in this transaction. */
-  async write(tx: Queryable, tenantId: string, type: EventType, at: string, data: JsonText): Promise<void> {
+  async write(
+    tx: Queryable,
+    tenantId: string,
+    type: EventType,
+    at: string,
+    data: EventDataJson,
+  ): Promise<void> {
     const id = newEventId();
     await tx.query(
       `WITH e AS (
@@ -47,7 +61,7 @@ export const outbox = {
    * A run's change: its JSON as it is now in this transaction (`record`) stored on the run, and the event that
    * tells of the change, in one statement.
    */
-  async writeRun(tx: Queryable, run: RunRow, type: EventType, at: string, record: JsonText): Promise<void> {
+  async writeRun(tx: Queryable, run: RunRow, type: EventType, at: string, record: RunJson): Promise<void> {
     const id = newEventId();
     await tx.query(
       `WITH s AS (UPDATE runs SET record = $6, record_view = ${RUN_VIEW_VERSION} WHERE id = $7),
@@ -136,7 +150,7 @@ export function postgresEvents(db: Postgres): EventRepo & { committed(): Promise
       clearTimeout(announcing);
     },
     async list(tenantId, type, limit, startingAfter) {
-      const rows = await db.query<{ id: string; body: JsonText; cursor: number | null }>(
+      const rows = await db.query<{ id: string; body: EventJson; cursor: number | null }>(
         `WITH c AS (SELECT (SELECT position FROM events WHERE id = $2 AND tenant_id = $1) AS position)
          SELECT v.id, v.body, c.position AS cursor FROM c LEFT JOIN LATERAL (
            SELECT id, body, position FROM events

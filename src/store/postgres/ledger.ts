@@ -1,6 +1,6 @@
 import {
   type DailySums,
-  type JsonText,
+  type TransactionJson,
   type LedgerEntry,
   type LedgerFilter,
   LedgerRangeError,
@@ -95,7 +95,7 @@ export function postgresLedger(db: Postgres): LedgerRepo {
       // the count comes from the daily sums, or without a date bound from the all-time totals; the page and
       // its total are one statement, so one snapshot
       const counted = filter.startDate || filter.endDate ? 'ledger_daily' : 'ledger_totals';
-      const rows = await db.query<{ n: number; record: JsonText | null }>(
+      const rows = await db.query<{ n: number; record: TransactionJson | null }>(
         // skipped rows are index entries only: records are built for the page's rows alone
         `WITH page AS (
            SELECT record, occurred_at, id FROM ledger WHERE id = ANY (ARRAY(

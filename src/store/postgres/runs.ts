@@ -1,4 +1,4 @@
-import type { ClaimedRun, JsonText, RunFilter, RunRepo, RunRow, RunStatus } from '../types.js';
+import type { ClaimedRun, RunJson, RunFilter, RunRepo, RunRow, RunStatus } from '../types.js';
 import type { Postgres, Queryable } from './database.js';
 import { newEventId } from '../outbox-core.js';
 import { eventJson } from '../../records/event.js';
@@ -295,7 +295,7 @@ export function postgresRuns(db: Postgres, eventsWritten: () => Promise<void>): 
         n: number;
         cursor: number | null;
         id: string | null;
-        record: JsonText | null;
+        record: RunJson | null;
       }>(
         `WITH total AS (${total})${located}, page AS (${page})
          SELECT total.n, total.cursor, page.id, page.record FROM total LEFT JOIN page ON true ORDER BY page.seq DESC`,

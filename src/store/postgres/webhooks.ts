@@ -3,7 +3,7 @@ import type {
   ClaimedDelivery,
   ClaimRequest,
   DeliveryAttempt,
-  JsonText,
+  EventJson,
   WebhookRepo,
 } from '../types.js';
 import {
@@ -140,7 +140,7 @@ async function claimIn(tx: Queryable, request: ClaimRequest): Promise<ClaimedDel
       endpoint: toEndpoint(endpoint),
       eventId: event_id,
       eventType: event_type,
-      body: body as JsonText,
+      body: body as EventJson,
       attempt: attempts + 1,
     };
   });

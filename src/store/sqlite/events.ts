@@ -1,4 +1,4 @@
-import type { EventRepo, EventType, JsonText, LogPosition, StoredEvent } from '../types.js';
+import type { EventDataJson, EventJson, EventRepo, EventType, LogPosition, StoredEvent } from '../types.js';
 import { newEventId, typeNeedle } from '../outbox-core.js';
 import type { Db } from './database.js';
 import { eventJson } from '../../records/event.js';
@@ -42,7 +42,7 @@ export function outboxWriter(db: Db) {
   );
   return {
     /** `data`: the run's or the upload's JSON as it is now in this transaction. */
-    write(tenantId: string, type: EventType, at: string, data: JsonText): void {
+    write(tenantId: string, type: EventType, at: string, data: EventDataJson): void {
       const id = newEventId();
       insert.run({ id, tenant: tenantId, type, at, body: eventJson(id, type, at, data) });
       fanOut.run({ id, tenant: tenantId, at, needle: typeNeedle(type) });
@@ -105,7 +105,7 @@ export function sqliteEvents(db: Db): EventRepo {
         before,
         limit: limit + 1,
         ...(type ? { type } : {}),
-      }) as [string, JsonText][];
+      }) as [string, EventJson][];
       const shown = rows.slice(0, limit);
       return {
         items: shown.map(([, body]) => body),

@@ -1,6 +1,6 @@
 import {
   type DailySums,
-  type JsonText,
+  type TransactionJson,
   type LedgerEntry,
   type LedgerFilter,
   type LedgerOverview,
@@ -144,7 +144,7 @@ export function sqliteLedger(db: Db): LedgerRepo {
         toDay: filter.endDate,
       };
       const defined = Object.fromEntries(Object.entries(params).filter(([, v]) => v !== undefined));
-      const items = listStatements.get(key)!.all({ ...defined, limit, offset }) as JsonText[];
+      const items = listStatements.get(key)!.all({ ...defined, limit, offset }) as TransactionJson[];
       const { n } = countStatements.get(key)!.get(defined) as { n: number };
       return { items, total: n };
     },

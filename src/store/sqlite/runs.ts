@@ -1,7 +1,7 @@
 import type { HeldKey } from '../held-key.js';
 import type {
   ClaimedRun,
-  JsonText,
+  RunJson,
   LedgerEntry,
   RunFilter,
   RunOutcome,
@@ -68,7 +68,7 @@ export function sqliteRuns(db: Db): RunRepo {
     `UPDATE runs SET record = ?, record_view = ${RUN_VIEW_VERSION} WHERE id = ?`,
   );
   /** The run as it is now in this transaction, its stored JSON rewritten; the JSON is returned for its event. */
-  const saved = (runId: string): { run: RunRow; record: JsonText } => {
+  const saved = (runId: string): { run: RunRow; record: RunJson } => {
     const run = toRun(getById.get(runId) as RunRecord)!;
     const record = runJson(run);
     writeRecord.run(record, runId);
@@ -323,14 +323,14 @@ export function sqliteRuns(db: Db): RunRepo {
       }
       if (matchesNothing(filter)) return { items: [], total: 0, lastId: null };
       const fetch = rowsToFetch(limit, startingAfter);
-      const page = (items: JsonText[], total: number) => {
+      const page = (items: RunJson[], total: number) => {
         const { shown, lastId } = pageOf(items, total, { limit, offset, startingAfter }, idOfRunJson);
         return { items: shown, total, lastId };
       };
       if (!filter.status && !filter.target && !filter.keyword) {
         const { n } = (lastSeq.get(tenantId) as { n: number } | undefined) ?? { n: 0 };
         const top = Math.min(n, before - 1) - offset;
-        const items = top > 0 ? (pageBySeq.all(tenantId, top, fetch) as JsonText[]) : [];
+        const items = top > 0 ? (pageBySeq.all(tenantId, top, fetch) as RunJson[]) : [];
         return page(items, n);
       }
       const key = `${!!filter.status}${!!filter.target}${!!filter.keyword}`;
@@ -342,7 +342,7 @@ export function sqliteRuns(db: Db): RunRepo {
         params.keyword = filter.keyword;
         params.pattern = likePattern(filter.keyword);
       }
-      let items: JsonText[];
+      let items: RunJson[];
       const locate = blockAt.get(`${!!filter.status}${!!filter.target}`);
       if (offset >= DEEP_OFFSET && !filter.keyword && startingAfter === undefined && locate) {
         // jump to the block holding the row at `offset`, then skip within that block only
@@ -353,11 +353,11 @@ export function sqliteRuns(db: Db): RunRepo {
               before: (at.block + 1) * 2 ** BLOCK_BITS,
               limit: fetch,
               offset: offset - at.skipped,
-            }) as JsonText[])
+            }) as RunJson[])
           : [];
       } else {
         const statement = offset >= DEEP_OFFSET ? statements.deepPage : statements.page;
-        items = statement.all({ ...params, limit: fetch, offset }) as JsonText[];
+        items = statement.all({ ...params, limit: fetch, offset }) as RunJson[];
       }
       const counted = { ...params, before: Number.MAX_SAFE_INTEGER };
       const total = statements.total

@@ -1,5 +1,5 @@
 import type { HeldKey } from '../held-key.js';
-import type { FileRow, JsonText, PartRow, PendingLimits, UploadRepo, UploadRow } from '../types.js';
+import type { EventDataJson, FileRow, PartRow, PendingLimits, UploadRepo, UploadRow } from '../types.js';
 import type { Db } from './database.js';
 import { outboxWriter } from './events.js';
 import { judgePendingLimits, leaseIsFree, pendingTotalsQuery } from '../uploads-core.js';
@@ -73,7 +73,7 @@ export function sqliteUploads(db: Db): UploadRepo {
     return 'created' as const;
   });
 
-  const complete = db.transaction((file: FileRow, event: JsonText) => {
+  const complete = db.transaction((file: FileRow, event: EventDataJson) => {
     const won = markCompleted.run(file.id, file.upload_id, file.tenant_id).changes === 1;
     if (!won) {
       const existing = toFile(fileByUpload.get(file.upload_id, file.tenant_id) as FileRecord | undefined);

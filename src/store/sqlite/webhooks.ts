@@ -5,7 +5,7 @@ import type {
   ClaimRequest,
   DeliveryAttempt,
   EventType,
-  JsonText,
+  EventJson,
   WebhookRepo,
 } from '../types.js';
 import {
@@ -190,7 +190,7 @@ export function sqliteWebhooks(db: Db): WebhookRepo {
           endpoint: endpoints.get(row.endpoint)!,
           eventId: row.event,
           eventType: event.type,
-          body: event.body as JsonText,
+          body: event.body as EventJson,
           attempt: row.attempts + 1,
         };
       });
