@@ -1,45 +1,48 @@
 /**
- * The run service's rules against in-memory fakes of its repositories and blob store: what it decides
+ * The run service's rules against typed fakes of its repositories and blob store: what it decides
  * itself (options per target, limits, statuses to errors, a missing output), without a database. The HTTP
  * suites check the same answers end to end on every engine.
  */
 import { describe, expect, it } from 'vitest';
-import { BlobMissingError, type BlobStore } from '../../src/blobs/blob-store.js';
+import { BlobMissingError } from '../../src/blobs/blob-store.js';
 import { AppError } from '../../src/errors.js';
 import { Runs } from '../../src/runs/service.js';
-import type { FileRow, Principal, RunRepo, RunRow, Store } from '../../src/store/types.js';
+import type { FileRow, Principal, RunRow } from '../../src/store/types.js';
 import type { Clock } from '../../src/time.js';
+import { newTestService } from '../helpers/fakes.js';
 
 const principal: Principal = { tenantId: 't1', userId: 'u1', tokenId: 'k1' };
 const clock: Clock = { now: () => new Date('2026-11-26T10:00:00.000Z') };
 const file = { id: 'f1', tenant_id: 't1', file_name: 'a.pdf' } as FileRow;
 
-/** A run repository in memory, one tenant's runs; `answers` decides what rerun and cancel find. */
+/** The run service's store as typed fakes (test/helpers/fakes.ts): `answers` decides what rerun and cancel find. */
 function fakeStore(answers: { create?: 'created' | 'over_limit'; rerun?: unknown; cancel?: unknown } = {}) {
   const created: RunRow[] = [];
-  const runs: Partial<RunRepo> = {
-    create: async (run) => {
-      if ((answers.create ?? 'created') === 'created') created.push(run);
-      return answers.create ?? 'created';
-    },
-    get: async (tenantId, runId) => created.find((r) => r.tenant_id === tenantId && r.id === runId),
-    rerun: async () => answers.rerun as RunRow | 'conflict' | 'over_limit' | undefined,
-    cancel: async () => answers.cancel as RunRow | 'conflict' | undefined,
-  };
-  const store = {
-    runs,
-    uploads: {
-      getFile: async (tenantId: string, id: string) => (tenantId === 't1' && id === 'f1' ? file : undefined),
-    },
-  } as unknown as Store;
+  const { sut: store, mocks } = newTestService(({ store }) => store);
+  mocks.store.runs.create.mockImplementation(async (run) => {
+    if ((answers.create ?? 'created') === 'created') created.push(run);
+    return answers.create ?? 'created';
+  });
+  mocks.store.runs.get.mockImplementation(async (tenantId, runId) =>
+    created.find((r) => r.tenant_id === tenantId && r.id === runId),
+  );
+  mocks.store.runs.rerun.mockImplementation(
+    async () => answers.rerun as RunRow | 'conflict' | 'over_limit' | undefined,
+  );
+  mocks.store.runs.cancel.mockImplementation(async () => answers.cancel as RunRow | 'conflict' | undefined);
+  mocks.store.uploads.getFile.mockImplementation(async (tenantId, id) =>
+    tenantId === 't1' && id === 'f1' ? file : undefined,
+  );
   return { store, created };
 }
 
-const noBlobs = {
-  open: async () => {
+const noBlobs = (() => {
+  const { sut: blobs, mocks } = newTestService(({ blobs }) => blobs);
+  mocks.blobs.open.mockImplementation(async () => {
     throw new BlobMissingError('gone');
-  },
-} as unknown as BlobStore;
+  });
+  return blobs;
+})();
 
 async function failure(work: Promise<unknown>): Promise<AppError> {
   const error = await work.then(

@@ -1,0 +1,108 @@
+/**
+ * Typed in-memory fakes of the service's dependencies, as immich's `newTestService` makes them: every method
+ * of every repository is a `vi.fn()` typed as the interface's method, which fails loudly until the test says
+ * what it answers. A service under test gets the real interfaces, with no cast at the boundary.
+ */
+import { type Mock, vi } from 'vitest';
+import type { BlobStore, MultipartStore } from '../../src/blobs/blob-store.js';
+import { type Config, loadConfig } from '../../src/config.js';
+import { createLogger } from '../../src/logger.js';
+import type {
+  EventRepo,
+  IdempotencyRepo,
+  LedgerRepo,
+  RunRepo,
+  Store,
+  TenantRepo,
+  UploadRepo,
+  WebhookRepo,
+} from '../../src/store/types.js';
+import type { Clock } from '../../src/time.js';
+
+type Method = (...args: never[]) => unknown;
+/** An interface whose methods are typed mocks. */
+export type Fake<T> = { [K in keyof T]: T[K] extends Method ? Mock<T[K]> & T[K] : T[K] };
+
+/** A fake of interface T: a mock per method, made when first touched, that throws until it is given an answer. */
+export function fake<T extends object>(name: string): Fake<T> {
+  const methods = new Map<PropertyKey, Mock>();
+  return new Proxy({} as Fake<T>, {
+    get(_target, property) {
+      if (property === 'then') return undefined; // not a promise
+      let method = methods.get(property);
+      if (!method) {
+        method = vi.fn(() => {
+          throw new Error(`${name}.${String(property)} was called, but the test gave it no answer`);
+        });
+        methods.set(property, method);
+      }
+      return method;
+    },
+  });
+}
+
+export interface FakeStore {
+  tenants: Fake<TenantRepo>;
+  uploads: Fake<UploadRepo>;
+  runs: Fake<RunRepo>;
+  ledger: Fake<LedgerRepo>;
+  events: Fake<EventRepo>;
+  webhooks: Fake<WebhookRepo>;
+  idempotency: Fake<IdempotencyRepo>;
+}
+
+export interface TestDeps {
+  store: Store;
+  blobs: BlobStore;
+  clock: Clock;
+  config: Config;
+}
+
+export interface TestMocks {
+  store: FakeStore;
+  blobs: Fake<BlobStore>;
+  multipart: Fake<MultipartStore>;
+  clock: { now: Mock<() => Date> };
+}
+
+export const NOW = new Date('2026-11-27T10:00:00.000Z');
+
+/**
+ * A service built by `make` from fakes of everything it uses: `sut` is the service, `mocks` its fakes.
+ * `env` sets the configuration as the server reads it.
+ */
+export function newTestService<S>(
+  make: (deps: TestDeps) => S,
+  env: Record<string, string> = {},
+): { sut: S; mocks: TestMocks } {
+  const store: FakeStore = {
+    tenants: fake<TenantRepo>('store.tenants'),
+    uploads: fake<UploadRepo>('store.uploads'),
+    runs: fake<RunRepo>('store.runs'),
+    ledger: fake<LedgerRepo>('store.ledger'),
+    events: fake<EventRepo>('store.events'),
+    webhooks: fake<WebhookRepo>('store.webhooks'),
+    idempotency: fake<IdempotencyRepo>('store.idempotency'),
+  };
+  const multipart = fake<MultipartStore>('blobs.multipart');
+  const blobs = fake<BlobStore>('blobs');
+  const blobStore: BlobStore = new Proxy(blobs, {
+    get: (target, property) => (property === 'multipart' ? multipart : Reflect.get(target, property)),
+  });
+  const clock = { now: vi.fn(() => NOW) };
+  const deps: TestDeps = {
+    store: {
+      ...store,
+      rateBuckets: null,
+      ping: async () => undefined,
+      maintain: async () => undefined,
+      close: async () => undefined,
+    },
+    blobs: blobStore,
+    clock,
+    config: loadConfig(env),
+  };
+  return { sut: make(deps), mocks: { store, blobs, multipart, clock } };
+}
+
+export const silentLogger = createLogger('silent');
