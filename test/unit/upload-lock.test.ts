@@ -3,28 +3,27 @@
  * this process lasts, and how long a lease left by a process that died blocks the upload.
  */
 import { describe, expect, it } from 'vitest';
-import type { Store, UploadRepo } from '../../src/store/types.js';
 import { UploadLock } from '../../src/uploads/upload-lock.js';
 import { loadConfig } from '../../src/config.js';
 import { systemClock } from '../../src/time.js';
+import { newTestService } from '../helpers/fakes.js';
 
 /** One upload's lease, as the engines keep it in its row (ISO times compare as strings). */
 function leaseTable() {
   const taken: { holder: string; until: string }[] = [];
   let current: { holder: string; until: string } | undefined;
-  const uploads: Pick<UploadRepo, 'lease' | 'release'> = {
-    lease: async (_uploadId, holder, until, now) => {
-      if (current && current.holder !== holder && current.until > now) return 'busy';
-      current = { holder, until };
-      taken.push(current);
-      return 'held';
-    },
-    release: async (_uploadId, holder) => {
-      if (current?.holder === holder) current = undefined;
-    },
-  };
+  const { sut: store, mocks } = newTestService(({ store }) => store);
+  mocks.store.uploads.lease.mockImplementation(async (_uploadId, holder, until, now) => {
+    if (current && current.holder !== holder && current.until > now) return 'busy';
+    current = { holder, until };
+    taken.push(current);
+    return 'held';
+  });
+  mocks.store.uploads.release.mockImplementation(async (_uploadId, holder) => {
+    if (current?.holder === holder) current = undefined;
+  });
   return {
-    store: { uploads } as unknown as Store,
+    store,
     taken,
     leftBy: (holder: string, until: Date) => void (current = { holder, until: until.toISOString() }),
   };
