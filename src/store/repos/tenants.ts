@@ -1,0 +1,55 @@
+/** Tenants, their users and API tokens. Part of the storage layer's contract (../types.ts). */
+
+export interface TenantRow {
+  id: string;
+  name: string;
+  currency: string;
+  price_per_point: number;
+  created_at: string;
+}
+
+export interface UserRow {
+  id: string;
+  tenant_id: string;
+  name: string;
+  created_at: string;
+}
+
+export interface TokenRow {
+  id: string;
+  tenant_id: string;
+  user_id: string;
+  name: string;
+  prefix: string;
+  created_at: string;
+  last_used_at: string | null;
+  expires_at: string | null;
+  revoked_at: string | null;
+}
+
+/** Who is calling: resolved once per request from the bearer token. */
+export interface Principal {
+  tenantId: string;
+  userId: string;
+  tokenId: string;
+}
+
+export interface TokenLookup extends Principal {
+  expiresAt: string | null;
+  revokedAt: string | null;
+  lastUsedAt: string | null;
+}
+
+export interface TenantRepo {
+  create(tenant: TenantRow, user: UserRow, token: TokenRow, tokenHash: string): Promise<void>;
+  get(tenantId: string): Promise<TenantRow | undefined>;
+  findByName(name: string): Promise<TenantRow | undefined>;
+  list(): Promise<TenantRow[]>;
+  setPricePerPoint(tenantId: string, pricePerPoint: number): Promise<boolean>;
+  firstUser(tenantId: string): Promise<UserRow | undefined>;
+  issueToken(token: TokenRow, tokenHash: string): Promise<void>;
+  listTokens(tenantId: string): Promise<TokenRow[]>;
+  revokeToken(tokenId: string, at: string): Promise<TokenRow | undefined>;
+  lookupToken(tokenHash: string): Promise<TokenLookup | undefined>;
+  touchToken(tokenId: string, at: string): Promise<void>;
+}
