@@ -3,7 +3,8 @@
  * of every repository is a `vi.fn()` typed as the interface's method, which fails loudly until the test says
  * what it answers. A service under test gets the real interfaces, with no cast at the boundary.
  */
-import { type Mock, vi } from 'vitest';
+import { expect, type Mock, vi } from 'vitest';
+import { AppError } from '../../src/errors.js';
 import type { BlobStore, MultipartStore } from '../../src/blobs/blob-store.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
@@ -106,3 +107,13 @@ export function newTestService<S>(
 }
 
 export const silentLogger = createLogger('silent');
+
+/** The AppError a service call fails with (the test fails if it succeeds or fails otherwise). */
+export async function failure(work: Promise<unknown>): Promise<AppError> {
+  const error = await work.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(AppError);
+  return error as AppError;
+}

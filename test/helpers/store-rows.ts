@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { EventDataJson, RunRow, Store } from '../../src/store/types.js';
+import { Tenants } from '../../src/tenants/service.js';
+import { systemClock } from '../../src/time.js';
+import { openTestStore, type TestStore } from './engine.js';
 
 /**
  * A one-byte upload of `tenantId`, completed straight through the store: the file runs are made from (and,
@@ -79,4 +82,18 @@ export function queuedRun(
     completed_at: null,
     options: {},
   };
+}
+
+/** A store on a new database of the project's engine, with one tenant and one stored file of it. */
+export async function storeWithFile(name = 't'): Promise<{
+  opened: TestStore;
+  store: Store;
+  tenantId: string;
+  userId: string;
+  fileId: string;
+}> {
+  const opened = await openTestStore();
+  const created = await new Tenants(opened.store, systemClock).create(name);
+  const { fileId } = await completedUpload(opened.store, created.tenant_id);
+  return { opened, store: opened.store, tenantId: created.tenant_id, userId: created.user_id, fileId };
 }

@@ -7,7 +7,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { migrate } from '../../src/store/sqlite/database.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
 import { migrations } from '../../src/store/sqlite/migrations.js';
+import { runView } from '../../src/records/run.js';
 import type { RunRow } from '../../src/store/types.js';
+import { queuedRun } from '../helpers/store-rows.js';
 
 let dir: string;
 beforeEach(() => {
@@ -108,30 +110,19 @@ describe('upgrading a database that already holds runs', () => {
          queue_message_id, created_at, started_at, completed_at)
        VALUES (?, 't1', 1, 'f1', 'u', 'u', 'user', 'pdf-text', 'queued', 0, 0, 0, 0, 0, 'a.pdf', '[]', NULL, 1, ?, ?, NULL, NULL)`,
     ).run(runId, queueId, at);
-    // the run's record as migration 10's json_object wrote it then
-    const record = JSON.stringify({
+    // the run's record as migration 10's json_object wrote it then: the Run of today without its later fields
+    const {
+      error_code: _code,
+      options: _options,
+      ...then
+    } = runView({
+      ...queuedRun({ tenantId: 't1', userId: 'u', fileId: 'f1' }, 'pdf-text'),
       id: runId,
-      tenant_id: 't1',
-      file_id: 'f1',
-      user_id: 'u',
-      created_by: 'u',
-      created_by_type: 'user',
-      target: 'pdf-text',
-      status: 'queued',
-      progress: 0,
-      total_tasks: 0,
-      completed_tasks: 0,
-      failed_tasks: 0,
-      points_consumed: 0,
-      input_file_name: 'a.pdf',
-      output_files: [],
-      error: null,
-      attempt: 1,
       queue_message_id: queueId,
+      input_file_name: 'a.pdf',
       created_at: at,
-      started_at: null,
-      completed_at: null,
     });
+    const record = JSON.stringify(then);
     const eventBody = (id: string, type: string, data: string) =>
       `{"id":"${id}","type":"${type}","created_at":"${at}","data":${data}}`;
     const insertEvent = db.prepare(

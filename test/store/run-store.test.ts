@@ -7,8 +7,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LedgerEntry, RunOutcome, RunRow, RunStatus, Store } from '../../src/store/types.js';
 import { Tenants } from '../../src/tenants/service.js';
 import { systemClock } from '../../src/time.js';
-import { engine, openTestStore, type TestStore } from '../helpers/engine.js';
-import { completedUpload, queuedRun } from '../helpers/store-rows.js';
+import { engine, type TestStore } from '../helpers/engine.js';
+import { queuedRun, storeWithFile } from '../helpers/store-rows.js';
 
 let opened: TestStore;
 let store: Store;
@@ -17,12 +17,7 @@ let userId: string;
 let fileId: string;
 
 beforeEach(async () => {
-  opened = await openTestStore();
-  store = opened.store;
-  const created = await new Tenants(store, systemClock).create('t');
-  tenantId = created.tenant_id;
-  userId = created.user_id;
-  fileId = (await completedUpload(store, tenantId)).fileId;
+  ({ opened, store, tenantId, userId, fileId } = await storeWithFile('t'));
 });
 afterEach(async () => {
   await opened.close();

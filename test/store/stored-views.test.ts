@@ -7,10 +7,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runView } from '../../src/records/run.js';
 import { transactionView } from '../../src/records/transaction.js';
 import type { LedgerEntry, Store } from '../../src/store/types.js';
-import { Tenants } from '../../src/tenants/service.js';
-import { systemClock } from '../../src/time.js';
-import { openTestStore, type TestStore } from '../helpers/engine.js';
-import { completedUpload, queuedRun } from '../helpers/store-rows.js';
+import type { TestStore } from '../helpers/engine.js';
+import { queuedRun, storeWithFile } from '../helpers/store-rows.js';
 
 let opened: TestStore;
 let store: Store;
@@ -19,12 +17,7 @@ let userId: string;
 let fileId: string;
 
 beforeEach(async () => {
-  opened = await openTestStore();
-  store = opened.store;
-  const created = await new Tenants(store, systemClock).create('views');
-  tenantId = created.tenant_id;
-  userId = created.user_id;
-  fileId = (await completedUpload(store, tenantId)).fileId;
+  ({ opened, store, tenantId, userId, fileId } = await storeWithFile('views'));
 });
 afterEach(async () => {
   await opened.close();

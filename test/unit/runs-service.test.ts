@@ -5,11 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { BlobMissingError } from '../../src/blobs/blob-store.js';
-import { AppError } from '../../src/errors.js';
 import { Runs } from '../../src/runs/service.js';
 import type { FileRow, Principal, RunRow } from '../../src/store/types.js';
 import type { Clock } from '../../src/time.js';
-import { newTestService } from '../helpers/fakes.js';
+import { failure, newTestService } from '../helpers/fakes.js';
 
 const principal: Principal = { tenantId: 't1', userId: 'u1', tokenId: 'k1' };
 const clock: Clock = { now: () => new Date('2026-11-26T10:00:00.000Z') };
@@ -43,15 +42,6 @@ const noBlobs = (() => {
   });
   return blobs;
 })();
-
-async function failure(work: Promise<unknown>): Promise<AppError> {
-  const error = await work.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(AppError);
-  return error as AppError;
-}
 
 describe('the run service', () => {
   it('creates a queued run of a file of the tenant, with its options, and signals it', async () => {

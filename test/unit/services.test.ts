@@ -4,23 +4,13 @@
  * The HTTP matrix checks the same answers end to end on every engine.
  */
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../src/errors.js';
 import { WebhookEndpoints } from '../../src/events/endpoints/endpoints.js';
 import { Revenue } from '../../src/revenue/service.js';
 import type { UploadRow, WebhookEndpointRow } from '../../src/store/types.js';
 import { TenantError, Tenants } from '../../src/tenants/service.js';
 import { hashToken } from '../../src/tenants/tokens.js';
 import { Uploads } from '../../src/uploads/service.js';
-import { NOW, newTestService, silentLogger } from '../helpers/fakes.js';
-
-async function failure(work: Promise<unknown>): Promise<AppError> {
-  const error = await work.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(AppError);
-  return error as AppError;
-}
+import { failure, NOW, newTestService, silentLogger } from '../helpers/fakes.js';
 
 const newUploads = (env: Record<string, string> = {}) =>
   newTestService(
