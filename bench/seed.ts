@@ -4,6 +4,9 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { openSqliteStore } from '../src/store/sqlite/index.js';
 import { refreshStoredViews } from '../src/store/sqlite/stored-views.js';
+import { RUN_COLUMNS } from '../src/store/runs-core.js';
+import { RUN_VIEW_VERSION, runJson, type RunRow } from '../src/records/run.js';
+import { type LedgerEntry, TRANSACTION_VIEW_VERSION, transactionJson } from '../src/records/transaction.js';
 import { Tenants } from '../src/tenants/service.js';
 import { systemClock } from '../src/time.js';
 
@@ -44,7 +47,7 @@ export async function createTenant(
   }
 }
 
-/** The contract JSON of the rows inserted here, written by the service's own views (src/records). */
+/** Every view's version as the rows inserted here were written (a copy of another would be rewritten). */
 function writeStoredViews(db: Database.Database): void {
   db.exec('DELETE FROM stored_views');
   refreshStoredViews(db);
@@ -62,11 +65,11 @@ export async function seedRuns(dataDir: string, name: string, count: number): Pr
     `INSERT INTO files (id, tenant_id, upload_id, file_name, size_bytes, sha256, page_count, pdf_version, encrypted, storage_key, created_at)
      VALUES (?, ?, ?, 'seed.pdf', 1, 'seed', 1, '1.4', 0, 'none', ?)`,
   ).run(fileId, tenantId, randomUUID(), new Date().toISOString());
+  // each row whole with its JSON, as the service writes a run (a second pass of updates would leave the
+  // table's pages split, and reads slower than the service's own rows)
   const insert = db.prepare(
-    `INSERT INTO runs (id, tenant_id, seq, file_id, user_id, created_by, created_by_type, target, status, progress,
-       total_tasks, completed_tasks, failed_tasks, points_consumed, input_file_name, output_files, error, attempt,
-       queue_message_id, created_at, started_at, completed_at)
-     VALUES (?, ?, ?, ?, ?, ?, 'user', ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, 1, ?, ?, ?, ?)`,
+    `INSERT INTO runs (seq, ${RUN_COLUMNS.join(', ')}, record, record_view)
+     VALUES (@seq, ${RUN_COLUMNS.map((c) => `@${c}`).join(', ')}, @record, ${RUN_VIEW_VERSION})`,
   );
   const start = Date.parse('2026-01-01T00:00:00.000Z');
   const batch = db.transaction((from: number, to: number) => {
@@ -76,27 +79,38 @@ export async function seedRuns(dataDir: string, name: string, count: number): Pr
       const pages = 1 + Math.floor(random() * 40);
       const done = status === 'succeeded' || status === 'failed';
       const created = new Date(start + seq * 1000).toISOString();
-      insert.run(
-        randomUUID(),
-        tenantId,
-        seq,
-        fileId,
-        userId,
-        userId,
+      const run: RunRow = {
+        id: randomUUID(),
+        tenant_id: tenantId,
+        file_id: fileId,
+        user_id: userId,
+        created_by: userId,
+        created_by_type: 'user',
         target,
         status,
-        done ? 100 : 0,
-        done ? pages + 1 : 0,
-        done ? pages + 1 : 0,
-        0,
-        status === 'succeeded' ? pages * 2 : 0,
-        `invoice-${seq}.pdf`,
-        done ? '["report.json","report.html"]' : '[]',
-        randomUUID(),
-        created,
-        done ? created : null,
-        done ? created : null,
-      );
+        progress: done ? 100 : 0,
+        total_tasks: done ? pages + 1 : 0,
+        completed_tasks: done ? pages + 1 : 0,
+        failed_tasks: 0,
+        points_consumed: status === 'succeeded' ? pages * 2 : 0,
+        input_file_name: `invoice-${seq}.pdf`,
+        output_files: done ? ['report.json', 'report.html'] : [],
+        error: null,
+        error_code: null,
+        attempt: 1,
+        queue_message_id: randomUUID(),
+        created_at: created,
+        started_at: done ? created : null,
+        completed_at: done ? created : null,
+        options: {},
+      };
+      insert.run({
+        ...run,
+        seq,
+        output_files: JSON.stringify(run.output_files),
+        options: JSON.stringify(run.options),
+        record: runJson(run),
+      });
     }
   });
   for (let from = 1; from <= count; from += 20_000) batch(from, Math.min(count, from + 19_999));
@@ -125,8 +139,9 @@ export async function seedLedger(dataDir: string, tenants: number, total: number
   const random = generator(total);
   const insert = db.prepare(
     `INSERT INTO ledger (id, tenant_id, type, amount, currency, description, source, run_id, queue_message_id,
-       external_id, occurred_at, created_at)
-     VALUES (?, ?, ?, ?, 'USD', ?, ?, NULL, NULL, ?, ?, ?)`,
+       external_id, occurred_at, created_at, record, record_view)
+     VALUES (@id, @tenant_id, @type, @amount, @currency, @description, @source, @run_id, NULL, @external_id,
+       @occurred_at, @created_at, @record, ${TRANSACTION_VIEW_VERSION})`,
   );
   const now = Date.now();
   const perTenant = Math.ceil(total / tenants);
@@ -134,17 +149,20 @@ export async function seedLedger(dataDir: string, tenants: number, total: number
     for (let i = from; i < to; i++) {
       const tech = random() < 0.6;
       const occurred = new Date(now - Math.floor(random() * 400 * 86_400_000)).toISOString();
-      insert.run(
-        randomUUID(),
-        tenantId,
-        tech ? 'tech' : 'ecosystem',
-        Math.floor(random() * 100_000) - (tech ? 0 : 5_000),
-        tech ? 'Diagnosis run' : 'Partner settlement',
-        tech ? 'run' : 'import',
-        tech ? null : `seed-${i}`,
-        occurred,
-        occurred,
-      );
+      const entry: LedgerEntry = {
+        id: randomUUID(),
+        tenant_id: tenantId,
+        type: tech ? 'tech' : 'ecosystem',
+        amount: Math.floor(random() * 100_000) - (tech ? 0 : 5_000),
+        currency: 'USD',
+        description: tech ? 'Diagnosis run' : 'Partner settlement',
+        source: tech ? 'run' : 'import',
+        run_id: null,
+        external_id: tech ? null : `seed-${i}`,
+        occurred_at: occurred,
+        created_at: occurred,
+      };
+      insert.run({ ...entry, record: transactionJson(entry) });
     }
   });
   for (const t of created) {
