@@ -75,7 +75,6 @@ export interface RawAnswer<S> {
   write: (ctx: AppContext) => void;
 }
 
-// an answer without the envelope (a file, a report, an event stream) is written by the handler
 type AnswerFor<K extends OperationId, S extends SuccessStatus<K>> = [DataOf<K, S>] extends [never]
   ? RawAnswer<S>
   : | DataAnswer<S, DataOf<K, S>>

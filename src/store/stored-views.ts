@@ -17,7 +17,7 @@ export interface StoredView<Row> {
   render: (row: Row) => JsonText;
 }
 
-export const LEDGER_COLUMNS = [
+const LEDGER_COLUMNS = [
   'id',
   'tenant_id',
   'type',

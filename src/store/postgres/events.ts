@@ -1,17 +1,9 @@
-import type {
-  EventDataJson,
-  EventJson,
-  EventRepo,
-  EventType,
-  LogPosition,
-  RunJson,
-  StoredEvent,
-} from '../types.js';
+import type { EventDataJson, EventJson, EventRepo, EventType, LogPosition, StoredEvent } from '../types.js';
 import { newEventId, typeNeedle } from '../outbox-core.js';
 import type { Postgres, Queryable } from './database.js';
 import { ChannelListener } from './listener.js';
 import { eventJson } from '../../records/event.js';
-import { RUN_VIEW_VERSION, type RunRow } from '../../records/run.js';
+import { RUN_VIEW_VERSION, runJson, type RunRow } from '../../records/run.js';
 
 const CHANNEL = 'events_written';
 const ANNOUNCE_DELAY_MS = 5;
@@ -58,11 +50,12 @@ export const outbox = {
     );
   },
   /**
-   * A run's change: its JSON as it is now in this transaction (`record`) stored on the run, and the event that
-   * tells of the change, in one statement.
+   * A run's change: its JSON as it is now in this transaction stored on the run, and the event that tells of
+   * the change, in one statement.
    */
-  async writeRun(tx: Queryable, run: RunRow, type: EventType, at: string, record: RunJson): Promise<void> {
+  async writeRun(tx: Queryable, run: RunRow, type: EventType, at: string): Promise<void> {
     const id = newEventId();
+    const record = runJson(run);
     await tx.query(
       `WITH s AS (UPDATE runs SET record = $6, record_view = ${RUN_VIEW_VERSION} WHERE id = $7),
        e AS (

@@ -330,7 +330,7 @@ export function postgresRuns(db: Postgres, eventsWritten: () => Promise<void>): 
           [queueMessageId, runId, tenantId, before.attempt + 1, at],
         );
         await move(tx, before, before.status, 'queued');
-        await outbox.writeRun(tx, after!, 'run.requeued', at, runJson(after!));
+        await outbox.writeRun(tx, after!, 'run.requeued', at);
         await recordEffect(tx, effect, runId);
         return after;
       });
@@ -364,7 +364,7 @@ export function postgresRuns(db: Postgres, eventsWritten: () => Promise<void>): 
           [at, before.queue_message_id],
         );
         await move(tx, before, before.status, 'cancelled');
-        await outbox.writeRun(tx, after!, 'run.cancelled', at, runJson(after!));
+        await outbox.writeRun(tx, after!, 'run.cancelled', at);
         await recordEffect(tx, effect, runId);
         return after;
       });
@@ -402,7 +402,7 @@ export function postgresRuns(db: Postgres, eventsWritten: () => Promise<void>): 
               )
             ).rows[0]!;
             await move(tx, before, 'queued', 'running');
-            await outbox.writeRun(tx, run, 'run.started', now, runJson(run));
+            await outbox.writeRun(tx, run, 'run.started', now);
             started = true;
           }
           const {
@@ -508,7 +508,7 @@ export function postgresRuns(db: Postgres, eventsWritten: () => Promise<void>): 
           queueMessageId,
         ]);
         await move(tx, before, before.status, outcome.status);
-        await outbox.writeRun(tx, after!, `run.${outcome.status}`, outcome.completed_at, runJson(after!));
+        await outbox.writeRun(tx, after!, `run.${outcome.status}`, outcome.completed_at);
         // the queue entry id makes the booking unique: a retried finish cannot book twice
         if (booking) await writeLedger(tx, booking, queueMessageId);
         return true;

@@ -1,14 +1,17 @@
 import { REFRESH_BATCH, RUN_VIEW, type StoredView, TRANSACTION_VIEW } from '../stored-views.js';
+import type { LedgerEntry } from '../types.js';
 import type { Db } from './database.js';
-import { toRun } from './runs.js';
+import { type RunRecord, toRun } from './runs.js';
+
+type Stored = Record<string, unknown>;
 
 /** Rewrites the stored JSON an older view wrote (see stored-views.ts), a batch per transaction. */
 export function refreshStoredViews(db: Db): void {
-  refresh(db, RUN_VIEW, toRun);
-  refresh(db, TRANSACTION_VIEW, (row) => row);
+  refresh(db, RUN_VIEW, (stored) => toRun(stored as RunRecord));
+  refresh(db, TRANSACTION_VIEW, (stored) => stored as unknown as LedgerEntry);
 }
 
-function refresh<Row>(db: Db, view: StoredView<Row>, toRow: (stored: never) => Row): void {
+function refresh<Row>(db: Db, view: StoredView<Row>, toRow: (stored: Stored) => Row): void {
   const current = db.prepare('SELECT version FROM stored_views WHERE name = ?').pluck().get(view.name);
   if (current === view.version) return;
   const stale = db.prepare(
@@ -24,7 +27,7 @@ function refresh<Row>(db: Db, view: StoredView<Row>, toRow: (stored: never) => R
       unknown
     >)[];
     for (const { _rowid, ...stored } of rows) {
-      write.run(view.render(toRow(stored as never)), view.version, _rowid);
+      write.run(view.render(toRow(stored)), view.version, _rowid);
       after = _rowid;
     }
     return rows.length;
