@@ -75,7 +75,9 @@ function runnable(binaries: Binaries, dir: string): Binaries {
   const installation = path.dirname(path.dirname(binaries.initdb));
   const copy = path.join(dir, 'pgsql');
   if (!existsSync(path.join(copy, 'bin', 'initdb'))) {
-    cpSync(installation, copy, { recursive: true, dereference: true });
+    // its symlinks (libicuuc.so.60 -> libicuuc.so.60.2) are relative and kept so: `dereference` copies only
+    // the top level, and writes nested links as absolute ones into the private checkout
+    cpSync(installation, copy, { recursive: true, verbatimSymlinks: true });
     spawnSync('chown', ['-R', 'nobody', copy]);
   }
   return { initdb: path.join(copy, 'bin', 'initdb'), pgCtl: path.join(copy, 'bin', 'pg_ctl') };
