@@ -114,9 +114,22 @@ export class Postgres {
 
   /** One statement; `name` prepares it once per connection (hot paths). */
   async query<R extends object>(text: string, values: unknown[] = [], name?: string): Promise<R[]> {
+    return (await this.statement<R>(text, values, name)).rows;
+  }
+
+  /** One statement run for its effect: how many rows it inserted, changed or deleted. */
+  async execute(text: string, values: unknown[] = [], name?: string): Promise<number> {
+    return (await this.statement(text, values, name)).rowCount ?? 0;
+  }
+
+  private async statement<R extends object>(
+    text: string,
+    values: unknown[],
+    name: string | undefined,
+  ): Promise<pg.QueryResult<R>> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return (await this.pool.query<R>({ text, values, name })).rows;
+        return await this.pool.query<R>({ text, values, name });
       } catch (error) {
         if (attempt < ATTEMPTS && RETRYABLE.has(code(error) ?? '')) continue;
         throw translate(error);

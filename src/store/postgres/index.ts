@@ -2,14 +2,16 @@ import type { Store } from '../types.js';
 import { guardStore } from '../guard.js';
 import { migrate, Postgres, type PostgresOptions, translate } from './database.js';
 import { postgresEvents } from './events.js';
-import { postgresIdempotency } from './idempotency.js';
-import { postgresLedger } from './ledger.js';
 import { postgresRateBuckets } from './rate-buckets.js';
 import { postgresRuns } from './runs.js';
 import { refreshStoredViews } from './stored-views.js';
 import { BLOCK_BITS, SUPERBLOCK_BITS } from '../runs-core.js';
-import { postgresTenants } from './tenants.js';
-import { postgresUploads } from './uploads.js';
+import { withTokenCache } from './tenants.js';
+import { PostgresDialect } from './dialect.js';
+import { sqlIdempotency } from '../sql/idempotency.js';
+import { sqlLedger } from '../sql/ledger.js';
+import { sqlTenants } from '../sql/tenants.js';
+import { sqlUploads } from '../sql/uploads.js';
 import { postgresWebhooks } from './webhooks.js';
 
 export type { PostgresOptions } from './database.js';
@@ -27,16 +29,17 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
   const events = postgresEvents(db);
   const eventsWritten = () => events.committed();
   const runs = postgresRuns(db, eventsWritten);
-  const tenants = postgresTenants(db);
+  const sql = new PostgresDialect(db);
+  const tenants = withTokenCache(sqlTenants(sql), db);
   return guardStore(
     {
       tenants,
-      uploads: postgresUploads(db, eventsWritten),
+      uploads: sqlUploads(sql, eventsWritten),
       events,
       webhooks: postgresWebhooks(db),
       runs,
-      ledger: postgresLedger(db),
-      idempotency: postgresIdempotency(db),
+      ledger: sqlLedger(sql),
+      idempotency: sqlIdempotency(sql),
       rateBuckets: postgresRateBuckets(db),
       async ping() {
         await db.query('SELECT 1', [], 'ping');

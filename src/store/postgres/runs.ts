@@ -4,8 +4,9 @@ import { newEventId } from '../outbox-core.js';
 import { eventJson } from '../../records/event.js';
 import { RUN_VIEW_VERSION, runJson } from '../../records/run.js';
 import { outbox, runCreatedCtes } from './events.js';
-import { recordEffect } from './idempotency.js';
-import { writeLedger } from './ledger.js';
+import { recordEffect } from '../sql/idempotency.js';
+import { sessionOf } from './dialect.js';
+import { writeLedger } from '../sql/ledger.js';
 import { ChannelListener } from './listener.js';
 import {
   BLOCK_BITS,
@@ -195,7 +196,7 @@ export function postgresRuns(db: Postgres, eventsWritten: () => Promise<void>): 
         result = await db.transaction(async (tx) => {
           const fast = await tx.query(insertFar, [...values, maxQueued - CAP_MARGIN]);
           const outcome = fast.rows.length === 1 ? 'created' : await nearCap(tx);
-          if (outcome === 'created') await recordEffect(tx, effect, run.id);
+          if (outcome === 'created') await recordEffect(sessionOf(tx), effect, run.id);
           return outcome;
         });
       } else {
@@ -331,7 +332,7 @@ export function postgresRuns(db: Postgres, eventsWritten: () => Promise<void>): 
         );
         await move(tx, before, before.status, 'queued');
         await outbox.writeRun(tx, after!, 'run.requeued', at);
-        await recordEffect(tx, effect, runId);
+        await recordEffect(sessionOf(tx), effect, runId);
         return after;
       });
       if (typeof result === 'object') {
@@ -365,7 +366,7 @@ export function postgresRuns(db: Postgres, eventsWritten: () => Promise<void>): 
         );
         await move(tx, before, before.status, 'cancelled');
         await outbox.writeRun(tx, after!, 'run.cancelled', at);
-        await recordEffect(tx, effect, runId);
+        await recordEffect(sessionOf(tx), effect, runId);
         return after;
       });
       if (typeof result === 'object') await eventsWritten();
@@ -510,7 +511,7 @@ export function postgresRuns(db: Postgres, eventsWritten: () => Promise<void>): 
         await move(tx, before, before.status, outcome.status);
         await outbox.writeRun(tx, after!, `run.${outcome.status}`, outcome.completed_at);
         // the queue entry id makes the booking unique: a retried finish cannot book twice
-        if (booking) await writeLedger(tx, booking, queueMessageId);
+        if (booking) await writeLedger(sessionOf(tx), booking, queueMessageId);
         return true;
       });
       if (finished) await eventsWritten();

@@ -17,7 +17,8 @@ import {
   toEndpoint,
 } from '../outbox-core.js';
 import type { Postgres, Queryable } from './database.js';
-import { recordEffect } from './idempotency.js';
+import { recordEffect } from '../sql/idempotency.js';
+import { sessionOf } from './dialect.js';
 
 const E_COLUMNS = ENDPOINT_COLUMNS.split(',')
   .map((c) => `e.${c.trim()}`)
@@ -177,7 +178,7 @@ export function postgresWebhooks(db: Postgres): WebhookRepo {
             endpoint.created_at,
           ],
         );
-        await recordEffect(tx, effect, endpoint.id);
+        await recordEffect(sessionOf(tx), effect, endpoint.id);
         return 'created' as const;
       });
     },
@@ -217,7 +218,7 @@ export function postgresWebhooks(db: Postgres): WebhookRepo {
            WHERE id = $3 AND tenant_id = $4 RETURNING ${ENDPOINT_COLUMNS}`,
           [previousUntil, secret, endpointId, tenantId],
         );
-        if (row) await recordEffect(tx, effect, endpointId);
+        if (row) await recordEffect(sessionOf(tx), effect, endpointId);
         return toEndpoint(row);
       });
     },
@@ -230,7 +231,7 @@ export function postgresWebhooks(db: Postgres): WebhookRepo {
            WHERE id = $1 AND tenant_id = $2 RETURNING ${ENDPOINT_COLUMNS}`,
           [endpointId, tenantId],
         );
-        if (row) await recordEffect(tx, effect, endpointId);
+        if (row) await recordEffect(sessionOf(tx), effect, endpointId);
         return toEndpoint(row);
       });
     },

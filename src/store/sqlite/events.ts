@@ -18,7 +18,7 @@ function hearersOf(db: Db): Set<() => void> {
 }
 
 /** Tells this process's watchers once the writing transaction has returned (a rollback wakes them for nothing). */
-function announce(db: Db): void {
+export function announce(db: Db): void {
   if (announced.has(db)) return;
   announced.add(db);
   setImmediate(() => {

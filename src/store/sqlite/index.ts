@@ -1,13 +1,14 @@
 import { guardStore } from '../guard.js';
 import { StoreUnavailableError, type Store } from '../types.js';
 import { openDatabase } from './database.js';
-import { sqliteEvents } from './events.js';
-import { sqliteIdempotency } from './idempotency.js';
-import { sqliteLedger } from './ledger.js';
+import { gated, SqliteDialect } from './dialect.js';
+import { sqlIdempotency } from '../sql/idempotency.js';
+import { sqlLedger } from '../sql/ledger.js';
+import { sqlTenants } from '../sql/tenants.js';
+import { announce, sqliteEvents } from './events.js';
 import { sqliteRuns } from './runs.js';
-import { sqliteTenants } from './tenants.js';
 import { refreshStoredViews } from './stored-views.js';
-import { sqliteUploads } from './uploads.js';
+import { sqlUploads } from '../sql/uploads.js';
 import { sqliteWebhooks } from './webhooks.js';
 
 /** Busy past busy_timeout, a full or failing disk, a closed handle: nothing the request did wrong. */
@@ -22,24 +23,25 @@ function translate(error: unknown): unknown {
 export function openSqliteStore(dataDir: string): Store {
   const db = openDatabase(dataDir);
   refreshStoredViews(db);
-  const ping = db.prepare('SELECT 1');
+  const sql = new SqliteDialect(db);
   return guardStore(
     {
-      tenants: sqliteTenants(db),
-      uploads: sqliteUploads(db),
-      events: sqliteEvents(db),
-      webhooks: sqliteWebhooks(db),
-      runs: sqliteRuns(db),
-      ledger: sqliteLedger(db),
-      idempotency: sqliteIdempotency(db),
+      tenants: sqlTenants(sql),
+      uploads: sqlUploads(sql, async () => announce(db)),
+      events: gated(sqliteEvents(db), sql),
+      webhooks: gated(sqliteWebhooks(db), sql),
+      runs: gated(sqliteRuns(db), sql),
+      ledger: sqlLedger(sql),
+      idempotency: sqlIdempotency(sql),
       rateBuckets: null,
       async ping() {
-        ping.get();
+        await sql.get('SELECT 1');
       },
       async maintain() {
         // nothing to do: SQLite's counters are single rows (one writer at a time)
       },
       async close() {
+        await sql.idle();
         if (db.open) db.close();
       },
     },

@@ -1,0 +1,76 @@
+import type { RowLock, SqlDialect, SqlSession, SqlValue } from '../sql/dialect.js';
+import type { Postgres, Queryable } from './database.js';
+
+interface Prepared {
+  text: string;
+  name: string;
+}
+
+const prepared = new Map<string, Prepared>();
+
+/**
+ * A statement written with `?` placeholders, as PostgreSQL takes it ($1, $2, ...), and its name: every
+ * statement the repositories write is prepared once per connection (they are a fixed set of texts).
+ */
+function positional(text: string): Prepared {
+  let found = prepared.get(text);
+  if (!found) {
+    let n = 0;
+    // placeholders outside quoted strings and identifiers only
+    const converted = text.replace(/'(?:[^']|'')*'|"(?:[^"]|"")*"|\?/g, (token) =>
+      token === '?' ? `$${++n}` : token,
+    );
+    found = { text: converted, name: `sql.${prepared.size}` };
+    prepared.set(text, found);
+  }
+  return found;
+}
+
+/** Statements on one client of the pool: a transaction's. */
+export function sessionOf(client: Queryable): SqlSession {
+  const all = async <R extends object>(text: string, values: readonly SqlValue[] = []): Promise<R[]> =>
+    (await client.query<R>({ ...positional(text), values: [...values] })).rows;
+  return {
+    all,
+    get: async <R extends object>(text: string, values?: readonly SqlValue[]): Promise<R | undefined> =>
+      (await all<R>(text, values)).at(0),
+    run: async (text, values = []) =>
+      (await client.query({ ...positional(text), values: [...values] })).rowCount ?? 0,
+  };
+}
+
+export class PostgresDialect implements SqlDialect {
+  readonly engine = 'postgres';
+
+  constructor(private readonly db: Postgres) {}
+
+  async all<R extends object>(text: string, values: readonly SqlValue[] = []): Promise<R[]> {
+    const { text: converted, name } = positional(text);
+    return this.db.query<R>(converted, [...values], name);
+  }
+
+  async get<R extends object>(text: string, values?: readonly SqlValue[]): Promise<R | undefined> {
+    return (await this.all<R>(text, values))[0];
+  }
+
+  async run(text: string, values: readonly SqlValue[] = []): Promise<number> {
+    const { text: converted, name } = positional(text);
+    return this.db.execute(converted, [...values], name);
+  }
+
+  transaction<T>(work: (tx: SqlSession) => Promise<T>): Promise<T> {
+    return this.db.transaction((client) => work(sessionOf(client)));
+  }
+
+  rowLock(mode: RowLock): string {
+    return mode === 'wait' ? ' FOR UPDATE' : ' FOR UPDATE SKIP LOCKED';
+  }
+
+  async takeTurn(tx: SqlSession, key: string): Promise<void> {
+    await tx.get('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [key]);
+  }
+
+  contains(text: string, part: string): string {
+    return `strpos(${text}, ${part}) > 0`;
+  }
+}

@@ -1,0 +1,43 @@
+/**
+ * What a repository written once needs of an engine. Statements use `?` placeholders, in the order of
+ * `values`, and SQL both engines accept: ON CONFLICT upserts, RETURNING, CAST(x AS bigint), FILTER on
+ * aggregates, double-quoted aliases. Every other difference is a member here, not an `if` in a repository.
+ */
+
+/** What a placeholder may take: SQLite binds no booleans and PostgreSQL has no undefined. */
+export type SqlValue = string | number | null;
+
+/** Statements on a connection: the pool's, or the one of a transaction. */
+export interface SqlSession {
+  /** Every row the statement returns. */
+  all<R extends object>(text: string, values?: readonly SqlValue[]): Promise<R[]>;
+  /** The statement's first row, if any. */
+  get<R extends object>(text: string, values?: readonly SqlValue[]): Promise<R | undefined>;
+  /** Runs a statement for its effect; how many rows it inserted, changed or deleted. */
+  run(text: string, values?: readonly SqlValue[]): Promise<number>;
+}
+
+export type RowLock = 'wait' | 'skip-locked';
+
+export interface SqlDialect extends SqlSession {
+  readonly engine: 'sqlite' | 'postgres';
+  /**
+   * Runs `work` in one write transaction: all of it commits or none. `work` must reach the database through
+   * `tx` alone (on SQLite the dialect's own statements wait for the transaction to end) and have no effect
+   * outside it: PostgreSQL runs it again after a serialization failure or a deadlock.
+   */
+  transaction<T>(work: (tx: SqlSession) => Promise<T>): Promise<T>;
+  /**
+   * The clause that ends a SELECT whose rows the transaction will change: a row lock on PostgreSQL, where
+   * writers run side by side; nothing on SQLite, where the write transaction holds the whole database.
+   */
+  rowLock(mode: RowLock): string;
+  /**
+   * Makes the transactions that call it with the same `key` take turns until they end (a count checked
+   * before an insert cannot then be passed by two at once): an advisory lock on PostgreSQL; nothing on
+   * SQLite, whose writers take turns anyway.
+   */
+  takeTurn(tx: SqlSession, key: string): Promise<void>;
+  /** An expression true when the text `part` occurs in the text `text` (both SQL expressions). */
+  contains(text: string, part: string): string;
+}

@@ -1,0 +1,155 @@
+import {
+  type DailySums,
+  type LedgerEntry,
+  type LedgerFilter,
+  LedgerRangeError,
+  type LedgerRepo,
+  type PeriodSums,
+  type TransactionJson,
+} from '../types.js';
+import { dayStart, nextDayStart } from '../ledger-days.js';
+import { TRANSACTION_VIEW_VERSION, transactionJson } from '../../records/transaction.js';
+import type { SqlDialect, SqlSession, SqlValue } from './dialect.js';
+
+/**
+ * Inserts one ledger row and adds it to the daily and all-time sums, inside the caller's transaction
+ * (a LedgerRangeError rolls it back); false when the row was there already (same id, external id or queue
+ * entry).
+ */
+export async function writeLedger(
+  tx: SqlSession,
+  entry: LedgerEntry,
+  queueMessageId: string | null = null,
+): Promise<boolean> {
+  const inserted = await tx.run(
+    `INSERT INTO ledger (id, tenant_id, type, amount, currency, description, source, run_id, queue_message_id,
+       external_id, occurred_at, created_at, record, record_view)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ${TRANSACTION_VIEW_VERSION})
+     ON CONFLICT DO NOTHING`,
+    [
+      entry.id,
+      entry.tenant_id,
+      entry.type,
+      entry.amount,
+      entry.currency,
+      entry.description,
+      entry.source,
+      entry.run_id,
+      queueMessageId,
+      entry.external_id,
+      entry.occurred_at,
+      entry.created_at,
+      transactionJson(entry),
+    ],
+  );
+  if (inserted === 0) return false;
+  await tx.run(
+    `INSERT INTO ledger_daily (tenant_id, day, type, amount, tx_count) VALUES (?, ?, ?, ?, 1)
+     ON CONFLICT (tenant_id, day, type) DO UPDATE SET amount = ledger_daily.amount + excluded.amount,
+       tx_count = ledger_daily.tx_count + 1`,
+    [entry.tenant_id, entry.occurred_at.slice(0, 10), entry.type, entry.amount],
+  );
+  await tx.run(
+    `INSERT INTO ledger_totals (tenant_id, type, amount, abs_amount, tx_count) VALUES (?, ?, ?, ?, 1)
+     ON CONFLICT (tenant_id, type) DO UPDATE SET amount = ledger_totals.amount + excluded.amount,
+       abs_amount = ledger_totals.abs_amount + excluded.abs_amount, tx_count = ledger_totals.tx_count + 1`,
+    [entry.tenant_id, entry.type, entry.amount, Math.abs(entry.amount)],
+  );
+  // this type's row as just written (locked by this transaction), the other's as committed
+  const range = await tx.get<{ total: number }>(
+    'SELECT COALESCE(SUM(abs_amount), 0) AS total FROM ledger_totals WHERE tenant_id = ?',
+    [entry.tenant_id],
+  );
+  // every sum the API shows is at most the sum of |amount|: past 2^53 - 1 a total would lose precision
+  if ((range?.total ?? 0) > Number.MAX_SAFE_INTEGER) throw new LedgerRangeError(entry.tenant_id);
+  return true;
+}
+
+export function sqlLedger(sql: SqlDialect): LedgerRepo {
+  return {
+    async append(entries) {
+      return sql.transaction(async (tx) => {
+        let inserted = 0;
+        for (const entry of entries) if (await writeLedger(tx, entry)) inserted++;
+        return { inserted, skipped: entries.length - inserted };
+      });
+    },
+    async list(tenantId, filter: LedgerFilter, limit, offset) {
+      const where = ['tenant_id = ?'];
+      const whereValues: SqlValue[] = [tenantId];
+      // the count comes from the daily sums, or without a date bound from the all-time totals
+      const dayWhere = ['tenant_id = ?'];
+      const dayValues: SqlValue[] = [tenantId];
+      if (filter.type) {
+        where.push('type = ?');
+        whereValues.push(filter.type);
+        dayWhere.push('type = ?');
+        dayValues.push(filter.type);
+      }
+      if (filter.startDate) {
+        where.push('occurred_at >= ?');
+        whereValues.push(dayStart(filter.startDate));
+        dayWhere.push('day >= ?');
+        dayValues.push(filter.startDate);
+      }
+      if (filter.endDate) {
+        where.push('occurred_at < ?');
+        whereValues.push(nextDayStart(filter.endDate));
+        dayWhere.push('day <= ?');
+        dayValues.push(filter.endDate);
+      }
+      const counted = filter.startDate || filter.endDate ? 'ledger_daily' : 'ledger_totals';
+      // the page and its total are one statement, so one snapshot; the skipped rows are read from the
+      // index alone, and only the page's rows from the table
+      const rows = await sql.all<{ n: number; record: TransactionJson | null }>(
+        `WITH total AS (SELECT CAST(COALESCE(SUM(tx_count), 0) AS bigint) AS n FROM ${counted}
+                        WHERE ${dayWhere.join(' AND ')}),
+         page AS (SELECT record, occurred_at, id FROM ledger WHERE id IN (
+                    SELECT id FROM ledger WHERE ${where.join(' AND ')}
+                    ORDER BY occurred_at DESC, id DESC LIMIT ? OFFSET ?))
+         SELECT total.n, page.record FROM total LEFT JOIN page ON true
+         ORDER BY page.occurred_at DESC, page.id DESC`,
+        [...dayValues, ...whereValues, limit, offset],
+      );
+      return { items: rows.flatMap((r) => (r.record === null ? [] : [r.record])), total: rows[0]?.n ?? 0 };
+    },
+    async overview(tenantId, fromDay, toDay) {
+      // one statement: one snapshot, one round trip
+      const rows = await sql.all<{
+        kind: 'all' | 'day' | 'latest';
+        key: string | null;
+        tech: number;
+        ecosystem: number;
+        count: number;
+      }>(
+        `SELECT 'all' AS kind, CAST(NULL AS text) AS key,
+           CAST(COALESCE(SUM(amount) FILTER (WHERE type = 'tech'), 0) AS bigint) AS tech,
+           CAST(COALESCE(SUM(amount) FILTER (WHERE type = 'ecosystem'), 0) AS bigint) AS ecosystem,
+           CAST(COALESCE(SUM(tx_count), 0) AS bigint) AS count
+         FROM ledger_totals WHERE tenant_id = ?
+         UNION ALL
+         SELECT 'day', day, CAST(COALESCE(SUM(amount) FILTER (WHERE type = 'tech'), 0) AS bigint),
+           CAST(COALESCE(SUM(amount) FILTER (WHERE type = 'ecosystem'), 0) AS bigint), 0
+         FROM ledger_daily WHERE tenant_id = ? AND day >= ? AND day <= ? GROUP BY day
+         UNION ALL
+         SELECT 'latest', (SELECT occurred_at FROM ledger WHERE tenant_id = ? ORDER BY occurred_at DESC, id DESC LIMIT 1),
+           0, 0, 0`,
+        [tenantId, tenantId, fromDay, toDay, tenantId],
+      );
+      let allTime: PeriodSums = { tech: 0, ecosystem: 0 };
+      const daily: DailySums[] = [];
+      let count = 0;
+      let latestOccurredAt: string | null = null;
+      for (const row of rows) {
+        if (row.kind === 'all') {
+          allTime = { tech: row.tech, ecosystem: row.ecosystem };
+          count = row.count;
+        } else if (row.kind === 'day')
+          daily.push({ day: row.key!, tech: row.tech, ecosystem: row.ecosystem });
+        else latestOccurredAt = row.key;
+      }
+      daily.sort((a, b) => (a.day < b.day ? -1 : 1));
+      return { allTime, daily, count, latestOccurredAt };
+    },
+  };
+}

@@ -1,0 +1,93 @@
+import type { TenantRepo, TenantRow, TokenLookup, TokenRow, UserRow } from '../types.js';
+import type { SqlDialect, SqlSession, SqlValue } from './dialect.js';
+
+const TENANT = 'id, name, currency, price_per_point, created_at';
+const TOKEN = 'id, tenant_id, user_id, name, prefix, created_at, last_used_at, expires_at, revoked_at';
+
+function insertToken(tx: SqlSession, token: TokenRow, tokenHash: string): Promise<number> {
+  const values: SqlValue[] = [
+    token.id,
+    token.tenant_id,
+    token.user_id,
+    token.name,
+    token.prefix,
+    tokenHash,
+    token.created_at,
+    token.last_used_at,
+    token.expires_at,
+    token.revoked_at,
+  ];
+  return tx.run(
+    `INSERT INTO api_tokens (id, tenant_id, user_id, name, prefix, token_hash, created_at, last_used_at,
+       expires_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    values,
+  );
+}
+
+export function sqlTenants(sql: SqlDialect): TenantRepo {
+  return {
+    async create(tenant, user, token, tokenHash) {
+      await sql.transaction(async (tx) => {
+        await tx.run(
+          'INSERT INTO tenants (id, name, currency, price_per_point, created_at) VALUES (?, ?, ?, ?, ?)',
+          [tenant.id, tenant.name, tenant.currency, tenant.price_per_point, tenant.created_at],
+        );
+        await tx.run('INSERT INTO users (id, tenant_id, name, created_at) VALUES (?, ?, ?, ?)', [
+          user.id,
+          user.tenant_id,
+          user.name,
+          user.created_at,
+        ]);
+        await insertToken(tx, token, tokenHash);
+      });
+    },
+    async get(tenantId) {
+      return sql.get<TenantRow>(`SELECT ${TENANT} FROM tenants WHERE id = ?`, [tenantId]);
+    },
+    async findByName(name) {
+      return sql.get<TenantRow>(`SELECT ${TENANT} FROM tenants WHERE name = ?`, [name]);
+    },
+    async list() {
+      return sql.all<TenantRow>(`SELECT ${TENANT} FROM tenants ORDER BY created_at, id`);
+    },
+    async setPricePerPoint(tenantId, pricePerPoint) {
+      return (
+        (await sql.run('UPDATE tenants SET price_per_point = ? WHERE id = ?', [pricePerPoint, tenantId])) ===
+        1
+      );
+    },
+    async firstUser(tenantId) {
+      return sql.get<UserRow>(
+        'SELECT id, tenant_id, name, created_at FROM users WHERE tenant_id = ? ORDER BY created_at, id LIMIT 1',
+        [tenantId],
+      );
+    },
+    async issueToken(token, tokenHash) {
+      await insertToken(sql, token, tokenHash);
+    },
+    async listTokens(tenantId) {
+      return sql.all<TokenRow>(
+        `SELECT ${TOKEN} FROM api_tokens WHERE tenant_id = ? ORDER BY created_at, id`,
+        [tenantId],
+      );
+    },
+    async revokeToken(tokenId, at) {
+      await sql.run('UPDATE api_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL', [
+        at,
+        tokenId,
+      ]);
+      return sql.get<TokenRow>(`SELECT ${TOKEN} FROM api_tokens WHERE id = ?`, [tokenId]);
+    },
+    async lookupToken(tokenHash) {
+      return sql.get<TokenLookup>(
+        `SELECT id AS "tokenId", tenant_id AS "tenantId", user_id AS "userId", expires_at AS "expiresAt",
+           revoked_at AS "revokedAt", last_used_at AS "lastUsedAt"
+         FROM api_tokens WHERE token_hash = ?`,
+        [tokenHash],
+      );
+    },
+    async touchToken(tokenId, at) {
+      await sql.run('UPDATE api_tokens SET last_used_at = ? WHERE id = ?', [at, tokenId]);
+    },
+  };
+}

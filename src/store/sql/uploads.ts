@@ -1,0 +1,182 @@
+import type { FileRow, PartRow, UploadRepo, UploadRow } from '../types.js';
+import { judgePendingLimits, leaseIsFree, pendingTotalsQuery } from '../uploads-core.js';
+import type { SqlDialect, SqlValue } from './dialect.js';
+import { recordEffect } from './idempotency.js';
+import { writeEvent } from './outbox.js';
+
+const UPLOAD =
+  'id, tenant_id, file_name, size_bytes, content_type, sha256, part_size, part_count, status, file_id, created_at, expires_at, multipart_id';
+const FILE =
+  'id, tenant_id, upload_id, file_name, size_bytes, sha256, page_count, pdf_version, encrypted, storage_key, created_at';
+
+/** SQLite keeps a boolean as 0 or 1, PostgreSQL as a boolean (which takes 0 and 1 as input too). */
+type FileRecord = Omit<FileRow, 'encrypted'> & { encrypted: boolean | number };
+
+function toFile(row: FileRecord | undefined): FileRow | undefined {
+  return row && { ...row, encrypted: Boolean(row.encrypted) };
+}
+
+/** `eventsWritten`: the engine's step after a commit that wrote events (it wakes the event streams). */
+export function sqlUploads(sql: SqlDialect, eventsWritten: () => Promise<void>): UploadRepo {
+  return {
+    async listPending(tenantId, now, limit, offset, startingAfter) {
+      let after = { expiresAt: '', id: '' };
+      if (startingAfter !== undefined) {
+        const cursor = await sql.get<{ expires_at: string }>(
+          `SELECT expires_at FROM uploads WHERE id = ? AND tenant_id = ? AND status = 'pending' AND expires_at >= ?`,
+          [startingAfter, tenantId, now],
+        );
+        if (!cursor) return undefined;
+        after = { expiresAt: cursor.expires_at, id: startingAfter };
+      }
+      // the page and the count are one statement: one snapshot
+      const rows = await sql.all<Partial<UploadRow> & { total: number }>(
+        `WITH total AS (SELECT CAST(COUNT(*) AS bigint) AS total FROM uploads
+                        WHERE tenant_id = ? AND status = 'pending' AND expires_at >= ?),
+         page AS (SELECT ${UPLOAD} FROM uploads
+                  WHERE tenant_id = ? AND status = 'pending' AND expires_at >= ?
+                    AND (expires_at > ? OR (expires_at = ? AND id > ?))
+                  ORDER BY expires_at, id LIMIT ? OFFSET ?)
+         SELECT total.total, page.* FROM total LEFT JOIN page ON true ORDER BY page.expires_at, page.id`,
+        [tenantId, now, tenantId, now, after.expiresAt, after.expiresAt, after.id, limit + 1, offset],
+      );
+      const found = rows.flatMap(({ total: _, ...row }) => (row.id == null ? [] : [row as UploadRow]));
+      const items = found.slice(0, limit);
+      return {
+        items,
+        total: rows[0]?.total ?? 0,
+        lastId: found.length > limit ? items[items.length - 1]!.id : null,
+      };
+    },
+    async create(upload, limits, effect) {
+      return sql.transaction(async (tx) => {
+        // the tenant's creations take turns, so two at once cannot both pass the limits
+        await sql.takeTurn(tx, `uploads:${upload.tenant_id}`);
+        const totals = await tx.get<{ count: number; bytes: number }>(pendingTotalsQuery('?', '?'), [
+          upload.tenant_id,
+          limits.now,
+        ]);
+        const refused = judgePendingLimits(totals!, upload, limits);
+        if (refused) return refused;
+        const values: SqlValue[] = [
+          upload.id,
+          upload.tenant_id,
+          upload.file_name,
+          upload.size_bytes,
+          upload.content_type,
+          upload.sha256,
+          upload.part_size,
+          upload.part_count,
+          upload.status,
+          upload.file_id,
+          upload.created_at,
+          upload.expires_at,
+          upload.multipart_id,
+        ];
+        await tx.run(
+          `INSERT INTO uploads (${UPLOAD}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          values,
+        );
+        await recordEffect(tx, effect, upload.id);
+        return 'created' as const;
+      });
+    },
+    async get(tenantId, uploadId) {
+      return sql.get<UploadRow>(`SELECT ${UPLOAD} FROM uploads WHERE id = ? AND tenant_id = ?`, [
+        uploadId,
+        tenantId,
+      ]);
+    },
+    async parts(uploadId) {
+      return sql.all<PartRow>(
+        'SELECT upload_id, part_number, size_bytes, sha256, received_at FROM upload_parts WHERE upload_id = ? ORDER BY part_number',
+        [uploadId],
+      );
+    },
+    async putPart(part) {
+      const written = await sql.run(
+        `INSERT INTO upload_parts (upload_id, part_number, size_bytes, sha256, received_at)
+         SELECT ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM uploads WHERE id = ? AND status = 'pending')
+         ON CONFLICT (upload_id, part_number) DO UPDATE SET
+           size_bytes = excluded.size_bytes, sha256 = excluded.sha256, received_at = excluded.received_at`,
+        [part.upload_id, part.part_number, part.size_bytes, part.sha256, part.received_at, part.upload_id],
+      );
+      return written === 1;
+    },
+    async complete(file, event) {
+      const result = await sql.transaction(async (tx) => {
+        const won = await tx.run(
+          `UPDATE uploads SET status = 'completed', file_id = ? WHERE id = ? AND tenant_id = ? AND status = 'pending'`,
+          [file.id, file.upload_id, file.tenant_id],
+        );
+        if (won === 0) {
+          // the row lock of the UPDATE waited for a concurrent complete to commit: its file is there now
+          const existing = toFile(
+            await tx.get<FileRecord>(`SELECT ${FILE} FROM files WHERE upload_id = ? AND tenant_id = ?`, [
+              file.upload_id,
+              file.tenant_id,
+            ]),
+          );
+          if (!existing) throw new Error(`upload ${file.upload_id} is neither pending nor completed`);
+          return { file: existing, created: false };
+        }
+        await tx.run(`INSERT INTO files (${FILE}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
+          file.id,
+          file.tenant_id,
+          file.upload_id,
+          file.file_name,
+          file.size_bytes,
+          file.sha256,
+          file.page_count,
+          file.pdf_version,
+          file.encrypted ? 1 : 0,
+          file.storage_key,
+          file.created_at,
+        ]);
+        await tx.run('DELETE FROM upload_parts WHERE upload_id = ?', [file.upload_id]);
+        await writeEvent(sql, tx, file.tenant_id, 'upload.completed', file.created_at, event);
+        return { file, created: true };
+      });
+      if (result.created) await eventsWritten();
+      return result;
+    },
+    async deletePending(tenantId, uploadId) {
+      const deleted = await sql.run(
+        `DELETE FROM uploads WHERE id = ? AND tenant_id = ? AND status = 'pending'`,
+        [uploadId, tenantId],
+      );
+      return deleted === 1;
+    },
+    async expired(now, limit) {
+      return sql.all<UploadRow>(
+        `SELECT ${UPLOAD} FROM uploads WHERE status = 'pending' AND expires_at < ? ORDER BY expires_at LIMIT ?`,
+        [now, limit],
+      );
+    },
+    async getFile(tenantId, fileId) {
+      return toFile(
+        await sql.get<FileRecord>(`SELECT ${FILE} FROM files WHERE id = ? AND tenant_id = ?`, [
+          fileId,
+          tenantId,
+        ]),
+      );
+    },
+    async setMultipart(uploadId, multipartId) {
+      await sql.run('UPDATE uploads SET multipart_id = ? WHERE id = ?', [multipartId, uploadId]);
+    },
+    async lease(id, holder, until, now) {
+      const taken = await sql.run(
+        `UPDATE uploads SET lease_holder = ?, leased_until = ? WHERE id = ? AND ${leaseIsFree('?', '?')}`,
+        [holder, until, id, holder, now],
+      );
+      if (taken === 1) return 'held';
+      return (await sql.get('SELECT 1 AS present FROM uploads WHERE id = ?', [id])) ? 'busy' : 'gone';
+    },
+    async release(uploadId, holder) {
+      await sql.run(
+        'UPDATE uploads SET lease_holder = NULL, leased_until = NULL WHERE id = ? AND lease_holder = ?',
+        [uploadId, holder],
+      );
+    },
+  };
+}
