@@ -73,4 +73,8 @@ export class PostgresDialect implements SqlDialect {
   contains(text: string, part: string): string {
     return `strpos(${text}, ${part}) > 0`;
   }
+
+  indexedBy(): string {
+    return '';
+  }
 }

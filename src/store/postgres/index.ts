@@ -12,7 +12,8 @@ import { sqlIdempotency } from '../sql/idempotency.js';
 import { sqlLedger } from '../sql/ledger.js';
 import { sqlTenants } from '../sql/tenants.js';
 import { sqlUploads } from '../sql/uploads.js';
-import { postgresWebhooks } from './webhooks.js';
+import { postgresDueCandidates } from './webhooks.js';
+import { sqlWebhooks } from '../sql/webhooks.js';
 
 export type { PostgresOptions } from './database.js';
 
@@ -36,7 +37,7 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
       tenants,
       uploads: sqlUploads(sql, eventsWritten),
       events,
-      webhooks: postgresWebhooks(db),
+      webhooks: sqlWebhooks(sql, postgresDueCandidates),
       runs,
       ledger: sqlLedger(sql),
       idempotency: sqlIdempotency(sql),

@@ -40,4 +40,9 @@ export interface SqlDialect extends SqlSession {
   takeTurn(tx: SqlSession, key: string): Promise<void>;
   /** An expression true when the text `part` occurs in the text `text` (both SQL expressions). */
   contains(text: string, part: string): string;
+  /**
+   * A planner hint after a table name: SQLite's INDEXED BY where its planner would walk the wrong index;
+   * nothing on PostgreSQL, which has no hints and needs none there.
+   */
+  indexedBy(index: string): string;
 }

@@ -93,6 +93,10 @@ export class SqliteDialect implements SqlDialect {
   contains(text: string, part: string): string {
     return `instr(${text}, ${part}) > 0`;
   }
+
+  indexedBy(index: string): string {
+    return ` INDEXED BY ${index}`;
+  }
 }
 
 /**

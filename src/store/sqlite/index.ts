@@ -9,7 +9,8 @@ import { announce, sqliteEvents } from './events.js';
 import { sqliteRuns } from './runs.js';
 import { refreshStoredViews } from './stored-views.js';
 import { sqlUploads } from '../sql/uploads.js';
-import { sqliteWebhooks } from './webhooks.js';
+import { sqliteDueCandidates } from './webhooks.js';
+import { sqlWebhooks } from '../sql/webhooks.js';
 
 /** Busy past busy_timeout, a full or failing disk, a closed handle: nothing the request did wrong. */
 function translate(error: unknown): unknown {
@@ -29,7 +30,7 @@ export function openSqliteStore(dataDir: string): Store {
       tenants: sqlTenants(sql),
       uploads: sqlUploads(sql, async () => announce(db)),
       events: gated(sqliteEvents(db), sql),
-      webhooks: gated(sqliteWebhooks(db), sql),
+      webhooks: sqlWebhooks(sql, sqliteDueCandidates),
       runs: gated(sqliteRuns(db), sql),
       ledger: sqlLedger(sql),
       idempotency: sqlIdempotency(sql),

@@ -1,0 +1,295 @@
+import type {
+  AttemptRecord,
+  ClaimedDelivery,
+  ClaimRequest,
+  DeliveryAttempt,
+  EventJson,
+  WebhookRepo,
+} from '../types.js';
+import {
+  type DeliveryRecord,
+  type DueDelivery,
+  ENDPOINT_COLUMNS,
+  type EndpointRecord,
+  eventTypesColumn,
+  pickFairly,
+  tallyLeases,
+  toEndpoint,
+} from '../outbox-core.js';
+import type { SqlDialect, SqlSession, SqlValue } from './dialect.js';
+import { recordEffect } from './idempotency.js';
+
+const E_COLUMNS = ENDPOINT_COLUMNS.split(',')
+  .map((c) => `e.${c.trim()}`)
+  .join(', ');
+
+/** A due delivery a claim may take, with its tenant. */
+export type DueCandidate = DueDelivery & { tenant_id: string };
+
+/**
+ * The one read of a claim whose fast form differs between the engines: the soonest due deliveries of each
+ * enabled endpoint of `tenants` that is not in `full`, at most `perEndpoint` each, soonest first overall, and
+ * none another claimer holds. PostgreSQL walks every endpoint in one statement (LATERAL, SKIP LOCKED);
+ * SQLite, which has neither, one statement per endpoint, each an index walk on the connection it owns.
+ */
+export type DueCandidates = (
+  tx: SqlSession,
+  tenants: string[],
+  now: string,
+  full: ReadonlySet<string>,
+  perEndpoint: number,
+) => Promise<DueCandidate[]>;
+
+/** Placeholders for `rows` rows of `columns` values each: `(?, ?), (?, ?)`. */
+function valuesList(rows: number, columns: number): string {
+  const row = `(${new Array<string>(columns).fill('?').join(', ')})`;
+  return new Array<string>(rows).fill(row).join(', ');
+}
+
+export function sqlWebhooks(sql: SqlDialect, dueCandidates: DueCandidates): WebhookRepo {
+  /** One attempt and its verdict, inside the caller's transaction; false when the lease was lost. */
+  const recordIn = async (
+    tx: SqlSession,
+    { delivery, workerId, attempt, verdict, disable, disableIfFailingBefore }: AttemptRecord,
+  ): Promise<boolean> => {
+    // settled only by the lease's holder, at the attempt it claimed: a lost lease changes nothing
+    const settled = await tx.run(
+      `UPDATE webhook_deliveries SET attempts = attempts + 1, status = ?, next_attempt_at = ?,
+         lease_owner = NULL, lease_until = NULL
+       WHERE endpoint_id = ? AND event_id = ? AND lease_owner = ? AND status = 'pending' AND attempts = ?`,
+      [
+        verdict.outcome === 'retry' ? 'pending' : verdict.outcome,
+        verdict.outcome === 'retry' ? verdict.nextAttemptAt : attempt.attempted_at,
+        delivery.endpoint.id,
+        delivery.eventId,
+        workerId,
+        delivery.attempt - 1,
+      ],
+    );
+    if (settled === 0) return false;
+    await tx.run(
+      `INSERT INTO webhook_attempts (endpoint_id, tenant_id, event_id, attempt, attempted_at, status_code, error,
+         duration_ms, response_body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [
+        delivery.endpoint.id,
+        delivery.endpoint.tenant_id,
+        attempt.event_id,
+        attempt.attempt,
+        attempt.attempted_at,
+        attempt.status_code,
+        attempt.error,
+        attempt.duration_ms,
+        attempt.response_body,
+      ],
+    );
+    if (verdict.outcome === 'succeeded') {
+      await tx.run(
+        'UPDATE webhook_endpoints SET failing_since = NULL WHERE id = ? AND failing_since IS NOT NULL',
+        [delivery.endpoint.id],
+      );
+    } else {
+      await tx.run(
+        `UPDATE webhook_endpoints SET failing_since = COALESCE(failing_since, ?),
+           status = CASE WHEN ? = 1 OR COALESCE(failing_since, ?) < ? THEN 'disabled' ELSE status END
+         WHERE id = ?`,
+        [
+          attempt.attempted_at,
+          disable ? 1 : 0,
+          attempt.attempted_at,
+          disableIfFailingBefore,
+          delivery.endpoint.id,
+        ],
+      );
+    }
+    return true;
+  };
+
+  /**
+   * The run queue's fair order: the tenants with something due, the one with the fewest deliveries under
+   * lease first, one delivery per tenant per round. Every read walks an index, so a claim costs the batch,
+   * not the backlog: the leases in force (lease_until), the tenants with something due (a skip-scan of the
+   * due index, one step per tenant), and the due deliveries of their endpoints that may take more.
+   */
+  const claimIn = async (tx: SqlSession, request: ClaimRequest): Promise<ClaimedDelivery[]> => {
+    const { workerId, now, leaseUntil, perEndpoint, max } = request;
+    const leased = await tx.all<{ endpoint: string; tenant: string; n: number }>(
+      `SELECT endpoint_id AS endpoint, tenant_id AS tenant, CAST(COUNT(*) AS integer) AS n
+       FROM webhook_deliveries${sql.indexedBy('webhook_deliveries_leased')}
+       WHERE lease_until >= ? AND status = 'pending' GROUP BY endpoint_id, tenant_id`,
+      [now],
+    );
+    const { perEndpoint: perEndpointNow, perTenant: perTenantNow } = tallyLeases(leased);
+    const full = new Set(leased.filter((l) => l.n >= perEndpoint).map((l) => l.endpoint));
+    const nextDueTenant = `SELECT d.tenant_id FROM webhook_deliveries d${sql.indexedBy('webhook_deliveries_due')}
+      WHERE d.status = 'pending' AND d.next_attempt_at <= ?`;
+    const due = await tx.all<{ tenant_id: string }>(
+      `WITH RECURSIVE t (tenant_id) AS (
+         SELECT (${nextDueTenant} ORDER BY d.tenant_id LIMIT 1)
+         UNION ALL
+         SELECT (${nextDueTenant} AND d.tenant_id > t.tenant_id ORDER BY d.tenant_id LIMIT 1)
+         FROM t WHERE t.tenant_id IS NOT NULL)
+       SELECT tenant_id FROM t WHERE tenant_id IS NOT NULL`,
+      [now, now],
+    );
+    const tenants = due
+      .map((t) => t.tenant_id)
+      .sort((a, b) => (perTenantNow.get(a) ?? 0) - (perTenantNow.get(b) ?? 0));
+    if (tenants.length === 0) return [];
+    const candidates = await dueCandidates(tx, tenants, now, full, Math.min(max, perEndpoint));
+    const queues = new Map<string, DueDelivery[]>(tenants.map((tenant) => [tenant, []]));
+    for (const { tenant_id, ...candidate } of candidates) queues.get(tenant_id)?.push(candidate);
+    const picked = pickFairly([...queues.values()], perEndpointNow, perEndpoint, max);
+    if (picked.length === 0) return [];
+    const keys = picked.flatMap((p): SqlValue[] => [p.endpoint, p.event]);
+    await tx.run(
+      `UPDATE webhook_deliveries SET lease_owner = ?, lease_until = ?
+       WHERE (endpoint_id, event_id) IN (VALUES ${valuesList(picked.length, 2)})`,
+      [workerId, leaseUntil, ...keys],
+    );
+    // the leases, the endpoints and the events of the whole batch: two statements, not two per delivery
+    const rows = await tx.all<DeliveryRecord>(
+      `SELECT ${E_COLUMNS}, d.event_id, v.type AS event_type, v.body, d.attempts
+       FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id JOIN events v ON v.id = d.event_id
+       WHERE (d.endpoint_id, d.event_id) IN (VALUES ${valuesList(picked.length, 2)})`,
+      keys,
+    );
+    return rows.map((row): ClaimedDelivery => {
+      const { event_id, event_type, body, attempts, ...endpoint } = row;
+      return {
+        endpoint: toEndpoint(endpoint),
+        eventId: event_id,
+        eventType: event_type,
+        body: body as EventJson,
+        attempt: attempts + 1,
+      };
+    });
+  };
+
+  const endpointAfter = async (tx: SqlSession, tenantId: string, endpointId: string) =>
+    toEndpoint(
+      await tx.get<EndpointRecord>(
+        `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE id = ? AND tenant_id = ?`,
+        [endpointId, tenantId],
+      ),
+    );
+
+  return {
+    async create(endpoint, max, effect) {
+      return sql.transaction(async (tx) => {
+        // one creation at a time per tenant: the count and the insert cannot interleave with another's
+        await sql.takeTurn(tx, `webhooks:${endpoint.tenant_id}`);
+        const counted = await tx.get<{ n: number }>(
+          'SELECT CAST(COUNT(*) AS integer) AS n FROM webhook_endpoints WHERE tenant_id = ?',
+          [endpoint.tenant_id],
+        );
+        if (counted!.n >= max) return 'over_limit' as const;
+        await tx.run(
+          `INSERT INTO webhook_endpoints (${ENDPOINT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          [
+            endpoint.id,
+            endpoint.tenant_id,
+            endpoint.url,
+            eventTypesColumn(endpoint.events),
+            endpoint.description,
+            endpoint.status,
+            endpoint.secret,
+            endpoint.previous_secret,
+            endpoint.previous_secret_until,
+            endpoint.failing_since,
+            endpoint.created_at,
+          ],
+        );
+        await recordEffect(tx, effect, endpoint.id);
+        return 'created' as const;
+      });
+    },
+    async list(tenantId) {
+      const rows = await sql.all<EndpointRecord>(
+        `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE tenant_id = ? ORDER BY created_at, id`,
+        [tenantId],
+      );
+      return rows.map((row) => toEndpoint(row));
+    },
+    async get(tenantId, endpointId) {
+      return endpointAfter(sql, tenantId, endpointId);
+    },
+    async delete(tenantId, endpointId) {
+      return sql.transaction(async (tx) => {
+        const gone = await tx.run('DELETE FROM webhook_endpoints WHERE id = ? AND tenant_id = ?', [
+          endpointId,
+          tenantId,
+        ]);
+        if (gone === 0) return false;
+        await tx.run('DELETE FROM webhook_deliveries WHERE endpoint_id = ?', [endpointId]);
+        await tx.run('DELETE FROM webhook_attempts WHERE endpoint_id = ?', [endpointId]);
+        return true;
+      });
+    },
+    async rotate(tenantId, endpointId, secret, previousUntil, effect) {
+      // the change and its record on the request's idempotency key commit together
+      return sql.transaction(async (tx) => {
+        const changed = await tx.run(
+          `UPDATE webhook_endpoints SET previous_secret = secret, previous_secret_until = ?, secret = ?
+           WHERE id = ? AND tenant_id = ?`,
+          [previousUntil, secret, endpointId, tenantId],
+        );
+        if (changed === 0) return undefined;
+        await recordEffect(tx, effect, endpointId);
+        return endpointAfter(tx, tenantId, endpointId);
+      });
+    },
+    async enable(tenantId, endpointId, effect) {
+      return sql.transaction(async (tx) => {
+        const changed = await tx.run(
+          `UPDATE webhook_endpoints SET status = 'enabled', failing_since = NULL WHERE id = ? AND tenant_id = ?`,
+          [endpointId, tenantId],
+        );
+        if (changed === 0) return undefined;
+        await recordEffect(tx, effect, endpointId);
+        return endpointAfter(tx, tenantId, endpointId);
+      });
+    },
+    async claim(workerId, now, leaseUntil, perEndpoint, max) {
+      return sql.transaction((tx) => claimIn(tx, { workerId, now, leaseUntil, perEndpoint, max }));
+    },
+    async renewLease(endpointId, eventId, workerId, leaseUntil) {
+      const renewed = await sql.run(
+        `UPDATE webhook_deliveries SET lease_until = ?
+         WHERE endpoint_id = ? AND event_id = ? AND lease_owner = ? AND status = 'pending'`,
+        [leaseUntil, endpointId, eventId, workerId],
+      );
+      return renewed === 1;
+    },
+    async recordMany(entries) {
+      return sql.transaction(async (tx) => {
+        const results: boolean[] = [];
+        for (const entry of entries) results.push(await recordIn(tx, entry));
+        return results;
+      });
+    },
+    async backlog(now) {
+      const row = await sql.get<{ pending: number; due: number; oldest_due_at: string | null }>(
+        `SELECT CAST(COUNT(*) AS integer) AS pending,
+           CAST(COUNT(*) FILTER (WHERE next_attempt_at <= ?) AS integer) AS due,
+           MIN(next_attempt_at) FILTER (WHERE next_attempt_at <= ?) AS oldest_due_at
+         FROM webhook_deliveries${sql.indexedBy('webhook_deliveries_due')} WHERE status = 'pending'`,
+        [now, now],
+      );
+      return { pending: row!.pending, due: row!.due, oldestDueAt: row!.oldest_due_at };
+    },
+    async recordAndClaim(entries, next) {
+      return sql.transaction(async (tx) => {
+        const recorded: boolean[] = [];
+        for (const entry of entries) recorded.push(await recordIn(tx, entry));
+        return { recorded, claimed: next.max > 0 ? await claimIn(tx, next) : [] };
+      });
+    },
+    async attempts(tenantId, endpointId, limit) {
+      return sql.all<DeliveryAttempt>(
+        `SELECT event_id, attempt, attempted_at, status_code, error, duration_ms, response_body FROM webhook_attempts
+         WHERE endpoint_id = ? AND tenant_id = ? ORDER BY seq DESC LIMIT ?`,
+        [endpointId, tenantId, limit],
+      );
+    },
+  };
+}
