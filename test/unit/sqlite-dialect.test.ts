@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { gated, SqliteDialect } from '../../src/store/sqlite/dialect.js';
+import { SqliteDialect } from '../../src/store/sqlite/dialect.js';
 
 /**
  * better-sqlite3's one connection is shared by every request: a transaction whose body awaits must keep
@@ -58,33 +58,40 @@ describe('the SQLite dialect', () => {
     expect(values()).toEqual([7]);
   });
 
-  it('makes a repository that uses the connection directly wait for an open transaction', async () => {
-    const direct = {
-      async add(v: number) {
-        db.prepare('INSERT INTO t (v) VALUES (?)').run(v);
-      },
-      watch() {
-        return 'registered';
-      },
-    };
-    const repo = gated(direct, sql);
-    let called: Promise<void> | undefined;
-    await expect(
-      sql.transaction(async (tx) => {
+  it("makes a second connection to the same file in this process wait for the first one's transaction", async () => {
+    // without the shared gate the second BEGIN IMMEDIATE would block the thread in busy_timeout, and the
+    // first transaction, whose body awaits, could never reach its COMMIT
+    const other = new Database(path.join(dir, 'd.sqlite'));
+    other.pragma('busy_timeout = 100');
+    db.pragma('busy_timeout = 100');
+    const second = new SqliteDialect(other);
+    try {
+      const first = sql.transaction(async (tx) => {
         await tx.run('INSERT INTO t (v) VALUES (1)');
-        called = repo.add(5);
-        // a synchronous method is not an access to the connection: it answers at once
-        expect(repo.watch()).toBe('registered');
-        await new Promise((resolve) => setTimeout(resolve, 10));
-        throw new Error('rolled back');
-      }),
-    ).rejects.toThrow('rolled back');
-    await called;
-    expect(values()).toEqual([5]);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        await tx.run('INSERT INTO t (v) VALUES (2)');
+      });
+      const then = second.transaction(async (tx) => {
+        const n = (await tx.get<{ n: number }>('SELECT COUNT(*) AS n FROM t'))!.n;
+        await tx.run('INSERT INTO t (v) VALUES (?)', [10 + n]);
+      });
+      await Promise.all([first, then]);
+      expect(values()).toEqual([1, 2, 12]);
+    } finally {
+      other.close();
+    }
   });
 
   it('locks no rows itself (the write transaction holds the whole database)', () => {
     expect(sql.rowLock('wait')).toBe('');
     expect(sql.rowLock('skip-locked')).toBe('');
+  });
+
+  it('reads a JSON array as the texts of a subquery, whatever its length', async () => {
+    await sql.run('INSERT INTO t (v) VALUES (1), (2), (3)');
+    const rows = await sql.all<{ v: number }>(`SELECT v FROM t WHERE v IN ${sql.jsonTexts('?')} ORDER BY v`, [
+      JSON.stringify(['1', '3']),
+    ]);
+    expect(rows.map((r) => r.v)).toEqual([1, 3]);
   });
 });

@@ -3,10 +3,15 @@ import type { Postgres, Queryable } from './database.js';
 
 interface Prepared {
   text: string;
-  name: string;
+  name: string | undefined;
 }
 
 const prepared = new Map<string, Prepared>();
+/**
+ * Statements past this many distinct texts run unprepared: a text built per call (a list's length in it)
+ * must not fill every connection with prepared statements.
+ */
+const MOST_PREPARED = 1_000;
 
 /**
  * A statement written with `?` placeholders, as PostgreSQL takes it ($1, $2, ...), and its name: every
@@ -20,8 +25,8 @@ function positional(text: string): Prepared {
     const converted = text.replace(/'(?:[^']|'')*'|"(?:[^"]|"")*"|\?/g, (token) =>
       token === '?' ? `$${++n}` : token,
     );
-    found = { text: converted, name: `sql.${prepared.size}` };
-    prepared.set(text, found);
+    found = { text: converted, name: prepared.size < MOST_PREPARED ? `sql.${prepared.size}` : undefined };
+    if (found.name !== undefined) prepared.set(text, found);
   }
   return found;
 }
@@ -68,6 +73,14 @@ export class PostgresDialect implements SqlDialect {
 
   async takeTurn(tx: SqlSession, key: string): Promise<void> {
     await tx.get('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [key]);
+  }
+
+  jsonTexts(placeholder: string): string {
+    return `(SELECT jsonb_array_elements_text(CAST(${placeholder} AS jsonb)))`;
+  }
+
+  greatest(a: string, b: string): string {
+    return `GREATEST(${a}, ${b})`;
   }
 
   contains(text: string, part: string): string {

@@ -1,9 +1,9 @@
-import type { EventDataJson, EventJson, EventRepo, EventType, LogPosition, StoredEvent } from '../types.js';
-import { newEventId, typeNeedle } from '../outbox-core.js';
-import type { Postgres, Queryable } from './database.js';
+import type { EventJson, EventRepo, LogPosition, StoredEvent } from '../types.js';
+import { typeNeedle } from '../outbox-core.js';
+import type { Postgres } from './database.js';
+import type { SqlDialect } from '../sql/dialect.js';
+import { sweepEvents } from '../sql/outbox.js';
 import { ChannelListener } from './listener.js';
-import { eventJson } from '../../records/event.js';
-import { RUN_VIEW_VERSION, runJson, type RunRow } from '../../records/run.js';
 
 const CHANNEL = 'events_written';
 const ANNOUNCE_DELAY_MS = 5;
@@ -21,50 +21,6 @@ const EVENT = `${POSITION} AS position, id, tenant_id, type, created_at, body`;
 const EMPTY_LOG = '0'.repeat(20) as LogPosition;
 /** Events stamped per publish statement; a larger backlog takes several. */
 const PUBLISH_BATCH = 10_000;
-
-/** The deliveries of the event just inserted by the CTE `e` (`$1` id, `$3` time, `$4` the type's needle). */
-const FAN_OUT = `
-  INSERT INTO webhook_deliveries (endpoint_id, event_id, tenant_id, next_attempt_at, status)
-  SELECT w.id, $1, w.tenant_id, $3, 'pending' FROM webhook_endpoints w JOIN e ON w.tenant_id = e.tenant_id
-  WHERE w.status = 'enabled' AND (w.events IS NULL OR strpos(w.events, $4) > 0)`;
-
-/**
- * Writes an event inside the caller's transaction, with a pending delivery for every enabled endpoint of
- * the tenant that takes its type. The caller announces it (`announce`) once it has committed.
- */
-export const outbox = {
-  /** `data`: the run's or the upload's JSON as it is now in this transaction. */
-  async write(
-    tx: Queryable,
-    tenantId: string,
-    type: EventType,
-    at: string,
-    data: EventDataJson,
-  ): Promise<void> {
-    const id = newEventId();
-    await tx.query(
-      `WITH e AS (
-         INSERT INTO events (id, tenant_id, type, created_at, body) VALUES ($1, $5, $2, $3, $6) RETURNING tenant_id)
-       ${FAN_OUT}`,
-      [id, type, at, typeNeedle(type), tenantId, eventJson(id, type, at, data)],
-    );
-  },
-  /**
-   * A run's change: its JSON as it is now in this transaction stored on the run, and the event that tells of
-   * the change, in one statement.
-   */
-  async writeRun(tx: Queryable, run: RunRow, type: EventType, at: string): Promise<void> {
-    const id = newEventId();
-    const record = runJson(run);
-    await tx.query(
-      `WITH s AS (UPDATE runs SET record = $6, record_view = ${RUN_VIEW_VERSION} WHERE id = $7),
-       e AS (
-         INSERT INTO events (id, tenant_id, type, created_at, body) VALUES ($1, $5, $2, $3, $8) RETURNING tenant_id)
-       ${FAN_OUT}`,
-      [id, type, at, typeNeedle(type), run.tenant_id, record, run.id, eventJson(id, type, at, record)],
-    );
-  },
-};
 
 /**
  * The CTEs that write run.created beside a run inserted by the CTE `r`: `eventParam` the event's id,
@@ -86,7 +42,10 @@ export function runCreatedCtes(
       WHERE w.status = 'enabled' AND (w.events IS NULL OR strpos(w.events, '${typeNeedle('run.created')}') > 0))`;
 }
 
-export function postgresEvents(db: Postgres): EventRepo & { committed(): Promise<void>; close(): void } {
+export function postgresEvents(
+  db: Postgres,
+  sql: SqlDialect,
+): EventRepo & { committed(): Promise<void>; close(): void } {
   const written = new ChannelListener(CHANNEL, () => db.listener());
   let announcing: NodeJS.Timeout | undefined;
   const local = new Set<() => void>();
@@ -204,24 +163,7 @@ export function postgresEvents(db: Postgres): EventRepo & { committed(): Promise
       };
     },
     async sweep(before, limit) {
-      return db.transaction(async (tx) => {
-        const { rows } = await tx.query<{ id: string }>(
-          `DELETE FROM events WHERE id IN (SELECT id FROM events WHERE created_at < $1 ORDER BY created_at LIMIT $2)
-           RETURNING id`,
-          [before, limit],
-        );
-        if (rows.length > 0) {
-          await tx.query('DELETE FROM webhook_deliveries WHERE event_id = ANY ($1::text[])', [
-            rows.map((r) => r.id),
-          ]);
-        }
-        const attempts = await tx.query(
-          `DELETE FROM webhook_attempts WHERE seq IN (
-             SELECT seq FROM webhook_attempts WHERE attempted_at < $1 LIMIT $2)`,
-          [before, limit],
-        );
-        return { events: rows.length, attempts: attempts.rowCount ?? 0 };
-      });
+      return sweepEvents(sql, before, limit);
     },
   };
 }

@@ -3,7 +3,8 @@ import { guardStore } from '../guard.js';
 import { migrate, Postgres, type PostgresOptions, translate } from './database.js';
 import { postgresEvents } from './events.js';
 import { postgresRateBuckets } from './rate-buckets.js';
-import { postgresRuns } from './runs.js';
+import { postgresRunEngine } from './runs.js';
+import { sqlRuns } from '../sql/runs.js';
 import { refreshStoredViews } from './stored-views.js';
 import { BLOCK_BITS, SUPERBLOCK_BITS } from '../runs-core.js';
 import { withTokenCache } from './tenants.js';
@@ -27,10 +28,10 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
     await db.close();
     throw error;
   }
-  const events = postgresEvents(db);
-  const eventsWritten = () => events.committed();
-  const runs = postgresRuns(db, eventsWritten);
   const sql = new PostgresDialect(db);
+  const events = postgresEvents(db, sql);
+  const eventsWritten = () => events.committed();
+  const runEngine = postgresRunEngine(db, sql, eventsWritten);
   const tenants = withTokenCache(sqlTenants(sql), db);
   return guardStore(
     {
@@ -38,7 +39,7 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
       uploads: sqlUploads(sql, eventsWritten),
       events,
       webhooks: sqlWebhooks(sql, postgresDueCandidates),
-      runs,
+      runs: sqlRuns(sql, runEngine, eventsWritten),
       ledger: sqlLedger(sql),
       idempotency: sqlIdempotency(sql),
       rateBuckets: postgresRateBuckets(db),
@@ -60,7 +61,7 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
       },
       async close() {
         tenants.close();
-        runs.close();
+        runEngine.close();
         events.close();
         await db.close();
       },

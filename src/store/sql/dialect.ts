@@ -38,6 +38,13 @@ export interface SqlDialect extends SqlSession {
    * SQLite, whose writers take turns anyway.
    */
   takeTurn(tx: SqlSession, key: string): Promise<void>;
+  /**
+   * A subquery of the texts in the JSON array bound to `placeholder` (`?`): one statement text for lists of
+   * any length, where `IN (?, ?, ...)` would be a new statement (and a new prepared plan) per length.
+   */
+  jsonTexts(placeholder: string): string;
+  /** The larger of two SQL expressions (GREATEST on PostgreSQL, the two-argument max on SQLite). */
+  greatest(a: string, b: string): string;
   /** An expression true when the text `part` occurs in the text `text` (both SQL expressions). */
   contains(text: string, part: string): string;
   /**

@@ -31,3 +31,31 @@ export async function writeEvent(
     [id, at, tenantId, typeNeedle(type)],
   );
 }
+
+/**
+ * Deletes up to `limit` events created before `before`, with their deliveries, and up to `limit` delivery
+ * attempts recorded before `before` (EventRepo.sweep).
+ */
+export async function sweepEvents(
+  sql: SqlDialect,
+  before: string,
+  limit: number,
+): Promise<{ events: number; attempts: number }> {
+  return sql.transaction(async (tx) => {
+    const ids = await tx.all<{ id: string }>(
+      'SELECT id FROM events WHERE created_at < ? ORDER BY created_at LIMIT ?',
+      [before, limit],
+    );
+    if (ids.length > 0) {
+      const list = JSON.stringify(ids.map((row) => row.id));
+      await tx.run(`DELETE FROM webhook_deliveries WHERE event_id IN ${sql.jsonTexts('?')}`, [list]);
+      await tx.run(`DELETE FROM events WHERE id IN ${sql.jsonTexts('?')}`, [list]);
+    }
+    const attempts = await tx.run(
+      `DELETE FROM webhook_attempts WHERE seq IN (
+         SELECT seq FROM webhook_attempts WHERE attempted_at < ? LIMIT ?)`,
+      [before, limit],
+    );
+    return { events: ids.length, attempts };
+  });
+}

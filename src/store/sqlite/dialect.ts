@@ -1,21 +1,43 @@
+import path from 'node:path';
 import type Database from 'better-sqlite3';
 import type { RowLock, SqlDialect, SqlSession, SqlValue } from '../sql/dialect.js';
 import type { Db } from './database.js';
 
+/** The transaction open on a database file in this process, if any. */
+interface Gate {
+  open: Promise<void> | undefined;
+}
+
+/**
+ * One gate per database file for the whole process: a second connection to the same file (another store
+ * in this process) that began a write while the first's transaction awaits would block the thread in
+ * busy_timeout, and the first could never commit. It waits for the gate instead; other processes wait in
+ * busy_timeout, which does not stop this one.
+ */
+const gates = new Map<string, Gate>();
+
+function gateOf(db: Db): Gate {
+  const file = path.resolve(db.name);
+  let gate = gates.get(file);
+  if (!gate) gates.set(file, (gate = { open: undefined }));
+  return gate;
+}
+
 /**
  * The SQL dialect over the one better-sqlite3 connection every request of the process shares. Its calls
  * are synchronous, so a transaction whose body awaits would let other requests' statements run inside it;
- * the dialect therefore keeps a gate: while a transaction is open, every statement outside it (and every
- * call into a repository that uses the connection directly, see `gated`) waits for the commit. No
- * transaction open, a statement runs at once, in the caller's tick.
+ * the dialect therefore keeps a gate: while a transaction is open, every statement outside it waits for the
+ * commit. No transaction open, a statement runs at once, in the caller's tick. Every repository reaches
+ * the database through the dialect, so nothing goes around the gate.
  */
 export class SqliteDialect implements SqlDialect {
   readonly engine = 'sqlite';
   private readonly statements = new Map<string, Database.Statement>();
-  private open: Promise<void> | undefined;
+  private readonly gate: Gate;
   private readonly direct: SqlSession;
 
   constructor(private readonly db: Db) {
+    this.gate = gateOf(db);
     const prepared = (text: string): Database.Statement => {
       let statement = this.statements.get(text);
       if (!statement) {
@@ -39,34 +61,29 @@ export class SqliteDialect implements SqlDialect {
    * (as the methods below do), never on the strength of this promise.
    */
   async idle(): Promise<void> {
-    while (this.open) await this.open;
-  }
-
-  /** Undefined when no transaction is open: the caller may use the connection in this tick. */
-  get busy(): Promise<void> | undefined {
-    return this.open;
+    while (this.gate.open) await this.gate.open;
   }
 
   async all<R extends object>(text: string, values?: readonly SqlValue[]): Promise<R[]> {
-    while (this.open) await this.open;
+    while (this.gate.open) await this.gate.open;
     return this.direct.all<R>(text, values);
   }
 
   async get<R extends object>(text: string, values?: readonly SqlValue[]): Promise<R | undefined> {
-    while (this.open) await this.open;
+    while (this.gate.open) await this.gate.open;
     return this.direct.get<R>(text, values);
   }
 
   async run(text: string, values?: readonly SqlValue[]): Promise<number> {
-    while (this.open) await this.open;
+    while (this.gate.open) await this.gate.open;
     return this.direct.run(text, values);
   }
 
   async transaction<T>(work: (tx: SqlSession) => Promise<T>): Promise<T> {
     // checked and taken in one tick: two waiters woken together cannot both begin
-    while (this.open) await this.open;
+    while (this.gate.open) await this.gate.open;
     let release!: () => void;
-    this.open = new Promise((resolve) => (release = resolve));
+    this.gate.open = new Promise((resolve) => (release = resolve));
     try {
       // IMMEDIATE: the write lock now (waiting busy_timeout for another process), not at the first write
       this.db.exec('BEGIN IMMEDIATE');
@@ -79,7 +96,7 @@ export class SqliteDialect implements SqlDialect {
         throw error;
       }
     } finally {
-      this.open = undefined;
+      this.gate.open = undefined;
       release();
     }
   }
@@ -90,6 +107,14 @@ export class SqliteDialect implements SqlDialect {
 
   async takeTurn(): Promise<void> {}
 
+  jsonTexts(placeholder: string): string {
+    return `(SELECT value FROM json_each(${placeholder}))`;
+  }
+
+  greatest(a: string, b: string): string {
+    return `max(${a}, ${b})`;
+  }
+
   contains(text: string, part: string): string {
     return `instr(${text}, ${part}) > 0`;
   }
@@ -97,27 +122,4 @@ export class SqliteDialect implements SqlDialect {
   indexedBy(index: string): string {
     return ` INDEXED BY ${index}`;
   }
-}
-
-/**
- * A repository that uses the connection directly (synchronous statements and transactions), made to wait
- * while a dialect transaction is open: its calls would otherwise run inside that transaction. Only its
- * async methods touch the connection (`watch` and the like register a callback and return at once).
- */
-export function gated<R extends object>(repo: R, dialect: SqliteDialect): R {
-  const wrapped = new Map<PropertyKey, unknown>();
-  return new Proxy(repo, {
-    get(target, property) {
-      const value: unknown = Reflect.get(target, property, target);
-      if (typeof value !== 'function' || value.constructor.name !== 'AsyncFunction') return value;
-      let method = wrapped.get(property);
-      if (!method) {
-        const call = (args: unknown[]): unknown =>
-          dialect.busy ? dialect.busy.then(() => call(args)) : Reflect.apply(value, target, args);
-        method = (...args: unknown[]) => call(args);
-        wrapped.set(property, method);
-      }
-      return method;
-    },
-  });
 }

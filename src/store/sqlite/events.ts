@@ -1,134 +1,93 @@
-import type { EventDataJson, EventJson, EventRepo, EventType, LogPosition, StoredEvent } from '../types.js';
-import { newEventId, typeNeedle } from '../outbox-core.js';
-import type { Db } from './database.js';
-import { eventJson } from '../../records/event.js';
+import type { EventJson, EventRepo, LogPosition, StoredEvent } from '../types.js';
+import type { SqlDialect } from '../sql/dialect.js';
+import { sweepEvents } from '../sql/outbox.js';
 
 /** The single writer takes seq inside its transaction, so seq order is commit order: it is the position. */
 const POSITION = "printf('%020d', seq)";
 const EVENT = `${POSITION} AS position, id, tenant_id, type, created_at, body`;
-
-/** Who hears this process's event writes (SQLite cannot tell another process's). */
-const hearers = new WeakMap<Db, Set<() => void>>();
-const announced = new WeakSet<Db>();
-
-function hearersOf(db: Db): Set<() => void> {
-  let set = hearers.get(db);
-  if (!set) hearers.set(db, (set = new Set()));
-  return set;
-}
-
-/** Tells this process's watchers once the writing transaction has returned (a rollback wakes them for nothing). */
-export function announce(db: Db): void {
-  if (announced.has(db)) return;
-  announced.add(db);
-  setImmediate(() => {
-    announced.delete(db);
-    for (const hear of hearersOf(db)) hear();
-  });
-}
+const HEAD = `SELECT printf('%020d', coalesce(max(seq), 0)) AS head FROM events`;
 
 /**
- * Writes events inside the caller's transaction: the event, and a pending delivery for every enabled
- * endpoint of the tenant that takes its type.
+ * SQLite's event log: the position is the row's seq (one writer at a time commits in seq order). It cannot
+ * hear another process's writes: `written` wakes this process's watchers after its own commits (the
+ * `eventsWritten` the repositories that write events are given), and the streams poll for the rest.
  */
-export function outboxWriter(db: Db) {
-  const insert = db.prepare(
-    'INSERT INTO events (id, tenant_id, type, created_at, body) VALUES (@id, @tenant, @type, @at, @body)',
-  );
-  const fanOut = db.prepare(
-    `INSERT INTO webhook_deliveries (endpoint_id, event_id, tenant_id, next_attempt_at, status)
-     SELECT id, @id, tenant_id, @at, 'pending' FROM webhook_endpoints
-     WHERE tenant_id = @tenant AND status = 'enabled' AND (events IS NULL OR instr(events, @needle) > 0)`,
-  );
+export function sqliteEvents(sql: SqlDialect): EventRepo & { written(): Promise<void> } {
+  const hearers = new Set<() => void>();
+  let announced = false;
   return {
-    /** `data`: the run's or the upload's JSON as it is now in this transaction. */
-    write(tenantId: string, type: EventType, at: string, data: EventDataJson): void {
-      const id = newEventId();
-      insert.run({ id, tenant: tenantId, type, at, body: eventJson(id, type, at, data) });
-      fanOut.run({ id, tenant: tenantId, at, needle: typeNeedle(type) });
-      announce(db);
+    async written() {
+      // the writes of one tick share one wake-up
+      if (announced) return;
+      announced = true;
+      setImmediate(() => {
+        announced = false;
+        for (const hear of hearers) hear();
+      });
     },
-  };
-}
-
-export function sqliteEvents(db: Db): EventRepo {
-  const seqOf = db.prepare('SELECT seq FROM events WHERE id = ? AND tenant_id = ?').pluck();
-  const positionOf = db.prepare(`SELECT ${POSITION} FROM events WHERE id = ? AND tenant_id = ?`).pluck();
-  const page = db
-    .prepare(
-      `SELECT id, body FROM events WHERE tenant_id = @tenant AND seq < @before ORDER BY seq DESC LIMIT @limit`,
-    )
-    .raw();
-  const pageOfType = db
-    .prepare(
-      `SELECT id, body FROM events WHERE tenant_id = @tenant AND type = @type AND seq < @before
-       ORDER BY seq DESC LIMIT @limit`,
-    )
-    .raw();
-  const since = db.prepare(
-    `SELECT ${EVENT} FROM events WHERE tenant_id IN (SELECT value FROM json_each(?)) AND seq > ?
-     ORDER BY seq LIMIT ?`,
-  );
-  const head = db.prepare(`SELECT printf('%020d', coalesce(max(seq), 0)) FROM events`).pluck();
-  // one snapshot: an event committed between the page and the head would fall behind the next read's start
-  const readSince = db.transaction((tenantIds: string[], position: LogPosition, limit: number) => {
-    const events = since.all(JSON.stringify(tenantIds), Number(position), limit) as StoredEvent[];
-    const upTo = events.length === limit ? events[events.length - 1]!.position : (head.get() as LogPosition);
-    return { events, upTo: upTo > position ? upTo : position };
-  });
-  const oldest = db.prepare('SELECT id FROM events WHERE created_at < ? ORDER BY created_at LIMIT ?').pluck();
-  const dropDeliveries = db.prepare('DELETE FROM webhook_deliveries WHERE event_id = ?');
-  const dropEvent = db.prepare('DELETE FROM events WHERE id = ?');
-  const dropAttempts = db.prepare(
-    'DELETE FROM webhook_attempts WHERE seq IN (SELECT seq FROM webhook_attempts WHERE attempted_at < ? LIMIT ?)',
-  );
-  const sweep = db.transaction((before: string, limit: number) => {
-    const ids = oldest.all(before, limit) as string[];
-    for (const id of ids) {
-      dropDeliveries.run(id);
-      dropEvent.run(id);
-    }
-    const attempts = dropAttempts.run(before, limit).changes;
-    return { events: ids.length, attempts };
-  });
-  return {
     async list(tenantId, type, limit, startingAfter) {
       let before = Number.MAX_SAFE_INTEGER;
       if (startingAfter !== undefined) {
-        const seq = seqOf.get(startingAfter, tenantId) as number | undefined;
-        if (seq === undefined) return undefined;
-        before = seq;
+        const cursor = await sql.get<{ seq: number }>(
+          'SELECT seq FROM events WHERE id = ? AND tenant_id = ?',
+          [startingAfter, tenantId],
+        );
+        if (!cursor) return undefined;
+        before = cursor.seq;
       }
-      const statement = type ? pageOfType : page;
-      const rows = statement.all({
-        tenant: tenantId,
-        before,
-        limit: limit + 1,
-        ...(type ? { type } : {}),
-      }) as [string, EventJson][];
+      const rows = type
+        ? await sql.all<{ id: string; body: EventJson }>(
+            `SELECT id, body FROM events WHERE tenant_id = ? AND type = ? AND seq < ? ORDER BY seq DESC LIMIT ?`,
+            [tenantId, type, before, limit + 1],
+          )
+        : await sql.all<{ id: string; body: EventJson }>(
+            `SELECT id, body FROM events WHERE tenant_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?`,
+            [tenantId, before, limit + 1],
+          );
       const shown = rows.slice(0, limit);
       return {
-        items: shown.map(([, body]) => body),
-        lastId: rows.length > limit ? shown[shown.length - 1]![0] : null,
+        items: shown.map((row) => row.body),
+        lastId: rows.length > limit ? shown[shown.length - 1]!.id : null,
       };
     },
     async positionOf(tenantId, eventId) {
-      return positionOf.get(eventId, tenantId) as LogPosition | undefined;
+      const row = await sql.get<{ position: LogPosition }>(
+        `SELECT ${POSITION} AS position FROM events WHERE id = ? AND tenant_id = ?`,
+        [eventId, tenantId],
+      );
+      return row?.position;
     },
     async head() {
-      return head.get() as LogPosition;
+      return (await sql.get<{ head: LogPosition }>(HEAD))!.head;
     },
     async since(tenantIds, position, limit) {
       if (tenantIds.length === 0) return { events: [], upTo: position };
-      return readSince(tenantIds, position, limit);
+      // the page and the log's end in one statement: one snapshot
+      const rows = await sql.all<Partial<StoredEvent> & { head: LogPosition }>(
+        `SELECT h.head, p.* FROM (${HEAD}) h LEFT JOIN (
+           SELECT ${EVENT}, seq FROM events WHERE tenant_id IN ${sql.jsonTexts('?')} AND seq > ?
+           ORDER BY seq LIMIT ?) p ON true
+         ORDER BY p.seq`,
+        [JSON.stringify(tenantIds), Number(position), limit],
+      );
+      const events = rows
+        .filter((row) => row.id != null)
+        .map(
+          ({
+            head: _head,
+            seq: _seq,
+            ...event
+          }: Partial<StoredEvent> & { head: LogPosition; seq?: number }) => event as StoredEvent,
+        );
+      const upTo = events.length === limit ? events[events.length - 1]!.position : rows[0]!.head;
+      return { events, upTo: upTo > position ? upTo : position };
     },
     watch(onEvents) {
-      const set = hearersOf(db);
-      set.add(onEvents);
-      return () => set.delete(onEvents);
+      hearers.add(onEvents);
+      return () => hearers.delete(onEvents);
     },
     async sweep(before, limit) {
-      return sweep.immediate(before, limit);
+      return sweepEvents(sql, before, limit);
     },
   };
 }

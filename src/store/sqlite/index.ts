@@ -1,12 +1,13 @@
 import { guardStore } from '../guard.js';
 import { StoreUnavailableError, type Store } from '../types.js';
 import { openDatabase } from './database.js';
-import { gated, SqliteDialect } from './dialect.js';
+import { SqliteDialect } from './dialect.js';
 import { sqlIdempotency } from '../sql/idempotency.js';
 import { sqlLedger } from '../sql/ledger.js';
 import { sqlTenants } from '../sql/tenants.js';
-import { announce, sqliteEvents } from './events.js';
-import { sqliteRuns } from './runs.js';
+import { sqliteEvents } from './events.js';
+import { sqliteRunEngine } from './runs.js';
+import { sqlRuns } from '../sql/runs.js';
 import { refreshStoredViews } from './stored-views.js';
 import { sqlUploads } from '../sql/uploads.js';
 import { sqliteDueCandidates } from './webhooks.js';
@@ -25,13 +26,15 @@ export function openSqliteStore(dataDir: string): Store {
   const db = openDatabase(dataDir);
   refreshStoredViews(db);
   const sql = new SqliteDialect(db);
+  const events = sqliteEvents(sql);
+  const eventsWritten = () => events.written();
   return guardStore(
     {
       tenants: sqlTenants(sql),
-      uploads: sqlUploads(sql, async () => announce(db)),
-      events: gated(sqliteEvents(db), sql),
+      uploads: sqlUploads(sql, eventsWritten),
+      events,
       webhooks: sqlWebhooks(sql, sqliteDueCandidates),
-      runs: gated(sqliteRuns(db), sql),
+      runs: sqlRuns(sql, sqliteRunEngine(sql, eventsWritten), eventsWritten),
       ledger: sqlLedger(sql),
       idempotency: sqlIdempotency(sql),
       rateBuckets: null,

@@ -1,0 +1,359 @@
+import type { HeldKey } from '../held-key.js';
+import type { ClaimedRun, EventType, RunOptions, RunRepo, RunRow, RunStatus } from '../types.js';
+import {
+  cancelAssignments,
+  fairTenantsQuery,
+  isActive,
+  rerunAssignments,
+  RUN_COLUMNS,
+} from '../runs-core.js';
+import { RUN_VIEW_VERSION, runJson } from '../../records/run.js';
+import type { SqlDialect, SqlSession, SqlValue } from './dialect.js';
+import { recordEffect } from './idempotency.js';
+import { writeLedger } from './ledger.js';
+import { writeEvent } from './outbox.js';
+
+/** A run's columns in RUN_COLUMNS' order, as both engines select them. */
+export const RUN = RUN_COLUMNS.join(', ');
+
+/** A run as the engine returns it: SQLite's JSON columns are text, PostgreSQL's jsonb arrives parsed. */
+export type RunRecord = Omit<RunRow, 'output_files' | 'options'> & {
+  output_files: string | string[];
+  options: string | RunOptions;
+};
+
+type Counted = Pick<RunRow, 'tenant_id' | 'target'> & { seq: number };
+
+export function toRun(row: RunRecord & { seq?: number }): RunRow;
+export function toRun(row: (RunRecord & { seq?: number }) | undefined): RunRow | undefined;
+export function toRun(row: (RunRecord & { seq?: number }) | undefined): RunRow | undefined {
+  if (!row) return undefined;
+  const { seq: _seq, ...run } = row;
+  return {
+    ...run,
+    output_files:
+      typeof run.output_files === 'string' ? (JSON.parse(run.output_files) as string[]) : run.output_files,
+    options: typeof run.options === 'string' ? (JSON.parse(run.options) as RunOptions) : run.options,
+  };
+}
+
+/** The run's column values in RUN_COLUMNS' order, its JSON columns as text (PostgreSQL's jsonb takes it). */
+export function runValues(run: RunRow): SqlValue[] {
+  return [
+    run.id,
+    run.tenant_id,
+    run.file_id,
+    run.user_id,
+    run.created_by,
+    run.created_by_type,
+    run.target,
+    run.status,
+    run.progress,
+    run.total_tasks,
+    run.completed_tasks,
+    run.failed_tasks,
+    run.points_consumed,
+    run.input_file_name,
+    JSON.stringify(run.output_files),
+    run.error,
+    run.error_code,
+    run.attempt,
+    run.queue_message_id,
+    run.created_at,
+    run.started_at,
+    run.completed_at,
+    JSON.stringify(run.options),
+  ];
+}
+
+/**
+ * Below this many queued runs short of the cap, a change that queues a run checks the cap without taking
+ * the tenant's turn (they then never wait on each other); closer to it they take turns, so the cap is exact.
+ */
+export const CAP_MARGIN = 64;
+
+export async function queuedCount(tx: SqlSession, tenantId: string): Promise<number> {
+  const row = await tx.get<{ n: number }>(
+    `SELECT CAST(COALESCE(SUM(n), 0) AS bigint) AS n FROM run_counts WHERE tenant_id = ? AND status = 'queued'`,
+    [tenantId],
+  );
+  return row?.n ?? 0;
+}
+
+/** The key under which a tenant's changes that queue runs take turns near the cap. */
+export const queueTurn = (tenantId: string): string => `runs:${tenantId}`;
+
+/** Whether the tenant may queue one more run: fewer than `maxQueued` are queued. */
+export async function roomInQueue(
+  sql: SqlDialect,
+  tx: SqlSession,
+  tenantId: string,
+  maxQueued: number,
+): Promise<boolean> {
+  let queued = await queuedCount(tx, tenantId);
+  if (queued >= maxQueued - CAP_MARGIN) {
+    await sql.takeTurn(tx, queueTurn(tenantId));
+    queued = await queuedCount(tx, tenantId);
+  }
+  return queued < maxQueued;
+}
+
+/** What differs between the engines' runs: the sequence, the counters and the blocks the list reads. */
+export interface RunEngine {
+  /**
+   * Inserts the run, its queue entry, its counters and the run.created event (RunRepo.create); the engine's
+   * own, as its sequence and its blocks are.
+   */
+  create: RunRepo['create'];
+  /** The list (RunRepo.list), over the engine's blocks. */
+  list: RunRepo['list'];
+  /** Moves one run between the status counters, inside the caller's transaction. */
+  move(tx: SqlSession, run: Counted, from: RunStatus, to: RunStatus): Promise<void>;
+  /** After a commit that queued a run: wakes the workers that can hear it. */
+  queued(): void;
+  watch: RunRepo['watch'];
+}
+
+/**
+ * A run's change: its JSON as it is now in this transaction stored on the run, and the event that tells of
+ * the change.
+ */
+export async function writeRunChange(
+  sql: SqlDialect,
+  tx: SqlSession,
+  run: RunRow,
+  type: EventType,
+  at: string,
+): Promise<void> {
+  const record = runJson(run);
+  await tx.run(`UPDATE runs SET record = ?, record_view = ${RUN_VIEW_VERSION} WHERE id = ?`, [
+    record,
+    run.id,
+  ]);
+  await writeEvent(sql, tx, run.tenant_id, type, at, record);
+}
+
+/**
+ * Runs as tenants change them and as the queue ends them, written once: the engine brings its creation,
+ * its list and its counters (`RunEngine`). `eventsWritten`: the engine's step after a commit that wrote
+ * events.
+ */
+export function sqlRuns(sql: SqlDialect, engine: RunEngine, eventsWritten: () => Promise<void>): RunRepo {
+  const lockedRun = async (tx: SqlSession, where: string, values: SqlValue[]) =>
+    tx.get<RunRecord & { seq: number }>(
+      `SELECT seq, ${RUN} FROM runs WHERE ${where}${sql.rowLock('wait')}`,
+      values,
+    );
+  /** The run after `assignments`; `queueMessageId`: only while this queue entry is the run's. */
+  const changed = async (
+    tx: SqlSession,
+    assignments: string,
+    values: SqlValue[],
+    runId: string,
+    queueMessageId?: string,
+  ): Promise<RunRow> => {
+    const guard = queueMessageId === undefined ? '' : ' AND queue_message_id = ?';
+    const row = await tx.get<RunRecord>(
+      `UPDATE runs SET ${assignments} WHERE id = ?${guard} RETURNING ${RUN}`,
+      [...values, runId, ...(queueMessageId === undefined ? [] : [queueMessageId])],
+    );
+    // the callers hold the run's row (and its queue entry): it is there, and the entry is its own
+    if (!row) throw new Error(`run ${runId} changed under a lock held on it`);
+    return toRun(row);
+  };
+  // the fairest few tenants: an entry another claimer holds is skipped, and the next tenant's tried
+  const fairTenants = fairTenantsQuery('?', 8);
+
+  return {
+    create: engine.create,
+    list: engine.list,
+    watch: engine.watch,
+    async get(tenantId, runId) {
+      return toRun(
+        await sql.get<RunRecord>(`SELECT ${RUN} FROM runs WHERE id = ? AND tenant_id = ?`, [runId, tenantId]),
+      );
+    },
+    async rerun(tenantId, runId, queueMessageId, at, maxQueued, effect?: HeldKey) {
+      const result = await sql.transaction(async (tx) => {
+        const before = await lockedRun(tx, 'id = ? AND tenant_id = ?', [runId, tenantId]);
+        if (!before) return undefined;
+        if (isActive(before.status)) return 'conflict' as const;
+        if (!(await roomInQueue(sql, tx, tenantId, maxQueued))) return 'over_limit' as const;
+        const after = await changed(tx, rerunAssignments('?'), [queueMessageId], runId);
+        await tx.run(
+          'INSERT INTO run_queue (id, run_id, tenant_id, attempt, enqueued_at) VALUES (?, ?, ?, ?, ?)',
+          [queueMessageId, runId, tenantId, before.attempt + 1, at],
+        );
+        await engine.move(tx, before, before.status, 'queued');
+        await writeRunChange(sql, tx, after, 'run.requeued', at);
+        await recordEffect(tx, effect, runId);
+        return after;
+      });
+      if (typeof result === 'object') {
+        engine.queued();
+        await eventsWritten();
+      }
+      return result;
+    },
+    async cancel(tenantId, runId, at, effect) {
+      const result = await sql.transaction(async (tx) => {
+        const current = await tx.get<{ queue_message_id: string }>(
+          'SELECT queue_message_id FROM runs WHERE id = ? AND tenant_id = ?',
+          [runId, tenantId],
+        );
+        if (!current) return undefined;
+        // the queue entry before the run, in the order claim and finish lock them
+        await tx.get(`SELECT 1 AS locked FROM run_queue WHERE id = ?${sql.rowLock('wait')}`, [
+          current.queue_message_id,
+        ]);
+        const before = (await lockedRun(tx, 'id = ? AND tenant_id = ?', [runId, tenantId]))!;
+        if (!isActive(before.status)) return 'conflict' as const;
+        const after = await changed(tx, cancelAssignments('?'), [at], runId);
+        await tx.run(
+          'UPDATE run_queue SET done_at = ?, lease_owner = NULL, lease_until = NULL WHERE id = ? AND done_at IS NULL',
+          [at, before.queue_message_id],
+        );
+        await engine.move(tx, before, before.status, 'cancelled');
+        await writeRunChange(sql, tx, after, 'run.cancelled', at);
+        await recordEffect(tx, effect, runId);
+        return after;
+      });
+      if (typeof result === 'object') await eventsWritten();
+      return result;
+    },
+    async claim(workerId, now, leaseUntil) {
+      let started = false;
+      const claimed = await sql.transaction(async (tx): Promise<ClaimedRun | undefined> => {
+        started = false;
+        const tenants = await tx.all<{ tenantId: string }>(fairTenants, [now, now]);
+        for (const { tenantId } of tenants) {
+          // an entry another claimer holds right now is skipped, not waited for
+          const entry = await tx.get<{ id: string; run_id: string; claims: number }>(
+            `SELECT id, run_id, claims FROM run_queue
+             WHERE tenant_id = ? AND done_at IS NULL AND (lease_until IS NULL OR lease_until < ?)
+             ORDER BY enqueued_at LIMIT 1${sql.rowLock('skip-locked')}`,
+            [tenantId, now],
+          );
+          if (!entry) continue;
+          await tx.run(
+            'UPDATE run_queue SET lease_owner = ?, lease_until = ?, claims = claims + 1 WHERE id = ?',
+            [workerId, leaseUntil, entry.id],
+          );
+          const before = (await lockedRun(tx, 'id = ?', [entry.run_id]))!;
+          let run = toRun(before);
+          if (before.status === 'queued') {
+            run = await changed(
+              tx,
+              `status = 'running', started_at = COALESCE(started_at, ?)`,
+              [now],
+              entry.run_id,
+              entry.id,
+            );
+            await engine.move(tx, before, 'queued', 'running');
+            await writeRunChange(sql, tx, run, 'run.started', now);
+            started = true;
+          }
+          const file = await tx.get<{ key: string }>('SELECT storage_key AS key FROM files WHERE id = ?', [
+            run.file_id,
+          ]);
+          return { queueMessageId: entry.id, claims: entry.claims + 1, run, storageKey: file!.key };
+        }
+        return undefined;
+      });
+      if (started) await eventsWritten();
+      return claimed;
+    },
+    async renewLease(queueMessageId, workerId, leaseUntil) {
+      const renewed = await sql.run(
+        'UPDATE run_queue SET lease_until = ? WHERE id = ? AND lease_owner = ? AND done_at IS NULL',
+        [leaseUntil, queueMessageId, workerId],
+      );
+      return renewed === 1;
+    },
+    async releaseLease(queueMessageId, workerId) {
+      await sql.run(
+        `UPDATE run_queue SET lease_owner = NULL, lease_until = NULL, claims = claims - 1
+         WHERE id = ? AND lease_owner = ? AND done_at IS NULL`,
+        [queueMessageId, workerId],
+      );
+    },
+    async queueStats(now) {
+      const byStatus = Object.fromEntries(
+        (
+          await sql.all<{ status: RunStatus; n: number }>(
+            'SELECT status, CAST(SUM(n) AS bigint) AS n FROM run_counts GROUP BY status',
+          )
+        ).map((r) => [r.status, r.n]),
+      );
+      const open = await sql.get<{ n: number; oldest: string | null }>(
+        `SELECT CAST(COUNT(*) AS bigint) AS n, MIN(enqueued_at) AS oldest FROM run_queue
+         WHERE done_at IS NULL AND (lease_until IS NULL OR lease_until < ?)`,
+        [now],
+      );
+      return { byStatus, waiting: open?.n ?? 0, oldestWaitingAt: open?.oldest ?? null };
+    },
+    async saveProgress(queueMessageId, workerId, p) {
+      // the update holds the run's row until the JSON written from what it returned commits with it
+      return sql.transaction(async (tx) => {
+        const held = await tx.get<{ run_id: string }>(
+          'SELECT run_id FROM run_queue WHERE id = ? AND lease_owner = ? AND done_at IS NULL',
+          [queueMessageId, workerId],
+        );
+        if (!held) return false;
+        const row = await tx.get<RunRecord>(
+          `UPDATE runs SET total_tasks = ?, completed_tasks = ${sql.greatest('completed_tasks', '?')},
+             failed_tasks = ${sql.greatest('failed_tasks', '?')}, progress = ${sql.greatest('progress', '?')}
+           WHERE id = ? AND queue_message_id = ? RETURNING ${RUN}`,
+          [p.total_tasks, p.completed_tasks, p.failed_tasks, p.progress, held.run_id, queueMessageId],
+        );
+        if (row) {
+          await tx.run(`UPDATE runs SET record = ?, record_view = ${RUN_VIEW_VERSION} WHERE id = ?`, [
+            runJson(toRun(row)),
+            row.id,
+          ]);
+        }
+        return true;
+      });
+    },
+    async finish(queueMessageId, workerId, outcome, booking) {
+      const finished = await sql.transaction(async (tx) => {
+        const held = await tx.get<{ run_id: string }>(
+          `SELECT run_id FROM run_queue WHERE id = ? AND lease_owner = ? AND done_at IS NULL${sql.rowLock('wait')}`,
+          [queueMessageId, workerId],
+        );
+        if (!held) return false;
+        const before = (await lockedRun(tx, 'id = ?', [held.run_id]))!;
+        const after = await changed(
+          tx,
+          `status = ?, total_tasks = ?, completed_tasks = ?, failed_tasks = ?, progress = ?, points_consumed = ?,
+           output_files = ?, error = ?, error_code = ?, completed_at = ?`,
+          [
+            outcome.status,
+            outcome.total_tasks,
+            outcome.completed_tasks,
+            outcome.failed_tasks,
+            outcome.progress,
+            outcome.points_consumed,
+            JSON.stringify(outcome.output_files),
+            outcome.error,
+            outcome.error_code,
+            outcome.completed_at,
+          ],
+          held.run_id,
+          queueMessageId,
+        );
+        await tx.run('UPDATE run_queue SET done_at = ?, lease_until = NULL WHERE id = ?', [
+          outcome.completed_at,
+          queueMessageId,
+        ]);
+        await engine.move(tx, before, before.status, outcome.status);
+        await writeRunChange(sql, tx, after, `run.${outcome.status}`, outcome.completed_at);
+        // the queue entry id makes the booking unique: a retried finish cannot book twice
+        if (booking) await writeLedger(tx, booking, queueMessageId);
+        return true;
+      });
+      if (finished) await eventsWritten();
+      return finished;
+    },
+  };
+}
