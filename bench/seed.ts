@@ -4,7 +4,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { openSqliteStore } from '../src/store/sqlite/index.js';
 import { refreshStoredViews } from '../src/store/sqlite/stored-views.js';
-import { RUN_COLUMNS } from '../src/store/runs-core.js';
+import { RUN_COLUMNS } from '../src/store/sql/run-rules.js';
 import { RUN_VIEW_VERSION, runJson, type RunRow } from '../src/records/run.js';
 import { type LedgerEntry, TRANSACTION_VIEW_VERSION, transactionJson } from '../src/records/transaction.js';
 import { Tenants } from '../src/tenants/service.js';

@@ -1,7 +1,7 @@
 import type { JsonText } from '../records/json-text.js';
 import { RUN_VIEW_VERSION, runJson, type RunRow } from '../records/run.js';
 import { type LedgerEntry, TRANSACTION_VIEW_VERSION, transactionJson } from '../records/transaction.js';
-import { RUN_COLUMNS } from './runs-core.js';
+import { RUN_COLUMNS } from './sql/run-rules.js';
 
 /**
  * The tables that keep each row's contract JSON beside its columns (`record`), with the version of the view

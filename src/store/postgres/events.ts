@@ -1,5 +1,5 @@
 import type { EventJson, EventRepo, LogPosition, StoredEvent } from '../types.js';
-import { typeNeedle } from '../outbox-core.js';
+import { typeNeedle } from '../sql/outbox.js';
 import type { Postgres } from './database.js';
 import type { SqlDialect } from '../sql/dialect.js';
 import { sweepEvents } from '../sql/outbox.js';

@@ -6,7 +6,7 @@ import { postgresRateBuckets } from './rate-buckets.js';
 import { postgresRunEngine } from './runs.js';
 import { sqlRuns } from '../sql/runs.js';
 import { refreshStoredViews } from './stored-views.js';
-import { BLOCK_BITS, SUPERBLOCK_BITS } from '../runs-core.js';
+import { BLOCK_BITS, SUPERBLOCK_BITS } from '../sql/run-rules.js';
 import { withTokenCache } from './tenants.js';
 import { PostgresDialect } from './dialect.js';
 import { sqlIdempotency } from '../sql/idempotency.js';

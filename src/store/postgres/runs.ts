@@ -1,6 +1,6 @@
 import type { RunJson, RunFilter, RunStatus } from '../types.js';
 import type { Postgres } from './database.js';
-import { newEventId } from '../outbox-core.js';
+import { newEventId } from '../sql/outbox.js';
 import { eventJson } from '../../records/event.js';
 import { RUN_VIEW_VERSION, runJson } from '../../records/run.js';
 import { runCreatedCtes } from './events.js';
@@ -17,7 +17,7 @@ import {
   RUN_COLUMNS,
   rowsToFetch,
   SUPERBLOCK_BITS,
-} from '../runs-core.js';
+} from '../sql/run-rules.js';
 
 const COLUMNS = RUN_COLUMNS;
 const TYPES: Record<string, string> = {

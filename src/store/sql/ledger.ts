@@ -7,9 +7,19 @@ import {
   type PeriodSums,
   type TransactionJson,
 } from '../types.js';
-import { dayStart, nextDayStart } from '../ledger-days.js';
 import { TRANSACTION_VIEW_VERSION, transactionJson } from '../../records/transaction.js';
 import type { SqlDialect, SqlSession, SqlValue } from './dialect.js';
+
+/** A ledger filter's inclusive UTC days as the half-open range of `occurred_at` times, for every engine. */
+function dayStart(day: string): string {
+  return `${day}T00:00:00.000Z`;
+}
+
+function nextDayStart(day: string): string {
+  const next = new Date(`${day}T00:00:00.000Z`);
+  next.setUTCDate(next.getUTCDate() + 1);
+  return next.toISOString();
+}
 
 /**
  * Inserts one ledger row and adds it to the daily and all-time sums, inside the caller's transaction

@@ -1,7 +1,21 @@
+import { randomUUID } from 'node:crypto';
 import { eventJson } from '../../records/event.js';
-import { newEventId, typeNeedle } from '../outbox-core.js';
 import type { EventDataJson, EventType } from '../types.js';
 import type { SqlDialect, SqlSession } from './dialect.js';
+
+export const newEventId = (): string => randomUUID();
+
+/**
+ * An endpoint's types as one column, `,run.failed,run.succeeded,`: a delivery fan-out then matches a type
+ * with one substring test (`typeNeedle`). Null is every type.
+ */
+export function eventTypesColumn(types: EventType[] | null): string | null {
+  return types === null ? null : `,${types.join(',')},`;
+}
+
+export function typeNeedle(type: EventType): string {
+  return `,${type},`;
+}
 
 /**
  * Writes an event inside the caller's transaction, with a pending delivery for every enabled endpoint of the

@@ -1,12 +1,6 @@
 import type { HeldKey } from '../held-key.js';
 import type { ClaimedRun, EventType, RunOptions, RunRepo, RunRow, RunStatus } from '../types.js';
-import {
-  cancelAssignments,
-  fairTenantsQuery,
-  isActive,
-  rerunAssignments,
-  RUN_COLUMNS,
-} from '../runs-core.js';
+import { cancelAssignments, fairTenantsQuery, isActive, rerunAssignments, RUN_COLUMNS } from './run-rules.js';
 import { RUN_VIEW_VERSION, runJson } from '../../records/run.js';
 import type { SqlDialect, SqlSession, SqlValue } from './dialect.js';
 import { recordEffect } from './idempotency.js';

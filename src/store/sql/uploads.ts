@@ -1,5 +1,4 @@
-import type { FileRow, PartRow, UploadRepo, UploadRow } from '../types.js';
-import { judgePendingLimits, leaseIsFree, pendingTotalsQuery } from '../uploads-core.js';
+import type { FileRow, PartRow, PendingLimits, UploadRepo, UploadRow } from '../types.js';
 import type { SqlDialect, SqlValue } from './dialect.js';
 import { recordEffect } from './idempotency.js';
 import { writeEvent } from './outbox.js';
@@ -8,6 +7,24 @@ const UPLOAD =
   'id, tenant_id, file_name, size_bytes, content_type, sha256, part_size, part_count, status, file_id, created_at, expires_at, multipart_id';
 const FILE =
   'id, tenant_id, upload_id, file_name, size_bytes, sha256, page_count, pdf_version, encrypted, storage_key, created_at';
+
+/** What a tenant's unexpired pending uploads count and reserve: the figures `judgePendingLimits` reads. */
+const PENDING_TOTALS = `SELECT COUNT(*) AS count, COALESCE(SUM(size_bytes), 0) AS bytes FROM uploads
+  WHERE tenant_id = ? AND status = 'pending' AND expires_at >= ?`;
+
+/** Whether one more pending upload would pass the tenant's limits, and which. */
+function judgePendingLimits(
+  totals: { count: number; bytes: number },
+  upload: Pick<UploadRow, 'size_bytes'>,
+  limits: PendingLimits,
+): 'too_many' | 'too_many_bytes' | undefined {
+  if (totals.count + 1 > limits.count) return 'too_many';
+  if (Number(totals.bytes) + upload.size_bytes > limits.bytes) return 'too_many_bytes';
+  return undefined;
+}
+
+/** An upload's lease is free to its holder (the first `?`) when nobody holds it, it does, or it ran out by now. */
+const LEASE_IS_FREE = '(lease_holder IS NULL OR lease_holder = ? OR leased_until <= ?)';
 
 /** SQLite keeps a boolean as 0 or 1, PostgreSQL as a boolean (which takes 0 and 1 as input too). */
 type FileRecord = Omit<FileRow, 'encrypted'> & { encrypted: boolean | number };
@@ -52,7 +69,7 @@ export function sqlUploads(sql: SqlDialect, eventsWritten: () => Promise<void>):
       return sql.transaction(async (tx) => {
         // the tenant's creations take turns, so two at once cannot both pass the limits
         await sql.takeTurn(tx, `uploads:${upload.tenant_id}`);
-        const totals = await tx.get<{ count: number; bytes: number }>(pendingTotalsQuery('?', '?'), [
+        const totals = await tx.get<{ count: number; bytes: number }>(PENDING_TOTALS, [
           upload.tenant_id,
           limits.now,
         ]);
@@ -166,7 +183,7 @@ export function sqlUploads(sql: SqlDialect, eventsWritten: () => Promise<void>):
     },
     async lease(id, holder, until, now) {
       const taken = await sql.run(
-        `UPDATE uploads SET lease_holder = ?, leased_until = ? WHERE id = ? AND ${leaseIsFree('?', '?')}`,
+        `UPDATE uploads SET lease_holder = ?, leased_until = ? WHERE id = ? AND ${LEASE_IS_FREE}`,
         [holder, until, id, holder, now],
       );
       if (taken === 1) return 'held';

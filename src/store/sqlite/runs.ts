@@ -1,5 +1,12 @@
 import type { RunFilter, RunJson, RunStatus } from '../types.js';
-import { BLOCK_BITS, DEEP_OFFSET, likePattern, matchesNothing, pageOf, rowsToFetch } from '../runs-core.js';
+import {
+  BLOCK_BITS,
+  DEEP_OFFSET,
+  likePattern,
+  matchesNothing,
+  pageOf,
+  rowsToFetch,
+} from '../sql/run-rules.js';
 import { idOfRunJson, RUN_VIEW_VERSION, runJson } from '../../records/run.js';
 import type { SqlDialect, SqlSession, SqlValue } from '../sql/dialect.js';
 import { recordEffect } from '../sql/idempotency.js';

@@ -1,8 +1,8 @@
-import type { RunFilter, RunRow, RunStatus } from './types.js';
+import type { RunFilter, RunRow, RunStatus } from '../types.js';
 
 /**
- * The rules of the run store that do not depend on the engine: both engines build their SQL from these, so
- * that only the atomic statements themselves differ between them.
+ * The rules of runs that the shared repository (runs.ts) and both engines' creation and list build their SQL
+ * from: the columns, the block sizes of deep pages, the status changes, the fair claiming order, paging.
  */
 
 /** The columns of `runs` that make a RunRow, in the order both engines write them. */
