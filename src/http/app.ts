@@ -21,7 +21,7 @@ import {
   RecentlyValidTokens,
 } from './rate-limit.js';
 import { sendError } from './render.js';
-import type { AppState, Step } from './state.js';
+import { type AppState, Stages, type Step } from './state.js';
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -136,15 +136,19 @@ export async function createApp(services: Services): Promise<Koa<AppState>> {
   app.use(publicRoutes().routes());
   app.use(limitAnonymous(limiters.addresses));
   // everything else, the API and unknown paths alike, is the contract's: its 404 and 405 are the envelope
-  app.use(route(contract));
   const validTokens = new RecentlyValidTokens();
-  app.use(paceAddress(limiters.addresses, validTokens));
-  app.use(authenticate(services.tenants));
-  app.use(limitTenant(limiters.tenants, limiters.addresses, validTokens));
-  app.use(takeTurn(new FairTurns()));
-  app.use(readBody());
-  app.use(validate(contract));
-  app.use(idempotency(services, handlers));
-  app.use(invoke(handlers, services));
+  app.use(
+    Stages.start()
+      .then(route(contract))
+      .then(paceAddress(limiters.addresses, validTokens))
+      .then(authenticate(services.tenants))
+      .then(limitTenant(limiters.tenants, limiters.addresses, validTokens))
+      .then(takeTurn(new FairTurns()))
+      .then(readBody())
+      .then(validate(contract))
+      .then(idempotency(services, handlers))
+      .then(invoke(handlers, services))
+      .middleware(),
+  );
   return app;
 }

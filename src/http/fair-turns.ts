@@ -1,4 +1,4 @@
-import type { Step } from './state.js';
+import type { Authenticated, Stage } from './state.js';
 
 /**
  * Requests let through per turn of the event loop, taken from the tenants in rotation. One per turn cost the
@@ -57,10 +57,10 @@ export class FairTurns {
 }
 
 /** The fair turn step: an authenticated request waits for its tenant's turn before its body is read. */
-export function takeTurn(turns: FairTurns): Step {
-  return async (ctx, next) => {
-    const tenantId = ctx.state.principal?.tenantId;
+export function takeTurn(turns: FairTurns): Stage<Authenticated, Authenticated> {
+  return async (_ctx, state, next) => {
+    const tenantId = state.principal?.tenantId;
     if (tenantId !== undefined) await turns.take(tenantId);
-    return next();
+    return next(state);
   };
 }

@@ -7,7 +7,7 @@ import type { StoredAnswer } from '../store/types.js';
 import type { Handlers, RegisteredOnceOnly } from './handler.js';
 import { registry, scopeOf } from './pipeline.js';
 import { sendAnswer, sendError } from './render.js';
-import type { AppContext, Step } from './state.js';
+import { advance, type AppContext, type Keyed, type Stage, type Validated } from './state.js';
 
 /** The once-only declaration of each POST's handler, by operation. */
 export function onceOnlyPolicies(handlers: Handlers): ReadonlyMap<string, RegisteredOnceOnly> {
@@ -38,7 +38,7 @@ function answerOf(ctx: AppContext): StoredAnswer {
   return { status: ctx.status, headers, body };
 }
 
-function replay(ctx: AppContext, answer: StoredAnswer): void {
+function replay(ctx: AppContext, requestId: string, answer: StoredAnswer): void {
   ctx.status = answer.status;
   ctx.set(answer.headers);
   ctx.set('Idempotent-Replayed', 'true');
@@ -46,7 +46,7 @@ function replay(ctx: AppContext, answer: StoredAnswer): void {
   if (answer.status >= 400) {
     // a failing envelope's request_id names the request that reads it, as the X-Request-Id header does
     const envelope = JSON.parse(body) as Record<string, unknown>;
-    body = JSON.stringify({ ...envelope, request_id: ctx.state.requestId });
+    body = JSON.stringify({ ...envelope, request_id: requestId });
   }
   ctx.body = body;
 }
@@ -58,21 +58,20 @@ function replay(ctx: AppContext, answer: StoredAnswer): void {
  */
 async function execute(
   ctx: AppContext,
-  next: () => Promise<unknown>,
+  state: Validated,
+  next: (state: Keyed) => Promise<void>,
   policy: RegisteredOnceOnly,
   services: Services,
   resourceId: string | null,
   lease: KeyLease,
 ): Promise<AppError | undefined> {
   try {
-    const { request } = ctx.state;
-    if (resourceId !== null && 'recover' in policy && request) {
+    if (resourceId !== null && 'recover' in policy) {
       // not executed now: the effect is an earlier request's, so this answer is a replay too
-      sendAnswer(ctx, await policy.recover(scopeOf(ctx, request, services), resourceId));
+      sendAnswer(ctx, await policy.recover(scopeOf(ctx, state, services, lease.held), resourceId));
       ctx.set('Idempotent-Replayed', 'true');
     } else {
-      ctx.state.heldKey = lease.held;
-      await next();
+      await next(advance(state, { heldKey: lease.held }));
     }
   } catch (error) {
     if (error instanceof AppError && isFinal(policy, error.status, error)) {
@@ -90,12 +89,13 @@ async function execute(
  * (`Idempotent-Replayed: true`), one with a different request 422, and one while the first still executes
  * 409 with `Retry-After`. What makes each POST once-only is its handler's declaration (onceOnly()).
  */
-export function idempotency(services: Services, handlers: Handlers): Step {
+export function idempotency(services: Services, handlers: Handlers): Stage<Validated, Keyed> {
   const policies = onceOnlyPolicies(handlers);
-  return async (ctx, next) => {
-    const { principal, request, operation } = ctx.state;
+  return async (ctx, state, next) => {
+    const { principal, request, operation } = state;
     const key = ctx.get(IDEMPOTENCY_KEY_HEADER);
-    if (key === '' || operation?.method !== 'post' || !principal || !request) return next();
+    if (key === '' || operation.method !== 'post' || !principal)
+      return next(advance(state, { heldKey: undefined }));
     const policy = policies.get(request.operationId);
     if (!policy) throw ERRORS.internal();
     const keys = services.idempotency;
@@ -106,7 +106,7 @@ export function idempotency(services: Services, handlers: Handlers): Step {
         method: ctx.method,
         operationId: request.operationId,
         pathParams: request.rawParams,
-        body: ctx.state.jsonBody,
+        body: state.jsonBody,
       }),
     );
     if (claim.outcome === 'mismatch') throw ERRORS.idempotencyKeyReused();
@@ -116,12 +116,12 @@ export function idempotency(services: Services, handlers: Handlers): Step {
         Math.min(Math.max(1, Math.ceil(wait / 1000)), Math.ceil(keys.lockMs / 1000)),
       );
     }
-    if (claim.outcome === 'replay') return replay(ctx, claim.answer);
+    if (claim.outcome === 'replay') return replay(ctx, state.requestId, claim.answer);
 
     const { lease, resourceId } = claim;
     let kept = false;
     try {
-      const failure = await execute(ctx, next, policy, services, resourceId, lease);
+      const failure = await execute(ctx, state, next, policy, services, resourceId, lease);
       // the work outlived its lock: a retry owns the key now, and this request's effect was fenced off
       if (lease.isLost) throw new HeldKeyLostError();
       if (isFinal(policy, ctx.status, failure)) {
@@ -130,7 +130,7 @@ export function idempotency(services: Services, handlers: Handlers): Step {
         // the effect is committed and recorded on the key: a retry rebuilds this answer if it is not kept
         await lease.keep(answer).catch((error: unknown) => {
           services.logger.warn(
-            { err: error, request_id: ctx.state.requestId },
+            { err: error, request_id: state.requestId },
             'an idempotent answer was not kept',
           );
         });

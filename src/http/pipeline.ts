@@ -9,13 +9,25 @@ import type { Handlers, RegisteredHandler, ValidatedScope } from './handler.js';
 
 export type { Handlers } from './handler.js';
 import { sendAnswer } from './render.js';
-import type { AppContext, Step, ValidatedRequest } from './state.js';
+import type { HeldKey } from '../store/held-key.js';
+import {
+  type AddressPaced,
+  advance,
+  type AppContext,
+  type Authenticated,
+  type BodyRead,
+  type Keyed,
+  type Received,
+  type Routed,
+  type Stage,
+  type Validated,
+} from './state.js';
 import { toValidationIssues } from './validation-errors.js';
 
 /**
  * The steps every request of the contract goes through, in this order (app.ts lists them):
  * route -> authenticate -> rate limit -> fair turn -> read body -> validate -> idempotency -> invoke.
- * Each is a Koa middleware that writes what it learnt to its own field of `ctx.state` (state.ts).
+ * Each reads the state of its stage and hands the next step the next stage's (state.ts).
  */
 
 /**
@@ -73,14 +85,13 @@ function methodOf(ctx: AppContext): string {
 }
 
 /** The operation the method and path name, or the contract's 404 and 405 in the error envelope. */
-export function route(contract: Contract): Step {
-  return (ctx, next) => {
+export function route(contract: Contract): Stage<Received, Routed> {
+  return (ctx, state, next) => {
     const match = contract.route(methodOf(ctx), decodablePath(ctx.path));
     if (!match.found) {
       throw match.allowed.length > 0 ? ERRORS.methodNotAllowed(match.allowed) : ERRORS.routeNotFound();
     }
-    ctx.state.operation = match.operation;
-    return next();
+    return next(advance(state, { operation: match.operation }));
   };
 }
 
@@ -88,32 +99,27 @@ export function route(contract: Contract): Step {
  * The tenant of the bearer token, for the operations whose contract `security` asks for one. A lookup
  * that fails is the server's fault, not the caller's: it propagates and renders as a 500 (or 503).
  */
-export function authenticate(tenants: Services['tenants']): Step {
-  return async (ctx, next) => {
-    if (!ctx.state.operation?.authenticated) return next();
+export function authenticate(tenants: Services['tenants']): Stage<AddressPaced, Authenticated> {
+  return async (ctx, state, next) => {
+    if (!state.operation.authenticated) return next(advance(state, { principal: undefined }));
     const token = bearerToken(ctx);
     if (!token) throw ERRORS.notAuthenticated();
     const principal = await tenants.authenticate(token);
     if (principal === 'invalid') throw ERRORS.invalidToken();
-    ctx.state.principal = principal;
-    return next();
+    return next(advance(state, { principal }));
   };
 }
 
 /** The JSON body of an operation that takes one, read only now: a refused request never costs its body. */
-export function readBody(): Step {
-  return async (ctx, next) => {
-    if (ctx.state.operation?.jsonBody) ctx.state.jsonBody = await readJsonBody(ctx);
-    return next();
-  };
+export function readBody(): Stage<Authenticated, BodyRead> {
+  return async (ctx, state, next) =>
+    next(advance(state, { jsonBody: state.operation.jsonBody ? await readJsonBody(ctx) : undefined }));
 }
 
 /** The request judged by the contract's schemas (ajv); failures are FastAPI's `detail[]`. */
-export function validate(contract: Contract): Step {
-  return (ctx, next) => {
-    const { operation } = ctx.state;
-    if (!operation) throw ERRORS.internal();
-    const body = ctx.state.jsonBody;
+export function validate(contract: Contract): Stage<BodyRead, Validated> {
+  return (ctx, state, next) => {
+    const { operation, jsonBody: body } = state;
     const headers = ctx.headers as Record<string, string | string[]>;
     const request: OpenApiRequest = normalize(operation, {
       method: methodOf(ctx),
@@ -136,14 +142,17 @@ export function validate(contract: Contract): Step {
       });
       throw ERRORS.validation(issues);
     }
-    ctx.state.request = {
-      operationId: operation.id,
-      rawParams: result.rawParams,
-      params: result.params,
-      query: result.query,
-      body: result.body,
-    };
-    return next();
+    return next(
+      advance(state, {
+        request: {
+          operationId: operation.id,
+          rawParams: result.rawParams,
+          params: result.params,
+          query: result.query,
+          body: result.body,
+        },
+      }),
+    );
   };
 }
 
@@ -155,8 +164,14 @@ export function registry(handlers: Handlers): ReadonlyMap<string, RegisteredHand
   ]);
 }
 
-export function scopeOf(ctx: AppContext, request: ValidatedRequest, services: Services): ValidatedScope {
-  const { principal, heldKey } = ctx.state;
+/** What a handler gets: the validated request, its tenant, and the key its effect is recorded on. */
+export function scopeOf(
+  ctx: AppContext,
+  state: Validated,
+  services: Services,
+  effect: HeldKey | undefined,
+): ValidatedScope {
+  const { request, principal } = state;
   return {
     params: request.params,
     query: request.query,
@@ -164,17 +179,17 @@ export function scopeOf(ctx: AppContext, request: ValidatedRequest, services: Se
     ctx,
     services,
     principal,
-    effect: heldKey,
+    effect,
   };
 }
 
 /** The operation's handler: the last step. */
-export function invoke(handlers: Handlers, services: Services): Step {
+export function invoke(handlers: Handlers, services: Services): Stage<Keyed, never> {
   const byOperation = registry(handlers);
-  return async (ctx) => {
-    const { request } = ctx.state;
-    const handler = request && byOperation.get(request.operationId);
-    if (!request || !handler || (handler.authenticated && !ctx.state.principal)) throw ERRORS.internal();
-    sendAnswer(ctx, await handler.run(scopeOf(ctx, request, services)));
+  return async (ctx, state) => {
+    const handler = byOperation.get(state.request.operationId);
+    // checkHandlers found every operation's handler at start; an authenticated one gets its principal
+    if (!handler || (handler.authenticated && !state.principal)) throw ERRORS.internal();
+    sendAnswer(ctx, await handler.run(scopeOf(ctx, state, services, state.heldKey)));
   };
 }

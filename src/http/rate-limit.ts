@@ -3,7 +3,15 @@ import { ERRORS } from '../errors.js';
 import { type Decision, type RateLimiter, rateLimitHeaders } from '../rate-limit/index.js';
 import { hashToken } from '../tenants/tokens.js';
 import { bearerToken } from './bearer.js';
-import type { AppContext, Step } from './state.js';
+import {
+  type AddressPaced,
+  advance,
+  type AppContext,
+  type Authenticated,
+  type Routed,
+  type Stage,
+  type Step,
+} from './state.js';
 
 const LIMITED_PATHS = '/api/open/';
 const REMEMBERED_TOKENS = 10_000;
@@ -52,7 +60,7 @@ export class RecentlyValidTokens {
   }
 }
 
-const addressKey = (ctx: AppContext) => `address:${ctx.state.clientAddress}`;
+const addressKey = (state: { clientAddress: string }) => `address:${state.clientAddress}`;
 
 /**
  * Before the token is looked up: a request whose token this process has not recently found valid takes one
@@ -61,15 +69,17 @@ const addressKey = (ctx: AppContext) => `address:${ctx.state.clientAddress}`;
  * and an unknown path 404 whatever the bucket holds. A token that turns out valid gets its request back
  * (limitTenant) and is remembered: its tenant's next requests pass without touching the address bucket.
  */
-export function paceAddress(limiter: RateLimiter | undefined, known: RecentlyValidTokens): Step {
-  return async (ctx, next) => {
-    if (!limiter || !ctx.state.operation?.authenticated) return next();
+export function paceAddress(
+  limiter: RateLimiter | undefined,
+  known: RecentlyValidTokens,
+): Stage<Routed, AddressPaced> {
+  return async (ctx, state, next) => {
+    if (!limiter || !state.operation.authenticated) return next(advance(state, { addressCharged: false }));
     const token = bearerToken(ctx);
-    if (token !== undefined && known.has(token)) return next();
-    const taken = limiter.take(addressKey(ctx));
+    if (token !== undefined && known.has(token)) return next(advance(state, { addressCharged: false }));
+    const taken = limiter.take(addressKey(state));
     apply(ctx, limiter, taken instanceof Promise ? await taken : taken);
-    ctx.state.addressCharged = true;
-    return next();
+    return next(advance(state, { addressCharged: true }));
   };
 }
 
@@ -82,11 +92,11 @@ export function limitTenant(
   limiter: RateLimiter | undefined,
   addresses: RateLimiter | undefined,
   known: RecentlyValidTokens,
-): Step {
-  return async (ctx, next) => {
-    const tenantId = ctx.state.principal?.tenantId;
-    if (tenantId !== undefined && ctx.state.addressCharged) {
-      addresses?.refund(addressKey(ctx));
+): Stage<Authenticated, Authenticated> {
+  return async (ctx, state, next) => {
+    const tenantId = state.principal?.tenantId;
+    if (tenantId !== undefined && state.addressCharged) {
+      addresses?.refund(addressKey(state));
       const token = bearerToken(ctx);
       if (token !== undefined) known.remember(token);
     }
@@ -94,7 +104,7 @@ export function limitTenant(
       const taken = limiter.take(`tenant:${tenantId}`);
       apply(ctx, limiter, taken instanceof Promise ? await taken : taken);
     }
-    return next();
+    return next(state);
   };
 }
 
@@ -109,7 +119,7 @@ export function limitAnonymous(limiter: RateLimiter | undefined): Step {
       await next();
     } finally {
       if (!ctx.state.rateLimited) {
-        const taken = limiter.take(addressKey(ctx));
+        const taken = limiter.take(addressKey(ctx.state));
         const decision = taken instanceof Promise ? await taken.catch(() => undefined) : taken;
         if (decision) ctx.set(rateLimitHeaders(limiter.policy, decision));
       }

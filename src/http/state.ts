@@ -17,8 +17,9 @@ export interface ValidatedRequest {
 }
 
 /**
- * What the pipeline's steps learn about a request, in the order they learn it. Each step writes its own
- * field; nothing else is kept on `ctx.state`.
+ * What observers of a request read (the access log, the error boundary, the anonymous rate limit, Koa's
+ * error event): every field a step learns, optional, as far as the steps got. The steps themselves never
+ * read it: each gets the state of its stage (below), typed, and hands the next step the next stage's.
  */
 export interface AppState {
   /** requestId: X-Request-Id as given when sane, else a new UUID */
@@ -44,4 +45,76 @@ export interface AppState {
 }
 
 export type AppContext = ParameterizedContext<AppState>;
+/** Koa middleware around the contract's steps (request id, client address, logs, error boundary). */
 export type Step = Middleware<AppState>;
+
+/** The stages of a request through the contract's steps, each what the one before knew and one thing more. */
+export interface Received {
+  requestId: string;
+  traceId?: string;
+  clientAddress: string;
+}
+/** route: the operation the method and path name. */
+export interface Routed extends Received {
+  operation: ContractOperation;
+}
+/** paceAddress: whether the request paid its address's bucket for its token's lookup. */
+export interface AddressPaced extends Routed {
+  addressCharged: boolean;
+}
+/** authenticate: the tenant of the bearer token; undefined for an operation that asks for none. */
+export interface Authenticated extends AddressPaced {
+  principal: Principal | undefined;
+}
+/** readBody: the JSON body as sent; undefined when none came or the operation takes none. */
+export interface BodyRead extends Authenticated {
+  jsonBody: unknown;
+}
+/** validate: the request as the contract accepted it. */
+export interface Validated extends BodyRead {
+  request: ValidatedRequest;
+}
+/** idempotency: the Idempotency-Key the request executes under, if any. */
+export interface Keyed extends Validated {
+  heldKey: HeldKey | undefined;
+}
+
+/** One of the contract's steps: it reads its stage's state and hands the next step the next stage's. */
+export type Stage<In, Out> = (
+  ctx: AppContext,
+  state: In,
+  next: (state: Out) => Promise<void>,
+) => Promise<void>;
+
+/**
+ * The next stage's state: the same object with the step's fields added, so that the observers find them on
+ * `ctx.state` too.
+ */
+export function advance<S extends object, F extends object>(state: S, fields: F): S & F {
+  return Object.assign(state, fields);
+}
+
+type Run<Out> = (ctx: AppContext, state: Received, last: (state: Out) => Promise<void>) => Promise<void>;
+
+/**
+ * The contract's steps in their order. Each `then` takes a step whose input is the state the steps before
+ * it hand on: a step put before the one that learns what it needs does not compile.
+ */
+export class Stages<Out> {
+  private constructor(private readonly run: Run<Out>) {}
+
+  static start(): Stages<Received> {
+    return new Stages<Received>((_ctx, state, last) => last(state));
+  }
+
+  then<Next>(stage: Stage<Out, Next>): Stages<Next> {
+    const run = this.run;
+    return new Stages<Next>((ctx, state, last) => run(ctx, state, (out) => stage(ctx, out, last)));
+  }
+
+  /** The Koa middleware that runs the steps, from what the middleware around them set (requestId, clientAddress). */
+  middleware(this: Stages<never>): Step {
+    const run = this.run;
+    return (ctx) => run(ctx, ctx.state, () => Promise.resolve());
+  }
+}
