@@ -17,7 +17,7 @@ const MOST_PREPARED = 1_000;
  * A statement written with `?` placeholders, as PostgreSQL takes it ($1, $2, ...), and its name: every
  * statement the repositories write is prepared once per connection (they are a fixed set of texts).
  */
-function positional(text: string): Prepared {
+export function positional(text: string): Prepared {
   let found = prepared.get(text);
   if (!found) {
     let n = 0;
@@ -32,11 +32,13 @@ function positional(text: string): Prepared {
 }
 
 /** Statements on one client of the pool: a transaction's. */
-export function sessionOf(client: Queryable): SqlSession {
+function sessionOf(client: Queryable): SqlSession {
   const all = async <R extends object>(text: string, values: readonly SqlValue[] = []): Promise<R[]> =>
     (await client.query<R>({ ...positional(text), values: [...values] })).rows;
   return {
     all,
+    column: async <T extends string | number | null>(text: string, values?: readonly SqlValue[]) =>
+      (await all<Record<string, T>>(text, values)).map(firstValue),
     get: async <R extends object>(text: string, values?: readonly SqlValue[]): Promise<R | undefined> =>
       (await all<R>(text, values)).at(0),
     run: async (text, values = []) =>
@@ -44,9 +46,12 @@ export function sessionOf(client: Queryable): SqlSession {
   };
 }
 
-export class PostgresDialect implements SqlDialect {
-  readonly engine = 'postgres';
+function firstValue<T>(row: Record<string, T>): T {
+  for (const key in row) return row[key]!;
+  throw new Error('a statement read for its first column returned a row without columns');
+}
 
+export class PostgresDialect implements SqlDialect {
   constructor(private readonly db: Postgres) {}
 
   async all<R extends object>(text: string, values: readonly SqlValue[] = []): Promise<R[]> {
@@ -56,6 +61,10 @@ export class PostgresDialect implements SqlDialect {
 
   async get<R extends object>(text: string, values?: readonly SqlValue[]): Promise<R | undefined> {
     return (await this.all<R>(text, values))[0];
+  }
+
+  async column<T extends string | number | null>(text: string, values?: readonly SqlValue[]): Promise<T[]> {
+    return (await this.all<Record<string, T>>(text, values)).map(firstValue);
   }
 
   async run(text: string, values: readonly SqlValue[] = []): Promise<number> {

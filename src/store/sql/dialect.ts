@@ -13,6 +13,11 @@ export interface SqlSession {
   all<R extends object>(text: string, values?: readonly SqlValue[]): Promise<R[]>;
   /** The statement's first row, if any. */
   get<R extends object>(text: string, values?: readonly SqlValue[]): Promise<R | undefined>;
+  /**
+   * The first column of every row the statement returns: the run list's stored JSON, one string per row
+   * (better-sqlite3 then builds no object per row, 30 % of a 20-row page's read).
+   */
+  column<T extends string | number | null>(text: string, values?: readonly SqlValue[]): Promise<T[]>;
   /** Runs a statement for its effect; how many rows it inserted, changed or deleted. */
   run(text: string, values?: readonly SqlValue[]): Promise<number>;
 }
@@ -20,7 +25,6 @@ export interface SqlSession {
 export type RowLock = 'wait' | 'skip-locked';
 
 export interface SqlDialect extends SqlSession {
-  readonly engine: 'sqlite' | 'postgres';
   /**
    * Runs `work` in one write transaction: all of it commits or none. `work` must reach the database through
    * `tx` alone (on SQLite the dialect's own statements wait for the transaction to end) and have no effect

@@ -31,8 +31,8 @@ function gateOf(db: Db): Gate {
  * the database through the dialect, so nothing goes around the gate.
  */
 export class SqliteDialect implements SqlDialect {
-  readonly engine = 'sqlite';
   private readonly statements = new Map<string, Database.Statement>();
+  private readonly plucked = new Map<string, Database.Statement>();
   private readonly gate: Gate;
   private readonly direct: SqlSession;
 
@@ -46,7 +46,17 @@ export class SqliteDialect implements SqlDialect {
       }
       return statement;
     };
+    const pluckedOf = (text: string): Database.Statement => {
+      let statement = this.plucked.get(text);
+      if (!statement) {
+        statement = db.prepare(text).pluck();
+        this.plucked.set(text, statement);
+      }
+      return statement;
+    };
     this.direct = {
+      column: async <T extends string | number | null>(text: string, values: readonly SqlValue[] = []) =>
+        pluckedOf(text).all(...values) as T[],
       all: async <R extends object>(text: string, values: readonly SqlValue[] = []) =>
         prepared(text).all(...values) as R[],
       get: async <R extends object>(text: string, values: readonly SqlValue[] = []) =>
@@ -56,7 +66,7 @@ export class SqliteDialect implements SqlDialect {
   }
 
   /**
-   * Resolves once no transaction of this connection is open (at once when none is). Another may have
+   * Resolves once no transaction is open on the file (at once when none is). Another may have
    * started by the time the caller goes on: whoever then uses the connection checks again in its own tick
    * (as the methods below do), never on the strength of this promise.
    */
@@ -67,6 +77,11 @@ export class SqliteDialect implements SqlDialect {
   async all<R extends object>(text: string, values?: readonly SqlValue[]): Promise<R[]> {
     while (this.gate.open) await this.gate.open;
     return this.direct.all<R>(text, values);
+  }
+
+  async column<T extends string | number | null>(text: string, values?: readonly SqlValue[]): Promise<T[]> {
+    while (this.gate.open) await this.gate.open;
+    return this.direct.column<T>(text, values);
   }
 
   async get<R extends object>(text: string, values?: readonly SqlValue[]): Promise<R | undefined> {

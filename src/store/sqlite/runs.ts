@@ -67,8 +67,7 @@ export function sqliteRunEngine(sql: SqlDialect, eventsWritten: () => Promise<vo
     }
     return { where, values };
   };
-  const records = async (text: string, values: SqlValue[]) =>
-    (await sql.all<{ record: RunJson }>(text, values)).map((r) => r.record);
+  const records = (text: string, values: SqlValue[]) => sql.column<RunJson>(text, values);
 
   return {
     move,
