@@ -1,9 +1,10 @@
 /**
- * The storage layer's contract. Handlers and domain code only see these interfaces; SQLite
- * (src/store/sqlite, the embedded default) and PostgreSQL (src/store/postgres) implement them, and the
- * store contract tests (test/store) hold both to every guarantee written here. Every tenant-owned read
- * takes the tenant id and filters by it. A method that writes more than one row does it in one
- * transaction: all or nothing. A method that reads more than one figure reads them from one snapshot.
+ * The storage layer's contract. Handlers and domain code only see these interfaces; the repositories in
+ * src/store/sql implement them once over a dialect, with what differs in src/store/sqlite (the embedded
+ * default) and src/store/postgres, and the store contract tests (test/store) hold both engines to every
+ * guarantee written here. Every tenant-owned read takes the tenant id and filters by it. A method that
+ * writes more than one row does it in one transaction: all or nothing. A method that reads more than one
+ * figure (the dashboard's sums) reads them from one snapshot; a list page and its total may be read apart.
  */
 
 /**
