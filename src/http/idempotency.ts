@@ -68,7 +68,7 @@ async function execute(
   try {
     if (resourceId !== null && 'recover' in policy) {
       // not executed now: the effect is an earlier request's, so this answer is a replay too
-      sendAnswer(ctx, await policy.recover(scopeOf(ctx, state, services, lease.held), resourceId));
+      sendAnswer(ctx, await policy.recover(scopeOf(ctx, state, services, undefined), resourceId));
       ctx.set('Idempotent-Replayed', 'true');
     } else {
       await next(advance(state, { heldKey: lease.held }));

@@ -26,7 +26,8 @@ import { toValidationIssues } from './validation-errors.js';
 
 /**
  * The steps every request of the contract goes through, in this order (app.ts lists them):
- * route -> authenticate -> rate limit -> fair turn -> read body -> validate -> idempotency -> invoke.
+ * route -> pace address -> authenticate -> tenant rate limit -> fair turn -> read body -> validate ->
+ * idempotency -> invoke.
  * Each reads the state of its stage and hands the next step the next stage's (state.ts).
  */
 

@@ -74,9 +74,9 @@ export function paceAddress(
   known: RecentlyValidTokens,
 ): Stage<Routed, AddressPaced> {
   return async (ctx, state, next) => {
-    if (!limiter || !state.operation.authenticated) return next(advance(state, { addressCharged: false }));
     const token = bearerToken(ctx);
-    if (token !== undefined && known.has(token)) return next(advance(state, { addressCharged: false }));
+    if (!limiter || !state.operation.authenticated || (token !== undefined && known.has(token)))
+      return next(advance(state, { addressCharged: false }));
     const taken = limiter.take(addressKey(state));
     apply(ctx, limiter, taken instanceof Promise ? await taken : taken);
     return next(advance(state, { addressCharged: true }));

@@ -46,6 +46,11 @@ function sessionOf(client: Queryable): SqlSession {
   };
 }
 
+/** SqlDialect.jsonTexts on PostgreSQL: the texts of a jsonb array, as a subquery. */
+export function jsonTexts(placeholder: string): string {
+  return `(SELECT jsonb_array_elements_text(CAST(${placeholder} AS jsonb)))`;
+}
+
 function firstValue<T>(row: Record<string, T>): T {
   for (const key in row) return row[key]!;
   throw new Error('a statement read for its first column returned a row without columns');
@@ -85,7 +90,7 @@ export class PostgresDialect implements SqlDialect {
   }
 
   jsonTexts(placeholder: string): string {
-    return `(SELECT jsonb_array_elements_text(CAST(${placeholder} AS jsonb)))`;
+    return jsonTexts(placeholder);
   }
 
   greatest(a: string, b: string): string {

@@ -1,5 +1,4 @@
 import type { EventJson, EventRepo, LogPosition, StoredEvent } from '../types.js';
-import { typeNeedle } from '../sql/outbox.js';
 import type { Postgres } from './database.js';
 import type { SqlDialect } from '../sql/dialect.js';
 import { sweepEvents } from '../sql/outbox.js';
@@ -21,26 +20,6 @@ const EVENT = `${POSITION} AS position, id, tenant_id, type, created_at, body`;
 const EMPTY_LOG = '0'.repeat(20) as LogPosition;
 /** Events stamped per publish statement; a larger backlog takes several. */
 const PUBLISH_BATCH = 10_000;
-
-/**
- * The CTEs that write run.created beside a run inserted by the CTE `r`: `eventParam` the event's id,
- * `bodyParam` its JSON.
- */
-export function runCreatedCtes(
-  eventParam: string,
-  bodyParam: string,
-  tenantParam: string,
-  atParam: string,
-): string {
-  return `
-    e AS (
-      INSERT INTO events (id, tenant_id, type, created_at, body)
-      SELECT ${eventParam}, ${tenantParam}, 'run.created', ${atParam}, ${bodyParam} FROM r RETURNING tenant_id),
-    d AS (
-      INSERT INTO webhook_deliveries (endpoint_id, event_id, tenant_id, next_attempt_at, status)
-      SELECT w.id, ${eventParam}, w.tenant_id, ${atParam}, 'pending' FROM webhook_endpoints w JOIN e ON w.tenant_id = e.tenant_id
-      WHERE w.status = 'enabled' AND (w.events IS NULL OR strpos(w.events, '${typeNeedle('run.created')}') > 0))`;
-}
 
 export function postgresEvents(
   db: Postgres,

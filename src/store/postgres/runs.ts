@@ -1,9 +1,8 @@
 import type { RunJson, RunFilter, RunStatus } from '../types.js';
 import type { Postgres } from './database.js';
-import { newEventId } from '../sql/outbox.js';
+import { newEventId, typeNeedle } from '../sql/outbox.js';
 import { eventJson } from '../../records/event.js';
 import { RUN_VIEW_VERSION, runJson } from '../../records/run.js';
-import { runCreatedCtes } from './events.js';
 import { recordEffect } from '../sql/idempotency.js';
 import type { SqlDialect, SqlSession, SqlValue } from '../sql/dialect.js';
 import { CAP_MARGIN, queuedCount, queueTurn, RUN, type RunEngine, runValues } from '../sql/runs.js';
@@ -35,6 +34,26 @@ const TYPES: Record<string, string> = {
 const STRIPES = 16;
 const CHANNEL = 'run_queued';
 const ANNOUNCE_DELAY_MS = 5;
+
+/**
+ * The CTEs that write run.created beside a run inserted by the CTE `r`: `eventParam` the event's id,
+ * `bodyParam` its JSON.
+ */
+export function runCreatedCtes(
+  eventParam: string,
+  bodyParam: string,
+  tenantParam: string,
+  atParam: string,
+): string {
+  return `
+    e AS (
+      INSERT INTO events (id, tenant_id, type, created_at, body)
+      SELECT ${eventParam}, ${tenantParam}, 'run.created', ${atParam}, ${bodyParam} FROM r RETURNING tenant_id),
+    d AS (
+      INSERT INTO webhook_deliveries (endpoint_id, event_id, tenant_id, next_attempt_at, status)
+      SELECT w.id, ${eventParam}, w.tenant_id, ${atParam}, 'pending' FROM webhook_endpoints w JOIN e ON w.tenant_id = e.tenant_id
+      WHERE w.status = 'enabled' AND (w.events IS NULL OR strpos(w.events, '${typeNeedle('run.created')}') > 0))`;
+}
 
 /**
  * Moves one run between counters. Rows are written in status order, so that transactions moving

@@ -1,4 +1,5 @@
 import type { DueCandidate, DueCandidates } from '../sql/webhooks.js';
+import { jsonTexts } from './dialect.js';
 
 /**
  * Every due tenant's enabled endpoints that may take more, each walked in due order on its index, in one
@@ -13,8 +14,7 @@ export const postgresDueCandidates: DueCandidates = (tx, tenants, now, full, per
          AND (d.lease_until IS NULL OR d.lease_until < ?)
        ORDER BY d.next_attempt_at LIMIT ?
        FOR UPDATE OF d SKIP LOCKED) x
-     WHERE e.tenant_id = ANY (ARRAY(SELECT jsonb_array_elements_text(CAST(? AS jsonb))))
-       AND e.status = 'enabled' AND e.id <> ALL (ARRAY(SELECT jsonb_array_elements_text(CAST(? AS jsonb))))
+     WHERE e.tenant_id IN ${jsonTexts('?')} AND e.status = 'enabled' AND e.id NOT IN ${jsonTexts('?')}
      ORDER BY x.next_attempt_at`,
     [now, now, perEndpoint, JSON.stringify(tenants), JSON.stringify([...full])],
   );

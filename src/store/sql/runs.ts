@@ -1,5 +1,5 @@
 import type { HeldKey } from '../held-key.js';
-import type { ClaimedRun, EventType, RunOptions, RunRepo, RunRow, RunStatus } from '../types.js';
+import type { ClaimedRun, EventType, RunJson, RunOptions, RunRepo, RunRow, RunStatus } from '../types.js';
 import { cancelAssignments, fairTenantsQuery, isActive, rerunAssignments, RUN_COLUMNS } from './run-rules.js';
 import { RUN_VIEW_VERSION, runJson } from '../../records/run.js';
 import type { SqlDialect, SqlSession, SqlValue } from './dialect.js';
@@ -108,23 +108,25 @@ export interface RunEngine {
   watch: RunRepo['watch'];
 }
 
-/**
- * A run's change: its JSON as it is now in this transaction stored on the run, and the event that tells of
- * the change.
- */
-export async function writeRunChange(
+/** The run's JSON as it is now in this transaction, stored on the run (the list reads it); returned. */
+async function storeRunJson(tx: SqlSession, run: RunRow): Promise<RunJson> {
+  const record = runJson(run);
+  await tx.run(`UPDATE runs SET record = ?, record_view = ${RUN_VIEW_VERSION} WHERE id = ?`, [
+    record,
+    run.id,
+  ]);
+  return record;
+}
+
+/** A run's change: its JSON stored on the run, and the event that tells of the change. */
+async function writeRunChange(
   sql: SqlDialect,
   tx: SqlSession,
   run: RunRow,
   type: EventType,
   at: string,
 ): Promise<void> {
-  const record = runJson(run);
-  await tx.run(`UPDATE runs SET record = ?, record_view = ${RUN_VIEW_VERSION} WHERE id = ?`, [
-    record,
-    run.id,
-  ]);
-  await writeEvent(sql, tx, run.tenant_id, type, at, record);
+  await writeEvent(sql, tx, run.tenant_id, type, at, await storeRunJson(tx, run));
 }
 
 /**
@@ -155,6 +157,12 @@ export function sqlRuns(sql: SqlDialect, engine: RunEngine, eventsWritten: () =>
     if (!row) throw new Error(`run ${runId} changed under a lock held on it`);
     return toRun(row);
   };
+  /** The run of a queue entry `workerId` leases, if it still does (`lock`: the entry's row lock, if any). */
+  const heldRun = (tx: SqlSession, queueMessageId: string, workerId: string, lock: string) =>
+    tx.get<{ run_id: string }>(
+      `SELECT run_id FROM run_queue WHERE id = ? AND lease_owner = ? AND done_at IS NULL${lock}`,
+      [queueMessageId, workerId],
+    );
   // the fairest few tenants: an entry another claimer holds is skipped, and the next tenant's tried
   const fairTenants = fairTenantsQuery('?', 8);
 
@@ -289,10 +297,7 @@ export function sqlRuns(sql: SqlDialect, engine: RunEngine, eventsWritten: () =>
     async saveProgress(queueMessageId, workerId, p) {
       // the update holds the run's row until the JSON written from what it returned commits with it
       return sql.transaction(async (tx) => {
-        const held = await tx.get<{ run_id: string }>(
-          'SELECT run_id FROM run_queue WHERE id = ? AND lease_owner = ? AND done_at IS NULL',
-          [queueMessageId, workerId],
-        );
+        const held = await heldRun(tx, queueMessageId, workerId, '');
         if (!held) return false;
         const row = await tx.get<RunRecord>(
           `UPDATE runs SET total_tasks = ?, completed_tasks = ${sql.greatest('completed_tasks', '?')},
@@ -300,21 +305,13 @@ export function sqlRuns(sql: SqlDialect, engine: RunEngine, eventsWritten: () =>
            WHERE id = ? AND queue_message_id = ? RETURNING ${RUN}`,
           [p.total_tasks, p.completed_tasks, p.failed_tasks, p.progress, held.run_id, queueMessageId],
         );
-        if (row) {
-          await tx.run(`UPDATE runs SET record = ?, record_view = ${RUN_VIEW_VERSION} WHERE id = ?`, [
-            runJson(toRun(row)),
-            row.id,
-          ]);
-        }
+        if (row) await storeRunJson(tx, toRun(row));
         return true;
       });
     },
     async finish(queueMessageId, workerId, outcome, booking) {
       const finished = await sql.transaction(async (tx) => {
-        const held = await tx.get<{ run_id: string }>(
-          `SELECT run_id FROM run_queue WHERE id = ? AND lease_owner = ? AND done_at IS NULL${sql.rowLock('wait')}`,
-          [queueMessageId, workerId],
-        );
+        const held = await heldRun(tx, queueMessageId, workerId, sql.rowLock('wait'));
         if (!held) return false;
         const before = (await lockedRun(tx, 'id = ?', [held.run_id]))!;
         const after = await changed(

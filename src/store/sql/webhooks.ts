@@ -202,16 +202,18 @@ export function sqlWebhooks(sql: SqlDialect, dueCandidates: DueCandidates): Webh
     const picked = pickFairly([...queues.values()], perEndpointNow, perEndpoint, max);
     if (picked.length === 0) return [];
     const keys = picked.flatMap((p): SqlValue[] => [p.endpoint, p.event]);
+    // only the deliveries table has these columns: the condition reads the same in both statements
+    const pickedKeys = `(endpoint_id, event_id) IN (VALUES ${valuesList(picked.length, 2)})`;
     await tx.run(
       `UPDATE webhook_deliveries SET lease_owner = ?, lease_until = ?
-       WHERE (endpoint_id, event_id) IN (VALUES ${valuesList(picked.length, 2)})`,
+       WHERE ${pickedKeys}`,
       [workerId, leaseUntil, ...keys],
     );
     // the leases, the endpoints and the events of the whole batch: two statements, not two per delivery
     const rows = await tx.all<DeliveryRecord>(
       `SELECT ${E_COLUMNS}, d.event_id, v.type AS event_type, v.body, d.attempts
        FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id JOIN events v ON v.id = d.event_id
-       WHERE (d.endpoint_id, d.event_id) IN (VALUES ${valuesList(picked.length, 2)})`,
+       WHERE ${pickedKeys}`,
       keys,
     );
     return rows.map((row): ClaimedDelivery => {
