@@ -3,7 +3,8 @@
  * OpenStack Swift (S3 API), two API processes, two worker processes and HAProxy in front of the API
  * processes; `npm run stack -- down` takes it all down. State and logs live in DATA_DIR/stack (or the
  * directory given after the command). Needs Swift and HAProxy from Debian: `bash scripts/swift.sh install`
- * and `apt-get install haproxy`.
+ * and `apt-get install haproxy`; what is missing, or a port already taken, is said before anything starts,
+ * and a start that fails half way stops what it started.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,20 +13,33 @@ import { openPostgresStore } from '../src/store/postgres/index.js';
 import { PROJECT_ROOT } from '../src/paths.js';
 import { Tenants } from '../src/tenants/service.js';
 import { systemClock } from '../src/time.js';
-import { haproxyConfig, haproxyInstalled } from './haproxy.js';
-import { startLocalPostgres, stopLocalPostgres } from './postgres.js';
-import { createBucket, startLocalSwift, stopLocalSwift } from './swift.js';
+import { haproxyConfig } from './haproxy.js';
+import { findPostgres, type LocalPostgres, startLocalPostgres, stopLocalPostgres } from './postgres.js';
+import { busyPorts, installLine, missingPrograms, type Started, startAll } from './prerequisites.js';
+import { createBucket, type LocalSwift, startLocalSwift, stopLocalSwift } from './swift.js';
 
-const PORTS = { haproxy: 8080, apis: [8081, 8082], postgres: 5433, swift: 18080 };
+const PORTS = { haproxy: 8080, apis: [8081, 8082], metrics: [9464, 9465], postgres: 5433, swift: 18080 };
+// Swift's proxy, account, container and object servers and its memcached take five ports from PORTS.swift
+const ALL_PORTS = [
+  PORTS.haproxy,
+  ...PORTS.apis,
+  ...PORTS.metrics,
+  PORTS.postgres,
+  ...[0, 1, 2, 3, 4].map((i) => PORTS.swift + i),
+];
 const BUCKET = 'open-tenant';
 
 interface StackState {
   pids: Record<string, number>;
+  /** written once every part answered; a state without it is a start that did not finish */
+  up?: boolean;
 }
 
 const [command = 'up', dirArg] = process.argv.slice(2);
 const dir = path.resolve(dirArg ?? path.join(process.env.DATA_DIR ?? './data', 'stack'));
 const stateFile = path.join(dir, 'stack.json');
+const postgresDir = path.join(dir, 'postgres');
+const swiftDir = path.join(dir, 'swift');
 
 const alive = (pid: number) => {
   try {
@@ -35,6 +49,11 @@ const alive = (pid: number) => {
     return false;
   }
 };
+
+const readState = (): StackState | undefined =>
+  existsSync(stateFile) ? (JSON.parse(readFileSync(stateFile, 'utf8')) as StackState) : undefined;
+const writeState = (state: StackState) =>
+  writeFileSync(stateFile, `${JSON.stringify(state satisfies StackState, null, 2)}\n`);
 
 function daemon(name: string, command: string, args: string[], env: Record<string, string> = {}): number {
   const log = openSync(path.join(dir, 'logs', `${name}.log`), 'a');
@@ -46,6 +65,31 @@ function daemon(name: string, command: string, args: string[], env: Record<strin
   });
   child.unref();
   return child.pid!;
+}
+
+/** SIGTERM, and SIGKILL for what still runs 10 s later. */
+async function stopProcesses(pids: number[]): Promise<void> {
+  for (const pid of pids) if (alive(pid)) process.kill(pid, 'SIGTERM');
+  const deadline = Date.now() + 10_000;
+  while (pids.some(alive) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  for (const pid of pids) if (alive(pid)) process.kill(pid, 'SIGKILL');
+}
+
+/** Stops every server of this directory that runs: the processes, Swift, PostgreSQL. */
+async function stopEverything(state: StackState | undefined): Promise<void> {
+  if (state) await stopProcesses(Object.values(state.pids));
+  rmSync(stateFile, { force: true });
+  if (existsSync(swiftDir)) stopLocalSwift(swiftDir);
+  if (existsSync(path.join(postgresDir, 'data', 'postmaster.pid'))) {
+    try {
+      await stopLocalPostgres(postgresDir);
+    } catch (error) {
+      // a pid file left by a server that died: nothing runs to stop
+      if (existsSync(path.join(postgresDir, 'data', 'postmaster.pid'))) throw error;
+    }
+  }
 }
 
 async function waitFor(url: string, what: string): Promise<void> {
@@ -61,77 +105,140 @@ async function waitFor(url: string, what: string): Promise<void> {
   }
 }
 
-async function up(): Promise<void> {
-  if (existsSync(stateFile)) {
-    const state = JSON.parse(readFileSync(stateFile, 'utf8')) as StackState;
-    if (Object.values(state.pids).some(alive))
-      throw new Error(`the stack in ${dir} is up already: npm run stack -- down`);
+/** Everything `up` needs, checked before anything starts: one line says what to install or free. */
+async function checkPrerequisites(): Promise<void> {
+  const missing = missingPrograms();
+  try {
+    await findPostgres();
+  } catch {
+    missing.push({
+      what: 'PostgreSQL server binaries',
+      install: 'npm install (or apt-get install postgresql)',
+    });
   }
-  if (!haproxyInstalled()) throw new Error('HAProxy is not installed: apt-get install haproxy');
+  if (missing.length > 0) throw new Error(installLine(missing));
+  const busy = await busyPorts(ALL_PORTS);
+  if (busy.length > 0) {
+    throw new Error(
+      `npm run stack needs ports ${busy.join(', ')} on 127.0.0.1, and something else listens there: stop it first`,
+    );
+  }
+}
+
+async function up(): Promise<void> {
+  const previous = readState();
+  if (previous?.up && Object.values(previous.pids).some(alive))
+    throw new Error(`the stack in ${dir} is up already: npm run stack -- down`);
+  // what a start that did not finish left running (it was killed, or an older version left it): ours to stop
+  await stopEverything(previous);
+  await checkPrerequisites();
   mkdirSync(path.join(dir, 'logs'), { recursive: true });
 
-  const postgres = await startLocalPostgres(path.join(dir, 'postgres'), PORTS.postgres);
-  const swift = startLocalSwift(path.join(dir, 'swift'), PORTS.swift);
-  await createBucket(swift, BUCKET);
-
-  const env: Record<string, string> = {
-    ...swift.env,
-    DATABASE_URL: postgres.url,
+  const pids: Record<string, number> = {};
+  let postgres: LocalPostgres | undefined;
+  let swift: LocalSwift | undefined;
+  let demo: { tenant_id: string; token: string } | undefined;
+  const env = (): Record<string, string> => ({
+    ...swift!.env,
+    DATABASE_URL: postgres!.url,
     BLOB_STORE: 's3',
     S3_BUCKET: BUCKET,
     DATA_DIR: path.join(dir, 'scratch'),
     SEED_DEMO_TENANT: 'false',
-  };
-  // one process applies the migrations before the others start
-  const store = await openPostgresStore({
-    url: postgres.url,
-    poolSize: 1,
-    statementTimeoutMs: 30_000,
-    connectTimeoutMs: 5_000,
-    applicationName: 'stack',
   });
-  let demo: { tenant_id: string; token: string } | undefined;
-  if ((await store.tenants.list()).length === 0) demo = await new Tenants(store, systemClock).create('demo');
-  await store.close();
-
-  const pids: Record<string, number> = {};
-  PORTS.apis.forEach((port, i) => {
-    pids[`api${i + 1}`] = daemon(`api${i + 1}`, process.execPath, ['dist/src/start/server.js'], {
-      ...env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      EMBEDDED_WORKER: 'false',
-      METRICS_PORT: String(9464 + i),
-      // HAProxy sends X-Forwarded-For: each client is paced by its own address, not HAProxy's
-      TRUST_PROXY: '127.0.0.1',
-    });
+  const processes = (): Started => ({
+    name: 'the API and worker processes',
+    stop: () => stopProcesses(Object.values(pids)),
   });
-  for (const name of ['worker1', 'worker2']) {
-    pids[name] = daemon(name, process.execPath, ['dist/src/start/worker.js'], {
-      ...env,
-      PARSER_THREADS: '1',
-    });
-  }
-  for (const port of PORTS.apis) await waitFor(`http://127.0.0.1:${port}/readyz`, 'an API process');
-  const config = path.join(dir, 'haproxy.cfg');
-  writeFileSync(
-    config,
-    haproxyConfig(
-      PORTS.haproxy,
-      PORTS.apis.map((port, i) => ({ name: `api${i + 1}`, port })),
-    ),
-  );
-  pids.haproxy = daemon('haproxy', 'haproxy', ['-db', '-f', config]);
-  await waitFor(`http://127.0.0.1:${PORTS.haproxy}/healthz`, 'HAProxy');
-  writeFileSync(stateFile, `${JSON.stringify({ pids } satisfies StackState, null, 2)}\n`);
+  await startAll([
+    async () => {
+      postgres = await startLocalPostgres(postgresDir, PORTS.postgres);
+      return { name: 'PostgreSQL', stop: () => stopLocalPostgres(postgresDir) };
+    },
+    async () => {
+      // started before its bucket is made, so that a failed bucket still stops it
+      try {
+        swift = startLocalSwift(swiftDir, PORTS.swift);
+      } catch (error) {
+        stopLocalSwift(swiftDir);
+        throw error;
+      }
+      return { name: 'Swift', stop: () => stopLocalSwift(swiftDir) };
+    },
+    async () => {
+      await createBucket(swift!, BUCKET);
+      // one process applies the migrations before the others start
+      const store = await openPostgresStore({
+        url: postgres!.url,
+        poolSize: 1,
+        statementTimeoutMs: 30_000,
+        connectTimeoutMs: 5_000,
+        applicationName: 'stack',
+      });
+      try {
+        if ((await store.tenants.list()).length === 0)
+          demo = await new Tenants(store, systemClock).create('demo');
+      } finally {
+        await store.close();
+      }
+      return { name: 'the bucket and the schema', stop: () => undefined };
+    },
+    async () => {
+      const started = processes();
+      PORTS.apis.forEach((port, i) => {
+        pids[`api${i + 1}`] = daemon(`api${i + 1}`, process.execPath, ['dist/src/start/server.js'], {
+          ...env(),
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          EMBEDDED_WORKER: 'false',
+          METRICS_PORT: String(PORTS.metrics[i]),
+          // HAProxy sends X-Forwarded-For: each client is paced by its own address, not HAProxy's
+          TRUST_PROXY: '127.0.0.1',
+        });
+      });
+      for (const name of ['worker1', 'worker2']) {
+        pids[name] = daemon(name, process.execPath, ['dist/src/start/worker.js'], {
+          ...env(),
+          PARSER_THREADS: '1',
+        });
+      }
+      // written now, so that a start killed from here on leaves pids the next start can stop
+      writeState({ pids });
+      try {
+        for (const port of PORTS.apis) await waitFor(`http://127.0.0.1:${port}/readyz`, 'an API process');
+      } catch (error) {
+        await started.stop();
+        throw error;
+      }
+      return started;
+    },
+    async () => {
+      const config = path.join(dir, 'haproxy.cfg');
+      writeFileSync(
+        config,
+        haproxyConfig(
+          PORTS.haproxy,
+          PORTS.apis.map((port, i) => ({ name: `api${i + 1}`, port })),
+        ),
+      );
+      pids.haproxy = daemon('haproxy', 'haproxy', ['-db', '-f', config]);
+      writeState({ pids });
+      await waitFor(`http://127.0.0.1:${PORTS.haproxy}/healthz`, 'HAProxy');
+      return { name: 'HAProxy', stop: () => stopProcesses([pids.haproxy!]) };
+    },
+  ]).catch((error: unknown) => {
+    rmSync(stateFile, { force: true });
+    throw error;
+  });
+  writeState({ pids, up: true });
 
   process.stdout.write(
     [
       `The stack is up (state and logs in ${dir}):`,
       `  API         http://127.0.0.1:${PORTS.haproxy}  (HAProxy -> API processes on ${PORTS.apis.join(', ')})`,
       `  workers     2 processes (npm run worker)`,
-      `  PostgreSQL  ${postgres.url}`,
-      `  S3 (Swift)  ${swift.endpoint}, bucket ${BUCKET}`,
+      `  PostgreSQL  ${postgres!.url}`,
+      `  S3 (Swift)  ${swift!.endpoint}, bucket ${BUCKET}`,
       ...(demo
         ? ['', `Tenant "demo" (${demo.tenant_id}); its API token, shown only now:`, '', `  ${demo.token}`]
         : []),
@@ -143,19 +250,7 @@ async function up(): Promise<void> {
 }
 
 async function down(): Promise<void> {
-  if (existsSync(stateFile)) {
-    const state = JSON.parse(readFileSync(stateFile, 'utf8')) as StackState;
-    for (const pid of Object.values(state.pids)) if (alive(pid)) process.kill(pid, 'SIGTERM');
-    const deadline = Date.now() + 10_000;
-    while (Object.values(state.pids).some(alive) && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    for (const pid of Object.values(state.pids)) if (alive(pid)) process.kill(pid, 'SIGKILL');
-    rmSync(stateFile);
-  }
-  if (existsSync(path.join(dir, 'swift'))) stopLocalSwift(path.join(dir, 'swift'));
-  if (existsSync(path.join(dir, 'postgres', 'data', 'postmaster.pid')))
-    await stopLocalPostgres(path.join(dir, 'postgres'));
+  await stopEverything(readState());
   process.stdout.write(
     `The stack in ${dir} is down (its data stays there; remove the directory to start afresh).\n`,
   );

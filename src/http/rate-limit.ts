@@ -110,7 +110,9 @@ export function limitTenant(
 
 /**
  * Answers on `/api/open/*` that no bucket explained yet (an unknown path, an unsupported method) are counted
- * against the client's address, so that every answer there carries the rate limit headers.
+ * against the client's address, so that every answer there carries the rate limit headers. An answer to a
+ * valid token is never one of them, whatever the limits are set to: with the tenant limiter off, charging it
+ * here drained the address bucket until the remembered token lapsed and its tenant met `"anonymous";r=0`.
  */
 export function limitAnonymous(limiter: RateLimiter | undefined): Step {
   return async (ctx, next) => {
@@ -118,7 +120,7 @@ export function limitAnonymous(limiter: RateLimiter | undefined): Step {
     try {
       await next();
     } finally {
-      if (!ctx.state.rateLimited) {
+      if (!ctx.state.rateLimited && ctx.state.principal === undefined) {
         const taken = limiter.take(addressKey(ctx.state));
         const decision = taken instanceof Promise ? await taken.catch(() => undefined) : taken;
         if (decision) ctx.set(rateLimitHeaders(limiter.policy, decision));

@@ -6,14 +6,15 @@ import type { KeyClaim, Store, StoredAnswer } from '../store/types.js';
 import type { Clock } from '../time.js';
 
 /**
- * A key claimed by the request that executes under it, from claim to `end()`. The lock is renewed every
+ * A key claimed by the request that executes under it, from claim to `keep()` or `release()`. The lock is renewed every
  * third of `IDEMPOTENCY_LOCK_SECONDS`; a renewal that finds the key taken over (or fails past the lock's
- * end) marks the lease lost and aborts `signal`, so the work stops, and the effect it may still commit is
- * fenced by the key's token and rolls back.
+ * end) marks the lease lost. The work is not interrupted: the effect it may still commit is fenced by the
+ * key's token and rolls back (HeldKeyLostError), and the request then answers 409 instead of an answer
+ * that is no longer its own. Stopping earlier would only save the work of one transaction.
  */
 export class KeyLease {
   readonly held: HeldKey;
-  private readonly lost = new AbortController();
+  private lost = false;
   private readonly renewal: NodeJS.Timeout;
   private renewedUntil: number;
 
@@ -27,13 +28,9 @@ export class KeyLease {
     this.renewal.unref();
   }
 
-  /** Aborted when the key is no longer this request's. */
-  get signal(): AbortSignal {
-    return this.lost.signal;
-  }
-
+  /** The key is no longer this request's. */
   get isLost(): boolean {
-    return this.lost.signal.aborted;
+    return this.lost;
   }
 
   private async renew(): Promise<void> {
@@ -50,7 +47,7 @@ export class KeyLease {
 
   private lose(): void {
     clearInterval(this.renewal);
-    this.lost.abort(new Error('the idempotency key was taken over'));
+    this.lost = true;
   }
 
   /** Keeps the answer for retries. */

@@ -2,7 +2,7 @@
  * The idempotency and rate bucket contract of src/store/types.ts, run once per engine (vitest.config.ts).
  */
 import { randomUUID } from 'node:crypto';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type HeldKey, HeldKeyLostError } from '../../src/store/held-key.js';
 import type { Store, UploadRow } from '../../src/store/types.js';
 import { IdempotencyKeys } from '../../src/idempotency/keys.js';
@@ -156,7 +156,7 @@ describe.runIf(engine === 'sqlite')('rate buckets on SQLite', () => {
 });
 
 describe('a key lease', () => {
-  it('stops the work when a renewal finds the key taken over', async () => {
+  it('is marked lost when a renewal finds the key taken over, and its effect is fenced off', async () => {
     let now = Date.parse('2026-01-01T00:00:00Z');
     const clock = { now: () => new Date(now) };
     const keys = new IdempotencyKeys(store, clock, {
@@ -169,9 +169,13 @@ describe('a key lease', () => {
     now += 1000;
     const second = await keys.claim(tenantId, 'lease', 'fp');
     expect(second.outcome).toBe('claimed');
-    const aborted = new Promise((resolve) => first.lease.signal.addEventListener('abort', resolve));
-    await aborted;
-    expect(first.lease.isLost).toBe(true);
+    await vi.waitFor(() => expect(first.lease.isLost).toBe(true), { timeout: 2000, interval: 20 });
+    // the work was not interrupted: what it commits now rolls back, so a retry's effect is the only one
+    const row = upload();
+    await expect(store.uploads.create(row, limits, first.lease.held)).rejects.toBeInstanceOf(
+      HeldKeyLostError,
+    );
+    expect(await store.uploads.get(tenantId, row.id)).toBeUndefined();
     if (second.outcome === 'claimed') {
       expect(second.lease.isLost).toBe(false);
       await second.lease.release();
