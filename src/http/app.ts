@@ -75,12 +75,19 @@ function accessLog(services: Services): Step {
   };
 }
 
-/** A client that closed its connection mid-request: nothing failed on our side. */
+const CLIENT_GONE = new Set(['ECONNRESET', 'ERR_STREAM_PREMATURE_CLOSE', 'ECONNABORTED', 'EPIPE']);
+
+/**
+ * A client that closed its connection mid-request or mid-answer (an event stream it stopped reading is the
+ * usual case): nothing failed on our side. A request already read whole is not destroyed itself when its
+ * connection goes, so the socket is asked too.
+ */
 function clientWentAway(ctx: Context, error: unknown): boolean {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   return (
-    ctx.req.destroyed &&
-    (code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE' || code === 'ECONNABORTED')
+    (ctx.req.destroyed || ctx.req.socket.destroyed || ctx.res.destroyed) &&
+    code !== undefined &&
+    CLIENT_GONE.has(code)
   );
 }
 

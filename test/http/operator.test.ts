@@ -1,6 +1,7 @@
+import net from 'node:net';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { readPdf, uploadPdf, waitForRun } from '../helpers/files.js';
 import { type Harness, startHarness, throughHaproxy } from '../helpers/harness.js';
 import { port } from '../helpers/processes.js';
@@ -81,5 +82,32 @@ describe('the front door and the log', () => {
     expect(
       lines.find((l) => l.msg === 'request' && l.request_id === 'trace-test-2')?.trace_id,
     ).toBeUndefined();
+  });
+});
+
+describe('a client closing its event stream', () => {
+  it('is a normal event, not an error in the log', async () => {
+    const socket = net.connect(new URL(h.url).port ? Number(new URL(h.url).port) : 80, '127.0.0.1');
+    await new Promise<void>((resolve) => socket.once('connect', resolve));
+    const firstBytes = new Promise<void>((resolve) => socket.once('data', () => resolve()));
+    socket.write(
+      `GET /api/open/events/stream HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${h.tenant.token}\r\n` +
+        'X-Request-Id: stream-closed-by-client\r\n\r\n',
+    );
+    await firstBytes;
+    // an event while the stream is open, then the client resets its connection
+    await uploadPdf(h, readPdf('real/cups-filters__classified.pdf'));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    socket.resetAndDestroy();
+    await vi.waitFor(
+      () =>
+        expect(lines.some((l) => l.request_id === 'stream-closed-by-client' && l.msg === 'request')).toBe(
+          true,
+        ),
+      { timeout: 5000, interval: 50 },
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const errors = lines.filter((l) => Number(l.level) >= 50);
+    expect(errors, JSON.stringify(errors)).toEqual([]);
   });
 });

@@ -310,6 +310,32 @@ describe('the event log', () => {
     expect((await store.events.list(tenantId, undefined, 100))!.items).toHaveLength(1);
     expect((await store.events.since([tenantId], start, 100)).events.map((e) => e.id)).toEqual(ids);
   });
+
+  it('publishes them in the maintenance pass too, and wakes the streams, with no write or read', async () => {
+    const url = await freshDatabase();
+    const store = await open(url);
+    const { tenantId } = await tenantWithFile(store, 'log');
+    let woken = 0;
+    const unwatch = store.events.watch(() => (woken += 1));
+    cleanup.push(async () => unwatch());
+    const writer = await transaction(url);
+    await writer.insert(tenantId);
+    await writer.commit();
+    const unpublished = async () =>
+      Number(
+        (await sql<{ n: string }>(url, 'SELECT count(*) AS n FROM events WHERE position IS NULL'))[0]!.n,
+      );
+    expect(await unpublished()).toBe(1);
+    woken = 0;
+    await store.maintain();
+    expect(await unpublished()).toBe(0);
+    expect(woken).toBeGreaterThan(0);
+    // nothing left to publish: no stream is woken for nothing (once the first pass's notice has come)
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    woken = 0;
+    await store.maintain();
+    expect(woken).toBe(0);
+  });
 });
 
 describe('engine errors', () => {

@@ -12,8 +12,9 @@ const ANNOUNCE_DELAY_MS = 5;
  * publisher at a time (a transaction-scoped advisory lock) stamps every committed unpublished event with the
  * next positions, and commits before the next publisher starts; positions therefore become visible only in
  * increasing order. Readers see published events only. A process publishes after each of its commits that
- * wrote events (before the write's caller gets its answer, so a client reads its own writes), and before
- * every stream read (which publishes what a crashed process committed but did not publish).
+ * wrote events (before the write's caller gets its answer, so a client reads its own writes), before
+ * every stream read, and in the maintenance pass (these two publish what a crashed process committed but did
+ * not publish).
  */
 const POSITION = "lpad(position::text, 20, '0')";
 const EVENT = `${POSITION} AS position, id, tenant_id, type, created_at, body`;
@@ -24,28 +25,31 @@ const PUBLISH_BATCH = 10_000;
 export function postgresEvents(
   db: Postgres,
   sql: SqlDialect,
-): EventRepo & { committed(): Promise<void>; close(): void } {
+): EventRepo & { committed(): Promise<void>; publishStragglers(): Promise<void>; close(): void } {
   const written = new ChannelListener(CHANNEL, () => db.listener());
   let announcing: NodeJS.Timeout | undefined;
   const local = new Set<() => void>();
 
-  const publishAll = async (): Promise<void> => {
+  /** How many events it stamped. */
+  const publishAll = async (): Promise<number> => {
+    let published = 0;
     for (;;) {
       const [round] = await db.query<{ published: number }>(
         'SELECT publish_events($1) AS published',
         [PUBLISH_BATCH],
         'events.publish',
       );
-      if (round!.published < PUBLISH_BATCH) return;
+      published += round!.published;
+      if (round!.published < PUBLISH_BATCH) return published;
     }
   };
-  let publishing: Promise<void> | undefined;
-  let queued: Promise<void> | undefined;
+  let publishing: Promise<number> | undefined;
+  let queued: Promise<number> | undefined;
   /**
    * Publishes every event committed before the call. Calls while a round runs share the next round (which
    * starts after them): one statement serves every write of the moment.
    */
-  const publish = (): Promise<void> => {
+  const publish = (): Promise<number> => {
     if (!publishing) {
       publishing = publishAll().finally(() => {
         publishing = undefined;
@@ -53,12 +57,21 @@ export function postgresEvents(
       return publishing;
     }
     queued ??= publishing
-      .catch(() => undefined)
+      .catch(() => 0)
       .then(() => {
         queued = undefined;
         return publish();
       });
     return queued;
+  };
+
+  /** Wakes every process's watchers; events written within a few milliseconds share one notification. */
+  const announce = () => {
+    for (const hear of local) hear();
+    announcing ??= setTimeout(() => {
+      announcing = undefined;
+      db.query(`SELECT pg_notify('${CHANNEL}', '')`, [], 'events.notify').catch(() => undefined);
+    }, ANNOUNCE_DELAY_MS);
   };
 
   return {
@@ -68,12 +81,15 @@ export function postgresEvents(
      * runs.ts gives, and events written within a few milliseconds share one notification.
      */
     async committed() {
-      await publish().catch(() => undefined);
-      for (const hear of local) hear();
-      announcing ??= setTimeout(() => {
-        announcing = undefined;
-        db.query(`SELECT pg_notify('${CHANNEL}', '')`, [], 'events.notify').catch(() => undefined);
-      }, ANNOUNCE_DELAY_MS);
+      await publish().catch(() => 0);
+      announce();
+    },
+    /**
+     * The maintenance pass's share: what a process committed and then crashed before publishing would
+     * otherwise wait for the next write or stream read; published here, and every process's streams woken.
+     */
+    async publishStragglers() {
+      if ((await publish()) > 0) announce();
     },
     close() {
       written.close();

@@ -47,6 +47,7 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
         await db.query('SELECT 1', [], 'ping');
       },
       async maintain() {
+        await events.publishStragglers();
         // fold the striped counts of (super)blocks the shared sequence has left behind (a straggling
         // transaction that writes one later recreates its stripe row: the sums stay exact)
         await db.query(
