@@ -1,8 +1,12 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import { haproxyTestsAvailable, s3TestsAvailable } from './scripts/optional-suites.mjs';
 
 // Everything that stores something runs once per storage engine; the rest once.
 const perEngine = ['test/http/**/*.test.ts', 'test/process/**/*.test.ts', 'test/store/**/*.test.ts'];
+
+// What no storage engine takes part in, though it stores files on the way: the parser's defences against
+// hostile PDFs. Once, on the embedded default.
+const onceOnly = ['test/process/hostile.test.ts'];
 
 // The scale-out deployment (PostgreSQL + S3): the upload, run and kill -9 suites again, and its own.
 const s3 = s3TestsAvailable();
@@ -81,6 +85,7 @@ export default defineConfig({
         test: {
           name: 'postgres',
           include: [...perEngine, 'test/postgres/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...onceOnly],
           env: { TEST_ENGINE: 'postgres' },
           setupFiles: ['test/setup/leftover-processes.ts'],
           globalSetup: ['test/setup/build.ts', 'test/setup/postgres.ts'],

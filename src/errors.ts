@@ -249,7 +249,7 @@ export const ERRORS = {
     ),
 
   // the server
-  notReady: () => new AppError(503, 'unavailable', 'Database unreachable'),
+  notReady: (what: 'Database' | 'File store') => new AppError(503, 'unavailable', `${what} unreachable`),
   storeUnavailable: () =>
     new AppError(
       503,

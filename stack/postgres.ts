@@ -5,7 +5,7 @@
  * on Linux x64), else from a PostgreSQL installed on the machine. PostgreSQL refuses to run as root: as
  * root the cluster is made and run as the unprivileged user `nobody`.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { chownSync, cpSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -14,6 +14,12 @@ export interface LocalPostgres {
   url: string;
   dir: string;
   stop(): void;
+  /**
+   * Stops (`-m fast`) and starts the same server again without blocking the caller's event loop, for the
+   * faults suite: what clients see while PostgreSQL restarts.
+   */
+  down(): Promise<void>;
+  up(): Promise<void>;
 }
 
 interface Binaries {
@@ -83,18 +89,36 @@ function runnable(binaries: Binaries, dir: string): Binaries {
   return { initdb: path.join(copy, 'bin', 'initdb'), pgCtl: path.join(copy, 'bin', 'pg_ctl') };
 }
 
-/** Runs a server binary, as `nobody` when we are root, on the given CPUs (taskset) when asked. */
-function run(binary: string, args: string[], cpus?: string): void {
+/** The command line of a server binary, as `nobody` when we are root, on the given CPUs when asked. */
+function commandLine(binary: string, args: string[], cpus?: string): [string, string[]] {
   let command = binary;
   let argv = args;
   if (asRoot) [command, argv] = ['runuser', ['-u', 'nobody', '--', command, ...argv]];
   if (cpus) [command, argv] = ['taskset', ['-c', cpus, command, ...argv]];
-  const result = spawnSync(command, argv, { encoding: 'utf8' });
-  if (result.status !== 0) {
-    throw new Error(
-      `${path.basename(binary)} failed: ${(result.stderr || result.stdout || String(result.error)).trim()}`,
+  return [command, argv];
+}
+
+const failure = (binary: string, output: string) =>
+  new Error(`${path.basename(binary)} failed: ${output.trim()}`);
+
+/** Runs a server binary (commandLine) and waits for it. */
+function run(binary: string, args: string[], cpus?: string): void {
+  const result = spawnSync(...commandLine(binary, args, cpus), { encoding: 'utf8' });
+  if (result.status !== 0) throw failure(binary, result.stderr || result.stdout || String(result.error));
+}
+
+/**
+ * The same, with the caller's event loop free meanwhile. No pipe is kept: pg_ctl's server would hold it
+ * open (its log goes to the file given with -l).
+ */
+function runInBackground(binary: string, args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(...commandLine(binary, args), { stdio: 'ignore' });
+    child.once('error', reject);
+    child.once('exit', (code) =>
+      code === 0 ? resolve() : reject(failure(binary, `exit code ${code}; see its log`)),
     );
-  }
+  });
 }
 
 /**
@@ -129,15 +153,26 @@ export async function startLocalPostgres(
     );
   }
   const options = [`-p ${port}`, `-k ${dir}`, ...Object.entries(settings).map(([k, v]) => `-c ${k}=${v}`)];
-  run(
-    pgCtl,
-    ['-D', data, '-l', path.join(dir, 'server.log'), '-o', options.join(' '), '-w', '-t', '30', 'start'],
-    cpus,
-  );
+  const start = [
+    '-D',
+    data,
+    '-l',
+    path.join(dir, 'server.log'),
+    '-o',
+    options.join(' '),
+    '-w',
+    '-t',
+    '30',
+    'start',
+  ];
+  const stop = ['-D', data, '-m', 'fast', '-w', 'stop'];
+  run(pgCtl, start, cpus);
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     dir,
-    stop: () => run(pgCtl, ['-D', data, '-m', 'fast', '-w', 'stop']),
+    stop: () => run(pgCtl, stop),
+    down: () => runInBackground(pgCtl, stop),
+    up: () => runInBackground(pgCtl, start),
   };
 }
 

@@ -2,7 +2,8 @@
  * OpenStack Swift (S3 API) on loopback, started by scripts/swift.sh: for the tests, the bench and
  * `npm run stack`. The script prints the settings a process needs; this reads them.
  */
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import path from 'node:path';
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import { createS3Client } from '../src/blobs/s3/s3-blob-store.js';
@@ -22,6 +23,18 @@ export function startLocalSwift(dir: string, port: number): LocalSwift {
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  return localSwift(dir, printed);
+}
+
+/** startLocalSwift with the caller's event loop free meanwhile (Swift takes seconds to answer). */
+export async function startLocalSwiftInBackground(dir: string, port: number): Promise<LocalSwift> {
+  const { stdout } = await promisify(execFile)('bash', [SCRIPT, 'start', dir, String(port)], {
+    encoding: 'utf8',
+  });
+  return localSwift(dir, stdout);
+}
+
+function localSwift(dir: string, printed: string): LocalSwift {
   const env = Object.fromEntries(
     printed
       .trim()

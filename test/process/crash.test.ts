@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { blobEngine, padPdf, partSize } from '../helpers/blobs.js';
+import { engine } from '../helpers/engine.js';
 import { readPdf, sha256, textPdf } from '../helpers/files.js';
 import {
   admin,
@@ -29,7 +30,8 @@ describe('a worker killed mid-run', () => {
     // the API alone: runs are left to separate worker processes
     const server = await startServerProcess(dataDir, port(), { PARSER_THREADS: '0' });
     started.push(server);
-    const pages = 3000;
+    // enough pages that the worker is still at it when the test kills it (PDFium reads ~500 pages/s here)
+    const pages = 1000;
     const fileId = await uploadWhole(server.url, tenant.token, await textPdf(pages));
     const run = (await call(server.url, tenant.token, 'POST', '/api/open/runs', { file_id: fileId })).body
       .data;
@@ -72,7 +74,7 @@ describe('a worker stopped with SIGTERM mid-run', () => {
     const server = await startServerProcess(dataDir, port(), { PARSER_THREADS: '0' });
     started.push(server);
     // enough pages that the worker is still at it when the test stops it (PDFium reads ~500 pages/s here)
-    const pages = 3000;
+    const pages = 1000;
     const fileId = await uploadWhole(server.url, tenant.token, await textPdf(pages));
     const run = (await call(server.url, tenant.token, 'POST', '/api/open/runs', { file_id: fileId })).body
       .data;
@@ -155,11 +157,12 @@ describe('a server killed during an upload', () => {
     const p = port();
     const scanned = readPdf('derived/scanned-6p-imageonly__from-install.en.pdf');
     const bytes = blobEngine === 's3' ? await padPdf(scanned, 2 * PART + 20_000) : scanned;
-    // five moments of the completion on the local engines; on S3, whose every step is a request, three
-    // (CI's 15 minutes; UPLOAD_RACE_ROUNDS-style widening by hand: CRASH_DELAYS_MS=0,3,10,30,80)
+    // five moments of the completion on the local disk, shared by the two database engines (whose commit
+    // ends it the same way); on S3, whose every step is a request, three. Widening by hand:
+    // CRASH_DELAYS_MS=0,3,10,30,80
     const delays =
       process.env.CRASH_DELAYS_MS?.split(',').map(Number) ??
-      (blobEngine === 's3' ? [0, 10, 80] : [0, 3, 10, 30, 80]);
+      (blobEngine === 's3' || engine === 'sqlite' ? [0, 10, 80] : [3, 30]);
     for (const delayMs of delays) {
       let server = await startServerProcess(dataDir, p, env);
       started.push(server);

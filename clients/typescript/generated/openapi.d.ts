@@ -28,7 +28,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness (database reachable) */
+        /**
+         * Readiness (database and object store reachable)
+         * @description Ready when the database answers and the file store can be used (the S3 bucket answers, or the local
+         *     data directory is there). While either is down the answer is 503 `unavailable` with the message
+         *     `Database unreachable` or `File store unreachable`: a load balancer takes the process out of rotation, and every request that needs the missing part answers 503 `unavailable`
+         *     with `Retry-After` meanwhile.
+         */
         get: operations["getReadiness"];
         put?: never;
         post?: never;
@@ -2163,7 +2169,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The database answers. */
+            /** @description The database and the file store answer. */
             200: {
                 headers: {
                     [name: string]: unknown;

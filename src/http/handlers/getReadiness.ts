@@ -1,11 +1,10 @@
 import { ERRORS } from '../../errors.js';
 import { ok, open } from '../handler.js';
 
+/** Ready when both parts that hold data answer: the database and the object store (or the data directory). */
 export const getReadiness = open('getReadiness', async ({ services }) => {
-  try {
-    await services.store.ping();
-  } catch {
-    throw ERRORS.notReady();
-  }
+  const [database, files] = await Promise.allSettled([services.store.ping(), services.blobs.check()]);
+  if (database.status === 'rejected') throw ERRORS.notReady('Database');
+  if (files.status === 'rejected') throw ERRORS.notReady('File store');
   return ok({ status: 'ready' as const });
 });

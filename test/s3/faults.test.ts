@@ -1,0 +1,318 @@
+/**
+ * Faults of the real components, kept a blip: PostgreSQL restarted and the object store stopped for real
+ * while careful clients (the typed client: an Idempotency-Key on every POST, retries on 429, 503 and 409
+ * `idempotency_key_in_use` after Retry-After) upload files and create runs for two tenants, with an event
+ * stream open for each. Two API processes with their embedded workers, behind HAProxy, on a PostgreSQL
+ * cluster and a Swift of this suite's own (the other suites share theirs, and must not see them restart).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient, type Event, type OpenTenantClient } from '../../clients/typescript/src/index.js';
+import { type RunningHaproxy, startHaproxy } from '../../stack/haproxy.js';
+import { type LocalPostgres, startLocalPostgres } from '../../stack/postgres.js';
+import { busyPorts } from '../../stack/prerequisites.js';
+import {
+  createBucket,
+  type LocalSwift,
+  startLocalSwiftInBackground,
+  stopLocalSwift,
+} from '../../stack/swift.js';
+import { openPostgresStore } from '../../src/store/postgres/index.js';
+import { Tenants } from '../../src/tenants/service.js';
+import { systemClock } from '../../src/time.js';
+import { pdfPath } from '../helpers/files.js';
+import { port, type Started, startServerProcess } from '../helpers/processes.js';
+
+const BUCKET = 'faults';
+const FILE = pdfPath('real/cups-filters__classified.pdf');
+/** How long each part stays down. */
+const POSTGRES_DOWN_MS = 1000;
+const OBJECT_STORE_DOWN_MS = 3000;
+
+let dir: string;
+let postgresDir: string;
+let postgres: LocalPostgres;
+let swift: LocalSwift;
+let swiftPort: number;
+let haproxy: RunningHaproxy;
+const apis: Started[] = [];
+const tenants: { name: string; token: string }[] = [];
+
+/** Five free ports in a row for Swift's proxy, servers and memcached. */
+async function swiftPorts(): Promise<number> {
+  for (;;) {
+    const base = 20_000 + Math.floor(Math.random() * 9_000);
+    const block = [0, 1, 2, 3, 4].map((i) => base + i);
+    if ((await busyPorts(block)).length === 0) return base;
+  }
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), 'ota-faults-'));
+  // a directory of its own: as root the server runs as nobody, who must reach it
+  postgresDir = mkdtempSync(path.join(tmpdir(), 'ota-faults-postgres-'));
+  swiftPort = await swiftPorts();
+  [postgres, swift] = await Promise.all([
+    startLocalPostgres(postgresDir, port()),
+    startLocalSwiftInBackground(path.join(dir, 'swift'), swiftPort),
+  ]);
+  await createBucket(swift, BUCKET);
+  const store = await openPostgresStore({
+    url: postgres.url,
+    poolSize: 1,
+    statementTimeoutMs: 30_000,
+    connectTimeoutMs: 5_000,
+    applicationName: 'faults-test',
+  });
+  for (const name of ['acme', 'globex'])
+    tenants.push({ name, token: (await new Tenants(store, systemClock).create(name)).token });
+  await store.close();
+  const env = {
+    DATABASE_URL: postgres.url,
+    BLOB_STORE: 's3',
+    S3_BUCKET: BUCKET,
+    ...swift.env,
+    PARSER_THREADS: '1',
+    TRUST_PROXY: '127.0.0.1',
+    // a retry after a dead attempt meets its key's lock for at most this long
+    IDEMPOTENCY_LOCK_SECONDS: '2',
+    // a worker whose progress write fails in an outage lets the run go: it is taken up again once its
+    // lease lapses (30 s by default; a tenant waits that long for such a run, noted in docs/operations.md)
+    RUN_LEASE_MS: '3000',
+  };
+  const ports = [port(), port()];
+  apis.push(
+    ...(await Promise.all(ports.map((p, i) => startServerProcess(path.join(dir, `data${i}`), p, env)))),
+  );
+  haproxy = await startHaproxy(
+    dir,
+    port(),
+    ports.map((p, i) => ({ name: `api${i + 1}`, port: p })),
+  );
+}, 120_000);
+
+afterAll(async () => {
+  await haproxy?.stop();
+  await Promise.all(apis.map((api) => api.kill()));
+  if (swift) stopLocalSwift(path.join(dir, 'swift'));
+  try {
+    postgres?.stop();
+  } catch {
+    // already down: a failed test left it so
+  }
+  rmSync(dir, { recursive: true, force: true });
+  rmSync(postgresDir, { recursive: true, force: true });
+});
+
+interface Answer {
+  at: number;
+  method: string;
+  path: string;
+  status: number;
+  retryAfter: string | null;
+  error?: string;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Asks both API processes until `ready` is what /readyz says; how long that took. */
+async function untilReadiness(ready: boolean, timeoutMs = 30_000): Promise<number> {
+  const started = Date.now();
+  for (;;) {
+    const answers = await Promise.all(
+      apis.map((api) =>
+        fetch(`${api.url}/readyz`)
+          .then(async (res) => ({ status: res.status, text: await res.text() }))
+          .catch((error: unknown) => ({ status: 0, text: String(error) })),
+      ),
+    );
+    if (answers.every(({ status }) => (ready ? status === 200 : status === 503))) return Date.now() - started;
+    if (Date.now() - started > timeoutMs)
+      throw new Error(`/readyz answered ${answers.map((a) => `${a.status} ${a.text}`).join(', ')}`);
+    await sleep(50);
+  }
+}
+
+describe('PostgreSQL restarted and the object store stopped under load', () => {
+  it('cost only 503s with Retry-After, recover within seconds, and lose or double nothing', async () => {
+    const answers: Answer[] = [];
+    const recording: typeof fetch = async (input, init) => {
+      const request = new Request(input, init);
+      const res = await fetch(request);
+      const answer: Answer = {
+        at: Date.now(),
+        method: request.method,
+        path: new URL(request.url).pathname,
+        status: res.status,
+        retryAfter: res.headers.get('retry-after'),
+      };
+      if (res.status >= 300 && res.headers.get('content-type')?.includes('json'))
+        answer.error = ((await res.clone().json()) as { error?: string }).error;
+      answers.push(answer);
+      return res;
+    };
+    const clients: OpenTenantClient[] = tenants.map(({ token }) =>
+      createClient({
+        baseUrl: haproxy.url,
+        token,
+        fetch: recording,
+        // enough retries to outlast the longest fault below, each after the server's Retry-After
+        retry: { retries: 40, baseDelayMs: 100, maxDelayMs: 1000 },
+      }),
+    );
+
+    // an event stream per tenant, open throughout
+    const streamed = clients.map(() => [] as Event[]);
+    let reconnects = 0;
+    const closeStreams = new AbortController();
+    // on fetch itself: a stream read through the recording fetch above (a Request rebuilt from its init)
+    // did not end when its signal aborted
+    const streams = tenants.map(async ({ token }, i) => {
+      const client = createClient({ baseUrl: haproxy.url, token });
+      try {
+        for await (const event of client.eventStream({
+          signal: closeStreams.signal,
+          onReconnect: () => void (reconnects += 1),
+        }))
+          streamed[i]!.push(event);
+      } catch (error) {
+        if (!closeStreams.signal.aborted) throw error;
+      }
+    });
+
+    // two careful clients per tenant: upload a file, diagnose it, again and again
+    const created = clients.map(() => [] as string[]);
+    let loading = true;
+    const work = clients.flatMap((client, i) =>
+      [0, 1].map(async () => {
+        while (loading) {
+          const upload = await client.uploadFile(FILE);
+          created[i]!.push((await client.createRun(upload.file_id, 'pdf-text')).id);
+        }
+      }),
+    );
+    const firstSuccessAfter = async (since: number) => {
+      for (;;) {
+        const success = answers.find((a) => a.at >= since && a.status < 300 && a.path.startsWith('/api/'));
+        if (success) return success.at - since;
+        await sleep(20);
+      }
+    };
+
+    await sleep(1500);
+    // PostgreSQL: a fast stop, down for a second, started again
+    const postgresStopped = Date.now();
+    await postgres.down();
+    const postgresNotReadyMs = await untilReadiness(false);
+    await sleep(POSTGRES_DOWN_MS);
+    const postgresStarting = Date.now();
+    await postgres.up();
+    const postgresStarted = Date.now();
+    const postgresReadyMs = await untilReadiness(true);
+    const postgresServingMs = await firstSuccessAfter(postgresStarted);
+    const postgresOutage = [postgresStopped, Date.now()] as const;
+
+    await sleep(1500);
+    // the object store: every Swift process stopped, then started again (which takes seconds)
+    const swiftStopped = Date.now();
+    stopLocalSwift(path.join(dir, 'swift'));
+    const swiftNotReadyMs = await untilReadiness(false);
+    await sleep(OBJECT_STORE_DOWN_MS);
+    const swiftStarting = Date.now();
+    swift = await startLocalSwiftInBackground(path.join(dir, 'swift'), swiftPort);
+    const swiftStarted = Date.now();
+    const swiftReadyMs = await untilReadiness(true);
+    const swiftServingMs = await firstSuccessAfter(swiftStarted);
+    const swiftOutage = [swiftStopped, Date.now()] as const;
+
+    await sleep(1500);
+    loading = false;
+    await Promise.all(work);
+
+    // only the answers a careful client is told to retry, each with Retry-After
+    const failures = answers.filter((a) => a.status >= 400);
+    const unexpected = failures.filter(
+      (a) =>
+        !(a.status === 503 && a.error === 'unavailable') &&
+        !(a.status === 409 && a.error === 'idempotency_key_in_use'),
+    );
+    expect(unexpected, JSON.stringify(unexpected.slice(0, 5))).toEqual([]);
+    expect(failures.filter((a) => !a.retryAfter)).toEqual([]);
+    const during = (outage: readonly [number, number]) =>
+      failures.filter((a) => a.at >= outage[0] && a.at <= outage[1]);
+    // recovery within seconds of each part answering again
+    expect(postgresServingMs).toBeLessThan(5000);
+    expect(swiftServingMs).toBeLessThan(5000);
+
+    // every run finished once and was booked once
+    const runIds = created.flat();
+    expect(runIds.length).toBeGreaterThan(4);
+    for (const [i, client] of clients.entries()) {
+      const everyRun = async () => {
+        const runs = [];
+        for await (const run of client.runs()) runs.push(run);
+        return runs;
+      };
+      let runs = await everyRun();
+      const deadline = Date.now() + 60_000;
+      while (runs.some((r) => r.status === 'queued' || r.status === 'running') && Date.now() < deadline) {
+        await sleep(250);
+        runs = await everyRun();
+      }
+      // a retried creation did not make a second run
+      expect(runs.map((r) => r.id).sort()).toEqual([...created[i]!].sort());
+      const unfinished = runs.filter((r) => r.status !== 'succeeded');
+      expect(unfinished, JSON.stringify(unfinished.slice(0, 3))).toEqual([]);
+      const bookings = new Map<string, number>();
+      for await (const t of client.transactions())
+        if (t.run_id) bookings.set(t.run_id, (bookings.get(t.run_id) ?? 0) + 1);
+      for (const id of created[i]!) expect(bookings.get(id), `${id} booked`).toBe(1);
+    }
+
+    // the streams got every event the log holds, once
+    await sleep(1000);
+    closeStreams.abort();
+    await Promise.all(streams);
+    for (const [i, client] of clients.entries()) {
+      const logged: string[] = [];
+      let cursor: string | undefined;
+      for (;;) {
+        const page = await client.listEvents({ limit: 100, starting_after: cursor });
+        logged.push(...page.data.map((e) => e.id));
+        if (!page.next_cursor) break;
+        cursor = page.next_cursor;
+      }
+      const seen = streamed[i]!.map((e) => e.id);
+      expect(new Set(seen).size).toBe(seen.length);
+      expect([...seen].sort()).toEqual([...logged].sort());
+    }
+
+    const figures = {
+      requests: answers.length,
+      runs: runIds.length,
+      postgres: {
+        down_ms: postgresStarting - postgresStopped,
+        not_ready_after_ms: postgresNotReadyMs,
+        start_ms: postgresStarted - postgresStarting,
+        ready_after_start_ms: postgresReadyMs,
+        first_success_after_start_ms: postgresServingMs,
+        answers_503: during(postgresOutage).filter((a) => a.status === 503).length,
+        answers_409: during(postgresOutage).filter((a) => a.status === 409).length,
+      },
+      object_store: {
+        down_ms: swiftStarting - swiftStopped,
+        not_ready_after_ms: swiftNotReadyMs,
+        start_ms: swiftStarted - swiftStarting,
+        ready_after_start_ms: swiftReadyMs,
+        first_success_after_start_ms: swiftServingMs,
+        answers_503: during(swiftOutage).filter((a) => a.status === 503).length,
+        answers_409: during(swiftOutage).filter((a) => a.status === 409).length,
+      },
+      stream_reconnects: reconnects,
+      events_streamed: streamed.reduce((n, s) => n + s.length, 0),
+    };
+    console.log(`faults: ${JSON.stringify(figures)}`);
+  }, 180_000);
+});
