@@ -2,12 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from '../logger.js';
 import type { RunBooking } from '../revenue/run-booking.js';
+import { BlobUnavailableError } from '../blobs/blob-store.js';
 import {
   type ClaimedRun,
   LedgerRangeError,
   type RunOutcome,
   type RunProgress,
   type RunQueue,
+  StoreUnavailableError,
 } from '../store/types.js';
 import type { Clock } from '../time.js';
 import { ClaimLoop, keepLease } from '../queue/claim-loop.js';
@@ -23,6 +25,15 @@ export interface RunnerOptions {
 }
 
 const PROGRESS_WRITE_MS = 250;
+/** A run the database or the file store could not serve is tried again this much later. */
+export const OUTAGE_RETRY_MS = 1000;
+
+/** The database or the file store did not answer: nothing about the run itself went wrong. */
+function isOutage(error: unknown): boolean {
+  for (let cause = error; cause instanceof Error; cause = cause.cause)
+    if (cause instanceof StoreUnavailableError || cause instanceof BlobUnavailableError) return true;
+  return false;
+}
 
 /**
  * Claims queued runs under a lease, executes them and finishes them. Any number of runners, in this process
@@ -160,6 +171,21 @@ export class RunWorker {
           await this.queue.releaseLease(claim.queueMessageId, this.workerId);
           log.info('run handed back to the queue: this worker is stopping');
         } else log.info('run execution stopped: it was cancelled, or its lease passed to another worker');
+      } else if (isOutage(error)) {
+        // an outage is no interruption of the run: handed back uncounted, so that it never fails as
+        // 'interrupted' for an outage however long; while the database itself is away, the release fails
+        // too and the lease lapses as for a dead worker
+        const retryAt = new Date(this.clock.now().getTime() + OUTAGE_RETRY_MS).toISOString();
+        const released = await this.queue
+          .releaseLease(claim.queueMessageId, this.workerId, retryAt)
+          .then(() => true)
+          .catch(() => false);
+        log.warn(
+          { err: error },
+          released
+            ? 'run handed back to the queue: the database or the file store did not answer'
+            : 'run execution failed in an outage; it will be retried when its lease lapses',
+        );
       } else log.error({ err: error }, 'run execution failed; it will be retried when its lease lapses');
     } finally {
       lease.stop();

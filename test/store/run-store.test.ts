@@ -113,6 +113,18 @@ describe('finishing a run books its revenue exactly once', () => {
     expect(await store.runs.finish(first.queueMessageId, 'stopping', outcome(), booking(run.id))).toBe(false);
   });
 
+  it('a lease released until a time to come is not claimed before it, and the release does not count', async () => {
+    const run = newRun();
+    await store.runs.create(run, 1000);
+    const first = (await store.runs.claim('w', now(), future(60_000)))!;
+    await store.runs.releaseLease(first.queueMessageId, 'w', future(30_000));
+    expect(await store.runs.claim('w', now(), future(60_000))).toBeUndefined();
+    expect(await store.runs.claim('w', future(31_000), future(90_000))).toMatchObject({
+      queueMessageId: first.queueMessageId,
+      claims: 1,
+    });
+  });
+
   it('each rerun is an execution of its own and books again', async () => {
     const run = newRun();
     await store.runs.create(run, 1000);

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
-import type { ClaimedRun, RunQueue, RunRow } from '../../src/store/types.js';
+import { BlobUnavailableError } from '../../src/blobs/blob-store.js';
+import { type ClaimedRun, type RunQueue, type RunRow, StoreUnavailableError } from '../../src/store/types.js';
 import { systemClock } from '../../src/time.js';
 import type { ExecutionDeps } from '../../src/worker/execute.js';
-import { RunWorker } from '../../src/worker/runner.js';
+import { OUTAGE_RETRY_MS, RunWorker } from '../../src/worker/runner.js';
 
 const ROUND_TRIP_MS = 20;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -96,5 +97,51 @@ describe('the run worker', () => {
     await until(() => finished.length === 2);
     expect(mostUnderLease()).toBe(1);
     await worker.stop();
+  });
+
+  it.each([
+    ['the file store', new BlobUnavailableError('S3 did not answer')],
+    ['the database', new StoreUnavailableError('connection refused')],
+  ])('hands a run back uncounted, to be tried a second later, when %s does not answer', async (_, outage) => {
+    const released: { id: string; availableAt: string | undefined }[] = [];
+    let finished = 0;
+    const entry = { queueMessageId: 'q1', claims: 1, run: { id: 'r1' } as RunRow, storageKey: 'k' };
+    let claimed = false;
+    const queue = {
+      async claim() {
+        if (claimed) return undefined;
+        claimed = true;
+        return entry;
+      },
+      watch: () => () => undefined,
+      renewLease: async () => true,
+      async releaseLease(id: string, _worker: string, availableAt?: string) {
+        released.push({ id, availableAt });
+      },
+      async finish() {
+        finished += 1;
+        return true;
+      },
+    } as unknown as RunQueue;
+    const deps = {
+      blobs: {
+        withLocalFile: () => Promise.reject(outage),
+      },
+    } as unknown as ExecutionDeps;
+    const worker = new RunWorker(queue, async () => null, deps, systemClock, createLogger('silent'), {
+      concurrency: 1,
+      leaseMs: 60_000,
+      pollMs: 3_600_000,
+      maxClaims: 3,
+    });
+    const before = Date.now();
+    worker.start();
+    await until(() => released.length === 1);
+    await worker.stop();
+    expect(finished).toBe(0);
+    expect(released[0]!.id).toBe('q1');
+    const at = Date.parse(released[0]!.availableAt!);
+    expect(at - before).toBeGreaterThanOrEqual(OUTAGE_RETRY_MS);
+    expect(at - Date.now()).toBeLessThanOrEqual(OUTAGE_RETRY_MS);
   });
 });

@@ -116,8 +116,11 @@ export interface RunQueue {
   watch(onQueued: () => void): () => void;
   /** Extends the lease; false when the worker lost it. */
   renewLease(queueMessageId: string, workerId: string, leaseUntil: string): Promise<boolean>;
-  /** Hands a run back to the queue at once (a worker shutting down): the next claim does not count. */
-  releaseLease(queueMessageId: string, workerId: string): Promise<void>;
+  /**
+   * Hands a run back to the queue (a worker shutting down, or one that could not reach the database or the
+   * file store): the next claim does not count. Claimable again at once, or from `availableAt`.
+   */
+  releaseLease(queueMessageId: string, workerId: string, availableAt?: string): Promise<void>;
   /**
    * Records progress while the lease is held. `progress` never goes backwards within an attempt: a run
    * taken over after its worker died holds its percentage until the new execution passes it.

@@ -272,11 +272,13 @@ export function sqlRuns(sql: SqlDialect, engine: RunEngine, eventsWritten: () =>
       );
       return renewed === 1;
     },
-    async releaseLease(queueMessageId, workerId) {
+    async releaseLease(queueMessageId, workerId, availableAt) {
+      // an entry is claimable once its lease_until has passed: a release with no owner and a time to come
+      // holds it back until then
       await sql.run(
-        `UPDATE run_queue SET lease_owner = NULL, lease_until = NULL, claims = claims - 1
+        `UPDATE run_queue SET lease_owner = NULL, lease_until = ?, claims = claims - 1
          WHERE id = ? AND lease_owner = ? AND done_at IS NULL`,
-        [queueMessageId, workerId],
+        [availableAt ?? null, queueMessageId, workerId],
       );
     },
     async queueStats(now) {
