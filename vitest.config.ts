@@ -1,5 +1,6 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 import { haproxyTestsAvailable, s3TestsAvailable } from './scripts/optional-suites.mjs';
+import LongestFirst from './test/setup/longest-first.js';
 
 // Everything that stores something runs once per storage engine; the rest once.
 const perEngine = ['test/http/**/*.test.ts', 'test/process/**/*.test.ts', 'test/store/**/*.test.ts'];
@@ -64,6 +65,7 @@ export default defineConfig({
     ],
     hookTimeout: 60_000,
     pool: 'forks',
+    sequence: { sequencer: LongestFirst },
     maxWorkers: Number(process.env.TEST_WORKERS ?? 2),
     projects: [
       {

@@ -2,7 +2,8 @@
  * A vitest reporter that ends the run with the time each project took, so that a slower suite shows where
  * it got slower. `busy` adds up the files' own durations (their tests, hooks and imports); `wall` is from
  * the project's first file starting to its last file ending, which is less when files run side by side.
- * TEST_TIMES_FILE=path also writes every file's duration there as JSON, for profiling.
+ * TEST_TIMES_FILE=path also writes every file's duration there as JSON, for profiling and for the order the
+ * next runs hand files out in (test/setup/durations.json, read by test/setup/longest-first.ts).
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -62,11 +63,11 @@ export default class TimePerProject implements Reporter {
     if (out)
       writeFileSync(
         out,
-        JSON.stringify(
-          this.modules.sort((a, b) => b.ms - a.ms),
+        `${JSON.stringify(
+          this.modules.map((m) => ({ ...m, ms: Math.round(m.ms) })).sort((a, b) => b.ms - a.ms),
           null,
-          1,
-        ),
+          2,
+        )}\n`,
       );
   }
 }
