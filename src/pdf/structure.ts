@@ -16,6 +16,7 @@ import { type AnnotationFacts, formFieldFacts, pageAnnotations } from './annotat
 import { type ContentFacts, scanPageContent } from './content.js';
 import { glyphNameMapsToUnicode } from './glyph-names.js';
 import { structFacts } from './struct-tree.js';
+import { xmpText as decodeXmp } from './xmp-encoding.js';
 
 /**
  * Facts read from the file's objects rather than through PDFium's API: the catalog's accessibility and
@@ -127,7 +128,7 @@ export function catalogFacts(cos: CosFile, fileHead: Uint8Array, infoPdfx: strin
   const viewer = cos.dict(catalog, 'ViewerPreferences');
   const metadata = cos.get(catalog, 'Metadata');
   const xmp = isStream(metadata) ? cos.streamBytes(metadata, MAX_XMP_BYTES) : undefined;
-  const xmpText = xmp ? new TextDecoder().decode(xmp) : '';
+  const xmpText = xmp ? decodeXmp(xmp) : '';
   const id = cos.resolve(cos.trailer.get('ID'));
   return {
     tagged: cos.get(markInfo, 'Marked') === true && isDict(cos.get(catalog, 'StructTreeRoot')),
