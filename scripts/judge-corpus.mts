@@ -187,7 +187,7 @@ for (const part of [...new Set(outcomes.map((o) => o.part))].sort()) {
   const alarmed = conforming.filter((o) => o.verdict === 'fail');
   if (alarmed.length > 0)
     console.log(
-      `\nfalse alarms: ${alarmed.map((o) => `${o.testId} (${o.failed.map((f) => f.id).join(', ')})`).join('; ')}`,
+      `\nfalse alarms: ${alarmed.map((o) => `${path.basename(o.path, '.pdf').replace('veraPDF test suite ', '')} (${o.failed.map((f) => f.id).join(', ')})`).join('; ')}`,
     );
 }
 if (jsonOut) writeFileSync(jsonOut, `${JSON.stringify(outcomes, null, 2)}\n`);
