@@ -974,11 +974,15 @@ export interface components {
          *     - `pdf-archive`: the PDF/A-2b requirements this service can check, each with its ISO 19005-2 clause;
          *       all errors:
          *       - `pages_readable`; `fonts_embedded` (6.2.11.4.1); `not_encrypted` and `trailer_id` (6.1.3);
-         *       - `output_intent` (6.2.4.3: device colour, as `pages[].device_colors` reads it, only where the PDF/A
+         *       - `output_intent` (6.2.4.3: device colour, as `pages[].device_colors` reads it (transparency groups'
+         *         device blending colour spaces included), only where the PDF/A
          *         output intent (`GTS_PDFA1`) covers it: DeviceRGB under an RGB one, DeviceCMYK under a CMYK one,
          *         DeviceGray under any; no device colour at all without one); `output_intent_profile` (6.2.3: the
          *         intent's ICC profile is an output (`prtr`) or display (`mntr`) profile of RGB, CMYK or gray;
          *         not applicable without an intent); `blend_modes` (6.2.10: only blend modes ISO 32000-1 defines);
+         *         `blending_color_space` (6.2.10: without a PDF/A output intent, a page with `transparency` names
+         *         its blending colour space, `group_color_space`; not applicable with an intent, under which a
+         *         transparency group's device `/CS` counts as device colour for `output_intent`);
          *         `transfer_functions` (6.2.5: no `/TR`, no `/TR2` other than `/Default`); `rendering_intents`
          *         (6.2.6: only the four ISO 32000-1 defines); `image_interpolation` (6.2.8: no `/Interpolate true`);
          *       - `annotation_types` (6.3.1: no 3D, Sound, Screen, Movie or unknown annotations);
@@ -1000,7 +1004,7 @@ export interface components {
          *       syntax, implementation limits), ICC-based colour spaces' profiles (6.2.4.2), Separation and DeviceN
          *       rules (6.2.4.4), halftones and other graphics-state keys, image alternates and XObject keys (6.2.5
          *       to 6.2.9),
-         *       transparency group colour spaces, font programs' contents (widths, glyphs, CIDSystemInfo), forms
+         *       font programs' contents (widths, glyphs, CIDSystemInfo), forms
          *       (6.4), XMP well-formedness and extension schemas (6.6.2), optional content (6.9), and whether
          *       embedded files are PDF/A.
          *     - `pdf-accessibility`: with their ISO 14289-1 clauses; all errors:
@@ -1074,10 +1078,16 @@ export interface components {
                 art: components["schemas"]["PageBox"];
             } | null;
             /**
-             * @description The page, or a form or image it draws, uses a soft mask, a blend mode other than Normal, a constant
-             *     alpha below 1, or a transparency group (as its resources declare them).
+             * @description The page, or a form, pattern, Type 3 font or image it draws, uses a soft mask, a blend mode other
+             *     than Normal, a constant alpha below 1, or a transparency group (as its resources declare them).
              */
             transparency: boolean;
+            /**
+             * @description The colour space family of the page's transparency group (`/Group /CS`: `DeviceRGB`, `ICCBased`,
+             *     ...), the blending colour space of everything transparent on the page; null when the page has no
+             *     transparency group or its group names none. Absent in reports made before 2026-11-27.
+             */
+            group_color_space?: string | null;
             /** @description Colorants of the Separation and DeviceN colour spaces in the page's resources, process colours, `All` and `None` left out. */
             spot_colors: string[];
             width_pt: number | null;

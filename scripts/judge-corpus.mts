@@ -48,7 +48,7 @@ interface Outcome extends Row {
 const args = process.argv.slice(2);
 const jsonAt = args.indexOf('--json');
 const jsonOut = jsonAt >= 0 ? args[jsonAt + 1] : undefined;
-const parts = args.filter((a, i) => !a.startsWith('--') && i !== jsonAt + 1);
+const parts = args.filter((a, i) => !a.startsWith('--') && !(jsonAt >= 0 && i === jsonAt + 1));
 
 if (!existsSync(path.join(CORPUS, 'manifest.tsv'))) {
   console.log(`judge:corpus: no corpus at ${CORPUS} (set CORPUS_DIR); nothing judged`);

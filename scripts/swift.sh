@@ -148,12 +148,36 @@ EOF
   echo "S3_ENDPOINT=http://127.0.0.1:$port AWS_ACCESS_KEY_ID=test:tester AWS_SECRET_ACCESS_KEY=testing S3_REGION=us-east-1"
 }
 
+# Whether one of the processes still runs (a zombie has let go of its ports: it counts as gone).
+any_alive() {
+  local pid state
+  for pid in "$@"; do
+    state=$(ps -o stat= -p "$pid" 2>/dev/null || true)
+    [[ -n "$state" && "$state" != Z* ]] && return 0
+  done
+  return 1
+}
+
+# Returns once every process is gone: a server still finishing its requests holds its port, and a start
+# right after would find the port taken and leave that server out (the proxy and tempauth answering, but
+# every bucket request failing). What has not exited after 10 s is killed.
 stop_swift() {
   DIR=$(realpath -m "$1")
+  local pids=()
   for pidfile in "$DIR"/run/*.pid; do
     [ -f "$pidfile" ] || continue
-    kill "$(cat "$pidfile")" 2>/dev/null || true
+    pids+=("$(cat "$pidfile")")
     rm -f "$pidfile"
+  done
+  [ ${#pids[@]} -gt 0 ] || return 0
+  kill "${pids[@]}" 2>/dev/null || true
+  local deadline=$((SECONDS + 10))
+  while any_alive "${pids[@]}"; do
+    if [ $SECONDS -gt $deadline ]; then
+      kill -9 "${pids[@]}" 2>/dev/null || true
+      break
+    fi
+    sleep 0.1
   done
 }
 

@@ -51,9 +51,14 @@ function localSwift(dir: string, printed: string): LocalSwift {
   };
 }
 
-/** Stops what startLocalSwift started in `dir`, from any process. */
+/** Stops what startLocalSwift started in `dir`, from any process; returns once every process is gone. */
 export function stopLocalSwift(dir: string): void {
   execFileSync('bash', [SCRIPT, 'stop', dir]);
+}
+
+/** stopLocalSwift with the caller's event loop free meanwhile. */
+export async function stopLocalSwiftInBackground(dir: string): Promise<void> {
+  await promisify(execFile)('bash', [SCRIPT, 'stop', dir]);
 }
 
 export interface S3Server {

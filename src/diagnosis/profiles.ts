@@ -253,6 +253,30 @@ function deviceColorCheck(facts: Facts): Draft {
   });
 }
 
+/**
+ * ISO 19005-2, 6.2.10: with no PDF/A output intent to blend in, a page with transparency names its blending
+ * colour space in its transparency group (`/Group /CS`).
+ */
+function blendingColorSpaceCheck(facts: Facts): Draft {
+  if (pdfaIntents(facts).length > 0)
+    return notApplicable(
+      'blending_color_space',
+      'error',
+      'The PDF/A output intent is the blending colour space of every page',
+    );
+  return pageCheck(
+    facts,
+    'blending_color_space',
+    'error',
+    (p) => (p.transparency && !p.group_color_space ? [`page ${p.page}`] : []),
+    {
+      pass: 'Every page with transparency names its blending colour space',
+      fail: () =>
+        'Transparency on pages with no blending colour space and no PDF/A output intent: give each page a transparency group with an ICC-based /CS, or add a GTS_PDFA1 output intent',
+    },
+  );
+}
+
 /** ISO 19005-2, 6.2.3: a PDF/A output intent's profile is an output or display profile of a process space. */
 function outputIntentProfileCheck(facts: Facts): Draft {
   const intents = pdfaIntents(facts);
@@ -328,6 +352,7 @@ function archiveChecks(facts: Facts): Draft[] {
     ),
     deviceColorCheck(facts),
     outputIntentProfileCheck(facts),
+    blendingColorSpaceCheck(facts),
     pageCheck(
       facts,
       'blend_modes',
@@ -634,6 +659,7 @@ const CLAUSES: Record<ProfileName, Readonly<Record<string, string>>> = {
     output_intent: '6.2.4.3',
     output_intent_profile: '6.2.3',
     blend_modes: '6.2.10',
+    blending_color_space: '6.2.10',
     transfer_functions: '6.2.5',
     rendering_intents: '6.2.6',
     image_interpolation: '6.2.8',

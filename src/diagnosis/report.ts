@@ -175,6 +175,7 @@ export function buildReport(
             links: 0,
             annotation_details: [],
             tab_order: null,
+            group_color_space: null,
             blend_modes: [],
             transfer_functions: false,
             rendering_intents: [],

@@ -500,6 +500,7 @@ export class DocumentReader {
         rotation,
         boxes: structure?.boxes ?? { media: whole, crop: whole, bleed: whole, trim: whole, art: whole },
         transparency: (structure?.transparency ?? false) || this.lib.FPDFPage_HasTransparency(page),
+        group_color_space: structure?.group_color_space ?? null,
         spot_colors: structure?.spot_colors ?? [],
         fonts: [...found.fonts.values()],
         has_text: found.text,

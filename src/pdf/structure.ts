@@ -13,7 +13,7 @@ import {
 } from './cos/syntax.js';
 import { actionFacts } from './actions.js';
 import { type AnnotationFacts, formFieldFacts, pageAnnotations } from './annotations.js';
-import { type ContentFacts, scanPageContent } from './content.js';
+import { type ContentFacts, type DeviceColor, scanPageContent } from './content.js';
 import { glyphNameMapsToUnicode } from './glyph-names.js';
 import { structFacts } from './struct-tree.js';
 import { xmpText as decodeXmp } from './xmp-encoding.js';
@@ -74,6 +74,8 @@ export type RawFont = Pick<FontFacts, 'subset' | 'to_unicode' | 'encoding' | 'un
 export interface PageStructure {
   boxes: { media: Box; crop: Box; bleed: Box; trim: Box; art: Box };
   transparency: boolean;
+  /** The colour space family of the page's transparency group (`/Group /CS`), null when it names none. */
+  group_color_space: string | null;
   spot_colors: string[];
   fonts: Map<string, RawFont>;
   images: RawImage[];
@@ -359,6 +361,8 @@ class ResourceWalk {
   transferFunctions = false;
   interpolatedImages = 0;
   transparency = false;
+  /** Device spaces that transparency groups blend in (their `/CS`): colour a PDF/A output intent must cover. */
+  readonly groupDevices = new Set<DeviceColor>();
   private readonly seen = new Set<number>();
   private visited = 0;
 
@@ -525,8 +529,12 @@ class ResourceWalk {
       this.transparency = true;
   }
 
-  private group(owner: PdfDict): void {
-    if (nameOf(this.cos.get(this.cos.dict(owner, 'Group'), 'S')) === 'Transparency') this.transparency = true;
+  group(owner: PdfDict): void {
+    const group = this.cos.dict(owner, 'Group');
+    if (nameOf(this.cos.get(group, 'S')) !== 'Transparency') return;
+    this.transparency = true;
+    const device = DEVICE_SPACES[groupColorSpace(this.cos, owner) ?? ''];
+    if (device) this.groupDevices.add(device);
   }
 
   resources(value: PdfValue | undefined, depth = 0): void {
@@ -539,7 +547,10 @@ class ResourceWalk {
       for (const raw of dict?.values() ?? []) if (this.once(raw)) visit(cos.resolve(raw), raw);
     };
     each('Font', (font) => {
-      if (isDict(font)) this.font(font);
+      if (!isDict(font)) return;
+      this.font(font);
+      // a Type 3 font's glyphs are content streams with resources of their own
+      if (nameOf(cos.get(font, 'Subtype')) === 'Type3') this.resources(font.get('Resources'), depth + 1);
     });
     each('ExtGState', (state) => {
       if (isDict(state)) this.graphicsState(state);
@@ -590,10 +601,13 @@ export function pageStructure(cos: CosFile, objectNumber: number): PageStructure
   const walk = new ResourceWalk(cos);
   walk.resources(inherited(cos, page, 'Resources'));
   walk.appearances(page);
-  if (nameOf(cos.get(cos.dict(page, 'Group'), 'S')) === 'Transparency') walk.transparency = true;
+  walk.group(page);
+  const content = scanPageContent(cos, page, inherited(cos, page, 'Resources'));
   return {
     boxes: pageBoxes(cos, page),
     transparency: walk.transparency,
+    group_color_space:
+      nameOf(cos.get(cos.dict(page, 'Group'), 'S')) === 'Transparency' ? groupColorSpace(cos, page) : null,
     spot_colors: [...walk.spots].sort(),
     fonts: walk.fonts,
     images: walk.images,
@@ -603,8 +617,23 @@ export function pageStructure(cos: CosFile, objectNumber: number): PageStructure
     interpolated_images: walk.interpolatedImages,
     tab_order: nameOf(cos.get(page, 'Tabs')) ?? null,
     annotation_details: pageAnnotations(cos, page),
-    content: scanPageContent(cos, page, inherited(cos, page, 'Resources')),
+    content: {
+      ...content,
+      device_colors: [...new Set([...content.device_colors, ...walk.groupDevices])].sort(),
+    },
   };
+}
+
+const DEVICE_SPACES: Record<string, DeviceColor> = {
+  DeviceGray: 'gray',
+  DeviceRGB: 'rgb',
+  DeviceCMYK: 'cmyk',
+};
+
+/** The family of a transparency group's blending colour space (`/CS`: a name or an array's first name). */
+function groupColorSpace(cos: CosFile, owner: PdfDict): string | null {
+  const space = cos.get(cos.dict(owner, 'Group'), 'CS');
+  return nameOf(space) ?? nameOf(Array.isArray(space) ? cos.resolve(space[0]) : undefined) ?? null;
 }
 
 /** Fonts of the interactive form's default resources: what a filled-in field draws with. */

@@ -172,6 +172,7 @@ describe('pdf-archive', () => {
       additional_actions: 'pass',
       output_intent: 'fail',
       output_intent_profile: 'not_applicable',
+      blending_color_space: 'pass',
       blend_modes: 'pass',
       transfer_functions: 'pass',
       rendering_intents: 'pass',

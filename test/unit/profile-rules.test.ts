@@ -399,3 +399,91 @@ describe('content read from the page: device colour (PDF/A 6.2.4.3) and untagged
     expect(untagged.pages[0]!.untagged_content).toBe(3);
   });
 });
+
+describe('pdf-archive: transparency and its blending colour space (6.2.10, 6.2.4.3)', () => {
+  /** A page whose resources hold a constant alpha of 0.5, in a Type 3 font's resources when `inType3`. */
+  const translucent =
+    (inType3 = false) =>
+    (doc: PDFDocument) => {
+      const page = doc.getPage(0);
+      const alpha = doc.context.obj({ Type: 'ExtGState', ca: 0.5 });
+      if (!inType3) {
+        page.node.setExtGState(PDFName.of('GS1'), alpha);
+        return;
+      }
+      const glyph = doc.context.register(doc.context.stream('0 0 d0 /GS1 gs 0 0 1 1 re f'));
+      const font = doc.context.obj({
+        Type: 'Font',
+        Subtype: 'Type3',
+        FontBBox: [0, 0, 1, 1],
+        FontMatrix: [1, 0, 0, 1, 0, 0],
+        CharProcs: { a: glyph },
+        Encoding: { Type: 'Encoding', Differences: [97, PDFName.of('a')] },
+        FirstChar: 97,
+        LastChar: 97,
+        Widths: [1],
+        Resources: { ExtGState: { GS1: alpha } },
+      });
+      page.node.setFontDictionary(PDFName.of('T3'), doc.context.register(font));
+    };
+  const group = (space: string) => (doc: PDFDocument) =>
+    doc
+      .getPage(0)
+      .node.set(PDFName.of('Group'), doc.context.obj({ Type: 'Group', S: 'Transparency', CS: space }));
+  const rgbIntent = (doc: PDFDocument) => {
+    const header = new Uint8Array(128);
+    header.set(new TextEncoder().encode('mntrRGB XYZ '), 12);
+    header.set(new TextEncoder().encode('acsp'), 36);
+    const profile = doc.context.register(doc.context.stream(header, { N: 3 }));
+    doc.catalog.set(
+      PDFName.of('OutputIntents'),
+      doc.context.obj([
+        {
+          Type: 'OutputIntent',
+          S: 'GTS_PDFA1',
+          OutputConditionIdentifier: 'sRGB',
+          DestOutputProfile: profile,
+        },
+      ]),
+    );
+  };
+  const both =
+    (...edits: ((doc: PDFDocument) => void)[]) =>
+    (doc: PDFDocument) => {
+      for (const edit of edits) edit(doc);
+    };
+
+  it('fails a translucent page with no blending colour space and no PDF/A output intent', async () => {
+    const report = await reportOf('blend-none', translucent());
+    expect(report.pages[0]).toMatchObject({ transparency: true, group_color_space: null });
+    expect(check(report, 'pdf-archive', 'blending_color_space')).toMatchObject({
+      status: 'fail',
+      clause: '6.2.10',
+      pages: [1],
+    });
+  });
+
+  it("finds the transparency in a Type 3 font's own resources", async () => {
+    const report = await reportOf('blend-type3', translucent(true));
+    expect(report.pages[0]!.transparency).toBe(true);
+    expect(check(report, 'pdf-archive', 'blending_color_space').status).toBe('fail');
+  });
+
+  it('passes the page whose transparency group names its colour space, and any page under an output intent', async () => {
+    const named = await reportOf('blend-named', both(translucent(), group('DeviceRGB')));
+    expect(named.pages[0]!.group_color_space).toBe('DeviceRGB');
+    expect(check(named, 'pdf-archive', 'blending_color_space').status).toBe('pass');
+    const intent = await reportOf('blend-intent', both(translucent(), rgbIntent));
+    expect(check(intent, 'pdf-archive', 'blending_color_space').status).toBe('not_applicable');
+    const opaque = await reportOf('blend-opaque', () => undefined);
+    expect(check(opaque, 'pdf-archive', 'blending_color_space').status).toBe('pass');
+  });
+
+  it('counts a device blending colour space as device colour the output intent must cover', async () => {
+    const cmyk = await reportOf('blend-cmyk-under-rgb', both(group('DeviceCMYK'), rgbIntent));
+    expect(cmyk.pages[0]!.device_colors).toContain('cmyk');
+    expect(check(cmyk, 'pdf-archive', 'output_intent').status).toBe('fail');
+    const rgb = await reportOf('blend-rgb-under-rgb', both(group('DeviceRGB'), rgbIntent));
+    expect(check(rgb, 'pdf-archive', 'output_intent').status).toBe('pass');
+  });
+});
