@@ -993,6 +993,9 @@ export interface components {
          *         (6.5.1: Launch, Sound, Movie, ResetForm, ImportData, Hide, SetOCGState, Rendition, Trans,
          *         GoTo3DView, and named actions other than NextPage, PrevPage, FirstPage and LastPage);
          *         `additional_actions` (6.5.2: no `/AA` on the catalog, pages, annotations or fields);
+         *       - `file_header` (6.1.2: `%PDF-1.0` to `%PDF-1.7` at byte 0, one end-of-line marker, then a comment of
+         *         four bytes above 127; a file that claims PDF/A-1 is held to ISO 19005-1 6.1.2, which takes any
+         *         `%PDF-n.n` and does not count the end-of-line markers);
          *       - `xmp_pdfa_claim` (6.6.4: `pdfaid:part` 1-4 and `pdfaid:conformance` A, B or U, with the prefix
          *         bound to `http://www.aiim.org/pdfa/ns/id/`); `no_embedded_files` (6.8: PDF/A-2 allows only PDF/A
          *         attachments; whether one is PDF/A is not checked, so any attachment fails);
@@ -1000,8 +1003,8 @@ export interface components {
          *         1e-6 of 1 is opaque).
          *
          *       "PDF/A requirements checked", never "valid PDF/A": this is not a validator (veraPDF is one), and
-         *       `title` says so. Not checked: file syntax (6.1.2 to 6.1.13: header, cross-reference and stream
-         *       syntax, implementation limits), ICC-based colour spaces' profiles (6.2.4.2), Separation and DeviceN
+         *       `title` says so. Not checked: file syntax (6.1.4 to 6.1.13: cross-reference and stream syntax,
+         *       implementation limits), ICC-based colour spaces' profiles (6.2.4.2), Separation and DeviceN
          *       rules (6.2.4.4), halftones and other graphics-state keys, image alternates and XObject keys (6.2.5
          *       to 6.2.9),
          *       font programs' contents (widths, glyphs, CIDSystemInfo), forms
@@ -1175,7 +1178,7 @@ export interface components {
              *     operators and their stroking forms, `cs` and `CS`, images, inline images, shadings, forms drawn)
              *     and its annotations' appearances; a separation's alternate, an indexed space's base count. A
              *     device space the resources replace with a `DefaultGray`, `DefaultRGB` or `DefaultCMYK` is not
-             *     counted. Streams coded with filters other than Flate are not read.
+             *     counted. Streams coded with filters other than Flate, ASCIIHex and ASCII85 are not read.
              */
             device_colors: ("gray" | "rgb" | "cmyk")[];
             /**
@@ -1291,6 +1294,23 @@ export interface components {
                 struct_table_headers_without_scope: number;
                 /** @description The file trailer has an `/ID` of two strings. */
                 trailer_id: boolean;
+                /**
+                 * @description The file header (ISO 32000-1 7.5.2; ISO 19005 6.1.2), read from the file's first KiB; null when
+                 *     the file could not be read. Absent in reports made before 2026-11-27.
+                 */
+                file_header?: {
+                    /** @description The file begins with `%PDF-`, at byte 0. */
+                    at_start: boolean;
+                    /** @description What follows `%PDF-` on its line, as written (`1.7`); null when there is no header. */
+                    version: string | null;
+                    /** @description The header line ends with one end-of-line marker (CR, LF or CR LF), not more. */
+                    single_eol: boolean;
+                    /**
+                     * @description The line right after the header is a comment whose first four bytes after the `%` are all
+                     *     above 127 (what tells a transfer program that the file is binary).
+                     */
+                    binary_comment: boolean;
+                } | null;
                 /** @description `/MarkInfo /Suspects true`: the tags may not be trusted. */
                 suspects: boolean;
                 /**

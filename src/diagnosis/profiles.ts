@@ -254,6 +254,29 @@ function deviceColorCheck(facts: Facts): Draft {
 }
 
 /**
+ * ISO 19005-2, 6.1.2: `%PDF-1.0` to `%PDF-1.7` at byte 0, one end-of-line marker, then a comment of four bytes
+ * above 127. ISO 19005-1, 6.1.2, for a file that claims part 1: any `%PDF-n.n`, the markers not counted.
+ */
+function fileHeaderCheck(facts: Facts, claimsPart1: boolean): Draft {
+  const header = facts.document.file_header;
+  if (!header) return notApplicable('file_header', 'error', 'The file could not be read');
+  const problems: string[] = [];
+  if (!header.at_start) problems.push('does not begin at byte 0');
+  else if (!(claimsPart1 ? /^\d\.\d$/ : /^1\.[0-7]$/).test(header.version ?? ''))
+    problems.push(`names version "${header.version ?? ''}", not ${claimsPart1 ? 'n.n' : '1.0 to 1.7'}`);
+  if (!claimsPart1 && header.at_start && !header.single_eol)
+    problems.push('is not followed by exactly one end-of-line marker');
+  if (!header.binary_comment)
+    problems.push('is not followed by a comment line whose first four bytes are above 127');
+  return documentCheck(
+    'file_header',
+    problems.length === 0,
+    'The file header is as PDF/A asks',
+    `The file header ${problems.join('; it ')}: save the file again with a PDF/A writer`,
+  );
+}
+
+/**
  * ISO 19005-2, 6.2.10: with no PDF/A output intent to blend in, a page with transparency names its blending
  * colour space in its transparency group (`/Group /CS`).
  */
@@ -326,6 +349,7 @@ function archiveChecks(facts: Facts): Draft[] {
   return [
     pagesReadable(facts),
     fontsEmbedded(facts),
+    fileHeaderCheck(facts, claimsPart1),
     documentCheck(
       'not_encrypted',
       !doc.encrypted,
@@ -654,6 +678,7 @@ const CLAUSES: Record<ProfileName, Readonly<Record<string, string>>> = {
   'pdf-print': {},
   'pdf-archive': {
     fonts_embedded: '6.2.11.4.1',
+    file_header: '6.1.2',
     not_encrypted: '6.1.3',
     trailer_id: '6.1.3',
     output_intent: '6.2.4.3',

@@ -16,6 +16,7 @@ import { type AnnotationFacts, formFieldFacts, pageAnnotations } from './annotat
 import { type ContentFacts, type DeviceColor, scanPageContent } from './content.js';
 import { glyphNameMapsToUnicode } from './glyph-names.js';
 import { structFacts } from './struct-tree.js';
+import { fileHeader } from './file-header.js';
 import { xmpText as decodeXmp } from './xmp-encoding.js';
 
 /**
@@ -53,6 +54,7 @@ export type CatalogFacts = Pick<
   | 'struct_heading_skips'
   | 'struct_table_headers_without_scope'
   | 'trailer_id'
+  | 'file_header'
   | 'suspects'
   | 'actions'
   | 'additional_actions'
@@ -108,6 +110,7 @@ export const NO_CATALOG_FACTS: CatalogFacts = {
   struct_heading_skips: [],
   struct_table_headers_without_scope: 0,
   trailer_id: false,
+  file_header: null,
   suspects: false,
   actions: [],
   additional_actions: [],
@@ -158,6 +161,7 @@ export function catalogFacts(cos: CosFile, fileHead: Uint8Array, infoPdfx: strin
     }),
     trailer_id:
       Array.isArray(id) && id.length === 2 && id.every((part) => cos.resolve(part) instanceof Uint8Array),
+    file_header: fileHeader(fileHead),
     suspects: cos.get(markInfo, 'Suspects') === true,
     ...structFacts(cos, catalog),
     ...actionFacts(cos),

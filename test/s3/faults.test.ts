@@ -41,10 +41,15 @@ let haproxy: RunningHaproxy;
 const apis: Started[] = [];
 const tenants: { name: string; token: string }[] = [];
 
-/** Five free ports in a row for Swift's proxy, servers and memcached. */
+/**
+ * Five free ports in a row for Swift's proxy, servers and memcached, where nothing else of the suite takes
+ * one while Swift is down: above the server processes' ports (port(), 10000-30000), the test PostgreSQL's
+ * and the shared Swift's, and Linux's ephemeral range (32768-60999), from which outgoing connections take
+ * theirs. (A port taken during the outage kept a restarted Swift server from binding it.)
+ */
 async function swiftPorts(): Promise<number> {
   for (;;) {
-    const base = 20_000 + Math.floor(Math.random() * 9_000);
+    const base = 61_000 + Math.floor(Math.random() * 4_000);
     const block = [0, 1, 2, 3, 4].map((i) => base + i);
     if ((await busyPorts(block)).length === 0) return base;
   }

@@ -3,7 +3,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, describe, expect, it } from 'vitest';
+import { ascii85Decode, asciiHexDecode } from '../../src/pdf/cos/ascii-filters.js';
 import { CosFile } from '../../src/pdf/cos/file.js';
+import type { PdfStream } from '../../src/pdf/cos/syntax.js';
+import { fileHeader } from '../../src/pdf/file-header.js';
 import { catalogFacts, pageStructure } from '../../src/pdf/structure.js';
 
 /**
@@ -98,5 +101,66 @@ describe('the reader of the file objects', () => {
       expect(catalogFacts(cos, cos.read(0, 1024), null).tagged).toBe(false);
       close();
     }
+  });
+});
+
+describe('stream filters', () => {
+  const latin = (bytes: Uint8Array | undefined) => (bytes ? Buffer.from(bytes).toString('latin1') : bytes);
+
+  it('decodes ASCIIHex (white space, lower case, an odd last digit) and ASCII85 (z, a short last group)', () => {
+    const bytes = (text: string) => new TextEncoder().encode(text);
+    expect(latin(asciiHexDecode(bytes('48 65\n6c6C6F>ignored')))).toBe('Hello');
+    expect([...asciiHexDecode(bytes('7>'))!]).toEqual([0x70]);
+    expect(asciiHexDecode(bytes('4G>'))).toBeUndefined();
+    expect(latin(ascii85Decode(bytes('87cURD_*#TDfTZ)+T~>')))).toBe('Hello, world!');
+    expect([...ascii85Decode(bytes('z@:E^~>'))!]).toEqual([0, 0, 0, 0, 97, 98, 99]);
+    expect(ascii85Decode(bytes('87cU{~>'))).toBeUndefined();
+  });
+
+  it('reads a stream through a chain of filters, each with its own parameters', () => {
+    const content = "Garg^;:'MC<%p.,#Y@tAnAs*Y#g#t`%06Gm5Qu3~>";
+    const hex = Buffer.from('BT /F1 12 Tf (Hi) Tj ET', 'latin1').toString('hex');
+    const { cos, close } = open(
+      handMade([
+        '<< /Type /Catalog /Pages 2 0 R >>',
+        PAGES,
+        `<< /Length ${content.length} /Filter [/ASCII85Decode /FlateDecode] /DecodeParms [null null] >>\nstream\n${content}\nendstream`,
+        `<< /Length ${hex.length + 1} /Filter /AHx >>\nstream\n${hex}>\nendstream`,
+        `<< /Length 4 /Filter /LZWDecode >>\nstream\nabcd\nendstream`,
+      ]),
+    );
+    const stream = (n: number) => cos.object(n) as unknown as { stream: PdfStream };
+    expect(latin(cos.streamBytes(stream(3)))).toBe('BT /F1 12 Tf (Hi) Tj ET');
+    expect(latin(cos.streamBytes(stream(4)))).toBe('BT /F1 12 Tf (Hi) Tj ET');
+    expect(cos.streamBytes(stream(5))).toBeUndefined();
+    close();
+  });
+});
+
+describe('the file header', () => {
+  const head = (text: string) => new Uint8Array(Buffer.from(text, 'latin1'));
+  const binary = '%\xe2\xe3\xcf\xd3\n1 0 obj';
+
+  it.each([
+    ['%PDF-1.7\n' + binary, { at_start: true, version: '1.7', single_eol: true, binary_comment: true }],
+    ['%PDF-1.4\r\n' + binary, { at_start: true, version: '1.4', single_eol: true, binary_comment: true }],
+    [' %PDF-1.4\n' + binary, { at_start: false, version: '1.4', single_eol: true, binary_comment: true }],
+    ['%PDF-1.7   \n' + binary, { at_start: true, version: '1.7   ', single_eol: true, binary_comment: true }],
+    ['%PDF-1.7\n\n' + binary, { at_start: true, version: '1.7', single_eol: false, binary_comment: false }],
+    [
+      '%PDF-1.7\n%\xe2\xe3\xcf\n1 0 obj',
+      { at_start: true, version: '1.7', single_eol: true, binary_comment: false },
+    ],
+    [
+      '%PDF-1.7\n%a\xe3\xcf\xd3\n',
+      { at_start: true, version: '1.7', single_eol: true, binary_comment: false },
+    ],
+    [
+      '%PDF-1.7\n%\xe2\xe3\xcf\xd3ab\n',
+      { at_start: true, version: '1.7', single_eol: true, binary_comment: true },
+    ],
+    ['1 0 obj', { at_start: false, version: null, single_eol: false, binary_comment: false }],
+  ])('%j', (text, expected) => {
+    expect(fileHeader(head(text))).toEqual(expected);
   });
 });

@@ -166,6 +166,7 @@ describe('pdf-archive', () => {
     expect(statuses('profiles/archive-javascript-attachment.pdf', 'pdf-archive')).toEqual({
       pages_readable: 'pass',
       fonts_embedded: 'fail',
+      file_header: 'pass',
       not_encrypted: 'pass',
       trailer_id: 'fail',
       forbidden_actions: 'pass',

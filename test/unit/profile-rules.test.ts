@@ -487,3 +487,58 @@ describe('pdf-archive: transparency and its blending colour space (6.2.10, 6.2.4
     expect(check(rgb, 'pdf-archive', 'output_intent').status).toBe('pass');
   });
 });
+
+describe('pdf-archive: the file header (6.1.2) and output intent profiles in ASCII filters (6.2.3)', () => {
+  /** A one-page PDF whose first line pdf-lib wrote as `%PDF-1.7` is rewritten to `header` (same length). */
+  async function withHeader(name: string, header: string, claim?: string): Promise<PreflightReport> {
+    const doc = await PDFDocument.create({ updateMetadata: false });
+    doc.addPage([200, 200]);
+    if (claim)
+      setMetadata(
+        doc,
+        xmp(`xmlns:pdfaid="http://www.aiim.org/pdfa/ns/id/" pdfaid:part="${claim}" pdfaid:conformance="B">`),
+      );
+    const bytes = await doc.save({ useObjectStreams: false });
+    expect(Buffer.from(bytes.subarray(0, 8)).toString('latin1')).toBe('%PDF-1.7');
+    bytes.set(Buffer.from(header, 'latin1'), 0);
+    const file = path.join(dir, `${name}.pdf`);
+    writeFileSync(file, bytes);
+    return inProcessReport(pdfium, file);
+  }
+
+  it('passes %PDF-1.7 with its binary comment, and fails a version PDF/A-2 does not know', async () => {
+    expect(check(await withHeader('header-ok', '%PDF-1.7'), 'pdf-archive', 'file_header')).toMatchObject({
+      status: 'pass',
+      clause: '6.1.2',
+    });
+    const late = check(await withHeader('header-1.9', '%PDF-1.9'), 'pdf-archive', 'file_header');
+    expect(late).toMatchObject({ status: 'fail' });
+    expect(late.message).toContain('"1.9"');
+  });
+
+  it('holds a file that claims PDF/A-1 to ISO 19005-1, which takes any n.n', async () => {
+    const claimed = await withHeader('header-2.0-part1', '%PDF-2.0', '1');
+    expect(check(claimed, 'pdf-archive', 'file_header').status).toBe('pass');
+    const bad = await withHeader('header-a.4-part1', '%PDF-a.4', '1');
+    expect(check(bad, 'pdf-archive', 'file_header').status).toBe('fail');
+  });
+
+  it('reads an output intent profile coded with ASCIIHex', async () => {
+    const report = await reportOf('intent-hex', (doc) => {
+      const header = new Uint8Array(128);
+      header.set(new TextEncoder().encode('prtrCMYKLab '), 12);
+      header.set(new TextEncoder().encode('acsp'), 36);
+      const hex = `${Buffer.from(header).toString('hex')}>`;
+      const profile = doc.context.register(doc.context.stream(hex, { N: 4, Filter: 'ASCIIHexDecode' }));
+      doc.catalog.set(
+        PDFName.of('OutputIntents'),
+        doc.context.obj([{ Type: 'OutputIntent', S: 'GTS_PDFA1', DestOutputProfile: profile }]),
+      );
+    });
+    expect(report.document.output_intents[0]).toMatchObject({
+      profile_class: 'prtr',
+      profile_color_space: 'CMYK',
+    });
+    expect(check(report, 'pdf-archive', 'output_intent_profile').status).toBe('pass');
+  });
+});

@@ -1,5 +1,6 @@
 import { readSync } from 'node:fs';
 import { constants, inflateSync } from 'node:zlib';
+import { ascii85Decode, asciiHexDecode } from './ascii-filters.js';
 import {
   isDict,
   isStream,
@@ -15,7 +16,7 @@ import {
 
 /**
  * A PDF's objects read straight from the file: the xref (tables, streams, hybrids, `/Prev` chains), object
- * streams, and Flate-coded streams. PDFium reads the pages; this answers what PDFium's API does not expose
+ * streams, and streams coded with Flate, ASCIIHex and ASCII85. PDFium reads the pages; this answers what PDFium's API does not expose
  * (the catalog's metadata and output intents, font and image dictionaries). It reads what it is asked, on
  * demand, in bounded windows; a file whose xref is broken is scanned for its objects once, as PDF readers do.
  * Encrypted files are read as they are stored: their strings and object streams stay unreadable here.
@@ -139,7 +140,10 @@ export class CosFile {
     }
   }
 
-  /** A stream's bytes as stored (`raw`) or decoded; undefined when its filter is not Flate or it is too big. */
+  /**
+   * A stream's bytes, decoded through its filters (Flate with its predictors, ASCIIHex, ASCII85, in any
+   * chain); undefined when a filter is another or the result is too big.
+   */
   streamBytes(value: { stream: PdfStream }, limit = MAX_DECODED_BYTES): Uint8Array | undefined {
     const { dict, dataStart } = value.stream;
     let length = this.get(dict, 'Length');
@@ -154,15 +158,46 @@ export class CosFile {
       nameOf(this.resolve(f)),
     );
     if (names.length === 0) return stored;
-    if (names.length > 1 || (names[0] !== 'FlateDecode' && names[0] !== 'Fl')) return undefined;
-    let decoded: Uint8Array;
-    try {
-      decoded = inflateSync(stored, { maxOutputLength: limit, finishFlush: constants.Z_SYNC_FLUSH });
-    } catch {
-      return undefined;
+    // one parameter dictionary per filter: a dictionary for one filter, an array (nulls allowed) for a chain
+    const parms = this.resolve(dict.get('DecodeParms') ?? dict.get('DP'));
+    let data: Uint8Array | undefined = stored;
+    for (const [i, name] of names.entries()) {
+      if (data === undefined) return undefined;
+      const params = this.resolve(Array.isArray(parms) ? parms[i] : i === 0 ? parms : undefined);
+      data = this.decode(data, name, isDict(params) ? params : undefined, limit);
+      if (data !== undefined && data.length > limit) return undefined;
     }
-    const params = this.dict(dict, 'DecodeParms') ?? this.dict(dict, 'DP');
-    return unpredict(decoded, params, this);
+    return data;
+  }
+
+  /** One filter's decoding; undefined for a filter this reader does not decode (LZW, images' own). */
+  private decode(
+    data: Uint8Array,
+    filter: string | undefined,
+    params: PdfDict | undefined,
+    limit: number,
+  ): Uint8Array | undefined {
+    switch (filter) {
+      case 'FlateDecode':
+      case 'Fl':
+        try {
+          const inflated = inflateSync(data, {
+            maxOutputLength: limit,
+            finishFlush: constants.Z_SYNC_FLUSH,
+          });
+          return unpredict(inflated, params, this);
+        } catch {
+          return undefined;
+        }
+      case 'ASCIIHexDecode':
+      case 'AHx':
+        return asciiHexDecode(data);
+      case 'ASCII85Decode':
+      case 'A85':
+        return ascii85Decode(data);
+      default:
+        return undefined;
+    }
   }
 
   private findEndstream(from: number, limit: number): number | undefined {
