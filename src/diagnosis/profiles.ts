@@ -276,6 +276,26 @@ function fileHeaderCheck(facts: Facts, claimsPart1: boolean): Draft {
   );
 }
 
+/** ISO 19005-2, 6.1.13 (ISO 32000-1 Annex C): every page boundary 3 to 14,400 units in each direction. */
+function pageBoundariesCheck(facts: Facts): Draft {
+  const outside = (box: readonly number[]) =>
+    [Math.abs(box[2]! - box[0]!), Math.abs(box[3]! - box[1]!)].some((side) => side < 3 || side > 14_400);
+  return pageCheck(
+    facts,
+    'page_boundaries',
+    'error',
+    (p) =>
+      Object.entries(p.boxes ?? {})
+        .filter(([, box]) => outside(box))
+        .map(([name, box]) => `${name} box ${box.map((v) => Math.round(v)).join(' ')}`),
+    {
+      pass: 'Every page boundary is 3 to 14,400 units wide and high',
+      fail: ([boxes]) =>
+        `Page boundaries smaller than 3 or larger than 14,400 units (${boxes}): resize the pages to between 1 mm and 5 m`,
+    },
+  );
+}
+
 /**
  * ISO 19005-2, 6.2.10: with no PDF/A output intent to blend in, a page with transparency names its blending
  * colour space in its transparency group (`/Group /CS`).
@@ -350,6 +370,7 @@ function archiveChecks(facts: Facts): Draft[] {
     pagesReadable(facts),
     fontsEmbedded(facts),
     fileHeaderCheck(facts, claimsPart1),
+    pageBoundariesCheck(facts),
     documentCheck(
       'not_encrypted',
       !doc.encrypted,
@@ -679,6 +700,7 @@ const CLAUSES: Record<ProfileName, Readonly<Record<string, string>>> = {
   'pdf-archive': {
     fonts_embedded: '6.2.11.4.1',
     file_header: '6.1.2',
+    page_boundaries: '6.1.13',
     not_encrypted: '6.1.3',
     trailer_id: '6.1.3',
     output_intent: '6.2.4.3',

@@ -167,6 +167,7 @@ describe('pdf-archive', () => {
       pages_readable: 'pass',
       fonts_embedded: 'fail',
       file_header: 'pass',
+      page_boundaries: 'pass',
       not_encrypted: 'pass',
       trailer_id: 'fail',
       forbidden_actions: 'pass',

@@ -542,3 +542,17 @@ describe('pdf-archive: the file header (6.1.2) and output intent profiles in ASC
     expect(check(report, 'pdf-archive', 'output_intent_profile').status).toBe('pass');
   });
 });
+
+describe('pdf-archive: page boundaries (6.1.13)', () => {
+  it('fails a page smaller than 3 units or larger than 14,400, naming the box, and passes one of 2 x 200 inches', async () => {
+    const sized = (width: number, height: number) => (doc: PDFDocument) =>
+      doc.getPage(0).setMediaBox(0, 0, width, height);
+    const tiny = check(await reportOf('box-tiny', sized(2, 200)), 'pdf-archive', 'page_boundaries');
+    expect(tiny).toMatchObject({ status: 'fail', clause: '6.1.13', pages: [1] });
+    expect(tiny.message).toContain('media box 0 0 2 200');
+    const huge = check(await reportOf('box-huge', sized(14_401, 200)), 'pdf-archive', 'page_boundaries');
+    expect(huge.status).toBe('fail');
+    const edge = check(await reportOf('box-edge', sized(3, 14_400)), 'pdf-archive', 'page_boundaries');
+    expect(edge.status).toBe('pass');
+  });
+});
