@@ -995,7 +995,8 @@ export interface components {
          *         `additional_actions` (6.5.2: no `/AA` on the catalog, pages, annotations or fields);
          *       - `file_header` (6.1.2: `%PDF-1.0` to `%PDF-1.7` at byte 0, one end-of-line marker, then a comment of
          *         four bytes above 127; a file that claims PDF/A-1 is held to ISO 19005-1 6.1.2, which takes any
-         *         `%PDF-n.n` and does not count the end-of-line markers);
+         *         `%PDF-n.n` and does not count the end-of-line markers); `page_boundaries` (6.1.13: every page
+         *         box of `pages[].boxes` 3 to 14,400 units in each direction);
          *       - `xmp_pdfa_claim` (6.6.4: `pdfaid:part` 1-4 and `pdfaid:conformance` A, B or U, with the prefix
          *         bound to `http://www.aiim.org/pdfa/ns/id/`); `no_embedded_files` (6.8: PDF/A-2 allows only PDF/A
          *         attachments; whether one is PDF/A is not checked, so any attachment fails);
@@ -1004,7 +1005,7 @@ export interface components {
          *
          *       "PDF/A requirements checked", never "valid PDF/A": this is not a validator (veraPDF is one), and
          *       `title` says so. Not checked: file syntax (6.1.4 to 6.1.13: cross-reference and stream syntax,
-         *       implementation limits), ICC-based colour spaces' profiles (6.2.4.2), Separation and DeviceN
+         *       implementation limits other than page sizes), ICC-based colour spaces' profiles (6.2.4.2), Separation and DeviceN
          *       rules (6.2.4.4), halftones and other graphics-state keys, image alternates and XObject keys (6.2.5
          *       to 6.2.9),
          *       font programs' contents (widths, glyphs, CIDSystemInfo), forms
