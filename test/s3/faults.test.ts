@@ -102,7 +102,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await haproxy?.stop();
   await Promise.all(apis.map((api) => api.kill()));
-  if (swift) stopLocalSwift(path.join(dir, 'swift'));
+  // whatever of Swift started, even when the setup failed before `swift` was set (stop is a no-op else)
+  if (dir) stopLocalSwift(path.join(dir, 'swift'));
   try {
     postgres?.stop();
   } catch {
