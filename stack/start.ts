@@ -146,10 +146,6 @@ async function up(): Promise<void> {
     DATA_DIR: path.join(dir, 'scratch'),
     SEED_DEMO_TENANT: 'false',
   });
-  const processes = (): Started => ({
-    name: 'the API and worker processes',
-    stop: () => stopProcesses(Object.values(pids)),
-  });
   await startAll([
     async () => {
       postgres = await startLocalPostgres(postgresDir, PORTS.postgres);
@@ -184,7 +180,10 @@ async function up(): Promise<void> {
       return { name: 'the bucket and the schema', stop: () => undefined };
     },
     async () => {
-      const started = processes();
+      const started: Started = {
+        name: 'the API and worker processes',
+        stop: () => stopProcesses(Object.values(pids)),
+      };
       PORTS.apis.forEach((port, i) => {
         pids[`api${i + 1}`] = daemon(`api${i + 1}`, process.execPath, ['dist/src/start/server.js'], {
           ...env(),

@@ -10,6 +10,7 @@ import { createS3Client } from '../src/blobs/s3/s3-blob-store.js';
 import { PROJECT_ROOT } from '../src/paths.js';
 
 const SCRIPT = path.join(PROJECT_ROOT, 'scripts', 'swift.sh');
+const execFileAsync = promisify(execFile);
 
 export interface LocalSwift extends S3Server {
   /** S3_ENDPOINT, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, S3_REGION, as a process's environment. */
@@ -28,9 +29,7 @@ export function startLocalSwift(dir: string, port: number): LocalSwift {
 
 /** startLocalSwift with the caller's event loop free meanwhile (Swift takes seconds to answer). */
 export async function startLocalSwiftInBackground(dir: string, port: number): Promise<LocalSwift> {
-  const { stdout } = await promisify(execFile)('bash', [SCRIPT, 'start', dir, String(port)], {
-    encoding: 'utf8',
-  });
+  const { stdout } = await execFileAsync('bash', [SCRIPT, 'start', dir, String(port)], { encoding: 'utf8' });
   return localSwift(dir, stdout);
 }
 
@@ -58,7 +57,7 @@ export function stopLocalSwift(dir: string): void {
 
 /** stopLocalSwift with the caller's event loop free meanwhile. */
 export async function stopLocalSwiftInBackground(dir: string): Promise<void> {
-  await promisify(execFile)('bash', [SCRIPT, 'stop', dir]);
+  await execFileAsync('bash', [SCRIPT, 'stop', dir]);
 }
 
 export interface S3Server {

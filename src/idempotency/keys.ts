@@ -6,9 +6,9 @@ import type { KeyClaim, Store, StoredAnswer } from '../store/types.js';
 import type { Clock } from '../time.js';
 
 /**
- * A key claimed by the request that executes under it, from claim to `keep()` or `release()`. The lock is renewed every
- * third of `IDEMPOTENCY_LOCK_SECONDS`; a renewal that finds the key taken over (or fails past the lock's
- * end) marks the lease lost. The work is not interrupted: the effect it may still commit is fenced by the
+ * A key claimed by the request that executes under it, from claim to `keep()` or `release()`. The lock is
+ * renewed every third of `IDEMPOTENCY_LOCK_SECONDS`; a renewal that finds the key taken over (or fails past
+ * the lock's end) marks the lease lost. The work is not interrupted: the effect it may still commit is fenced by the
  * key's token and rolls back (HeldKeyLostError), and the request then answers 409 instead of an answer
  * that is no longer its own. Stopping earlier would only save the work of one transaction.
  */

@@ -19,7 +19,8 @@ export interface ContentFacts {
   untagged_content: number;
 }
 
-const DEVICE: Record<string, DeviceColor> = {
+/** The device colour spaces by the names content (and inline images' abbreviations) give them. */
+export const DEVICE: Readonly<Record<string, DeviceColor>> = {
   DeviceGray: 'gray',
   G: 'gray',
   DeviceRGB: 'rgb',

@@ -2,6 +2,7 @@ import type { Schemas } from '../contract.js';
 
 export type FileHeader = NonNullable<Schemas['PreflightReport']['document']['file_header']>;
 
+const PREFIX = '%PDF-';
 const isEol = (byte: number | undefined) => byte === 0x0a || byte === 0x0d;
 
 /**
@@ -10,16 +11,13 @@ const isEol = (byte: number | undefined) => byte === 0x0a || byte === 0x0d;
  * which tell a transfer program the file is binary). `head` is the file's first bytes.
  */
 export function fileHeader(head: Uint8Array): FileHeader {
-  const prefix = [0x25, 0x50, 0x44, 0x46, 0x2d]; // %PDF-
-  let at = -1;
-  for (let i = 0; i + prefix.length <= head.length && at < 0; i++)
-    if (prefix.every((byte, j) => head[i + j] === byte)) at = i;
+  const bytes = Buffer.from(head.buffer, head.byteOffset, head.byteLength);
+  const at = bytes.indexOf(PREFIX);
   if (at < 0) return { at_start: false, version: null, single_eol: false, binary_comment: false };
-  let end = at + prefix.length;
+  const from = at + PREFIX.length;
+  let end = from;
   while (end < head.length && !isEol(head[end])) end++;
-  const version = Buffer.from(
-    head.subarray(at + prefix.length, Math.min(end, at + prefix.length + 16)),
-  ).toString('latin1');
+  const version = bytes.toString('latin1', from, Math.min(end, from + 16));
   // one EOL marker: CR, LF or CR LF
   let next = end;
   if (head[next] === 0x0d) next++;

@@ -13,7 +13,7 @@ import {
 } from './cos/syntax.js';
 import { actionFacts } from './actions.js';
 import { type AnnotationFacts, formFieldFacts, pageAnnotations } from './annotations.js';
-import { type ContentFacts, type DeviceColor, scanPageContent } from './content.js';
+import { type ContentFacts, DEVICE, type DeviceColor, scanPageContent } from './content.js';
 import { glyphNameMapsToUnicode } from './glyph-names.js';
 import { structFacts } from './struct-tree.js';
 import { fileHeader } from './file-header.js';
@@ -534,10 +534,10 @@ class ResourceWalk {
   }
 
   group(owner: PdfDict): void {
-    const group = this.cos.dict(owner, 'Group');
-    if (nameOf(this.cos.get(group, 'S')) !== 'Transparency') return;
+    const space = transparencyGroupSpace(this.cos, owner);
+    if (space === undefined) return;
     this.transparency = true;
-    const device = DEVICE_SPACES[groupColorSpace(this.cos, owner) ?? ''];
+    const device = DEVICE[space ?? ''];
     if (device) this.groupDevices.add(device);
   }
 
@@ -610,8 +610,7 @@ export function pageStructure(cos: CosFile, objectNumber: number): PageStructure
   return {
     boxes: pageBoxes(cos, page),
     transparency: walk.transparency,
-    group_color_space:
-      nameOf(cos.get(cos.dict(page, 'Group'), 'S')) === 'Transparency' ? groupColorSpace(cos, page) : null,
+    group_color_space: transparencyGroupSpace(cos, page) ?? null,
     spot_colors: [...walk.spots].sort(),
     fonts: walk.fonts,
     images: walk.images,
@@ -628,15 +627,14 @@ export function pageStructure(cos: CosFile, objectNumber: number): PageStructure
   };
 }
 
-const DEVICE_SPACES: Record<string, DeviceColor> = {
-  DeviceGray: 'gray',
-  DeviceRGB: 'rgb',
-  DeviceCMYK: 'cmyk',
-};
-
-/** The family of a transparency group's blending colour space (`/CS`: a name or an array's first name). */
-function groupColorSpace(cos: CosFile, owner: PdfDict): string | null {
-  const space = cos.get(cos.dict(owner, 'Group'), 'CS');
+/**
+ * The family of the blending colour space of `owner`'s transparency group (`/Group /CS`: a name or an
+ * array's first name); null when the group names none, undefined when `owner` has no transparency group.
+ */
+function transparencyGroupSpace(cos: CosFile, owner: PdfDict): string | null | undefined {
+  const group = cos.dict(owner, 'Group');
+  if (nameOf(cos.get(group, 'S')) !== 'Transparency') return undefined;
+  const space = cos.get(group, 'CS');
   return nameOf(space) ?? nameOf(Array.isArray(space) ? cos.resolve(space[0]) : undefined) ?? null;
 }
 

@@ -114,6 +114,8 @@ describe('stream filters', () => {
     expect(asciiHexDecode(bytes('4G>'))).toBeUndefined();
     expect(latin(ascii85Decode(bytes('87cURD_*#TDfTZ)+T~>')))).toBe('Hello, world!');
     expect([...ascii85Decode(bytes('z@:E^~>'))!]).toEqual([0, 0, 0, 0, 97, 98, 99]);
+    // a z is four bytes for one: a run of them is not cut short
+    expect([...ascii85Decode(bytes('zzzz~>'))!]).toEqual(new Array(16).fill(0));
     expect(ascii85Decode(bytes('87cU{~>'))).toBeUndefined();
   });
 

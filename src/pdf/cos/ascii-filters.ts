@@ -39,7 +39,13 @@ export function asciiHexDecode(data: Uint8Array): Uint8Array | undefined {
  * last group of n characters gives n - 1 bytes. Undefined on a bad byte.
  */
 export function ascii85Decode(data: Uint8Array): Uint8Array | undefined {
-  const out = new Uint8Array(Math.ceil((data.length * 4) / 5) + 4);
+  // a `z` gives four bytes for one: count them, so that the output is sized before it is written
+  let zeros = 0;
+  for (const byte of data) {
+    if (byte === 0x7e) break;
+    if (byte === 0x7a) zeros++;
+  }
+  const out = new Uint8Array(Math.ceil((data.length * 4) / 5) + 4 + zeros * 4);
   let length = 0;
   const group: number[] = [];
   const flush = (count: number) => {

@@ -16,8 +16,8 @@ import {
 
 /**
  * A PDF's objects read straight from the file: the xref (tables, streams, hybrids, `/Prev` chains), object
- * streams, and streams coded with Flate, ASCIIHex and ASCII85. PDFium reads the pages; this answers what PDFium's API does not expose
- * (the catalog's metadata and output intents, font and image dictionaries). It reads what it is asked, on
+ * streams, and streams coded with Flate, ASCIIHex and ASCII85. PDFium reads the pages; this answers what
+ * PDFium's API does not expose (the catalog's metadata and output intents, font and image dictionaries). It reads what it is asked, on
  * demand, in bounded windows; a file whose xref is broken is scanned for its objects once, as PDF readers do.
  * Encrypted files are read as they are stored: their strings and object streams stay unreadable here.
  */
