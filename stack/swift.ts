@@ -67,7 +67,10 @@ export interface S3Server {
   region: string;
 }
 
-/** Creates `bucket` on an S3-compatible server (path-style); one that is already ours is fine. */
+/**
+ * Creates `bucket` on an S3-compatible server (path-style); one that is already ours is fine, and a 503 is
+ * tried again for up to 15 s.
+ */
 export async function createBucket(server: S3Server, bucket: string): Promise<void> {
   const client = createS3Client({
     endpoint: server.endpoint,
@@ -75,10 +78,20 @@ export async function createBucket(server: S3Server, bucket: string): Promise<vo
     forcePathStyle: true,
     credentials: { accessKeyId: server.accessKeyId, secretAccessKey: server.secretAccessKey },
   });
+  // a Swift that has just started can answer 503 while its account and container servers warm up
+  const deadline = Date.now() + 15_000;
   try {
-    await client.send(new CreateBucketCommand({ Bucket: bucket }));
-  } catch (error) {
-    if ((error as Error).name !== 'BucketAlreadyOwnedByYou') throw error;
+    for (;;) {
+      try {
+        await client.send(new CreateBucketCommand({ Bucket: bucket }));
+        return;
+      } catch (error) {
+        const name = (error as Error).name;
+        if (name === 'BucketAlreadyOwnedByYou') return;
+        if (name !== 'ServiceUnavailable' || Date.now() > deadline) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    }
   } finally {
     client.destroy();
   }
