@@ -12,8 +12,11 @@ type Facts = Pick<Report, 'document' | 'pages'>;
 export type Profile = Schemas['Profile'];
 export type ProfileName = Profile['name'];
 type Check = Profile['checks'][number];
-/** A check as a profile's rule makes it; `judge` adds the clause its profile says it implements. */
-type Draft = Omit<Check, 'clause'>;
+/**
+ * A check as a profile's rule makes it; `judge` adds the clause its profile says it implements, unless the
+ * rule names one (a clause that depends on the part of the standard the file is judged by).
+ */
+type Draft = Omit<Check, 'clause'> & { clause?: string };
 type Severity = Check['severity'];
 type PageReport = Report['pages'][number];
 
@@ -343,6 +346,35 @@ function outputIntentProfileCheck(facts: Facts): Draft {
       );
 }
 
+/**
+ * The metadata clauses of the part the file is judged by (ISO 19005-1 6.7.2 and 6.7.8, ISO 19005-2 6.6.2.3.1
+ * and 6.6.2.3.3): the findings the reader made of the XMP packet, for that part.
+ */
+function metadataCheck(facts: Facts, part: 1 | 2, kind: 'properties' | 'extension'): Draft {
+  const clause = {
+    1: { properties: '6.7.2', extension: '6.7.8' },
+    2: { properties: '6.6.2.3.1', extension: '6.6.2.3.3' },
+  }[part][kind];
+  const id = kind === 'properties' ? 'xmp_properties' : 'xmp_extension_schemas';
+  const findings = (facts.document.metadata_findings ?? []).filter(
+    (f) => f.part === part && f.clause === clause,
+  );
+  const subject = kind === 'properties' ? 'XMP property' : 'extension schema';
+  const ok =
+    kind === 'properties'
+      ? `Every XMP property is of a schema PDF/A-${part} knows or describes, with its type`
+      : 'The extension schemas are written as PDF/A asks';
+  const fix =
+    kind === 'properties'
+      ? `write each value in its schema's type, and describe any other schema in a PDF/A extension schema`
+      : 'write each extension schema with the pdfaExtension, pdfaSchema, pdfaProperty, pdfaType and pdfaField structures, their prefixes and required fields';
+  const draft =
+    findings.length === 0
+      ? pass(id, 'error', ok)
+      : fail(id, 'error', `Problems of ${subject}s: ${listed(findings.map((f) => f.message))}: ${fix}`);
+  return { ...draft, clause };
+}
+
 /** A check over the pages' annotations: `problem` names what is wrong with one, or nothing. */
 const annotationCheck = (
   facts: Facts,
@@ -361,6 +393,7 @@ const annotationCheck = (
 function archiveChecks(facts: Facts): Draft[] {
   const doc = facts.document;
   const claimsPart1 = doc.pdfa?.startsWith('1') ?? false;
+  const part = claimsPart1 ? 1 : 2;
   const forbidden = doc.actions.filter((action) =>
     action.startsWith('Named/')
       ? !ALLOWED_NAMED_ACTIONS.has(action.slice('Named/'.length))
@@ -505,6 +538,8 @@ function archiveChecks(facts: Facts): Draft[] {
         ? 'The XMP metadata has no valid PDF/A identification: add pdfaid:part and pdfaid:conformance in the namespace http://www.aiim.org/pdfa/ns/id/'
         : 'The file has no XMP metadata: add it, with the PDF/A identification (pdfaid:part, pdfaid:conformance)',
     ),
+    metadataCheck(facts, part, 'properties'),
+    metadataCheck(facts, part, 'extension'),
     claimsPart1
       ? pageCheck(facts, 'no_transparency_part1', 'error', (p) => (p.transparency ? ['transparency'] : []), {
           pass: 'No transparency, as PDF/A-1 requires',
@@ -575,11 +610,13 @@ function accessibilityChecks(facts: Facts): Draft[] {
     fontsEmbedded(facts),
     documentCheck(
       'xmp_pdfua_claim',
-      doc.xmp_metadata && doc.pdfua !== null,
+      doc.xmp_metadata && doc.pdfua === '1',
       `XMP metadata claims PDF/UA-${doc.pdfua}`,
-      doc.xmp_metadata
-        ? 'The XMP metadata does not identify PDF/UA: add pdfuaid:part 1 in the namespace http://www.aiim.org/pdfua/ns/id/'
-        : 'The file has no XMP metadata: add it, with the PDF/UA identification (pdfuaid:part 1)',
+      !doc.xmp_metadata
+        ? 'The file has no XMP metadata: add it, with the PDF/UA identification (pdfuaid:part 1)'
+        : doc.pdfua === null
+          ? 'The XMP metadata does not identify PDF/UA: add pdfuaid:part 1 in the namespace http://www.aiim.org/pdfua/ns/id/, written with the prefix pdfuaid'
+          : `The XMP metadata claims PDF/UA part "${doc.pdfua}", and these checks are PDF/UA-1's: set pdfuaid:part to 1`,
     ),
     documentCheck(
       'tagged',
@@ -758,7 +795,10 @@ export function judge(
       : name === 'pdf-archive'
         ? archiveChecks(facts)
         : accessibilityChecks(facts);
-  const checks: Check[] = drafts.map((draft) => ({ ...draft, clause: CLAUSES[name][draft.id] ?? null }));
+  const checks: Check[] = drafts.map((draft) => ({
+    ...draft,
+    clause: draft.clause ?? CLAUSES[name][draft.id] ?? null,
+  }));
   const failed = checks.some((c) => c.status === 'fail' && c.severity === 'error');
   return { name, title: TITLES[name], verdict: failed ? 'fail' : 'pass', checks };
 }

@@ -18,6 +18,8 @@ import { glyphNameMapsToUnicode } from './glyph-names.js';
 import { structFacts } from './struct-tree.js';
 import { fileHeader } from './file-header.js';
 import { xmpText as decodeXmp } from './xmp-encoding.js';
+import { firstText, propertyOf, readXmp, type XmpPacket } from './xmp/rdf.js';
+import { metadataFindings } from './xmp/validate.js';
 
 /**
  * Facts read from the file's objects rather than through PDFium's API: the catalog's accessibility and
@@ -55,6 +57,7 @@ export type CatalogFacts = Pick<
   | 'struct_table_headers_without_scope'
   | 'trailer_id'
   | 'file_header'
+  | 'metadata_findings'
   | 'suspects'
   | 'actions'
   | 'additional_actions'
@@ -111,6 +114,7 @@ export const NO_CATALOG_FACTS: CatalogFacts = {
   struct_table_headers_without_scope: 0,
   trailer_id: false,
   file_header: null,
+  metadata_findings: [],
   suspects: false,
   actions: [],
   additional_actions: [],
@@ -133,17 +137,22 @@ export function catalogFacts(cos: CosFile, fileHead: Uint8Array, infoPdfx: strin
   const viewer = cos.dict(catalog, 'ViewerPreferences');
   const metadata = cos.get(catalog, 'Metadata');
   const xmp = isStream(metadata) ? cos.streamBytes(metadata, MAX_XMP_BYTES) : undefined;
-  const xmpText = xmp ? decodeXmp(xmp) : '';
+  const packet: XmpPacket = xmp
+    ? readXmp(decodeXmp(xmp))
+    : { wellFormed: false, reason: 'none', properties: [] };
   const id = cos.resolve(cos.trailer.get('ID'));
   return {
     tagged: cos.get(markInfo, 'Marked') === true && isDict(cos.get(catalog, 'StructTreeRoot')),
     display_doc_title: cos.get(viewer, 'DisplayDocTitle') === true,
-    xmp_title: xmpTitle(xmpText),
+    xmp_title:
+      firstText(propertyOf(packet, DC, 'title')?.value)
+        ?.trim()
+        .slice(0, 2000) || null,
     linearized: isLinearized(fileHead, cos.size),
     xmp_metadata: isStream(metadata),
-    pdfa: pdfaOf(xmpText),
-    pdfua: xmpProperty(xmpText, 'pdfuaid', 'part'),
-    pdfx: infoPdfx ?? xmpProperty(xmpText, 'pdfxid', 'GTS_PDFXVersion'),
+    pdfa: pdfaOf(packet),
+    pdfua: pdfuaOf(packet),
+    pdfx: infoPdfx ?? xmpProperty(packet, PDFXID, 'GTS_PDFXVersion'),
     output_intents: cos.array(catalog, 'OutputIntents').flatMap((entry) => {
       const intent = cos.resolve(entry);
       if (!isDict(intent)) return [];
@@ -162,6 +171,10 @@ export function catalogFacts(cos: CosFile, fileHead: Uint8Array, infoPdfx: strin
     trailer_id:
       Array.isArray(id) && id.length === 2 && id.every((part) => cos.resolve(part) instanceof Uint8Array),
     file_header: fileHeader(fileHead),
+    metadata_findings: limitPerPart(metadataFindings(packet), 20).map((f) => ({
+      ...f,
+      message: f.message.slice(0, 400),
+    })),
     suspects: cos.get(markInfo, 'Suspects') === true,
     ...structFacts(cos, catalog),
     ...actionFacts(cos),
@@ -195,46 +208,52 @@ function isLinearized(head: Uint8Array, size: number): boolean {
   return length !== null && Number(length[1]) === size;
 }
 
-/** An XMP property written either as an attribute (`pdfaid:part="2"`) or as an element. */
-function xmpProperty(xmp: string, prefix: string, property: string): string | null {
-  const pattern = new RegExp(`${prefix}:${property}\\s*(?:=\\s*["']([^"']*)["']|>([^<]*)<)`);
-  const match = pattern.exec(xmp);
-  const value = (match?.[1] ?? match?.[2])?.trim();
-  return value ? value : null;
-}
+const DC = 'http://purl.org/dc/elements/1.1/';
+const PDFAID = 'http://www.aiim.org/pdfa/ns/id/';
+const PDFUAID = 'http://www.aiim.org/pdfua/ns/id/';
+const PDFXID = 'http://www.npes.org/pdfx/ns/id/';
 
-const PDFAID_NAMESPACE = 'http://www.aiim.org/pdfa/ns/id/';
+/** A top-level XMP property's text, trimmed; null when absent, empty or not a simple value. */
+function xmpProperty(packet: XmpPacket, namespace: string, name: string): string | null {
+  const value = propertyOf(packet, namespace, name)?.value;
+  const text = value?.kind === 'simple' ? value.text.trim() : '';
+  return text ? text : null;
+}
 
 /**
  * The PDF/A identification (ISO 19005-2, 6.6.4): `pdfaid:part` 1 to 4 and a `pdfaid:conformance` (A, B or U;
- * part 4 may have none), with the `pdfaid` prefix bound to its namespace. Anything else claims nothing.
+ * part 4 may have none), in the identification schema's namespace and with its prefix, `pdfaid`. Anything else
+ * claims nothing.
  */
-function pdfaOf(xmp: string): string | null {
-  const bound = new RegExp(`xmlns:pdfaid\\s*=\\s*["']${PDFAID_NAMESPACE.replaceAll('.', '\\.')}["']`);
-  if (!bound.test(xmp)) return null;
-  const part = xmpProperty(xmp, 'pdfaid', 'part');
+function pdfaOf(packet: XmpPacket): string | null {
+  if (!writtenWithPrefix(packet, PDFAID, 'pdfaid')) return null;
+  const part = xmpProperty(packet, PDFAID, 'part');
   if (!part || !/^[1-4]$/.test(part)) return null;
-  const conformance = (xmpProperty(xmp, 'pdfaid', 'conformance') ?? '').toUpperCase();
+  const conformance = (xmpProperty(packet, PDFAID, 'conformance') ?? '').toUpperCase();
   if (part !== '4' && !/^[ABU]$/.test(conformance)) return null;
   return `${part}${conformance}`;
 }
 
-/** The XMP's `dc:title`: its first `rdf:li` (the x-default one first), entities decoded. */
-function xmpTitle(xmp: string): string | null {
-  const title = /<dc:title\b[^>]*>([\s\S]*?)<\/dc:title>/.exec(xmp)?.[1];
-  if (title === undefined) return null;
-  const items = [...title.matchAll(/<rdf:li\b([^>]*)>([\s\S]*?)<\/rdf:li>/g)];
-  const chosen = items.find((item) => /xml:lang\s*=\s*["']x-default["']/.test(item[1]!)) ?? items[0];
-  const text = chosen?.[2]
-    ?.replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&apos;/g, "'")
-    .replace(/&#(\d+);/g, (_, code: string) => String.fromCodePoint(Number(code)))
-    .replace(/&#x([0-9a-f]+);/gi, (_, code: string) => String.fromCodePoint(parseInt(code, 16)))
-    .replace(/&amp;/g, '&')
-    .trim();
-  return text ? text.slice(0, 2000) : null;
+/**
+ * The PDF/UA part claimed (ISO 14289-1, 5): `pdfuaid:part` in the identification schema's namespace, every
+ * property of which is written with the prefix `pdfuaid`, as the clause asks. Anything else claims nothing.
+ */
+function pdfuaOf(packet: XmpPacket): string | null {
+  return writtenWithPrefix(packet, PDFUAID, 'pdfuaid') ? xmpProperty(packet, PDFUAID, 'part') : null;
+}
+
+/** Every top-level property of the namespace is written with the prefix an identification schema requires. */
+const writtenWithPrefix = (packet: XmpPacket, namespace: string, prefix: string) =>
+  packet.properties.every((property) => property.namespace !== namespace || property.prefix === prefix);
+
+/** The first `limit` findings of each part: a packet can break a rule thousands of times. */
+function limitPerPart<T extends { part: number }>(findings: T[], limit: number): T[] {
+  const counts = new Map<number, number>();
+  return findings.filter((finding) => {
+    const count = (counts.get(finding.part) ?? 0) + 1;
+    counts.set(finding.part, count);
+    return count <= limit;
+  });
 }
 
 function boxOf(cos: CosFile, value: PdfValue | undefined): Box | undefined {

@@ -185,6 +185,8 @@ describe('pdf-archive', () => {
       no_javascript: 'fail',
       no_embedded_files: 'fail',
       xmp_pdfa_claim: 'fail',
+      xmp_properties: 'pass',
+      xmp_extension_schemas: 'pass',
       no_transparency_part1: 'not_applicable',
     });
   });

@@ -997,9 +997,15 @@ export interface components {
          *         four bytes above 127; a file that claims PDF/A-1 is held to ISO 19005-1 6.1.2, which takes any
          *         `%PDF-n.n` and does not count the end-of-line markers); `page_boundaries` (6.1.13: every page
          *         box of `pages[].boxes` 3 to 14,400 units in each direction);
-         *       - `xmp_pdfa_claim` (6.6.4: `pdfaid:part` 1-4 and `pdfaid:conformance` A, B or U, with the prefix
-         *         bound to `http://www.aiim.org/pdfa/ns/id/`); `no_embedded_files` (6.8: PDF/A-2 allows only PDF/A
+         *       - `xmp_pdfa_claim` (6.6.4: `pdfaid:part` 1-4 and `pdfaid:conformance` A, B or U in
+         *         `http://www.aiim.org/pdfa/ns/id/`, every property of that schema written with the prefix `pdfaid`); `no_embedded_files` (6.8: PDF/A-2 allows only PDF/A
          *         attachments; whether one is PDF/A is not checked, so any attachment fails);
+         *       - `xmp_properties` (6.6.2.3.1; ISO 19005-1 6.7.2 when the file claims PDF/A-1: every XMP property is
+         *         of a schema the XMP Specification predefines (2005 for PDF/A-2, 2004 for PDF/A-1) or one a PDF/A
+         *         extension schema describes, with the value type its schema gives it) and `xmp_extension_schemas`
+         *         (6.6.2.3.3; ISO 19005-1 6.7.8: extension schemas written with the `pdfaExtension`, `pdfaSchema`,
+         *         `pdfaProperty`, `pdfaType` and `pdfaField` structures, their prefixes, required fields and types);
+         *         both read `document.metadata_findings`;
          *       - `no_transparency_part1` (ISO 19005-1 6.4, only when the file claims PDF/A-1; an opacity within
          *         1e-6 of 1 is opaque).
          *
@@ -1009,10 +1015,11 @@ export interface components {
          *       rules (6.2.4.4), halftones and other graphics-state keys, image alternates and XObject keys (6.2.5
          *       to 6.2.9),
          *       font programs' contents (widths, glyphs, CIDSystemInfo), forms
-         *       (6.4), XMP well-formedness and extension schemas (6.6.2), optional content (6.9), and whether
+         *       (6.4), XMP packet syntax (6.6.2.1), optional content (6.9), and whether
          *       embedded files are PDF/A.
          *     - `pdf-accessibility`: with their ISO 14289-1 clauses; all errors:
-         *       - `xmp_pdfua_claim` (5: XMP metadata with `pdfuaid:part`); `pages_readable`;
+         *       - `xmp_pdfua_claim` (5: XMP metadata with `pdfuaid:part` 1 in the identification schema's namespace,
+         *         every property of that schema written with the prefix `pdfuaid`); `pages_readable`;
          *       - `tagged`, `suspects` (`/MarkInfo /Suspects` not true), `untagged_content` (every painting
          *         operation of a page's content tagged or an artifact, see `pages[].untagged_content`; not
          *         applicable to an untagged file), `structure_types` (every type standard or role-mapped to one),
@@ -1052,7 +1059,8 @@ export interface components {
                 id: string;
                 /**
                  * @description The clause of the standard the check implements: ISO 19005-2 (PDF/A-2) for `pdf-archive`,
-                 *     ISO 14289-1 (PDF/UA-1) for `pdf-accessibility` (ISO 19005-1 for `no_transparency_part1`);
+                 *     ISO 14289-1 (PDF/UA-1) for `pdf-accessibility` (ISO 19005-1 for `no_transparency_part1`, and
+                 *     for `xmp_properties` and `xmp_extension_schemas` when the file claims PDF/A-1);
                  *     null for a check no clause states (`pdf-print`'s, `pages_readable`, `scanned_pages`).
                  * @example 6.2.11.4.1
                  */
@@ -1240,11 +1248,16 @@ export interface components {
                 /** @description The catalog has a `/Metadata` stream. */
                 xmp_metadata: boolean;
                 /**
-                 * @description The PDF/A level the XMP metadata claims: `pdfaid:part` and `pdfaid:conformance`, for example `2B`.
+                 * @description The PDF/A level the XMP metadata claims: `pdfaid:part` and `pdfaid:conformance`, for example `2B`
+                 *     (null when a property of the identification schema is written with a prefix other than `pdfaid`).
                  *     A claim, not a validation.
                  */
                 pdfa: string | null;
-                /** @description The PDF/UA part the XMP metadata claims (`pdfuaid:part`). */
+                /**
+                 * @description The PDF/UA part the XMP metadata claims: `pdfuaid:part` in `http://www.aiim.org/pdfua/ns/id/`,
+                 *     null when absent or when a property of that namespace is written with a prefix other than
+                 *     `pdfuaid` (ISO 14289-1, 5).
+                 */
                 pdfua: string | null;
                 /** @description `GTS_PDFXVersion` of the document information dictionary, or of the XMP metadata. */
                 pdfx: string | null;
@@ -1312,6 +1325,25 @@ export interface components {
                      */
                     binary_comment: boolean;
                 } | null;
+                /**
+                 * @description What the XMP metadata breaks of ISO 19005's metadata clauses, for each part: every property of a
+                 *     predefined schema (the XMP Specification 2004 for PDF/A-1, 2005 for PDF/A-2 and -3) or of one an
+                 *     extension schema describes, with the value type its schema gives it; extension schemas written as
+                 *     ISO 19005 defines them. Read with a namespace-aware XML parser; empty when there is no metadata or
+                 *     it is not well-formed XML (`xmp_metadata`, `pdfa` tell those). At most 20 per part. Absent in
+                 *     reports made before 2026-11-27.
+                 */
+                metadata_findings?: {
+                    /**
+                     * @description The part of ISO 19005 whose clause it is (2 also stands for part 3).
+                     * @enum {integer}
+                     */
+                    part: 1 | 2;
+                    /** @example 6.6.2.3.1 */
+                    clause: string;
+                    /** @example xmpDM:projectRef is a simple value, not a ProjectLink structure (its type is ProjectLink) */
+                    message: string;
+                }[];
                 /** @description `/MarkInfo /Suspects true`: the tags may not be trusted. */
                 suspects: boolean;
                 /**

@@ -1,0 +1,113 @@
+/**
+ * Whether an XMP value has the shape and the lexical form of a value type (XMP Specification Part 1, 8.2 and
+ * Part 2's schemas): simple types by their text, arrays by their form and items, structures by their fields'
+ * namespace, names and types. The structured types come from the edition's definitions (predefined, or
+ * declared by a PDF/A extension schema).
+ */
+import type { PropertyType, StructuredType } from './predefined-schemas.js';
+import type { XmpValue } from './rdf.js';
+
+/** XMP Date (Part 1, 8.2.1.1): YYYY, YYYY-MM, YYYY-MM-DD, or with a time of hh:mm[:ss[.s+]] and its zone. */
+const DATE =
+  /^\d{4}(-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01])(T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d+)?)?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)?)?)?)?$/;
+const INTEGER = /^[+-]?\d+$/;
+const REAL = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
+const BOOLEAN = /^(True|False)$/;
+const RATIONAL = /^[+-]?\d+\/[+-]?\d+$/;
+/** EXIF GPS (XMP Part 2, EXIF schema): "DDD,MM,SSk" or "DDD,MM.mmk", k one of N, S, E, W. */
+const GPS_COORDINATE = /^\d{1,3},\d{1,2}(,\d{1,2}(\.\d+)?|\.\d+)?[NSEW]$/;
+
+const LEXICAL: Readonly<Record<string, RegExp>> = {
+  Date: DATE,
+  Integer: INTEGER,
+  Real: REAL,
+  Boolean: BOOLEAN,
+  Rational: RATIONAL,
+  GPSCoordinate: GPS_COORDINATE,
+};
+
+/**
+ * Simple types whose text may be anything: their meaning is not checked, only that they are one value. A
+ * Locale is among them: conforming files of the reference corpus hold other text in `dc:language`.
+ */
+const TEXT_TYPES = new Set([
+  ...['Text', 'URI', 'URL', 'XPath', 'MIMEType', 'ProperName', 'AgentName', 'RenditionClass', 'Locale'],
+]);
+
+const ARRAY = /^(Bag|Seq|Alt) (.+)$/;
+
+export type StructuredTypes = Readonly<Record<string, StructuredType>>;
+
+/**
+ * Why `value` is not of `type` (a sentence fragment), or null when it is. A type that is neither simple, an
+ * array, nor in `types` is unknown: the caller decides what that means.
+ */
+export function typeMismatch(value: XmpValue, spec: PropertyType, types: StructuredTypes): string | null {
+  const { type, allowed } = spec;
+  if (value.kind === 'malformed') return `is not valid XMP (${value.reason})`;
+  if (type === 'Any') return null;
+  if (type === 'Lang Alt') {
+    if (value.kind !== 'array' || value.form !== 'Alt') return `is a ${shapeOf(value)}, not a Lang Alt`;
+    const bad = value.items.find((item) => item.kind !== 'simple' || !item.lang);
+    return bad ? 'has an item that is not text with an xml:lang' : null;
+  }
+  const array = ARRAY.exec(type);
+  if (array) {
+    const [, form, itemType] = array as unknown as [string, string, string];
+    if (value.kind !== 'array' || value.form !== form) return `is a ${shapeOf(value)}, not a ${form} array`;
+    for (const item of value.items) {
+      const why = typeMismatch(item, { type: itemType, allowed }, types);
+      if (why) return `has an item that ${why}`;
+    }
+    return null;
+  }
+  const structured = types[type];
+  if (structured) {
+    if (value.kind !== 'struct') return `is a ${shapeOf(value)}, not a ${type} structure`;
+    for (const field of value.fields) {
+      const fieldSpec = field.namespace === structured.namespace ? structured.fields[field.name] : undefined;
+      if (!fieldSpec) return `has a field ${field.prefix}:${field.name} that ${type} does not define`;
+      const why = typeMismatch(field.value, fieldSpec, types);
+      if (why) return `has a field ${field.name} that ${why}`;
+    }
+    return null;
+  }
+  if (value.kind !== 'simple') return `is a ${shapeOf(value)}, not a ${type}`;
+  const lexical = LEXICAL[type];
+  if (lexical && !lexical.test(value.text.trim())) return `"${clip(value.text)}" is not a ${type}`;
+  if (!lexical && !TEXT_TYPES.has(type)) return `has a type, ${type}, that no schema defines`;
+  if (allowed && !allowed.test(value.text.trim()))
+    return `"${clip(value.text)}" is not one of its allowed values`;
+  return null;
+}
+
+const CANONICAL = new Map(
+  [...TEXT_TYPES, ...Object.keys(LEXICAL), 'Lang Alt', 'Any'].map((name) => [name.toLowerCase(), name]),
+);
+
+/**
+ * A value type as an extension schema may spell it, in the form this module knows: names compared without
+ * case, and an open or closed Choice of a type taken as that type ("Closed Choice of Integer": Integer).
+ */
+export function canonicalType(written: string, types: StructuredTypes): string {
+  const trimmed = written.trim().replace(/\s+/g, ' ');
+  const choice = /^(?:open|closed) choice(?: of (.+))?$/i.exec(trimmed);
+  if (choice) return canonicalType(choice[1] ?? 'Text', types);
+  const array = /^(bag|seq|alt) (.+)$/i.exec(trimmed);
+  if (array) {
+    const form = array[1]![0]!.toUpperCase() + array[1]!.slice(1).toLowerCase();
+    return `${form} ${canonicalType(array[2]!, types)}`;
+  }
+  const known = CANONICAL.get(trimmed.toLowerCase());
+  if (known) return known;
+  return Object.keys(types).find((name) => name.toLowerCase() === trimmed.toLowerCase()) ?? trimmed;
+}
+
+const clip = (text: string) => (text.length > 40 ? `${text.slice(0, 40)}…` : text);
+
+function shapeOf(value: XmpValue): string {
+  if (value.kind === 'array') return `${value.form} array`;
+  if (value.kind === 'struct') return 'structure';
+  if (value.kind === 'simple') return 'simple value';
+  return 'malformed value';
+}

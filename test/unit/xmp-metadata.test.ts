@@ -1,0 +1,142 @@
+import { describe, expect, it } from 'vitest';
+import { firstText, propertyOf, readXmp } from '../../src/pdf/xmp/rdf.js';
+import { metadataFindings } from '../../src/pdf/xmp/validate.js';
+
+const NS = {
+  rdf: 'http://www.w3.org/1999/02/22-rdf-syntax-ns#',
+  dc: 'http://purl.org/dc/elements/1.1/',
+  xmp: 'http://ns.adobe.com/xap/1.0/',
+  pdf: 'http://ns.adobe.com/pdf/1.3/',
+  pdfaid: 'http://www.aiim.org/pdfa/ns/id/',
+  xmpDM: 'http://ns.adobe.com/xmp/1.0/DynamicMedia/',
+  crs: 'http://ns.adobe.com/camera-raw-settings/1.0/',
+  pdfaExtension: 'http://www.aiim.org/pdfa/ns/extension/',
+  pdfaSchema: 'http://www.aiim.org/pdfa/ns/schema#',
+  pdfaProperty: 'http://www.aiim.org/pdfa/ns/property#',
+  pdfaType: 'http://www.aiim.org/pdfa/ns/type#',
+  pdfaField: 'http://www.aiim.org/pdfa/ns/field#',
+};
+
+/** A packet whose descriptions hold `body`, with every prefix above bound. */
+const packet = (body: string) =>
+  `<?xpacket begin="\ufeff" id="W5M0MpCehiHzreSzNTczkc9d"?><x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF ${Object.entries(
+    NS,
+  )
+    .map(([prefix, uri]) => `xmlns:${prefix}="${uri}"`)
+    .join(
+      ' ',
+    )}><rdf:Description rdf:about="" pdfaid:part="2" pdfaid:conformance="B">${body}</rdf:Description></rdf:RDF></x:xmpmeta><?xpacket end="w"?>`;
+
+const findings = (body: string, part: 1 | 2 = 2) =>
+  metadataFindings(readXmp(packet(body))).filter((f) => f.part === part);
+
+const EXTENSION = (
+  properties: string,
+  valueTypes = '',
+) => `<pdfaExtension:schemas><rdf:Bag><rdf:li rdf:parseType="Resource">
+  <pdfaSchema:schema>Example</pdfaSchema:schema><pdfaSchema:namespaceURI>http://example.com/ns/</pdfaSchema:namespaceURI>
+  <pdfaSchema:prefix>ex</pdfaSchema:prefix>
+  <pdfaSchema:property><rdf:Seq>${properties}</rdf:Seq></pdfaSchema:property>${valueTypes}
+</rdf:li></rdf:Bag></pdfaExtension:schemas>`;
+const PROPERTY = (name: string, type: string) => `<rdf:li rdf:parseType="Resource">
+  <pdfaProperty:name>${name}</pdfaProperty:name><pdfaProperty:valueType>${type}</pdfaProperty:valueType>
+  <pdfaProperty:category>external</pdfaProperty:category><pdfaProperty:description>d</pdfaProperty:description></rdf:li>`;
+
+describe('reading XMP into its data model', () => {
+  it('reads simple values, attributes, arrays, Lang Alt and structures in each RDF form', () => {
+    const read = readXmp(
+      packet(`<dc:title><rdf:Alt><rdf:li xml:lang="de">Titel</rdf:li><rdf:li xml:lang="x-default">Title</rdf:li></rdf:Alt></dc:title>
+        <dc:creator><rdf:Seq><rdf:li>A</rdf:li><rdf:li>B</rdf:li></rdf:Seq></dc:creator>
+        <xmpDM:projectRef rdf:parseType="Resource"><xmpDM:path>file:///a</xmpDM:path></xmpDM:projectRef>
+        <xmpDM:videoFrameSize><rdf:Description xmpDM:w="3" xmpDM:h="4"/></xmpDM:videoFrameSize>
+        <xmp:BaseURL rdf:resource="http://example.com/"/>`),
+    );
+    expect(read.wellFormed).toBe(true);
+    expect(propertyOf(read, NS.pdfaid, 'part')?.value).toMatchObject({ kind: 'simple', text: '2' });
+    expect(firstText(propertyOf(read, NS.dc, 'title')?.value)).toBe('Title');
+    expect(propertyOf(read, NS.dc, 'creator')?.value).toMatchObject({ kind: 'array', form: 'Seq' });
+    expect(propertyOf(read, NS.xmpDM, 'projectRef')?.value).toMatchObject({ kind: 'struct' });
+    expect(propertyOf(read, NS.xmpDM, 'videoFrameSize')?.value).toMatchObject({
+      kind: 'struct',
+      fields: [{ name: 'w' }, { name: 'h' }],
+    });
+    expect(propertyOf(read, NS.xmp, 'BaseURL')?.value).toMatchObject({ text: 'http://example.com/' });
+  });
+
+  it('says a packet that is not well-formed XML is not, and finds nothing in it', () => {
+    const broken = readXmp('<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF><rdf:Description></x:xmpmeta>');
+    expect(broken.wellFormed).toBe(false);
+    expect(metadataFindings(broken)).toEqual([]);
+  });
+
+  it('knows a property by its namespace, not by its prefix', () => {
+    const read = readXmp(
+      packet('').replace(
+        'xmlns:pdfaid="http://www.aiim.org/pdfa/ns/id/"',
+        'xmlns:pdfaid="http://example.com/id/"',
+      ),
+    );
+    expect(propertyOf(read, NS.pdfaid, 'part')).toBeUndefined();
+  });
+});
+
+describe('XMP properties against their schemas (6.6.2.3.1, 6.7.2)', () => {
+  it('passes properties written in their types', () => {
+    expect(
+      findings(`<dc:creator><rdf:Seq><rdf:li>A</rdf:li></rdf:Seq></dc:creator>
+      <xmp:CreateDate>2016-02-01T13:19:21+01:00</xmp:CreateDate><pdf:Producer>p</pdf:Producer>
+      <xmpDM:projectRef rdf:parseType="Resource"><xmpDM:path>file:///a</xmpDM:path><xmpDM:type>movie</xmpDM:type></xmpDM:projectRef>`),
+    ).toEqual([]);
+  });
+
+  it('fails a value of the wrong shape, a wrong lexical form and a closed choice broken', () => {
+    expect(findings('<xmpDM:projectRef>http://verapdf.org/</xmpDM:projectRef>')).toMatchObject([
+      { clause: '6.6.2.3.1', message: expect.stringContaining('xmpDM:projectRef is a simple value') },
+    ]);
+    expect(findings('<xmp:CreateDate>yesterday</xmp:CreateDate>')[0]?.message).toContain('is not a Date');
+    expect(findings('<dc:creator>A</dc:creator>')[0]?.message).toContain('not a Seq array');
+    expect(
+      findings('<xmpDM:projectRef rdf:parseType="Resource"><xmpDM:type>film</xmpDM:type></xmpDM:projectRef>'),
+    ).toHaveLength(1);
+  });
+
+  it('judges PDF/A-1 by XMP 2004: no xmpDM, no pdf:Author', () => {
+    expect(findings('<pdf:Author>me</pdf:Author>', 1)[0]).toMatchObject({
+      clause: '6.7.2',
+      message: expect.stringContaining('not a property of the'),
+    });
+    expect(findings('<crs:Exposure>1.0</crs:Exposure>', 1)[0]?.message).toContain('neither predefined');
+    expect(findings('<crs:Exposure>1.0</crs:Exposure>', 2)).toEqual([]);
+  });
+
+  it('takes a property its extension schema describes, in the type it gives', () => {
+    const body = (value: string) =>
+      `${EXTENSION(PROPERTY('count', 'Integer'))}<ex:count xmlns:ex="http://example.com/ns/">${value}</ex:count>`;
+    expect(findings(body('3'))).toEqual([]);
+    expect(findings(body('three'))[0]?.message).toContain('is not a Integer');
+    expect(findings('<ex:count xmlns:ex="http://example.com/ns/">3</ex:count>')[0]?.message).toContain(
+      'nor described by an extension schema',
+    );
+  });
+});
+
+describe('extension schemas (6.6.2.3.3, 6.7.8)', () => {
+  it('fails a structure written with another prefix than ISO 19005 gives it', () => {
+    const body = EXTENSION(PROPERTY('count', 'Integer'))
+      .replaceAll('pdfaProperty:', 'prop:')
+      .replace('<rdf:Bag>', `<rdf:Bag xmlns:prop="${NS.pdfaProperty}">`);
+    const found = findings(`${body}<ex:count xmlns:ex="http://example.com/ns/">3</ex:count>`);
+    expect(found.map((f) => f.clause)).toContain('6.6.2.3.3');
+    expect(found.find((f) => f.clause === '6.6.2.3.3')?.message).toContain('with the prefix "prop"');
+  });
+
+  it('fails an extension property without its required fields', () => {
+    const body = EXTENSION(
+      PROPERTY('count', 'Integer').replace(/<pdfaProperty:category>.*?<\/pdfaProperty:category>/, ''),
+    );
+    expect(findings(body)[0]).toMatchObject({
+      clause: '6.6.2.3.3',
+      message: expect.stringContaining('has no pdfaProperty:category'),
+    });
+  });
+});
