@@ -375,6 +375,29 @@ function metadataCheck(facts: Facts, part: 1 | 2, kind: 'properties' | 'extensio
   return { ...draft, clause };
 }
 
+/** ISO 19005-1, 6.7.3: the document information dictionary agrees with its XMP analogues (PDF/A-1 only). */
+function infoAgreementCheck(facts: Facts, part: 1 | 2): Draft {
+  const id = 'xmp_info_agreement';
+  if (part !== 1)
+    return notApplicable(
+      id,
+      'error',
+      'PDF/A-2 and -3 do not ask the information dictionary to agree with the XMP',
+    );
+  const findings = (facts.document.metadata_findings ?? []).filter(
+    (f) => f.part === 1 && f.clause === '6.7.3',
+  );
+  const draft =
+    findings.length === 0
+      ? pass(id, 'error', 'The document information dictionary agrees with the XMP metadata')
+      : fail(
+          id,
+          'error',
+          `${listed(findings.map((f) => f.message))}: write the same values in both (or drop the Info entries)`,
+        );
+  return { ...draft, clause: '6.7.3' };
+}
+
 /** A check over the pages' annotations: `problem` names what is wrong with one, or nothing. */
 const annotationCheck = (
   facts: Facts,
@@ -390,9 +413,9 @@ const annotationCheck = (
     messages,
   );
 
-function archiveChecks(facts: Facts): Draft[] {
+function archiveChecks(facts: Facts, judged: JudgedPart): Draft[] {
   const doc = facts.document;
-  const claimsPart1 = doc.pdfa?.startsWith('1') ?? false;
+  const claimsPart1 = judged.part === 1;
   const part = claimsPart1 ? 1 : 2;
   const forbidden = doc.actions.filter((action) =>
     action.startsWith('Named/')
@@ -524,12 +547,16 @@ function archiveChecks(facts: Facts): Draft[] {
       'No JavaScript',
       'The file contains JavaScript (document scripts or JavaScript actions): remove it',
     ),
-    documentCheck(
-      'no_embedded_files',
-      doc.embedded_files === 0,
-      'No embedded files',
-      `The file embeds ${doc.embedded_files} file(s); PDF/A-2 allows only PDF/A ones, which is not checked here: remove them or make sure they are PDF/A`,
-    ),
+    judged.part === 3
+      ? notApplicable('no_embedded_files', 'error', 'PDF/A-3 allows embedded files of any kind')
+      : documentCheck(
+          'no_embedded_files',
+          doc.embedded_files === 0,
+          'No embedded files',
+          judged.part === 1
+            ? `The file embeds ${doc.embedded_files} file(s), which PDF/A-1 forbids: remove them`
+            : `The file embeds ${doc.embedded_files} file(s); PDF/A-2 allows only PDF/A ones, which is not checked here: remove them or make sure they are PDF/A`,
+        ),
     documentCheck(
       'xmp_pdfa_claim',
       doc.xmp_metadata && doc.pdfa !== null,
@@ -540,6 +567,7 @@ function archiveChecks(facts: Facts): Draft[] {
     ),
     metadataCheck(facts, part, 'properties'),
     metadataCheck(facts, part, 'extension'),
+    infoAgreementCheck(facts, part),
     claimsPart1
       ? pageCheck(facts, 'no_transparency_part1', 'error', (p) => (p.transparency ? ['transparency'] : []), {
           pass: 'No transparency, as PDF/A-1 requires',
@@ -756,6 +784,7 @@ const CLAUSES: Record<ProfileName, Readonly<Record<string, string>>> = {
     xmp_pdfa_claim: '6.6.4',
     no_embedded_files: '6.8',
     no_transparency_part1: '6.4',
+    xmp_info_agreement: '6.7.3',
   },
   'pdf-accessibility': {
     xmp_pdfua_claim: '5',
@@ -777,11 +806,60 @@ const CLAUSES: Record<ProfileName, Readonly<Record<string, string>>> = {
   },
 };
 
-const TITLES: Record<ProfileName, string> = {
-  'pdf-print': 'Print production checks',
-  'pdf-archive': 'PDF/A-2b requirements checked (not a PDF/A validation)',
-  'pdf-accessibility': 'Accessibility checks (PDF/UA and EAA basics)',
+/**
+ * The same checks named by ISO 19005-1's clauses, for a file judged as PDF/A-1 (the metadata checks name
+ * their clause themselves).
+ */
+const PART1_CLAUSES: Readonly<Record<string, string>> = {
+  fonts_embedded: '6.3.4',
+  file_header: '6.1.2',
+  page_boundaries: '6.1.12',
+  not_encrypted: '6.1.3',
+  trailer_id: '6.1.3',
+  output_intent: '6.2.3.3',
+  output_intent_profile: '6.2.2',
+  blend_modes: '6.4',
+  blending_color_space: '6.4',
+  transfer_functions: '6.2.8',
+  rendering_intents: '6.2.9',
+  image_interpolation: '6.2.4',
+  annotation_types: '6.5.2',
+  annotation_flags: '6.5.3',
+  annotation_appearances: '6.5.3',
+  no_javascript: '6.6.1',
+  forbidden_actions: '6.6.1',
+  additional_actions: '6.6.2',
+  xmp_pdfa_claim: '6.7.11',
+  no_embedded_files: '6.1.11',
+  no_transparency_part1: '6.4',
 };
+
+export type JudgedPart = NonNullable<Profile['judged_as']>;
+
+/**
+ * The part of ISO 19005 a file is held to, as veraPDF decides it: the run's `pdfa_part`, else the part the
+ * XMP metadata claims, else PDF/A-2.
+ */
+export function judgedPart(facts: Facts, options: RunOptions): JudgedPart {
+  if (options.pdfa_part !== undefined)
+    return { part: options.pdfa_part, basis: 'option', standard: `ISO 19005-${options.pdfa_part}` };
+  const claimed = Number(facts.document.pdfa?.[0]);
+  if (claimed === 1 || claimed === 2 || claimed === 3)
+    return { part: claimed, basis: 'claim', standard: `ISO 19005-${claimed}` };
+  return { part: 2, basis: 'default', standard: 'ISO 19005-2' };
+}
+
+function titleOf(name: ProfileName, judged: JudgedPart | undefined): string {
+  if (name === 'pdf-print') return 'Print production checks';
+  if (name === 'pdf-accessibility') return 'Accessibility checks (PDF/UA and EAA basics)';
+  const why =
+    judged?.basis === 'claim'
+      ? 'as the file claims'
+      : judged?.basis === 'option'
+        ? 'as the run asked'
+        : 'the file claims no PDF/A part';
+  return `PDF/A-${judged?.part ?? 2}b requirements checked, ${why} (not a PDF/A validation)`;
+}
 
 export function judge(
   name: ProfileName,
@@ -789,18 +867,26 @@ export function judge(
   options: RunOptions,
   settings: ProfileSettings,
 ): Profile {
+  const judged = name === 'pdf-archive' ? judgedPart(facts, options) : undefined;
   const drafts =
     name === 'pdf-print'
       ? printChecks(facts, options, settings)
-      : name === 'pdf-archive'
-        ? archiveChecks(facts)
+      : judged
+        ? archiveChecks(facts, judged)
         : accessibilityChecks(facts);
+  const clauses = judged?.part === 1 ? PART1_CLAUSES : CLAUSES[name];
   const checks: Check[] = drafts.map((draft) => ({
     ...draft,
-    clause: draft.clause ?? CLAUSES[name][draft.id] ?? null,
+    clause: draft.clause ?? clauses[draft.id] ?? null,
   }));
   const failed = checks.some((c) => c.status === 'fail' && c.severity === 'error');
-  return { name, title: TITLES[name], verdict: failed ? 'fail' : 'pass', checks };
+  return {
+    name,
+    title: titleOf(name, judged),
+    ...(judged ? { judged_as: judged } : {}),
+    verdict: failed ? 'fail' : 'pass',
+    checks,
+  };
 }
 
 export const isProfile = (target: string): target is ProfileName =>

@@ -113,7 +113,10 @@ function findingsTable(findings: Finding[]): string {
 }
 
 const STATUS_LABEL = { pass: 'Pass', fail: 'Fail', not_applicable: 'Not applicable' } as const;
-/** Where a profile's clauses are from (no_transparency_part1's is ISO 19005-1's). */
+/**
+ * Where a profile's clauses are from: the part of ISO 19005 `pdf-archive` judged by (ISO 19005-1's for the
+ * PDF/A-1-only checks whatever the part).
+ */
 const STANDARD_OF = {
   'pdf-print': '',
   'pdf-archive': 'ISO 19005-2',
@@ -125,7 +128,8 @@ function profileSection(profile: NonNullable<PreflightReport['profile']>): strin
   const failedErrors = profile.checks.filter((c) => c.status === 'fail' && c.severity === 'error').length;
   const banner = `<div class="verdict ${profile.verdict}"><b>${profile.verdict === 'pass' ? 'PASS' : 'FAIL'}</b>${escapeHtml(profile.title)} (${escapeHtml(profile.name)})${failedErrors ? ` &middot; ${failedErrors} failed ${failedErrors === 1 ? 'check' : 'checks'} of severity error` : ''}</div>`;
   const order = { fail: 0, pass: 1, not_applicable: 2 } as const;
-  const standard = STANDARD_OF[profile.name];
+  const standard = profile.judged_as?.standard ?? STANDARD_OF[profile.name];
+  const part1Only = new Set(['no_transparency_part1', 'xmp_info_agreement']);
   const groups = (['error', 'warning', 'info'] as const).map((severity) => {
     const checks = profile.checks
       .filter((c) => c.severity === severity)
@@ -133,7 +137,7 @@ function profileSection(profile: NonNullable<PreflightReport['profile']>): strin
     if (checks.length === 0) return '';
     const rows = checks.map(
       (c) =>
-        `<tr><td class="status ${c.status}">${STATUS_LABEL[c.status]}</td><td><code>${escapeHtml(c.id)}</code></td><td>${escapeHtml(c.clause ? `${c.id === 'no_transparency_part1' ? 'ISO 19005-1' : standard} ${c.clause}` : '')}</td><td>${escapeHtml(c.message)}</td><td>${escapeHtml(pageRanges(c.pages))}</td></tr>`,
+        `<tr><td class="status ${c.status}">${STATUS_LABEL[c.status]}</td><td><code>${escapeHtml(c.id)}</code></td><td>${escapeHtml(c.clause ? `${part1Only.has(c.id) ? 'ISO 19005-1' : standard} ${c.clause}` : '')}</td><td>${escapeHtml(c.message)}</td><td>${escapeHtml(pageRanges(c.pages))}</td></tr>`,
     );
     return `<h3>${badge(severity)} checks</h3><table><tr><th>Status</th><th>Check</th><th>Clause</th><th>Result</th><th>Pages</th></tr>${rows.join('')}</table>`;
   });

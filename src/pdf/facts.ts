@@ -315,7 +315,11 @@ export class DocumentReader {
               'utf8',
             ) || 'unnamed';
           const embedded = this.direct.FPDFFont_GetIsEmbedded(font) === 1;
-          const raw = into.structure?.fonts.get(name) ?? this.formFonts().get(name) ?? NO_RAW_FONT;
+          const known = into.structure?.fonts.get(name) ?? this.formFonts().get(name);
+          // a font of no font resource is PDFium's stand-in for one it does not take (an ExtGState's
+          // /Font, text before any Tf): not the file's font, and pdffonts does not list it either
+          if (!known && !embedded && into.structure) continue;
+          const raw = known ?? NO_RAW_FONT;
           const subset = raw.subset || SUBSET_PREFIX.test(name);
           into.fonts.set(font, {
             name,

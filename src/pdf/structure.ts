@@ -19,6 +19,7 @@ import { structFacts } from './struct-tree.js';
 import { fileHeader } from './file-header.js';
 import { xmpText as decodeXmp } from './xmp-encoding.js';
 import { firstText, propertyOf, readXmp, type XmpPacket } from './xmp/rdf.js';
+import { infoDisagreements } from './xmp/info-agreement.js';
 import { metadataFindings } from './xmp/validate.js';
 
 /**
@@ -171,7 +172,17 @@ export function catalogFacts(cos: CosFile, fileHead: Uint8Array, infoPdfx: strin
     trailer_id:
       Array.isArray(id) && id.length === 2 && id.every((part) => cos.resolve(part) instanceof Uint8Array),
     file_header: fileHeader(fileHead),
-    metadata_findings: limitPerPart(metadataFindings(packet), 20).map((f) => ({
+    metadata_findings: limitPerPart(
+      [
+        ...metadataFindings(packet),
+        ...infoDisagreements(infoText(cos), packet).map((message) => ({
+          part: 1 as const,
+          clause: '6.7.3',
+          message,
+        })),
+      ],
+      20,
+    ).map((f) => ({
       ...f,
       message: f.message.slice(0, 400),
     })),
@@ -245,6 +256,18 @@ function pdfuaOf(packet: XmpPacket): string | null {
 /** Every top-level property of the namespace is written with the prefix an identification schema requires. */
 const writtenWithPrefix = (packet: XmpPacket, namespace: string, prefix: string) =>
   packet.properties.every((property) => property.namespace !== namespace || property.prefix === prefix);
+
+/** The document information dictionary's text entries (ISO 32000-1, 14.3.3), as text. */
+function infoText(cos: CosFile): Map<string, string> {
+  const info = cos.resolve(cos.trailer.get('Info'));
+  const entries = new Map<string, string>();
+  if (!isDict(info)) return entries;
+  for (const key of info.keys()) {
+    const text = textString(cos.get(info, key));
+    if (text !== undefined) entries.set(key, text);
+  }
+  return entries;
+}
 
 /** The first `limit` findings of each part: a packet can break a rule thousands of times. */
 function limitPerPart<T extends { part: number }>(findings: T[], limit: number): T[] {

@@ -15,7 +15,7 @@ const TARGET_OPTIONS: Record<RunTarget, readonly (keyof RunOptions)[]> = {
   'pdf-preflight': [],
   'pdf-text': [],
   'pdf-print': ['min_ppi', 'cmyk'],
-  'pdf-archive': [],
+  'pdf-archive': ['pdfa_part'],
   'pdf-accessibility': [],
 };
 

@@ -102,6 +102,19 @@ describe('profile targets', () => {
     expect(missing).toEqual([expect.objectContaining({ page: 1, pages: [1, 2, 3, 4, 5] })]);
   });
 
+  it('pdf-archive with pdfa_part: the report holds the file to that part and says why', async () => {
+    const fileId = await uploadPdf(h, readPdf('profiles/archive-pdfa2b-ghostscript.pdf'));
+    const created = await create(fileId, 'pdf-archive', { pdfa_part: 1 });
+    expect(created.status, created.text).toBe(201);
+    const run = await waitForRun(h, created.body.data.id);
+    expect(run).toMatchObject({ status: 'succeeded', options: { pdfa_part: 1 } });
+    const { profile } = await profileOf(run.id);
+    expect(profile.judged_as).toEqual({ part: 1, basis: 'option', standard: 'ISO 19005-1' });
+    expect(profile.title).toMatch(/^PDF\/A-1b requirements checked, as the run asked/);
+    const html = await h.request('GET', `/api/open/runs/${run.id}/files/report.html`);
+    expect(html.text).toContain('ISO 19005-1 6.3.4');
+  });
+
   it('an option the target does not take is a 422 at body.options, and nothing is created', async () => {
     const fileId = await uploadPdf(h, readPdf('profiles/accessibility-untagged.pdf'));
     const before = (await h.request('GET', '/api/open/runs')).body.total;
@@ -122,6 +135,14 @@ describe('profile targets', () => {
     expect(bounds.body.detail[0].loc).toEqual(['body', 'options', 'min_ppi']);
     const atBounds = await create(fileId, 'pdf-print', { min_ppi: 4800, cmyk: true });
     expect(atBounds.status, atBounds.text).toBe(201);
+    const part = await create(fileId, 'pdf-print', { pdfa_part: 1 });
+    expect(part.body.detail[0]).toMatchObject({
+      loc: ['body', 'options', 'pdfa_part'],
+      type: 'extra_forbidden',
+    });
+    const noSuchPart = await create(fileId, 'pdf-archive', { pdfa_part: 4 });
+    expect(noSuchPart.status).toBe(422);
+    expect(noSuchPart.body.detail[0].loc).toEqual(['body', 'options', 'pdfa_part']);
     expect((await h.request('GET', '/api/open/runs')).body.total).toBe(before + 1);
   });
 });

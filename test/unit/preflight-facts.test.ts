@@ -153,7 +153,8 @@ describe('pdf-print', () => {
 describe('pdf-archive', () => {
   it('passes a Ghostscript PDF/A-2b, and says it checked requirements, not validity', () => {
     const profile = verdictOf('profiles/archive-pdfa2b-ghostscript.pdf', 'pdf-archive');
-    expect(profile.title).toBe('PDF/A-2b requirements checked (not a PDF/A validation)');
+    expect(profile.title).toBe('PDF/A-2b requirements checked, as the file claims (not a PDF/A validation)');
+    expect(profile.judged_as).toEqual({ part: 2, basis: 'claim', standard: 'ISO 19005-2' });
     expect(profile.checks.filter((c) => c.status === 'fail')).toEqual([]);
     expect(profile.verdict).toBe('pass');
     expect(statuses('profiles/archive-pdfa2b-ghostscript.pdf', 'pdf-archive').no_transparency_part1).toBe(
@@ -184,6 +185,7 @@ describe('pdf-archive', () => {
       annotation_appearances: 'pass',
       no_javascript: 'fail',
       no_embedded_files: 'fail',
+      xmp_info_agreement: 'not_applicable',
       xmp_pdfa_claim: 'fail',
       xmp_properties: 'pass',
       xmp_extension_schemas: 'pass',

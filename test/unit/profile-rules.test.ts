@@ -556,3 +556,34 @@ describe('pdf-archive: page boundaries (6.1.13)', () => {
     expect(edge.status).toBe('pass');
   });
 });
+
+describe('pdf-archive: the part the file is held to', () => {
+  const PDFAID = 'xmlns:pdfaid="http://www.aiim.org/pdfa/ns/id/"';
+  const judgeWith = (report: PreflightReport, options: Parameters<typeof judge>[2] = {}) =>
+    judge('pdf-archive', report, options, { printMinPpi: 300 });
+
+  it('holds a file to the part it claims, with that part clauses, and says so', async () => {
+    const report = await reportOf('part-1-claim', (doc) =>
+      setMetadata(doc, xmp(`${PDFAID} pdfaid:part="1" pdfaid:conformance="B">`)),
+    );
+    const profile = judgeWith(report);
+    expect(profile.judged_as).toEqual({ part: 1, basis: 'claim', standard: 'ISO 19005-1' });
+    expect(profile.title).toBe('PDF/A-1b requirements checked, as the file claims (not a PDF/A validation)');
+    expect(profile.checks.find((c) => c.id === 'fonts_embedded')?.clause).toBe('6.3.4');
+    expect(profile.checks.find((c) => c.id === 'xmp_pdfa_claim')?.clause).toBe('6.7.11');
+    expect(profile.checks.find((c) => c.id === 'xmp_properties')?.clause).toBe('6.7.2');
+    expect(profile.checks.find((c) => c.id === 'xmp_info_agreement')?.status).not.toBe('not_applicable');
+  });
+
+  it('holds a file with no claim to PDF/A-2, and one with pdfa_part to the part asked', async () => {
+    const report = await reportOf('part-none', () => undefined);
+    expect(judgeWith(report).judged_as).toEqual({ part: 2, basis: 'default', standard: 'ISO 19005-2' });
+    expect(judgeWith(report).title).toContain('the file claims no PDF/A part');
+    const three = judgeWith(report, { pdfa_part: 3 });
+    expect(three.judged_as).toEqual({ part: 3, basis: 'option', standard: 'ISO 19005-3' });
+    expect(three.checks.find((c) => c.id === 'no_embedded_files')?.status).toBe('not_applicable');
+    expect(judgeWith(report, { pdfa_part: 1 }).checks.find((c) => c.id === 'output_intent')?.clause).toBe(
+      '6.2.3.3',
+    );
+  });
+});

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { firstText, propertyOf, readXmp } from '../../src/pdf/xmp/rdf.js';
+import { infoDisagreements } from '../../src/pdf/xmp/info-agreement.js';
 import { metadataFindings } from '../../src/pdf/xmp/validate.js';
 
 const NS = {
@@ -138,5 +139,41 @@ describe('extension schemas (6.6.2.3.3, 6.7.8)', () => {
       clause: '6.6.2.3.3',
       message: expect.stringContaining('has no pdfaProperty:category'),
     });
+  });
+});
+
+describe('the information dictionary against the XMP (ISO 19005-1 6.7.3)', () => {
+  const xmp = readXmp(
+    packet(`<dc:title><rdf:Alt><rdf:li xml:lang="x-default">Report</rdf:li></rdf:Alt></dc:title>
+      <dc:creator><rdf:Seq><rdf:li>Ann</rdf:li></rdf:Seq></dc:creator>
+      <xmp:CreateDate>2016-02-01T13:19:21+01:00</xmp:CreateDate><pdf:Producer>p 1.0</pdf:Producer>`),
+  );
+  const disagreements = (entries: Record<string, string>) =>
+    infoDisagreements(new Map(Object.entries(entries)), xmp);
+
+  it('passes equal values, and dates that are one moment written in two zones', () => {
+    expect(
+      disagreements({
+        Title: 'Report',
+        Author: 'Ann',
+        Producer: 'p 1.0',
+        CreationDate: 'D:20160201121921Z',
+        Description: 'no analogue, not compared',
+      }),
+    ).toEqual([]);
+    expect(disagreements({ CreationDate: "D:20160201131921+01'00'" })).toEqual([]);
+  });
+
+  it('fails a different value, a missing analogue and another date', () => {
+    expect(disagreements({ Title: 'Other' })[0]).toContain('dc:title holds "Report"');
+    expect(disagreements({ Keywords: 'a, b' })[0]).toContain('pdf:Keywords is missing');
+    expect(disagreements({ CreationDate: 'D:20160201131921Z' })[0]).toContain('another date');
+  });
+
+  it('fails an author when dc:creator has more than one entry', () => {
+    const two = readXmp(
+      packet('<dc:creator><rdf:Seq><rdf:li>Ann</rdf:li><rdf:li>Bo</rdf:li></rdf:Seq></dc:creator>'),
+    );
+    expect(infoDisagreements(new Map([['Author', 'Ann']]), two)[0]).toContain('has 2 entries, not one');
   });
 });

@@ -854,18 +854,23 @@ export interface components {
             options?: components["schemas"]["RunOptions"];
         };
         /**
-         * @description Options of the run's target, stored with the run, shown in its record and kept by a rerun. Only
-         *     `pdf-print` takes options today; an option another target does not take is a 422 (`loc`
+         * @description Options of the run's target, stored with the run, shown in its record and kept by a rerun.
+         *     `pdf-print` and `pdf-archive` take options; an option another target does not take is a 422 (`loc`
          *     `["body", "options", name]`). Omitted options take their defaults when the run executes.
          *     - `min_ppi` (`pdf-print`): the resolution an image must reach where it is placed; default
          *       `PRINT_MIN_PPI` (300). Under it is a warning, under half of it an error.
          *     - `cmyk` (`pdf-print`): the job prints in CMYK, as a CMYK output intent also says; RGB and Lab images
          *       are then a warning.
+         *     - `pdfa_part` (`pdf-archive`): the part of ISO 19005 to hold the file to (1, 2 or 3), whatever its
+         *       XMP metadata claims. Without it the file is held to the part it claims, or to PDF/A-2 when it claims
+         *       none (as veraPDF does); the report's `profile.judged_as` says which and why.
          */
         RunOptions: {
             /** Format: int32 */
             min_ppi?: number;
             cmyk?: boolean;
+            /** @enum {integer} */
+            pdfa_part?: 1 | 2 | 3;
         };
         Run: {
             /** Format: uuid */
@@ -971,8 +976,9 @@ export interface components {
          *       intent or `cmyk: true`), `trim_and_bleed` (warning: no TrimBox distinct from the CropBox, or a
          *       BleedBox less than 3 mm beyond the TrimBox on a side), `transparency` (info), `spot_colors` (info,
          *       lists them).
-         *     - `pdf-archive`: the PDF/A-2b requirements this service can check, each with its ISO 19005-2 clause;
-         *       all errors:
+         *     - `pdf-archive`: the PDF/A requirements this service can check, for the part the file is held to
+         *       (`judged_as`), each with its clause: ISO 19005-2's below (ISO 19005-3 shares them), ISO 19005-1's
+         *       when the file is held to PDF/A-1; all errors:
          *       - `pages_readable`; `fonts_embedded` (6.2.11.4.1); `not_encrypted` and `trailer_id` (6.1.3);
          *       - `output_intent` (6.2.4.3: device colour, as `pages[].device_colors` reads it (transparency groups'
          *         device blending colour spaces included), only where the PDF/A
@@ -1005,7 +1011,9 @@ export interface components {
          *         extension schema describes, with the value type its schema gives it) and `xmp_extension_schemas`
          *         (6.6.2.3.3; ISO 19005-1 6.7.8: extension schemas written with the `pdfaExtension`, `pdfaSchema`,
          *         `pdfaProperty`, `pdfaType` and `pdfaField` structures, their prefixes, required fields and types);
-         *         both read `document.metadata_findings`;
+         *         both read `document.metadata_findings`; `xmp_info_agreement` (ISO 19005-1 6.7.3, only when the file
+         *         claims PDF/A-1: each entry of the document information dictionary with an XMP analogue holds the same
+         *         value, dates compared as dates; not applicable otherwise);
          *       - `no_transparency_part1` (ISO 19005-1 6.4, only when the file claims PDF/A-1; an opacity within
          *         1e-6 of 1 is opaque).
          *
@@ -1050,8 +1058,22 @@ export interface components {
         Profile: {
             /** @enum {string} */
             name: "pdf-print" | "pdf-archive" | "pdf-accessibility";
-            /** @example PDF/A-2b requirements checked (not a PDF/A validation) */
+            /** @example PDF/A-2b requirements checked, as the file claims (not a PDF/A validation) */
             title: string;
+            /**
+             * @description `pdf-archive` only: the part of ISO 19005 the file was held to and why: `claim` (its XMP
+             *     `pdfaid:part`), `option` (the run's `pdfa_part`) or `default` (no valid claim: PDF/A-2). Level b in
+             *     every part. A file held to PDF/A-1 has its checks' clauses from ISO 19005-1, and PDF/A-3 allows
+             *     embedded files. Absent in reports made before 2026-11-27.
+             */
+            judged_as?: {
+                /** @enum {integer} */
+                part: 1 | 2 | 3;
+                /** @enum {string} */
+                basis: "claim" | "option" | "default";
+                /** @enum {string} */
+                standard: "ISO 19005-1" | "ISO 19005-2" | "ISO 19005-3";
+            };
             /** @enum {string} */
             verdict: "pass" | "fail";
             checks: {
@@ -1059,8 +1081,9 @@ export interface components {
                 id: string;
                 /**
                  * @description The clause of the standard the check implements: ISO 19005-2 (PDF/A-2) for `pdf-archive`,
-                 *     ISO 14289-1 (PDF/UA-1) for `pdf-accessibility` (ISO 19005-1 for `no_transparency_part1`, and
-                 *     for `xmp_properties` and `xmp_extension_schemas` when the file claims PDF/A-1);
+                 *     ISO 14289-1 (PDF/UA-1) for `pdf-accessibility` (ISO 19005-1 for `no_transparency_part1` and
+                 *     `xmp_info_agreement`, and for `xmp_properties` and `xmp_extension_schemas` when the file claims
+                 *     PDF/A-1);
                  *     null for a check no clause states (`pdf-print`'s, `pages_readable`, `scanned_pages`).
                  * @example 6.2.11.4.1
                  */
@@ -1329,7 +1352,8 @@ export interface components {
                  * @description What the XMP metadata breaks of ISO 19005's metadata clauses, for each part: every property of a
                  *     predefined schema (the XMP Specification 2004 for PDF/A-1, 2005 for PDF/A-2 and -3) or of one an
                  *     extension schema describes, with the value type its schema gives it; extension schemas written as
-                 *     ISO 19005 defines them. Read with a namespace-aware XML parser; empty when there is no metadata or
+                 *     ISO 19005 defines them; for PDF/A-1 (6.7.3), the document information dictionary's entries equal
+                 *     to their XMP analogues. Read with a namespace-aware XML parser; empty when there is no metadata or
                  *     it is not well-formed XML (`xmp_metadata`, `pdfa` tell those). At most 20 per part. Absent in
                  *     reports made before 2026-11-27.
                  */

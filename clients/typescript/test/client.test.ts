@@ -487,7 +487,7 @@ describe('the ota command line', () => {
     ]);
     expect(passing.code).toBe(0);
     expect(passing.stdout).toMatch(
-      /^PASS {2}PDF\/A-2b requirements checked \(not a PDF\/A validation\) \(pdf-archive\)$/m,
+      /^PASS {2}PDF\/A-2b requirements checked, as the file claims \(not a PDF\/A validation\) \(pdf-archive\)$/m,
     );
     const json = await ota([
       'diagnose',

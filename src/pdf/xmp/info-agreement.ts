@@ -1,0 +1,116 @@
+/**
+ * ISO 19005-1, 6.7.3: each entry of the document information dictionary that has an XMP analogue holds the
+ * same value as it: Title and dc:title (its x-default), Author and dc:creator (which then has exactly one
+ * entry), Subject and dc:description, Keywords and pdf:Keywords, Creator and xmp:CreatorTool, Producer and
+ * pdf:Producer, CreationDate and xmp:CreateDate, ModDate and xmp:ModifyDate (dates compared as dates).
+ * PDF/A-2 and -3 dropped the rule; it is PDF/A-1's alone.
+ */
+import { firstText, propertyOf, type XmpPacket, type XmpValue } from './rdf.js';
+
+const DC = 'http://purl.org/dc/elements/1.1/';
+const XMP = 'http://ns.adobe.com/xap/1.0/';
+const PDF = 'http://ns.adobe.com/pdf/1.3/';
+
+type Comparison = 'text' | 'single' | 'date';
+const ANALOGUES: readonly {
+  entry: string;
+  namespace: string;
+  name: string;
+  shown: string;
+  as: Comparison;
+}[] = [
+  { entry: 'Title', namespace: DC, name: 'title', shown: 'dc:title', as: 'text' },
+  { entry: 'Author', namespace: DC, name: 'creator', shown: 'dc:creator', as: 'single' },
+  { entry: 'Subject', namespace: DC, name: 'description', shown: 'dc:description', as: 'text' },
+  { entry: 'Keywords', namespace: PDF, name: 'Keywords', shown: 'pdf:Keywords', as: 'text' },
+  { entry: 'Creator', namespace: XMP, name: 'CreatorTool', shown: 'xmp:CreatorTool', as: 'text' },
+  { entry: 'Producer', namespace: PDF, name: 'Producer', shown: 'pdf:Producer', as: 'text' },
+  { entry: 'CreationDate', namespace: XMP, name: 'CreateDate', shown: 'xmp:CreateDate', as: 'date' },
+  { entry: 'ModDate', namespace: XMP, name: 'ModifyDate', shown: 'xmp:ModifyDate', as: 'date' },
+];
+
+interface DateParts {
+  fields: number[];
+  /** Minutes east of UTC; null when the date names no zone. */
+  offset: number | null;
+}
+
+/** A PDF date (ISO 32000-1, 7.9.4): D:YYYYMMDDHHmmSSOHH'mm', every part after the year optional. */
+function pdfDate(text: string): DateParts | null {
+  const match =
+    /^(?:D:)?(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?(?:([Zz+-])(?:(\d{2})'?(\d{2})?'?)?)?$/.exec(
+      text.trim(),
+    );
+  if (!match) return null;
+  const [, year, month = '01', day = '01', hour = '00', minute = '00', second = '00', sign, oh, om] = match;
+  return {
+    fields: [year, month, day, hour, minute, second].map(Number),
+    offset: zone(sign, oh, om),
+  };
+}
+
+/** An XMP date (ISO 8601 as XMP takes it): YYYY[-MM[-DD[Thh:mm[:ss[.s]][zone]]]]. */
+function xmpDate(text: string): DateParts | null {
+  const match =
+    /^(\d{4})(?:-(\d{2})(?:-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:([Zz+-])(?:(\d{2}):(\d{2}))?)?)?)?)?$/.exec(
+      text.trim(),
+    );
+  if (!match) return null;
+  const [, year, month = '01', day = '01', hour = '00', minute = '00', second = '00', sign, oh, om] = match;
+  return {
+    fields: [year, month, day, hour, minute, second].map(Number),
+    offset: zone(sign, oh, om),
+  };
+}
+
+function zone(
+  sign: string | undefined,
+  hours: string | undefined,
+  minutes: string | undefined,
+): number | null {
+  if (sign === undefined) return null;
+  if (sign === 'Z' || sign === 'z') return 0;
+  const size = Number(hours ?? 0) * 60 + Number(minutes ?? 0);
+  return sign === '-' ? -size : size;
+}
+
+/** The same moment when both dates name their zone; the same written fields when either does not. */
+function sameDate(a: DateParts, b: DateParts): boolean {
+  if (a.offset === null || b.offset === null) return a.fields.every((value, i) => value === b.fields[i]);
+  const instant = (d: DateParts) => {
+    const [y, mo, da, h, mi, s] = d.fields as [number, number, number, number, number, number];
+    return Date.UTC(y, mo - 1, da, h, mi, s) - d.offset! * 60_000;
+  };
+  return instant(a) === instant(b);
+}
+
+function disagreement(value: XmpValue | undefined, info: string, as: Comparison): string | null {
+  if (!value) return 'is missing';
+  if (as === 'single') {
+    const items = value.kind === 'array' ? value.items : [value];
+    if (items.length !== 1) return `has ${items.length} entries, not one`;
+    return firstText(items[0]) === info ? null : `holds "${clip(firstText(items[0]) ?? '')}"`;
+  }
+  const text = firstText(value);
+  if (text === null) return 'is not text';
+  if (as === 'text') return text === info ? null : `holds "${clip(text)}"`;
+  const [ours, theirs] = [pdfDate(info), xmpDate(text)];
+  if (!ours) return null; // an unreadable PDF date is another rule's (ISO 32000-1 7.9.4)
+  return theirs && sameDate(ours, theirs) ? null : `holds "${clip(text)}", another date`;
+}
+
+const clip = (text: string) => (text.length > 60 ? `${text.slice(0, 60)}…` : text);
+
+/**
+ * Where the document information dictionary and the XMP metadata disagree, as sentences: `info` holds the
+ * dictionary's entries as text (absent or non-text entries left out).
+ */
+export function infoDisagreements(info: ReadonlyMap<string, string>, packet: XmpPacket): string[] {
+  if (!packet.wellFormed) return [];
+  return ANALOGUES.flatMap(({ entry, namespace, name, shown, as }) => {
+    const value = info.get(entry);
+    if (value === undefined) return [];
+    const why = disagreement(propertyOf(packet, namespace, name)?.value, value, as);
+    return why ? [`Info /${entry} is "${clip(value)}" but its XMP analogue ${shown} ${why}`] : [];
+  });
+}
