@@ -33,7 +33,7 @@ async function profileOf(runId: string) {
   const report = await h.request('GET', `/api/open/runs/${runId}/files/report.json`);
   expect(report.status).toBe(200);
   return JSON.parse(report.text) as {
-    profile: { name: string; verdict: string; checks: Check[] };
+    profile: { name: string; title: string; verdict: string; checks: Check[]; judged_as?: unknown };
     findings: { code: string; page: number | null; pages: number[] }[];
   };
 }
