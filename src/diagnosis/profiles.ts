@@ -841,12 +841,12 @@ export type JudgedPart = NonNullable<Profile['judged_as']>;
  * XMP metadata claims, else PDF/A-2.
  */
 export function judgedPart(facts: Facts, options: RunOptions): JudgedPart {
-  if (options.pdfa_part !== undefined)
-    return { part: options.pdfa_part, basis: 'option', standard: `ISO 19005-${options.pdfa_part}` };
-  const claimed = Number(facts.document.pdfa?.[0]);
-  if (claimed === 1 || claimed === 2 || claimed === 3)
-    return { part: claimed, basis: 'claim', standard: `ISO 19005-${claimed}` };
-  return { part: 2, basis: 'default', standard: 'ISO 19005-2' };
+  const held = (part: number, basis: JudgedPart['basis']): JudgedPart | undefined =>
+    part === 1 || part === 2 || part === 3 ? { part, basis, standard: `ISO 19005-${part}` } : undefined;
+  return (
+    held(options.pdfa_part ?? 0, 'option') ??
+    held(Number(facts.document.pdfa?.[0]), 'claim') ?? { part: 2, basis: 'default', standard: 'ISO 19005-2' }
+  );
 }
 
 function titleOf(name: ProfileName, judged: JudgedPart | undefined): string {

@@ -869,8 +869,8 @@ export interface components {
             /** Format: int32 */
             min_ppi?: number;
             cmyk?: boolean;
-            /** @enum {integer} */
-            pdfa_part?: 1 | 2 | 3;
+            /** Format: int32 */
+            pdfa_part?: number;
         };
         Run: {
             /** Format: uuid */
