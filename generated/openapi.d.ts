@@ -964,6 +964,18 @@ export interface components {
         };
         /** @enum {string} */
         Severity: "error" | "warning" | "info";
+        /** @description What a file breaks of one clause of a part of ISO 19005, in a sentence. */
+        ClauseFinding: {
+            /**
+             * Format: int32
+             * @description The part of ISO 19005 whose clause it is (2 also stands for part 3).
+             */
+            part: number;
+            /** @example 6.6.2.3.1 */
+            clause: string;
+            /** @example xmpDM:projectRef is a simple value, not a ProjectLink structure (its type is ProjectLink) */
+            message: string;
+        };
         /**
          * @description The `profile` section of a profile target's `report.json` (`pdf-print`, `pdf-archive`,
          *     `pdf-accessibility`; a `pdf-preflight` report has none). A profile's judgement of the facts: each check
@@ -1006,6 +1018,13 @@ export interface components {
          *       - `xmp_pdfa_claim` (6.6.4: `pdfaid:part` 1-4 and `pdfaid:conformance` A, B or U in
          *         `http://www.aiim.org/pdfa/ns/id/`, every property of that schema written with the prefix `pdfaid`); `no_embedded_files` (6.8: PDF/A-2 allows only PDF/A
          *         attachments; whether one is PDF/A is not checked, so any attachment fails);
+         *       - file syntax, from `document.syntax_findings` (ISO 19005-1's clause in brackets): `object_syntax`
+         *         (6.1.9 [6.1.8]: objects begin and end on their own lines, single spaces in `N G obj`),
+         *         `stream_syntax` (6.1.7.1 [6.1.7]: `stream` followed by CR LF or LF, an end-of-line before
+         *         `endstream`, an exact `Length`), `hex_strings` (6.1.6), `implementation_limits` (6.1.13 [6.1.12]:
+         *         32-bit integers, reals, string, name, array and dictionary sizes; content streams not read),
+         *         `lzw_filters` (6.1.7.2 [6.1.10]) and `permissions` (6.1.12, PDF/A-2 and -3 only: a permissions
+         *         dictionary of UR3 and DocMDP, no digests in DocMDP's signature references);
          *       - `xmp_properties` (6.6.2.3.1; ISO 19005-1 6.7.2 when the file claims PDF/A-1: every XMP property is
          *         of a schema the XMP Specification predefines (2005 for PDF/A-2, 2004 for PDF/A-1) or one a PDF/A
          *         extension schema describes, with the value type its schema gives it) and `xmp_extension_schemas`
@@ -1018,8 +1037,8 @@ export interface components {
          *         1e-6 of 1 is opaque).
          *
          *       "PDF/A requirements checked", never "valid PDF/A": this is not a validator (veraPDF is one), and
-         *       `title` says so. Not checked: file syntax (6.1.4 to 6.1.13: cross-reference and stream syntax,
-         *       implementation limits other than page sizes), ICC-based colour spaces' profiles (6.2.4.2), Separation and DeviceN
+         *       `title` says so. Not checked: cross-reference syntax and the trailers of
+         *       incremental updates (6.1.3, 6.1.4), content streams' operands against the limits, ICC-based colour spaces' profiles (6.2.4.2), Separation and DeviceN
          *       rules (6.2.4.4), halftones and other graphics-state keys, image alternates and XObject keys (6.2.5
          *       to 6.2.9),
          *       font programs' contents (widths, glyphs, CIDSystemInfo), forms
@@ -1357,17 +1376,19 @@ export interface components {
                  *     it is not well-formed XML (`xmp_metadata`, `pdfa` tell those). At most 20 per part. Absent in
                  *     reports made before 2026-11-27.
                  */
-                metadata_findings?: {
-                    /**
-                     * @description The part of ISO 19005 whose clause it is (2 also stands for part 3).
-                     * @enum {integer}
-                     */
-                    part: 1 | 2;
-                    /** @example 6.6.2.3.1 */
-                    clause: string;
-                    /** @example xmpDM:projectRef is a simple value, not a ProjectLink structure (its type is ProjectLink) */
-                    message: string;
-                }[];
+                metadata_findings?: components["schemas"]["ClauseFinding"][];
+                /**
+                 * @description What the file's syntax breaks of ISO 19005's file-structure clauses, for each part, read object by
+                 *     object from the cross-reference: indirect objects framed by end-of-line markers with single spaces
+                 *     in their headers (PDF/A-2 6.1.9, PDF/A-1 6.1.8); stream keywords followed by CR LF or LF and
+                 *     lengths that end at the end-of-line before `endstream` (6.1.7.1, 6.1.7); hexadecimal strings of
+                 *     whole bytes (6.1.6); integers, reals, strings, names, arrays and dictionaries within each part's
+                 *     implementation limits (6.1.13, 6.1.12); no LZWDecode stream (6.1.7.2, 6.1.10); a permissions
+                 *     dictionary of UR3 and DocMDP only, whose signature references hold no digests (PDF/A-2 6.1.12).
+                 *     Content streams' operands are not read. At most five of each kind and part. Absent in reports made
+                 *     before 2026-11-27.
+                 */
+                syntax_findings?: components["schemas"]["ClauseFinding"][];
                 /** @description `/MarkInfo /Suspects true`: the tags may not be trusted. */
                 suspects: boolean;
                 /**

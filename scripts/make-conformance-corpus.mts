@@ -310,14 +310,14 @@ await variant(
   'a-pass-object-streams.pdf',
   archivePass('the LibreOffice file with object streams and a cross-reference stream'),
   undefined,
-  qpdf(['--object-streams=generate']),
+  qpdf(['--object-streams=generate', '--newline-before-endstream']),
 );
 await variant(
   gsA,
   'a-pass-ghostscript-object-streams.pdf',
   archivePass('the Ghostscript file with object streams'),
   undefined,
-  qpdf(['--object-streams=generate']),
+  qpdf(['--object-streams=generate', '--newline-before-endstream']),
 );
 await variant(
   loA,
@@ -615,7 +615,7 @@ await variant(
   'ua-pass-object-streams.pdf',
   uaPass('the LibreOffice file with object streams'),
   undefined,
-  qpdf(['--object-streams=generate']),
+  qpdf(['--object-streams=generate', '--newline-before-endstream']),
 );
 await variant(
   loUA,

@@ -375,6 +375,99 @@ function metadataCheck(facts: Facts, part: 1 | 2, kind: 'properties' | 'extensio
   return { ...draft, clause };
 }
 
+type ClauseFinding = NonNullable<Facts['document']['syntax_findings']>[number];
+
+/**
+ * A check of the findings the reader made for one clause of the part the file is judged by: it fails with
+ * the first of them. A clause the part does not have makes the check not applicable.
+ */
+function clauseCheck(
+  findings: readonly ClauseFinding[] | undefined,
+  id: string,
+  part: 1 | 2,
+  clauses: Partial<Record<1 | 2, string>>,
+  messages: { pass: string; fix: string; notApplicable?: string },
+): Draft {
+  const clause = clauses[part];
+  if (!clause) return notApplicable(id, 'error', messages.notApplicable ?? 'Not a rule of this part');
+  const found = (findings ?? []).filter((f) => f.part === part && f.clause === clause);
+  const draft =
+    found.length === 0
+      ? pass(id, 'error', messages.pass)
+      : fail(id, 'error', `${listed(found.map((f) => f.message))}: ${messages.fix}`);
+  return { ...draft, clause };
+}
+
+const REWRITE = 'save the file again with a PDF/A writer';
+
+/** ISO 19005's file-structure clauses, read by the reader's syntax scan (`document.syntax_findings`). */
+function syntaxChecks(facts: Facts, part: 1 | 2): Draft[] {
+  const findings = facts.document.syntax_findings;
+  return [
+    clauseCheck(
+      findings,
+      'object_syntax',
+      part,
+      { 1: '6.1.8', 2: '6.1.9' },
+      {
+        pass: 'Every object starts and ends on its own line, with single spaces in its header',
+        fix: REWRITE,
+      },
+    ),
+    clauseCheck(
+      findings,
+      'stream_syntax',
+      part,
+      { 1: '6.1.7', 2: '6.1.7.1' },
+      {
+        pass: 'Every stream keyword ends its line and every stream Length is exact',
+        fix: REWRITE,
+      },
+    ),
+    clauseCheck(
+      findings,
+      'hex_strings',
+      part,
+      { 1: '6.1.6', 2: '6.1.6' },
+      {
+        pass: 'Every hexadecimal string holds whole bytes of hex digits',
+        fix: REWRITE,
+      },
+    ),
+    clauseCheck(
+      findings,
+      'implementation_limits',
+      part,
+      { 1: '6.1.12', 2: '6.1.13' },
+      {
+        pass: `Numbers, strings, names, arrays and dictionaries are within PDF/A-${part}'s limits`,
+        fix: 'keep integers within 32 bits and other values within the limits of the part',
+      },
+    ),
+    clauseCheck(
+      findings,
+      'lzw_filters',
+      part,
+      { 1: '6.1.10', 2: '6.1.7.2' },
+      {
+        pass: 'No stream is coded with LZW',
+        fix: 'code these streams with Flate instead',
+      },
+    ),
+    clauseCheck(
+      findings,
+      'permissions',
+      part,
+      { 2: '6.1.12' },
+      {
+        pass: 'No permissions other than UR3 and DocMDP',
+        fix: 'remove them',
+        notApplicable: 'PDF/A-1 has no rule for a permissions dictionary',
+      },
+    ),
+  ];
+}
+
 /** ISO 19005-1, 6.7.3: the document information dictionary agrees with its XMP analogues (PDF/A-1 only). */
 function infoAgreementCheck(facts: Facts, part: 1 | 2): Draft {
   const id = 'xmp_info_agreement';
@@ -565,6 +658,7 @@ function archiveChecks(facts: Facts, judged: JudgedPart): Draft[] {
         ? 'The XMP metadata has no valid PDF/A identification: add pdfaid:part and pdfaid:conformance in the namespace http://www.aiim.org/pdfa/ns/id/'
         : 'The file has no XMP metadata: add it, with the PDF/A identification (pdfaid:part, pdfaid:conformance)',
     ),
+    ...syntaxChecks(facts, part),
     metadataCheck(facts, part, 'properties'),
     metadataCheck(facts, part, 'extension'),
     infoAgreementCheck(facts, part),

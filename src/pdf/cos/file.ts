@@ -22,7 +22,7 @@ import {
  * Encrypted files are read as they are stored: their strings and object streams stay unreadable here.
  */
 
-type XrefEntry = { offset: number } | { container: number; index: number };
+export type XrefEntry = { offset: number } | { container: number; index: number };
 
 const FIRST_WINDOW = 16 * 1024;
 const MAX_WINDOW = 8 * 1024 * 1024;
@@ -88,6 +88,16 @@ export class CosFile {
   array(dict: PdfDict | undefined, key: string): PdfValue[] {
     const value = this.get(dict, key);
     return Array.isArray(value) ? value : [];
+  }
+
+  /** Every object the cross-reference lists: at an offset of the file, or in an object stream. */
+  listed(): IterableIterator<[number, XrefEntry]> {
+    return this.xref.entries();
+  }
+
+  /** An object stream's decoded bytes and where each of its objects starts in them; null when unreadable. */
+  objectStream(num: number): { bytes: Uint8Array; offsets: Map<number, number> } | null {
+    return this.container(num) ?? null;
   }
 
   /** Object `num`, or undefined when the file does not hold it (a free or missing entry reads as null). */

@@ -37,11 +37,26 @@ for (const c of '()<>[]{}/%') DELIMITER[c.charCodeAt(0)] = 1;
 
 const isRegular = (c: number) => !WHITESPACE[c] && !DELIMITER[c];
 
+/**
+ * What a syntax scan wants told about each token as it is read (ISO 19005's implementation limits and hex
+ * strings): the lexer reads as it always does, and calls these when a watcher is given.
+ */
+export interface TokenWatcher {
+  number(word: string, value: number): void;
+  /** `digits`: the hexadecimal digits; `clean`: no byte other than digits and white space. */
+  hexString(digits: number, clean: boolean): void;
+  name(bytes: number): void;
+  string(bytes: number): void;
+  array(items: number): void;
+  dictionary(entries: number): void;
+}
+
 /** Reads objects from `bytes` from `pos` on; `bytes` may be a window of a file. */
 export class Lexer {
   constructor(
     readonly bytes: Uint8Array,
     public pos = 0,
+    private readonly watcher?: TokenWatcher,
   ) {}
 
   skipSpace(): void {
@@ -88,6 +103,7 @@ export class Lexer {
         if (this.pos >= b.length) this.fail();
         if (b[this.pos] === 0x5d) {
           this.pos++;
+          this.watcher?.array(items.length);
           return items;
         }
         items.push(this.value(depth + 1));
@@ -104,6 +120,7 @@ export class Lexer {
       this.pos = start;
       this.fail();
     }
+    this.watcher?.number(word, number);
     // `num gen R`: look ahead for the second integer and the R
     if (Number.isInteger(number) && number >= 0 && /^\d+$/.test(word)) {
       const after = this.pos;
@@ -131,6 +148,7 @@ export class Lexer {
       out += String.fromCharCode(c);
       this.pos++;
     }
+    this.watcher?.name(out.length);
     return new PdfName(out);
   }
 
@@ -158,7 +176,10 @@ export class Lexer {
         nesting++;
         out.push(c);
       } else if (c === 0x29) {
-        if (--nesting === 0) return Uint8Array.from(out);
+        if (--nesting === 0) {
+          this.watcher?.string(out.length);
+          return Uint8Array.from(out);
+        }
         out.push(c);
       } else out.push(c);
     }
@@ -173,10 +194,15 @@ export class Lexer {
       const c = b[this.pos++]!;
       const digit = Number.parseInt(String.fromCharCode(c), 16);
       if (!Number.isNaN(digit)) digits.push(digit);
-      else if (!WHITESPACE[c]) this.fail();
+      else if (!WHITESPACE[c]) {
+        this.watcher?.hexString(digits.length, false);
+        this.fail();
+      }
     }
     if (this.pos >= b.length) this.fail();
     this.pos++;
+    this.watcher?.hexString(digits.length, true);
+    this.watcher?.string(Math.ceil(digits.length / 2));
     if (digits.length % 2) digits.push(0);
     const out = new Uint8Array(digits.length / 2);
     for (let i = 0; i < out.length; i++) out[i] = digits[2 * i]! * 16 + digits[2 * i + 1]!;
@@ -198,6 +224,7 @@ export class Lexer {
       if (!(key instanceof PdfName)) this.fail();
       dict.set(key.name, this.value(depth + 1));
     }
+    this.watcher?.dictionary(dict.size);
     // a dictionary followed by `stream` is a stream's header; its data starts after the end of line
     const save = this.pos;
     if (this.word() === 'stream') {

@@ -1,0 +1,265 @@
+/**
+ * What a file's syntax breaks of ISO 19005's file-structure clauses, read object by object from the
+ * cross-reference (ISO 19005-1 6.1.6 to 6.1.12, ISO 19005-2 6.1.6 to 6.1.13): indirect objects framed by end-
+ * of-line markers with single spaces in their headers, stream keywords and lengths as written, hexadecimal
+ * strings of whole bytes, no LZW, the numbers, strings, names, arrays and dictionaries within each part's
+ * implementation limits, and (PDF/A-2) a permissions dictionary of UR3 and DocMDP only. Content streams'
+ * operands are not read here.
+ */
+import type { CosFile } from './file.js';
+import {
+  isDict,
+  isStream,
+  latin1,
+  Lexer,
+  nameOf,
+  type PdfDict,
+  type PdfValue,
+  SyntaxFailure,
+  type TokenWatcher,
+} from './syntax.js';
+
+export interface SyntaxFinding {
+  /** The part of ISO 19005 whose clause this is: 1 for PDF/A-1, 2 for PDF/A-2 and -3. */
+  part: 1 | 2;
+  clause: string;
+  message: string;
+}
+
+/** What the scan looks at, by the clause each part gives it. */
+export const SYNTAX_CLAUSES = {
+  objects: { 1: '6.1.8', 2: '6.1.9' },
+  streams: { 1: '6.1.7', 2: '6.1.7.1' },
+  hex: { 1: '6.1.6', 2: '6.1.6' },
+  limits: { 1: '6.1.12', 2: '6.1.13' },
+  lzw: { 1: '6.1.10', 2: '6.1.7.2' },
+  permissions: { 2: '6.1.12' },
+} as const;
+type Kind = keyof typeof SYNTAX_CLAUSES;
+
+/** ISO 19005-1 6.1.12 (PDF Reference 1.4, Appendix C) and ISO 19005-2 6.1.13 (ISO 32000-1, Annex C). */
+const LIMITS = {
+  1: { real: 32_767, string: 65_535, name: 127, array: 8_191, dictionary: 4_095 },
+  2: { real: 3.403e38, string: 32_767, name: 127, array: Infinity, dictionary: Infinity },
+} as const;
+const INT_MAX = 2_147_483_647;
+const INT_MIN = -2_147_483_648;
+
+const WINDOW = 16 * 1024;
+const MAX_WINDOW = 1024 * 1024;
+/** At most this many objects are read: a larger file's syntax is judged on its first ones. */
+const MAX_OBJECTS = 200_000;
+const MAX_PER_KIND = 5;
+
+class Findings {
+  private readonly found = new Map<string, string[]>();
+
+  add(kind: Kind, part: 1 | 2, message: string): void {
+    const key = `${kind}:${part}`;
+    const list = this.found.get(key) ?? [];
+    if (list.length < MAX_PER_KIND && !list.includes(message)) list.push(message);
+    this.found.set(key, list);
+  }
+
+  /** For both parts at once, where the rule is the same in each. */
+  both(kind: Kind, message: string): void {
+    this.add(kind, 1, message);
+    this.add(kind, 2, message);
+  }
+
+  list(): SyntaxFinding[] {
+    return [...this.found].flatMap(([key, messages]) => {
+      const [kind, part] = key.split(':') as [Kind, string];
+      const clause = (SYNTAX_CLAUSES[kind] as Partial<Record<string, string>>)[part]!;
+      return messages.map((message) => ({ part: Number(part) as 1 | 2, clause, message }));
+    });
+  }
+}
+
+/** Notes each token of one object that breaks a part's limits or is a broken hex string. */
+function watcher(findings: Findings, where: () => string): TokenWatcher {
+  const over = (kind: 'real' | 'string' | 'name' | 'array' | 'dictionary', size: number, what: string) => {
+    for (const part of [1, 2] as const)
+      if (size > LIMITS[part][kind]) findings.add('limits', part, `${what} in ${where()}`);
+  };
+  return {
+    number(word, value) {
+      if (!word.includes('.')) {
+        if (value > INT_MAX || value < INT_MIN) findings.both('limits', `the integer ${word} in ${where()}`);
+      } else if (Math.abs(value) > LIMITS[1].real) over('real', Math.abs(value), `the real number ${word}`);
+    },
+    hexString(digits, clean) {
+      if (!clean) findings.both('hex', `a hexadecimal string with a byte that is no hex digit in ${where()}`);
+      else if (digits % 2 === 1)
+        findings.both('hex', `a hexadecimal string of ${digits} digits in ${where()}`);
+    },
+    name: (bytes) => over('name', bytes, `a name of ${bytes} bytes`),
+    string: (bytes) => over('string', bytes, `a string of ${bytes} bytes`),
+    array: (items) => over('array', items, `an array of ${items} items`),
+    dictionary: (entries) => over('dictionary', entries, `a dictionary of ${entries} entries`),
+  };
+}
+
+const isEol = (byte: number | undefined) => byte === 10 || byte === 13;
+
+/** Bytes `start` to `end` of `bytes` as Latin-1 text, both clamped to what there is. */
+const text = (bytes: Uint8Array, start: number, end: number) => {
+  const to = Math.min(end, bytes.length);
+  return latin1(bytes, Math.min(Math.max(0, start), to), to);
+};
+
+const CHUNK = 1024 * 1024;
+
+/**
+ * The file's bytes in chunks of a MiB read ahead: objects are visited in the order of their offsets, so
+ * each part of the file is read about once, not once per object.
+ */
+class Reader {
+  private start = 0;
+  private chunk: Uint8Array = new Uint8Array(0);
+
+  constructor(private readonly cos: CosFile) {}
+
+  at(offset: number, length: number): Uint8Array {
+    const end = Math.min(offset + length, this.cos.size);
+    if (offset < this.start || end > this.start + this.chunk.length) {
+      this.start = Math.max(0, offset - 1);
+      this.chunk = this.cos.read(this.start, Math.max(CHUNK, end - this.start));
+    }
+    return this.chunk.subarray(offset - this.start, end - this.start);
+  }
+}
+
+/** The filters a stream names, LZW among them or not. */
+function usesLzw(cos: CosFile, dict: PdfDict): boolean {
+  const filters = cos.get(dict, 'Filter');
+  const names = Array.isArray(filters) ? filters.map((f) => nameOf(cos.resolve(f))) : [nameOf(filters)];
+  return names.some((name) => name === 'LZWDecode' || name === 'LZW');
+}
+
+/** One indirect object at `offset`: its frame, its tokens, and if a stream, its keyword, length and end. */
+function scanObject(cos: CosFile, file: Reader, num: number, offset: number, findings: Findings): void {
+  const where = () => `object ${num}`;
+  if (offset > 0 && !isEol(file.at(offset - 1, 1)[0]))
+    findings.both('objects', `object ${num} does not begin on a new line`);
+  for (let window = WINDOW; window <= MAX_WINDOW; window *= 8) {
+    const bytes = file.at(offset, window);
+    const header = /^(\d+)([ \t\r\n\f\0]+)(\d+)([ \t\r\n\f\0]+)obj/.exec(text(bytes, 0, 64));
+    if (!header) return;
+    const lexer = new Lexer(bytes, header[0].length, watcher(findings, where));
+    let value: PdfValue;
+    try {
+      value = lexer.value();
+    } catch {
+      if (bytes.length === window && window < MAX_WINDOW) continue;
+      return;
+    }
+    if (header[2] !== ' ' || header[4] !== ' ')
+      findings.both(
+        'objects',
+        `object ${num}'s header "${header[0].replace(/[\r\n]/g, ' ')}" does not use single spaces`,
+      );
+    if (!isEol(bytes[header[0].length]))
+      findings.both('objects', `the obj keyword of object ${num} is not followed by an end-of-line marker`);
+    if (isStream(value)) {
+      const { dict } = value.stream;
+      if (usesLzw(cos, dict)) findings.both('lzw', `object ${num} is a stream coded with LZWDecode`);
+      const dataStart = value.stream.dataStart;
+      const keyword = text(bytes, dataStart - 8, dataStart);
+      if (!/stream(\r\n|\n)$/.test(keyword))
+        findings.both('streams', `the stream keyword of object ${num} is not followed by CR LF or LF alone`);
+      const length = cos.get(dict, 'Length');
+      if (typeof length !== 'number') return;
+      const tail = text(file.at(offset + dataStart + length, 64), 0, 11);
+      if (tail.startsWith('endstream'))
+        findings.both(
+          'streams',
+          `the endstream keyword of object ${num} is not preceded by an end-of-line marker`,
+        );
+      else if (!/^(\r\n|\r|\n)endstream/.test(tail))
+        findings.both(
+          'streams',
+          `object ${num}'s Length (${length}) is not the number of bytes up to the end-of-line before endstream`,
+        );
+      const end = text(file.at(offset + dataStart + length, 64), 0, 64);
+      const endobj = /endstream\s*endobj/.exec(end);
+      if (endobj && !/[\r\n]endobj/.test(endobj[0]))
+        findings.both('objects', `the endobj keyword of object ${num} is not on a new line`);
+      return;
+    }
+    const rest = text(bytes, lexer.pos, lexer.pos + 64);
+    const endobj = /^\s*endobj/.exec(rest);
+    if (endobj && !/[\r\n]endobj$/.test(endobj[0]))
+      findings.both('objects', `the endobj keyword of object ${num} is not on a new line`);
+    return;
+  }
+}
+
+/** PDF/A-2 6.1.12: a permissions dictionary holds UR3 and DocMDP only, and DocMDP's references no digests. */
+function permissions(cos: CosFile, findings: Findings): void {
+  const perms = cos.dict(cos.catalog, 'Perms');
+  if (!perms) return;
+  const others = [...perms.keys()].filter((key) => key !== 'UR3' && key !== 'DocMDP');
+  if (others.length > 0)
+    findings.add(
+      'permissions',
+      2,
+      `the permissions dictionary holds ${others.map((k) => `/${k}`).join(', ')}`,
+    );
+  const signature = cos.dict(perms, 'DocMDP');
+  for (const reference of cos.array(signature, 'Reference')) {
+    const dict = cos.resolve(reference);
+    if (!isDict(dict)) continue;
+    const digests = ['DigestLocation', 'DigestMethod', 'DigestValue'].filter((key) => dict.has(key));
+    if (digests.length > 0)
+      findings.add(
+        'permissions',
+        2,
+        `the DocMDP signature reference holds ${digests.map((k) => `/${k}`).join(', ')}`,
+      );
+  }
+}
+
+/**
+ * The syntax findings of the whole file, at most five of each kind and part. Bytes that cannot be read as
+ * objects end the scan with what it found: the other facts of the file never depend on it.
+ */
+export function syntaxFindings(cos: CosFile): SyntaxFinding[] {
+  const findings = new Findings();
+  try {
+    scanFile(cos, findings);
+  } catch (error) {
+    if (!(error instanceof SyntaxFailure) && !(error instanceof RangeError)) throw error;
+  }
+  return findings.list();
+}
+
+function scanFile(cos: CosFile, findings: Findings): void {
+  let read = 0;
+  const streams = new Set<number>();
+  const file = new Reader(cos);
+  const direct: [number, number][] = [];
+  for (const [num, entry] of cos.listed()) {
+    if (++read > MAX_OBJECTS) break;
+    if ('offset' in entry) direct.push([num, entry.offset]);
+    else streams.add(entry.container);
+  }
+  direct.sort((a, b) => a[1] - b[1]);
+  for (const [num, offset] of direct) scanObject(cos, file, num, offset, findings);
+  for (const container of streams) {
+    const stream = cos.objectStream(container);
+    if (!stream) continue;
+    for (const [num, at] of stream.offsets) {
+      try {
+        new Lexer(
+          stream.bytes,
+          at,
+          watcher(findings, () => `object ${num}`),
+        ).value();
+      } catch {
+        // an unreadable object in an object stream is another rule's
+      }
+    }
+  }
+  permissions(cos, findings);
+}
