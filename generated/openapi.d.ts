@@ -1002,7 +1002,14 @@ export interface components {
          *         its blending colour space, `group_color_space`; not applicable with an intent, under which a
          *         transparency group's device `/CS` counts as device colour for `output_intent`);
          *         `transfer_functions` (6.2.5: no `/TR`, no `/TR2` other than `/Default`); `rendering_intents`
-         *         (6.2.6: only the four ISO 32000-1 defines); `image_interpolation` (6.2.8: no `/Interpolate true`);
+         *         (6.2.6: only the four ISO 32000-1 defines); `image_dictionaries` (6.2.8.1 [6.2.4]: no image with
+         *         `/Interpolate true`, `/Alternates`, `/OPI` or a rendering intent ISO 32000-1 does not define; it is
+         *         what `image_interpolation` was until 2026-11-27, widened); `form_xobjects` (6.2.9.1, PDF/A-2 and -3
+         *         only: no PostScript XObject, no form XObject with `/PS`, `/OPI` or `/Subtype2 /PS`); `halftones` (6.2.5,
+         *         PDF/A-2 and -3 only: halftones of type 1 or 5 without `/HalftoneName`);
+         *         `font_subsets` (6.2.11.4.2 [6.3.5]: a CIDFont's `/CIDSet` lists as many CIDs as its program holds
+         *         glyphs, .notdef aside; in PDF/A-1 also an embedded Type 1 subset has a `/CharSet` and an embedded
+         *         CIDFont subset a `/CIDSet`; a CharSet's completeness is not checked);
          *       - `annotation_types` (6.3.1: no 3D, Sound, Screen, Movie or unknown annotations);
          *         `annotation_flags` (6.3.2: every annotation but a Popup prints and is not hidden, invisible,
          *         NoView or ToggleNoView); `annotation_appearances` (6.3.3: every annotation but a Popup, a Link or
@@ -1018,7 +1025,7 @@ export interface components {
          *       - `xmp_pdfa_claim` (6.6.4: `pdfaid:part` 1-4 and `pdfaid:conformance` A, B or U in
          *         `http://www.aiim.org/pdfa/ns/id/`, every property of that schema written with the prefix `pdfaid`); `no_embedded_files` (6.8: PDF/A-2 allows only PDF/A
          *         attachments; whether one is PDF/A is not checked, so any attachment fails);
-         *       - file syntax, from `document.syntax_findings` (ISO 19005-1's clause in brackets): `object_syntax`
+         *       - file syntax, from `document.object_findings` (ISO 19005-1's clause in brackets): `object_syntax`
          *         (6.1.9 [6.1.8]: objects begin and end on their own lines, single spaces in `N G obj`),
          *         `stream_syntax` (6.1.7.1 [6.1.7]: `stream` followed by CR LF or LF, an end-of-line before
          *         `endstream`, an exact `Length`), `hex_strings` (6.1.6), `implementation_limits` (6.1.13 [6.1.12]:
@@ -1388,7 +1395,7 @@ export interface components {
                  *     Content streams' operands are not read. At most five of each kind and part. Absent in reports made
                  *     before 2026-11-27.
                  */
-                syntax_findings?: components["schemas"]["ClauseFinding"][];
+                object_findings?: components["schemas"]["ClauseFinding"][];
                 /** @description `/MarkInfo /Suspects true`: the tags may not be trusted. */
                 suspects: boolean;
                 /**

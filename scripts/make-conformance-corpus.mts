@@ -541,7 +541,7 @@ await variant(
 await variant(
   loA,
   'a-fail-6.2.8-interpolate.pdf',
-  archiveFail('6.2.8', 'image_interpolation', 'an image with /Interpolate true'),
+  archiveFail('6.2.8.1', 'image_dictionaries', 'an image with /Interpolate true'),
   (doc) => {
     for (const [, object] of doc.context.enumerateIndirectObjects())
       if (object instanceof PDFStream && object.dict.get(PDFName.of('Subtype'))?.toString() === '/Image')

@@ -375,7 +375,7 @@ function metadataCheck(facts: Facts, part: 1 | 2, kind: 'properties' | 'extensio
   return { ...draft, clause };
 }
 
-type ClauseFinding = NonNullable<Facts['document']['syntax_findings']>[number];
+type ClauseFinding = NonNullable<Facts['document']['object_findings']>[number];
 
 /**
  * A check of the findings the reader made for one clause of the part the file is judged by: it fails with
@@ -398,11 +398,39 @@ function clauseCheck(
   return { ...draft, clause };
 }
 
+/**
+ * ISO 19005-2 6.2.8.1 (ISO 19005-1 6.2.4): no image asks to be interpolated (image dictionaries and inline
+ * images, as the pages read them) and no image dictionary has Alternates, OPI or a non-standard intent.
+ */
+function imageDictionariesCheck(facts: Facts, part: 1 | 2): Draft {
+  const interpolated = okPages(facts).reduce((sum, p) => sum + p.interpolated_images, 0);
+  const findings = [
+    ...(facts.document.object_findings ?? []),
+    ...(interpolated > 0
+      ? [1, 2].map((p) => ({
+          part: p,
+          clause: p === 1 ? '6.2.4' : '6.2.8.1',
+          message: `${interpolated} images placed on the pages ask to be interpolated`,
+        }))
+      : []),
+  ];
+  return clauseCheck(
+    findings,
+    'image_dictionaries',
+    part,
+    { 1: '6.2.4', 2: '6.2.8.1' },
+    {
+      pass: 'No image is interpolated or has alternates, OPI or a non-standard rendering intent',
+      fix: 'set /Interpolate false, and remove /Alternates and /OPI from images',
+    },
+  );
+}
+
 const REWRITE = 'save the file again with a PDF/A writer';
 
-/** ISO 19005's file-structure clauses, read by the reader's syntax scan (`document.syntax_findings`). */
-function syntaxChecks(facts: Facts, part: 1 | 2): Draft[] {
-  const findings = facts.document.syntax_findings;
+/** ISO 19005's clauses read object by object (`document.object_findings`). */
+function objectChecks(facts: Facts, part: 1 | 2): Draft[] {
+  const findings = facts.document.object_findings;
   return [
     clauseCheck(
       findings,
@@ -452,6 +480,41 @@ function syntaxChecks(facts: Facts, part: 1 | 2): Draft[] {
       {
         pass: 'No stream is coded with LZW',
         fix: 'code these streams with Flate instead',
+      },
+    ),
+    clauseCheck(
+      findings,
+      'form_xobjects',
+      part,
+      { 2: '6.2.9.1' },
+      {
+        pass: 'No PostScript XObject and no form XObject with PS or OPI',
+        fix: 'remove the PostScript and the /PS and /OPI entries',
+        notApplicable: "PDF/A-1's rule is on the XObjects the content paints, which is not followed here",
+      },
+    ),
+    clauseCheck(
+      findings,
+      'halftones',
+      part,
+      { 2: '6.2.5' },
+      {
+        pass: 'Every halftone is of type 1 or 5, without a HalftoneName',
+        fix: 'use halftones of type 1 or 5 and remove /HalftoneName',
+        notApplicable: 'PDF/A-1 has no rule for halftone names and types',
+      },
+    ),
+    clauseCheck(
+      findings,
+      'font_subsets',
+      part,
+      { 1: '6.3.5', 2: '6.2.11.4.2' },
+      {
+        pass:
+          part === 1
+            ? 'Every embedded font subset lists its glyphs (CharSet) or CIDs (CIDSet), and every CIDSet is complete'
+            : 'Every CIDSet lists every CID of its font program',
+        fix: 'embed the fonts again with a complete CharSet or CIDSet (or none, in PDF/A-2)',
       },
     ),
     clauseCheck(
@@ -580,17 +643,7 @@ function archiveChecks(facts: Facts, judged: JudgedPart): Draft[] {
           `Rendering intents PDF does not define: ${intents}: use RelativeColorimetric, AbsoluteColorimetric, Perceptual or Saturation`,
       },
     ),
-    pageCheck(
-      facts,
-      'image_interpolation',
-      'error',
-      (p) => (p.interpolated_images > 0 ? [`${p.interpolated_images} images`] : []),
-      {
-        pass: 'No image asks to be interpolated',
-        fail: ([images]) =>
-          `Images with /Interpolate true (${images}), which PDF/A forbids: set it false or remove it`,
-      },
-    ),
+    imageDictionariesCheck(facts, part),
     annotationCheck(
       facts,
       'annotation_types',
@@ -658,7 +711,7 @@ function archiveChecks(facts: Facts, judged: JudgedPart): Draft[] {
         ? 'The XMP metadata has no valid PDF/A identification: add pdfaid:part and pdfaid:conformance in the namespace http://www.aiim.org/pdfa/ns/id/'
         : 'The file has no XMP metadata: add it, with the PDF/A identification (pdfaid:part, pdfaid:conformance)',
     ),
-    ...syntaxChecks(facts, part),
+    ...objectChecks(facts, part),
     metadataCheck(facts, part, 'properties'),
     metadataCheck(facts, part, 'extension'),
     infoAgreementCheck(facts, part),
@@ -868,7 +921,7 @@ const CLAUSES: Record<ProfileName, Readonly<Record<string, string>>> = {
     blending_color_space: '6.2.10',
     transfer_functions: '6.2.5',
     rendering_intents: '6.2.6',
-    image_interpolation: '6.2.8',
+    image_dictionaries: '6.2.8.1',
     annotation_types: '6.3.1',
     annotation_flags: '6.3.2',
     annotation_appearances: '6.3.3',
@@ -916,7 +969,7 @@ const PART1_CLAUSES: Readonly<Record<string, string>> = {
   blending_color_space: '6.4',
   transfer_functions: '6.2.8',
   rendering_intents: '6.2.9',
-  image_interpolation: '6.2.4',
+  image_dictionaries: '6.2.4',
   annotation_types: '6.5.2',
   annotation_flags: '6.5.3',
   annotation_appearances: '6.5.3',

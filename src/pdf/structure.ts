@@ -16,7 +16,7 @@ import { type AnnotationFacts, formFieldFacts, pageAnnotations } from './annotat
 import { type ContentFacts, DEVICE, type DeviceColor, scanPageContent } from './content.js';
 import { glyphNameMapsToUnicode } from './glyph-names.js';
 import { structFacts } from './struct-tree.js';
-import { syntaxFindings } from './cos/file-syntax.js';
+import { objectFindings } from './object-scan.js';
 import { fileHeader } from './file-header.js';
 import { xmpText as decodeXmp } from './xmp-encoding.js';
 import { firstText, propertyOf, readXmp, type XmpPacket } from './xmp/rdf.js';
@@ -60,7 +60,7 @@ export type CatalogFacts = Pick<
   | 'trailer_id'
   | 'file_header'
   | 'metadata_findings'
-  | 'syntax_findings'
+  | 'object_findings'
   | 'suspects'
   | 'actions'
   | 'additional_actions'
@@ -118,7 +118,7 @@ export const NO_CATALOG_FACTS: CatalogFacts = {
   trailer_id: false,
   file_header: null,
   metadata_findings: [],
-  syntax_findings: [],
+  object_findings: [],
   suspects: false,
   actions: [],
   additional_actions: [],
@@ -175,7 +175,7 @@ export function catalogFacts(cos: CosFile, fileHead: Uint8Array, infoPdfx: strin
     trailer_id:
       Array.isArray(id) && id.length === 2 && id.every((part) => cos.resolve(part) instanceof Uint8Array),
     file_header: fileHeader(fileHead),
-    syntax_findings: syntaxFindings(cos).map((f) => ({ ...f, message: f.message.slice(0, 400) })),
+    object_findings: objectFindings(cos).map((f) => ({ ...f, message: f.message.slice(0, 400) })),
     metadata_findings: limitPerPart(
       [
         ...metadataFindings(packet),

@@ -1,12 +1,13 @@
 /**
- * What a file's syntax breaks of ISO 19005's file-structure clauses, read object by object from the
+ * What a file's objects break of ISO 19005's file-structure and object clauses, read one by one from the
  * cross-reference (ISO 19005-1 6.1.6 to 6.1.12, ISO 19005-2 6.1.6 to 6.1.13): indirect objects framed by end-
  * of-line markers with single spaces in their headers, stream keywords and lengths as written, hexadecimal
  * strings of whole bytes, no LZW, the numbers, strings, names, arrays and dictionaries within each part's
- * implementation limits, and (PDF/A-2) a permissions dictionary of UR3 and DocMDP only. Content streams'
- * operands are not read here.
+ * implementation limits, and (PDF/A-2) a permissions dictionary of UR3 and DocMDP only; and the keys PDF/A
+ * forbids in image, form XObject and halftone dictionaries. Content streams' operands are not read here.
  */
-import type { CosFile } from './file.js';
+import type { CosFile } from './cos/file.js';
+import { glyphCount, outlinedGlyphs } from './glyph-count.js';
 import {
   isDict,
   isStream,
@@ -17,9 +18,9 @@ import {
   type PdfValue,
   SyntaxFailure,
   type TokenWatcher,
-} from './syntax.js';
+} from './cos/syntax.js';
 
-export interface SyntaxFinding {
+export interface ObjectFinding {
   /** The part of ISO 19005 whose clause this is: 1 for PDF/A-1, 2 for PDF/A-2 and -3. */
   part: 1 | 2;
   clause: string;
@@ -27,15 +28,19 @@ export interface SyntaxFinding {
 }
 
 /** What the scan looks at, by the clause each part gives it. */
-export const SYNTAX_CLAUSES = {
+export const OBJECT_CLAUSES = {
   objects: { 1: '6.1.8', 2: '6.1.9' },
   streams: { 1: '6.1.7', 2: '6.1.7.1' },
   hex: { 1: '6.1.6', 2: '6.1.6' },
   limits: { 1: '6.1.12', 2: '6.1.13' },
   lzw: { 1: '6.1.10', 2: '6.1.7.2' },
   permissions: { 2: '6.1.12' },
+  images: { 1: '6.2.4', 2: '6.2.8.1' },
+  xobjects: { 2: '6.2.9.1' },
+  halftones: { 2: '6.2.5' },
+  subsets: { 1: '6.3.5', 2: '6.2.11.4.2' },
 } as const;
-type Kind = keyof typeof SYNTAX_CLAUSES;
+type Kind = keyof typeof OBJECT_CLAUSES;
 
 /** ISO 19005-1 6.1.12 (PDF Reference 1.4, Appendix C) and ISO 19005-2 6.1.13 (ISO 32000-1, Annex C). */
 const LIMITS = {
@@ -67,10 +72,10 @@ class Findings {
     this.add(kind, 2, message);
   }
 
-  list(): SyntaxFinding[] {
+  list(): ObjectFinding[] {
     return [...this.found].flatMap(([key, messages]) => {
       const [kind, part] = key.split(':') as [Kind, string];
-      const clause = (SYNTAX_CLAUSES[kind] as Partial<Record<string, string>>)[part]!;
+      const clause = (OBJECT_CLAUSES[kind] as Partial<Record<string, string>>)[part]!;
       return messages.map((message) => ({ part: Number(part) as 1 | 2, clause, message }));
     });
   }
@@ -137,6 +142,107 @@ function usesLzw(cos: CosFile, dict: PdfDict): boolean {
   return names.some((name) => name === 'LZWDecode' || name === 'LZW');
 }
 
+/** The rendering intents ISO 32000-1 (8.6.5.8) defines. */
+const STANDARD_INTENTS = new Set([
+  'RelativeColorimetric',
+  'AbsoluteColorimetric',
+  'Perceptual',
+  'Saturation',
+]);
+
+/**
+ * The keys PDF/A forbids in an object's dictionary, whatever refers to it: an image's Alternates, OPI,
+ * Interpolate true and a rendering intent ISO 32000-1 does not define (ISO 19005-2 6.2.8.1, ISO 19005-1
+ * 6.2.4); a form XObject's PS, OPI and Subtype2 /PS, and PostScript XObjects (ISO 19005-2 6.2.9.1; PDF/A-1's
+ * rule is on the XObjects content paints, which this scan does not follow); a halftone's HalftoneName and
+ * types other than 1 and 5 (ISO 19005-2 6.2.5).
+ */
+function dictionaryRules(cos: CosFile, num: number, dict: PdfDict, findings: Findings): void {
+  const subtype = nameOf(dict.get('Subtype'));
+  if (subtype === 'Image') {
+    for (const key of ['Alternates', 'OPI'])
+      if (dict.has(key)) findings.both('images', `image ${num} has an /${key} entry`);
+    if (cos.get(dict, 'Interpolate') === true)
+      findings.both('images', `image ${num} asks to be interpolated`);
+    const intent = nameOf(cos.get(dict, 'Intent'));
+    if (intent !== undefined && !STANDARD_INTENTS.has(intent))
+      findings.both('images', `image ${num} has the rendering intent /${intent}`);
+  } else if (subtype === 'Form') {
+    for (const key of ['PS', 'OPI'])
+      if (dict.has(key)) findings.add('xobjects', 2, `form XObject ${num} has a /${key} entry`);
+    if (nameOf(dict.get('Subtype2')) === 'PS')
+      findings.add('xobjects', 2, `form XObject ${num} is a PostScript XObject (/Subtype2 /PS)`);
+  } else if (subtype === 'PS' && nameOf(dict.get('Type')) === 'XObject') {
+    findings.add('xobjects', 2, `object ${num} is a PostScript XObject`);
+  }
+  if (nameOf(dict.get('Type')) === 'Font') fontSubsetRules(cos, num, dict, subtype, findings);
+  const halftoneType = cos.get(dict, 'HalftoneType');
+  if (typeof halftoneType === 'number') {
+    if (dict.has('HalftoneName')) findings.add('halftones', 2, `halftone ${num} has a /HalftoneName`);
+    if (halftoneType !== 1 && halftoneType !== 5)
+      findings.add('halftones', 2, `halftone ${num} is of type ${halftoneType}, not 1 or 5`);
+  }
+}
+
+const SUBSET_TAG = /^[A-Z]{6}\+/;
+const MAX_FONT_PROGRAM = 16 * 1024 * 1024;
+
+/** How many CIDs a CIDSet stream lists: its bits that are set. */
+function listedCids(cidSet: Uint8Array): number {
+  let count = 0;
+  for (const byte of cidSet) for (let bits = byte; bits; bits &= bits - 1) count++;
+  return count;
+}
+
+/**
+ * Font subsets that list their glyphs: ISO 19005-1 6.3.5 asks an embedded Type 1 subset for a CharSet and an
+ * embedded CIDFont subset for a CIDSet; both parts ask a CIDSet to list every CID the program holds (ISO
+ * 19005-2 6.2.11.4.2), told here by the program's glyph count (its .notdef aside). A Type 1 CharSet's
+ * completeness needs the Type 1 program read, which is not done.
+ */
+function fontSubsetRules(
+  cos: CosFile,
+  num: number,
+  font: PdfDict,
+  subtype: string | undefined,
+  findings: Findings,
+) {
+  const name = nameOf(font.get('BaseFont')) ?? '';
+  const descriptor = cos.dict(font, 'FontDescriptor');
+  if (!descriptor) return;
+  const program = ['FontFile', 'FontFile2', 'FontFile3']
+    .map((key) => cos.get(descriptor, key))
+    .find(isStream);
+  if (!program) return;
+  const subset = SUBSET_TAG.test(name);
+  if (subtype === 'CIDFontType0' || subtype === 'CIDFontType2') {
+    const cidSet = cos.get(descriptor, 'CIDSet');
+    if (!isStream(cidSet)) {
+      if (subset) findings.add('subsets', 1, `the CIDFont subset ${name} (object ${num}) has no CIDSet`);
+      return;
+    }
+    const set = cos.streamBytes(cidSet) ?? new Uint8Array(0);
+    const listed = listedCids(set);
+    const bytes = cos.streamBytes(program, MAX_FONT_PROGRAM);
+    const identity = font.get('CIDToGIDMap') === undefined || nameOf(font.get('CIDToGIDMap')) === 'Identity';
+    // a TrueType CIDFont mapped by identity: each outlined glyph's CID is its glyph id
+    const outlined = bytes && identity && subtype === 'CIDFontType2' ? outlinedGlyphs(bytes) : undefined;
+    const unlisted = outlined?.filter((gid) => gid > 0 && !((set[gid >> 3] ?? 0) & (0x80 >> (gid & 7))));
+    const glyphs = bytes && !outlined ? glyphCount(bytes) : undefined;
+    const problem =
+      listed === 0
+        ? `the CIDSet of ${name} (object ${num}) lists no CID`
+        : unlisted && unlisted.length > 0
+          ? `the CIDSet of ${name} (object ${num}) leaves out ${unlisted.length} CIDs its program holds (${unlisted.slice(0, 5).join(', ')})`
+          : glyphs !== undefined && listed < glyphs - 1
+            ? `the CIDSet of ${name} (object ${num}) lists ${listed} CIDs, and its program holds ${glyphs} glyphs`
+            : undefined;
+    if (problem) findings.both('subsets', problem);
+  } else if (subtype === 'Type1' && subset && !(cos.get(descriptor, 'CharSet') instanceof Uint8Array)) {
+    findings.add('subsets', 1, `the Type 1 subset ${name} (object ${num}) has no CharSet`);
+  }
+}
+
 /** One indirect object at `offset`: its frame, its tokens, and if a stream, its keyword, length and end. */
 function scanObject(cos: CosFile, file: Reader, num: number, offset: number, findings: Findings): void {
   const where = () => `object ${num}`;
@@ -161,8 +267,10 @@ function scanObject(cos: CosFile, file: Reader, num: number, offset: number, fin
       );
     if (!isEol(bytes[header[0].length]))
       findings.both('objects', `the obj keyword of object ${num} is not followed by an end-of-line marker`);
+    if (isDict(value)) dictionaryRules(cos, num, value, findings);
     if (isStream(value)) {
       const { dict } = value.stream;
+      dictionaryRules(cos, num, dict, findings);
       if (usesLzw(cos, dict)) findings.both('lzw', `object ${num} is a stream coded with LZWDecode`);
       const dataStart = value.stream.dataStart;
       const keyword = text(bytes, dataStart - 8, dataStart);
@@ -224,7 +332,7 @@ function permissions(cos: CosFile, findings: Findings): void {
  * The syntax findings of the whole file, at most five of each kind and part. Bytes that cannot be read as
  * objects end the scan with what it found: the other facts of the file never depend on it.
  */
-export function syntaxFindings(cos: CosFile): SyntaxFinding[] {
+export function objectFindings(cos: CosFile): ObjectFinding[] {
   const findings = new Findings();
   try {
     scanFile(cos, findings);
@@ -251,11 +359,12 @@ function scanFile(cos: CosFile, findings: Findings): void {
     if (!stream) continue;
     for (const [num, at] of stream.offsets) {
       try {
-        new Lexer(
+        const value = new Lexer(
           stream.bytes,
           at,
           watcher(findings, () => `object ${num}`),
         ).value();
+        if (isDict(value)) dictionaryRules(cos, num, value, findings);
       } catch {
         // an unreadable object in an object stream is another rule's
       }

@@ -1,0 +1,207 @@
+import { closeSync, fstatSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { CosFile } from '../../src/pdf/cos/file.js';
+import { objectFindings } from '../../src/pdf/object-scan.js';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'ota-syntax-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/**
+ * A PDF written byte by byte: `objects` are the bodies after each `N 0 obj` (as written, frames included
+ * when `framed` is false), with a cross-reference table that points at each.
+ */
+function pdf(objects: string[], { framed = true } = {}): Buffer {
+  let out = '%PDF-1.7\n%\xe2\xe3\xcf\xd3\n';
+  const offsets: number[] = [];
+  objects.forEach((body, i) => {
+    offsets.push(Buffer.byteLength(out, 'latin1'));
+    out += framed ? `${i + 1} 0 obj\n${body}\nendobj\n` : body;
+  });
+  const xref = Buffer.byteLength(out, 'latin1');
+  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const offset of offsets) out += `${String(offset).padStart(10, '0')} 00000 n \n`;
+  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(out, 'latin1');
+}
+
+let count = 0;
+function findings(bytes: Buffer, part: 1 | 2 = 2) {
+  const file = path.join(dir, `f${count++}.pdf`);
+  writeFileSync(file, bytes);
+  const fd = openSync(file, 'r');
+  try {
+    return objectFindings(new CosFile(fd, bytes.length)).filter((f) => f.part === part);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+const CATALOG = '<< /Type /Catalog /Pages 2 0 R >>';
+const PAGES = '<< /Type /Pages /Kids [] /Count 0 >>';
+
+describe('the file syntax scan (ISO 19005 6.1)', () => {
+  it('finds nothing in a file written as PDF/A asks', () => {
+    const stream = '<< /Length 5 >>\nstream\nhello\nendstream';
+    expect(findings(pdf([CATALOG, PAGES, stream]))).toEqual([]);
+    expect(findings(pdf([CATALOG, PAGES, stream]), 1)).toEqual([]);
+  });
+
+  it('fails an object header with two spaces and an endobj on the line of its value (6.1.9)', () => {
+    const found = findings(
+      pdf([`1  0 obj\n${CATALOG}\nendobj\n`, `2 0 obj\n${PAGES} endobj\n`], { framed: false }),
+    );
+    expect(found.map((f) => f.clause)).toEqual(['6.1.9', '6.1.9']);
+    expect(found[0]?.message).toContain('does not use single spaces');
+    expect(found[1]?.message).toContain('endobj keyword of object 2 is not on a new line');
+  });
+
+  it('fails a stream keyword followed by CR alone and a Length that misses the end (6.1.7.1)', () => {
+    const cr = findings(pdf([CATALOG, PAGES, '<< /Length 5 >>\nstream\rhello\nendstream']));
+    expect(cr.map((f) => f.clause)).toContain('6.1.7.1');
+    const long = findings(pdf([CATALOG, PAGES, '<< /Length 9 >>\nstream\nhello\nendstream']));
+    expect(long[0]?.message).toContain('Length (9) is not the number of bytes');
+  });
+
+  it('fails a hex string of an odd number of digits, and one with a byte that is no digit (6.1.6)', () => {
+    expect(findings(pdf([CATALOG, PAGES, '<< /X <414> >>']))[0]).toMatchObject({ clause: '6.1.6' });
+    expect(findings(pdf([CATALOG, PAGES, '<< /X <41G1> >>']), 1)[0]?.message).toContain('no hex digit');
+  });
+
+  it('holds numbers to each part: 32-bit integers in both, reals within 32,767 in PDF/A-1', () => {
+    const big = pdf([CATALOG, PAGES, '<< /Widths [-2157483648] >>']);
+    expect(findings(big)[0]).toMatchObject({
+      clause: '6.1.13',
+      message: expect.stringContaining('-2157483648'),
+    });
+    expect(findings(big, 1)[0]).toMatchObject({ clause: '6.1.12' });
+    const real = pdf([CATALOG, PAGES, '<< /X 60000.1 >>']);
+    expect(findings(real, 1)[0]?.message).toContain('60000.1');
+    expect(findings(real, 2)).toEqual([]);
+    const name = pdf([CATALOG, PAGES, `<< /${'N'.repeat(128)} 1 >>`]);
+    expect(findings(name)[0]?.message).toContain('a name of 128 bytes');
+  });
+
+  it('fails an LZW stream, and a permissions dictionary with more than UR3 and DocMDP (PDF/A-2 only)', () => {
+    const lzw = findings(
+      pdf([CATALOG, PAGES, '<< /Length 1 /Filter /LZWDecode >>\nstream\n\x80\nendstream']),
+      1,
+    );
+    expect(lzw[0]).toMatchObject({ clause: '6.1.10' });
+    const perms = pdf([
+      '<< /Type /Catalog /Pages 2 0 R /Perms << /UR3 3 0 R /Other 3 0 R >> >>',
+      PAGES,
+      '<< >>',
+    ]);
+    expect(findings(perms)[0]).toMatchObject({
+      clause: '6.1.12',
+      message: expect.stringContaining('/Other'),
+    });
+    expect(findings(perms, 1)).toEqual([]);
+  });
+});
+
+describe('dictionary keys PDF/A forbids, wherever the object is (6.2.8.1, 6.2.9.1, 6.2.5)', () => {
+  const stream = (dict: string) => `${dict}\nstream\nx\nendstream`;
+
+  it('fails an image with Alternates or OPI, and passes a plain one', () => {
+    const image = (extra: string) =>
+      pdf([
+        CATALOG,
+        PAGES,
+        stream(
+          `<< /Type /XObject /Subtype /Image /Width 1 /Height 1 /BitsPerComponent 8 /ColorSpace /DeviceGray /Length 1 ${extra} >>`,
+        ),
+      ]);
+    expect(findings(image(''))).toEqual([]);
+    expect(findings(image('/Alternates []'))[0]).toMatchObject({
+      clause: '6.2.8.1',
+      message: 'image 3 has an /Alternates entry',
+    });
+    expect(findings(image('/OPI << >>'), 1)[0]).toMatchObject({ clause: '6.2.4' });
+    expect(findings(image('/Intent /Custom'))[0]?.message).toContain('/Custom');
+  });
+
+  it('fails a form XObject with PS in PDF/A-2 (PDF/A-1 follows only what content paints)', () => {
+    const form = pdf([
+      CATALOG,
+      PAGES,
+      stream('<< /Type /XObject /Subtype /Form /BBox [0 0 1 1] /PS 4 0 R /Length 1 >>'),
+      '<< >>',
+    ]);
+    expect(findings(form)[0]).toMatchObject({ clause: '6.2.9.1', message: 'form XObject 3 has a /PS entry' });
+    expect(findings(form, 1)).toEqual([]);
+  });
+
+  it('fails a halftone with a HalftoneName or of type 6 (PDF/A-2)', () => {
+    expect(
+      findings(
+        pdf([
+          CATALOG,
+          PAGES,
+          '<< /Type /Halftone /HalftoneType 1 /HalftoneName (x) /Frequency 60 /Angle 0 /SpotFunction /Round >>',
+        ]),
+      )[0],
+    ).toMatchObject({ clause: '6.2.5' });
+    expect(findings(pdf([CATALOG, PAGES, '<< /Type /Halftone /HalftoneType 6 >>']))[0]?.message).toContain(
+      'type 6',
+    );
+    expect(findings(pdf([CATALOG, PAGES, '<< /Type /Halftone /HalftoneType 5 >>']))).toEqual([]);
+  });
+
+  it('asks a CIDFont subset for a CIDSet in PDF/A-1, and any CIDSet to list something', () => {
+    const font = (cidSet: string) =>
+      pdf([
+        CATALOG,
+        PAGES,
+        `<< /Type /Font /Subtype /CIDFontType2 /BaseFont /ABCDEF+Some /CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> /FontDescriptor 4 0 R >>`,
+        `<< /Type /FontDescriptor /FontName /ABCDEF+Some /FontFile2 5 0 R ${cidSet} >>`,
+        stream('<< /Length 1 >>'),
+        stream('<< /Length 1 >>').replace('\nx\n', '\n\x00\n'),
+      ]);
+    expect(findings(font(''), 1)[0]).toMatchObject({
+      clause: '6.3.5',
+      message: expect.stringContaining('has no CIDSet'),
+    });
+    expect(findings(font(''), 2)).toEqual([]);
+    expect(findings(font('/CIDSet 6 0 R'), 2)[0]).toMatchObject({
+      clause: '6.2.11.4.2',
+      message: expect.stringContaining('lists no CID'),
+    });
+  });
+});
+
+describe('glyphs in embedded TrueType programs, as fontkit reads them', () => {
+  it('counts the outlined glyphs of every FontFile2 in the fixtures as fontkit does', async () => {
+    const { create } = (await import('@pdf-lib/fontkit')).default as unknown as {
+      create(buffer: Buffer): { numGlyphs: number; getGlyph(id: number): { path: { commands: unknown[] } } };
+    };
+    const { outlinedGlyphs } = await import('../../src/pdf/glyph-count.js');
+    const { isStream } = await import('../../src/pdf/cos/syntax.js');
+    let programs = 0;
+    for (const name of ['conformance/a-pass-libreoffice.pdf', 'real/cups-filters__form_english.pdf']) {
+      const file = path.resolve(import.meta.dirname, '../fixtures/pdfs', name);
+      const fd = openSync(file, 'r');
+      try {
+        const cos = new CosFile(fd, fstatSync(fd).size);
+        for (const [num] of cos.listed()) {
+          const value = cos.object(num);
+          const dict = isStream(value) ? undefined : value instanceof Map ? value : undefined;
+          const program = dict ? cos.get(dict, 'FontFile2') : undefined;
+          if (!isStream(program)) continue;
+          const bytes = cos.streamBytes(program)!;
+          const font = create(Buffer.from(bytes));
+          const judged = Array.from({ length: font.numGlyphs }, (_, id) => id).filter(
+            (id) => font.getGlyph(id).path.commands.length > 0,
+          );
+          expect(outlinedGlyphs(bytes), `${name} object ${num}`).toEqual(judged);
+          programs++;
+        }
+      } finally {
+        closeSync(fd);
+      }
+    }
+    expect(programs).toBeGreaterThanOrEqual(2);
+  });
+});
