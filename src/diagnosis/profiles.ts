@@ -359,7 +359,7 @@ function metadataCheck(facts: Facts, part: 1 | 2, kind: 'properties' | 'extensio
   const findings = (facts.document.metadata_findings ?? []).filter(
     (f) => f.part === part && f.clause === clause,
   );
-  const subject = kind === 'properties' ? 'XMP property' : 'extension schema';
+  const subject = kind === 'properties' ? 'XMP properties' : 'extension schemas';
   const ok =
     kind === 'properties'
       ? `Every XMP property is of a schema PDF/A-${part} knows or describes, with its type`
@@ -371,7 +371,7 @@ function metadataCheck(facts: Facts, part: 1 | 2, kind: 'properties' | 'extensio
   const draft =
     findings.length === 0
       ? pass(id, 'error', ok)
-      : fail(id, 'error', `Problems of ${subject}s: ${listed(findings.map((f) => f.message))}: ${fix}`);
+      : fail(id, 'error', `Problems of ${subject}: ${listed(findings.map((f) => f.message))}: ${fix}`);
   return { ...draft, clause };
 }
 
@@ -394,7 +394,7 @@ function clauseCheck(
   const draft =
     found.length === 0
       ? pass(id, 'error', messages.pass)
-      : fail(id, 'error', `${listed(found.map((f) => f.message))}: ${messages.fix}`);
+      : fail(id, 'error', capitalized(`${listed(found.map((f) => f.message))}: ${messages.fix}`));
   return { ...draft, clause };
 }
 
@@ -427,6 +427,8 @@ function imageDictionariesCheck(facts: Facts, part: 1 | 2): Draft {
 }
 
 const REWRITE = 'save the file again with a PDF/A writer';
+
+const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /** ISO 19005's clauses read object by object (`document.object_findings`). */
 function objectChecks(facts: Facts, part: 1 | 2): Draft[] {

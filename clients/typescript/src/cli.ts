@@ -133,7 +133,14 @@ function pageRanges(pages: number[], width = 40): string {
   return `${all.slice(0, all.lastIndexOf(', ', width))}, ...`;
 }
 
-/** The verdict, then the failed checks, errors first; true when the verdict is `fail`. */
+/** The standard a check's clause is of: the part `pdf-archive` judged by (ISO 19005-1 for its part-1-only checks). */
+function clauseStandard(profile: Profile, check: string): string {
+  if (check === 'no_transparency_part1' || check === 'xmp_info_agreement') return 'ISO 19005-1';
+  if (profile.judged_as) return profile.judged_as.standard;
+  return profile.name === 'pdf-accessibility' ? 'ISO 14289-1' : '';
+}
+
+/** The verdict, then the failed checks with their clauses, errors first; true when the verdict is `fail`. */
 function printProfile(profile: Profile): boolean {
   const failed = profile.checks
     .filter((c) => c.status === 'fail')
@@ -142,10 +149,15 @@ function printProfile(profile: Profile): boolean {
   if (failed.length > 0)
     out(
       table(
-        failed.map((c) => ({ ...c, pages: pageRanges(c.pages) || 'document' })),
+        failed.map((c) => ({
+          ...c,
+          pages: pageRanges(c.pages) || 'document',
+          clause: c.clause ? `${clauseStandard(profile, c.id)} ${c.clause}`.trim() : '',
+        })),
         [
           ['severity', 'SEVERITY'],
           ['id', 'CHECK'],
+          ...(failed.some((c) => c.clause) ? [['clause', 'CLAUSE'] as [string, string]] : []),
           ['pages', 'PAGES'],
           ['message', 'MESSAGE'],
         ],

@@ -479,6 +479,18 @@ describe('the ota command line', () => {
       /SEVERITY\s+CHECK\s+PAGES\s+MESSAGE\nerror\s+fonts_embedded\s+1\s+Fonts not embedded: Helvetica/,
     );
     expect(failing.stdout).not.toMatch(/image_resolution_critical/);
+    const archive = await ota([
+      'diagnose',
+      path.join(PROJECT_ROOT, 'test/fixtures/pdfs/profiles/archive-javascript-attachment.pdf'),
+      '--target',
+      'pdf-archive',
+    ]);
+    expect(archive.code).toBe(3);
+    expect(archive.stdout).toMatch(
+      /^FAIL {2}PDF\/A-2b requirements checked, the file claims no PDF\/A part/m,
+    );
+    expect(archive.stdout).toMatch(/SEVERITY\s+CHECK\s+CLAUSE\s+PAGES\s+MESSAGE\n/);
+    expect(archive.stdout).toMatch(/no_javascript\s+ISO 19005-2 6\.5\.1\s+document/);
     const passing = await ota([
       'diagnose',
       path.join(PROJECT_ROOT, 'test/fixtures/pdfs/profiles/archive-pdfa2b-ghostscript.pdf'),
