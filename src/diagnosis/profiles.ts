@@ -279,26 +279,6 @@ function fileHeaderCheck(facts: Facts, claimsPart1: boolean): Draft {
   );
 }
 
-/** ISO 19005-2, 6.1.13 (ISO 32000-1 Annex C): every page boundary 3 to 14,400 units in each direction. */
-function pageBoundariesCheck(facts: Facts): Draft {
-  const outside = (box: readonly number[]) =>
-    [Math.abs(box[2]! - box[0]!), Math.abs(box[3]! - box[1]!)].some((side) => side < 3 || side > 14_400);
-  return pageCheck(
-    facts,
-    'page_boundaries',
-    'error',
-    (p) =>
-      Object.entries(p.boxes ?? {})
-        .filter(([, box]) => outside(box))
-        .map(([name, box]) => `${name} box ${box.map((v) => Math.round(v)).join(' ')}`),
-    {
-      pass: 'Every page boundary is 3 to 14,400 units wide and high',
-      fail: ([boxes]) =>
-        `Page boundaries smaller than 3 or larger than 14,400 units (${boxes}): resize the pages to between 1 mm and 5 m`,
-    },
-  );
-}
-
 /**
  * ISO 19005-2, 6.2.10: with no PDF/A output intent to blend in, a page with transparency names its blending
  * colour space in its transparency group (`/Group /CS`).
@@ -470,8 +450,8 @@ function objectChecks(facts: Facts, part: 1 | 2): Draft[] {
       part,
       { 1: '6.1.12', 2: '6.1.13' },
       {
-        pass: `Numbers, strings, names, arrays and dictionaries are within PDF/A-${part}'s limits`,
-        fix: 'keep integers within 32 bits and other values within the limits of the part',
+        pass: `Numbers, strings, names, arrays, dictionaries and page boundaries are within PDF/A-${part}'s limits`,
+        fix: 'keep integers within 32 bits, page boundaries within 3 to 14,400 units, and other values within the limits of the part',
       },
     ),
     clauseCheck(
@@ -584,7 +564,6 @@ function archiveChecks(facts: Facts, judged: JudgedPart): Draft[] {
     pagesReadable(facts),
     fontsEmbedded(facts),
     fileHeaderCheck(facts, claimsPart1),
-    pageBoundariesCheck(facts),
     documentCheck(
       'not_encrypted',
       !doc.encrypted,
@@ -914,7 +893,6 @@ const CLAUSES: Record<ProfileName, Readonly<Record<string, string>>> = {
   'pdf-archive': {
     fonts_embedded: '6.2.11.4.1',
     file_header: '6.1.2',
-    page_boundaries: '6.1.13',
     not_encrypted: '6.1.3',
     trailer_id: '6.1.3',
     output_intent: '6.2.4.3',
@@ -962,7 +940,6 @@ const CLAUSES: Record<ProfileName, Readonly<Record<string, string>>> = {
 const PART1_CLAUSES: Readonly<Record<string, string>> = {
   fonts_embedded: '6.3.4',
   file_header: '6.1.2',
-  page_boundaries: '6.1.12',
   not_encrypted: '6.1.3',
   trailer_id: '6.1.3',
   output_intent: '6.2.3.3',

@@ -176,6 +176,8 @@ function dictionaryRules(cos: CosFile, num: number, dict: PdfDict, findings: Fin
     findings.add('xobjects', 2, `object ${num} is a PostScript XObject`);
   }
   if (nameOf(dict.get('Type')) === 'Font') fontSubsetRules(cos, num, dict, subtype, findings);
+  const type = nameOf(dict.get('Type'));
+  if (type === 'Page') pageBoundaryRules(cos, num, dict, findings);
   const halftoneType = cos.get(dict, 'HalftoneType');
   if (typeof halftoneType === 'number') {
     if (dict.has('HalftoneName')) findings.add('halftones', 2, `halftone ${num} has a /HalftoneName`);
@@ -183,6 +185,41 @@ function dictionaryRules(cos: CosFile, num: number, dict: PdfDict, findings: Fin
       findings.add('halftones', 2, `halftone ${num} is of type ${halftoneType}, not 1 or 5`);
   }
 }
+
+const PAGE_BOXES = ['MediaBox', 'CropBox', 'BleedBox', 'TrimBox', 'ArtBox'];
+
+/** A page's entry as written on it or on the nearest page tree node above it that has one. */
+function inherited(cos: CosFile, page: PdfDict, key: string): PdfValue | undefined {
+  let node: PdfDict | undefined = page;
+  for (let depth = 0; node && depth < 32; depth++, node = cos.dict(node, 'Parent'))
+    if (node.has(key)) return cos.get(node, key);
+  return undefined;
+}
+
+/**
+ * A page's boundaries as written (its own, or inherited from the page tree): 3 to 14,400 units in each
+ * direction (ISO 32000-1 Annex C; PDF Reference 1.4 Appendix C), whatever a viewer clips them to. A page tree
+ * node's box that every page overrides is not a page's.
+ */
+function pageBoundaryRules(cos: CosFile, num: number, page: PdfDict, findings: Findings): void {
+  for (const key of PAGE_BOXES) {
+    const box = inherited(cos, page, key);
+    if (!Array.isArray(box) || box.length !== 4) continue;
+    const [x0, y0, x1, y1] = box.map((value) => cos.resolve(value));
+    if (![x0, y0, x1, y1].every((value) => typeof value === 'number')) continue;
+    const [width, height] = [
+      Math.abs((x1 as number) - (x0 as number)),
+      Math.abs((y1 as number) - (y0 as number)),
+    ];
+    if ([width, height].some((side) => side < 3 || side > 14_400))
+      findings.both(
+        'limits',
+        `the /${key} of page object ${num} is ${round(width)} x ${round(height)} units, not 3 to 14,400`,
+      );
+  }
+}
+
+const round = (value: number) => Math.round(value * 100) / 100;
 
 const SUBSET_TAG = /^[A-Z]{6}\+/;
 const MAX_FONT_PROGRAM = 16 * 1024 * 1024;

@@ -19,19 +19,31 @@ const BOGUS = 'ota_' + 'x'.repeat(43);
 async function flood(
   url: string,
   count: number,
-  options: { localAddress: string; token?: string; path?: string; method?: string; concurrency?: number },
+  options: {
+    localAddress: string;
+    token?: string;
+    path?: string;
+    method?: string;
+    concurrency?: number;
+    onAnswer?: (answer: RawResponse) => void;
+  },
 ): Promise<RawResponse[]> {
   const answers: RawResponse[] = [];
   let next = 0;
   const one = async () => {
     while (next < count) {
       next += 1;
-      answers.push(
-        await rawRequest(url, options.method ?? 'GET', options.path ?? '/api/open/runs?limit=1', {
+      const answer = await rawRequest(
+        url,
+        options.method ?? 'GET',
+        options.path ?? '/api/open/runs?limit=1',
+        {
           localAddress: options.localAddress,
           headers: { authorization: `Bearer ${options.token ?? BOGUS}`, connection: 'close' },
-        }),
+        },
       );
+      answers.push(answer);
+      options.onAnswer?.(answer);
     }
   };
   await Promise.all(Array.from({ length: options.concurrency ?? 10 }, one));
@@ -239,9 +251,15 @@ describe.runIf(haproxyInstalled() && engine === 'postgres')(
         { name: 'api1', port: Number(new URL(naive.server.url).port) },
       ]);
       try {
-        // the tenant's first request lands while the guesser floods: it pays the shared, spent bucket
-        const guesses = flood(naiveProxy.url, 300, { localAddress: '127.0.0.2' });
-        await new Promise((resolve) => setTimeout(resolve, 300));
+        // the tenant's first request lands while the guesser floods, once the shared bucket is spent (the
+        // guesser's first 429; a fixed wait was too short on a loaded machine): it pays the spent bucket
+        let spent!: () => void;
+        const refused = new Promise<void>((resolve) => (spent = resolve));
+        const guesses = flood(naiveProxy.url, 300, {
+          localAddress: '127.0.0.2',
+          onAnswer: (answer) => answer.status === 429 && spent(),
+        });
+        await Promise.race([refused, guesses]);
         const tenant = await rawRequest(naiveProxy.url, 'GET', '/api/open/runs?limit=1', {
           localAddress: '127.0.0.3',
           headers: { authorization: `Bearer ${naive.tenant.token}` },

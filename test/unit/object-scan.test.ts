@@ -205,3 +205,28 @@ describe('glyphs in embedded TrueType programs, as fontkit reads them', () => {
     expect(programs).toBeGreaterThanOrEqual(2);
   });
 });
+
+describe('page boundaries as written (6.1.13, 6.1.12)', () => {
+  const withPage = (node: string, page: string) =>
+    pdf([
+      CATALOG,
+      `<< /Type /Pages /Kids [3 0 R] /Count 1 ${node} >>`,
+      `<< /Type /Page /Parent 2 0 R ${page} >>`,
+    ]);
+
+  it('fails a CropBox a page inherits beyond 14,400 units, though a viewer clips it to the MediaBox', () => {
+    const found = findings(withPage('/MediaBox [0 0 500 500] /CropBox [0 0 14405 14405]', ''));
+    expect(found).toEqual([
+      {
+        part: 2,
+        clause: '6.1.13',
+        message: 'the /CropBox of page object 3 is 14405 x 14405 units, not 3 to 14,400',
+      },
+    ]);
+    expect(findings(withPage('/MediaBox [0 0 3 14400]', ''))).toEqual([]);
+  });
+
+  it("passes a page tree node's box that the page overrides", () => {
+    expect(findings(withPage('/MediaBox [0 0 2 2]', '/MediaBox [0 0 500 500]'))).toEqual([]);
+  });
+});

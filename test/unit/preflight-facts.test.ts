@@ -168,7 +168,6 @@ describe('pdf-archive', () => {
       pages_readable: 'pass',
       fonts_embedded: 'fail',
       file_header: 'pass',
-      page_boundaries: 'pass',
       not_encrypted: 'pass',
       trailer_id: 'fail',
       forbidden_actions: 'pass',

@@ -1020,8 +1020,8 @@ export interface components {
          *         `additional_actions` (6.5.2: no `/AA` on the catalog, pages, annotations or fields);
          *       - `file_header` (6.1.2: `%PDF-1.0` to `%PDF-1.7` at byte 0, one end-of-line marker, then a comment of
          *         four bytes above 127; a file that claims PDF/A-1 is held to ISO 19005-1 6.1.2, which takes any
-         *         `%PDF-n.n` and does not count the end-of-line markers); `page_boundaries` (6.1.13: every page
-         *         box of `pages[].boxes` 3 to 14,400 units in each direction);
+         *         `%PDF-n.n` and does not count the end-of-line markers); `page_boundaries` (until 2026-11-27;
+         *         now part of `implementation_limits`, which reads the boxes as written);
          *       - `xmp_pdfa_claim` (6.6.4: `pdfaid:part` 1-4 and `pdfaid:conformance` A, B or U in
          *         `http://www.aiim.org/pdfa/ns/id/`, every property of that schema written with the prefix `pdfaid`); `no_embedded_files` (6.8: PDF/A-2 allows only PDF/A
          *         attachments; whether one is PDF/A is not checked, so any attachment fails);
@@ -1029,7 +1029,8 @@ export interface components {
          *         (6.1.9 [6.1.8]: objects begin and end on their own lines, single spaces in `N G obj`),
          *         `stream_syntax` (6.1.7.1 [6.1.7]: `stream` followed by CR LF or LF, an end-of-line before
          *         `endstream`, an exact `Length`), `hex_strings` (6.1.6), `implementation_limits` (6.1.13 [6.1.12]:
-         *         32-bit integers, reals, string, name, array and dictionary sizes; content streams not read),
+         *         32-bit integers, reals, string, name, array and dictionary sizes, page boundaries of 3 to 14,400
+         *         units on pages and page tree nodes as written; content streams not read),
          *         `lzw_filters` (6.1.7.2 [6.1.10]) and `permissions` (6.1.12, PDF/A-2 and -3 only: a permissions
          *         dictionary of UR3 and DocMDP, no digests in DocMDP's signature references);
          *       - `xmp_properties` (6.6.2.3.1; ISO 19005-1 6.7.2 when the file claims PDF/A-1: every XMP property is
