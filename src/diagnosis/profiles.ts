@@ -842,9 +842,10 @@ function accessibilityChecks(facts: Facts): Draft[] {
     annotationCheck(
       facts,
       'annotation_descriptions',
-      (a) => (exempt(a) || a.subtype === 'Widget' || a.contents ? undefined : a.subtype),
+      (a) =>
+        exempt(a) || a.subtype === 'Widget' || a.contents || a.alt || a.outside_crop ? undefined : a.subtype,
       {
-        pass: 'Every annotation has a description (/Contents)',
+        pass: 'Every annotation has a description (/Contents, or /Alt on its structure element)',
         fail: ([types]) =>
           `Annotations without a description: ${types}: give each a /Contents saying what it is or where it goes`,
       },

@@ -591,3 +591,48 @@ describe('pdf-archive: the part the file is held to', () => {
     );
   });
 });
+
+describe('pdf-accessibility: annotation descriptions (7.18.1)', () => {
+  /** A text annotation at `rect`, held by a structure element (with `alt` when given) through the parent tree. */
+  const annotated = (rect: number[], alt?: string) => (doc: PDFDocument) => {
+    const note = doc.context.register(
+      doc.context.obj({ Type: 'Annot', Subtype: 'Text', Rect: rect, F: 4, StructParent: 7 }),
+    );
+    doc.getPage(0).node.set(PDFName.of('Annots'), doc.context.obj([note]));
+    const root = doc.context.nextRef();
+    const element = doc.context.register(
+      doc.context.obj({
+        Type: 'StructElem',
+        S: 'Annot',
+        P: root,
+        K: doc.context.obj({ Type: 'OBJR', Obj: note }),
+        ...(alt === undefined ? {} : { Alt: PDFString.of(alt) }),
+      }),
+    );
+    doc.context.assign(
+      root,
+      doc.context.obj({
+        Type: 'StructTreeRoot',
+        K: element,
+        ParentTree: doc.context.obj({ Kids: [doc.context.obj({ Limits: [0, 10], Nums: [7, element] })] }),
+      }),
+    );
+    doc.catalog.set(PDFName.of('StructTreeRoot'), root);
+  };
+  const descriptions = async (name: string, edit: (doc: PDFDocument) => void) =>
+    check(await reportOf(name, edit), 'pdf-accessibility', 'annotation_descriptions');
+
+  it('takes an /Alt on the structure element that holds the annotation, found through the parent tree', async () => {
+    const described = await reportOf('annot-alt', annotated([10, 10, 50, 50], 'A reviewer note'));
+    expect(described.pages[0]?.annotation_details[0]).toMatchObject({ alt: true, outside_crop: false });
+    expect(check(described, 'pdf-accessibility', 'annotation_descriptions').status).toBe('pass');
+    expect((await descriptions('annot-no-alt', annotated([10, 10, 50, 50]))).status).toBe('fail');
+    expect((await descriptions('annot-empty-alt', annotated([10, 10, 50, 50], ' '))).status).toBe('fail');
+  });
+
+  it('leaves out an annotation whose rectangle lies outside the crop box', async () => {
+    const outside = await reportOf('annot-outside', annotated([300, 300, 350, 350]));
+    expect(outside.pages[0]?.annotation_details[0]).toMatchObject({ alt: false, outside_crop: true });
+    expect(check(outside, 'pdf-accessibility', 'annotation_descriptions').status).toBe('pass');
+  });
+});

@@ -1066,8 +1066,8 @@ export interface components {
          *         start at H1 and never skip a level going down); `table_headers` (7.5: a `TH` has a `Scope`
          *         unless its table's cells use `Headers`);
          *       - `annotations_tagged` (7.18.1: every annotation but a Popup, a PrinterMark or a hidden one has a
-         *         `/StructParent`); `annotation_descriptions` (7.18.1: those, widgets apart, have `/Contents`; an
-         *         `/Alt` on the enclosing structure element is not looked for); `tab_order` (7.18.3: a page with
+         *         `/StructParent`); `annotation_descriptions` (7.18.1: those, widgets apart, have `/Contents` or an
+         *         `/Alt` on the structure element that holds them, unless their `/Rect` lies outside the crop box); `tab_order` (7.18.3: a page with
          *         annotations has `/Tabs /S`); `form_field_descriptions` (7.18.4: every field has a `/TU`);
          *       - `fonts_embedded` (7.21.4.1); `unicode_text` (7.21.7: every font maps to Unicode in one of the
          *         ways `unicode_mapping` lists); `scanned_pages` (pages with images and no text need OCR; no
@@ -1221,6 +1221,17 @@ export interface components {
                 tagged: boolean;
                 /** @description Its `/Rect` has no width or no height. */
                 zero_size: boolean;
+                /**
+                 * @description The structure element that holds it (its `/StructParent` in the parent tree) has a non-empty
+                 *     `/Alt`, which describes it as well as `/Contents` would. Absent in reports made before
+                 *     2026-11-27.
+                 */
+                alt?: boolean;
+                /**
+                 * @description Its `/Rect` lies wholly outside the page's crop box, so nothing of it shows. Absent in reports
+                 *     made before 2026-11-27.
+                 */
+                outside_crop?: boolean;
             }[];
             /** @description The page's `/Tabs` (`S` is the structure order); null without one. */
             tab_order: string | null;
