@@ -1,5 +1,5 @@
 import type { Schemas } from '../contract.js';
-import { fontProgramType, nonEmbeddedFontType } from './font-program.js';
+import { fontProgramType, isStandard14, nonEmbeddedFontType } from './font-program.js';
 import { KEPT_PAGES } from './thread-cache.js';
 import type { Pdfium } from './pdfium.js';
 import type { CosFile } from './cos/file.js';
@@ -316,9 +316,9 @@ export class DocumentReader {
             ) || 'unnamed';
           const embedded = this.direct.FPDFFont_GetIsEmbedded(font) === 1;
           const known = into.structure?.fonts.get(name) ?? this.formFonts().get(name);
-          // a font of no font resource is PDFium's stand-in for one it does not take (an ExtGState's
-          // /Font, text before any Tf): not the file's font, and pdffonts does not list it either
-          if (!known && !embedded && into.structure) continue;
+          // a standard font of no font resource is PDFium's stand-in for one it does not take (an
+          // ExtGState's /Font, text before any Tf): not the file's font, and pdffonts does not list it
+          if (!known && !embedded && into.structure && isStandard14(name)) continue;
           const raw = known ?? NO_RAW_FONT;
           const subset = raw.subset || SUBSET_PREFIX.test(name);
           into.fonts.set(font, {

@@ -35,6 +35,9 @@ const STANDARD_14 = new Set([
   'ZapfDingbats',
 ]);
 
+/** One of the 14 fonts every reader has (and the names PDFium gives the stand-ins it draws with). */
+export const isStandard14 = (name: string): boolean => STANDARD_14.has(name);
+
 /** A font that is not embedded has no program to read: only a standard-14 name says what it is. */
 export function nonEmbeddedFontType(name: string): string {
   return STANDARD_14.has(name) ? 'Type1' : 'unknown';

@@ -258,14 +258,17 @@ function fontSubsetRules(
       if (subset) findings.add('subsets', 1, `the CIDFont subset ${name} (object ${num}) has no CIDSet`);
       return;
     }
-    const set = cos.streamBytes(cidSet) ?? new Uint8Array(0);
+    const set = cos.streamBytes(cidSet);
+    // a CIDSet this reader cannot decode (a filter it does not take) is not judged
+    if (!set) return;
     const listed = listedCids(set);
     const bytes = cos.streamBytes(program, MAX_FONT_PROGRAM);
     const identity = font.get('CIDToGIDMap') === undefined || nameOf(font.get('CIDToGIDMap')) === 'Identity';
-    // a TrueType CIDFont mapped by identity: each outlined glyph's CID is its glyph id
+    // a TrueType CIDFont mapped by identity: each outlined glyph's CID is its glyph id; mapped otherwise, the
+    // CIDs are not its glyph ids and are not judged. A CFF CIDFont's glyphs are its CIDs, by count.
     const outlined = bytes && identity && subtype === 'CIDFontType2' ? outlinedGlyphs(bytes) : undefined;
     const unlisted = outlined?.filter((gid) => gid > 0 && !((set[gid >> 3] ?? 0) & (0x80 >> (gid & 7))));
-    const glyphs = bytes && !outlined ? glyphCount(bytes) : undefined;
+    const glyphs = bytes && subtype === 'CIDFontType0' ? glyphCount(bytes) : undefined;
     const problem =
       listed === 0
         ? `the CIDSet of ${name} (object ${num}) lists no CID`
@@ -314,7 +317,10 @@ function scanObject(cos: CosFile, file: Reader, num: number, offset: number, fin
       if (!/stream(\r\n|\n)$/.test(keyword))
         findings.both('streams', `the stream keyword of object ${num} is not followed by CR LF or LF alone`);
       const length = cos.get(dict, 'Length');
-      if (typeof length !== 'number') return;
+      if (typeof length !== 'number' || !Number.isInteger(length) || length < 0) {
+        findings.both('streams', `object ${num}'s Length is not a whole number of bytes`);
+        return;
+      }
       const tail = text(file.at(offset + dataStart + length, 64), 0, 11);
       if (tail.startsWith('endstream'))
         findings.both(
@@ -390,11 +396,20 @@ function scanFile(cos: CosFile, findings: Findings): void {
     else streams.add(entry.container);
   }
   direct.sort((a, b) => a[1] - b[1]);
-  for (const [num, offset] of direct) scanObject(cos, file, num, offset, findings);
+  // an offset is read once, however many entries name it (a hostile xref can name one offset 200,000 times)
+  const offsets = new Set<number>();
+  for (const [num, offset] of direct) {
+    if (offsets.has(offset)) continue;
+    offsets.add(offset);
+    scanObject(cos, file, num, offset, findings);
+  }
   for (const container of streams) {
     const stream = cos.objectStream(container);
     if (!stream) continue;
+    const read = new Set<number>();
     for (const [num, at] of stream.offsets) {
+      if (read.has(at)) continue;
+      read.add(at);
       try {
         const value = new Lexer(
           stream.bytes,

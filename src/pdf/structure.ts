@@ -8,6 +8,7 @@ import {
   PdfName,
   type PdfDict,
   PdfRef,
+  SyntaxFailure,
   type PdfValue,
   textString,
 } from './cos/syntax.js';
@@ -175,21 +176,21 @@ export function catalogFacts(cos: CosFile, fileHead: Uint8Array, infoPdfx: strin
     trailer_id:
       Array.isArray(id) && id.length === 2 && id.every((part) => cos.resolve(part) instanceof Uint8Array),
     file_header: fileHeader(fileHead),
-    object_findings: objectFindings(cos).map((f) => ({ ...f, message: f.message.slice(0, 400) })),
-    metadata_findings: limitPerPart(
-      [
+    object_findings: orEmpty(() => objectFindings(cos)).map((f) => ({
+      ...f,
+      message: f.message.slice(0, 400),
+    })),
+    metadata_findings: limitPerClause(
+      orEmpty(() => [
         ...metadataFindings(packet),
         ...infoDisagreements(infoText(cos), packet).map((message) => ({
           part: 1 as const,
           clause: '6.7.3',
           message,
         })),
-      ],
+      ]),
       20,
-    ).map((f) => ({
-      ...f,
-      message: f.message.slice(0, 400),
-    })),
+    ).map((f) => ({ ...f, message: f.message.slice(0, 400) })),
     suspects: cos.get(markInfo, 'Suspects') === true,
     ...structFacts(cos, catalog),
     ...actionFacts(cos),
@@ -273,14 +274,28 @@ function infoText(cos: CosFile): Map<string, string> {
   return entries;
 }
 
-/** The first `limit` findings of each part: a packet can break a rule thousands of times. */
-function limitPerPart<T extends { part: number }>(findings: T[], limit: number): T[] {
-  const counts = new Map<number, number>();
+/** The first `limit` findings of each part's clause: a packet can break a rule thousands of times. */
+function limitPerClause<T extends { part: number; clause: string }>(findings: T[], limit: number): T[] {
+  const counts = new Map<string, number>();
   return findings.filter((finding) => {
-    const count = (counts.get(finding.part) ?? 0) + 1;
-    counts.set(finding.part, count);
+    const key = `${finding.part} ${finding.clause}`;
+    const count = (counts.get(key) ?? 0) + 1;
+    counts.set(key, count);
     return count <= limit;
   });
+}
+
+/**
+ * A reader of one more fact that must not cost the others: bytes it cannot read as it expects (a RangeError
+ * or a SyntaxFailure) leave it empty.
+ */
+function orEmpty<T>(read: () => T[]): T[] {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof RangeError || error instanceof SyntaxFailure) return [];
+    throw error;
+  }
 }
 
 function boxOf(cos: CosFile, value: PdfValue | undefined): Box | undefined {

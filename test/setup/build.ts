@@ -13,6 +13,10 @@ export default async function setup(project: TestProject) {
   startWhatProjectsNeed(project);
   const build = spawn(process.execPath, ['scripts/build-if-stale.mjs'], { stdio: 'inherit' });
   const [code] = (await once(build, 'exit')) as [number | null];
-  if (code !== 0) throw new Error('dist/ could not be built (scripts/build-if-stale.mjs)');
+  if (code !== 0) {
+    // no project will take the servers started for it: stop them before the run ends
+    await stopUnused();
+    throw new Error('dist/ could not be built (scripts/build-if-stale.mjs)');
+  }
   return stopUnused;
 }

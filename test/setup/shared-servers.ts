@@ -81,17 +81,23 @@ async function onServer(url: string, sql: string): Promise<void> {
 async function startPostgres(): Promise<SharedPostgres> {
   const server = await startPostgresServer();
   const template = `ota_template_${randomBytes(6).toString('hex')}`;
-  await onServer(server.url, `CREATE DATABASE ${template}`);
-  const templateUrl = new URL(server.url);
-  templateUrl.pathname = `/${template}`;
-  const store = await openPostgresStore({
-    url: templateUrl.href,
-    poolSize: 1,
-    statementTimeoutMs: 60_000,
-    connectTimeoutMs: 10_000,
-    applicationName: 'test-template',
-  });
-  await store.close();
+  try {
+    await onServer(server.url, `CREATE DATABASE ${template}`);
+    const templateUrl = new URL(server.url);
+    templateUrl.pathname = `/${template}`;
+    const store = await openPostgresStore({
+      url: templateUrl.href,
+      poolSize: 1,
+      statementTimeoutMs: 60_000,
+      connectTimeoutMs: 10_000,
+      applicationName: 'test-template',
+    });
+    await store.close();
+  } catch (error) {
+    // a template that cannot be made leaves no server behind
+    await server.stop();
+    throw error;
+  }
   return {
     url: server.url,
     template,

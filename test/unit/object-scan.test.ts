@@ -64,6 +64,16 @@ describe('the file syntax scan (ISO 19005 6.1)', () => {
     expect(long[0]?.message).toContain('Length (9) is not the number of bytes');
   });
 
+  it('fails a Length that is not a whole number, and goes on with the objects after it', () => {
+    const found = findings(
+      pdf([CATALOG, PAGES, '<< /Length 5.5 >>\nstream\nhello\nendstream', '<< /X <414> >>']),
+    );
+    expect(found.map((f) => f.message)).toEqual([
+      "object 3's Length is not a whole number of bytes",
+      'a hexadecimal string of 3 digits in object 4',
+    ]);
+  });
+
   it('fails a hex string of an odd number of digits, and one with a byte that is no digit (6.1.6)', () => {
     expect(findings(pdf([CATALOG, PAGES, '<< /X <414> >>']))[0]).toMatchObject({ clause: '6.1.6' });
     expect(findings(pdf([CATALOG, PAGES, '<< /X <41G1> >>']), 1)[0]?.message).toContain('no hex digit');

@@ -177,3 +177,19 @@ describe('the information dictionary against the XMP (ISO 19005-1 6.7.3)', () =>
     expect(infoDisagreements(new Map([['Author', 'Ann']]), two)[0]).toContain('has 2 entries, not one');
   });
 });
+
+describe('XMP that is odd but allowed, or hostile', () => {
+  it('reads a qualified value written with rdf:parseType="Resource" as the value, not a structure', () => {
+    const body = `<xmp:Identifier><rdf:Bag><rdf:li rdf:parseType="Resource"><rdf:value>ISBN 1</rdf:value>
+      <xmpidq:Scheme xmlns:xmpidq="http://ns.adobe.com/xmp/Identifier/qual/1.0/">ISBN</xmpidq:Scheme>
+      </rdf:li></rdf:Bag></xmp:Identifier>`;
+    expect(findings(body)).toEqual([]);
+  });
+
+  it('answers at once for an extension value type of 100,000 characters', () => {
+    const started = Date.now();
+    const body = `${EXTENSION(PROPERTY('count', `${'Bag '.repeat(25_000)}Integer`))}<ex:count xmlns:ex="http://example.com/ns/">3</ex:count>`;
+    expect(findings(body)[0]?.message).toMatch(/^ex:count is a simple value, not a Bag array/);
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+});

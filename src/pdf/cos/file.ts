@@ -238,9 +238,12 @@ export class CosFile {
         const lexer = new Lexer(bytes.subarray(0, first));
         const offsets = new Map<number, number>();
         for (let i = 0; i < count; i++) {
-          const objectNumber = Number(lexer.word());
-          const at = Number(lexer.word());
-          if (!Number.isInteger(objectNumber) || !Number.isInteger(at)) break;
+          const [numberWord, atWord] = [lexer.word(), lexer.word()];
+          const objectNumber = Number(numberWord);
+          const at = Number(atWord);
+          // the header's end ('' is no number, whatever Number('') says) ends a hostile /N early
+          if (numberWord === '' || atWord === '' || !Number.isInteger(objectNumber) || !Number.isInteger(at))
+            break;
           offsets.set(objectNumber, first + at);
         }
         parsed = { bytes, offsets };

@@ -36,31 +36,18 @@ interface DateParts {
 }
 
 /** A PDF date (ISO 32000-1, 7.9.4): D:YYYYMMDDHHmmSSOHH'mm', every part after the year optional. */
-function pdfDate(text: string): DateParts | null {
-  const match =
-    /^(?:D:)?(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?(?:([Zz+-])(?:(\d{2})'?(\d{2})?'?)?)?$/.exec(
-      text.trim(),
-    );
-  if (!match) return null;
-  const [, year, month = '01', day = '01', hour = '00', minute = '00', second = '00', sign, oh, om] = match;
-  return {
-    fields: [year, month, day, hour, minute, second].map(Number),
-    offset: zone(sign, oh, om),
-  };
-}
-
+const PDF_DATE =
+  /^(?:D:)?(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?(?:([Zz+-])(?:(\d{2})'?(\d{2})?'?)?)?$/;
 /** An XMP date (ISO 8601 as XMP takes it): YYYY[-MM[-DD[Thh:mm[:ss[.s]][zone]]]]. */
-function xmpDate(text: string): DateParts | null {
-  const match =
-    /^(\d{4})(?:-(\d{2})(?:-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:([Zz+-])(?:(\d{2}):(\d{2}))?)?)?)?)?$/.exec(
-      text.trim(),
-    );
+const XMP_DATE =
+  /^(\d{4})(?:-(\d{2})(?:-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:([Zz+-])(?:(\d{2}):(\d{2}))?)?)?)?)?$/;
+
+/** A date's parts as `pattern` captures them: year to second, then the zone's sign, hours and minutes. */
+function dateParts(pattern: RegExp, text: string): DateParts | null {
+  const match = pattern.exec(text.trim());
   if (!match) return null;
   const [, year, month = '01', day = '01', hour = '00', minute = '00', second = '00', sign, oh, om] = match;
-  return {
-    fields: [year, month, day, hour, minute, second].map(Number),
-    offset: zone(sign, oh, om),
-  };
+  return { fields: [year, month, day, hour, minute, second].map(Number), offset: zone(sign, oh, om) };
 }
 
 function zone(
@@ -94,7 +81,7 @@ function disagreement(value: XmpValue | undefined, info: string, as: Comparison)
   const text = firstText(value);
   if (text === null) return 'is not text';
   if (as === 'text') return text === info ? null : `holds "${clip(text)}"`;
-  const [ours, theirs] = [pdfDate(info), xmpDate(text)];
+  const [ours, theirs] = [dateParts(PDF_DATE, info), dateParts(XMP_DATE, text)];
   if (!ours) return null; // an unreadable PDF date is another rule's (ISO 32000-1 7.9.4)
   return theirs && sameDate(ours, theirs) ? null : `holds "${clip(text)}", another date`;
 }

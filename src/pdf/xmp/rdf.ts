@@ -94,7 +94,7 @@ function valueOf(element: Element, depth: number): XmpValue {
   const resource = element.getAttributeNodeNS(RDF, 'resource');
   if (resource) return simple(resource.value, lang);
   const parseType = element.getAttributeNS(RDF, 'parseType');
-  if (parseType === 'Resource') return { kind: 'struct', fields: fieldsOf(element, next) };
+  if (parseType === 'Resource') return structOrQualified(fieldsOf(element, next), lang);
   if (parseType) return { kind: 'malformed', reason: `rdf:parseType="${parseType}"` };
   const children = childElements(element);
   if (children.length === 0) {
@@ -113,10 +113,16 @@ function valueOf(element: Element, depth: number): XmpValue {
     return { kind: 'array', form, items: items.map((item) => valueOf(item, next)) };
   }
   if (!isRdf(only, 'Description')) return { kind: 'malformed', reason: `an unexpected ${only.nodeName}` };
-  const fields = fieldsOf(only, next);
+  return structOrQualified(fieldsOf(only, next), lang);
+}
+
+/**
+ * Fields of a node element or of `rdf:parseType="Resource"`: a structure, or, with an `rdf:value` among them,
+ * that value qualified by the other fields (Part 1, 7.9.2.5).
+ */
+function structOrQualified(fields: XmpProperty[], lang: string | null): XmpValue {
   const value = fields.find((field) => field.namespace === RDF && field.name === 'value');
   if (!value) return { kind: 'struct', fields };
-  // a qualified value: rdf:value is the value, the other fields qualify it
   const qualifiers = fields.filter((field) => field !== value);
   if (value.value.kind !== 'simple') return value.value;
   const qualifierLang = qualifiers.find((q) => q.namespace === XML && q.name === 'lang');

@@ -81,6 +81,8 @@ export function typeMismatch(value: XmpValue, spec: PropertyType, types: Structu
   return null;
 }
 
+const MAX_TYPE_NAME = 200;
+
 const CANONICAL = new Map(
   [...TEXT_TYPES, ...Object.keys(LEXICAL), 'Lang Alt', 'Any'].map((name) => [name.toLowerCase(), name]),
 );
@@ -90,6 +92,8 @@ const CANONICAL = new Map(
  * case, and an open or closed Choice of a type taken as that type ("Closed Choice of Integer": Integer).
  */
 export function canonicalType(written: string, types: StructuredTypes): string {
+  // a type name longer than any a schema writes is left as written (and so unknown): no deep recursion
+  if (written.length > MAX_TYPE_NAME) return written;
   const trimmed = written.trim().replace(/\s+/g, ' ');
   const choice = /^(?:open|closed) choice(?: of (.+))?$/i.exec(trimmed);
   if (choice) return canonicalType(choice[1] ?? 'Text', types);
