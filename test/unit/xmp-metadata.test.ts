@@ -193,3 +193,15 @@ describe('XMP that is odd but allowed, or hostile', () => {
     expect(Date.now() - started).toBeLessThan(2_000);
   });
 });
+
+describe('Info strings in PDFDocEncoding against the XMP', () => {
+  it('reads 0x90 as a right single quote, so an Info title agrees with its dc:title', async () => {
+    const { textString } = await import('../../src/pdf/cos/syntax.js');
+    const title = textString(Uint8Array.from([0x49, 0x74, 0x90, 0x73, 0x20, 0x80, 0x20, 0xa0, 0x35]))!;
+    expect(title).toBe('It\u2019s \u2022 \u20ac5');
+    const xmp = readXmp(
+      packet(`<dc:title><rdf:Alt><rdf:li xml:lang="x-default">${title}</rdf:li></rdf:Alt></dc:title>`),
+    );
+    expect(infoDisagreements(new Map([['Title', title]]), xmp)).toEqual([]);
+  });
+});

@@ -252,7 +252,63 @@ export const isStream = (value: PdfValue | undefined): value is { stream: PdfStr
 export const nameOf = (value: PdfValue | undefined): string | undefined =>
   value instanceof PdfName ? value.name : undefined;
 
-/** A text string (7.9.2.2): UTF-16BE or UTF-8 with their byte-order marks, else PDFDocEncoding (read as Latin-1). */
+/**
+ * PDFDocEncoding where it differs from Latin-1 (ISO 32000-1, Annex D.2): 0x18-0x1F accents, 0x80-0xA0
+ * punctuation and ligatures; 0x9F and 0xAD are undefined there and read as U+FFFD.
+ */
+const PDF_DOC_ENCODING: Readonly<Record<number, string>> = {
+  0x18: '\u02d8',
+  0x19: '\u02c7',
+  0x1a: '\u02c6',
+  0x1b: '\u02d9',
+  0x1c: '\u02dd',
+  0x1d: '\u02db',
+  0x1e: '\u02da',
+  0x1f: '\u02dc',
+  0x80: '\u2022',
+  0x81: '\u2020',
+  0x82: '\u2021',
+  0x83: '\u2026',
+  0x84: '\u2014',
+  0x85: '\u2013',
+  0x86: '\u0192',
+  0x87: '\u2044',
+  0x88: '\u2039',
+  0x89: '\u203a',
+  0x8a: '\u2212',
+  0x8b: '\u2030',
+  0x8c: '\u201e',
+  0x8d: '\u201c',
+  0x8e: '\u201d',
+  0x8f: '\u2018',
+  0x90: '\u2019',
+  0x91: '\u201a',
+  0x92: '\u2122',
+  0x93: '\ufb01',
+  0x94: '\ufb02',
+  0x95: '\u0141',
+  0x96: '\u0152',
+  0x97: '\u0160',
+  0x98: '\u0178',
+  0x99: '\u017d',
+  0x9a: '\u0131',
+  0x9b: '\u0142',
+  0x9c: '\u0153',
+  0x9d: '\u0161',
+  0x9e: '\u017e',
+  0x9f: '\ufffd',
+  0xa0: '\u20ac',
+  0xad: '\ufffd',
+};
+
+/** Bytes in PDFDocEncoding as text. */
+function pdfDocText(bytes: Uint8Array): string {
+  let out = '';
+  for (const byte of bytes) out += PDF_DOC_ENCODING[byte] ?? String.fromCharCode(byte);
+  return out;
+}
+
+/** A text string (7.9.2.2): UTF-16BE or UTF-8 with their byte-order marks, else PDFDocEncoding. */
 export function textString(value: PdfValue | undefined): string | undefined {
   if (!(value instanceof Uint8Array)) return undefined;
   if (value[0] === 0xfe && value[1] === 0xff) {
@@ -263,5 +319,5 @@ export function textString(value: PdfValue | undefined): string | undefined {
   }
   if (value[0] === 0xef && value[1] === 0xbb && value[2] === 0xbf)
     return new TextDecoder().decode(value.subarray(3));
-  return latin1(value, 0, value.length);
+  return pdfDocText(value);
 }
