@@ -326,35 +326,6 @@ function outputIntentProfileCheck(facts: Facts): Draft {
       );
 }
 
-/**
- * The metadata clauses of the part the file is judged by (ISO 19005-1 6.7.2 and 6.7.8, ISO 19005-2 6.6.2.3.1
- * and 6.6.2.3.3): the findings the reader made of the XMP packet, for that part.
- */
-function metadataCheck(facts: Facts, part: 1 | 2, kind: 'properties' | 'extension'): Draft {
-  const clause = {
-    1: { properties: '6.7.2', extension: '6.7.8' },
-    2: { properties: '6.6.2.3.1', extension: '6.6.2.3.3' },
-  }[part][kind];
-  const id = kind === 'properties' ? 'xmp_properties' : 'xmp_extension_schemas';
-  const findings = (facts.document.metadata_findings ?? []).filter(
-    (f) => f.part === part && f.clause === clause,
-  );
-  const subject = kind === 'properties' ? 'XMP properties' : 'extension schemas';
-  const ok =
-    kind === 'properties'
-      ? `Every XMP property is of a schema PDF/A-${part} knows or describes, with its type`
-      : 'The extension schemas are written as PDF/A asks';
-  const fix =
-    kind === 'properties'
-      ? `write each value in its schema's type, and describe any other schema in a PDF/A extension schema`
-      : 'write each extension schema with the pdfaExtension, pdfaSchema, pdfaProperty, pdfaType and pdfaField structures, their prefixes and required fields';
-  const draft =
-    findings.length === 0
-      ? pass(id, 'error', ok)
-      : fail(id, 'error', `Problems of ${subject}: ${listed(findings.map((f) => f.message))}: ${fix}`);
-  return { ...draft, clause };
-}
-
 type ClauseFinding = NonNullable<Facts['document']['object_findings']>[number];
 
 /**
@@ -366,15 +337,20 @@ function clauseCheck(
   id: string,
   part: 1 | 2,
   clauses: Partial<Record<1 | 2, string>>,
-  messages: { pass: string; fix: string; notApplicable?: string },
+  messages: { pass: string; fix: string; notApplicable?: string; subject?: string },
 ): Draft {
   const clause = clauses[part];
   if (!clause) return notApplicable(id, 'error', messages.notApplicable ?? 'Not a rule of this part');
   const found = (findings ?? []).filter((f) => f.part === part && f.clause === clause);
+  const problems = `${listed(found.map((f) => f.message))}: ${messages.fix}`;
   const draft =
     found.length === 0
       ? pass(id, 'error', messages.pass)
-      : fail(id, 'error', capitalized(`${listed(found.map((f) => f.message))}: ${messages.fix}`));
+      : fail(
+          id,
+          'error',
+          messages.subject ? `Problems of ${messages.subject}: ${problems}` : capitalized(problems),
+        );
   return { ...draft, clause };
 }
 
@@ -409,6 +385,49 @@ function imageDictionariesCheck(facts: Facts, part: 1 | 2): Draft {
 const REWRITE = 'save the file again with a PDF/A writer';
 
 const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/**
+ * The metadata clauses of the part the file is judged by (ISO 19005-1 6.7.2, 6.7.8 and 6.7.3, ISO 19005-2
+ * 6.6.2.3.1 and 6.6.2.3.3): the findings the reader made of the XMP packet (`document.metadata_findings`).
+ */
+function metadataChecks(facts: Facts, part: 1 | 2): Draft[] {
+  const findings = facts.document.metadata_findings;
+  return [
+    clauseCheck(
+      findings,
+      'xmp_properties',
+      part,
+      { 1: '6.7.2', 2: '6.6.2.3.1' },
+      {
+        pass: `Every XMP property is of a schema PDF/A-${part} knows or describes, with its type`,
+        fix: "write each value in its schema's type, and describe any other schema in a PDF/A extension schema",
+        subject: 'XMP properties',
+      },
+    ),
+    clauseCheck(
+      findings,
+      'xmp_extension_schemas',
+      part,
+      { 1: '6.7.8', 2: '6.6.2.3.3' },
+      {
+        pass: 'The extension schemas are written as PDF/A asks',
+        fix: 'write each extension schema with the pdfaExtension, pdfaSchema, pdfaProperty, pdfaType and pdfaField structures, their prefixes and required fields',
+        subject: 'extension schemas',
+      },
+    ),
+    clauseCheck(
+      findings,
+      'xmp_info_agreement',
+      part,
+      { 1: '6.7.3' },
+      {
+        pass: 'The document information dictionary agrees with the XMP metadata',
+        fix: 'write the same values in both (or drop the Info entries)',
+        notApplicable: 'PDF/A-2 and -3 do not ask the information dictionary to agree with the XMP',
+      },
+    ),
+  ];
+}
 
 /** ISO 19005's clauses read object by object (`document.object_findings`). */
 function objectChecks(facts: Facts, part: 1 | 2): Draft[] {
@@ -511,29 +530,6 @@ function objectChecks(facts: Facts, part: 1 | 2): Draft[] {
       },
     ),
   ];
-}
-
-/** ISO 19005-1, 6.7.3: the document information dictionary agrees with its XMP analogues (PDF/A-1 only). */
-function infoAgreementCheck(facts: Facts, part: 1 | 2): Draft {
-  const id = 'xmp_info_agreement';
-  if (part !== 1)
-    return notApplicable(
-      id,
-      'error',
-      'PDF/A-2 and -3 do not ask the information dictionary to agree with the XMP',
-    );
-  const findings = (facts.document.metadata_findings ?? []).filter(
-    (f) => f.part === 1 && f.clause === '6.7.3',
-  );
-  const draft =
-    findings.length === 0
-      ? pass(id, 'error', 'The document information dictionary agrees with the XMP metadata')
-      : fail(
-          id,
-          'error',
-          `${listed(findings.map((f) => f.message))}: write the same values in both (or drop the Info entries)`,
-        );
-  return { ...draft, clause: '6.7.3' };
 }
 
 /** A check over the pages' annotations: `problem` names what is wrong with one, or nothing. */
@@ -693,9 +689,7 @@ function archiveChecks(facts: Facts, judged: JudgedPart): Draft[] {
         : 'The file has no XMP metadata: add it, with the PDF/A identification (pdfaid:part, pdfaid:conformance)',
     ),
     ...objectChecks(facts, part),
-    metadataCheck(facts, part, 'properties'),
-    metadataCheck(facts, part, 'extension'),
-    infoAgreementCheck(facts, part),
+    ...metadataChecks(facts, part),
     claimsPart1
       ? pageCheck(facts, 'no_transparency_part1', 'error', (p) => (p.transparency ? ['transparency'] : []), {
           pass: 'No transparency, as PDF/A-1 requires',
