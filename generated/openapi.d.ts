@@ -992,15 +992,15 @@ export interface components {
          *       (`judged_as`), each with its clause: ISO 19005-2's below (ISO 19005-3 shares them), ISO 19005-1's
          *       when the file is held to PDF/A-1; all errors:
          *       - `pages_readable`; `fonts_embedded` (6.2.11.4.1); `not_encrypted` and `trailer_id` (6.1.3);
-         *       - `output_intent` (6.2.4.3: device colour, as `pages[].device_colors` reads it (transparency groups'
-         *         device blending colour spaces included), only where the PDF/A
+         *       - `output_intent` (6.2.4.3: device colour, as `pages[].device_colors` reads it, only where the PDF/A
          *         output intent (`GTS_PDFA1`) covers it: DeviceRGB under an RGB one, DeviceCMYK under a CMYK one,
          *         DeviceGray under any; no device colour at all without one); `output_intent_profile` (6.2.3: the
          *         intent's ICC profile is an output (`prtr`) or display (`mntr`) profile of RGB, CMYK or gray;
          *         not applicable without an intent); `blend_modes` (6.2.10: only blend modes ISO 32000-1 defines);
-         *         `blending_color_space` (6.2.10: without a PDF/A output intent, a page with `transparency` names
-         *         its blending colour space, `group_color_space`; not applicable with an intent, under which a
-         *         transparency group's device `/CS` counts as device colour for `output_intent`);
+         *         `blending_color_space` (6.2.10: a transparency group's device blending colour space,
+         *         `pages[].group_device_colors`, is covered by the PDF/A output intent as `output_intent` says of
+         *         device colour (until 2026-11-27 `output_intent` judged it); without an intent, a page with
+         *         `transparency` also names its blending colour space, `group_color_space`);
          *         `transfer_functions` (6.2.5: no `/TR`, no `/TR2` other than `/Default`); `rendering_intents`
          *         (6.2.6: only the four ISO 32000-1 defines); `image_dictionaries` (6.2.8.1 [6.2.4]: no image with
          *         `/Interpolate true`, `/Alternates`, `/OPI` or a rendering intent ISO 32000-1 does not define; it is
@@ -1150,6 +1150,12 @@ export interface components {
              *     transparency group or its group names none. Absent in reports made before 2026-11-27.
              */
             group_color_space?: string | null;
+            /**
+             * @description Device colour spaces that transparency groups of the page name as their blending colour space
+             *     (`/Group /CS` of the page and of the forms, patterns, Type 3 fonts and soft masks its resources
+             *     hold), sorted. Not part of `device_colors`. Absent in reports made before 2026-11-27.
+             */
+            group_device_colors?: ("gray" | "rgb" | "cmyk")[];
             /** @description Colorants of the Separation and DeviceN colour spaces in the page's resources, process colours, `All` and `None` left out. */
             spot_colors: string[];
             width_pt: number | null;
@@ -1257,6 +1263,13 @@ export interface components {
              *     neither tagged nor marked as an artifact.
              */
             untagged_content: number;
+            /**
+             * @description What the page's content streams (and the forms, patterns and Type 3 glyphs they draw) break of
+             *     ISO 19005, by part and clause: numbers past the implementation limits (integers beyond 32 bits;
+             *     for PDF/A-1, reals beyond ±32,767), graphics states nested more than 28 deep, inline images
+             *     with `/I true`. At most five per part and clause. Absent in reports made before 2026-11-27.
+             */
+            content_findings?: components["schemas"]["ClauseFinding"][];
             error: string | null;
         };
         /** @description `[x0, y0, x1, y1]` in points. */

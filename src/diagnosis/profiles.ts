@@ -242,9 +242,8 @@ function intentColorSpace(intent: OutputIntent): string | null {
 function deviceColorCheck(facts: Facts): Draft {
   const intents = pdfaIntents(facts);
   const space = intents.length > 0 ? intentColorSpace(intents[0]!) : null;
-  const allowed = (device: string) =>
-    intents.length > 0 && (device === 'gray' || (device === 'rgb' ? space === 'RGB' : space === 'CMYK'));
-  return pageCheck(facts, 'output_intent', 'error', (p) => p.device_colors.filter((d) => !allowed(d)), {
+  const covered = coveredByIntent(facts);
+  return pageCheck(facts, 'output_intent', 'error', (p) => p.device_colors.filter((d) => !covered(d)), {
     pass:
       intents.length > 0
         ? `Device colour agrees with the ${space ?? ''} output intent`.replace('  ', ' ')
@@ -254,6 +253,14 @@ function deviceColorCheck(facts: Facts): Draft {
         ? `Device colour (${devices}) that the ${space ?? 'unknown'} output intent does not cover: convert it to the output intent's colour space or to ICC-based colour`
         : `Device colour (${devices}) with no PDF/A output intent: add a GTS_PDFA1 output intent with an ICC profile, or use ICC-based colour`,
   });
+}
+
+/** The device colour the file's PDF/A output intent covers: as `deviceColorCheck` says; none without one. */
+function coveredByIntent(facts: Facts): (device: string) => boolean {
+  const intents = pdfaIntents(facts);
+  const space = intents.length > 0 ? intentColorSpace(intents[0]!) : null;
+  return (device) =>
+    intents.length > 0 && (device === 'gray' || (device === 'rgb' ? space === 'RGB' : space === 'CMYK'));
 }
 
 /**
@@ -280,25 +287,29 @@ function fileHeaderCheck(facts: Facts, claimsPart1: boolean): Draft {
 }
 
 /**
- * ISO 19005-2, 6.2.10: with no PDF/A output intent to blend in, a page with transparency names its blending
- * colour space in its transparency group (`/Group /CS`).
+ * ISO 19005-2, 6.2.10: a transparency group's device blending colour space is one the output intent covers,
+ * as device colour is; without an intent, a page with transparency names its blending colour space.
  */
 function blendingColorSpaceCheck(facts: Facts): Draft {
-  if (pdfaIntents(facts).length > 0)
-    return notApplicable(
-      'blending_color_space',
-      'error',
-      'The PDF/A output intent is the blending colour space of every page',
-    );
+  const covered = coveredByIntent(facts);
+  const withIntent = pdfaIntents(facts).length > 0;
   return pageCheck(
     facts,
     'blending_color_space',
     'error',
-    (p) => (p.transparency && !p.group_color_space ? [`page ${p.page}`] : []),
+    (p) => {
+      const uncovered = (p.group_device_colors ?? []).filter((d) => !covered(d));
+      if (uncovered.length > 0) return [`${uncovered.join(', ')} on page ${p.page}`];
+      return !withIntent && p.transparency && !p.group_color_space ? [`page ${p.page}`] : [];
+    },
     {
-      pass: 'Every page with transparency names its blending colour space',
+      pass: withIntent
+        ? 'Every device blending colour space agrees with the PDF/A output intent'
+        : 'Every page with transparency names its blending colour space',
       fail: () =>
-        'Transparency on pages with no blending colour space and no PDF/A output intent: give each page a transparency group with an ICC-based /CS, or add a GTS_PDFA1 output intent',
+        withIntent
+          ? "A transparency group blends in a device colour space the PDF/A output intent does not cover: give it an ICC-based /CS, or the output intent's colour space"
+          : 'Transparency with a device blending colour space, or with none, and no PDF/A output intent: give each transparency group an ICC-based /CS, or add a GTS_PDFA1 output intent',
     },
   );
 }
@@ -362,6 +373,7 @@ function imageDictionariesCheck(facts: Facts, part: 1 | 2): Draft {
   const interpolated = okPages(facts).reduce((sum, p) => sum + p.interpolated_images, 0);
   const findings = [
     ...(facts.document.object_findings ?? []),
+    ...okPages(facts).flatMap((p) => p.content_findings ?? []),
     ...(interpolated > 0
       ? [1, 2].map((p) => ({
           part: p,
@@ -431,7 +443,10 @@ function metadataChecks(facts: Facts, part: 1 | 2): Draft[] {
 
 /** ISO 19005's clauses read object by object (`document.object_findings`). */
 function objectChecks(facts: Facts, part: 1 | 2): Draft[] {
-  const findings = facts.document.object_findings;
+  const findings = [
+    ...(facts.document.object_findings ?? []),
+    ...okPages(facts).flatMap((p) => p.content_findings ?? []),
+  ];
   return [
     clauseCheck(
       findings,

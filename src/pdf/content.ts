@@ -17,6 +17,15 @@ export interface ContentFacts {
   device_colors: DeviceColor[];
   /** Painting operations of the page's own content outside any marked content with an MCID or an Artifact. */
   untagged_content: number;
+  /** What the content breaks of ISO 19005's limits and image rules, by part and clause. */
+  content_findings: ClauseFinding[];
+}
+
+/** What a file breaks of one clause of a part of ISO 19005 (1 for PDF/A-1, 2 for PDF/A-2 and -3). */
+export interface ClauseFinding {
+  part: 1 | 2;
+  clause: string;
+  message: string;
 }
 
 /** The device colour spaces by the names content (and inline images' abbreviations) give them. */
@@ -42,21 +51,50 @@ const OPERATOR_COLOR: Record<string, DeviceColor> = {
   K: 'cmyk',
 };
 const PAINTING = ['Tj', 'TJ', "'", '"', 'f', 'F', 'f*', 'B', 'B*', 'b', 'b*', 'S', 's', 'Do', 'sh', 'BI'];
+/** The colours a painting operator paints with: the fill's, the stroke's, or the text rendering mode's. */
+const PAINTS_WITH: Record<string, 'fill' | 'stroke' | 'both' | 'text'> = {
+  f: 'fill',
+  F: 'fill',
+  'f*': 'fill',
+  B: 'both',
+  'B*': 'both',
+  b: 'both',
+  'b*': 'both',
+  S: 'stroke',
+  s: 'stroke',
+  Tj: 'text',
+  TJ: 'text',
+  "'": 'text',
+  '"': 'text',
+};
+const STATE_OPERATORS = ['q', 'Q', 'Tr', 'Tf', 'sc', 'scn', 'SC', 'SCN', 'd0', 'd1'];
 
 /** What the scan does at an operator; keyed by its (at most three) bytes, so no string is made per token. */
 interface OperatorKind {
   op: string;
   color?: DeviceColor;
   paints: boolean;
+  /** the colour it sets is the stroke's (`G`, `RG`, `K`, `CS`, `SC`, `SCN`) */
+  stroking: boolean;
 }
 const operatorKey = (op: string) =>
   (op.charCodeAt(0) << 16) | ((op.charCodeAt(1) || 0) << 8) | (op.charCodeAt(2) || 0);
 const OPERATORS = new Map<number, OperatorKind>();
-for (const op of [...PAINTING, ...Object.keys(OPERATOR_COLOR), 'cs', 'CS', 'BMC', 'BDC', 'EMC'])
+for (const op of [
+  ...PAINTING,
+  ...Object.keys(OPERATOR_COLOR),
+  'cs',
+  'CS',
+  'BMC',
+  'BDC',
+  'EMC',
+  ...STATE_OPERATORS,
+])
   OPERATORS.set(operatorKey(op), {
-    op: op === 'CS' ? 'cs' : op,
+    op: op === 'CS' ? 'cs' : op === 'SC' || op === 'SCN' || op === 'sc' ? 'scn' : op,
     color: OPERATOR_COLOR[op],
     paints: PAINTING.includes(op),
+    stroking: ['G', 'RG', 'K', 'CS', 'SC', 'SCN'].includes(op),
   });
 
 const WHITESPACE = new Uint8Array(256);
@@ -66,6 +104,9 @@ for (const c of [0, 9, 10, 12, 13, 32]) REGULAR[c] = 0;
 for (const c of '()<>[]{}/%') REGULAR[c.charCodeAt(0)] = 0;
 const NUMBER_START = new Uint8Array(256);
 for (const c of '+-.0123456789') NUMBER_START[c.charCodeAt(0)] = 1;
+
+const latin1 = (bytes: Uint8Array, start: number, end: number) =>
+  String.fromCharCode(...bytes.subarray(start, end));
 
 /** A name's bytes as text, `#xx` escapes decoded. */
 function nameText(bytes: Uint8Array, start: number, end: number): string {
@@ -98,6 +139,22 @@ function skipLiteralString(bytes: Uint8Array, pos: number): number {
 }
 
 const MAX_OPERATIONS = 2_000_000;
+/** ISO 32000-1 Annex C and PDF Reference 1.4 Appendix C, as ISO 19005-2 6.1.13 and -1 6.1.12 apply them. */
+const INT_MAX = 2_147_483_647;
+const REAL_MAX: Record<1 | 2, number> = { 1: 32_767, 2: 3.403e38 };
+const MAX_Q_NESTING = 28;
+const LIMIT_CLAUSE: Record<1 | 2, string> = { 1: '6.1.12', 2: '6.1.13' };
+const IMAGE_CLAUSE: Record<1 | 2, string> = { 1: '6.2.4', 2: '6.2.8.1' };
+const MAX_FINDINGS_PER_CLAUSE = 5;
+
+/** Whether the fill and the stroke colour have been set, and how text is rendered (`Tr`). */
+interface ColorState {
+  fill: boolean;
+  stroke: boolean;
+  textMode: number;
+}
+/** The colours the enclosing content set, which a form or a glyph description inherits. */
+const INHERITED: ColorState = { fill: true, stroke: true, textMode: 0 };
 const MAX_FORM_DEPTH = 12;
 const MAX_STREAM_BYTES = 16 * 1024 * 1024;
 
@@ -111,6 +168,9 @@ class ContentScan {
   untagged = 0;
   private operations = 0;
   private readonly forms = new Set<number>();
+  private readonly patterns = new Set<number>();
+  private readonly type3Fonts = new Set<number>();
+  private readonly found = new Map<string, ClauseFinding>();
 
   constructor(private readonly cos: CosFile) {}
 
@@ -147,6 +207,81 @@ class ContentScan {
     if (device !== undefined) this.devices.add(device);
   }
 
+  private finding(part: 1 | 2, clause: string, message: string): void {
+    const same = [...this.found.values()].filter((f) => f.part === part && f.clause === clause).length;
+    if (same < MAX_FINDINGS_PER_CLAUSE)
+      this.found.set(`${part}:${clause}:${message}`, { part, clause, message });
+  }
+
+  get findings(): ClauseFinding[] {
+    return [...this.found.values()];
+  }
+
+  /** A number operand's value, checked against each part's limits; only written-out large ones are parsed. */
+  private number(bytes: Uint8Array, start: number, end: number): void {
+    let digits = 0;
+    for (let i = start; i < end; i++) {
+      const c = bytes[i]!;
+      if (c === 0x2e) break;
+      if (c >= 0x30 && c <= 0x39) digits++;
+    }
+    if (digits < 5) return;
+    const word = latin1(bytes, start, Math.min(end, start + 64));
+    const value = Math.abs(Number(word));
+    if (!Number.isFinite(value)) return;
+    if (word.includes('.')) {
+      for (const part of [1, 2] as const)
+        if (value > REAL_MAX[part])
+          this.finding(part, LIMIT_CLAUSE[part], `the real number ${word} in a content stream`);
+    } else if (value > INT_MAX)
+      for (const part of [1, 2] as const)
+        this.finding(part, LIMIT_CLAUSE[part], `the integer ${word} in a content stream`);
+  }
+
+  /** A pattern selected as a colour: a coloured tiling pattern's cell is content; a shading's space, colour. */
+  private pattern(name: string, resources: PdfDict | undefined, depth: number): void {
+    const cos = this.cos;
+    const raw = cos.dict(resources, 'Pattern')?.get(name);
+    if (raw instanceof PdfRef) {
+      if (this.patterns.has(raw.num)) return;
+      this.patterns.add(raw.num);
+    }
+    const pattern = cos.resolve(raw);
+    if (isStream(pattern)) {
+      const dict = pattern.stream.dict;
+      if (cos.get(dict, 'PaintType') !== 1 || depth >= MAX_FORM_DEPTH) return;
+      const bytes = cos.streamBytes(pattern, MAX_STREAM_BYTES);
+      // a cell is painted in the pattern's own space, from the initial graphics state
+      if (bytes) this.scan(bytes, cos.dict(dict, 'Resources') ?? resources, false, depth + 1);
+    } else if (isDict(pattern)) {
+      const shading = cos.resolve(pattern.get('Shading'));
+      const dict = isStream(shading) ? shading.stream.dict : isDict(shading) ? shading : undefined;
+      this.add(this.device(dict?.get('ColorSpace'), resources));
+    }
+  }
+
+  /**
+   * A Type 3 font selected with `Tf`: its glyph descriptions that set their own colour (`d0`) are content;
+   * those that start with `d1` are shapes only and their colour operators are ignored (ISO 32000-1 9.6.5).
+   */
+  private type3(name: string, resources: PdfDict | undefined, depth: number): void {
+    const cos = this.cos;
+    const raw = cos.dict(resources, 'Font')?.get(name);
+    const font = cos.resolve(raw);
+    if (!isDict(font) || nameOf(cos.get(font, 'Subtype')) !== 'Type3' || depth >= MAX_FORM_DEPTH) return;
+    if (raw instanceof PdfRef) {
+      if (this.type3Fonts.has(raw.num)) return;
+      this.type3Fonts.add(raw.num);
+    }
+    const own = cos.dict(font, 'Resources') ?? resources;
+    for (const proc of cos.dict(font, 'CharProcs')?.values() ?? []) {
+      const glyph = cos.resolve(proc);
+      if (!isStream(glyph)) continue;
+      const bytes = cos.streamBytes(glyph, MAX_STREAM_BYTES);
+      if (bytes && firstOperator(bytes) === 'd0') this.scan(bytes, own, false, depth + 1, INHERITED);
+    }
+  }
+
   contentBytes(contents: PdfValue | undefined): Uint8Array | undefined {
     const cos = this.cos;
     const resolved = cos.resolve(contents);
@@ -162,7 +297,7 @@ class ContentScan {
   }
 
   /** A form XObject or image drawn with `Do`. */
-  private xobject(name: string, resources: PdfDict | undefined, depth: number): void {
+  private xobject(name: string, resources: PdfDict | undefined, depth: number, state: ColorState): void {
     const cos = this.cos;
     const raw = cos.dict(resources, 'XObject')?.get(name);
     const xobject = cos.resolve(raw);
@@ -171,6 +306,7 @@ class ContentScan {
     const subtype = nameOf(cos.get(dict, 'Subtype'));
     if (subtype === 'Image') {
       if (cos.get(dict, 'ImageMask') !== true) this.add(this.device(dict.get('ColorSpace'), resources));
+      else if (!state.fill) this.defaultGray(resources);
       return;
     }
     if (subtype !== 'Form' || depth >= MAX_FORM_DEPTH) return;
@@ -181,7 +317,12 @@ class ContentScan {
     }
     const bytes = cos.streamBytes(xobject, MAX_STREAM_BYTES);
     const own = cos.dict(dict, 'Resources');
-    if (bytes) this.scan(bytes, own ?? resources, false, depth + 1);
+    if (bytes) this.scan(bytes, own ?? resources, false, depth + 1, state);
+  }
+
+  /** Painting with a colour never set: the initial DeviceGray, unless a DefaultGray replaces it. */
+  private defaultGray(resources: PdfDict | undefined): void {
+    if (!this.replaced(resources).has('gray')) this.devices.add('gray');
   }
 
   /** The device spaces a `DefaultGray`, `DefaultRGB` or `DefaultCMYK` of these resources replaces. */
@@ -199,11 +340,29 @@ class ContentScan {
    * tokenizer of its own rather than the object lexer: operands other than names and dictionaries are
    * skipped byte by byte, never built, since content streams are mostly numbers.
    */
-  scan(bytes: Uint8Array, resources: PdfDict | undefined, counted: boolean, depth = 0): void {
+  scan(
+    bytes: Uint8Array,
+    resources: PdfDict | undefined,
+    counted: boolean,
+    depth = 0,
+    inherited?: ColorState,
+  ): void {
     const cos = this.cos;
     const replaced = this.replaced(resources);
     const n = bytes.length;
     const marked: boolean[] = [];
+    let state: ColorState = { ...(inherited ?? { fill: false, stroke: false, textMode: 0 }) };
+    const saved: ColorState[] = [];
+    let deepest = 0;
+    let numberStart = -1;
+    let numberEnd = -1;
+    const paintsUnset = (uses: 'fill' | 'stroke' | 'both' | 'text') => {
+      // text rendering modes 0-7: fill, stroke, both, invisible, then the same adding to the clip
+      const mode = state.textMode & 3;
+      const fill = uses === 'fill' || uses === 'both' || (uses === 'text' && (mode === 0 || mode === 2));
+      const stroke = uses === 'stroke' || uses === 'both' || (uses === 'text' && (mode === 1 || mode === 2));
+      return (fill && !state.fill) || (stroke && !state.stroke);
+    };
     let tagging = 0;
     let first: PdfValue | undefined;
     let last: PdfValue | undefined;
@@ -258,6 +417,9 @@ class ContentScan {
       const start = pos;
       while (pos < n && REGULAR[bytes[pos]!]) pos++;
       if (NUMBER_START[c]) {
+        if (pos - start >= 5) this.number(bytes, start, pos);
+        numberStart = start;
+        numberEnd = pos;
         operand(undefined);
         continue;
       }
@@ -270,18 +432,36 @@ class ContentScan {
             )
           : undefined;
       if (kind !== undefined) {
+        if (kind.color !== undefined || kind.op === 'cs' || kind.op === 'scn') {
+          if (kind.stroking) state.stroke = true;
+          else state.fill = true;
+        }
+        const uses = PAINTS_WITH[kind.op];
+        if (uses !== undefined && paintsUnset(uses) && !replaced.has('gray')) this.devices.add('gray');
         if (kind.color !== undefined) {
           if (!replaced.has(kind.color)) this.devices.add(kind.color);
         } else if (kind.op === 'cs') this.add(this.device(last, resources));
-        else if (kind.op === 'Do') {
-          if (last instanceof PdfName) this.xobject(last.name, resources, depth);
+        else if (kind.op === 'scn') {
+          if (last instanceof PdfName) this.pattern(last.name, resources, depth);
+        } else if (kind.op === 'q') {
+          saved.push(state);
+          state = { ...state };
+          if (saved.length > deepest) deepest = saved.length;
+        } else if (kind.op === 'Q') state = saved.pop() ?? state;
+        else if (kind.op === 'Tr') {
+          const mode = numberStart < 0 ? NaN : Number(latin1(bytes, numberStart, numberEnd));
+          if (Number.isInteger(mode)) state.textMode = mode;
+        } else if (kind.op === 'Tf') {
+          if (first instanceof PdfName) this.type3(first.name, resources, depth);
+        } else if (kind.op === 'Do') {
+          if (last instanceof PdfName) this.xobject(last.name, resources, depth, state);
         } else if (kind.op === 'sh') {
           if (last instanceof PdfName) {
             const shading = cos.resolve(cos.get(cos.dict(resources, 'Shading'), last.name));
             const dict = isStream(shading) ? shading.stream.dict : isDict(shading) ? shading : undefined;
             this.add(this.device(dict?.get('ColorSpace'), resources));
           }
-        } else if (kind.op === 'BI') pos = this.inlineImage(bytes, pos, resources);
+        } else if (kind.op === 'BI') pos = this.inlineImage(bytes, pos, resources, state);
         else if (kind.op === 'BMC' || kind.op === 'BDC') {
           const properties = kind.op === 'BDC' ? cos.resolve(last) : undefined;
           const props =
@@ -300,11 +480,24 @@ class ContentScan {
       operands = 0;
       first = undefined;
       last = undefined;
+      numberStart = -1;
     }
+    if (deepest > MAX_Q_NESTING)
+      for (const part of [1, 2] as const)
+        this.finding(
+          part,
+          LIMIT_CLAUSE[part],
+          `graphics states nested ${deepest} deep (q), more than ${MAX_Q_NESTING}`,
+        );
   }
 
   /** `BI` key-value pairs `ID` data `EI` from `pos`: the image's colour space; answers the position past it. */
-  private inlineImage(bytes: Uint8Array, pos: number, resources: PdfDict | undefined): number {
+  private inlineImage(
+    bytes: Uint8Array,
+    pos: number,
+    resources: PdfDict | undefined,
+    state: ColorState,
+  ): number {
     const lexer = new Lexer(bytes, pos);
     const dict = new Map<string, PdfValue>();
     for (let pairs = 0; pairs < 64; pairs++) {
@@ -339,8 +532,18 @@ class ContentScan {
     }
     const mask = dict.get('IM') ?? dict.get('ImageMask');
     if (mask !== true) this.add(this.device(dict.get('CS') ?? dict.get('ColorSpace'), resources));
+    else if (!state.fill) this.defaultGray(resources);
+    if ((dict.get('I') ?? dict.get('Interpolate')) === true)
+      for (const part of [1, 2] as const)
+        this.finding(part, IMAGE_CLAUSE[part], 'an inline image asks to be interpolated (/I true)');
     return end;
   }
+}
+
+/** The first operator of a content stream (a glyph description's `d0` or `d1`), or undefined. */
+function firstOperator(bytes: Uint8Array): string | undefined {
+  const head = latin1(bytes, 0, 256);
+  return /(?:^|[\s\d.+-])(d0|d1)(?=\s|$)/.exec(head)?.[1];
 }
 
 /** The content facts of a page: its content streams, and the normal appearances of its annotations. */
@@ -368,5 +571,9 @@ export function scanPageContent(cos: CosFile, page: PdfDict, resources: PdfValue
   } catch {
     // a content stream this reader cannot follow leaves what was found so far
   }
-  return { device_colors: [...scan.devices].sort(), untagged_content: scan.untagged };
+  return {
+    device_colors: [...scan.devices].sort(),
+    untagged_content: scan.untagged,
+    content_findings: scan.findings,
+  };
 }

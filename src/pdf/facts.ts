@@ -505,6 +505,7 @@ export class DocumentReader {
         boxes: structure?.boxes ?? { media: whole, crop: whole, bleed: whole, trim: whole, art: whole },
         transparency: (structure?.transparency ?? false) || this.lib.FPDFPage_HasTransparency(page),
         group_color_space: structure?.group_color_space ?? null,
+        group_device_colors: structure?.group_device_colors ?? [],
         spot_colors: structure?.spot_colors ?? [],
         fonts: [...found.fonts.values()],
         has_text: found.text,
@@ -519,6 +520,7 @@ export class DocumentReader {
         interpolated_images: structure?.interpolated_images ?? 0,
         device_colors: structure?.content.device_colors ?? [],
         untagged_content: structure?.content.untagged_content ?? 0,
+        content_findings: structure?.content.content_findings ?? [],
       };
     });
   }

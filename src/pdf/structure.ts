@@ -85,6 +85,8 @@ export interface PageStructure {
   transparency: boolean;
   /** The colour space family of the page's transparency group (`/Group /CS`), null when it names none. */
   group_color_space: string | null;
+  /** Device spaces that transparency groups (the page's, forms', ...) name as their blending space (`/CS`). */
+  group_device_colors: DeviceColor[];
   spot_colors: string[];
   fonts: Map<string, RawFont>;
   images: RawImage[];
@@ -426,7 +428,7 @@ class ResourceWalk {
   transferFunctions = false;
   interpolatedImages = 0;
   transparency = false;
-  /** Device spaces that transparency groups blend in (their `/CS`): colour a PDF/A output intent must cover. */
+  /** Device spaces that transparency groups blend in (their `/CS`): PDF/A's blending colour space rule. */
   readonly groupDevices = new Set<DeviceColor>();
   private readonly seen = new Set<number>();
   private visited = 0;
@@ -672,6 +674,7 @@ export function pageStructure(cos: CosFile, objectNumber: number): PageStructure
     boxes: pageBoxes(cos, page),
     transparency: walk.transparency,
     group_color_space: transparencyGroupSpace(cos, page) ?? null,
+    group_device_colors: [...walk.groupDevices].sort(),
     spot_colors: [...walk.spots].sort(),
     fonts: walk.fonts,
     images: walk.images,
@@ -681,10 +684,7 @@ export function pageStructure(cos: CosFile, objectNumber: number): PageStructure
     interpolated_images: walk.interpolatedImages,
     tab_order: nameOf(cos.get(page, 'Tabs')) ?? null,
     annotation_details: pageAnnotations(cos, page),
-    content: {
-      ...content,
-      device_colors: [...new Set([...content.device_colors, ...walk.groupDevices])].sort(),
-    },
+    content,
   };
 }
 

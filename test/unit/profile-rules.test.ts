@@ -469,22 +469,35 @@ describe('pdf-archive: transparency and its blending colour space (6.2.10, 6.2.4
     expect(check(report, 'pdf-archive', 'blending_color_space').status).toBe('fail');
   });
 
-  it('passes the page whose transparency group names its colour space, and any page under an output intent', async () => {
-    const named = await reportOf('blend-named', both(translucent(), group('DeviceRGB')));
-    expect(named.pages[0]!.group_color_space).toBe('DeviceRGB');
+  it('passes the page whose transparency group names an ICC-based colour space, and any page under an output intent', async () => {
+    const icc = (doc: PDFDocument) => {
+      const profile = doc.context.register(doc.context.stream(new Uint8Array(128), { N: 3 }));
+      doc
+        .getPage(0)
+        .node.set(
+          PDFName.of('Group'),
+          doc.context.obj({ Type: 'Group', S: 'Transparency', CS: [PDFName.of('ICCBased'), profile] }),
+        );
+    };
+    const named = await reportOf('blend-named', both(translucent(), icc));
+    expect(named.pages[0]).toMatchObject({ group_color_space: 'ICCBased', group_device_colors: [] });
     expect(check(named, 'pdf-archive', 'blending_color_space').status).toBe('pass');
     const intent = await reportOf('blend-intent', both(translucent(), rgbIntent));
-    expect(check(intent, 'pdf-archive', 'blending_color_space').status).toBe('not_applicable');
+    expect(check(intent, 'pdf-archive', 'blending_color_space').status).toBe('pass');
     const opaque = await reportOf('blend-opaque', () => undefined);
     expect(check(opaque, 'pdf-archive', 'blending_color_space').status).toBe('pass');
   });
 
-  it('counts a device blending colour space as device colour the output intent must cover', async () => {
+  it('holds a device blending colour space to the output intent, as device colour is, and fails it without one', async () => {
     const cmyk = await reportOf('blend-cmyk-under-rgb', both(group('DeviceCMYK'), rgbIntent));
-    expect(cmyk.pages[0]!.device_colors).toContain('cmyk');
-    expect(check(cmyk, 'pdf-archive', 'output_intent').status).toBe('fail');
+    expect(cmyk.pages[0]!.group_device_colors).toEqual(['cmyk']);
+    expect(cmyk.pages[0]!.device_colors).not.toContain('cmyk');
+    expect(check(cmyk, 'pdf-archive', 'blending_color_space')).toMatchObject({ status: 'fail', pages: [1] });
+    expect(check(cmyk, 'pdf-archive', 'output_intent').status).toBe('pass');
     const rgb = await reportOf('blend-rgb-under-rgb', both(group('DeviceRGB'), rgbIntent));
-    expect(check(rgb, 'pdf-archive', 'output_intent').status).toBe('pass');
+    expect(check(rgb, 'pdf-archive', 'blending_color_space').status).toBe('pass');
+    const alone = await reportOf('blend-rgb-no-intent', both(translucent(), group('DeviceRGB')));
+    expect(check(alone, 'pdf-archive', 'blending_color_space').status).toBe('fail');
   });
 });
 
@@ -634,5 +647,131 @@ describe('pdf-accessibility: annotation descriptions (7.18.1)', () => {
     const outside = await reportOf('annot-outside', annotated([300, 300, 350, 350]));
     expect(outside.pages[0]?.annotation_details[0]).toMatchObject({ alt: false, outside_crop: true });
     expect(check(outside, 'pdf-accessibility', 'annotation_descriptions').status).toBe('pass');
+  });
+});
+
+describe('pdf-archive: what the content streams paint and write (6.2.4.3, 6.2.10, 6.1.13, 6.2.8.1)', () => {
+  /** A one-page PDF whose content is `content`, with `resources` built by `build`, and no output intent. */
+  async function contentReport(
+    name: string,
+    content: string,
+    build: (doc: PDFDocument) => Record<string, unknown> = () => ({}),
+  ): Promise<PreflightReport> {
+    const doc = await PDFDocument.create({ updateMetadata: false });
+    const page = doc.addPage([200, 200]);
+    const resources = build(doc);
+    page.node.set(PDFName.of('Resources'), doc.context.obj(resources as never));
+    page.node.set(PDFName.of('Contents'), doc.context.register(doc.context.stream(content)));
+    const file = path.join(dir, `${name}.pdf`);
+    writeFileSync(file, await doc.save({ useObjectStreams: false }));
+    return inProcessReport(pdfium, file);
+  }
+  const iccSpace = (doc: PDFDocument) => ({
+    ColorSpace: {
+      CS0: [PDFName.of('ICCBased'), doc.context.register(doc.context.stream(new Uint8Array(128), { N: 1 }))],
+    },
+  });
+  const part = (report: PreflightReport, n: 1 | 2, id: string) =>
+    judge('pdf-archive', report, { pdfa_part: n }, { printMinPpi: 300 }).checks.find((c) => c.id === id)!;
+
+  it('counts painting with a colour never set as DeviceGray, and invisible text or an ICC colour as none', async () => {
+    const unset = await contentReport('default-fill', '0 0 10 10 re f');
+    expect(unset.pages[0]!.device_colors).toEqual(['gray']);
+    expect(check(unset, 'pdf-archive', 'output_intent').status).toBe('fail');
+    const stroked = await contentReport('default-stroke', '/CS0 cs 0.5 sc 0 0 10 10 re B', iccSpace);
+    expect(stroked.pages[0]!.device_colors).toEqual(['gray']);
+    const icc = await contentReport('icc-fill', '/CS0 cs /CS0 CS 0.5 sc 0.5 SC 0 0 10 10 re B', iccSpace);
+    expect(icc.pages[0]!.device_colors).toEqual([]);
+    expect(check(icc, 'pdf-archive', 'output_intent').status).toBe('pass');
+    // a q ... Q restores the unset colour
+    const restored = await contentReport('restored', 'q /CS0 cs 0.5 sc Q 0 0 10 10 re f', iccSpace);
+    expect(restored.pages[0]!.device_colors).toEqual(['gray']);
+    const invisible = await contentReport(
+      'invisible-text',
+      'BT /F1 12 Tf 3 Tr 10 10 Td (ocr) Tj ET',
+      (doc) => ({ Font: { F1: doc.context.obj({ Type: 'Font', Subtype: 'Type1', BaseFont: 'Helvetica' }) } }),
+    );
+    expect(invisible.pages[0]!.device_colors).toEqual([]);
+  });
+
+  it("reads a coloured tiling pattern's cell and a Type 3 font's d0 glyphs, not its d1 glyphs", async () => {
+    const tiling = (paintType: number) => (doc: PDFDocument) => ({
+      ...iccSpace(doc),
+      Pattern: {
+        P1: doc.context.register(
+          doc.context.stream('0 0 0 1 k 0 0 5 5 re f', {
+            Type: 'Pattern',
+            PatternType: 1,
+            PaintType: paintType,
+            TilingType: 1,
+            BBox: [0, 0, 5, 5],
+            XStep: 5,
+            YStep: 5,
+            Resources: {},
+          }),
+        ),
+      },
+    });
+    const coloured = await contentReport('tiling-cmyk', '/Pattern cs /P1 scn 0 0 10 10 re f', tiling(1));
+    expect(coloured.pages[0]!.device_colors).toEqual(['cmyk']);
+    const uncoloured = await contentReport(
+      'tiling-uncoloured',
+      '/Pattern cs /P1 scn 0 0 10 10 re f',
+      tiling(2),
+    );
+    expect(uncoloured.pages[0]!.device_colors).toEqual([]);
+    const type3 = (operator: string) => (doc: PDFDocument) => ({
+      Font: {
+        T3: doc.context.register(
+          doc.context.obj({
+            Type: 'Font',
+            Subtype: 'Type3',
+            FontBBox: [0, 0, 1, 1],
+            FontMatrix: [0.001, 0, 0, 0.001, 0, 0],
+            CharProcs: { a: doc.context.register(doc.context.stream(`${operator} 1 0 0 1 k 0 0 1 1 re f`)) },
+            Encoding: { Type: 'Encoding', Differences: [97, PDFName.of('a')] },
+            FirstChar: 97,
+            LastChar: 97,
+            Widths: [1000],
+          }),
+        ),
+      },
+      ...iccSpace(doc),
+    });
+    const d0 = await contentReport('type3-d0', '/CS0 cs 0 sc BT /T3 12 Tf (a) Tj ET', type3('1000 0 d0'));
+    expect(d0.pages[0]!.device_colors).toEqual(['cmyk']);
+    const d1 = await contentReport(
+      'type3-d1',
+      '/CS0 cs 0 sc BT /T3 12 Tf (a) Tj ET',
+      type3('1000 0 0 0 1 1 d1'),
+    );
+    expect(d1.pages[0]!.device_colors).toEqual([]);
+  });
+
+  it('holds content numbers and q nesting to the limits of the part judged', async () => {
+    const icc = '/CS0 cs 0 sc ';
+    const wideReal = await contentReport('real-60000', `${icc}BT 60000.5 Tz ET`, iccSpace);
+    expect(part(wideReal, 1, 'implementation_limits')).toMatchObject({ status: 'fail', clause: '6.1.12' });
+    expect(part(wideReal, 1, 'implementation_limits').message).toContain('60000.5');
+    expect(part(wideReal, 2, 'implementation_limits').status).toBe('pass');
+    const edgeReal = await contentReport('real-32767', `${icc}BT 32767.0 Tz ET`, iccSpace);
+    expect(part(edgeReal, 1, 'implementation_limits').status).toBe('pass');
+    const wideInteger = await contentReport('integer-2157483648', `${icc}2157483648 w`, iccSpace);
+    expect(part(wideInteger, 2, 'implementation_limits')).toMatchObject({ status: 'fail', clause: '6.1.13' });
+    const edgeInteger = await contentReport('integer-2147483647', `${icc}2147483647 w`, iccSpace);
+    expect(part(edgeInteger, 2, 'implementation_limits').status).toBe('pass');
+    const deep = await contentReport('q-29', `${icc}${'q '.repeat(29)}${'Q '.repeat(29)}`, iccSpace);
+    expect(part(deep, 2, 'implementation_limits').message).toContain('nested 29 deep');
+    const edge = await contentReport('q-28', `${icc}${'q '.repeat(28)}${'Q '.repeat(28)}`, iccSpace);
+    expect(part(edge, 1, 'implementation_limits').status).toBe('pass');
+  });
+
+  it('fails an inline image that asks to be interpolated', async () => {
+    const image = (interpolate: string) =>
+      `/CS0 cs 0 sc q 10 0 0 10 0 0 cm BI /W 1 /H 1 /BPC 8 /CS /CS0 ${interpolate} ID \x80 EI Q`;
+    const interpolated = await contentReport('inline-interpolated', image('/I true'), iccSpace);
+    expect(part(interpolated, 2, 'image_dictionaries')).toMatchObject({ status: 'fail', clause: '6.2.8.1' });
+    const plain = await contentReport('inline-plain', image('/I false'), iccSpace);
+    expect(part(plain, 2, 'image_dictionaries').status).toBe('pass');
   });
 });
