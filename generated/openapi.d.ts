@@ -1380,7 +1380,11 @@ export interface components {
                  *     whose reach cannot be told.
                  */
                 struct_table_headers_without_scope: number;
-                /** @description The file trailer has an `/ID` of two strings. */
+                /**
+                 * @description The newest file trailer itself (the one `startxref` names, a linearized file's first-page
+                 *     trailer; not one an update's `/Prev` leads to) has an `/ID` of two non-empty strings. Until
+                 *     2026-11-27 an `/ID` of an older trailer counted, and so did empty strings.
+                 */
                 trailer_id: boolean;
                 /**
                  * @description The file header (ISO 32000-1 7.5.2; ISO 19005 6.1.2), read from the file's first KiB; null when

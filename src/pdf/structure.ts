@@ -147,7 +147,8 @@ export function catalogFacts(cos: CosFile, fileHead: Uint8Array, infoPdfx: strin
   const packet: XmpPacket = xmp
     ? readXmp(decodeXmp(xmp))
     : { wellFormed: false, reason: 'none', properties: [] };
-  const id = cos.resolve(cos.trailer.get('ID'));
+  // ISO 19005-2 6.1.3: the ID is in the newest trailer itself (a linearized file's first-page trailer)
+  const id = cos.resolve((cos.newestTrailer ?? cos.trailer).get('ID'));
   return {
     tagged: cos.get(markInfo, 'Marked') === true && isDict(cos.get(catalog, 'StructTreeRoot')),
     display_doc_title: cos.get(viewer, 'DisplayDocTitle') === true,
@@ -176,7 +177,12 @@ export function catalogFacts(cos: CosFile, fileHead: Uint8Array, infoPdfx: strin
       ];
     }),
     trailer_id:
-      Array.isArray(id) && id.length === 2 && id.every((part) => cos.resolve(part) instanceof Uint8Array),
+      Array.isArray(id) &&
+      id.length === 2 &&
+      id.every((part) => {
+        const bytes = cos.resolve(part);
+        return bytes instanceof Uint8Array && bytes.length > 0;
+      }),
     file_header: fileHeader(fileHead),
     object_findings: orEmpty(() => objectFindings(cos)).map((f) => ({
       ...f,

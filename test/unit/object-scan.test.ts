@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CosFile } from '../../src/pdf/cos/file.js';
 import { objectFindings } from '../../src/pdf/object-scan.js';
+import { catalogFacts } from '../../src/pdf/structure.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'ota-syntax-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -12,7 +13,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
  * A PDF written byte by byte: `objects` are the bodies after each `N 0 obj` (as written, frames included
  * when `framed` is false), with a cross-reference table that points at each.
  */
-function pdf(objects: string[], { framed = true } = {}): Buffer {
+function pdf(objects: string[], { framed = true, trailer = '' } = {}): Buffer {
   let out = '%PDF-1.7\n%\xe2\xe3\xcf\xd3\n';
   const offsets: number[] = [];
   objects.forEach((body, i) => {
@@ -22,7 +23,7 @@ function pdf(objects: string[], { framed = true } = {}): Buffer {
   const xref = Buffer.byteLength(out, 'latin1');
   out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
   for (const offset of offsets) out += `${String(offset).padStart(10, '0')} 00000 n \n`;
-  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R ${trailer}>>\nstartxref\n${xref}\n%%EOF\n`;
   return Buffer.from(out, 'latin1');
 }
 
@@ -238,5 +239,43 @@ describe('page boundaries as written (6.1.13, 6.1.12)', () => {
 
   it("passes a page tree node's box that the page overrides", () => {
     expect(findings(withPage('/MediaBox [0 0 2 2]', '/MediaBox [0 0 500 500]'))).toEqual([]);
+  });
+});
+
+describe('the trailer ID (6.1.3)', () => {
+  const ID = '/ID [<0123456789abcdef0123456789abcdef> <0123456789abcdef0123456789abcdef>]';
+  function trailerId(bytes: Buffer): boolean {
+    const file = path.join(dir, `t${count++}.pdf`);
+    writeFileSync(file, bytes);
+    const fd = openSync(file, 'r');
+    try {
+      return catalogFacts(new CosFile(fd, fstatSync(fd).size), bytes.subarray(0, 1024), null).trailer_id;
+    } finally {
+      closeSync(fd);
+    }
+  }
+  /** `bytes` with an update appended whose trailer adds `entries`, and names the older one in /Prev. */
+  function updated(bytes: Buffer, entries: string): Buffer {
+    const text = bytes.toString('latin1');
+    const prev = Number(/startxref\n(\d+)/.exec(text)![1]);
+    const xref = bytes.length;
+    return Buffer.concat([
+      bytes,
+      Buffer.from(
+        `xref\n0 0\ntrailer\n<< /Size 3 /Root 1 0 R /Prev ${prev} ${entries}>>\nstartxref\n${xref}\n%%EOF\n`,
+        'latin1',
+      ),
+    ]);
+  }
+
+  it('passes two non-empty strings in the newest trailer, and fails empty ones or none', () => {
+    expect(trailerId(pdf([CATALOG, PAGES], { trailer: ID }))).toBe(true);
+    expect(trailerId(pdf([CATALOG, PAGES], { trailer: '/ID [<> <>]' }))).toBe(false);
+    expect(trailerId(pdf([CATALOG, PAGES]))).toBe(false);
+  });
+
+  it("fails an ID that only an older trailer holds (a linearized file's main trailer)", () => {
+    expect(trailerId(updated(pdf([CATALOG, PAGES], { trailer: ID }), ''))).toBe(false);
+    expect(trailerId(updated(pdf([CATALOG, PAGES]), ID))).toBe(true);
   });
 });

@@ -37,6 +37,11 @@ export class CosFile {
   private readonly containers = new Map<number, { bytes: Uint8Array; offsets: Map<number, number> } | null>();
   private reconstructed = false;
   trailer: PdfDict = new Map();
+  /**
+   * The trailer of the newest cross-reference section alone (the one `startxref` names: a linearized file's
+   * first-page trailer), without what older sections add through `/Prev`.
+   */
+  newestTrailer: PdfDict | undefined;
 
   constructor(
     private readonly fd: number,
@@ -264,6 +269,7 @@ export class CosFile {
       if (seen.has(next) || seen.size >= MAX_XREF_SECTIONS || next >= this.size) continue;
       seen.add(next);
       const trailer = this.readXrefSection(next);
+      this.newestTrailer ??= trailer;
       for (const [key, value] of trailer) if (!this.trailer.has(key)) this.trailer.set(key, value);
       // a hybrid file's xref stream comes before its own /Prev
       const hybrid = trailer.get('XRefStm');
@@ -377,6 +383,7 @@ export class CosFile {
         const trailer = new Lexer(this.read(offset, FIRST_WINDOW)).value();
         if (isDict(trailer) && trailer.get('Root') instanceof PdfRef) {
           this.trailer = trailer;
+          this.newestTrailer = trailer;
           break;
         }
       } catch (error) {
