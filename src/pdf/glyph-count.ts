@@ -1,3 +1,5 @@
+import { CFF_STANDARD_STRINGS } from './cff-standard-strings.js';
+
 /**
  * How many glyphs an embedded font program holds: a bare CFF's CharStrings INDEX count (FontFile3
  * /Type1C, /CIDFontType0C), a TrueType's glyphs with an outline, an OpenType's `maxp` numGlyphs. Undefined for a program this reader
@@ -65,38 +67,59 @@ export function outlinedGlyphs(program: Uint8Array): number[] | undefined {
   }
 }
 
-/** Where the INDEX at `at` ends, and the offset and length of its first item. */
-function index(data: DataView, at: number): { end: number; count: number; first?: [number, number] } {
-  const count = data.getUint16(at);
-  if (count === 0) return { end: at + 2, count };
+/** The item offsets of the INDEX at `at` of `count` items, and where its data starts (offsets count from 1). */
+function indexOffsets(data: DataView, at: number, count: number) {
   const offSize = data.getUint8(at + 2);
   const offset = (i: number) => {
     let value = 0;
     for (let b = 0; b < offSize; b++) value = value * 256 + data.getUint8(at + 3 + i * offSize + b);
     return value;
   };
-  const dataStart = at + 3 + (count + 1) * offSize - 1;
-  return { end: dataStart + offset(count), count, first: [dataStart + offset(0), offset(1) - offset(0)] };
+  return { offset, dataStart: at + 3 + (count + 1) * offSize - 1 };
 }
 
+/** Where the INDEX at `at` starts and ends, and the offset and length of its first item. */
+function index(
+  data: DataView,
+  at: number,
+): { start: number; end: number; count: number; first?: [number, number] } {
+  const count = data.getUint16(at);
+  if (count === 0) return { start: at, end: at + 2, count };
+  const { offset, dataStart } = indexOffsets(data, at, count);
+  return {
+    start: at,
+    end: dataStart + offset(count),
+    count,
+    first: [dataStart + offset(0), offset(1) - offset(0)],
+  };
+}
+
+/** Item `i` of the INDEX at `at`, as Latin-1 text. */
+function stringAt(program: Uint8Array, data: DataView, at: number, i: number): string {
+  const count = data.getUint16(at);
+  if (i >= count) throw new RangeError(`no string ${i} in an INDEX of ${count}`);
+  const { offset, dataStart } = indexOffsets(data, at, count);
+  return String.fromCharCode(...program.subarray(dataStart + offset(i), dataStart + offset(i + 1)));
+}
+
+const CHARSET = 15;
 const CHARSTRINGS = 17;
 
-/** A CFF's glyph count: the CharStrings INDEX that the Top DICT points at (CFF specification, 5 and 9). */
-function cffGlyphs(program: Uint8Array): number | undefined {
-  const data = view(program);
+/** A CFF's Top DICT: each operator's operands (CFF specification, 9), reals read as 0. */
+function topDict(data: DataView): Map<number, number[]> | undefined {
   const names = index(data, data.getUint8(2));
   const top = index(data, names.end);
   if (!top.first) return undefined;
   const [start, length] = top.first;
-  const operands: number[] = [];
+  const dict = new Map<number, number[]>();
+  let operands: number[] = [];
   for (let at = start; at < start + length;) {
     const b0 = data.getUint8(at);
     if (b0 <= 21) {
       const operator = b0 === 12 ? 1200 + data.getUint8(at + 1) : b0;
       at += b0 === 12 ? 2 : 1;
-      if (operator === CHARSTRINGS && operands.length > 0)
-        return data.getUint16(operands[operands.length - 1]!);
-      operands.length = 0;
+      dict.set(operator, operands);
+      operands = [];
     } else if (b0 === 28) {
       operands.push(data.getInt16(at + 1));
       at += 3;
@@ -120,5 +143,53 @@ function cffGlyphs(program: Uint8Array): number | undefined {
       at += 2;
     } else return undefined;
   }
-  return undefined;
+  return dict;
+}
+
+/** A CFF's glyph count: the CharStrings INDEX that the Top DICT points at (CFF specification, 5 and 9). */
+function cffGlyphs(program: Uint8Array): number | undefined {
+  const data = view(program);
+  const at = topDict(data)?.get(CHARSTRINGS)?.at(-1);
+  return at === undefined ? undefined : data.getUint16(at);
+}
+
+/**
+ * A bare CFF's glyph names, by glyph id (CFF specification, 13): its charset's string ids, read in the
+ * standard strings and then its String INDEX. Undefined for a CID-keyed CFF (its charset holds CIDs), one
+ * of the predefined charsets, or a program that cannot be read.
+ */
+export function cffGlyphNames(program: Uint8Array): string[] | undefined {
+  try {
+    const data = view(program);
+    const dict = topDict(data);
+    const charStrings = dict?.get(CHARSTRINGS)?.at(-1);
+    const charset = dict?.get(CHARSET)?.at(-1);
+    if (!dict || charStrings === undefined || charset === undefined || charset <= 2 || dict.has(1230))
+      return undefined;
+    const glyphs = data.getUint16(charStrings);
+    const names = index(data, data.getUint8(2));
+    const strings = index(data, index(data, names.end).end);
+    const sids: number[] = [0];
+    const format = data.getUint8(charset);
+    let at = charset + 1;
+    while (sids.length < glyphs) {
+      if (format === 0) {
+        sids.push(data.getUint16(at));
+        at += 2;
+      } else if (format === 1 || format === 2) {
+        const first = data.getUint16(at);
+        const left = format === 1 ? data.getUint8(at + 2) : data.getUint16(at + 2);
+        at += format === 1 ? 3 : 4;
+        for (let i = 0; i <= left && sids.length < glyphs; i++) sids.push(first + i);
+      } else return undefined;
+    }
+    return sids.map((sid) =>
+      sid < CFF_STANDARD_STRINGS.length
+        ? CFF_STANDARD_STRINGS[sid]!
+        : stringAt(program, data, strings.start, sid - CFF_STANDARD_STRINGS.length),
+    );
+  } catch (error) {
+    if (error instanceof RangeError) return undefined;
+    throw error;
+  }
 }

@@ -7,7 +7,8 @@
  * forbids in image, form XObject and halftone dictionaries. Content streams' operands are not read here.
  */
 import type { CosFile } from './cos/file.js';
-import { glyphCount, outlinedGlyphs } from './glyph-count.js';
+import { cffGlyphNames, glyphCount, outlinedGlyphs } from './glyph-count.js';
+import { type1GlyphNames } from './type1-glyphs.js';
 import {
   isDict,
   isStream,
@@ -178,12 +179,39 @@ function dictionaryRules(cos: CosFile, num: number, dict: PdfDict, findings: Fin
   if (nameOf(dict.get('Type')) === 'Font') fontSubsetRules(cos, num, dict, subtype, findings);
   const type = nameOf(dict.get('Type'));
   if (type === 'Page') pageBoundaryRules(cos, num, dict, findings);
+  if (type === 'CMap') cmapRules(cos, num, findings);
   const halftoneType = cos.get(dict, 'HalftoneType');
   if (typeof halftoneType === 'number') {
     if (dict.has('HalftoneName')) findings.add('halftones', 2, `halftone ${num} has a /HalftoneName`);
     if (halftoneType !== 1 && halftoneType !== 5)
       findings.add('halftones', 2, `halftone ${num} is of type ${halftoneType}, not 1 or 5`);
   }
+}
+
+const MAX_CID = 65_535;
+const MAX_CMAP = 4 * 1024 * 1024;
+
+/**
+ * An embedded CMap maps no code to a CID above 65,535 (ISO 32000-1 Annex C, PDF Reference 1.4 Appendix C):
+ * the last CID of each `begincidrange` line (its first CID plus the span of its codes) and each
+ * `begincidchar` CID.
+ */
+function cmapRules(cos: CosFile, num: number, findings: Findings): void {
+  const stream = cos.object(num);
+  if (!isStream(stream)) return;
+  const bytes = cos.streamBytes(stream, MAX_CMAP);
+  if (!bytes) return;
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+  let highest = -1;
+  const code = (hex: string) => Number.parseInt(hex || '0', 16);
+  for (const block of text.matchAll(/begincidrange([\s\S]*?)endcidrange/g))
+    for (const [, low, high, first] of block[1]!.matchAll(/<([0-9a-fA-F]*)>\s*<([0-9a-fA-F]*)>\s*(\d+)/g))
+      highest = Math.max(highest, Number(first) + Math.max(0, code(high!) - code(low!)));
+  for (const block of text.matchAll(/begincidchar([\s\S]*?)endcidchar/g))
+    for (const [, cid] of block[1]!.matchAll(/<[0-9a-fA-F]*>\s*(\d+)/g))
+      highest = Math.max(highest, Number(cid));
+  if (highest > MAX_CID)
+    findings.both('limits', `the CMap ${num} maps a code to CID ${highest}, above ${MAX_CID}`);
 }
 
 const PAGE_BOXES = ['MediaBox', 'CropBox', 'BleedBox', 'TrimBox', 'ArtBox'];
@@ -234,8 +262,8 @@ function listedCids(cidSet: Uint8Array): number {
 /**
  * Font subsets that list their glyphs: ISO 19005-1 6.3.5 asks an embedded Type 1 subset for a CharSet and an
  * embedded CIDFont subset for a CIDSet; both parts ask a CIDSet to list every CID the program holds (ISO
- * 19005-2 6.2.11.4.2), told here by the program's glyph count (its .notdef aside). A Type 1 CharSet's
- * completeness needs the Type 1 program read, which is not done.
+ * 19005-2 6.2.11.4.2), told here by the program's glyph count (its .notdef aside). A Type 1 CharSet lists
+ * every glyph name of the program's CharStrings (ISO 19005-2 6.2.11.4.2, ISO 19005-1 6.3.5).
  */
 function fontSubsetRules(
   cos: CosFile,
@@ -278,9 +306,36 @@ function fontSubsetRules(
             ? `the CIDSet of ${name} (object ${num}) lists ${listed} CIDs, and its program holds ${glyphs} glyphs`
             : undefined;
     if (problem) findings.both('subsets', problem);
-  } else if (subtype === 'Type1' && subset && !(cos.get(descriptor, 'CharSet') instanceof Uint8Array)) {
-    findings.add('subsets', 1, `the Type 1 subset ${name} (object ${num}) has no CharSet`);
+  } else if (subtype === 'Type1') {
+    const charSet = cos.get(descriptor, 'CharSet');
+    if (!(charSet instanceof Uint8Array)) {
+      if (subset) findings.add('subsets', 1, `the Type 1 subset ${name} (object ${num}) has no CharSet`);
+      return;
+    }
+    const glyphs = type1Glyphs(cos, descriptor);
+    if (!glyphs) return;
+    const listed = new Set(Buffer.from(charSet).toString('latin1').split('/').filter(Boolean));
+    const unlisted = glyphs.filter((glyph) => glyph !== '.notdef' && !listed.has(glyph));
+    if (unlisted.length > 0)
+      findings.both(
+        'subsets',
+        `the CharSet of ${name} (object ${num}) leaves out ${unlisted.length} glyphs its program holds (${unlisted.slice(0, 5).join(', ')})`,
+      );
   }
+}
+
+/** The glyph names of a Type 1 font's embedded program: a Type 1 (FontFile) or a bare CFF (FontFile3 /Type1C). */
+function type1Glyphs(cos: CosFile, descriptor: PdfDict): string[] | undefined {
+  const type1 = cos.get(descriptor, 'FontFile');
+  if (isStream(type1)) {
+    const bytes = cos.streamBytes(type1, MAX_FONT_PROGRAM);
+    const length1 = cos.get(type1.stream.dict, 'Length1');
+    return bytes && typeof length1 === 'number' ? type1GlyphNames(bytes, length1) : undefined;
+  }
+  const cff = cos.get(descriptor, 'FontFile3');
+  if (!isStream(cff) || nameOf(cos.get(cff.stream.dict, 'Subtype')) !== 'Type1C') return undefined;
+  const bytes = cos.streamBytes(cff, MAX_FONT_PROGRAM);
+  return bytes ? cffGlyphNames(bytes) : undefined;
 }
 
 /** One indirect object at `offset`: its frame, its tokens, and if a stream, its keyword, length and end. */

@@ -5,6 +5,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { CosFile } from '../../src/pdf/cos/file.js';
 import { objectFindings } from '../../src/pdf/object-scan.js';
 import { catalogFacts } from '../../src/pdf/structure.js';
+import { isDict, isStream, nameOf } from '../../src/pdf/cos/syntax.js';
+import { cffGlyphNames } from '../../src/pdf/glyph-count.js';
+import { type1GlyphNames } from '../../src/pdf/type1-glyphs.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'ota-syntax-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -92,6 +95,22 @@ describe('the file syntax scan (ISO 19005 6.1)', () => {
     expect(findings(real, 2)).toEqual([]);
     const name = pdf([CATALOG, PAGES, `<< /${'N'.repeat(128)} 1 >>`]);
     expect(findings(name)[0]?.message).toContain('a name of 128 bytes');
+  });
+
+  it('fails an embedded CMap that maps a code to a CID above 65,535, by range or by char', () => {
+    const cmap = (body: string) => {
+      const data = `/CIDInit /ProcSet findresource begin\n${body}\nendcmap\n`;
+      return `<< /Type /CMap /CMapName /Test /Length ${data.length} >>\nstream\n${data}\nendstream`;
+    };
+    const within = pdf([CATALOG, PAGES, cmap('1 begincidrange\n<3f00> <3fff> 65280\nendcidrange')]);
+    expect(findings(within)).toEqual([]);
+    const range = pdf([CATALOG, PAGES, cmap('1 begincidrange\n<3f00> <3fff> 65281\nendcidrange')]);
+    expect(findings(range)[0]).toMatchObject({ clause: '6.1.13', message: expect.stringContaining('65536') });
+    const char = pdf([CATALOG, PAGES, cmap('1 begincidchar\n<20> 70000\nendcidchar')]);
+    expect(findings(char, 1)[0]).toMatchObject({
+      clause: '6.1.12',
+      message: expect.stringContaining('70000'),
+    });
   });
 
   it('fails an LZW stream, and a permissions dictionary with more than UR3 and DocMDP (PDF/A-2 only)', () => {
@@ -277,5 +296,101 @@ describe('the trailer ID (6.1.3)', () => {
   it("fails an ID that only an older trailer holds (a linearized file's main trailer)", () => {
     expect(trailerId(updated(pdf([CATALOG, PAGES], { trailer: ID }), ''))).toBe(false);
     expect(trailerId(updated(pdf([CATALOG, PAGES]), ID))).toBe(true);
+  });
+});
+
+describe('the glyph names of Type 1 and CFF programs, against the CharSet their writers listed', () => {
+  /** Type 1 eexec encryption (Adobe Type 1 Font Format, 7.1), four leading bytes as the format asks. */
+  function eexec(plain: string): Buffer {
+    const bytes = Buffer.concat([Buffer.from([0x80, 0x81, 0x82, 0x83]), Buffer.from(plain, 'latin1')]);
+    const out = Buffer.alloc(bytes.length);
+    let r = 55665;
+    for (let i = 0; i < bytes.length; i++) {
+      out[i] = bytes[i]! ^ (r >> 8);
+      r = ((out[i]! + r) * 52845 + 22719) & 0xffff;
+    }
+    return out;
+  }
+  const clear = '%!PS-AdobeFont-1.0: Test\n/FontName /Test def\ncurrentfile eexec\n';
+  const charStrings = (names: string[]) =>
+    `dup /Private 8 dict dup begin /RD{string currentfile exch readstring pop}executeonly def\n` +
+    `2 index /CharStrings ${names.length} dict dup begin\n` +
+    names.map((name) => `/${name} 3 RD \x01\x02\x03 ND\n`).join('') +
+    'end\nend\n';
+
+  it('reads the CharStrings of a Type 1 program, binary or hexadecimal', () => {
+    const names = ['.notdef', 'A', 'B', 'quoteright'];
+    const binary = Buffer.concat([Buffer.from(clear, 'latin1'), eexec(charStrings(names))]);
+    expect(type1GlyphNames(binary, clear.length)).toEqual(names);
+    const hex = Buffer.concat([
+      Buffer.from(clear, 'latin1'),
+      Buffer.from(
+        eexec(charStrings(names))
+          .toString('hex')
+          .replace(/(.{64})/g, '$1\n'),
+        'latin1',
+      ),
+    ]);
+    expect(type1GlyphNames(hex, clear.length)).toEqual(names);
+    expect(type1GlyphNames(Buffer.from(clear, 'latin1'), clear.length)).toBeUndefined();
+  });
+
+  it('fails a CharSet that leaves out a glyph of its Type 1 program, and passes one that lists them all', () => {
+    const program = Buffer.concat([Buffer.from(clear, 'latin1'), eexec(charStrings(['.notdef', 'a', 'b']))]);
+    const withCharSet = (charSet: string) =>
+      pdf([
+        CATALOG,
+        PAGES,
+        '<< /Type /Font /Subtype /Type1 /BaseFont /ABCDEF+Test /FontDescriptor 4 0 R >>',
+        `<< /Type /FontDescriptor /FontName /ABCDEF+Test /CharSet (${charSet}) /FontFile 5 0 R >>`,
+        `<< /Length ${program.length} /Length1 ${clear.length} /Length2 ${program.length - clear.length} /Length3 0 >>\nstream\n${program.toString('latin1')}\nendstream`,
+      ]);
+    expect(findings(withCharSet('/a'))[0]).toMatchObject({
+      clause: '6.2.11.4.2',
+      message: expect.stringContaining('leaves out 1 glyphs its program holds (b)'),
+    });
+    expect(findings(withCharSet('/a'), 1)[0]).toMatchObject({ clause: '6.3.5' });
+    expect(findings(withCharSet('/a/b'))).toEqual([]);
+  });
+
+  it('names the glyphs of real Type 1 and CFF programs as their writers listed them in /CharSet', () => {
+    const agreed = { type1: 0, cff: 0 };
+    for (const fixture of [
+      'documents/gnuplot-doc__gnuplot-p1-40.pdf',
+      'documents/ghostscript-doc__GS9_Color_Management-33p.pdf',
+      'profiles/archive-pdfa2b-ghostscript.pdf',
+      'profiles/print-pdfx3-cmyk-320ppi.pdf',
+    ]) {
+      const file = path.join('test/fixtures/pdfs', fixture);
+      const fd = openSync(file, 'r');
+      try {
+        const cos = new CosFile(fd, fstatSync(fd).size);
+        for (const [num] of cos.listed()) {
+          const descriptor = cos.object(num);
+          if (!isDict(descriptor) || nameOf(descriptor.get('Type')) !== 'FontDescriptor') continue;
+          const charSet = cos.get(descriptor, 'CharSet');
+          if (!(charSet instanceof Uint8Array)) continue;
+          const listed = Buffer.from(charSet).toString('latin1').split('/').filter(Boolean).sort();
+          const type1 = cos.get(descriptor, 'FontFile');
+          const cff = cos.get(descriptor, 'FontFile3');
+          let names: string[] | undefined;
+          if (isStream(type1)) {
+            const length1 = cos.get(type1.stream.dict, 'Length1') as number;
+            names = type1GlyphNames(cos.streamBytes(type1)!, length1);
+            agreed.type1++;
+          } else if (isStream(cff)) {
+            names = cffGlyphNames(cos.streamBytes(cff)!);
+            agreed.cff++;
+          } else continue;
+          expect(names?.filter((name) => name !== '.notdef').sort(), `${fixture} object ${num}`).toEqual(
+            listed,
+          );
+        }
+      } finally {
+        closeSync(fd);
+      }
+    }
+    expect(agreed.type1).toBeGreaterThanOrEqual(10);
+    expect(agreed.cff).toBeGreaterThanOrEqual(2);
   });
 });
