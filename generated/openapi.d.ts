@@ -1360,7 +1360,11 @@ export interface components {
                 struct_content: number;
                 /**
                  * @description Of `struct_content`, the references with no `/Lang` on their structure element or any ancestor
-                 *     element: their language is the catalog's `/Lang`, or none.
+                 *     element: their language is the catalog's `/Lang`, or none. Without a catalog `/Lang`, marked
+                 *     content (on up to 50 pages) whose every text show lies inside a marked-content sequence with a
+                 *     `/Lang` (its own, or a `/Span` within it) has a language and is not counted. Each element with
+                 *     an `/Alt`, `/ActualText` or `/E` and no language from itself or above counts once more: that
+                 *     text has no language either (both since 2026-11-27).
                  */
                 struct_content_without_language: number;
                 /** @description The distinct `/Lang` values of structure elements, sorted (at most 100). */

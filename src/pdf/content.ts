@@ -4,6 +4,7 @@ import {
   isStream,
   Lexer,
   nameOf,
+  textString,
   type PdfDict,
   PdfName,
   PdfRef,
@@ -171,6 +172,11 @@ class ContentScan {
   private readonly patterns = new Set<number>();
   private readonly type3Fonts = new Set<number>();
   private readonly found = new Map<string, ClauseFinding>();
+  /**
+   * When set, each marked-content id met, and whether every text show inside it has a language from a
+   * marked-content `/Lang` around it.
+   */
+  markedLanguage?: Map<number, boolean>;
 
   constructor(private readonly cos: CosFile) {}
 
@@ -351,6 +357,8 @@ class ContentScan {
     const replaced = this.replaced(resources);
     const n = bytes.length;
     const marked: boolean[] = [];
+    // the marked content open around the operator: its MCID, and whether it gives a language
+    const spans: { mcid: number | undefined; language: boolean }[] = [];
     let state: ColorState = { ...(inherited ?? { fill: false, stroke: false, textMode: 0 }) };
     const saved: ColorState[] = [];
     let deepest = 0;
@@ -472,8 +480,20 @@ class ContentScan {
             nameOf(first) === 'Artifact' || (isDict(props) && typeof cos.get(props, 'MCID') === 'number');
           marked.push(tags);
           if (tags) tagging++;
+          if (this.markedLanguage) {
+            const mcid = isDict(props) ? cos.get(props, 'MCID') : undefined;
+            const language = isDict(props) && Boolean(textString(cos.get(props, 'Lang'))?.trim());
+            spans.push({ mcid: typeof mcid === 'number' ? mcid : undefined, language });
+            if (typeof mcid === 'number' && !this.markedLanguage.has(mcid))
+              this.markedLanguage.set(mcid, true);
+          }
         } else if (kind.op === 'EMC') {
           if (marked.pop()) tagging--;
+          spans.pop();
+        }
+        if (this.markedLanguage && uses === 'text' && !spans.some((span) => span.language)) {
+          const mcid = spans.findLast((span) => span.mcid !== undefined)?.mcid;
+          if (mcid !== undefined) this.markedLanguage.set(mcid, false);
         }
         if (counted && tagging === 0 && kind.paints) this.untagged++;
       }
@@ -538,6 +558,24 @@ class ContentScan {
         this.finding(part, IMAGE_CLAUSE[part], 'an inline image asks to be interpolated (/I true)');
     return end;
   }
+}
+
+/**
+ * The marked-content ids of a page's content, each with whether marked content gives all of its text a
+ * language: one of the sequences open around each text show (its own, or one inside it such as a `/Span`
+ * with `/Lang`) has a `/Lang`. Content without text needs none.
+ */
+export function markedContentLanguage(cos: CosFile, page: PdfDict): Map<number, boolean> {
+  const scan = new ContentScan(cos);
+  scan.markedLanguage = new Map();
+  try {
+    const bytes = scan.contentBytes(page.get('Contents'));
+    const resources = cos.resolve(cos.inherited(page, 'Resources'));
+    if (bytes) scan.scan(bytes, isDict(resources) ? resources : undefined, false);
+  } catch {
+    // what a content stream this reader cannot follow held is left as found so far
+  }
+  return scan.markedLanguage;
 }
 
 /** The first operator of a content stream (a glyph description's `d0` or `d1`), or undefined. */

@@ -216,14 +216,6 @@ function cmapRules(cos: CosFile, num: number, findings: Findings): void {
 
 const PAGE_BOXES = ['MediaBox', 'CropBox', 'BleedBox', 'TrimBox', 'ArtBox'];
 
-/** A page's entry as written on it or on the nearest page tree node above it that has one. */
-function inherited(cos: CosFile, page: PdfDict, key: string): PdfValue | undefined {
-  let node: PdfDict | undefined = page;
-  for (let depth = 0; node && depth < 32; depth++, node = cos.dict(node, 'Parent'))
-    if (node.has(key)) return cos.get(node, key);
-  return undefined;
-}
-
 /**
  * A page's boundaries as written (its own, or inherited from the page tree): 3 to 14,400 units in each
  * direction (ISO 32000-1 Annex C; PDF Reference 1.4 Appendix C), whatever a viewer clips them to. A page tree
@@ -231,7 +223,7 @@ function inherited(cos: CosFile, page: PdfDict, key: string): PdfValue | undefin
  */
 function pageBoundaryRules(cos: CosFile, num: number, page: PdfDict, findings: Findings): void {
   for (const key of PAGE_BOXES) {
-    const box = inherited(cos, page, key);
+    const box = cos.resolve(cos.inherited(page, key));
     if (!Array.isArray(box) || box.length !== 4) continue;
     const [x0, y0, x1, y1] = box.map((value) => cos.resolve(value));
     if (![x0, y0, x1, y1].every((value) => typeof value === 'number')) continue;

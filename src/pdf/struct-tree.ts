@@ -1,5 +1,6 @@
 import type { CosFile } from './cos/file.js';
 import { isDict, nameOf, type PdfDict, PdfRef, type PdfValue, textString } from './cos/syntax.js';
+import { markedContentLanguage } from './content.js';
 
 /** The standard structure types of ISO 32000-1, 14.8.4, which PDF/UA-1 (7.1) requires every type to map to. */
 const STANDARD_TYPES = new Set([
@@ -12,6 +13,8 @@ const STANDARD_TYPES = new Set([
 
 const MAX_STRUCT_NODES = 200_000;
 const MAX_LISTED = 20;
+/** Pages whose content is read for the language of marked content the structure gives none. */
+const MAX_LANGUAGE_PAGES = 50;
 
 export interface StructFacts {
   struct_figures: number;
@@ -76,17 +79,28 @@ export function structFacts(cos: CosFile, catalog: PdfDict | undefined): StructF
   let lastHeading = 0;
   const tables: TableState[] = [];
   const seen = new Set<number>();
-  // each node with the language it inherits from its ancestor elements (undefined: none) and its table
-  const stack: { raw: PdfValue; lang: string | undefined; table: TableState | undefined }[] = [
-    { raw: root?.get('K') ?? null, lang: undefined, table: undefined },
-  ];
-  const leaf = (lang: string | undefined) => {
+  // each node with the language it inherits from its ancestor elements (undefined: none), its table, and
+  // the page its marked content is on (the nearest /Pg)
+  const stack: {
+    raw: PdfValue;
+    lang: string | undefined;
+    table: TableState | undefined;
+    page: number | undefined;
+  }[] = [{ raw: root?.get('K') ?? null, lang: undefined, table: undefined, page: undefined }];
+  // marked content whose elements give it no language, by page: its own /Lang may (ISO 14289-1 7.2)
+  const unlanguaged = new Map<number, number[]>();
+  const leaf = (lang: string | undefined, page: number | undefined, mcid: PdfValue | undefined) => {
     content++;
-    if (lang === undefined) contentWithoutLanguage++;
+    if (lang !== undefined) return;
+    contentWithoutLanguage++;
+    if (page === undefined || typeof mcid !== 'number') return;
+    const list = unlanguaged.get(page) ?? [];
+    list.push(mcid);
+    unlanguaged.set(page, list);
   };
   let visited = 0;
   while (stack.length > 0 && visited++ < MAX_STRUCT_NODES) {
-    const { raw, lang: inherited, table: inTable } = stack.pop()!;
+    const { raw, lang: inherited, table: inTable, page } = stack.pop()!;
     if (raw instanceof PdfRef) {
       if (seen.has(raw.num)) continue;
       seen.add(raw.num);
@@ -94,19 +108,24 @@ export function structFacts(cos: CosFile, catalog: PdfDict | undefined): StructF
     const node = cos.resolve(raw);
     if (Array.isArray(node)) {
       for (let i = node.length - 1; i >= 0; i--)
-        stack.push({ raw: node[i]!, lang: inherited, table: inTable });
+        stack.push({ raw: node[i]!, lang: inherited, table: inTable, page });
       continue;
     }
     // a marked-content id of the element's page
     if (typeof node === 'number') {
-      leaf(inherited);
+      leaf(inherited, page, node);
       continue;
     }
     if (!isDict(node)) continue;
     // marked-content and object references are leaves
     const type = nameOf(cos.get(node, 'Type'));
     if (type === 'MCR' || type === 'OBJR') {
-      leaf(inherited);
+      const pg = node.get('Pg');
+      leaf(
+        inherited,
+        pg instanceof PdfRef ? pg.num : page,
+        type === 'MCR' ? cos.get(node, 'MCID') : undefined,
+      );
       continue;
     }
     const own = textString(cos.get(node, 'Lang'))?.trim();
@@ -116,6 +135,12 @@ export function structFacts(cos: CosFile, catalog: PdfDict | undefined): StructF
     const role = roleOf(written);
     if (written !== undefined && (role === undefined || !STANDARD_TYPES.has(role)))
       if (nonstandard.size < MAX_LISTED) nonstandard.add(written);
+    // an element's alternate text, replacement text and expansion are text of their own (ISO 14289-1 7.2)
+    if (
+      lang === undefined &&
+      ['Alt', 'ActualText', 'E'].some((key) => textString(cos.get(node, key))?.trim())
+    )
+      leaf(undefined, undefined, undefined);
     let table = inTable;
     if (role === 'Figure') {
       figures++;
@@ -135,8 +160,18 @@ export function structFacts(cos: CosFile, catalog: PdfDict | undefined): StructF
       if (role === 'TH' && attribute(node, 'Table', 'Scope') === undefined) table.headersWithoutScope++;
     }
     const kids = node.get('K');
-    if (kids !== undefined) stack.push({ raw: kids, lang, table });
+    const pg = node.get('Pg');
+    if (kids !== undefined)
+      stack.push({ raw: kids, lang, table, page: pg instanceof PdfRef ? pg.num : page });
   }
+  // without a catalog language, marked content whose text its own /Lang (or an inner one) covers has one
+  if (!textString(cos.get(catalog, 'Lang'))?.trim())
+    for (const [pageNum, mcids] of [...unlanguaged].slice(0, MAX_LANGUAGE_PAGES)) {
+      const page = cos.object(pageNum);
+      if (!isDict(page)) continue;
+      const language = markedContentLanguage(cos, page);
+      contentWithoutLanguage -= mcids.filter((mcid) => language.get(mcid) === true).length;
+    }
   return {
     struct_figures: figures,
     struct_figures_without_alt: withoutAlt,

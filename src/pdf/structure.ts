@@ -325,21 +325,10 @@ function clip(box: Box, to: Box): Box {
   return clipped[0] <= clipped[2] && clipped[1] <= clipped[3] ? clipped : box;
 }
 
-/** A page attribute, inherited from the page tree as PDF allows for Resources, MediaBox, CropBox and Rotate. */
-function inherited(cos: CosFile, page: PdfDict, key: string): PdfValue | undefined {
-  let node: PdfDict | undefined = page;
-  for (let depth = 0; node && depth < 64; depth++) {
-    const value = node.get(key);
-    if (value !== undefined) return value;
-    node = cos.dict(node, 'Parent');
-  }
-  return undefined;
-}
-
 /** PDF's page boxes, resolved as poppler resolves them (normalised, defaults, clipped to the media box). */
 function pageBoxes(cos: CosFile, page: PdfDict): PageStructure['boxes'] {
-  const media = boxOf(cos, inherited(cos, page, 'MediaBox')) ?? [0, 0, 612, 792];
-  const crop = clip(boxOf(cos, inherited(cos, page, 'CropBox')) ?? media, media);
+  const media = boxOf(cos, cos.inherited(page, 'MediaBox')) ?? [0, 0, 612, 792];
+  const crop = clip(boxOf(cos, cos.inherited(page, 'CropBox')) ?? media, media);
   const other = (key: string) => clip(boxOf(cos, page.get(key)) ?? crop, media);
   const rounded = (box: Box): Box => box.map(round2) as Box;
   return {
@@ -672,10 +661,10 @@ export function pageStructure(cos: CosFile, objectNumber: number): PageStructure
   const page = cos.object(objectNumber);
   if (!isDict(page)) return undefined;
   const walk = new ResourceWalk(cos);
-  walk.resources(inherited(cos, page, 'Resources'));
+  walk.resources(cos.inherited(page, 'Resources'));
   walk.appearances(page);
   walk.group(page);
-  const content = scanPageContent(cos, page, inherited(cos, page, 'Resources'));
+  const content = scanPageContent(cos, page, cos.inherited(page, 'Resources'));
   return {
     boxes: pageBoxes(cos, page),
     transparency: walk.transparency,

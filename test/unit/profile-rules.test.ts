@@ -270,6 +270,46 @@ describe('pdf-accessibility: the language may come from the structure elements (
     expect(check(each, 'pdf-accessibility', 'language').status).toBe('pass');
   });
 
+  it('takes the language of marked content around the text, and asks one of alternate text', async () => {
+    // the first paragraph's text sits in a Span with /Lang; the second has no language anywhere
+    const marked = (spanLang: string) => (doc: PDFDocument) => {
+      tree({ second: 'fr' })(doc);
+      const page = doc.getPage(0).node;
+      page.set(
+        PDFName.of('Contents'),
+        doc.context.register(
+          doc.context.stream(
+            `/P <</MCID 0>> BDC /Span <<${spanLang}>> BDC BT /F1 12 Tf 10 10 Td (hello) Tj ET EMC EMC ` +
+              '/P <</MCID 1>> BDC 0 0 5 5 re f EMC',
+          ),
+        ),
+      );
+      page
+        .Resources()!
+        .set(
+          PDFName.of('Font'),
+          doc.context.obj({ F1: doc.context.obj({ Type: 'Font', Subtype: 'Type1', BaseFont: 'Helvetica' }) }),
+        );
+    };
+    const spanned = await reportOf('lang-marked-content', marked('/Lang (en-US)'));
+    expect(spanned.document.struct_content_without_language).toBe(0);
+    expect(check(spanned, 'pdf-accessibility', 'language').status).toBe('pass');
+    const bare = await reportOf('lang-marked-none', marked('/ActualText (hello)'));
+    expect(bare.document.struct_content_without_language).toBe(1);
+    expect(check(bare, 'pdf-accessibility', 'language').status).toBe('fail');
+    // an element's /Alt is text: without a language from the element or above, it counts as such
+    const alt = await reportOf('lang-alt', (doc) => {
+      marked('/Lang (en-US)')(doc);
+      const first = doc.context.lookup(
+        doc.context.lookup(doc.catalog.get(PDFName.of('StructTreeRoot')), PDFDict).get(PDFName.of('K')),
+        PDFDict,
+      );
+      const kids = first.lookup(PDFName.of('K'), PDFArray);
+      kids.lookup(0, PDFDict).set(PDFName.of('Alt'), PDFString.of('a greeting'));
+    });
+    expect(alt.document.struct_content_without_language).toBe(1);
+  });
+
   it('fails content without a language, and a /Lang that is no BCP 47 tag', async () => {
     const partly = await reportOf('lang-partly', tree({ first: 'en-GB' }));
     expect(partly.document.struct_content_without_language).toBe(1);

@@ -95,6 +95,20 @@ export class CosFile {
     return Array.isArray(value) ? value : [];
   }
 
+  /**
+   * A page's entry as written on it or on the nearest page tree node above it that has one (ISO 32000-1
+   * 7.7.3.4: Resources, MediaBox, CropBox and Rotate are inherited), not resolved.
+   */
+  inherited(page: PdfDict, key: string): PdfValue | undefined {
+    let node: PdfDict | undefined = page;
+    for (let depth = 0; node && depth < 64; depth++) {
+      const value = node.get(key);
+      if (value !== undefined) return value;
+      node = this.dict(node, 'Parent');
+    }
+    return undefined;
+  }
+
   /** Every object the cross-reference lists: at an offset of the file, or in an object stream. */
   listed(): IterableIterator<[number, XrefEntry]> {
     return this.xref.entries();
