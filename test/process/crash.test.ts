@@ -39,7 +39,10 @@ workerDeaths('a worker killed mid-run', () => {
     const run = (await call(server.url, tenant.token, 'POST', '/api/open/runs', { file_id: fileId })).body
       .data;
 
-    const workerEnv = { RUN_LEASE_MS: '1000', PARSER_THREADS: '1' };
+    // short enough that the second worker takes the run over soon after the kill; long enough that a worker
+    // starved of CPU on a loaded machine still renews it (at 1 s, a run on a machine loaded past the suite's
+    // own load once ended 'failed' before the kill)
+    const workerEnv = { RUN_LEASE_MS: '3000', PARSER_THREADS: '1' };
     const first = startWorkerProcess(dataDir, workerEnv);
     started.push(first);
     const seen = await pollRun(server.url, tenant.token, run.id, (r) => r.completed_tasks >= 20, 30_000);
