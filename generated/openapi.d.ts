@@ -976,6 +976,13 @@ export interface components {
             /** @example xmpDM:projectRef is a simple value, not a ProjectLink structure (its type is ProjectLink) */
             message: string;
         };
+        /** @description What a file breaks of one clause of ISO 14289-1 (PDF/UA-1), in a sentence. */
+        UaFinding: {
+            /** @example 7.21.3.2 */
+            clause: string;
+            /** @example the embedded TrueType CIDFont of ABCDEF+Arial has no /CIDToGIDMap */
+            message: string;
+        };
         /**
          * @description The `profile` section of a profile target's `report.json` (`pdf-print`, `pdf-archive`,
          *     `pdf-accessibility`; a `pdf-preflight` report has none). A profile's judgement of the facts: each check
@@ -1009,7 +1016,8 @@ export interface components {
          *         PDF/A-2 and -3 only: halftones of type 1 or 5 without `/HalftoneName`);
          *         `font_subsets` (6.2.11.4.2 [6.3.5]: a CIDFont's `/CIDSet` lists as many CIDs as its program holds
          *         glyphs, .notdef aside; in PDF/A-1 also an embedded Type 1 subset has a `/CharSet` and an embedded
-         *         CIDFont subset a `/CIDSet`; a CharSet's completeness is not checked);
+         *         CIDFont subset a `/CIDSet`; since 2026-11-27 a Type 1 font's `/CharSet` names exactly the glyphs
+         *         of its program, Type 1 or bare CFF);
          *       - `annotation_types` (6.3.1: no 3D, Sound, Screen, Movie or unknown annotations);
          *         `annotation_flags` (6.3.2: every annotation but a Popup prints and is not hidden, invisible,
          *         NoView or ToggleNoView); `annotation_appearances` (6.3.3: every annotation but a Popup, a Link or
@@ -1071,10 +1079,12 @@ export interface components {
          *         annotations has `/Tabs /S`); `form_field_descriptions` (7.18.4: every field has a `/TU`);
          *       - `fonts_embedded` (7.21.4.1); `unicode_text` (7.21.7: every font maps to Unicode in one of the
          *         ways `unicode_mapping` lists); `scanned_pages` (pages with images and no text need OCR; no
-         *         clause).
+         *         clause);
+         *       - from `document.ua_findings` (since 2026-11-27): `cid_system_info` (7.21.3.1), `cid_to_gid_map`
+         *         (7.21.3.2), `cmaps` (7.21.3.3), `font_subsets` (7.21.4.2), as that fact describes them.
          *
          *       Not checked: the content of alternate texts and reading order, lists, notes, links' structure
-         *       elements, optional content, embedded files, fonts' widths and glyphs, and every Matterhorn
+         *       elements, optional content, embedded files, fonts' widths and glyphs drawn, and every Matterhorn
          *       Protocol condition that needs a person. Never "PDF/UA conformant".
          *     One story: with a profile, each failed check is also a finding (`code` `check_<id>`, its severity,
          *     pages and message), and the findings a check judges itself (`font_not_embedded` by `fonts_embedded`,
@@ -1429,6 +1439,17 @@ export interface components {
                  *     before 2026-11-27.
                  */
                 object_findings?: components["schemas"]["ClauseFinding"][];
+                /**
+                 * @description What the file's font dictionaries break of ISO 14289-1 (PDF/UA-1), read object by object in the
+                 *     same scan as `object_findings`: a composite font's CIDFont and CMap with different Registry or
+                 *     Ordering, or a CIDFont Supplement later than the CMap's (7.21.3.1); an embedded TrueType CIDFont
+                 *     without a `/CIDToGIDMap` of Identity or a stream (7.21.3.2); a CMap other than Identity-H and
+                 *     Identity-V not embedded, or an embedded CMap whose `/WMode` is not its program's (7.21.3.3); a
+                 *     CIDSet that leaves out glyphs of the program, or a CharSet that does not list exactly the
+                 *     program's glyph names (7.21.4.2). At most five per clause.
+                 *     Absent in reports made before 2026-11-27.
+                 */
+                ua_findings?: components["schemas"]["UaFinding"][];
                 /** @description `/MarkInfo /Suspects true`: the tags may not be trusted. */
                 suspects: boolean;
                 /**

@@ -762,6 +762,45 @@ function languageCheck(doc: Facts['document']): Draft {
   );
 }
 
+/**
+ * ISO 14289-1 7.21.3 and 7.21.4.2: the composite fonts' CIDSystemInfo, CIDToGIDMap and CMaps, and the
+ * glyphs a CIDSet or CharSet lists, as the object scan found them (`document.ua_findings`).
+ */
+function uaFontChecks(doc: Facts['document']): Draft[] {
+  const rule = (id: string, clause: string, passed: string, fix: string): Draft => {
+    const found = (doc.ua_findings ?? []).filter((f) => f.clause === clause);
+    return found.length === 0
+      ? pass(id, 'error', passed)
+      : fail(id, 'error', `${capitalized(listed(found.map((f) => f.message)))}: ${fix}`);
+  };
+  return [
+    rule(
+      'cid_system_info',
+      '7.21.3.1',
+      "Every composite font's CIDFont and CMap name the same character collection",
+      "give the CIDFont and the CMap the same Registry and Ordering, and the CIDFont a Supplement no later than the CMap's",
+    ),
+    rule(
+      'cid_to_gid_map',
+      '7.21.3.2',
+      'Every embedded TrueType CIDFont maps its CIDs to glyphs',
+      'set /CIDToGIDMap to /Identity or to a stream that maps the CIDs',
+    ),
+    rule(
+      'cmaps',
+      '7.21.3.3',
+      'Every CMap is Identity-H, Identity-V or embedded, as its program says',
+      'embed the CMap (or use Identity-H), and write the /WMode its program defines',
+    ),
+    rule(
+      'font_subsets',
+      '7.21.4.2',
+      'Every CIDSet and CharSet lists the glyphs of its program',
+      'list every glyph of the font program in its /CIDSet or /CharSet, or remove the /CIDSet or /CharSet',
+    ),
+  ];
+}
+
 function accessibilityChecks(facts: Facts): Draft[] {
   const doc = facts.document;
   const figures = doc.struct_figures;
@@ -773,6 +812,7 @@ function accessibilityChecks(facts: Facts): Draft[] {
   return [
     pagesReadable(facts),
     fontsEmbedded(facts),
+    ...uaFontChecks(doc),
     documentCheck(
       'xmp_pdfua_claim',
       doc.xmp_metadata && doc.pdfua === '1',
@@ -926,6 +966,10 @@ const CLAUSES: Record<ProfileName, Readonly<Record<string, string>>> = {
   'pdf-accessibility': {
     xmp_pdfua_claim: '5',
     fonts_embedded: '7.21.4.1',
+    cid_system_info: '7.21.3.1',
+    cid_to_gid_map: '7.21.3.2',
+    cmaps: '7.21.3.3',
+    font_subsets: '7.21.4.2',
     tagged: '7.1',
     suspects: '7.1',
     untagged_content: '7.1',

@@ -7,6 +7,7 @@
  * forbids in image, form XObject and halftone dictionaries. Content streams' operands are not read here.
  */
 import type { CosFile } from './cos/file.js';
+import { compositeFontRules, type UaFinding } from './composite-fonts.js';
 import { cffGlyphNames, glyphCount, outlinedGlyphs } from './glyph-count.js';
 import { type1GlyphNames } from './type1-glyphs.js';
 import {
@@ -59,6 +60,18 @@ const MAX_PER_KIND = 5;
 
 class Findings {
   private readonly found = new Map<string, string[]>();
+  private readonly uaFound: UaFinding[] = [];
+
+  /** A finding of ISO 14289-1 (PDF/UA-1), at most five per clause. */
+  ua(finding: UaFinding): void {
+    const same = this.uaFound.filter((f) => f.clause === finding.clause);
+    if (same.length < MAX_PER_KIND && !same.some((f) => f.message === finding.message))
+      this.uaFound.push(finding);
+  }
+
+  listUa(): UaFinding[] {
+    return [...this.uaFound];
+  }
 
   add(kind: Kind, part: 1 | 2, message: string): void {
     const key = `${kind}:${part}`;
@@ -176,7 +189,10 @@ function dictionaryRules(cos: CosFile, num: number, dict: PdfDict, findings: Fin
   } else if (subtype === 'PS' && nameOf(dict.get('Type')) === 'XObject') {
     findings.add('xobjects', 2, `object ${num} is a PostScript XObject`);
   }
-  if (nameOf(dict.get('Type')) === 'Font') fontSubsetRules(cos, num, dict, subtype, findings);
+  if (nameOf(dict.get('Type')) === 'Font') {
+    fontSubsetRules(cos, num, dict, subtype, findings);
+    if (subtype === 'Type0') for (const finding of compositeFontRules(cos, num, dict)) findings.ua(finding);
+  }
   const type = nameOf(dict.get('Type'));
   if (type === 'Page') pageBoundaryRules(cos, num, dict, findings);
   if (type === 'CMap') cmapRules(cos, num, findings);
@@ -255,7 +271,7 @@ function listedCids(cidSet: Uint8Array): number {
  * Font subsets that list their glyphs: ISO 19005-1 6.3.5 asks an embedded Type 1 subset for a CharSet and an
  * embedded CIDFont subset for a CIDSet; both parts ask a CIDSet to list every CID the program holds (ISO
  * 19005-2 6.2.11.4.2), told here by the program's glyph count (its .notdef aside). A Type 1 CharSet lists
- * every glyph name of the program's CharStrings (ISO 19005-2 6.2.11.4.2, ISO 19005-1 6.3.5).
+ * exactly the glyph names of its program (ISO 19005-2 6.2.11.4.2, ISO 19005-1 6.3.5, ISO 14289-1 7.21.4.2).
  */
 function fontSubsetRules(
   cos: CosFile,
@@ -297,7 +313,10 @@ function fontSubsetRules(
           : glyphs !== undefined && listed < glyphs - 1
             ? `the CIDSet of ${name} (object ${num}) lists ${listed} CIDs, and its program holds ${glyphs} glyphs`
             : undefined;
-    if (problem) findings.both('subsets', problem);
+    if (problem) {
+      findings.both('subsets', problem);
+      findings.ua({ clause: '7.21.4.2', message: problem });
+    }
   } else if (subtype === 'Type1') {
     const charSet = cos.get(descriptor, 'CharSet');
     if (!(charSet instanceof Uint8Array)) {
@@ -308,11 +327,18 @@ function fontSubsetRules(
     if (!glyphs) return;
     const listed = new Set(Buffer.from(charSet).toString('latin1').split('/').filter(Boolean));
     const unlisted = glyphs.filter((glyph) => glyph !== '.notdef' && !listed.has(glyph));
-    if (unlisted.length > 0)
-      findings.both(
-        'subsets',
-        `the CharSet of ${name} (object ${num}) leaves out ${unlisted.length} glyphs its program holds (${unlisted.slice(0, 5).join(', ')})`,
-      );
+    const held = new Set(glyphs);
+    const absent = [...listed].filter((glyph) => glyph !== '.notdef' && !held.has(glyph));
+    const problem =
+      unlisted.length > 0
+        ? `the CharSet of ${name} (object ${num}) leaves out ${unlisted.length} glyphs its program holds (${unlisted.slice(0, 5).join(', ')})`
+        : absent.length > 0
+          ? `the CharSet of ${name} (object ${num}) lists ${absent.length} glyphs its program does not hold (${absent.slice(0, 5).join(', ')})`
+          : undefined;
+    if (problem) {
+      findings.both('subsets', problem);
+      findings.ua({ clause: '7.21.4.2', message: problem });
+    }
   }
 }
 
@@ -419,17 +445,18 @@ function permissions(cos: CosFile, findings: Findings): void {
 }
 
 /**
- * The syntax findings of the whole file, at most five of each kind and part. Bytes that cannot be read as
- * objects end the scan with what it found: the other facts of the file never depend on it.
+ * The findings of one scan of the file's objects: PDF/A's by part and clause, at most five of each kind and
+ * part, and PDF/UA's by clause. Bytes that cannot be read as objects end the scan with what it found: the
+ * other facts of the file never depend on it.
  */
-export function objectFindings(cos: CosFile): ObjectFinding[] {
+export function scanObjects(cos: CosFile): { pdfa: ObjectFinding[]; ua: UaFinding[] } {
   const findings = new Findings();
   try {
     scanFile(cos, findings);
   } catch (error) {
     if (!(error instanceof SyntaxFailure) && !(error instanceof RangeError)) throw error;
   }
-  return findings.list();
+  return { pdfa: findings.list(), ua: findings.listUa() };
 }
 
 function scanFile(cos: CosFile, findings: Findings): void {

@@ -17,7 +17,7 @@ import { type AnnotationFacts, formFieldFacts, pageAnnotations } from './annotat
 import { type ContentFacts, DEVICE, type DeviceColor, scanPageContent } from './content.js';
 import { glyphNameMapsToUnicode } from './glyph-names.js';
 import { structFacts } from './struct-tree.js';
-import { objectFindings } from './object-scan.js';
+import { scanObjects } from './object-scan.js';
 import { fileHeader } from './file-header.js';
 import { xmpText as decodeXmp } from './xmp-encoding.js';
 import { firstText, propertyOf, readXmp, type XmpPacket } from './xmp/rdf.js';
@@ -62,6 +62,7 @@ export type CatalogFacts = Pick<
   | 'file_header'
   | 'metadata_findings'
   | 'object_findings'
+  | 'ua_findings'
   | 'suspects'
   | 'actions'
   | 'additional_actions'
@@ -122,6 +123,7 @@ export const NO_CATALOG_FACTS: CatalogFacts = {
   file_header: null,
   metadata_findings: [],
   object_findings: [],
+  ua_findings: [],
   suspects: false,
   actions: [],
   additional_actions: [],
@@ -149,6 +151,8 @@ export function catalogFacts(cos: CosFile, fileHead: Uint8Array, infoPdfx: strin
     : { wellFormed: false, reason: 'none', properties: [] };
   // ISO 19005-2 6.1.3: the ID is in the newest trailer itself (a linearized file's first-page trailer)
   const id = cos.resolve((cos.newestTrailer ?? cos.trailer).get('ID'));
+  // the scan ends at bytes it cannot read, with what it found: it never throws for them
+  const scanned = scanObjects(cos);
   return {
     tagged: cos.get(markInfo, 'Marked') === true && isDict(cos.get(catalog, 'StructTreeRoot')),
     display_doc_title: cos.get(viewer, 'DisplayDocTitle') === true,
@@ -184,10 +188,8 @@ export function catalogFacts(cos: CosFile, fileHead: Uint8Array, infoPdfx: strin
         return bytes instanceof Uint8Array && bytes.length > 0;
       }),
     file_header: fileHeader(fileHead),
-    object_findings: orEmpty(() => objectFindings(cos)).map((f) => ({
-      ...f,
-      message: f.message.slice(0, 400),
-    })),
+    object_findings: scanned.pdfa.map((f) => ({ ...f, message: f.message.slice(0, 400) })),
+    ua_findings: scanned.ua.map((f) => ({ ...f, message: f.message.slice(0, 400) })),
     metadata_findings: limitPerClause(
       orEmpty(() => [
         ...metadataFindings(packet),

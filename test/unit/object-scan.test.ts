@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CosFile } from '../../src/pdf/cos/file.js';
-import { objectFindings } from '../../src/pdf/object-scan.js';
+import { scanObjects } from '../../src/pdf/object-scan.js';
 import { catalogFacts } from '../../src/pdf/structure.js';
 import { isDict, isStream, nameOf } from '../../src/pdf/cos/syntax.js';
 import { cffGlyphNames } from '../../src/pdf/glyph-count.js';
@@ -36,7 +36,7 @@ function findings(bytes: Buffer, part: 1 | 2 = 2) {
   writeFileSync(file, bytes);
   const fd = openSync(file, 'r');
   try {
-    return objectFindings(new CosFile(fd, bytes.length)).filter((f) => f.part === part);
+    return scanObjects(new CosFile(fd, bytes.length)).pdfa.filter((f) => f.part === part);
   } finally {
     closeSync(fd);
   }
@@ -351,6 +351,11 @@ describe('the glyph names of Type 1 and CFF programs, against the CharSet their 
     });
     expect(findings(withCharSet('/a'), 1)[0]).toMatchObject({ clause: '6.3.5' });
     expect(findings(withCharSet('/a/b'))).toEqual([]);
+    // the CharSet names the program's glyphs exactly: one it does not hold is a finding too
+    expect(findings(withCharSet('/a/b/c'))[0]).toMatchObject({
+      clause: '6.2.11.4.2',
+      message: expect.stringContaining('lists 1 glyphs its program does not hold (c)'),
+    });
   });
 
   it('names the glyphs of real Type 1 and CFF programs as their writers listed them in /CharSet', () => {
@@ -392,5 +397,75 @@ describe('the glyph names of Type 1 and CFF programs, against the CharSet their 
     }
     expect(agreed.type1).toBeGreaterThanOrEqual(10);
     expect(agreed.cff).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe('composite fonts as PDF/UA-1 asks (ISO 14289-1 7.21.3)', () => {
+  function ua(bytes: Buffer) {
+    const file = path.join(dir, `u${count++}.pdf`);
+    writeFileSync(file, bytes);
+    const fd = openSync(file, 'r');
+    try {
+      return scanObjects(new CosFile(fd, bytes.length)).ua;
+    } finally {
+      closeSync(fd);
+    }
+  }
+  const system = (registry: string, ordering: string, supplement: number) =>
+    `<< /Registry (${registry}) /Ordering (${ordering}) /Supplement ${supplement} >>`;
+  /** A Type 0 font (object 3) whose encoding is `encoding` and whose CIDFont (object 4) is `cidFont`. */
+  const composite = (encoding: string, cidFont: string, more: string[] = []) =>
+    pdf([
+      CATALOG,
+      PAGES,
+      `<< /Type /Font /Subtype /Type0 /BaseFont /Test /Encoding ${encoding} /DescendantFonts [4 0 R] >>`,
+      cidFont,
+      ...more,
+    ]);
+  const cidFont0 = (info: string) =>
+    `<< /Type /Font /Subtype /CIDFontType0 /BaseFont /Test /CIDSystemInfo ${info} >>`;
+  const cmap = (info: string, declared: number, defined: number) => {
+    const program = `/CIDInit /ProcSet findresource begin\n/WMode ${defined} def\nbegincmap\nendcmap\n`;
+    return `<< /Type /CMap /CMapName /Test /CIDSystemInfo ${info} /WMode ${declared} /Length ${program.length} >>\nstream\n${program}\nendstream`;
+  };
+
+  it('asks a CMap other than Identity-H or -V to be embedded, with the /WMode its program defines', () => {
+    expect(ua(composite('/Identity-H', cidFont0(system('Adobe', 'Identity', 0))))).toEqual([]);
+    expect(ua(composite('/Adobe-Korea1-2', cidFont0(system('Adobe', 'Korea1', 2))))).toEqual([
+      { clause: '7.21.3.3', message: 'the CMap Adobe-Korea1-2 of Test is not embedded' },
+    ]);
+    const korea = system('Adobe', 'Korea1', 2);
+    expect(ua(composite('5 0 R', cidFont0(korea), [cmap(korea, 0, 0)]))).toEqual([]);
+    expect(ua(composite('5 0 R', cidFont0(korea), [cmap(korea, 1, 0)]))[0]).toMatchObject({
+      clause: '7.21.3.3',
+      message: expect.stringContaining('declares /WMode 1 and its program defines 0'),
+    });
+  });
+
+  it("holds a CIDFont's CIDSystemInfo to its CMap's: the same collection, a Supplement no later", () => {
+    const korea2 = system('Adobe', 'Korea1', 2);
+    const finding = (font: string) => ua(composite('5 0 R', cidFont0(font), [cmap(korea2, 0, 0)]));
+    expect(finding(system('Adobe', 'Korea1', 1))).toEqual([]);
+    expect(finding(system('adobe', 'Korea1', 2))[0]).toMatchObject({ clause: '7.21.3.1' });
+    expect(finding(system('Adobe', 'China1', 2))[0]?.message).toContain('Adobe-China1');
+    expect(finding(system('Adobe', 'Korea1', 3))[0]?.message).toContain('Supplement 3, later than');
+  });
+
+  it('asks an embedded TrueType CIDFont for a CIDToGIDMap of Identity or a stream', () => {
+    const type2 = (map: string) =>
+      composite(
+        '/Identity-H',
+        `<< /Type /Font /Subtype /CIDFontType2 /BaseFont /Test /CIDSystemInfo ${system('Adobe', 'Identity', 0)} /FontDescriptor 5 0 R ${map} >>`,
+        [
+          '<< /Type /FontDescriptor /FontName /Test /FontFile2 6 0 R >>',
+          '<< /Length 4 >>\nstream\ntrue\nendstream',
+        ],
+      );
+    expect(ua(type2('/CIDToGIDMap /Identity'))).toEqual([]);
+    expect(ua(type2(''))[0]).toMatchObject({
+      clause: '7.21.3.2',
+      message: expect.stringContaining('no /CIDToGIDMap'),
+    });
+    expect(ua(type2('/CIDToGIDMap /NoIdentity'))[0]).toMatchObject({ clause: '7.21.3.2' });
   });
 });

@@ -237,6 +237,10 @@ describe('pdf-accessibility', () => {
     expect(statuses(file, 'pdf-accessibility')).toEqual({
       pages_readable: 'pass',
       fonts_embedded: statuses(file, 'pdf-archive').fonts_embedded,
+      cid_system_info: 'pass',
+      cid_to_gid_map: 'pass',
+      cmaps: 'pass',
+      font_subsets: 'pass',
       xmp_pdfua_claim: 'fail',
       tagged: 'pass',
       suspects: 'pass',
