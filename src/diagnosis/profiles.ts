@@ -763,8 +763,9 @@ function languageCheck(doc: Facts['document']): Draft {
 }
 
 /**
- * ISO 14289-1 7.21.3 and 7.21.4.2: the composite fonts' CIDSystemInfo, CIDToGIDMap and CMaps, and the
- * glyphs a CIDSet or CharSet lists, as the object scan found them (`document.ua_findings`).
+ * ISO 14289-1's clauses read object by object (`document.ua_findings`): the composite fonts' CIDSystemInfo,
+ * CIDToGIDMap and CMaps (7.21.3), the glyphs a CIDSet or CharSet lists (7.21.4.2), optional content
+ * configurations (7.10), reference and PostScript XObjects (7.20), and formulas' alternate text (7.7).
  */
 function uaFontChecks(doc: Facts['document']): Draft[] {
   const rule = (id: string, clause: string, passed: string, fix: string): Draft => {
@@ -791,6 +792,24 @@ function uaFontChecks(doc: Facts['document']): Draft[] {
       '7.21.3.3',
       'Every CMap is Identity-H, Identity-V or embedded, as its program says',
       'embed the CMap (or use Identity-H), and write the /WMode its program defines',
+    ),
+    rule(
+      'optional_content',
+      '7.10',
+      'Every optional content configuration has a name and no /AS entry',
+      'give each configuration (/OCProperties /D and /Configs) a /Name, and remove /AS',
+    ),
+    rule(
+      'xobjects',
+      '7.20',
+      'No reference or PostScript XObject',
+      'replace reference XObjects with their content, and remove PostScript XObjects',
+    ),
+    rule(
+      'formulas_alt_text',
+      '7.7',
+      'Every formula has alternate text',
+      'give each Formula element an /Alt (or /ActualText) that reads the expression',
     ),
     rule(
       'font_subsets',
@@ -970,6 +989,9 @@ const CLAUSES: Record<ProfileName, Readonly<Record<string, string>>> = {
     cid_to_gid_map: '7.21.3.2',
     cmaps: '7.21.3.3',
     font_subsets: '7.21.4.2',
+    optional_content: '7.10',
+    xobjects: '7.20',
+    formulas_alt_text: '7.7',
     tagged: '7.1',
     suspects: '7.1',
     untagged_content: '7.1',

@@ -2,6 +2,7 @@ import type { CosFile } from './cos/file.js';
 import {
   isDict,
   isStream,
+  latin1,
   Lexer,
   nameOf,
   textString,
@@ -105,9 +106,6 @@ for (const c of [0, 9, 10, 12, 13, 32]) REGULAR[c] = 0;
 for (const c of '()<>[]{}/%') REGULAR[c.charCodeAt(0)] = 0;
 const NUMBER_START = new Uint8Array(256);
 for (const c of '+-.0123456789') NUMBER_START[c.charCodeAt(0)] = 1;
-
-const latin1 = (bytes: Uint8Array, start: number, end: number) =>
-  String.fromCharCode(...bytes.subarray(start, end));
 
 /** A name's bytes as text, `#xx` escapes decoded. */
 function nameText(bytes: Uint8Array, start: number, end: number): string {
@@ -580,7 +578,7 @@ export function markedContentLanguage(cos: CosFile, page: PdfDict): Map<number, 
 
 /** The first operator of a content stream (a glyph description's `d0` or `d1`), or undefined. */
 function firstOperator(bytes: Uint8Array): string | undefined {
-  const head = latin1(bytes, 0, 256);
+  const head = latin1(bytes, 0, Math.min(256, bytes.length));
   return /(?:^|[\s\d.+-])(d0|d1)(?=\s|$)/.exec(head)?.[1];
 }
 

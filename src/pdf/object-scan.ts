@@ -19,6 +19,7 @@ import {
   type PdfDict,
   type PdfValue,
   SyntaxFailure,
+  textString,
   type TokenWatcher,
 } from './cos/syntax.js';
 
@@ -182,12 +183,15 @@ function dictionaryRules(cos: CosFile, num: number, dict: PdfDict, findings: Fin
     if (intent !== undefined && !STANDARD_INTENTS.has(intent))
       findings.both('images', `image ${num} has the rendering intent /${intent}`);
   } else if (subtype === 'Form') {
+    if (dict.has('Ref'))
+      findings.ua({ clause: '7.20', message: `form XObject ${num} is a reference XObject (/Ref)` });
     for (const key of ['PS', 'OPI'])
       if (dict.has(key)) findings.add('xobjects', 2, `form XObject ${num} has a /${key} entry`);
     if (nameOf(dict.get('Subtype2')) === 'PS')
       findings.add('xobjects', 2, `form XObject ${num} is a PostScript XObject (/Subtype2 /PS)`);
   } else if (subtype === 'PS' && nameOf(dict.get('Type')) === 'XObject') {
     findings.add('xobjects', 2, `object ${num} is a PostScript XObject`);
+    findings.ua({ clause: '7.20', message: `object ${num} is a PostScript XObject` });
   }
   if (nameOf(dict.get('Type')) === 'Font') {
     fontSubsetRules(cos, num, dict, subtype, findings);
@@ -497,4 +501,23 @@ function scanFile(cos: CosFile, findings: Findings): void {
     }
   }
   permissions(cos, findings);
+  optionalContent(cos, findings);
+}
+
+/** ISO 14289-1 7.10: every optional content configuration has a name, and none has an /AS entry. */
+function optionalContent(cos: CosFile, findings: Findings): void {
+  const properties = cos.dict(cos.catalog, 'OCProperties');
+  if (!properties) return;
+  const configurations = [
+    cos.dict(properties, 'D'),
+    ...cos.array(properties, 'Configs').map((c) => cos.resolve(c)),
+  ];
+  for (const [i, configuration] of configurations.entries()) {
+    if (!isDict(configuration)) continue;
+    const which =
+      i === 0 ? 'the default optional content configuration' : `optional content configuration ${i}`;
+    if (!textString(cos.get(configuration, 'Name'))?.trim())
+      findings.ua({ clause: '7.10', message: `${which} has no /Name` });
+    if (configuration.has('AS')) findings.ua({ clause: '7.10', message: `${which} has an /AS entry` });
+  }
 }

@@ -17,6 +17,8 @@ const MAX_LISTED = 20;
 const MAX_LANGUAGE_PAGES = 50;
 
 export interface StructFacts {
+  /** Formula elements with neither `/Alt` nor `/ActualText` (ISO 14289-1 7.7). */
+  formulasWithoutAlt: number;
   struct_figures: number;
   struct_figures_without_alt: number;
   struct_content: number;
@@ -71,6 +73,7 @@ export function structFacts(cos: CosFile, catalog: PdfDict | undefined): StructF
   };
   let figures = 0;
   let withoutAlt = 0;
+  let formulasWithoutAlt = 0;
   let content = 0;
   let contentWithoutLanguage = 0;
   const languages = new Set<string>();
@@ -142,6 +145,10 @@ export function structFacts(cos: CosFile, catalog: PdfDict | undefined): StructF
     )
       leaf(undefined, undefined, undefined);
     let table = inTable;
+    // a Formula needs alternate text that says something, or replacement text (7.7); an empty /ActualText
+    // is replacement text (the formula stands for nothing to read), an empty /Alt describes nothing
+    if (role === 'Formula' && !textString(cos.get(node, 'Alt'))?.trim() && !node.has('ActualText'))
+      formulasWithoutAlt++;
     if (role === 'Figure') {
       figures++;
       const alt = textString(cos.get(node, 'Alt')) ?? textString(cos.get(node, 'ActualText'));
@@ -173,6 +180,7 @@ export function structFacts(cos: CosFile, catalog: PdfDict | undefined): StructF
       contentWithoutLanguage -= mcids.filter((mcid) => language.get(mcid) === true).length;
     }
   return {
+    formulasWithoutAlt,
     struct_figures: figures,
     struct_figures_without_alt: withoutAlt,
     struct_content: content,

@@ -153,6 +153,7 @@ export function catalogFacts(cos: CosFile, fileHead: Uint8Array, infoPdfx: strin
   const id = cos.resolve((cos.newestTrailer ?? cos.trailer).get('ID'));
   // the scan ends at bytes it cannot read, with what it found: it never throws for them
   const scanned = scanObjects(cos);
+  const { formulasWithoutAlt, ...struct } = structFacts(cos, catalog);
   return {
     tagged: cos.get(markInfo, 'Marked') === true && isDict(cos.get(catalog, 'StructTreeRoot')),
     display_doc_title: cos.get(viewer, 'DisplayDocTitle') === true,
@@ -189,7 +190,17 @@ export function catalogFacts(cos: CosFile, fileHead: Uint8Array, infoPdfx: strin
       }),
     file_header: fileHeader(fileHead),
     object_findings: scanned.pdfa.map((f) => ({ ...f, message: f.message.slice(0, 400) })),
-    ua_findings: scanned.ua.map((f) => ({ ...f, message: f.message.slice(0, 400) })),
+    ua_findings: [
+      ...scanned.ua,
+      ...(formulasWithoutAlt > 0
+        ? [
+            {
+              clause: '7.7',
+              message: `${formulasWithoutAlt} Formula elements have neither /Alt nor /ActualText`,
+            },
+          ]
+        : []),
+    ].map((f) => ({ ...f, message: f.message.slice(0, 400) })),
     metadata_findings: limitPerClause(
       orEmpty(() => [
         ...metadataFindings(packet),
@@ -202,7 +213,7 @@ export function catalogFacts(cos: CosFile, fileHead: Uint8Array, infoPdfx: strin
       20,
     ).map((f) => ({ ...f, message: f.message.slice(0, 400) })),
     suspects: cos.get(markInfo, 'Suspects') === true,
-    ...structFacts(cos, catalog),
+    ...struct,
     ...actionFacts(cos),
     ...formFieldFacts(cos),
   };

@@ -469,3 +469,61 @@ describe('composite fonts as PDF/UA-1 asks (ISO 14289-1 7.21.3)', () => {
     expect(ua(type2('/CIDToGIDMap /NoIdentity'))[0]).toMatchObject({ clause: '7.21.3.2' });
   });
 });
+
+describe('optional content, XObjects and formulas as PDF/UA-1 asks (7.10, 7.20, 7.7)', () => {
+  function scanned(bytes: Buffer) {
+    const file = path.join(dir, `o${count++}.pdf`);
+    writeFileSync(file, bytes);
+    const fd = openSync(file, 'r');
+    try {
+      const cos = new CosFile(fd, bytes.length);
+      return catalogFacts(cos, bytes.subarray(0, 1024), null).ua_findings;
+    } finally {
+      closeSync(fd);
+    }
+  }
+  const withCatalog = (entries: string, ...more: string[]) =>
+    pdf([`<< /Type /Catalog /Pages 2 0 R ${entries} >>`, PAGES, ...more]);
+
+  it('asks every optional content configuration for a name, and none for /AS', () => {
+    const named = withCatalog('/OCProperties << /OCGs [] /D << /Name (Default) >> >>');
+    expect(scanned(named)).toEqual([]);
+    expect(scanned(withCatalog('/OCProperties << /OCGs [] /D << /Name () >> >>'))).toEqual([
+      { clause: '7.10', message: 'the default optional content configuration has no /Name' },
+    ]);
+    const configs = withCatalog(
+      '/OCProperties << /OCGs [] /D << /Name (Default) >> /Configs [<< /Name (Print) /AS [] >>] >>',
+    );
+    expect(scanned(configs)).toEqual([
+      { clause: '7.10', message: 'optional content configuration 1 has an /AS entry' },
+    ]);
+  });
+
+  it('fails a reference XObject and a PostScript XObject', () => {
+    const form = (entries: string) =>
+      withCatalog(
+        '',
+        `<< /Type /XObject /Subtype /Form /BBox [0 0 1 1] ${entries} /Length 0 >>\nstream\n\nendstream`,
+      );
+    expect(scanned(form(''))).toEqual([]);
+    expect(scanned(form('/Ref << /F (other.pdf) /Page 0 >>'))).toEqual([
+      { clause: '7.20', message: 'form XObject 3 is a reference XObject (/Ref)' },
+    ]);
+    const ps = withCatalog('', '<< /Type /XObject /Subtype /PS /Length 0 >>\nstream\n\nendstream');
+    expect(scanned(ps)).toEqual([{ clause: '7.20', message: 'object 3 is a PostScript XObject' }]);
+  });
+
+  it('asks a Formula for alternate text that says something, or replacement text', () => {
+    const formula = (entries: string) =>
+      withCatalog(
+        '/StructTreeRoot 3 0 R /MarkInfo << /Marked true >>',
+        '<< /Type /StructTreeRoot /K 4 0 R >>',
+        `<< /Type /StructElem /S /Formula /P 3 0 R ${entries} >>`,
+      );
+    expect(scanned(formula('/Alt (a squared plus b squared)'))).toEqual([]);
+    expect(scanned(formula('/ActualText ()'))).toEqual([]);
+    const missing = { clause: '7.7', message: '1 Formula elements have neither /Alt nor /ActualText' };
+    expect(scanned(formula(''))).toEqual([missing]);
+    expect(scanned(formula('/Alt ()'))).toEqual([missing]);
+  });
+});
