@@ -764,7 +764,8 @@ function languageCheck(doc: Facts['document']): Draft {
 
 /**
  * ISO 14289-1's clauses read object by object (`document.ua_findings`): the composite fonts' CIDSystemInfo,
- * CIDToGIDMap and CMaps (7.21.3), the glyphs a CIDSet or CharSet lists (7.21.4.2), optional content
+ * CIDToGIDMap and CMaps (7.21.3), the glyphs a CIDSet or CharSet lists (7.21.4.2), non-symbolic TrueType
+ * fonts' encodings (7.21.6), optional content
  * configurations (7.10), reference and PostScript XObjects (7.20), and formulas' alternate text (7.7).
  */
 function uaFontChecks(doc: Facts['document']): Draft[] {
@@ -792,6 +793,12 @@ function uaFontChecks(doc: Facts['document']): Draft[] {
       '7.21.3.3',
       'Every CMap is Identity-H, Identity-V or embedded, as its program says',
       'embed the CMap (or use Identity-H), and write the /WMode its program defines',
+    ),
+    rule(
+      'truetype_encodings',
+      '7.21.6',
+      'Every non-symbolic TrueType font is encoded by MacRoman or WinAnsi, with glyph names known to Unicode',
+      'encode non-symbolic TrueType fonts with /WinAnsiEncoding or /MacRomanEncoding, and name glyphs in /Differences by Adobe Glyph List names',
     ),
     rule(
       'optional_content',
@@ -990,6 +997,7 @@ const CLAUSES: Record<ProfileName, Readonly<Record<string, string>>> = {
     cmaps: '7.21.3.3',
     font_subsets: '7.21.4.2',
     optional_content: '7.10',
+    truetype_encodings: '7.21.6',
     xobjects: '7.20',
     formulas_alt_text: '7.7',
     tagged: '7.1',

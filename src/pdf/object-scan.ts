@@ -7,7 +7,7 @@
  * forbids in image, form XObject and halftone dictionaries. Content streams' operands are not read here.
  */
 import type { CosFile } from './cos/file.js';
-import { compositeFontRules, type UaFinding } from './composite-fonts.js';
+import { compositeFontRules, trueTypeEncodingRules, type UaFinding } from './ua-font-rules.js';
 import { cffGlyphNames, glyphCount, outlinedGlyphs } from './glyph-count.js';
 import { type1GlyphNames } from './type1-glyphs.js';
 import {
@@ -196,6 +196,8 @@ function dictionaryRules(cos: CosFile, num: number, dict: PdfDict, findings: Fin
   if (nameOf(dict.get('Type')) === 'Font') {
     fontSubsetRules(cos, num, dict, subtype, findings);
     if (subtype === 'Type0') for (const finding of compositeFontRules(cos, num, dict)) findings.ua(finding);
+    if (subtype === 'TrueType')
+      for (const finding of trueTypeEncodingRules(cos, num, dict)) findings.ua(finding);
   }
   const type = nameOf(dict.get('Type'));
   if (type === 'Page') pageBoundaryRules(cos, num, dict, findings);

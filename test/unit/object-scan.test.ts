@@ -527,3 +527,40 @@ describe('optional content, XObjects and formulas as PDF/UA-1 asks (7.10, 7.20, 
     expect(scanned(formula('/Alt ()'))).toEqual([missing]);
   });
 });
+
+describe('non-symbolic TrueType encodings as PDF/UA-1 asks (7.21.6)', () => {
+  function ua(bytes: Buffer) {
+    const file = path.join(dir, `e${count++}.pdf`);
+    writeFileSync(file, bytes);
+    const fd = openSync(file, 'r');
+    try {
+      return scanObjects(new CosFile(fd, bytes.length)).ua;
+    } finally {
+      closeSync(fd);
+    }
+  }
+  const trueType = (encoding: string, flags = 32) =>
+    pdf([
+      CATALOG,
+      PAGES,
+      `<< /Type /Font /Subtype /TrueType /BaseFont /Test ${encoding} /FontDescriptor 4 0 R >>`,
+      `<< /Type /FontDescriptor /FontName /Test /Flags ${flags} >>`,
+    ]);
+
+  it('asks MacRoman or WinAnsi of a non-symbolic TrueType font, and Differences the Adobe Glyph List knows', () => {
+    expect(ua(trueType('/Encoding /WinAnsiEncoding'))).toEqual([]);
+    expect(ua(trueType('/Encoding << /BaseEncoding /MacRomanEncoding /Differences [96 /grave] >>'))).toEqual(
+      [],
+    );
+    expect(ua(trueType(''))[0]).toMatchObject({
+      clause: '7.21.6',
+      message: expect.stringContaining('without MacRomanEncoding or WinAnsiEncoding'),
+    });
+    expect(ua(trueType('/Encoding << /BaseEncoding /Identity >>'))[0]?.message).toContain('by Identity');
+    expect(
+      ua(trueType('/Encoding << /BaseEncoding /WinAnsiEncoding /Differences [96 /gravee] >>'))[0]?.message,
+    ).toContain('(gravee)');
+    // a symbolic font is encoded by its own cmap: not this rule's
+    expect(ua(trueType('', 4))).toEqual([]);
+  });
+});

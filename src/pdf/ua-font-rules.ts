@@ -1,5 +1,6 @@
 import type { CosFile } from './cos/file.js';
 import { isDict, isStream, nameOf, type PdfDict, textString } from './cos/syntax.js';
+import { glyphNameMapsToUnicode } from './glyph-names.js';
 
 /** What a font breaks of one clause of ISO 14289-1 (PDF/UA-1), in a sentence. */
 export interface UaFinding {
@@ -78,4 +79,42 @@ function systemInfo(cos: CosFile, dict: PdfDict | undefined) {
     ordering: textString(cos.get(info, 'Ordering')) ?? '',
     supplement: typeof supplement === 'number' ? supplement : 0,
   };
+}
+
+const NONSYMBOLIC = 1 << 5;
+const SYMBOLIC = 1 << 2;
+const LATIN_ENCODINGS = new Set(['MacRomanEncoding', 'WinAnsiEncoding']);
+
+/**
+ * ISO 14289-1 7.21.6: a non-symbolic TrueType font is encoded by MacRomanEncoding or WinAnsiEncoding (as its
+ * /Encoding or the /BaseEncoding of its encoding dictionary), and its /Differences name glyphs by names the
+ * Adobe Glyph List maps to Unicode (which a viewer finds through the program's Unicode cmap).
+ */
+export function trueTypeEncodingRules(cos: CosFile, num: number, font: PdfDict): UaFinding[] {
+  const flags = cos.get(cos.dict(font, 'FontDescriptor'), 'Flags');
+  if (typeof flags !== 'number' || (flags & NONSYMBOLIC) === 0 || (flags & SYMBOLIC) !== 0) return [];
+  const name = nameOf(font.get('BaseFont')) ?? `object ${num}`;
+  const encoding = cos.get(font, 'Encoding');
+  const base = isDict(encoding) ? nameOf(cos.get(encoding, 'BaseEncoding')) : nameOf(encoding);
+  if (base === undefined || !LATIN_ENCODINGS.has(base))
+    return [
+      {
+        clause: '7.21.6',
+        message: `the non-symbolic TrueType font ${name} is encoded ${base === undefined ? 'without MacRomanEncoding or WinAnsiEncoding' : `by ${base}, not MacRomanEncoding or WinAnsiEncoding`}`,
+      },
+    ];
+  const unknown = (isDict(encoding) ? cos.array(encoding, 'Differences') : [])
+    .map((entry) => nameOf(cos.resolve(entry)))
+    .filter(
+      (glyph): glyph is string =>
+        glyph !== undefined && glyph !== '.notdef' && !glyphNameMapsToUnicode(glyph),
+    );
+  return unknown.length > 0
+    ? [
+        {
+          clause: '7.21.6',
+          message: `the non-symbolic TrueType font ${name} names glyphs no Unicode value is known for (${unknown.slice(0, 5).join(', ')})`,
+        },
+      ]
+    : [];
 }
