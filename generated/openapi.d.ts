@@ -1082,8 +1082,8 @@ export interface components {
          *         clause);
          *       - from `document.ua_findings` (since 2026-11-27): `cid_system_info` (7.21.3.1), `cid_to_gid_map`
          *         (7.21.3.2), `cmaps` (7.21.3.3), `font_subsets` (7.21.4.2), `optional_content` (7.10),
-         *         `xobjects` (7.20), `formulas_alt_text` (7.7), `truetype_encodings` (7.21.6), as that fact
-         *         describes them.
+         *         `xobjects` (7.20), `formulas_alt_text` (7.7), `truetype_encodings` (7.21.6),
+         *         `structure_nesting` (7.2), as that fact describes them.
          *
          *       Not checked: the content of alternate texts and reading order, lists, notes, links' structure
          *       elements, embedded files, fonts' widths and glyphs drawn, and every Matterhorn
@@ -1450,7 +1450,9 @@ export interface components {
                  *     CIDSet that leaves out glyphs of the program, or a CharSet that does not list exactly the
                  *     program's glyph names (7.21.4.2); a non-symbolic TrueType font not encoded by MacRomanEncoding
                  *     or WinAnsiEncoding, or whose `/Differences` name a glyph the Adobe Glyph List does not map to
-                 *     Unicode (7.21.6); an optional content configuration without a `/Name` or with
+                 *     Unicode (7.21.6); standard structure elements nested as ISO 32000-1 14.8.4 does not allow in
+                 *     tables, lists and tables of contents (a TR outside Table, THead, TBody or TFoot, a Table child
+                 *     other than those and Caption, an LI outside an L, a second THead, ...) (7.2); an optional content configuration without a `/Name` or with
                  *     an `/AS` entry (7.10); a reference XObject or a PostScript XObject (7.20); Formula structure
                  *     elements with neither `/Alt` nor `/ActualText` (7.7). At most five per clause.
                  *     Absent in reports made before 2026-11-27.

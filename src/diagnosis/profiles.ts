@@ -765,10 +765,10 @@ function languageCheck(doc: Facts['document']): Draft {
 /**
  * ISO 14289-1's clauses read object by object (`document.ua_findings`): the composite fonts' CIDSystemInfo,
  * CIDToGIDMap and CMaps (7.21.3), the glyphs a CIDSet or CharSet lists (7.21.4.2), non-symbolic TrueType
- * fonts' encodings (7.21.6), optional content
+ * fonts' encodings (7.21.6), the nesting of tables, lists and tables of contents (7.2), optional content
  * configurations (7.10), reference and PostScript XObjects (7.20), and formulas' alternate text (7.7).
  */
-function uaFontChecks(doc: Facts['document']): Draft[] {
+function uaFindingChecks(doc: Facts['document']): Draft[] {
   const rule = (id: string, clause: string, passed: string, fix: string): Draft => {
     const found = (doc.ua_findings ?? []).filter((f) => f.clause === clause);
     return found.length === 0
@@ -793,6 +793,12 @@ function uaFontChecks(doc: Facts['document']): Draft[] {
       '7.21.3.3',
       'Every CMap is Identity-H, Identity-V or embedded, as its program says',
       'embed the CMap (or use Identity-H), and write the /WMode its program defines',
+    ),
+    rule(
+      'structure_nesting',
+      '7.2',
+      'Tables, lists and tables of contents are structured as ISO 32000-1 says',
+      'put TR in Table, THead, TBody or TFoot, TH and TD in TR, LI (Lbl, LBody) in L, TOCI in TOC, and nothing else in them',
     ),
     rule(
       'truetype_encodings',
@@ -838,7 +844,7 @@ function accessibilityChecks(facts: Facts): Draft[] {
   return [
     pagesReadable(facts),
     fontsEmbedded(facts),
-    ...uaFontChecks(doc),
+    ...uaFindingChecks(doc),
     documentCheck(
       'xmp_pdfua_claim',
       doc.xmp_metadata && doc.pdfua === '1',
@@ -998,6 +1004,7 @@ const CLAUSES: Record<ProfileName, Readonly<Record<string, string>>> = {
     font_subsets: '7.21.4.2',
     optional_content: '7.10',
     truetype_encodings: '7.21.6',
+    structure_nesting: '7.2',
     xobjects: '7.20',
     formulas_alt_text: '7.7',
     tagged: '7.1',

@@ -1,6 +1,7 @@
 import type { CosFile } from './cos/file.js';
 import { isDict, nameOf, type PdfDict, PdfRef, type PdfValue, textString } from './cos/syntax.js';
 import { markedContentLanguage } from './content.js';
+import { nestingProblem } from './struct-nesting.js';
 
 /** The standard structure types of ISO 32000-1, 14.8.4, which PDF/UA-1 (7.1) requires every type to map to. */
 const STANDARD_TYPES = new Set([
@@ -19,6 +20,8 @@ const MAX_LANGUAGE_PAGES = 50;
 export interface StructFacts {
   /** Formula elements with neither `/Alt` nor `/ActualText` (ISO 14289-1 7.7). */
   formulasWithoutAlt: number;
+  /** Standard structure types nested as ISO 32000-1 14.8.4 does not allow (ISO 14289-1 7.2), at most 20. */
+  nesting: string[];
   struct_figures: number;
   struct_figures_without_alt: number;
   struct_content: number;
@@ -33,6 +36,8 @@ export interface StructFacts {
 interface TableState {
   headersWithoutScope: number;
   usesHeaders: boolean;
+  heads: number;
+  foots: number;
 }
 
 /**
@@ -89,7 +94,12 @@ export function structFacts(cos: CosFile, catalog: PdfDict | undefined): StructF
     lang: string | undefined;
     table: TableState | undefined;
     page: number | undefined;
-  }[] = [{ raw: root?.get('K') ?? null, lang: undefined, table: undefined, page: undefined }];
+    /** the standard type of the element that holds this node; undefined at the root */
+    parent: string | undefined;
+  }[] = [
+    { raw: root?.get('K') ?? null, lang: undefined, table: undefined, page: undefined, parent: undefined },
+  ];
+  const nesting = new Set<string>();
   // marked content whose elements give it no language, by page: its own /Lang may (ISO 14289-1 7.2)
   const unlanguaged = new Map<number, number[]>();
   const leaf = (lang: string | undefined, page: number | undefined, mcid: PdfValue | undefined) => {
@@ -103,7 +113,7 @@ export function structFacts(cos: CosFile, catalog: PdfDict | undefined): StructF
   };
   let visited = 0;
   while (stack.length > 0 && visited++ < MAX_STRUCT_NODES) {
-    const { raw, lang: inherited, table: inTable, page } = stack.pop()!;
+    const { raw, lang: inherited, table: inTable, page, parent } = stack.pop()!;
     if (raw instanceof PdfRef) {
       if (seen.has(raw.num)) continue;
       seen.add(raw.num);
@@ -111,7 +121,7 @@ export function structFacts(cos: CosFile, catalog: PdfDict | undefined): StructF
     const node = cos.resolve(raw);
     if (Array.isArray(node)) {
       for (let i = node.length - 1; i >= 0; i--)
-        stack.push({ raw: node[i]!, lang: inherited, table: inTable, page });
+        stack.push({ raw: node[i]!, lang: inherited, table: inTable, page, parent });
       continue;
     }
     // a marked-content id of the element's page
@@ -144,6 +154,14 @@ export function structFacts(cos: CosFile, catalog: PdfDict | undefined): StructF
       ['Alt', 'ActualText', 'E'].some((key) => textString(cos.get(node, key))?.trim())
     )
       leaf(undefined, undefined, undefined);
+    if (role !== undefined && STANDARD_TYPES.has(role)) {
+      const problem = nestingProblem(role, parent);
+      if (problem && nesting.size < MAX_LISTED) nesting.add(problem);
+      if (inTable && parent === 'Table' && (role === 'THead' || role === 'TFoot')) {
+        const count = role === 'THead' ? ++inTable.heads : ++inTable.foots;
+        if (count === 2 && nesting.size < MAX_LISTED) nesting.add(`a Table with more than one ${role}`);
+      }
+    }
     let table = inTable;
     // a Formula needs alternate text that says something, or replacement text (7.7); an empty /ActualText
     // is replacement text (the formula stands for nothing to read), an empty /Alt describes nothing
@@ -160,7 +178,7 @@ export function structFacts(cos: CosFile, catalog: PdfDict | undefined): StructF
         skips.add(`${lastHeading === 0 ? 'start' : `H${lastHeading}`} to H${level}`);
       lastHeading = level;
     } else if (role === 'Table') {
-      table = { headersWithoutScope: 0, usesHeaders: false };
+      table = { headersWithoutScope: 0, usesHeaders: false, heads: 0, foots: 0 };
       tables.push(table);
     } else if (table && (role === 'TH' || role === 'TD')) {
       if (attribute(node, 'Table', 'Headers') !== undefined) table.usesHeaders = true;
@@ -169,7 +187,13 @@ export function structFacts(cos: CosFile, catalog: PdfDict | undefined): StructF
     const kids = node.get('K');
     const pg = node.get('Pg');
     if (kids !== undefined)
-      stack.push({ raw: kids, lang, table, page: pg instanceof PdfRef ? pg.num : page });
+      stack.push({
+        raw: kids,
+        lang,
+        table,
+        page: pg instanceof PdfRef ? pg.num : page,
+        parent: role !== undefined && STANDARD_TYPES.has(role) ? role : parent,
+      });
   }
   // without a catalog language, marked content whose text its own /Lang (or an inner one) covers has one
   if (!textString(cos.get(catalog, 'Lang'))?.trim())
@@ -181,6 +205,7 @@ export function structFacts(cos: CosFile, catalog: PdfDict | undefined): StructF
     }
   return {
     formulasWithoutAlt,
+    nesting: [...nesting],
     struct_figures: figures,
     struct_figures_without_alt: withoutAlt,
     struct_content: content,

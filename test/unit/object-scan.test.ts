@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { CosFile } from '../../src/pdf/cos/file.js';
 import { scanObjects } from '../../src/pdf/object-scan.js';
 import { catalogFacts } from '../../src/pdf/structure.js';
+import { nestingProblem } from '../../src/pdf/struct-nesting.js';
 import { isDict, isStream, nameOf } from '../../src/pdf/cos/syntax.js';
 import { cffGlyphNames } from '../../src/pdf/glyph-count.js';
 import { type1GlyphNames } from '../../src/pdf/type1-glyphs.js';
@@ -562,5 +563,51 @@ describe('non-symbolic TrueType encodings as PDF/UA-1 asks (7.21.6)', () => {
     ).toContain('(gravee)');
     // a symbolic font is encoded by its own cmap: not this rule's
     expect(ua(trueType('', 4))).toEqual([]);
+  });
+});
+
+describe('the nesting of tables, lists and tables of contents (ISO 14289-1 7.2, ISO 32000-1 14.8.4)', () => {
+  it('finds what ISO 32000-1 does not allow where, and passes what it does', () => {
+    expect(nestingProblem('TR', 'TBody')).toBeUndefined();
+    expect(nestingProblem('TD', 'TR')).toBeUndefined();
+    expect(nestingProblem('Caption', 'Table')).toBeUndefined();
+    expect(nestingProblem('LBody', 'LI')).toBeUndefined();
+    expect(nestingProblem('P', 'LBody')).toBeUndefined();
+    expect(nestingProblem('P', 'Table')).toBe('P inside Table');
+    expect(nestingProblem('Span', 'TR')).toBe('Span inside TR');
+    expect(nestingProblem('LI', 'Document')).toBe('LI outside L (inside Document)');
+    expect(nestingProblem('L', 'LI')).toBe('L inside LI');
+    expect(nestingProblem('TOCI', undefined)).toBe('TOCI outside TOC');
+  });
+
+  it('reads the tree through its role map, and counts a second THead', () => {
+    const table = (kids: string[], roleMap = '') =>
+      pdf([
+        `<< /Type /Catalog /Pages 2 0 R /StructTreeRoot 3 0 R /MarkInfo << /Marked true >> >>`,
+        PAGES,
+        `<< /Type /StructTreeRoot /K 4 0 R ${roleMap} >>`,
+        `<< /Type /StructElem /S /Table /P 3 0 R /K [${kids.map((_, i) => `${5 + i} 0 R`).join(' ')}] >>`,
+        ...kids.map((type) => `<< /Type /StructElem /S /${type} /P 4 0 R >>`),
+      ]);
+    const problems = (bytes: Buffer) => {
+      const file = path.join(dir, `n${count++}.pdf`);
+      writeFileSync(file, bytes);
+      const fd = openSync(file, 'r');
+      try {
+        const facts = catalogFacts(new CosFile(fd, bytes.length), bytes.subarray(0, 1024), null);
+        return (facts.ua_findings ?? []).filter((f) => f.clause === '7.2').map((f) => f.message);
+      } finally {
+        closeSync(fd);
+      }
+    };
+    expect(problems(table(['THead', 'TBody', 'TFoot']))).toEqual([]);
+    expect(problems(table(['THead', 'THead']))).toEqual([
+      'structure elements nested as ISO 32000-1 does not allow: a Table with more than one THead',
+    ]);
+    // a type that maps to no standard type is structure_types' matter, not this rule's
+    expect(problems(table(['TBody', 'Para']))).toEqual([]);
+    // a role-mapped type is judged as the standard type it maps to
+    expect(problems(table(['TBody', 'Para'], '/RoleMap << /Para /P >>'))[0]).toContain('P inside Table');
+    expect(problems(table(['Rows'], '/RoleMap << /Rows /TBody >>'))).toEqual([]);
   });
 });

@@ -240,6 +240,7 @@ describe('pdf-accessibility', () => {
       cid_system_info: 'pass',
       cid_to_gid_map: 'pass',
       cmaps: 'pass',
+      structure_nesting: 'pass',
       truetype_encodings: 'pass',
       optional_content: 'pass',
       xobjects: 'pass',
