@@ -36,3 +36,19 @@ export function nestingProblem(role: string, parent: string | undefined): string
     return `${role} outside ${[...parents].join(', ')}${parent === undefined ? '' : ` (inside ${parent})`}`;
   return undefined;
 }
+
+/**
+ * What is wrong with a Table's children, given their types in order (ISO 32000-1 14.8.4.3.4): at most one
+ * Caption, first or last; at most one THead and one TFoot; rows either all in THead, TBody and TFoot or none.
+ */
+export function tableProblems(children: readonly string[]): string[] {
+  const problems: string[] = [];
+  const count = (type: string) => children.filter((child) => child === type).length;
+  for (const type of ['Caption', 'THead', 'TFoot'])
+    if (count(type) > 1) problems.push(`a Table with more than one ${type}`);
+  const inner = children.slice(1, -1);
+  if (count('Caption') === 1 && inner.includes('Caption')) problems.push("a Caption between a Table's rows");
+  if (count('TR') > 0 && children.some((child) => ['THead', 'TBody', 'TFoot'].includes(child)))
+    problems.push('a Table with rows both in and outside THead, TBody or TFoot');
+  return problems;
+}

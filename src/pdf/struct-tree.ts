@@ -1,7 +1,7 @@
 import type { CosFile } from './cos/file.js';
 import { isDict, nameOf, type PdfDict, PdfRef, type PdfValue, textString } from './cos/syntax.js';
 import { markedContentLanguage } from './content.js';
-import { nestingProblem } from './struct-nesting.js';
+import { nestingProblem, tableProblems } from './struct-nesting.js';
 
 /** The standard structure types of ISO 32000-1, 14.8.4, which PDF/UA-1 (7.1) requires every type to map to. */
 const STANDARD_TYPES = new Set([
@@ -14,6 +14,7 @@ const STANDARD_TYPES = new Set([
 
 const MAX_STRUCT_NODES = 200_000;
 const MAX_LISTED = 20;
+const MAX_TABLE_CHILDREN = 10_000;
 /** Pages whose content is read for the language of marked content the structure gives none. */
 const MAX_LANGUAGE_PAGES = 50;
 
@@ -36,8 +37,8 @@ export interface StructFacts {
 interface TableState {
   headersWithoutScope: number;
   usesHeaders: boolean;
-  heads: number;
-  foots: number;
+  /** the standard types of its child elements, in order */
+  children: string[];
 }
 
 /**
@@ -157,10 +158,8 @@ export function structFacts(cos: CosFile, catalog: PdfDict | undefined): StructF
     if (role !== undefined && STANDARD_TYPES.has(role)) {
       const problem = nestingProblem(role, parent);
       if (problem && nesting.size < MAX_LISTED) nesting.add(problem);
-      if (inTable && parent === 'Table' && (role === 'THead' || role === 'TFoot')) {
-        const count = role === 'THead' ? ++inTable.heads : ++inTable.foots;
-        if (count === 2 && nesting.size < MAX_LISTED) nesting.add(`a Table with more than one ${role}`);
-      }
+      if (inTable && parent === 'Table' && inTable.children.length < MAX_TABLE_CHILDREN)
+        inTable.children.push(role);
     }
     let table = inTable;
     // a Formula needs alternate text that says something, or replacement text (7.7); an empty /ActualText
@@ -178,7 +177,7 @@ export function structFacts(cos: CosFile, catalog: PdfDict | undefined): StructF
         skips.add(`${lastHeading === 0 ? 'start' : `H${lastHeading}`} to H${level}`);
       lastHeading = level;
     } else if (role === 'Table') {
-      table = { headersWithoutScope: 0, usesHeaders: false, heads: 0, foots: 0 };
+      table = { headersWithoutScope: 0, usesHeaders: false, children: [] };
       tables.push(table);
     } else if (table && (role === 'TH' || role === 'TD')) {
       if (attribute(node, 'Table', 'Headers') !== undefined) table.usesHeaders = true;
@@ -195,6 +194,8 @@ export function structFacts(cos: CosFile, catalog: PdfDict | undefined): StructF
         parent: role !== undefined && STANDARD_TYPES.has(role) ? role : parent,
       });
   }
+  for (const { children } of tables)
+    for (const problem of tableProblems(children)) if (nesting.size < MAX_LISTED) nesting.add(problem);
   // without a catalog language, marked content whose text its own /Lang (or an inner one) covers has one
   if (!textString(cos.get(catalog, 'Lang'))?.trim())
     for (const [pageNum, mcids] of [...unlanguaged].slice(0, MAX_LANGUAGE_PAGES)) {

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { CosFile } from '../../src/pdf/cos/file.js';
 import { scanObjects } from '../../src/pdf/object-scan.js';
 import { catalogFacts } from '../../src/pdf/structure.js';
-import { nestingProblem } from '../../src/pdf/struct-nesting.js';
+import { nestingProblem, tableProblems } from '../../src/pdf/struct-nesting.js';
 import { isDict, isStream, nameOf } from '../../src/pdf/cos/syntax.js';
 import { cffGlyphNames } from '../../src/pdf/glyph-count.js';
 import { type1GlyphNames } from '../../src/pdf/type1-glyphs.js';
@@ -578,6 +578,16 @@ describe('the nesting of tables, lists and tables of contents (ISO 14289-1 7.2, 
     expect(nestingProblem('LI', 'Document')).toBe('LI outside L (inside Document)');
     expect(nestingProblem('L', 'LI')).toBe('L inside LI');
     expect(nestingProblem('TOCI', undefined)).toBe('TOCI outside TOC');
+  });
+
+  it("holds a Table's children to one Caption at an end, one THead and TFoot, and rows in sections or none", () => {
+    expect(tableProblems(['Caption', 'THead', 'TBody', 'TFoot'])).toEqual([]);
+    expect(tableProblems(['TR', 'TR', 'Caption'])).toEqual([]);
+    expect(tableProblems(['Caption', 'TBody', 'Caption'])).toEqual(['a Table with more than one Caption']);
+    expect(tableProblems(['TBody', 'Caption', 'TFoot'])).toEqual(["a Caption between a Table's rows"]);
+    expect(tableProblems(['THead', 'TR', 'TR'])).toEqual([
+      'a Table with rows both in and outside THead, TBody or TFoot',
+    ]);
   });
 
   it('reads the tree through its role map, and counts a second THead', () => {

@@ -1452,7 +1452,8 @@ export interface components {
                  *     or WinAnsiEncoding, or whose `/Differences` name a glyph the Adobe Glyph List does not map to
                  *     Unicode (7.21.6); standard structure elements nested as ISO 32000-1 14.8.4 does not allow in
                  *     tables, lists and tables of contents (a TR outside Table, THead, TBody or TFoot, a Table child
-                 *     other than those and Caption, an LI outside an L, a second THead, ...) (7.2); an optional content configuration without a `/Name` or with
+                 *     other than those and Caption, an LI outside an L, a second THead or Caption, a Caption between
+                 *     a table's rows, rows both in and outside THead, TBody and TFoot, ...) (7.2); an optional content configuration without a `/Name` or with
                  *     an `/AS` entry (7.10); a reference XObject or a PostScript XObject (7.20); Formula structure
                  *     elements with neither `/Alt` nor `/ActualText` (7.7). At most five per clause.
                  *     Absent in reports made before 2026-11-27.
