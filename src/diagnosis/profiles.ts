@@ -765,7 +765,8 @@ function languageCheck(doc: Facts['document']): Draft {
 /**
  * ISO 14289-1's clauses read object by object (`document.ua_findings`): the composite fonts' CIDSystemInfo,
  * CIDToGIDMap and CMaps (7.21.3), the glyphs a CIDSet or CharSet lists (7.21.4.2), non-symbolic TrueType
- * fonts' encodings (7.21.6), the nesting of tables, lists and tables of contents (7.2), optional content
+ * fonts' encodings (7.21.6), the nesting of tables, lists and tables of contents (7.2), unnumbered headings
+ * (7.4.4), optional content
  * configurations (7.10), reference and PostScript XObjects (7.20), and formulas' alternate text (7.7).
  */
 function uaFindingChecks(doc: Facts['document']): Draft[] {
@@ -799,6 +800,12 @@ function uaFindingChecks(doc: Facts['document']): Draft[] {
       '7.2',
       'Tables, lists and tables of contents are structured as ISO 32000-1 says',
       'put TR in Table, THead, TBody or TFoot, TH and TD in TR, LI (Lbl, LBody) in L, TOCI in TOC, and nothing else in them',
+    ),
+    rule(
+      'unnumbered_headings',
+      '7.4.4',
+      'Unnumbered headings (H) are used one per element, and not beside numbered ones',
+      'give each section its own H, or use numbered headings (H1 to H6) throughout',
     ),
     rule(
       'truetype_encodings',
@@ -1005,6 +1012,7 @@ const CLAUSES: Record<ProfileName, Readonly<Record<string, string>>> = {
     optional_content: '7.10',
     truetype_encodings: '7.21.6',
     structure_nesting: '7.2',
+    unnumbered_headings: '7.4.4',
     xobjects: '7.20',
     formulas_alt_text: '7.7',
     tagged: '7.1',

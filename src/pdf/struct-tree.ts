@@ -23,6 +23,8 @@ export interface StructFacts {
   formulasWithoutAlt: number;
   /** Standard structure types nested as ISO 32000-1 14.8.4 does not allow (ISO 14289-1 7.2), at most 20. */
   nesting: string[];
+  /** How unnumbered headings are used against ISO 14289-1 7.4.4. */
+  headings: string[];
   struct_figures: number;
   struct_figures_without_alt: number;
   struct_content: number;
@@ -97,9 +99,23 @@ export function structFacts(cos: CosFile, catalog: PdfDict | undefined): StructF
     page: number | undefined;
     /** the standard type of the element that holds this node; undefined at the root */
     parent: string | undefined;
+    /** which element holds this node (a number of this walk's; 0 for the root) */
+    parentId: number;
   }[] = [
-    { raw: root?.get('K') ?? null, lang: undefined, table: undefined, page: undefined, parent: undefined },
+    {
+      raw: root?.get('K') ?? null,
+      lang: undefined,
+      table: undefined,
+      page: undefined,
+      parent: undefined,
+      parentId: 0,
+    },
   ];
+  let elements = 0;
+  // unnumbered headings (ISO 14289-1 7.4.4): how many H each element holds, and which heading kinds are used
+  const headingsHeld = new Map<number, number>();
+  const headingKinds = new Set<'H' | 'Hn'>();
+  let moreThanOneH = false;
   const nesting = new Set<string>();
   // marked content whose elements give it no language, by page: its own /Lang may (ISO 14289-1 7.2)
   const unlanguaged = new Map<number, number[]>();
@@ -114,7 +130,7 @@ export function structFacts(cos: CosFile, catalog: PdfDict | undefined): StructF
   };
   let visited = 0;
   while (stack.length > 0 && visited++ < MAX_STRUCT_NODES) {
-    const { raw, lang: inherited, table: inTable, page, parent } = stack.pop()!;
+    const { raw, lang: inherited, table: inTable, page, parent, parentId } = stack.pop()!;
     if (raw instanceof PdfRef) {
       if (seen.has(raw.num)) continue;
       seen.add(raw.num);
@@ -122,7 +138,7 @@ export function structFacts(cos: CosFile, catalog: PdfDict | undefined): StructF
     const node = cos.resolve(raw);
     if (Array.isArray(node)) {
       for (let i = node.length - 1; i >= 0; i--)
-        stack.push({ raw: node[i]!, lang: inherited, table: inTable, page, parent });
+        stack.push({ raw: node[i]!, lang: inherited, table: inTable, page, parent, parentId });
       continue;
     }
     // a marked-content id of the element's page
@@ -161,6 +177,13 @@ export function structFacts(cos: CosFile, catalog: PdfDict | undefined): StructF
       if (inTable && parent === 'Table' && inTable.children.length < MAX_TABLE_CHILDREN)
         inTable.children.push(role);
     }
+    const id = ++elements;
+    if (role === 'H') {
+      headingKinds.add('H');
+      const held = (headingsHeld.get(parentId) ?? 0) + 1;
+      headingsHeld.set(parentId, held);
+      if (held > 1) moreThanOneH = true;
+    } else if (role !== undefined && /^H[1-6]$/.test(role)) headingKinds.add('Hn');
     let table = inTable;
     // a Formula needs alternate text that says something, or replacement text (7.7); an empty /ActualText
     // is replacement text (the formula stands for nothing to read), an empty /Alt describes nothing
@@ -192,6 +215,7 @@ export function structFacts(cos: CosFile, catalog: PdfDict | undefined): StructF
         table,
         page: pg instanceof PdfRef ? pg.num : page,
         parent: role !== undefined && STANDARD_TYPES.has(role) ? role : parent,
+        parentId: id,
       });
   }
   for (const { children } of tables)
@@ -204,9 +228,14 @@ export function structFacts(cos: CosFile, catalog: PdfDict | undefined): StructF
       const language = markedContentLanguage(cos, page);
       contentWithoutLanguage -= mcids.filter((mcid) => language.get(mcid) === true).length;
     }
+  const headings = [
+    ...(moreThanOneH ? ['an element holds more than one H'] : []),
+    ...(headingKinds.size === 2 ? ['the document uses both H and numbered headings (H1 to H6)'] : []),
+  ];
   return {
     formulasWithoutAlt,
     nesting: [...nesting],
+    headings,
     struct_figures: figures,
     struct_figures_without_alt: withoutAlt,
     struct_content: content,

@@ -153,7 +153,7 @@ export function catalogFacts(cos: CosFile, fileHead: Uint8Array, infoPdfx: strin
   const id = cos.resolve((cos.newestTrailer ?? cos.trailer).get('ID'));
   // the scan ends at bytes it cannot read, with what it found: it never throws for them
   const scanned = scanObjects(cos);
-  const { formulasWithoutAlt, nesting, ...struct } = structFacts(cos, catalog);
+  const { formulasWithoutAlt, nesting, headings, ...struct } = structFacts(cos, catalog);
   return {
     tagged: cos.get(markInfo, 'Marked') === true && isDict(cos.get(catalog, 'StructTreeRoot')),
     display_doc_title: cos.get(viewer, 'DisplayDocTitle') === true,
@@ -200,6 +200,7 @@ export function catalogFacts(cos: CosFile, fileHead: Uint8Array, infoPdfx: strin
             },
           ]
         : []),
+      ...headings.map((problem) => ({ clause: '7.4.4', message: `headings: ${problem}` })),
       ...nesting.slice(0, 5).map((problem) => ({
         clause: '7.2',
         message: `structure elements nested as ISO 32000-1 does not allow: ${problem}`,

@@ -621,3 +621,42 @@ describe('the nesting of tables, lists and tables of contents (ISO 14289-1 7.2, 
     expect(problems(table(['Rows'], '/RoleMap << /Rows /TBody >>'))).toEqual([]);
   });
 });
+
+describe('unnumbered headings (ISO 14289-1 7.4.4)', () => {
+  /** A structure tree Document > (Sect > kinds of the first section, Sect > kinds of the second). */
+  function headings(first: string[], second: string[]): string[] {
+    const objects = [
+      '<< /Type /Catalog /Pages 2 0 R /StructTreeRoot 3 0 R /MarkInfo << /Marked true >> >>',
+      PAGES,
+      '<< /Type /StructTreeRoot /K 4 0 R >>',
+      '<< /Type /StructElem /S /Document /P 3 0 R /K [5 0 R 6 0 R] >>',
+    ];
+    const kidsAt = 7;
+    const kids = [...first, ...second].map((type) => `<< /Type /StructElem /S /${type} >>`);
+    const refs = (from: number, n: number) =>
+      Array.from({ length: n }, (_, i) => `${from + i} 0 R`).join(' ');
+    objects.push(`<< /Type /StructElem /S /Sect /P 4 0 R /K [${refs(kidsAt, first.length)}] >>`);
+    objects.push(
+      `<< /Type /StructElem /S /Sect /P 4 0 R /K [${refs(kidsAt + first.length, second.length)}] >>`,
+    );
+    const bytes = pdf([...objects, ...kids]);
+    const file = path.join(dir, `h${count++}.pdf`);
+    writeFileSync(file, bytes);
+    const fd = openSync(file, 'r');
+    try {
+      const facts = catalogFacts(new CosFile(fd, bytes.length), bytes.subarray(0, 1024), null);
+      return (facts.ua_findings ?? []).filter((f) => f.clause === '7.4.4').map((f) => f.message);
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  it('passes one H per section, and fails two in one, or H beside H1', () => {
+    expect(headings(['H', 'P'], ['H', 'P'])).toEqual([]);
+    expect(headings(['H1', 'P'], ['H2', 'P'])).toEqual([]);
+    expect(headings(['H', 'P', 'H'], ['P'])).toEqual(['headings: an element holds more than one H']);
+    expect(headings(['H', 'P'], ['H1', 'P'])).toEqual([
+      'headings: the document uses both H and numbered headings (H1 to H6)',
+    ]);
+  });
+});

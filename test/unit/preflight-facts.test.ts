@@ -241,6 +241,7 @@ describe('pdf-accessibility', () => {
       cid_to_gid_map: 'pass',
       cmaps: 'pass',
       structure_nesting: 'pass',
+      unnumbered_headings: 'pass',
       truetype_encodings: 'pass',
       optional_content: 'pass',
       xobjects: 'pass',
