@@ -766,7 +766,7 @@ function languageCheck(doc: Facts['document']): Draft {
  * ISO 14289-1's clauses read object by object (`document.ua_findings`): the composite fonts' CIDSystemInfo,
  * CIDToGIDMap and CMaps (7.21.3), the glyphs a CIDSet or CharSet lists (7.21.4.2), non-symbolic TrueType
  * fonts' encodings (7.21.6), the nesting of tables, lists and tables of contents (7.2), unnumbered headings
- * (7.4.4), optional content
+ * (7.4.4), standard types remapped (7.1), notes' IDs (7.9), media clips (7.18.6.2), optional content
  * configurations (7.10), reference and PostScript XObjects (7.20), and formulas' alternate text (7.7).
  */
 function uaFindingChecks(doc: Facts['document']): Draft[] {
@@ -801,6 +801,19 @@ function uaFindingChecks(doc: Facts['document']): Draft[] {
       'Tables, lists and tables of contents are structured as ISO 32000-1 says',
       'put TR in Table, THead, TBody or TFoot, TH and TD in TR, LI (Lbl, LBody) in L, TOCI in TOC, and nothing else in them',
     ),
+    rule(
+      'media_clips',
+      '7.18.6.2',
+      'Every media clip names its content type and describes itself',
+      'give each media clip data dictionary a /CT and an /Alt with a description',
+    ),
+    rule(
+      'role_map',
+      '7.1',
+      'The role map leaves the standard structure types as they are',
+      'remove the standard types from /RoleMap: map only your own types, to standard ones',
+    ),
+    rule('note_ids', '7.9', 'Every Note has an ID of its own', 'give each Note element a unique /ID'),
     rule(
       'unnumbered_headings',
       '7.4.4',
@@ -1013,6 +1026,9 @@ const CLAUSES: Record<ProfileName, Readonly<Record<string, string>>> = {
     truetype_encodings: '7.21.6',
     structure_nesting: '7.2',
     unnumbered_headings: '7.4.4',
+    role_map: '7.1',
+    media_clips: '7.18.6.2',
+    note_ids: '7.9',
     xobjects: '7.20',
     formulas_alt_text: '7.7',
     tagged: '7.1',

@@ -387,6 +387,7 @@ function scanObject(cos: CosFile, file: Reader, num: number, offset: number, fin
     if (!isEol(bytes[header[0].length]))
       findings.both('objects', `the obj keyword of object ${num} is not followed by an end-of-line marker`);
     if (isDict(value)) dictionaryRules(cos, num, value, findings);
+    mediaClips(cos, num, value, findings);
     if (isStream(value)) {
       const { dict } = value.stream;
       dictionaryRules(cos, num, dict, findings);
@@ -497,6 +498,7 @@ function scanFile(cos: CosFile, findings: Findings): void {
           watcher(findings, () => `object ${num}`),
         ).value();
         if (isDict(value)) dictionaryRules(cos, num, value, findings);
+        mediaClips(cos, num, value, findings);
       } catch {
         // an unreadable object in an object stream is another rule's
       }
@@ -504,6 +506,36 @@ function scanFile(cos: CosFile, findings: Findings): void {
   }
   permissions(cos, findings);
   optionalContent(cos, findings);
+}
+
+const MAX_MEDIA_DEPTH = 8;
+
+/**
+ * ISO 14289-1 7.18.6.2: a media clip data dictionary (`/Type /MediaClip /S /MCD`, often written inside a
+ * rendition action) names its content type (`/CT`) and describes itself (`/Alt`, a multi-language text array
+ * with some text in it). Looked for in an object's value and the dictionaries and arrays it holds directly.
+ */
+function mediaClips(cos: CosFile, num: number, value: PdfValue, findings: Findings, depth = 0): void {
+  if (depth > MAX_MEDIA_DEPTH) return;
+  if (Array.isArray(value)) {
+    for (const item of value)
+      if (isDict(item) || Array.isArray(item)) mediaClips(cos, num, item, findings, depth + 1);
+    return;
+  }
+  if (!isDict(value)) return;
+  if (nameOf(value.get('Type')) === 'MediaClip' && nameOf(value.get('S')) === 'MCD') {
+    if (!value.has('CT'))
+      findings.ua({ clause: '7.18.6.2', message: `a media clip in object ${num} has no content type (/CT)` });
+    const alt = cos.array(value, 'Alt');
+    const described = alt.some((text, i) => i % 2 === 1 && Boolean(textString(cos.resolve(text))?.trim()));
+    if (!described)
+      findings.ua({
+        clause: '7.18.6.2',
+        message: `a media clip in object ${num} has no alternate description (/Alt)`,
+      });
+  }
+  for (const item of value.values())
+    if (isDict(item) || Array.isArray(item)) mediaClips(cos, num, item, findings, depth + 1);
 }
 
 /** ISO 14289-1 7.10: every optional content configuration has a name, and none has an /AS entry. */

@@ -2,6 +2,7 @@ import type { CosFile } from './cos/file.js';
 import { isDict, nameOf, type PdfDict, PdfRef, type PdfValue, textString } from './cos/syntax.js';
 import { markedContentLanguage } from './content.js';
 import { nestingProblem, tableProblems } from './struct-nesting.js';
+import type { UaFinding } from './ua-font-rules.js';
 
 /** The standard structure types of ISO 32000-1, 14.8.4, which PDF/UA-1 (7.1) requires every type to map to. */
 const STANDARD_TYPES = new Set([
@@ -19,12 +20,12 @@ const MAX_TABLE_CHILDREN = 10_000;
 const MAX_LANGUAGE_PAGES = 50;
 
 export interface StructFacts {
-  /** Formula elements with neither `/Alt` nor `/ActualText` (ISO 14289-1 7.7). */
-  formulasWithoutAlt: number;
-  /** Standard structure types nested as ISO 32000-1 14.8.4 does not allow (ISO 14289-1 7.2), at most 20. */
-  nesting: string[];
-  /** How unnumbered headings are used against ISO 14289-1 7.4.4. */
-  headings: string[];
+  /**
+   * What the tree breaks of ISO 14289-1: standard types remapped (7.1), tables, lists and tables of contents
+   * nested as ISO 32000-1 does not allow (7.2), unnumbered headings (7.4.4), formulas without alternate text
+   * (7.7), notes without a unique ID (7.9).
+   */
+  uaFindings: UaFinding[];
   struct_figures: number;
   struct_figures_without_alt: number;
   struct_content: number;
@@ -116,6 +117,9 @@ export function structFacts(cos: CosFile, catalog: PdfDict | undefined): StructF
   const headingsHeld = new Map<number, number>();
   const headingKinds = new Set<'H' | 'Hn'>();
   let moreThanOneH = false;
+  // notes and their IDs (ISO 14289-1 7.9)
+  const noteIds = new Set<string>();
+  const noteProblems = new Set<string>();
   const nesting = new Set<string>();
   // marked content whose elements give it no language, by page: its own /Lang may (ISO 14289-1 7.2)
   const unlanguaged = new Map<number, number[]>();
@@ -184,6 +188,12 @@ export function structFacts(cos: CosFile, catalog: PdfDict | undefined): StructF
       headingsHeld.set(parentId, held);
       if (held > 1) moreThanOneH = true;
     } else if (role !== undefined && /^H[1-6]$/.test(role)) headingKinds.add('Hn');
+    if (role === 'Note') {
+      const noteId = textString(cos.get(node, 'ID'));
+      if (!noteId) noteProblems.add('a Note without an /ID');
+      else if (noteIds.has(noteId)) noteProblems.add(`two Notes share the /ID "${noteId.slice(0, 100)}"`);
+      else noteIds.add(noteId);
+    }
     let table = inTable;
     // a Formula needs alternate text that says something, or replacement text (7.7); an empty /ActualText
     // is replacement text (the formula stands for nothing to read), an empty /Alt describes nothing
@@ -228,14 +238,35 @@ export function structFacts(cos: CosFile, catalog: PdfDict | undefined): StructF
       const language = markedContentLanguage(cos, page);
       contentWithoutLanguage -= mcids.filter((mcid) => language.get(mcid) === true).length;
     }
-  const headings = [
-    ...(moreThanOneH ? ['an element holds more than one H'] : []),
-    ...(headingKinds.size === 2 ? ['the document uses both H and numbered headings (H1 to H6)'] : []),
+  // a standard type mapped to itself (as LibreOffice writes its role maps) is not remapped
+  const remapped = [...(roleMap?.keys() ?? [])].filter(
+    (type) => STANDARD_TYPES.has(type) && nameOf(cos.get(roleMap, type)) !== type,
+  );
+  const findings: UaFinding[] = [
+    ...remapped.slice(0, 5).map((type) => ({
+      clause: '7.1',
+      message: `the role map remaps the standard type ${type}`,
+    })),
+    ...(formulasWithoutAlt > 0
+      ? [
+          {
+            clause: '7.7',
+            message: `${formulasWithoutAlt} Formula elements have neither /Alt nor /ActualText`,
+          },
+        ]
+      : []),
+    ...(moreThanOneH ? [{ clause: '7.4.4', message: 'headings: an element holds more than one H' }] : []),
+    ...(headingKinds.size === 2
+      ? [{ clause: '7.4.4', message: 'headings: the document uses both H and numbered headings (H1 to H6)' }]
+      : []),
+    ...[...nesting].slice(0, 5).map((problem) => ({
+      clause: '7.2',
+      message: `structure elements nested as ISO 32000-1 does not allow: ${problem}`,
+    })),
+    ...[...noteProblems].slice(0, 5).map((problem) => ({ clause: '7.9', message: problem })),
   ];
   return {
-    formulasWithoutAlt,
-    nesting: [...nesting],
-    headings,
+    uaFindings: findings,
     struct_figures: figures,
     struct_figures_without_alt: withoutAlt,
     struct_content: content,

@@ -153,7 +153,7 @@ export function catalogFacts(cos: CosFile, fileHead: Uint8Array, infoPdfx: strin
   const id = cos.resolve((cos.newestTrailer ?? cos.trailer).get('ID'));
   // the scan ends at bytes it cannot read, with what it found: it never throws for them
   const scanned = scanObjects(cos);
-  const { formulasWithoutAlt, nesting, headings, ...struct } = structFacts(cos, catalog);
+  const { uaFindings, ...struct } = structFacts(cos, catalog);
   return {
     tagged: cos.get(markInfo, 'Marked') === true && isDict(cos.get(catalog, 'StructTreeRoot')),
     display_doc_title: cos.get(viewer, 'DisplayDocTitle') === true,
@@ -190,22 +190,7 @@ export function catalogFacts(cos: CosFile, fileHead: Uint8Array, infoPdfx: strin
       }),
     file_header: fileHeader(fileHead),
     object_findings: scanned.pdfa.map((f) => ({ ...f, message: f.message.slice(0, 400) })),
-    ua_findings: [
-      ...scanned.ua,
-      ...(formulasWithoutAlt > 0
-        ? [
-            {
-              clause: '7.7',
-              message: `${formulasWithoutAlt} Formula elements have neither /Alt nor /ActualText`,
-            },
-          ]
-        : []),
-      ...headings.map((problem) => ({ clause: '7.4.4', message: `headings: ${problem}` })),
-      ...nesting.slice(0, 5).map((problem) => ({
-        clause: '7.2',
-        message: `structure elements nested as ISO 32000-1 does not allow: ${problem}`,
-      })),
-    ].map((f) => ({ ...f, message: f.message.slice(0, 400) })),
+    ua_findings: [...scanned.ua, ...uaFindings].map((f) => ({ ...f, message: f.message.slice(0, 400) })),
     metadata_findings: limitPerClause(
       orEmpty(() => [
         ...metadataFindings(packet),

@@ -660,3 +660,62 @@ describe('unnumbered headings (ISO 14289-1 7.4.4)', () => {
     ]);
   });
 });
+
+describe('role maps, notes and media clips as PDF/UA-1 asks (7.1, 7.9, 7.18.6.2)', () => {
+  function uaOf(objects: string[]) {
+    const bytes = pdf(objects);
+    const file = path.join(dir, `r${count++}.pdf`);
+    writeFileSync(file, bytes);
+    const fd = openSync(file, 'r');
+    try {
+      return catalogFacts(new CosFile(fd, bytes.length), bytes.subarray(0, 1024), null).ua_findings ?? [];
+    } finally {
+      closeSync(fd);
+    }
+  }
+  const tree = (root: string, ...elements: string[]) => [
+    '<< /Type /Catalog /Pages 2 0 R /StructTreeRoot 3 0 R /MarkInfo << /Marked true >> >>',
+    PAGES,
+    root,
+    ...elements,
+  ];
+
+  it('fails a role map that remaps a standard type, and passes one that maps the file own types', () => {
+    expect(uaOf(tree('<< /Type /StructTreeRoot /RoleMap << /Para /P /Figure /Figure >> >>'))).toEqual([]);
+    expect(uaOf(tree('<< /Type /StructTreeRoot /RoleMap << /Document /Book >> >>'))).toEqual([
+      { clause: '7.1', message: 'the role map remaps the standard type Document' },
+    ]);
+  });
+
+  it('asks every Note for an /ID of its own', () => {
+    const notes = (first: string, second: string) =>
+      uaOf(
+        tree(
+          '<< /Type /StructTreeRoot /K [4 0 R 5 0 R] >>',
+          `<< /Type /StructElem /S /Note ${first} >>`,
+          `<< /Type /StructElem /S /Note ${second} >>`,
+        ),
+      );
+    expect(notes('/ID (n1)', '/ID (n2)')).toEqual([]);
+    expect(notes('/ID (n1)', '/ID (n1)')).toEqual([
+      { clause: '7.9', message: 'two Notes share the /ID "n1"' },
+    ]);
+    expect(notes('/ID (n1)', '')).toEqual([{ clause: '7.9', message: 'a Note without an /ID' }]);
+  });
+
+  it('asks a media clip, wherever it is written, for a content type and a description', () => {
+    const clip = (entries: string) =>
+      uaOf([
+        CATALOG,
+        PAGES,
+        `<< /S /Rendition /OP 0 /R << /S /MR /C << /Type /MediaClip /S /MCD ${entries} >> >> >>`,
+      ]);
+    expect(clip('/CT (video/mp4) /Alt [(en) (a short film)]')).toEqual([]);
+    expect(clip('/CT (video/mp4) /Alt [() ()]')).toEqual([
+      { clause: '7.18.6.2', message: 'a media clip in object 3 has no alternate description (/Alt)' },
+    ]);
+    expect(clip('/Alt [(en) (a short film)]')).toEqual([
+      { clause: '7.18.6.2', message: 'a media clip in object 3 has no content type (/CT)' },
+    ]);
+  });
+});

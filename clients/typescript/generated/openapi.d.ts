@@ -1083,7 +1083,8 @@ export interface components {
          *       - from `document.ua_findings` (since 2026-11-27): `cid_system_info` (7.21.3.1), `cid_to_gid_map`
          *         (7.21.3.2), `cmaps` (7.21.3.3), `font_subsets` (7.21.4.2), `optional_content` (7.10),
          *         `xobjects` (7.20), `formulas_alt_text` (7.7), `truetype_encodings` (7.21.6),
-         *         `structure_nesting` (7.2), `unnumbered_headings` (7.4.4), as that fact describes them.
+         *         `structure_nesting` (7.2), `unnumbered_headings` (7.4.4), `role_map` (7.1), `note_ids` (7.9),
+         *         `media_clips` (7.18.6.2), as that fact describes them.
          *
          *       Not checked: the content of alternate texts and reading order, lists, notes, links' structure
          *       elements, embedded files, fonts' widths and glyphs drawn, and every Matterhorn
@@ -1454,7 +1455,10 @@ export interface components {
                  *     tables, lists and tables of contents (a TR outside Table, THead, TBody or TFoot, a Table child
                  *     other than those and Caption, an LI outside an L, a second THead or Caption, a Caption between
                  *     a table's rows, rows both in and outside THead, TBody and TFoot, ...) (7.2); an element that
-                 *     holds more than one H, or a document that uses both H and H1 to H6 (7.4.4); an optional content configuration without a `/Name` or with
+                 *     holds more than one H, or a document that uses both H and H1 to H6 (7.4.4); a role map entry for
+                 *     a standard structure type (7.1); a Note without an `/ID`, or two with the same (7.9); a media
+                 *     clip data dictionary without `/CT` or without an `/Alt` that holds some text (7.18.6.2); an
+                 *     optional content configuration without a `/Name` or with
                  *     an `/AS` entry (7.10); a reference XObject or a PostScript XObject (7.20); Formula structure
                  *     elements with neither `/Alt` nor `/ActualText` (7.7). At most five per clause.
                  *     Absent in reports made before 2026-11-27.
