@@ -125,21 +125,11 @@ describe('hostile PDFs', () => {
 
     // the flate bomb fails its page at the memory cap, and only its page; judged once the storm is over, so
     // that what is judged is the page's failure and not the wait for threads the other hostile runs hold
-    const bomb = await pollRun(
-      server.url,
-      token,
-      await runOn(files.get('flate bomb (512 MB)')!, 'pdf-preflight'),
-      finished,
-      60_000,
-    );
+    const preflightAlone = async (name: string) =>
+      pollRun(server.url, token, await runOn(files.get(name)!, 'pdf-preflight'), finished, 60_000);
+    const bomb = await preflightAlone('flate bomb (512 MB)');
     expect(bomb, JSON.stringify(bomb)).toMatchObject({ status: 'succeeded', failed_tasks: 1 });
-    const among = await pollRun(
-      server.url,
-      token,
-      await runOn(files.get('flate bomb among five ordinary pages')!, 'pdf-preflight'),
-      finished,
-      60_000,
-    );
+    const among = await preflightAlone('flate bomb among five ordinary pages');
     expect(among, JSON.stringify(among)).toMatchObject({
       status: 'succeeded',
       total_tasks: 7,

@@ -32,15 +32,22 @@ function pdf(objects: string[], { framed = true, trailer = '' } = {}): Buffer {
 }
 
 let count = 0;
-function findings(bytes: Buffer, part: 1 | 2 = 2) {
+
+/** `read` given the file of `bytes`, opened as the service opens it. */
+function withCos<T>(bytes: Buffer, read: (cos: CosFile) => T): T {
   const file = path.join(dir, `f${count++}.pdf`);
   writeFileSync(file, bytes);
   const fd = openSync(file, 'r');
   try {
-    return scanObjects(new CosFile(fd, bytes.length)).pdfa.filter((f) => f.part === part);
+    return read(new CosFile(fd, fstatSync(fd).size));
   } finally {
     closeSync(fd);
   }
+}
+function findings(bytes: Buffer, part: 1 | 2 = 2) {
+  return withCos(bytes, (cos) => {
+    return scanObjects(cos).pdfa.filter((f) => f.part === part);
+  });
 }
 
 const CATALOG = '<< /Type /Catalog /Pages 2 0 R >>';
@@ -265,14 +272,9 @@ describe('page boundaries as written (6.1.13, 6.1.12)', () => {
 describe('the trailer ID (6.1.3)', () => {
   const ID = '/ID [<0123456789abcdef0123456789abcdef> <0123456789abcdef0123456789abcdef>]';
   function trailerId(bytes: Buffer): boolean {
-    const file = path.join(dir, `t${count++}.pdf`);
-    writeFileSync(file, bytes);
-    const fd = openSync(file, 'r');
-    try {
-      return catalogFacts(new CosFile(fd, fstatSync(fd).size), bytes.subarray(0, 1024), null).trailer_id;
-    } finally {
-      closeSync(fd);
-    }
+    return withCos(bytes, (cos) => {
+      return catalogFacts(cos, bytes.subarray(0, 1024), null).trailer_id;
+    });
   }
   /** `bytes` with an update appended whose trailer adds `entries`, and names the older one in /Prev. */
   function updated(bytes: Buffer, entries: string): Buffer {
@@ -403,14 +405,9 @@ describe('the glyph names of Type 1 and CFF programs, against the CharSet their 
 
 describe('composite fonts as PDF/UA-1 asks (ISO 14289-1 7.21.3)', () => {
   function ua(bytes: Buffer) {
-    const file = path.join(dir, `u${count++}.pdf`);
-    writeFileSync(file, bytes);
-    const fd = openSync(file, 'r');
-    try {
-      return scanObjects(new CosFile(fd, bytes.length)).ua;
-    } finally {
-      closeSync(fd);
-    }
+    return withCos(bytes, (cos) => {
+      return scanObjects(cos).ua;
+    });
   }
   const system = (registry: string, ordering: string, supplement: number) =>
     `<< /Registry (${registry}) /Ordering (${ordering}) /Supplement ${supplement} >>`;
@@ -473,15 +470,7 @@ describe('composite fonts as PDF/UA-1 asks (ISO 14289-1 7.21.3)', () => {
 
 describe('optional content, XObjects and formulas as PDF/UA-1 asks (7.10, 7.20, 7.7)', () => {
   function scanned(bytes: Buffer) {
-    const file = path.join(dir, `o${count++}.pdf`);
-    writeFileSync(file, bytes);
-    const fd = openSync(file, 'r');
-    try {
-      const cos = new CosFile(fd, bytes.length);
-      return catalogFacts(cos, bytes.subarray(0, 1024), null).ua_findings;
-    } finally {
-      closeSync(fd);
-    }
+    return withCos(bytes, (cos) => catalogFacts(cos, bytes.subarray(0, 1024), null).ua_findings);
   }
   const withCatalog = (entries: string, ...more: string[]) =>
     pdf([`<< /Type /Catalog /Pages 2 0 R ${entries} >>`, PAGES, ...more]);
@@ -531,14 +520,9 @@ describe('optional content, XObjects and formulas as PDF/UA-1 asks (7.10, 7.20, 
 
 describe('non-symbolic TrueType encodings as PDF/UA-1 asks (7.21.6)', () => {
   function ua(bytes: Buffer) {
-    const file = path.join(dir, `e${count++}.pdf`);
-    writeFileSync(file, bytes);
-    const fd = openSync(file, 'r');
-    try {
-      return scanObjects(new CosFile(fd, bytes.length)).ua;
-    } finally {
-      closeSync(fd);
-    }
+    return withCos(bytes, (cos) => {
+      return scanObjects(cos).ua;
+    });
   }
   const trueType = (encoding: string, flags = 32) =>
     pdf([
@@ -600,15 +584,10 @@ describe('the nesting of tables, lists and tables of contents (ISO 14289-1 7.2, 
         ...kids.map((type) => `<< /Type /StructElem /S /${type} /P 4 0 R >>`),
       ]);
     const problems = (bytes: Buffer) => {
-      const file = path.join(dir, `n${count++}.pdf`);
-      writeFileSync(file, bytes);
-      const fd = openSync(file, 'r');
-      try {
-        const facts = catalogFacts(new CosFile(fd, bytes.length), bytes.subarray(0, 1024), null);
+      return withCos(bytes, (cos) => {
+        const facts = catalogFacts(cos, bytes.subarray(0, 1024), null);
         return (facts.ua_findings ?? []).filter((f) => f.clause === '7.2').map((f) => f.message);
-      } finally {
-        closeSync(fd);
-      }
+      });
     };
     expect(problems(table(['THead', 'TBody', 'TFoot']))).toEqual([]);
     expect(problems(table(['THead', 'THead']))).toEqual([
@@ -640,15 +619,10 @@ describe('unnumbered headings (ISO 14289-1 7.4.4)', () => {
       `<< /Type /StructElem /S /Sect /P 4 0 R /K [${refs(kidsAt + first.length, second.length)}] >>`,
     );
     const bytes = pdf([...objects, ...kids]);
-    const file = path.join(dir, `h${count++}.pdf`);
-    writeFileSync(file, bytes);
-    const fd = openSync(file, 'r');
-    try {
-      const facts = catalogFacts(new CosFile(fd, bytes.length), bytes.subarray(0, 1024), null);
+    return withCos(bytes, (cos) => {
+      const facts = catalogFacts(cos, bytes.subarray(0, 1024), null);
       return (facts.ua_findings ?? []).filter((f) => f.clause === '7.4.4').map((f) => f.message);
-    } finally {
-      closeSync(fd);
-    }
+    });
   }
 
   it('passes one H per section, and fails two in one, or H beside H1', () => {
@@ -664,14 +638,9 @@ describe('unnumbered headings (ISO 14289-1 7.4.4)', () => {
 describe('role maps, notes and media clips as PDF/UA-1 asks (7.1, 7.9, 7.18.6.2)', () => {
   function uaOf(objects: string[]) {
     const bytes = pdf(objects);
-    const file = path.join(dir, `r${count++}.pdf`);
-    writeFileSync(file, bytes);
-    const fd = openSync(file, 'r');
-    try {
-      return catalogFacts(new CosFile(fd, bytes.length), bytes.subarray(0, 1024), null).ua_findings ?? [];
-    } finally {
-      closeSync(fd);
-    }
+    return withCos(bytes, (cos) => {
+      return catalogFacts(cos, bytes.subarray(0, 1024), null).ua_findings ?? [];
+    });
   }
   const tree = (root: string, ...elements: string[]) => [
     '<< /Type /Catalog /Pages 2 0 R /StructTreeRoot 3 0 R /MarkInfo << /Marked true >> >>',
