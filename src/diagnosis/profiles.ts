@@ -372,8 +372,7 @@ function clauseCheck(
 function imageDictionariesCheck(facts: Facts, part: 1 | 2): Draft {
   const interpolated = okPages(facts).reduce((sum, p) => sum + p.interpolated_images, 0);
   const findings = [
-    ...(facts.document.object_findings ?? []),
-    ...okPages(facts).flatMap((p) => p.content_findings ?? []),
+    ...syntaxFindings(facts),
     ...(interpolated > 0
       ? [1, 2].map((p) => ({
           part: p,
@@ -441,12 +440,15 @@ function metadataChecks(facts: Facts, part: 1 | 2): Draft[] {
   ];
 }
 
-/** ISO 19005's clauses read object by object (`document.object_findings`). */
+/** What the reader found against ISO 19005 object by object and in the pages' content streams. */
+const syntaxFindings = (facts: Facts): ClauseFinding[] => [
+  ...(facts.document.object_findings ?? []),
+  ...okPages(facts).flatMap((p) => p.content_findings ?? []),
+];
+
+/** ISO 19005's clauses read object by object (`document.object_findings`) and in content streams. */
 function objectChecks(facts: Facts, part: 1 | 2): Draft[] {
-  const findings = [
-    ...(facts.document.object_findings ?? []),
-    ...okPages(facts).flatMap((p) => p.content_findings ?? []),
-  ];
+  const findings = syntaxFindings(facts);
   return [
     clauseCheck(
       findings,

@@ -1,4 +1,5 @@
 import type { CosFile } from './cos/file.js';
+import type { ClauseFinding } from './findings.js';
 import {
   isDict,
   isStream,
@@ -21,13 +22,6 @@ export interface ContentFacts {
   untagged_content: number;
   /** What the content breaks of ISO 19005's limits and image rules, by part and clause. */
   content_findings: ClauseFinding[];
-}
-
-/** What a file breaks of one clause of a part of ISO 19005 (1 for PDF/A-1, 2 for PDF/A-2 and -3). */
-export interface ClauseFinding {
-  part: 1 | 2;
-  clause: string;
-  message: string;
 }
 
 /** The device colour spaces by the names content (and inline images' abbreviations) give them. */

@@ -7,7 +7,8 @@
  * forbids in image, form XObject and halftone dictionaries. Content streams' operands are not read here.
  */
 import type { CosFile } from './cos/file.js';
-import { compositeFontRules, trueTypeEncodingRules, type UaFinding } from './ua-font-rules.js';
+import type { ClauseFinding, UaFinding } from './findings.js';
+import { compositeFontRules, trueTypeEncodingRules } from './ua-font-rules.js';
 import { cffGlyphNames, glyphCount, outlinedGlyphs } from './glyph-count.js';
 import { type1GlyphNames } from './type1-glyphs.js';
 import {
@@ -22,13 +23,6 @@ import {
   textString,
   type TokenWatcher,
 } from './cos/syntax.js';
-
-export interface ObjectFinding {
-  /** The part of ISO 19005 whose clause this is: 1 for PDF/A-1, 2 for PDF/A-2 and -3. */
-  part: 1 | 2;
-  clause: string;
-  message: string;
-}
 
 /** What the scan looks at, by the clause each part gives it. */
 export const OBJECT_CLAUSES = {
@@ -81,13 +75,19 @@ class Findings {
     this.found.set(key, list);
   }
 
+  /** A font's glyph list that disagrees with its program: the same rule in PDF/A-1, -2 and PDF/UA-1. */
+  subset(message: string): void {
+    this.both('subsets', message);
+    this.ua({ clause: '7.21.4.2', message });
+  }
+
   /** For both parts at once, where the rule is the same in each. */
   both(kind: Kind, message: string): void {
     this.add(kind, 1, message);
     this.add(kind, 2, message);
   }
 
-  list(): ObjectFinding[] {
+  list(): ClauseFinding[] {
     return [...this.found].flatMap(([key, messages]) => {
       const [kind, part] = key.split(':') as [Kind, string];
       const clause = (OBJECT_CLAUSES[kind] as Partial<Record<string, string>>)[part]!;
@@ -319,10 +319,7 @@ function fontSubsetRules(
           : glyphs !== undefined && listed < glyphs - 1
             ? `the CIDSet of ${name} (object ${num}) lists ${listed} CIDs, and its program holds ${glyphs} glyphs`
             : undefined;
-    if (problem) {
-      findings.both('subsets', problem);
-      findings.ua({ clause: '7.21.4.2', message: problem });
-    }
+    if (problem) findings.subset(problem);
   } else if (subtype === 'Type1') {
     const charSet = cos.get(descriptor, 'CharSet');
     if (!(charSet instanceof Uint8Array)) {
@@ -341,10 +338,7 @@ function fontSubsetRules(
         : absent.length > 0
           ? `the CharSet of ${name} (object ${num}) lists ${absent.length} glyphs its program does not hold (${absent.slice(0, 5).join(', ')})`
           : undefined;
-    if (problem) {
-      findings.both('subsets', problem);
-      findings.ua({ clause: '7.21.4.2', message: problem });
-    }
+    if (problem) findings.subset(problem);
   }
 }
 
@@ -456,7 +450,7 @@ function permissions(cos: CosFile, findings: Findings): void {
  * part, and PDF/UA's by clause. Bytes that cannot be read as objects end the scan with what it found: the
  * other facts of the file never depend on it.
  */
-export function scanObjects(cos: CosFile): { pdfa: ObjectFinding[]; ua: UaFinding[] } {
+export function scanObjects(cos: CosFile): { pdfa: ClauseFinding[]; ua: UaFinding[] } {
   const findings = new Findings();
   try {
     scanFile(cos, findings);

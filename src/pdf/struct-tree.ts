@@ -2,7 +2,7 @@ import type { CosFile } from './cos/file.js';
 import { isDict, nameOf, type PdfDict, PdfRef, type PdfValue, textString } from './cos/syntax.js';
 import { markedContentLanguage } from './content.js';
 import { nestingProblem, tableProblems } from './struct-nesting.js';
-import type { UaFinding } from './ua-font-rules.js';
+import type { UaFinding } from './findings.js';
 
 /** The standard structure types of ISO 32000-1, 14.8.4, which PDF/UA-1 (7.1) requires every type to map to. */
 const STANDARD_TYPES = new Set([
@@ -113,8 +113,8 @@ export function structFacts(cos: CosFile, catalog: PdfDict | undefined): StructF
     },
   ];
   let elements = 0;
-  // unnumbered headings (ISO 14289-1 7.4.4): how many H each element holds, and which heading kinds are used
-  const headingsHeld = new Map<number, number>();
+  // unnumbered headings (ISO 14289-1 7.4.4): the elements that hold an H, and which heading kinds are used
+  const holdingH = new Set<number>();
   const headingKinds = new Set<'H' | 'Hn'>();
   let moreThanOneH = false;
   // notes and their IDs (ISO 14289-1 7.9)
@@ -184,9 +184,8 @@ export function structFacts(cos: CosFile, catalog: PdfDict | undefined): StructF
     const id = ++elements;
     if (role === 'H') {
       headingKinds.add('H');
-      const held = (headingsHeld.get(parentId) ?? 0) + 1;
-      headingsHeld.set(parentId, held);
-      if (held > 1) moreThanOneH = true;
+      if (holdingH.has(parentId)) moreThanOneH = true;
+      holdingH.add(parentId);
     } else if (role !== undefined && /^H[1-6]$/.test(role)) headingKinds.add('Hn');
     if (role === 'Note') {
       const noteId = textString(cos.get(node, 'ID'));

@@ -1,12 +1,7 @@
 import type { CosFile } from './cos/file.js';
 import { isDict, isStream, nameOf, type PdfDict, textString } from './cos/syntax.js';
+import type { UaFinding } from './findings.js';
 import { glyphNameMapsToUnicode } from './glyph-names.js';
-
-/** What a font breaks of one clause of ISO 14289-1 (PDF/UA-1), in a sentence. */
-export interface UaFinding {
-  clause: string;
-  message: string;
-}
 
 const IDENTITY_CMAPS = new Set(['Identity-H', 'Identity-V']);
 const MAX_CMAP_HEAD = 64 * 1024;

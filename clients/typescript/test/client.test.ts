@@ -464,14 +464,16 @@ describe('the ota command line', () => {
   });
 
   it('a profile target prints the verdict and the failed checks, and exits 3 when it fails', async () => {
-    const failing = await ota([
-      'diagnose',
-      path.join(PROJECT_ROOT, 'test/fixtures/pdfs/profiles/print-rgb-lowres-unembedded.pdf'),
-      '--target',
-      'pdf-print',
-      '--min-ppi',
-      '150',
-    ]);
+    /** `ota diagnose` of a profile fixture with a target, and any further arguments. */
+    const diagnoseProfile = (fixture: string, target: string, ...more: string[]) =>
+      ota([
+        'diagnose',
+        path.join(PROJECT_ROOT, 'test/fixtures/pdfs/profiles', fixture),
+        '--target',
+        target,
+        ...more,
+      ]);
+    const failing = await diagnoseProfile('print-rgb-lowres-unembedded.pdf', 'pdf-print', '--min-ppi', '150');
     expect(failing.code).toBe(3);
     expect(failing.stdout).toMatch(/^options {2}\{"min_ppi":150\}$/m);
     expect(failing.stdout).toMatch(/^FAIL {2}Print production checks \(pdf-print\)$/m);
@@ -479,35 +481,19 @@ describe('the ota command line', () => {
       /SEVERITY\s+CHECK\s+PAGES\s+MESSAGE\nerror\s+fonts_embedded\s+1\s+Fonts not embedded: Helvetica/,
     );
     expect(failing.stdout).not.toMatch(/image_resolution_critical/);
-    const archive = await ota([
-      'diagnose',
-      path.join(PROJECT_ROOT, 'test/fixtures/pdfs/profiles/archive-javascript-attachment.pdf'),
-      '--target',
-      'pdf-archive',
-    ]);
+    const archive = await diagnoseProfile('archive-javascript-attachment.pdf', 'pdf-archive');
     expect(archive.code).toBe(3);
     expect(archive.stdout).toMatch(
       /^FAIL {2}PDF\/A-2b requirements checked, the file claims no PDF\/A part/m,
     );
     expect(archive.stdout).toMatch(/SEVERITY\s+CHECK\s+CLAUSE\s+PAGES\s+MESSAGE\n/);
     expect(archive.stdout).toMatch(/no_javascript\s+ISO 19005-2 6\.5\.1\s+document/);
-    const passing = await ota([
-      'diagnose',
-      path.join(PROJECT_ROOT, 'test/fixtures/pdfs/profiles/archive-pdfa2b-ghostscript.pdf'),
-      '--target',
-      'pdf-archive',
-    ]);
+    const passing = await diagnoseProfile('archive-pdfa2b-ghostscript.pdf', 'pdf-archive');
     expect(passing.code).toBe(0);
     expect(passing.stdout).toMatch(
       /^PASS {2}PDF\/A-2b requirements checked, as the file claims \(not a PDF\/A validation\) \(pdf-archive\)$/m,
     );
-    const json = await ota([
-      'diagnose',
-      path.join(PROJECT_ROOT, 'test/fixtures/pdfs/profiles/accessibility-untagged.pdf'),
-      '--target',
-      'pdf-accessibility',
-      '--json',
-    ]);
+    const json = await diagnoseProfile('accessibility-untagged.pdf', 'pdf-accessibility', '--json');
     expect(json.code).toBe(3);
     expect(JSON.parse(json.stdout)).toMatchObject({ target: 'pdf-accessibility', status: 'succeeded' });
     const refused = await ota(['diagnose', 'x.pdf', '--min-ppi', 'abc']);
