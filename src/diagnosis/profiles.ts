@@ -764,6 +764,20 @@ function languageCheck(doc: Facts['document']): Draft {
   );
 }
 
+/** A check of the findings the reader made for one clause of ISO 14289-1: it fails with all of them. */
+function uaClauseCheck(
+  doc: Facts['document'],
+  id: string,
+  clause: string,
+  passed: string,
+  fix: string,
+): Draft {
+  const found = (doc.ua_findings ?? []).filter((f) => f.clause === clause);
+  return found.length === 0
+    ? pass(id, 'error', passed)
+    : fail(id, 'error', `${capitalized(listed(found.map((f) => f.message)))}: ${fix}`);
+}
+
 /**
  * ISO 14289-1's clauses read object by object (`document.ua_findings`): the composite fonts' CIDSystemInfo,
  * CIDToGIDMap and CMaps (7.21.3), the glyphs a CIDSet or CharSet lists (7.21.4.2), non-symbolic TrueType
@@ -772,12 +786,8 @@ function languageCheck(doc: Facts['document']): Draft {
  * configurations (7.10), reference and PostScript XObjects (7.20), and formulas' alternate text (7.7).
  */
 function uaFindingChecks(doc: Facts['document']): Draft[] {
-  const rule = (id: string, clause: string, passed: string, fix: string): Draft => {
-    const found = (doc.ua_findings ?? []).filter((f) => f.clause === clause);
-    return found.length === 0
-      ? pass(id, 'error', passed)
-      : fail(id, 'error', `${capitalized(listed(found.map((f) => f.message)))}: ${fix}`);
-  };
+  const rule = (id: string, clause: string, passed: string, fix: string) =>
+    uaClauseCheck(doc, id, clause, passed, fix);
   return [
     rule(
       'cid_system_info',
@@ -931,11 +941,12 @@ function accessibilityChecks(facts: Facts): Draft[] {
       'The numbered headings step down one level at a time',
       `Numbered headings skip levels (${listed(doc.struct_heading_skips)}): start at H1 and go down one level at a time`,
     ),
-    documentCheck(
+    uaClauseCheck(
+      doc,
       'table_headers',
-      doc.struct_table_headers_without_scope === 0,
-      'Every table header cell has a scope (or the cells name their headers)',
-      `${doc.struct_table_headers_without_scope} table header cells (TH) have no Scope: give each a Scope of Row, Column or Both, or give the cells Headers`,
+      '7.5',
+      "Every table's data cells have header cells that can be told",
+      "give each header cell (TH) a Scope of Row, Column or Both, or give the data cells Headers naming the header cells' IDs",
     ),
     annotationCheck(facts, 'annotations_tagged', (a) => (exempt(a) || a.tagged ? undefined : a.subtype), {
       pass: 'Every annotation is in the structure tree',

@@ -3,6 +3,7 @@ import { isDict, nameOf, type PdfDict, PdfRef, type PdfValue, textString } from 
 import { markedContentLanguage } from './content.js';
 import { nestingProblem, tableProblems } from './struct-nesting.js';
 import type { UaFinding } from './findings.js';
+import { cellsWithoutHeaders, type TableCell } from './table-headers.js';
 
 /** The standard structure types of ISO 32000-1, 14.8.4, which PDF/UA-1 (7.1) requires every type to map to. */
 const STANDARD_TYPES = new Set([
@@ -36,10 +37,9 @@ export interface StructFacts {
   struct_table_headers_without_scope: number;
 }
 
-/** Of one table: its header cells without a `Scope`, and whether its cells name their headers instead. */
+/** Of one table: its rows of header and data cells. */
 interface TableState {
-  headersWithoutScope: number;
-  usesHeaders: boolean;
+  rows: TableCell[][];
   /** the standard types of its child elements, in order */
   children: string[];
 }
@@ -80,6 +80,25 @@ export function structFacts(cos: CosFile, catalog: PdfDict | undefined): StructF
     }
     return undefined;
   };
+  /** A TH or TD element as a cell of its table's layout. */
+  const tableCell = (node: PdfDict, role: 'TH' | 'TD'): TableCell => {
+    const scope = attribute(node, 'Table', 'Scope');
+    const headers = cos.resolve(attribute(node, 'Table', 'Headers'));
+    const span = (key: string) => {
+      const value = cos.resolve(attribute(node, 'Table', key));
+      return typeof value === 'number' && Number.isInteger(value) && value >= 1 ? Math.min(value, 1000) : 1;
+    };
+    return {
+      role,
+      id: textString(cos.get(node, 'ID')),
+      scope: scope === undefined ? undefined : (nameOf(cos.resolve(scope)) ?? ''),
+      headers: Array.isArray(headers)
+        ? headers.slice(0, MAX_LISTED).map((id) => textString(cos.resolve(id)) ?? '')
+        : [],
+      rowSpan: span('RowSpan'),
+      colSpan: span('ColSpan'),
+    };
+  };
   let figures = 0;
   let withoutAlt = 0;
   let formulasWithoutAlt = 0;
@@ -97,6 +116,8 @@ export function structFacts(cos: CosFile, catalog: PdfDict | undefined): StructF
     raw: PdfValue;
     lang: string | undefined;
     table: TableState | undefined;
+    /** the row the node's cells belong to, when the node is a row's child */
+    row: TableCell[] | undefined;
     page: number | undefined;
     /** the standard type of the element that holds this node; undefined at the root */
     parent: string | undefined;
@@ -107,6 +128,7 @@ export function structFacts(cos: CosFile, catalog: PdfDict | undefined): StructF
       raw: root?.get('K') ?? null,
       lang: undefined,
       table: undefined,
+      row: undefined,
       page: undefined,
       parent: undefined,
       parentId: 0,
@@ -134,7 +156,7 @@ export function structFacts(cos: CosFile, catalog: PdfDict | undefined): StructF
   };
   let visited = 0;
   while (stack.length > 0 && visited++ < MAX_STRUCT_NODES) {
-    const { raw, lang: inherited, table: inTable, page, parent, parentId } = stack.pop()!;
+    const { raw, lang: inherited, table: inTable, row: inRow, page, parent, parentId } = stack.pop()!;
     if (raw instanceof PdfRef) {
       if (seen.has(raw.num)) continue;
       seen.add(raw.num);
@@ -142,7 +164,7 @@ export function structFacts(cos: CosFile, catalog: PdfDict | undefined): StructF
     const node = cos.resolve(raw);
     if (Array.isArray(node)) {
       for (let i = node.length - 1; i >= 0; i--)
-        stack.push({ raw: node[i]!, lang: inherited, table: inTable, page, parent, parentId });
+        stack.push({ raw: node[i]!, lang: inherited, table: inTable, row: inRow, page, parent, parentId });
       continue;
     }
     // a marked-content id of the element's page
@@ -209,11 +231,16 @@ export function structFacts(cos: CosFile, catalog: PdfDict | undefined): StructF
         skips.add(`${lastHeading === 0 ? 'start' : `H${lastHeading}`} to H${level}`);
       lastHeading = level;
     } else if (role === 'Table') {
-      table = { headersWithoutScope: 0, usesHeaders: false, children: [] };
+      table = { rows: [], children: [] };
       tables.push(table);
-    } else if (table && (role === 'TH' || role === 'TD')) {
-      if (attribute(node, 'Table', 'Headers') !== undefined) table.usesHeaders = true;
-      if (role === 'TH' && attribute(node, 'Table', 'Scope') === undefined) table.headersWithoutScope++;
+    } else if (inRow && (role === 'TH' || role === 'TD')) {
+      if (inRow.length < MAX_TABLE_CHILDREN) inRow.push(tableCell(node, role));
+    }
+    // the cells of a row are the TH and TD elements it holds itself
+    let row: TableCell[] | undefined;
+    if (role === 'TR' && table && ['Table', 'THead', 'TBody', 'TFoot'].includes(parent ?? '')) {
+      row = [];
+      if (table.rows.length < MAX_TABLE_CHILDREN) table.rows.push(row);
     }
     const kids = node.get('K');
     const pg = node.get('Pg');
@@ -222,6 +249,7 @@ export function structFacts(cos: CosFile, catalog: PdfDict | undefined): StructF
         raw: kids,
         lang,
         table,
+        row,
         page: pg instanceof PdfRef ? pg.num : page,
         parent: role !== undefined && STANDARD_TYPES.has(role) ? role : parent,
         parentId: id,
@@ -241,6 +269,7 @@ export function structFacts(cos: CosFile, catalog: PdfDict | undefined): StructF
   const remapped = [...(roleMap?.keys() ?? [])].filter(
     (type) => STANDARD_TYPES.has(type) && nameOf(cos.get(roleMap, type)) !== type,
   );
+  const cellsWithoutHeader = tables.reduce((sum, t) => sum + cellsWithoutHeaders(t.rows), 0);
   const findings: UaFinding[] = [
     ...remapped.slice(0, 5).map((type) => ({
       clause: '7.1',
@@ -263,6 +292,14 @@ export function structFacts(cos: CosFile, catalog: PdfDict | undefined): StructF
       message: `structure elements nested as ISO 32000-1 does not allow: ${problem}`,
     })),
     ...[...noteProblems].slice(0, 5).map((problem) => ({ clause: '7.9', message: problem })),
+    ...(cellsWithoutHeader > 0
+      ? [
+          {
+            clause: '7.5',
+            message: `${cellsWithoutHeader} table data cells (TD) have no header cell that can be told: neither Headers naming the IDs of header cells (TH) nor a header cell whose Scope reaches them`,
+          },
+        ]
+      : []),
   ];
   return {
     uaFindings: findings,
@@ -274,7 +311,11 @@ export function structFacts(cos: CosFile, catalog: PdfDict | undefined): StructF
     struct_types_nonstandard: [...nonstandard].sort(),
     struct_heading_skips: [...skips],
     struct_table_headers_without_scope: tables
-      .filter((t) => !t.usesHeaders)
-      .reduce((sum, t) => sum + t.headersWithoutScope, 0),
+      .filter((t) => t.rows.every((cells) => cells.every((cell) => cell.headers.length === 0)))
+      .reduce(
+        (sum, t) =>
+          sum + t.rows.flat().filter((cell) => cell.role === 'TH' && cell.scope === undefined).length,
+        0,
+      ),
   };
 }

@@ -6,6 +6,7 @@ import { CosFile } from '../../src/pdf/cos/file.js';
 import { scanObjects } from '../../src/pdf/object-scan.js';
 import { catalogFacts } from '../../src/pdf/structure.js';
 import { nestingProblem, tableProblems } from '../../src/pdf/struct-nesting.js';
+import { cellsWithoutHeaders, type TableCell } from '../../src/pdf/table-headers.js';
 import { isDict, isStream, nameOf } from '../../src/pdf/cos/syntax.js';
 import { cffGlyphNames } from '../../src/pdf/glyph-count.js';
 import { type1GlyphNames } from '../../src/pdf/type1-glyphs.js';
@@ -685,6 +686,133 @@ describe('role maps, notes and media clips as PDF/UA-1 asks (7.1, 7.9, 7.18.6.2)
     ]);
     expect(clip('/Alt [(en) (a short film)]')).toEqual([
       { clause: '7.18.6.2', message: 'a media clip in object 3 has no content type (/CT)' },
+    ]);
+  });
+});
+
+describe("a table's header cells as PDF/UA-1 asks (7.5)", () => {
+  const th = (scope?: string, id?: string): TableCell => ({
+    role: 'TH',
+    id,
+    scope,
+    headers: [],
+    rowSpan: 1,
+    colSpan: 1,
+  });
+  const td = (headers: string[] = [], span: Partial<TableCell> = {}): TableCell => ({
+    role: 'TD',
+    id: undefined,
+    scope: undefined,
+    headers,
+    rowSpan: 1,
+    colSpan: 1,
+    ...span,
+  });
+
+  it('passes a table whose every header cell has a scope, and one with no header cells that lack one', () => {
+    expect(
+      cellsWithoutHeaders([
+        [th('Column'), th('Column')],
+        [td(), td()],
+      ]),
+    ).toBe(0);
+    expect(cellsWithoutHeaders([[td(), td()]])).toBe(0);
+    expect(cellsWithoutHeaders([])).toBe(0);
+  });
+
+  it('counts the data cells no header reaches once a header cell lacks a scope', () => {
+    // the second column's header has no scope: its data cell has no header that can be told
+    expect(
+      cellsWithoutHeaders([
+        [th('Column'), th()],
+        [td(), td()],
+      ]),
+    ).toBe(1);
+    // a scope that is no direction reaches nothing (though a table whose every header has one passes)
+    expect(
+      cellsWithoutHeaders([
+        [th('Column'), th(''), th()],
+        [td(), td(), td()],
+      ]),
+    ).toBe(2);
+    expect(
+      cellsWithoutHeaders([
+        [th('Column'), th('')],
+        [td(), td()],
+      ]),
+    ).toBe(0);
+    // a row header with scope Row (or Both) reaches the cells right of it
+    expect(
+      cellsWithoutHeaders([
+        [th(), th()],
+        [th('Row'), td()],
+        [th('Both'), td()],
+      ]),
+    ).toBe(0);
+    // past a block of headers, a data cell ends the search upwards
+    expect(cellsWithoutHeaders([[th('Column')], [td()], [th()], [td()]])).toBe(1);
+    // a cell spanning two columns is reached through either
+    expect(cellsWithoutHeaders([[th(), th('Column')], [td([], { colSpan: 2 })]])).toBe(0);
+  });
+
+  it('lets Headers stand in for scopes only when each names the ID of a header cell', () => {
+    expect(
+      cellsWithoutHeaders([
+        [th(undefined, 'a'), th(undefined, 'b')],
+        [td(['a']), td(['b'])],
+      ]),
+    ).toBe(0);
+    expect(
+      cellsWithoutHeaders([
+        [th(undefined, 'a'), th(undefined, 'b')],
+        [td(['a']), td(['b', 'x'])],
+      ]),
+    ).toBe(1);
+  });
+
+  it('leaves a table laid out irregularly to its own rule', () => {
+    expect(cellsWithoutHeaders([[th(), th()], [td()]])).toBe(0);
+    expect(
+      cellsWithoutHeaders([
+        [th(), th()],
+        [td(), td(), td()],
+      ]),
+    ).toBe(0);
+    expect(
+      cellsWithoutHeaders([
+        [th(), th()],
+        [td([], { rowSpan: 2 }), td()],
+      ]),
+    ).toBe(0);
+  });
+
+  it('reads the cells from the structure tree, attributes and classes included', () => {
+    const table = (header: string, data: string) => {
+      const bytes = pdf([
+        '<< /Type /Catalog /Pages 2 0 R /StructTreeRoot 3 0 R /MarkInfo << /Marked true >> >>',
+        PAGES,
+        '<< /Type /StructTreeRoot /K 4 0 R /ClassMap << /col << /O /Table /Scope /Column >> >> >>',
+        '<< /Type /StructElem /S /Table /P 3 0 R /K [5 0 R 6 0 R] >>',
+        '<< /Type /StructElem /S /TR /P 4 0 R /K 7 0 R >>',
+        '<< /Type /StructElem /S /TR /P 4 0 R /K 8 0 R >>',
+        `<< /Type /StructElem /S /TH /P 5 0 R ${header} >>`,
+        `<< /Type /StructElem /S /TD /P 6 0 R ${data} >>`,
+      ]);
+      return withCos(bytes, (cos) =>
+        (catalogFacts(cos, bytes.subarray(0, 1024), null).ua_findings ?? []).filter(
+          (f) => f.clause === '7.5',
+        ),
+      );
+    };
+    expect(table('/A << /O /Table /Scope /Column >>', '')).toEqual([]);
+    expect(table('/C /col', '')).toEqual([]);
+    expect(table('/ID (h1)', '/A [<< /O /Layout >> << /O /Table /Headers [(h1)] >>]')).toEqual([]);
+    expect(table('/ID (h1)', '/A << /O /Table /Headers [(12345)] >>')).toEqual([
+      {
+        clause: '7.5',
+        message:
+          '1 table data cells (TD) have no header cell that can be told: neither Headers naming the IDs of header cells (TH) nor a header cell whose Scope reaches them',
+      },
     ]);
   });
 });

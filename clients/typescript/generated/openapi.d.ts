@@ -1071,8 +1071,10 @@ export interface components {
          *       - `language` (7.2: the catalog's `/Lang`, a well-formed BCP 47 tag; or, without one, a `/Lang` on
          *         the structure elements, or their ancestors, that hold every piece of content; every `/Lang` set
          *         must be a BCP 47 tag); `figures_alt_text` (7.3); `heading_nesting` (7.4.2: numbered headings
-         *         start at H1 and never skip a level going down); `table_headers` (7.5: a `TH` has a `Scope`
-         *         unless its table's cells use `Headers`);
+         *         start at H1 and never skip a level going down); `table_headers` (7.5, from `document.ua_findings`
+         *         since 2026-11-27: in a regularly laid out table where a `TH` has no `Scope`, every `TD` has
+         *         `Headers` that all name `TH` IDs, or a `TH` whose `Scope` reaches it from above or the left;
+         *         until then: a `TH` has a `Scope` unless its table's cells use `Headers`);
          *       - `annotations_tagged` (7.18.1: every annotation but a Popup, a PrinterMark or a hidden one has a
          *         `/StructParent`); `annotation_descriptions` (7.18.1: those, widgets apart, have `/Contents` or an
          *         `/Alt` on the structure element that holds them, unless their `/Rect` lies outside the crop box); `tab_order` (7.18.3: a page with
@@ -1394,7 +1396,8 @@ export interface components {
                 struct_heading_skips: string[];
                 /**
                  * @description `TH` cells without a `/Scope` attribute, in tables whose cells name no `/Headers`: header cells
-                 *     whose reach cannot be told.
+                 *     whose reach cannot be told. A fact only: since 2026-11-27 `table_headers` judges each data cell
+                 *     (its 7.5 finding in `ua_findings`).
                  */
                 struct_table_headers_without_scope: number;
                 /**
@@ -1460,7 +1463,9 @@ export interface components {
                  *     clip data dictionary without `/CT` or without an `/Alt` that holds some text (7.18.6.2); an
                  *     optional content configuration without a `/Name` or with
                  *     an `/AS` entry (7.10); a reference XObject or a PostScript XObject (7.20); Formula structure
-                 *     elements with neither `/Alt` nor `/ActualText` (7.7). At most five per clause.
+                 *     elements with neither `/Alt` nor `/ActualText` (7.7); data cells of a regularly laid out table
+                 *     with a `TH` without `/Scope` that neither name header IDs in `/Headers` nor are reached by a
+                 *     scoped `TH` above or left of them (7.5, since 2026-11-27). At most five per clause.
                  *     Absent in reports made before 2026-11-27.
                  */
                 ua_findings?: components["schemas"]["UaFinding"][];
