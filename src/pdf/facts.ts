@@ -87,8 +87,6 @@ const OBJ_IMAGE = 3;
 const OBJ_FORM = 5;
 const ANNOT_LINK = 2;
 const ANNOT_WIDGET = 20;
-const FIELD_COMBOBOX = 4;
-const FIELD_TEXT = 6;
 const FORMTYPE_NONE = 0;
 const FORMTYPE_ACRO = 1;
 
@@ -130,16 +128,15 @@ function version(code: number): string | null {
 }
 
 /**
- * Facts of one open document, read with PDFium. A form's text fields are filled in before their fonts are
- * read: a field's font is only drawn once it has a value, and a font it lacks is a preflight problem all
- * the same (pdffonts lists it too).
+ * Facts of one open document, read with PDFium. A form field's fonts are those its appearance draws with:
+ * the font its `/DA` names for text not yet typed is used for no rendering (ISO 14289-1 7.21.4.1 and
+ * ISO 19005-2 6.2.11.4.1 ask embedding of fonts used for rendering; pdffonts does not list it either).
  */
 export class DocumentReader {
   private form = 0;
   private formInfo = 0;
   private readonly fontTypes = new Map<string, string>();
   private readonly scratch: number;
-  private fillText = 0;
   /** Pages kept loaded after their task, oldest first. */
   private readonly loaded = new Map<number, number>();
 
@@ -175,7 +172,6 @@ export class DocumentReader {
     if (!this.pdfium.isAborted) {
       if (this.form) this.lib.PDFiumExt_ExitFormFillEnvironment(this.form);
       if (this.formInfo) this.lib.PDFiumExt_CloseFormFillInfo(this.formInfo);
-      if (this.fillText) this.pdfium.free(this.fillText);
       this.pdfium.free(this.scratch);
     }
   }
@@ -417,9 +413,6 @@ export class DocumentReader {
     if (!this.form && this.lib.FPDF_GetFormType(this.handle) !== FORMTYPE_NONE) {
       this.formInfo = this.lib.PDFiumExt_OpenFormFillInfo();
       this.form = this.lib.PDFiumExt_InitFormFillEnvironment(this.handle, this.formInfo);
-      const value = 'Preflight';
-      this.fillText = this.pdfium.malloc((value.length + 1) * 2);
-      this.lib.pdfium.stringToUTF16(value, this.fillText, (value.length + 1) * 2);
     }
     return this.form;
   }
@@ -445,9 +438,6 @@ export class DocumentReader {
       const annotations = this.lib.FPDFPage_GetAnnotCount(page);
       let links = 0;
       let formLoaded = false;
-      // fields that share a default appearance (`/DA`, which names the font) draw with the same font:
-      // filling one of them is enough, and filling is the costly part of a form page
-      const filledAppearances = new Set<string>();
       for (let i = 0; i < annotations; i++) {
         const annot = this.lib.FPDFPage_GetAnnot(page, i);
         if (!annot) continue;
@@ -459,18 +449,6 @@ export class DocumentReader {
           if (form && !formLoaded) {
             this.lib.FORM_OnAfterLoadPage(page, form);
             formLoaded = true;
-          }
-          const field = form ? this.lib.FPDFAnnot_GetFormFieldType(form, annot) : -1;
-          if (field === FIELD_TEXT || field === FIELD_COMBOBOX) {
-            const appearance = this.pdfium.readString(
-              (buffer, length) => this.lib.FPDFAnnot_GetStringValue(annot, 'DA', buffer, length),
-              'utf16',
-            );
-            if (!filledAppearances.has(appearance) && this.lib.FORM_SetFocusedAnnot(form, annot)) {
-              filledAppearances.add(appearance);
-              this.lib.FORM_ReplaceSelection(form, page, this.fillText);
-              this.lib.FORM_ForceToKillFocus(form);
-            }
           }
           // only the fonts of a field's appearance: its images are not part of the page's content
           const fieldFound: Found = { ...found, images: [], text: false };

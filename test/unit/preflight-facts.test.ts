@@ -1,5 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Pdfium } from '../../src/pdf/pdfium.js';
 import type { PreflightReport } from '../../src/diagnosis/report.js';
@@ -81,6 +83,27 @@ describe('facts with known answers', () => {
       name: 'Helvetica',
       encoding: 'WinAnsiEncoding',
     });
+  });
+
+  it("a form field's fonts are those its appearance draws with, not the one /DA names for text not typed", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'ota-form-'));
+    try {
+      const withField = async (value: string | undefined) => {
+        const doc = await PDFDocument.create();
+        const page = doc.addPage([300, 200]);
+        const field = doc.getForm().createTextField('name');
+        if (value !== undefined) field.setText(value);
+        field.addToPage(page, { x: 20, y: 100, width: 200, height: 30 });
+        const file = path.join(dir, `${value ?? 'empty'}.pdf`);
+        writeFileSync(file, await doc.save());
+        return inProcessReport(pdfium, file).pages[0]!.fonts.map((f) => [f.name, f.embedded]);
+      };
+      // an empty field draws no text: Helvetica (the /DA font, not embedded) is used for no rendering
+      expect(await withField(undefined)).toEqual([]);
+      expect(await withField('Ada Lovelace')).toEqual([['Helvetica', false]]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -1292,9 +1292,10 @@ export interface components {
         /**
          * @description The `report.json` of a `pdf-preflight` run, read with PDFium. `findings` come most severe first
          *     (errors, warnings, notes), document-level findings before page ones. What each page reports:
-         *     - `fonts`: the fonts its text objects draw with, inside form XObjects too. A form's text and choice
-         *       fields are filled in before they are read, so a font used only by a form field is listed (as
-         *       pdffonts lists it). `type` comes from the embedded font program: `TrueType`, `OpenType`, `Type1`,
+         *     - `fonts`: the fonts its text objects draw with, inside form XObjects and annotation appearances
+         *       too. A form field's font is listed when its appearance draws text with it; the font its `/DA`
+         *       names for text not yet typed is used for no rendering and not listed (until 2026-11-27 text and
+         *       choice fields were filled in first, so it was). `type` comes from the embedded font program: `TrueType`, `OpenType`, `Type1`,
          *       `Type1C` (bare CFF), `Type3`; a font that is not embedded is `Type1` when it is one of the 14
          *       standard fonts and `unknown` otherwise (PDFium does not expose the font dictionary's subtype).
          *     - `images`: every image drawn, stencil masks (`/ImageMask`) included, once per use; an image's soft
