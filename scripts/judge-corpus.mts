@@ -3,7 +3,7 @@
  * CORPUS_DIR) goes through the public API as a user's file would (upload, a `pdf-archive` run for PDF/A
  * files and a `pdf-accessibility` run for PDF/UA files, `report.json`), and the verdicts are compared with
  * the corpus's: specificity (conforming files that pass) and coverage (failing files that fail) per part and
- * per clause family, and each check's catches on the failing files of the clause it names, with its false
+ * per clause family and per clause a check names, and each check's catches on the failing files of the clause it names, with its false
  * alarms on conforming files. The corpus is veraPDF's (CC-BY-4.0), read where it is; nothing here ships it.
  *
  *   npm run judge:corpus                      every part
@@ -45,6 +45,8 @@ interface Outcome extends Row {
   verdict: 'pass' | 'fail' | 'error';
   /** the checks of severity error that failed, with the clause each names */
   failed: { id: string; clause: string | null }[];
+  /** every check of the profile with the clause it names, whatever its status */
+  checks: { id: string; clause: string | null }[];
   error?: string;
 }
 
@@ -108,7 +110,7 @@ async function judgeFile(row: Row): Promise<Outcome> {
     const target = row.part.startsWith('PDF_UA') ? 'pdf-accessibility' : 'pdf-archive';
     const run = await client.waitForRun((await client.createRun(upload.file_id, target)).id, { poll: true });
     if (run.status !== 'succeeded')
-      return { ...row, verdict: 'error', failed: [], error: run.error ?? run.status };
+      return { ...row, verdict: 'error', failed: [], checks: [], error: run.error ?? run.status };
     const report = JSON.parse((await client.downloadRunFile(run.id, 'report.json')).toString('utf8')) as {
       profile?: { verdict: 'pass' | 'fail'; checks: Check[] };
     };
@@ -119,9 +121,10 @@ async function judgeFile(row: Row): Promise<Outcome> {
       failed: profile.checks
         .filter((c) => c.status === 'fail' && c.severity === 'error')
         .map((c) => ({ id: c.id, clause: c.clause ?? null })),
+      checks: profile.checks.map((c) => ({ id: c.id, clause: c.clause ?? null })),
     };
   } catch (error) {
-    return { ...row, verdict: 'error', failed: [], error: (error as Error).message };
+    return { ...row, verdict: 'error', failed: [], checks: [], error: (error as Error).message };
   }
 }
 
@@ -178,15 +181,36 @@ for (const part of [...new Set(outcomes.map((o) => o.part))].sort()) {
         count(failing, (o) => o.family === family),
       )} |`,
     );
-  const checks = new Map<string, string | null>();
-  for (const o of mine) for (const f of o.failed) checks.set(f.id, f.clause);
+  // a clause a check names is judged on its failing files (and those of the clauses below it): the profile,
+  // whichever of its checks, is to fail them
+  const named = [...new Set(mine.flatMap((o) => o.checks.flatMap((c) => (c.clause ? [c.clause] : []))))].sort(
+    (a, b) => a.localeCompare(b, 'en', { numeric: true }),
+  );
+  console.log('\n| clause a check names | failing files of the clause that fail |\n|---|---|');
+  for (const clause of named) {
+    const ofClause = failing.filter(
+      (o) => under(o.clause, clause) && o.checks.some((c) => c.clause === clause),
+    );
+    if (ofClause.length > 0)
+      console.log(
+        `| ${clause} | ${pct(
+          count(ofClause, (o) => o.verdict === 'fail'),
+          ofClause.length,
+        )} |`,
+      );
+  }
+  // a check is judged by the clause it names, on the failing files of that clause where it names it (a file
+  // judged by another part than its folder's, for want of a claim, has its checks named by that part)
+  const pairs = new Map<string, { id: string; clause: string | null }>();
+  for (const o of mine) for (const c of o.checks) pairs.set(`${c.id} ${c.clause}`, c);
   console.log(
     '\n| check (clause) | failing files of its clause it fails | false alarms on conforming files |\n|---|---|---|',
   );
-  for (const [id, clause] of [...checks].sort()) {
-    const ofClause = clause ? failing.filter((o) => under(o.clause, clause)) : [];
+  for (const { id, clause } of [...pairs.values()].sort((a, b) => a.id.localeCompare(b.id))) {
+    const names = (o: Outcome) => o.checks.some((c) => c.id === id && c.clause === clause);
+    const ofClause = clause ? failing.filter((o) => under(o.clause, clause) && names(o)) : [];
     const catches = count(ofClause, (o) => o.failed.some((f) => f.id === id));
-    const alarms = count(conforming, (o) => o.failed.some((f) => f.id === id));
+    const alarms = count(conforming, (o) => names(o) && o.failed.some((f) => f.id === id));
     console.log(
       `| ${id} (${clause ?? 'no clause'}) | ${clause ? pct(catches, ofClause.length) : '-'} | ${alarms} |`,
     );

@@ -504,11 +504,10 @@ function objectChecks(facts: Facts, part: 1 | 2): Draft[] {
       findings,
       'form_xobjects',
       part,
-      { 2: '6.2.9.1' },
+      { 1: '6.2.5', 2: '6.2.9.1' },
       {
         pass: 'No PostScript XObject and no form XObject with PS or OPI',
         fix: 'remove the PostScript and the /PS and /OPI entries',
-        notApplicable: "PDF/A-1's rule is on the XObjects the content paints, which is not followed here",
       },
     ),
     clauseCheck(

@@ -98,6 +98,8 @@ for (const c of [0, 9, 10, 12, 13, 32]) WHITESPACE[c] = 1;
 const REGULAR = new Uint8Array(256).fill(1);
 for (const c of [0, 9, 10, 12, 13, 32]) REGULAR[c] = 0;
 for (const c of '()<>[]{}/%') REGULAR[c.charCodeAt(0)] = 0;
+const HEX_DIGIT = new Uint8Array(256);
+for (const c of '0123456789abcdefABCDEF') HEX_DIGIT[c.charCodeAt(0)] = 1;
 const NUMBER_START = new Uint8Array(256);
 for (const c of '+-.0123456789') NUMBER_START[c.charCodeAt(0)] = 1;
 
@@ -236,6 +238,27 @@ class ContentScan {
         this.finding(part, LIMIT_CLAUSE[part], `the integer ${word} in a content stream`);
   }
 
+  /** A hexadecimal string's bytes between `<` and `>`: whole bytes of hex digits (ISO 19005 6.1.6). */
+  private hexString(bytes: Uint8Array, start: number, end: number): void {
+    let digits = 0;
+    for (let i = start; i < end; i++) {
+      const c = bytes[i]!;
+      if (HEX_DIGIT[c]) digits++;
+      else if (!WHITESPACE[c]) {
+        for (const part of [1, 2] as const)
+          this.finding(
+            part,
+            '6.1.6',
+            'a hexadecimal string with a byte that is no hex digit in a content stream',
+          );
+        return;
+      }
+    }
+    if (digits % 2 === 1)
+      for (const part of [1, 2] as const)
+        this.finding(part, '6.1.6', `a hexadecimal string of ${digits} digits in a content stream`);
+  }
+
   /** A pattern selected as a colour: a coloured tiling pattern's cell is content; a shading's space, colour. */
   private pattern(name: string, resources: PdfDict | undefined, depth: number): void {
     const cos = this.cos;
@@ -308,6 +331,12 @@ class ContentScan {
       return;
     }
     if (subtype !== 'Form' || depth >= MAX_FORM_DEPTH) return;
+    // PDF/A-1 forbids these in the forms content paints (ISO 19005-1 6.2.5); PDF/A-2's rule is on every
+    // form XObject (6.2.9.1), read by the object scan
+    for (const key of ['PS', 'OPI'])
+      if (dict.has(key)) this.finding(1, '6.2.5', `a form XObject painted with a /${key} entry`);
+    if (nameOf(cos.get(dict, 'Subtype2')) === 'PS')
+      this.finding(1, '6.2.5', 'a PostScript form XObject painted (/Subtype2 /PS)');
     // a form drawn many times is read once: its colours are the same each time
     if (raw instanceof PdfRef) {
       if (this.forms.has(raw.num)) return;
@@ -404,6 +433,7 @@ class ContentScan {
           }
         } else {
           const end = bytes.indexOf(0x3e, pos);
+          this.hexString(bytes, pos + 1, end === -1 ? n : end);
           pos = end === -1 ? n : end + 1;
           operand(undefined);
         }
