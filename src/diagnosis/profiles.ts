@@ -911,6 +911,19 @@ function accessibilityChecks(facts: Facts): Draft[] {
           },
         )
       : notApplicable('untagged_content', 'error', 'The PDF is not tagged (see tagged)'),
+    doc.tagged
+      ? pageCheck(
+          facts,
+          'tagged_artifacts',
+          'error',
+          (p) => ((p.tagged_in_artifacts ?? 0) > 0 ? [`${p.tagged_in_artifacts} sequences`] : []),
+          {
+            pass: 'No tagged content is marked as an artifact too',
+            fail: () =>
+              'Tagged content (marked content with an MCID) inside content marked as an artifact: take it out of the artifact, or untag it',
+          },
+        )
+      : notApplicable('tagged_artifacts', 'error', 'The PDF is not tagged (see tagged)'),
     documentCheck(
       'structure_types',
       doc.struct_types_nonstandard.length === 0,
@@ -1046,6 +1059,7 @@ const CLAUSES: Record<ProfileName, Readonly<Record<string, string>>> = {
     tagged: '7.1',
     suspects: '7.1',
     untagged_content: '7.1',
+    tagged_artifacts: '7.1',
     structure_types: '7.1',
     language: '7.2',
     title_displayed: '7.1',

@@ -183,6 +183,7 @@ export function buildReport(
             interpolated_images: 0,
             device_colors: [],
             untagged_content: 0,
+            tagged_in_artifacts: 0,
             content_findings: [],
             error: p.error,
           },

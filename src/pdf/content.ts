@@ -20,6 +20,8 @@ export interface ContentFacts {
   device_colors: DeviceColor[];
   /** Painting operations of the page's own content outside any marked content with an MCID or an Artifact. */
   untagged_content: number;
+  /** Marked content with an MCID (real content) inside an Artifact, in the page's own content. */
+  tagged_in_artifacts: number;
   /** What the content breaks of ISO 19005's limits and image rules, by part and clause. */
   content_findings: ClauseFinding[];
 }
@@ -161,6 +163,7 @@ const MAX_STREAM_BYTES = 16 * 1024 * 1024;
 class ContentScan {
   readonly devices = new Set<DeviceColor>();
   untagged = 0;
+  taggedInArtifacts = 0;
   private operations = 0;
   private readonly forms = new Set<number>();
   private readonly patterns = new Set<number>();
@@ -377,7 +380,9 @@ class ContentScan {
     const cos = this.cos;
     const replaced = this.replaced(resources);
     const n = bytes.length;
-    const marked: boolean[] = [];
+    // the marked content open around the operator: whether it tags (an MCID or an Artifact), and which
+    const marked: ('artifact' | 'real' | undefined)[] = [];
+    let artifacts = 0;
     // the marked content open around the operator: its MCID, and whether it gives a language
     const spans: { mcid: number | undefined; language: boolean }[] = [];
     let state: ColorState = { ...(inherited ?? { fill: false, stroke: false, textMode: 0 }) };
@@ -498,10 +503,13 @@ class ContentScan {
             properties instanceof PdfName
               ? cos.dict(cos.dict(resources, 'Properties'), properties.name)
               : properties;
-          const tags =
-            nameOf(first) === 'Artifact' || (isDict(props) && typeof cos.get(props, 'MCID') === 'number');
+          const real = isDict(props) && typeof cos.get(props, 'MCID') === 'number';
+          const tags = nameOf(first) === 'Artifact' ? 'artifact' : real ? 'real' : undefined;
+          // real content inside an artifact is both at once (ISO 14289-1 7.1)
+          if (tags === 'real' && artifacts > 0 && counted) this.taggedInArtifacts++;
           marked.push(tags);
           if (tags) tagging++;
+          if (tags === 'artifact') artifacts++;
           if (this.markedLanguage) {
             const mcid = isDict(props) ? cos.get(props, 'MCID') : undefined;
             const language = isDict(props) && Boolean(textString(cos.get(props, 'Lang'))?.trim());
@@ -510,7 +518,9 @@ class ContentScan {
               this.markedLanguage.set(mcid, true);
           }
         } else if (kind.op === 'EMC') {
-          if (marked.pop()) tagging--;
+          const closed = marked.pop();
+          if (closed) tagging--;
+          if (closed === 'artifact') artifacts--;
           spans.pop();
         }
         if (this.markedLanguage && uses === 'text' && !spans.some((span) => span.language)) {
@@ -634,6 +644,7 @@ export function scanPageContent(cos: CosFile, page: PdfDict, resources: PdfValue
   return {
     device_colors: [...scan.devices].sort(),
     untagged_content: scan.untagged,
+    tagged_in_artifacts: scan.taggedInArtifacts,
     content_findings: scan.findings,
   };
 }

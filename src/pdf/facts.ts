@@ -498,6 +498,7 @@ export class DocumentReader {
         interpolated_images: structure?.interpolated_images ?? 0,
         device_colors: structure?.content.device_colors ?? [],
         untagged_content: structure?.content.untagged_content ?? 0,
+        tagged_in_artifacts: structure?.content.tagged_in_artifacts ?? 0,
         content_findings: structure?.content.content_findings ?? [],
       };
     });

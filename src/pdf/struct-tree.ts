@@ -3,7 +3,7 @@ import { isDict, nameOf, type PdfDict, PdfRef, type PdfValue, textString } from 
 import { markedContentLanguage } from './content.js';
 import { nestingProblem, tableProblems } from './struct-nesting.js';
 import type { UaFinding } from './findings.js';
-import { cellsWithoutHeaders, type TableCell } from './table-headers.js';
+import { cellsWithoutHeaders, layTable, type TableCell } from './table-layout.js';
 
 /** The standard structure types of ISO 32000-1, 14.8.4, which PDF/UA-1 (7.1) requires every type to map to. */
 const STANDARD_TYPES = new Set([
@@ -255,8 +255,14 @@ export function structFacts(cos: CosFile, catalog: PdfDict | undefined): StructF
         parentId: id,
       });
   }
-  for (const { children } of tables)
+  let cellsWithoutHeader = 0;
+  for (const { children, rows } of tables) {
     for (const problem of tableProblems(children)) if (nesting.size < MAX_LISTED) nesting.add(problem);
+    const layout = layTable(rows);
+    if (layout && 'irregular' in layout && nesting.size < MAX_LISTED)
+      nesting.add(`a Table laid out irregularly (${layout.irregular})`);
+    cellsWithoutHeader += cellsWithoutHeaders(layout);
+  }
   // without a catalog language, marked content whose text its own /Lang (or an inner one) covers has one
   if (!textString(cos.get(catalog, 'Lang'))?.trim())
     for (const [pageNum, mcids] of [...unlanguaged].slice(0, MAX_LANGUAGE_PAGES)) {
@@ -269,7 +275,6 @@ export function structFacts(cos: CosFile, catalog: PdfDict | undefined): StructF
   const remapped = [...(roleMap?.keys() ?? [])].filter(
     (type) => STANDARD_TYPES.has(type) && nameOf(cos.get(roleMap, type)) !== type,
   );
-  const cellsWithoutHeader = tables.reduce((sum, t) => sum + cellsWithoutHeaders(t.rows), 0);
   const findings: UaFinding[] = [
     ...remapped.slice(0, 5).map((type) => ({
       clause: '7.1',
@@ -289,7 +294,7 @@ export function structFacts(cos: CosFile, catalog: PdfDict | undefined): StructF
       : []),
     ...[...nesting].slice(0, 5).map((problem) => ({
       clause: '7.2',
-      message: `structure elements nested as ISO 32000-1 does not allow: ${problem}`,
+      message: `structure elements nested or laid out as ISO 32000-1 does not allow: ${problem}`,
     })),
     ...[...noteProblems].slice(0, 5).map((problem) => ({ clause: '7.9', message: problem })),
     ...(cellsWithoutHeader > 0

@@ -6,7 +6,7 @@ import { CosFile } from '../../src/pdf/cos/file.js';
 import { scanObjects } from '../../src/pdf/object-scan.js';
 import { catalogFacts } from '../../src/pdf/structure.js';
 import { nestingProblem, tableProblems } from '../../src/pdf/struct-nesting.js';
-import { cellsWithoutHeaders, type TableCell } from '../../src/pdf/table-headers.js';
+import { cellsWithoutHeaders, layTable, type TableCell } from '../../src/pdf/table-layout.js';
 import { isDict, isStream, nameOf } from '../../src/pdf/cos/syntax.js';
 import { cffGlyphNames } from '../../src/pdf/glyph-count.js';
 import { type1GlyphNames } from '../../src/pdf/type1-glyphs.js';
@@ -592,7 +592,7 @@ describe('the nesting of tables, lists and tables of contents (ISO 14289-1 7.2, 
     };
     expect(problems(table(['THead', 'TBody', 'TFoot']))).toEqual([]);
     expect(problems(table(['THead', 'THead']))).toEqual([
-      'structure elements nested as ISO 32000-1 does not allow: a Table with more than one THead',
+      'structure elements nested or laid out as ISO 32000-1 does not allow: a Table with more than one THead',
     ]);
     // a type that maps to no standard type is structure_types' matter, not this rule's
     expect(problems(table(['TBody', 'Para']))).toEqual([]);
@@ -709,77 +709,106 @@ describe("a table's header cells as PDF/UA-1 asks (7.5)", () => {
     ...span,
   });
 
+  const headerless = (rows: TableCell[][]) => cellsWithoutHeaders(layTable(rows));
+
   it('passes a table whose every header cell has a scope, and one with no header cells that lack one', () => {
     expect(
-      cellsWithoutHeaders([
+      headerless([
         [th('Column'), th('Column')],
         [td(), td()],
       ]),
     ).toBe(0);
-    expect(cellsWithoutHeaders([[td(), td()]])).toBe(0);
-    expect(cellsWithoutHeaders([])).toBe(0);
+    expect(headerless([[td(), td()]])).toBe(0);
+    expect(headerless([])).toBe(0);
   });
 
   it('counts the data cells no header reaches once a header cell lacks a scope', () => {
     // the second column's header has no scope: its data cell has no header that can be told
     expect(
-      cellsWithoutHeaders([
+      headerless([
         [th('Column'), th()],
         [td(), td()],
       ]),
     ).toBe(1);
     // a scope that is no direction reaches nothing (though a table whose every header has one passes)
     expect(
-      cellsWithoutHeaders([
+      headerless([
         [th('Column'), th(''), th()],
         [td(), td(), td()],
       ]),
     ).toBe(2);
     expect(
-      cellsWithoutHeaders([
+      headerless([
         [th('Column'), th('')],
         [td(), td()],
       ]),
     ).toBe(0);
     // a row header with scope Row (or Both) reaches the cells right of it
     expect(
-      cellsWithoutHeaders([
+      headerless([
         [th(), th()],
         [th('Row'), td()],
         [th('Both'), td()],
       ]),
     ).toBe(0);
     // past a block of headers, a data cell ends the search upwards
-    expect(cellsWithoutHeaders([[th('Column')], [td()], [th()], [td()]])).toBe(1);
+    expect(headerless([[th('Column')], [td()], [th()], [td()]])).toBe(1);
     // a cell spanning two columns is reached through either
-    expect(cellsWithoutHeaders([[th(), th('Column')], [td([], { colSpan: 2 })]])).toBe(0);
+    expect(headerless([[th(), th('Column')], [td([], { colSpan: 2 })]])).toBe(0);
   });
 
   it('lets Headers stand in for scopes only when each names the ID of a header cell', () => {
     expect(
-      cellsWithoutHeaders([
+      headerless([
         [th(undefined, 'a'), th(undefined, 'b')],
         [td(['a']), td(['b'])],
       ]),
     ).toBe(0);
     expect(
-      cellsWithoutHeaders([
+      headerless([
         [th(undefined, 'a'), th(undefined, 'b')],
         [td(['a']), td(['b', 'x'])],
       ]),
     ).toBe(1);
   });
 
-  it('leaves a table laid out irregularly to its own rule', () => {
-    expect(cellsWithoutHeaders([[th(), th()], [td()]])).toBe(0);
+  it('lays a table out by its spans, and says what keeps it from a regular layout (7.2)', () => {
+    const irregular = (rows: TableCell[][]) => {
+      const layout = layTable(rows);
+      return layout && 'irregular' in layout ? layout.irregular : undefined;
+    };
+    expect(irregular([[th(), th()], [td([], { colSpan: 2 })], [td(), td()]])).toBeUndefined();
+    expect(irregular([[th(), th()], [td([], { rowSpan: 2 }), td()], [td()]])).toBeUndefined();
+    // a row without cells is no row
+    expect(irregular([[th(), th()], [], [td(), td()]])).toBeUndefined();
+    expect(irregular([[th(), th()], [td()]])).toBe("row 2 spans fewer columns than the first row's 2");
     expect(
-      cellsWithoutHeaders([
+      irregular([
+        [th(), th()],
+        [td(), td(), td()],
+      ]),
+    ).toBe("row 2 spans more columns than the first row's 2");
+    expect(
+      irregular([
+        [th(), th()],
+        [td([], { rowSpan: 2 }), td()],
+      ]),
+    ).toBe("a cell of row 2 spans rows past the table's last");
+    expect(irregular([[td(), td([], { rowSpan: 2 })], [td([], { colSpan: 2 })]])).toBe(
+      'two cells overlap in row 2, column 2',
+    );
+  });
+
+  it('leaves a table laid out irregularly to its own rule', () => {
+    expect(headerless([[th(), th()], [td()]])).toBe(0);
+    expect(
+      headerless([
         [th(), th()],
         [td(), td(), td()],
       ]),
     ).toBe(0);
     expect(
-      cellsWithoutHeaders([
+      headerless([
         [th(), th()],
         [td([], { rowSpan: 2 }), td()],
       ]),

@@ -277,6 +277,7 @@ describe('pdf-accessibility', () => {
       tagged: 'pass',
       suspects: 'pass',
       untagged_content: 'fail',
+      tagged_artifacts: 'pass',
       structure_types: 'pass',
       language: 'fail',
       title_displayed: 'fail',

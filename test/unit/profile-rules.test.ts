@@ -438,6 +438,20 @@ describe('content read from the page: device colour (PDF/A 6.2.4.3) and untagged
     // pdf-lib's own text, the rectangle, and the Span without an MCID
     expect(untagged.pages[0]!.untagged_content).toBe(3);
   });
+
+  it('counts tagged content inside an artifact, which is both at once (7.1, tagged_artifacts)', async () => {
+    const both = await reportOf(
+      'tagged-in-artifact',
+      appended('/Artifact BMC /P <</MCID 0>> BDC 0 0 5 5 re f EMC EMC /P <</MCID 1>> BDC EMC'),
+    );
+    expect(both.pages[0]!.tagged_in_artifacts).toBe(1);
+    // an artifact after tagged content, and tagged content after an artifact closed, are each one thing
+    const apart = await reportOf(
+      'tagged-beside-artifact',
+      appended('/Artifact BMC EMC /P <</MCID 0>> BDC /Artifact BMC 0 0 5 5 re f EMC EMC'),
+    );
+    expect(apart.pages[0]!.tagged_in_artifacts).toBe(0);
+  });
 });
 
 describe('pdf-archive: transparency and its blending colour space (6.2.10, 6.2.4.3)', () => {

@@ -1065,7 +1065,8 @@ export interface components {
          *         every property of that schema written with the prefix `pdfuaid`); `pages_readable`;
          *       - `tagged`, `suspects` (`/MarkInfo /Suspects` not true), `untagged_content` (every painting
          *         operation of a page's content tagged or an artifact, see `pages[].untagged_content`; not
-         *         applicable to an untagged file), `structure_types` (every type standard or role-mapped to one),
+         *         applicable to an untagged file), `tagged_artifacts` (no tagged content inside an artifact, see
+         *         `pages[].tagged_in_artifacts`; since 2026-11-27), `structure_types` (every type standard or role-mapped to one),
          *         `title_displayed` (a title, from XMP `dc:title` or the information dictionary, shown as the
          *         window title): all 7.1;
          *       - `language` (7.2: the catalog's `/Lang`, a well-formed BCP 47 tag; or, without one, a `/Lang` on
@@ -1279,6 +1280,12 @@ export interface components {
              */
             untagged_content: number;
             /**
+             * @description Marked-content sequences of the page's own content streams that have an `/MCID` (tagged, real
+             *     content) inside a sequence marked `/Artifact`: content that is both at once (ISO 14289-1 7.1).
+             *     Absent in reports made before 2026-11-27.
+             */
+            tagged_in_artifacts?: number;
+            /**
              * @description What the page's content streams (and the forms, patterns and Type 3 glyphs they draw) break of
              *     ISO 19005, by part and clause: numbers past the implementation limits (integers beyond 32 bits;
              *     for PDF/A-1, reals beyond ±32,767), graphics states nested more than 28 deep, inline images
@@ -1458,7 +1465,9 @@ export interface components {
                  *     Unicode (7.21.6); standard structure elements nested as ISO 32000-1 14.8.4 does not allow in
                  *     tables, lists and tables of contents (a TR outside Table, THead, TBody or TFoot, a Table child
                  *     other than those and Caption, an LI outside an L, a second THead or Caption, a Caption between
-                 *     a table's rows, rows both in and outside THead, TBody and TFoot, ...) (7.2); an element that
+                 *     a table's rows, rows both in and outside THead, TBody and TFoot, ...) or a table not laid out
+                 *     regularly (a row spanning more or fewer columns than the first, cells that overlap, a cell
+                 *     spanning rows past the last; since 2026-11-27) (7.2); an element that
                  *     holds more than one H, or a document that uses both H and H1 to H6 (7.4.4); a role map entry for
                  *     a standard structure type (7.1); a Note without an `/ID`, or two with the same (7.9); a media
                  *     clip data dictionary without `/CT` or without an `/Alt` that holds some text (7.18.6.2); an

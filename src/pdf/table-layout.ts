@@ -14,9 +14,51 @@ export interface TableCell {
 /** Beyond this many slots a table is not laid out (its cells are not judged). */
 const MAX_SLOTS = 100_000;
 
+/** A table laid out in slots: each cell where it starts, or what keeps the table from being laid out. */
+export type TableLayout =
+  { grid: TableCell[][]; origins: Map<TableCell, { row: number; column: number }> } | { irregular: string };
+
+/**
+ * Lays out a table's rows of cells (rows without cells left out) as ISO 32000-1 14.8.5.7 spans them: the
+ * first row sets the number of columns; every row is to span as many, no cell may overlap another or span past
+ * the last row. A table too large to lay out within `MAX_SLOTS` comes back with no grid and no fault.
+ */
+export function layTable(written: readonly (readonly TableCell[])[]): TableLayout | undefined {
+  const rows = written.filter((row) => row.length > 0);
+  if (rows.length === 0) return undefined;
+  const columns = rows[0]!.reduce((sum, cell) => sum + cell.colSpan, 0);
+  if (columns * rows.length > MAX_SLOTS) return undefined;
+  const slots: (TableCell | undefined)[][] = rows.map(() =>
+    Array.from<TableCell | undefined>({ length: columns }),
+  );
+  const origins = new Map<TableCell, { row: number; column: number }>();
+  for (const [r, row] of rows.entries()) {
+    let column = 0;
+    for (const cell of row) {
+      while (column < columns && slots[r]![column] !== undefined) column++;
+      if (column + cell.colSpan > columns)
+        return { irregular: `row ${r + 1} spans more columns than the first row's ${columns}` };
+      if (r + cell.rowSpan > rows.length)
+        return { irregular: `a cell of row ${r + 1} spans rows past the table's last` };
+      for (let i = 0; i < cell.rowSpan; i++)
+        for (let j = 0; j < cell.colSpan; j++) {
+          if (slots[r + i]![column + j] !== undefined)
+            return { irregular: `two cells overlap in row ${r + i + 1}, column ${column + j + 1}` };
+          slots[r + i]![column + j] = cell;
+        }
+      origins.set(cell, { row: r, column });
+      column += cell.colSpan;
+    }
+  }
+  const short = slots.findIndex((row) => row.includes(undefined));
+  if (short >= 0)
+    return { irregular: `row ${short + 1} spans fewer columns than the first row's ${columns}` };
+  return { grid: slots as TableCell[][], origins };
+}
+
 /**
  * The data cells of a table whose header cells cannot be told (ISO 14289-1 7.5: unless the table's structure
- * is determinable through `Headers` and IDs, header cells have a `Scope`), given its rows of cells in order.
+ * is determinable through `Headers` and IDs, header cells have a `Scope`), given its layout.
  *
  * A table only counts when it is laid out regularly (every slot covered by one cell) and some header cell has
  * no `Scope`: then a data cell needs either `Headers` that all name header cells' IDs, or a header cell with
@@ -24,29 +66,9 @@ const MAX_SLOTS = 100_000;
  * (`Row` or `Both`), with no data cell between that header and the cells' nearest header block. A table laid
  * out irregularly is the business of its own rule (7.2), not this one.
  */
-export function cellsWithoutHeaders(rows: readonly (readonly TableCell[])[]): number {
-  if (rows.length === 0) return 0;
-  const columns = rows[0]!.reduce((sum, cell) => sum + cell.colSpan, 0);
-  if (columns === 0 || columns * rows.length > MAX_SLOTS) return 0;
-  const grid: (TableCell | undefined)[][] = rows.map(() =>
-    Array.from<TableCell | undefined>({ length: columns }),
-  );
-  const origins = new Map<TableCell, { row: number; column: number }>();
-  for (const [r, row] of rows.entries()) {
-    let column = 0;
-    for (const cell of row) {
-      while (column < columns && grid[r]![column] !== undefined) column++;
-      if (column + cell.colSpan > columns || r + cell.rowSpan > rows.length) return 0;
-      for (let i = 0; i < cell.rowSpan; i++)
-        for (let j = 0; j < cell.colSpan; j++) {
-          if (grid[r + i]![column + j] !== undefined) return 0;
-          grid[r + i]![column + j] = cell;
-        }
-      origins.set(cell, { row: r, column });
-      column += cell.colSpan;
-    }
-  }
-  if (grid.some((row) => row.includes(undefined))) return 0;
+export function cellsWithoutHeaders(layout: TableLayout | undefined): number {
+  if (!layout || 'irregular' in layout) return 0;
+  const { grid, origins } = layout;
   const cells = [...origins.keys()];
   if (cells.every((cell) => cell.role !== 'TH' || cell.scope !== undefined)) return 0;
   const headerIds = new Set(cells.flatMap((cell) => (cell.role === 'TH' && cell.id ? [cell.id] : [])));
