@@ -810,7 +810,7 @@ function uaFindingChecks(doc: Facts['document']): Draft[] {
       'structure_nesting',
       '7.2',
       'Tables, lists and tables of contents are structured as ISO 32000-1 says',
-      'put TR in Table, THead, TBody or TFoot, TH and TD in TR, LI (Lbl, LBody) in L, TOCI in TOC, and nothing else in them',
+      'put TR in Table, THead, TBody or TFoot, TH and TD in TR, LI (Lbl, LBody) in L, TOCI in TOC, and nothing else in them; give every row of a table the same number of columns, spans counted',
     ),
     rule(
       'media_clips',

@@ -48,6 +48,7 @@ figcaption{margin-top:.4rem;font-size:.85rem}
 .verdict b{font-size:1.5rem;margin-right:.6rem}
 .verdict.pass{background:#1e7b34}.verdict.fail{background:var(--error)}
 .status{font-weight:600}.status.fail{color:var(--error)}.status.pass{color:#1e7b34}.status.not_applicable{color:#718096}
+.clause{white-space:nowrap}
 `;
 
 function badge(severity: Finding['severity']): string {
@@ -137,7 +138,7 @@ function profileSection(profile: NonNullable<PreflightReport['profile']>): strin
     if (checks.length === 0) return '';
     const rows = checks.map(
       (c) =>
-        `<tr><td class="status ${c.status}">${STATUS_LABEL[c.status]}</td><td><code>${escapeHtml(c.id)}</code></td><td>${escapeHtml(c.clause ? `${part1Only.has(c.id) ? 'ISO 19005-1' : standard} ${c.clause}` : '')}</td><td>${escapeHtml(c.message)}</td><td>${escapeHtml(pageRanges(c.pages))}</td></tr>`,
+        `<tr><td class="status ${c.status}">${STATUS_LABEL[c.status]}</td><td><code>${escapeHtml(c.id)}</code></td><td class="clause">${escapeHtml(c.clause ? `${part1Only.has(c.id) ? 'ISO 19005-1' : standard} ${c.clause}` : '')}</td><td>${escapeHtml(c.message)}</td><td>${escapeHtml(pageRanges(c.pages))}</td></tr>`,
     );
     return `<h3>${badge(severity)} checks</h3><table><tr><th>Status</th><th>Check</th><th>Clause</th><th>Result</th><th>Pages</th></tr>${rows.join('')}</table>`;
   });

@@ -301,7 +301,7 @@ export function structFacts(cos: CosFile, catalog: PdfDict | undefined): StructF
       ? [
           {
             clause: '7.5',
-            message: `${cellsWithoutHeader} table data cells (TD) have no header cell that can be told: neither Headers naming the IDs of header cells (TH) nor a header cell whose Scope reaches them`,
+            message: `${cellsWithoutHeader === 1 ? 'a table data cell (TD) has' : `${cellsWithoutHeader} table data cells (TD) have`} no header cell that can be told: neither Headers naming the IDs of header cells (TH) nor a header cell whose Scope reaches them`,
           },
         ]
       : []),

@@ -840,7 +840,7 @@ describe("a table's header cells as PDF/UA-1 asks (7.5)", () => {
       {
         clause: '7.5',
         message:
-          '1 table data cells (TD) have no header cell that can be told: neither Headers naming the IDs of header cells (TH) nor a header cell whose Scope reaches them',
+          'a table data cell (TD) has no header cell that can be told: neither Headers naming the IDs of header cells (TH) nor a header cell whose Scope reaches them',
       },
     ]);
   });
