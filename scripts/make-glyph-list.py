@@ -1,4 +1,4 @@
-"""Regenerates src/pdf/adobe-glyph-list.ts from fontTools' copy of the Adobe Glyph List (the legacy list that
+"""Regenerates generated/adobe-glyph-list.ts from fontTools' copy of the Adobe Glyph List (the legacy list that
 ISO 32000-1, 9.10.2, names; Debian `python3-fonttools`). The generated file is committed.
 
     python3 scripts/make-glyph-list.py
@@ -24,7 +24,7 @@ if chunk:
     body.append("  '" + ";".join(chunk) + "';")
 else:
     body[-1] = body[-1][:-2] + ";"
-out = os.path.join(os.path.dirname(__file__), "..", "src", "pdf", "adobe-glyph-list.ts")
+out = os.path.join(os.path.dirname(__file__), "..", "generated", "adobe-glyph-list.ts")
 with open(out, "w") as f:
     f.write("\n".join(lines + body) + "\n")
 print(len(entries), "names")

@@ -29,8 +29,8 @@ export interface BlobStore {
   open(key: string): Promise<OpenedBlob>;
   delete(key: string): Promise<void>;
   deletePrefix(prefix: string): Promise<void>;
-  /** Every blob under `prefix`, with when it was last written (an engine's temporary files may show). */
-  list(prefix: string): AsyncIterable<{ key: string; modifiedAt: number }>;
+  /** The keys of the objects stored under `prefix` (an engine's temporary files are no objects). */
+  keys(prefix: string): AsyncIterable<string>;
   /**
    * Runs `use` with `key` as a file on the local disk (the PDF parser reads files by ranges, synchronously).
    * An engine that keeps objects elsewhere copies the object into a scratch file and removes it afterwards.

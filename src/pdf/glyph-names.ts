@@ -1,4 +1,4 @@
-import { ADOBE_GLYPH_LIST } from './adobe-glyph-list.js';
+import { ADOBE_GLYPH_LIST } from '../../generated/adobe-glyph-list.js';
 
 let names: Set<string> | undefined;
 

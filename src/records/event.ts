@@ -26,6 +26,14 @@ export type EventData = Schemas['Event']['data'];
 export type EventDataJson = JsonText<EventData>;
 export type EventJson = JsonText<Schemas['Event']>;
 
+/**
+ * The version of the stored event bodies: the envelope below, and the objects in `data` (a run as `runView`
+ * renders it, an upload as `uploadView` does). Stored events are never rewritten (replays and webhook
+ * signatures repeat them byte for byte), so a change of any of them raises this, and says so in the contract:
+ * readers then meet both. `test/unit/persisted-formats.test.ts` fails on a change without it.
+ */
+export const EVENT_BODY_VERSION = 1;
+
 export function eventJson(
   id: string,
   type: EventType,

@@ -1,9 +1,10 @@
 import type { Config } from '../config.js';
+import type { Role } from '../role.js';
 import { openSqliteStore } from './sqlite/index.js';
 import type { Store } from './types.js';
 
 /** The engine the environment selects: PostgreSQL when DATABASE_URL is set, else SQLite under DATA_DIR. */
-export async function openStore(config: Config, role: string): Promise<Store> {
+export async function openStore(config: Config, role: Role): Promise<Store> {
   if (!config.database) return openSqliteStore(config.dataDir);
   // loaded only when chosen: the embedded default does not pay for the pg driver at start
   const { openPostgresStore } = await import('./postgres/index.js');

@@ -43,13 +43,13 @@ export async function blobEnv(): Promise<Record<string, string>> {
 /** The assembled files a tenant has in the store. */
 export async function storedFiles(blobs: BlobStore, tenantId: string): Promise<string[]> {
   const keys: string[] = [];
-  for await (const { key } of blobs.list(`files/${tenantId}`)) if (key.endsWith('.pdf')) keys.push(key);
+  for await (const key of blobs.keys(`files/${tenantId}`)) if (key.endsWith('.pdf')) keys.push(key);
   return keys;
 }
 
 /** Whether any part of an upload is still kept. */
 export async function partsKept(blobs: BlobStore, tenantId: string, uploadId: string): Promise<boolean> {
-  for await (const _ of blobs.list(`uploads/${tenantId}/${uploadId}`)) return true;
+  for await (const _ of blobs.keys(`uploads/${tenantId}/${uploadId}`)) return true;
   for await (const open of blobs.multipart.listOpen(`files/${tenantId}`)) {
     if (open.key === `files/${tenantId}/${uploadId}.pdf`) return true;
   }

@@ -39,13 +39,17 @@ function slowQueue({ finishMs = 0 } = {}) {
     async renewLease() {
       return true;
     },
+    async releaseLease() {},
+    async saveProgress() {
+      return true;
+    },
     async finish(queueMessageId: string) {
       await pause(finishMs);
       underLease--;
       finished.push(queueMessageId);
       return true;
     },
-  } as unknown as RunQueue;
+  } satisfies RunQueue;
   const queue = (id: string) => {
     waiting.push({ queueMessageId: id, claims: 99, run: { id } as RunRow, storageKey: id });
     heard();
@@ -118,11 +122,12 @@ describe('the run worker', () => {
       async releaseLease(id: string, _worker: string, availableAt?: string) {
         released.push({ id, availableAt });
       },
+      saveProgress: async () => true,
       async finish() {
         finished += 1;
         return true;
       },
-    } as unknown as RunQueue;
+    } satisfies RunQueue;
     const deps = {
       blobs: {
         withLocalFile: () => Promise.reject(outage),

@@ -19,6 +19,7 @@ import { HashingLimit } from '../hashing-limit.js';
 
 /** Temporary files are named so: a write in progress, or what a crash left of one. */
 const TEMP_PREFIX = '.tmp-';
+const isTemporary = (key: string) => key.slice(key.lastIndexOf('/') + 1).startsWith(TEMP_PREFIX);
 /** Multipart uploads in progress: `.multipart/<id>/` holds the parts and `target`, the key it will become. */
 const MULTIPART_ROOT = '.multipart';
 const TARGET_FILE = 'target';
@@ -159,9 +160,9 @@ export class LocalBlobStore implements BlobStore {
     stillReferenced: (key: string) => Promise<boolean>,
   ): Promise<number> {
     let removed = 0;
-    for await (const blob of this.list('')) {
+    for await (const blob of this.entries('')) {
       if (blob.modifiedAt > olderThan) continue;
-      const temporary = blob.key.slice(blob.key.lastIndexOf('/') + 1).startsWith(TEMP_PREFIX);
+      const temporary = isTemporary(blob.key);
       // an open upload's parts and target are judged through multipart.listOpen
       if (!temporary && blob.key.startsWith(`${MULTIPART_ROOT}/`)) continue;
       if (temporary || !(await stillReferenced(blob.key))) {
@@ -172,7 +173,12 @@ export class LocalBlobStore implements BlobStore {
     return removed;
   }
 
-  async *list(prefix: string): AsyncIterable<{ key: string; modifiedAt: number }> {
+  async *keys(prefix: string): AsyncIterable<string> {
+    for await (const { key } of this.entries(prefix)) if (!isTemporary(key)) yield key;
+  }
+
+  /** Every file under `prefix`, temporary ones too, with when it was last written. */
+  private async *entries(prefix: string): AsyncIterable<{ key: string; modifiedAt: number }> {
     const root = path.resolve(this.root);
     const walk = async function* (dir: string): AsyncGenerator<{ key: string; modifiedAt: number }> {
       let entries;

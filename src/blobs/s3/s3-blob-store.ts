@@ -195,7 +195,7 @@ export class S3BlobStore implements BlobStore {
   }
 
   async deletePrefix(prefix: string): Promise<void> {
-    for await (const { key } of this.list(prefix)) await this.delete(key);
+    for await (const key of this.keys(prefix)) await this.delete(key);
   }
 
   /**
@@ -206,7 +206,7 @@ export class S3BlobStore implements BlobStore {
     return 0;
   }
 
-  async *list(prefix: string): AsyncIterable<{ key: string; modifiedAt: number }> {
+  async *keys(prefix: string): AsyncIterable<string> {
     let token: string | undefined;
     do {
       const page = await this.call('list', () =>
@@ -215,7 +215,7 @@ export class S3BlobStore implements BlobStore {
         ),
       );
       for (const object of page.Contents ?? []) {
-        if (object.Key) yield { key: object.Key, modifiedAt: object.LastModified?.getTime() ?? 0 };
+        if (object.Key) yield object.Key;
       }
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
