@@ -5,6 +5,7 @@ import { openPostgresStore } from '../src/store/postgres/index.js';
 import { refreshStoredViews } from '../src/store/postgres/stored-views.js';
 import { Tenants } from '../src/tenants/service.js';
 import { systemClock } from '../src/time.js';
+import { runLifecycle } from '../src/runs/lifecycle.js';
 
 /**
  * Bulk runs for the PostgreSQL scenarios, written by SQL in one statement per tenant (the API would take
@@ -23,13 +24,16 @@ export async function seedPostgresRuns(
   name: string,
   count: number,
 ): Promise<SeededPostgresTenant> {
-  const store = await openPostgresStore({
-    url,
-    poolSize: 2,
-    statementTimeoutMs: 600_000,
-    connectTimeoutMs: 5_000,
-    applicationName: 'bench-seed',
-  });
+  const store = await openPostgresStore(
+    {
+      url,
+      poolSize: 2,
+      statementTimeoutMs: 600_000,
+      connectTimeoutMs: 5_000,
+      applicationName: 'bench-seed',
+    },
+    runLifecycle,
+  );
   const created = await new Tenants(store, systemClock).create(name);
   await store.close();
   const client = new pg.Client({ connectionString: url });

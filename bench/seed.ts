@@ -9,6 +9,7 @@ import { RUN_VIEW_VERSION, runJson, type RunRow } from '../src/records/run.js';
 import { type LedgerEntry, TRANSACTION_VIEW_VERSION, transactionJson } from '../src/records/transaction.js';
 import { Tenants } from '../src/tenants/service.js';
 import { systemClock } from '../src/time.js';
+import { runLifecycle } from '../src/runs/lifecycle.js';
 
 /**
  * Deterministic bulk data for the benchmarks, written straight into SQLite in large transactions (the API
@@ -38,7 +39,7 @@ export async function createTenant(
   dataDir: string,
   name: string,
 ): Promise<{ tenantId: string; userId: string; token: string }> {
-  const store = openSqliteStore(dataDir);
+  const store = openSqliteStore(dataDir, runLifecycle);
   try {
     const created = await new Tenants(store, systemClock).create(name);
     return { tenantId: created.tenant_id, userId: created.user_id, token: created.token };

@@ -21,8 +21,10 @@ interface Store {
 const root = path.resolve(process.argv[2] ?? '.');
 const load = (file: string) => import(path.join(root, file)) as Promise<Record<string, unknown>>;
 const { openSqliteStore } = (await load('src/store/sqlite/index.ts')) as {
-  openSqliteStore(dir: string): Store;
+  openSqliteStore(dir: string, lifecycle?: unknown): Store;
 };
+// builds before the run lifecycle was given to the store open it without one
+const { runLifecycle } = await load('src/runs/lifecycle.ts').catch(() => ({ runLifecycle: undefined }));
 const { Tenants } = (await load('src/tenants/service.ts')) as {
   Tenants: new (store: Store, clock: unknown) => { create(name: string): Promise<Record<string, string>> };
 };
@@ -33,7 +35,7 @@ const { completedUpload, queuedRun } = (await load('test/helpers/store-rows.ts')
 };
 
 const dir = mkdtempSync(path.join(tmpdir(), 'ota-store-calls-'));
-const store = openSqliteStore(dir);
+const store = openSqliteStore(dir, runLifecycle);
 const tenant = await new Tenants(store, systemClock).create('t');
 const tenantId = tenant.tenant_id!;
 const { fileId } = await completedUpload(store, tenantId);

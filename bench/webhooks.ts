@@ -22,6 +22,7 @@ import { bearer, median, round, type Row } from './common.js';
 import { type Proc, startApi, startWorker } from './processes.js';
 import { createTenant } from './seed.js';
 import { completedUpload } from '../test/helpers/store-rows.js';
+import { runLifecycle } from '../src/runs/lifecycle.js';
 
 export interface WebhooksContext {
   quick: boolean;
@@ -148,13 +149,16 @@ async function postgresClaims(ctx: WebhooksContext): Promise<void> {
   try {
     await postgresQuery(server.url, 'CREATE DATABASE claims');
     const url = server.url.replace(/\/postgres$/, '/claims');
-    const store = await openPostgresStore({
-      url,
-      poolSize: 4,
-      statementTimeoutMs: 60_000,
-      connectTimeoutMs: 5_000,
-      applicationName: 'bench-claims',
-    });
+    const store = await openPostgresStore(
+      {
+        url,
+        poolSize: 4,
+        statementTimeoutMs: 60_000,
+        connectTimeoutMs: 5_000,
+        applicationName: 'bench-claims',
+      },
+      runLifecycle,
+    );
     try {
       const tenant = await new Tenants(store, systemClock).create('claims');
       const endpointId = randomUUID();
@@ -264,7 +268,7 @@ export async function webhooks(ctx: WebhooksContext): Promise<void> {
 
     // 2. deliveries per second: a backlog of events, then one worker process drains it
     const count = ctx.quick ? 2_000 : 10_000;
-    const store = openSqliteStore(dataDir);
+    const store = openSqliteStore(dataDir, runLifecycle);
     let sample = '';
     try {
       await store.webhooks.create(

@@ -17,6 +17,7 @@ import { haproxyConfig } from './haproxy.js';
 import { findPostgres, type LocalPostgres, startLocalPostgres, stopLocalPostgres } from './postgres.js';
 import { busyPorts, installLine, missingPrograms, type Started, startAll } from './prerequisites.js';
 import { createBucket, type LocalSwift, startLocalSwift, stopLocalSwift } from './swift.js';
+import { runLifecycle } from '../src/runs/lifecycle.js';
 
 const PORTS = { haproxy: 8080, apis: [8081, 8082], metrics: [9464, 9465], postgres: 5433, swift: 18080 };
 // Swift's proxy, account, container and object servers and its memcached take five ports from PORTS.swift
@@ -164,13 +165,16 @@ async function up(): Promise<void> {
     async () => {
       await createBucket(swift!, BUCKET);
       // one process applies the migrations before the others start
-      const store = await openPostgresStore({
-        url: postgres!.url,
-        poolSize: 1,
-        statementTimeoutMs: 30_000,
-        connectTimeoutMs: 5_000,
-        applicationName: 'stack',
-      });
+      const store = await openPostgresStore(
+        {
+          url: postgres!.url,
+          poolSize: 1,
+          statementTimeoutMs: 30_000,
+          connectTimeoutMs: 5_000,
+          applicationName: 'stack',
+        },
+        runLifecycle,
+      );
       try {
         if ((await store.tenants.list()).length === 0)
           demo = await new Tenants(store, systemClock).create('demo');

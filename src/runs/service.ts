@@ -7,6 +7,7 @@ import type { Principal, RunFilter, RunOptions, RunRow, RunTarget, Store } from 
 import type { Clock } from '../time.js';
 import { BlobMissingError, type BlobStore, type OpenedBlob } from '../blobs/blob-store.js';
 import { outputKey } from './outputs.js';
+import { create } from './lifecycle.js';
 
 export const DEFAULT_TARGET: RunTarget = 'pdf-preflight';
 
@@ -64,7 +65,7 @@ export class Runs {
     checkOptions(target, options);
     const file = await this.store.uploads.getFile(principal.tenantId, fileId);
     if (!file) throw ERRORS.notFound('File');
-    const run: RunRow = {
+    const run = create({
       id: randomUUID(),
       tenant_id: principal.tenantId,
       file_id: file.id,
@@ -72,23 +73,11 @@ export class Runs {
       created_by: principal.userId,
       created_by_type: 'user',
       target,
-      status: 'queued',
-      progress: 0,
-      total_tasks: 0,
-      completed_tasks: 0,
-      failed_tasks: 0,
-      points_consumed: 0,
       input_file_name: file.file_name,
-      output_files: [],
-      error: null,
-      error_code: null,
-      attempt: 1,
       queue_message_id: randomUUID(),
       created_at: this.clock.now().toISOString(),
-      started_at: null,
-      completed_at: null,
       options,
-    };
+    });
     if ((await this.store.runs.create(run, this.maxQueuedPerTenant, effect)) === 'over_limit')
       throw this.tooManyQueued();
     this.queued.emit();

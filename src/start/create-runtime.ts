@@ -16,6 +16,7 @@ import type { RunWorker } from '../worker/runner.js';
  * operator command (`npm run admin`).
  */
 import type { Role } from '../role.js';
+import { runLifecycle } from '../runs/lifecycle.js';
 
 export type { Role };
 
@@ -124,7 +125,7 @@ function jobsOf(role: Role, services: Services, store: Store): Job[] {
 export async function createRuntime(config: Config, role: Role, logger: Logger): Promise<Runtime> {
   const blobs = await openBlobStore(config);
   await blobs.check();
-  const store = await openStore(config, role);
+  const store = await openStore(config, role, runLifecycle);
   // a worker process parses on every thread it was given, at least one
   const processConfig =
     role === 'worker' ? { ...config, parserThreads: Math.max(1, config.parserThreads) } : config;

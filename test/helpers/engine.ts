@@ -14,6 +14,7 @@ import { openPostgresStore } from '../../src/store/postgres/index.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
 import type { Store } from '../../src/store/types.js';
 import { blobEnv } from './blobs.js';
+import { runLifecycle } from '../../src/runs/lifecycle.js';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -117,14 +118,17 @@ export async function openTestStore(): Promise<TestStore> {
   const { DATABASE_URL: url } = await engineEnv();
   const open = async () =>
     url
-      ? openPostgresStore({
-          url,
-          poolSize: 10,
-          statementTimeoutMs: 10_000,
-          connectTimeoutMs: 5_000,
-          applicationName: 'store-test',
-        })
-      : openSqliteStore(dataDir);
+      ? openPostgresStore(
+          {
+            url,
+            poolSize: 10,
+            statementTimeoutMs: 10_000,
+            connectTimeoutMs: 5_000,
+            applicationName: 'store-test',
+          },
+          runLifecycle,
+        )
+      : openSqliteStore(dataDir, runLifecycle);
   const store = await open();
   const others: Store[] = [];
   return {

@@ -3,6 +3,7 @@ import type { EventDataJson, RunRow, Store } from '../../src/store/types.js';
 import { Tenants } from '../../src/tenants/service.js';
 import { systemClock } from '../../src/time.js';
 import { openTestStore, type TestStore } from './engine.js';
+import { create } from '../../src/runs/lifecycle.js';
 
 /**
  * A one-byte upload of `tenantId`, completed straight through the store: the file runs are made from (and,
@@ -57,7 +58,7 @@ export function queuedRun(
   ids: { tenantId: string; userId: string; fileId: string },
   target: RunRow['target'] = 'pdf-preflight',
 ): RunRow {
-  return {
+  return create({
     id: randomUUID(),
     tenant_id: ids.tenantId,
     file_id: ids.fileId,
@@ -65,23 +66,11 @@ export function queuedRun(
     created_by: ids.userId,
     created_by_type: 'user',
     target,
-    status: 'queued',
-    progress: 0,
-    total_tasks: 0,
-    completed_tasks: 0,
-    failed_tasks: 0,
-    points_consumed: 0,
     input_file_name: 'a.pdf',
-    output_files: [],
-    error: null,
-    error_code: null,
-    attempt: 1,
     queue_message_id: randomUUID(),
     created_at: new Date().toISOString(),
-    started_at: null,
-    completed_at: null,
     options: {},
-  };
+  });
 }
 
 /** A store on a new database of the project's engine, with one tenant and one stored file of it. */

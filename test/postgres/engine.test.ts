@@ -13,6 +13,7 @@ import { systemClock } from '../../src/time.js';
 import { dropPostgresDatabase, newPostgresDatabase } from '../helpers/engine.js';
 import { completedUpload, queuedRun } from '../helpers/store-rows.js';
 import { built } from '../helpers/processes.js';
+import { runLifecycle } from '../../src/runs/lifecycle.js';
 
 const options = (url: string, more: Partial<PostgresOptions> = {}): PostgresOptions => ({
   url,
@@ -35,7 +36,7 @@ async function freshDatabase(): Promise<string> {
 }
 
 async function open(url: string, more: Partial<PostgresOptions> = {}): Promise<Store> {
-  const store = await openPostgresStore(options(url, more));
+  const store = await openPostgresStore(options(url, more), runLifecycle);
   cleanup.push(() => store.close());
   return store;
 }
@@ -360,6 +361,7 @@ describe('engine errors', () => {
   it('an unreachable server is StoreUnavailableError at open', async () => {
     const error = await openPostgresStore(
       options('postgres://postgres@127.0.0.1:9/nowhere', { connectTimeoutMs: 1000 }),
+      runLifecycle,
     ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StoreUnavailableError);
   });

@@ -25,6 +25,7 @@ import { Tenants } from '../../src/tenants/service.js';
 import { systemClock } from '../../src/time.js';
 import { pdfPath } from '../helpers/files.js';
 import { port, type Started, startServerProcess } from '../helpers/processes.js';
+import { runLifecycle } from '../../src/runs/lifecycle.js';
 
 const BUCKET = 'faults';
 const FILE = pdfPath('real/cups-filters__classified.pdf');
@@ -65,13 +66,16 @@ beforeAll(async () => {
     startLocalSwiftInBackground(path.join(dir, 'swift'), swiftPort),
   ]);
   await createBucket(swift, BUCKET);
-  const store = await openPostgresStore({
-    url: postgres.url,
-    poolSize: 1,
-    statementTimeoutMs: 30_000,
-    connectTimeoutMs: 5_000,
-    applicationName: 'faults-test',
-  });
+  const store = await openPostgresStore(
+    {
+      url: postgres.url,
+      poolSize: 1,
+      statementTimeoutMs: 30_000,
+      connectTimeoutMs: 5_000,
+      applicationName: 'faults-test',
+    },
+    runLifecycle,
+  );
   for (const name of ['acme', 'globex'])
     tenants.push({ name, token: (await new Tenants(store, systemClock).create(name)).token });
   await store.close();

@@ -14,6 +14,7 @@ import type { TestProject } from 'vitest/node';
 import { startLocalPostgres } from '../../stack/postgres.js';
 import { type S3Server, startLocalSwiftInBackground, stopLocalSwiftInBackground } from '../../stack/swift.js';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
+import { runLifecycle } from '../../src/runs/lifecycle.js';
 
 export interface SharedPostgres {
   url: string;
@@ -85,13 +86,16 @@ async function startPostgres(): Promise<SharedPostgres> {
     await onServer(server.url, `CREATE DATABASE ${template}`);
     const templateUrl = new URL(server.url);
     templateUrl.pathname = `/${template}`;
-    const store = await openPostgresStore({
-      url: templateUrl.href,
-      poolSize: 1,
-      statementTimeoutMs: 60_000,
-      connectTimeoutMs: 10_000,
-      applicationName: 'test-template',
-    });
+    const store = await openPostgresStore(
+      {
+        url: templateUrl.href,
+        poolSize: 1,
+        statementTimeoutMs: 60_000,
+        connectTimeoutMs: 10_000,
+        applicationName: 'test-template',
+      },
+      runLifecycle,
+    );
     await store.close();
   } catch (error) {
     // a template that cannot be made leaves no server behind

@@ -10,6 +10,7 @@ import { migrations } from '../../src/store/sqlite/migrations.js';
 import { runView } from '../../src/records/run.js';
 import type { RunRow } from '../../src/store/types.js';
 import { queuedRun } from '../helpers/store-rows.js';
+import { runLifecycle } from '../../src/runs/lifecycle.js';
 
 let dir: string;
 beforeEach(() => {
@@ -60,7 +61,7 @@ describe('upgrading a database that already holds runs', () => {
     insertRun.run(ids[2], 3, 'pdf-text', 'queued', '[]', null, randomUUID(), at, null, null);
     db.close();
 
-    const upgraded = openSqliteStore(old);
+    const upgraded = openSqliteStore(old, runLifecycle);
     try {
       const { items, total } = (await upgraded.runs.list('t1', {}, 10, 0))!;
       expect(total).toBe(3);
@@ -139,7 +140,7 @@ describe('upgrading a database that already holds runs', () => {
     );
     db.close();
 
-    const upgraded = openSqliteStore(old);
+    const upgraded = openSqliteStore(old, runLifecycle);
     try {
       expect((await upgraded.runs.get('t1', runId))?.options).toEqual({});
       const { items } = (await upgraded.events.list('t1', undefined, 10))!;

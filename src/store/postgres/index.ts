@@ -1,4 +1,4 @@
-import type { Store } from '../types.js';
+import type { RunLifecycle, Store } from '../types.js';
 import { guardStore } from '../guard.js';
 import { migrate, Postgres, type PostgresOptions, translate } from './database.js';
 import { postgresEvents } from './events.js';
@@ -18,8 +18,11 @@ import { sqlWebhooks } from '../sql/webhooks.js';
 
 export type { PostgresOptions } from './database.js';
 
-/** Connects, applies pending migrations (under a lock shared with every other process), and serves. */
-export async function openPostgresStore(options: PostgresOptions): Promise<Store> {
+/**
+ * Connects, applies pending migrations (under a lock shared with every other process), and serves, applying
+ * the run lifecycle it is given (src/runs/lifecycle.ts).
+ */
+export async function openPostgresStore(options: PostgresOptions, lifecycle: RunLifecycle): Promise<Store> {
   const db = new Postgres(options);
   try {
     await migrate(db);
@@ -39,7 +42,7 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
       uploads: sqlUploads(sql, eventsWritten),
       events,
       webhooks: sqlWebhooks(sql, postgresDueCandidates),
-      runs: sqlRuns(sql, runEngine, eventsWritten),
+      runs: sqlRuns(sql, runEngine, lifecycle, eventsWritten),
       ledger: sqlLedger(sql),
       idempotency: sqlIdempotency(sql),
       rateBuckets: postgresRateBuckets(db),

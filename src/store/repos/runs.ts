@@ -2,6 +2,7 @@ import type { Schemas } from '../../contract.js';
 import type { JsonText } from '../../records/json-text.js';
 import type { RunErrorCode, RunRow, RunStatus } from '../../records/run.js';
 import type { LedgerEntry } from '../../records/transaction.js';
+import type { EventType } from '../../records/event.js';
 import type { HeldKey } from '../held-key.js';
 
 /** Runs as tenants see them, and the queue workers take them from. Part of the storage layer's contract (../types.ts). */
@@ -41,6 +42,31 @@ export interface RunOutcome extends RunProgress {
   /** Set with `error`: what ended the run, for programs. */
   error_code: RunErrorCode | null;
   completed_at: string;
+}
+
+/** What a status change makes of a run: the run after it, and the event that tells of it. */
+export interface RunChange {
+  run: RunRow;
+  event: EventType;
+}
+
+/**
+ * The run lifecycle's rules, which the store applies inside its transactions (src/runs/lifecycle.ts
+ * implements them; the store is given them when it opens): each takes the run as it is, read under its lock,
+ * and answers the whole run after the change, or why there is none. The store writes what they answer,
+ * moves the counters and records the event; it decides nothing of a run's fields.
+ */
+export interface RunLifecycle {
+  /** A finished run queued again as a new attempt under `queueMessageId`; 'conflict' while it is active. */
+  rerun(run: RunRow, queueMessageId: string): RunChange | 'conflict';
+  /** An active run ended as cancelled; 'conflict' once it has ended. */
+  cancel(run: RunRow, at: string): RunChange | 'conflict';
+  /** A claimed run's start; undefined when it had started already (a run taken over after its worker died). */
+  start(run: RunRow, at: string): RunChange | undefined;
+  /** Progress while the run executes. */
+  progress(run: RunRow, progress: RunProgress): RunRow;
+  /** The execution's end. */
+  finish(run: RunRow, outcome: RunOutcome): RunChange;
 }
 
 /** Runs as tenants see them, and as the queue ends them: the records and the queue commit together. */

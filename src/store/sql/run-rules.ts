@@ -1,8 +1,9 @@
-import type { RunFilter, RunRow, RunStatus } from '../types.js';
+import type { RunFilter, RunRow } from '../types.js';
 
 /**
- * The rules of runs that the shared repository (runs.ts) and both engines' creation and list build their SQL
- * from: the columns, the block sizes of deep pages, the status changes, the fair claiming order, paging.
+ * What the shared repository (runs.ts) and both engines' creation and list build their SQL from: the columns,
+ * the block sizes of deep pages, the fair claiming order, paging. What a change makes of a run is the
+ * lifecycle's (src/runs/lifecycle.ts), not SQL's.
  */
 
 /** The columns of `runs` that make a RunRow, in the order both engines write them. */
@@ -37,34 +38,6 @@ export const DEEP_OFFSET = 200;
 /** run_blocks counts runs per block of 2^10 sequence numbers (level 1) and, on PostgreSQL, per 2^16 (level 2). */
 export const BLOCK_BITS = 10;
 export const SUPERBLOCK_BITS = 16;
-
-/** A run that has not ended: it cannot be rerun, and only it can be cancelled. */
-export const ACTIVE_STATUSES = ['queued', 'running'] as const satisfies readonly RunStatus[];
-export const ENDED_STATUSES = ['succeeded', 'failed', 'cancelled'] as const satisfies readonly RunStatus[];
-
-export function isActive(status: RunStatus): boolean {
-  return (ACTIVE_STATUSES as readonly RunStatus[]).includes(status);
-}
-
-/** SQL's `IN (...)` list of statuses. */
-export function statusList(statuses: readonly RunStatus[]): string {
-  return statuses.map((status) => `'${status}'`).join(', ');
-}
-
-export const CANCELLED_MESSAGE = 'The run was cancelled';
-
-/** What a cancel sets, beside the time it ends (`completedAt`: that engine's placeholder). */
-export function cancelAssignments(completedAt: string): string {
-  return `status = 'cancelled', error = '${CANCELLED_MESSAGE}', error_code = 'cancelled', points_consumed = 0,
-    output_files = '[]', completed_at = ${completedAt}`;
-}
-
-/** What a rerun sets: the run queued again as a new attempt (`queueMessageId`: that engine's placeholder). */
-export function rerunAssignments(queueMessageId: string): string {
-  return `status = 'queued', progress = 0, total_tasks = 0, completed_tasks = 0, failed_tasks = 0,
-    points_consumed = 0, output_files = '[]', error = NULL, error_code = NULL, attempt = attempt + 1,
-    queue_message_id = ${queueMessageId}, started_at = NULL, completed_at = NULL`;
-}
 
 /**
  * The fair claiming order: the tenant with the fewest runs under lease first, the oldest waiting entry

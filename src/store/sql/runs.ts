@@ -1,6 +1,15 @@
 import type { HeldKey } from '../held-key.js';
-import type { ClaimedRun, EventType, RunJson, RunOptions, RunRepo, RunRow, RunStatus } from '../types.js';
-import { cancelAssignments, fairTenantsQuery, isActive, rerunAssignments, RUN_COLUMNS } from './run-rules.js';
+import type {
+  ClaimedRun,
+  RunChange,
+  RunJson,
+  RunLifecycle,
+  RunOptions,
+  RunRepo,
+  RunRow,
+  RunStatus,
+} from '../types.js';
+import { fairTenantsQuery, RUN_COLUMNS } from './run-rules.js';
 import { RUN_VIEW_VERSION, runJson } from '../../records/run.js';
 import type { SqlDialect, SqlSession, SqlValue } from './dialect.js';
 import { recordEffect } from './idempotency.js';
@@ -108,54 +117,55 @@ export interface RunEngine {
   watch: RunRepo['watch'];
 }
 
-/** The run's JSON as it is now in this transaction, stored on the run (the list reads it); returned. */
-async function storeRunJson(tx: SqlSession, run: RunRow): Promise<RunJson> {
-  const record = runJson(run);
-  await tx.run(`UPDATE runs SET record = ?, record_view = ${RUN_VIEW_VERSION} WHERE id = ?`, [
-    record,
-    run.id,
-  ]);
-  return record;
-}
-
-/** A run's change: its JSON stored on the run, and the event that tells of the change. */
-async function writeRunChange(
-  sql: SqlDialect,
-  tx: SqlSession,
-  run: RunRow,
-  type: EventType,
-  at: string,
-): Promise<void> {
-  await writeEvent(sql, tx, run.tenant_id, type, at, await storeRunJson(tx, run));
-}
+/** Every column but the id, as a run is written whole: `col = ?` each, in RUN_COLUMNS' order. */
+const WRITE_RUN = RUN_COLUMNS.slice(1)
+  .map((column) => `${column} = ?`)
+  .join(', ');
 
 /**
  * Runs as tenants change them and as the queue ends them, written once: the engine brings its creation,
- * its list and its counters (`RunEngine`). `eventsWritten`: the engine's step after a commit that wrote
- * events.
+ * its list and its counters (`RunEngine`); the lifecycle decides what each change makes of a run, and this
+ * writes it. `eventsWritten`: the engine's step after a commit that wrote events.
  */
-export function sqlRuns(sql: SqlDialect, engine: RunEngine, eventsWritten: () => Promise<void>): RunRepo {
-  const lockedRun = async (tx: SqlSession, where: string, values: SqlValue[]) =>
-    tx.get<RunRecord & { seq: number }>(
+export function sqlRuns(
+  sql: SqlDialect,
+  engine: RunEngine,
+  lifecycle: RunLifecycle,
+  eventsWritten: () => Promise<void>,
+): RunRepo {
+  /** The run read under its row lock, with its sequence number (the counters' blocks go by it). */
+  const lockedRun = async (
+    tx: SqlSession,
+    where: string,
+    values: SqlValue[],
+  ): Promise<{ run: RunRow; seq: number } | undefined> => {
+    const row = await tx.get<RunRecord & { seq: number }>(
       `SELECT seq, ${RUN} FROM runs WHERE ${where}${sql.rowLock('wait')}`,
       values,
     );
-  /** The run after `assignments`; `queueMessageId`: only while this queue entry is the run's. */
-  const changed = async (
-    tx: SqlSession,
-    assignments: string,
-    values: SqlValue[],
-    runId: string,
-    queueMessageId?: string,
-  ): Promise<RunRow> => {
-    const guard = queueMessageId === undefined ? '' : ' AND queue_message_id = ?';
-    const row = await tx.get<RunRecord>(
-      `UPDATE runs SET ${assignments} WHERE id = ?${guard} RETURNING ${RUN}`,
-      [...values, runId, ...(queueMessageId === undefined ? [] : [queueMessageId])],
+    return row && { run: toRun(row), seq: row.seq };
+  };
+  /** Writes the run whole, with its stored JSON; the callers hold its row, read under the lock. */
+  const write = async (tx: SqlSession, run: RunRow): Promise<RunJson> => {
+    const record = runJson(run);
+    const changed = await tx.run(
+      `UPDATE runs SET ${WRITE_RUN}, record = ?, record_view = ${RUN_VIEW_VERSION} WHERE id = ?`,
+      [...runValues(run).slice(1), record, run.id],
     );
-    // the callers hold the run's row (and its queue entry): it is there, and the entry is its own
-    if (!row) throw new Error(`run ${runId} changed under a lock held on it`);
-    return toRun(row);
+    if (changed !== 1) throw new Error(`run ${run.id} went away under a lock held on it`);
+    return record;
+  };
+  /** A status change applied: the run written, moved between the counters, and its event recorded. */
+  const apply = async (
+    tx: SqlSession,
+    locked: { run: RunRow; seq: number },
+    change: RunChange,
+    at: string,
+  ) => {
+    const before = locked.run;
+    const record = await write(tx, change.run);
+    await engine.move(tx, { ...before, seq: locked.seq }, before.status, change.run.status);
+    await writeEvent(sql, tx, before.tenant_id, change.event, at, record);
   };
   /** The run of a queue entry `workerId` leases, if it still does (`lock`: the entry's row lock, if any). */
   const heldRun = (tx: SqlSession, queueMessageId: string, workerId: string, lock: string) =>
@@ -177,19 +187,18 @@ export function sqlRuns(sql: SqlDialect, engine: RunEngine, eventsWritten: () =>
     },
     async rerun(tenantId, runId, queueMessageId, at, maxQueued, effect?: HeldKey) {
       const result = await sql.transaction(async (tx) => {
-        const before = await lockedRun(tx, 'id = ? AND tenant_id = ?', [runId, tenantId]);
-        if (!before) return undefined;
-        if (isActive(before.status)) return 'conflict' as const;
+        const locked = await lockedRun(tx, 'id = ? AND tenant_id = ?', [runId, tenantId]);
+        if (!locked) return undefined;
+        const change = lifecycle.rerun(locked.run, queueMessageId);
+        if (change === 'conflict') return change;
         if (!(await roomInQueue(sql, tx, tenantId, maxQueued))) return 'over_limit' as const;
-        const after = await changed(tx, rerunAssignments('?'), [queueMessageId], runId);
         await tx.run(
           'INSERT INTO run_queue (id, run_id, tenant_id, attempt, enqueued_at) VALUES (?, ?, ?, ?, ?)',
-          [queueMessageId, runId, tenantId, before.attempt + 1, at],
+          [change.run.queue_message_id, runId, tenantId, change.run.attempt, at],
         );
-        await engine.move(tx, before, before.status, 'queued');
-        await writeRunChange(sql, tx, after, 'run.requeued', at);
+        await apply(tx, locked, change, at);
         await recordEffect(tx, effect, runId);
-        return after;
+        return change.run;
       });
       if (typeof result === 'object') {
         engine.queued();
@@ -208,17 +217,17 @@ export function sqlRuns(sql: SqlDialect, engine: RunEngine, eventsWritten: () =>
         await tx.get(`SELECT 1 AS locked FROM run_queue WHERE id = ?${sql.rowLock('wait')}`, [
           current.queue_message_id,
         ]);
-        const before = (await lockedRun(tx, 'id = ? AND tenant_id = ?', [runId, tenantId]))!;
-        if (!isActive(before.status)) return 'conflict' as const;
-        const after = await changed(tx, cancelAssignments('?'), [at], runId);
+        const locked = (await lockedRun(tx, 'id = ? AND tenant_id = ?', [runId, tenantId]))!;
+        const change = lifecycle.cancel(locked.run, at);
+        if (change === 'conflict') return change;
+        // the queue entry is done: the worker holding it loses its lease and cannot finish the run
         await tx.run(
           'UPDATE run_queue SET done_at = ?, lease_owner = NULL, lease_until = NULL WHERE id = ? AND done_at IS NULL',
-          [at, before.queue_message_id],
+          [at, locked.run.queue_message_id],
         );
-        await engine.move(tx, before, before.status, 'cancelled');
-        await writeRunChange(sql, tx, after, 'run.cancelled', at);
+        await apply(tx, locked, change, at);
         await recordEffect(tx, effect, runId);
-        return after;
+        return change.run;
       });
       if (typeof result === 'object') await eventsWritten();
       return result;
@@ -241,18 +250,12 @@ export function sqlRuns(sql: SqlDialect, engine: RunEngine, eventsWritten: () =>
             'UPDATE run_queue SET lease_owner = ?, lease_until = ?, claims = claims + 1 WHERE id = ?',
             [workerId, leaseUntil, entry.id],
           );
-          const before = (await lockedRun(tx, 'id = ?', [entry.run_id]))!;
-          let run = toRun(before);
-          if (before.status === 'queued') {
-            run = await changed(
-              tx,
-              `status = 'running', started_at = COALESCE(started_at, ?)`,
-              [now],
-              entry.run_id,
-              entry.id,
-            );
-            await engine.move(tx, before, 'queued', 'running');
-            await writeRunChange(sql, tx, run, 'run.started', now);
+          const locked = (await lockedRun(tx, 'id = ?', [entry.run_id]))!;
+          let run = locked.run;
+          const change = lifecycle.start(locked.run, now);
+          if (change) {
+            await apply(tx, locked, change, now);
+            run = change.run;
             started = true;
           }
           const file = await tx.get<{ key: string }>('SELECT storage_key AS key FROM files WHERE id = ?', [
@@ -297,17 +300,11 @@ export function sqlRuns(sql: SqlDialect, engine: RunEngine, eventsWritten: () =>
       return { byStatus, waiting: open?.n ?? 0, oldestWaitingAt: open?.oldest ?? null };
     },
     async saveProgress(queueMessageId, workerId, p) {
-      // the update holds the run's row until the JSON written from what it returned commits with it
       return sql.transaction(async (tx) => {
         const held = await heldRun(tx, queueMessageId, workerId, '');
         if (!held) return false;
-        const row = await tx.get<RunRecord>(
-          `UPDATE runs SET total_tasks = ?, completed_tasks = ${sql.greatest('completed_tasks', '?')},
-             failed_tasks = ${sql.greatest('failed_tasks', '?')}, progress = ${sql.greatest('progress', '?')}
-           WHERE id = ? AND queue_message_id = ? RETURNING ${RUN}`,
-          [p.total_tasks, p.completed_tasks, p.failed_tasks, p.progress, held.run_id, queueMessageId],
-        );
-        if (row) await storeRunJson(tx, toRun(row));
+        const locked = await lockedRun(tx, 'id = ? AND queue_message_id = ?', [held.run_id, queueMessageId]);
+        if (locked) await write(tx, lifecycle.progress(locked.run, p));
         return true;
       });
     },
@@ -315,32 +312,15 @@ export function sqlRuns(sql: SqlDialect, engine: RunEngine, eventsWritten: () =>
       const finished = await sql.transaction(async (tx) => {
         const held = await heldRun(tx, queueMessageId, workerId, sql.rowLock('wait'));
         if (!held) return false;
-        const before = (await lockedRun(tx, 'id = ?', [held.run_id]))!;
-        const after = await changed(
-          tx,
-          `status = ?, total_tasks = ?, completed_tasks = ?, failed_tasks = ?, progress = ?, points_consumed = ?,
-           output_files = ?, error = ?, error_code = ?, completed_at = ?`,
-          [
-            outcome.status,
-            outcome.total_tasks,
-            outcome.completed_tasks,
-            outcome.failed_tasks,
-            outcome.progress,
-            outcome.points_consumed,
-            JSON.stringify(outcome.output_files),
-            outcome.error,
-            outcome.error_code,
-            outcome.completed_at,
-          ],
-          held.run_id,
-          queueMessageId,
-        );
+        const locked = (await lockedRun(tx, 'id = ?', [held.run_id]))!;
+        // the lease held means the entry is the run's own: a cancel or rerun would have ended it
+        if (locked.run.queue_message_id !== queueMessageId)
+          throw new Error(`run ${held.run_id} is not under queue entry ${queueMessageId}`);
         await tx.run('UPDATE run_queue SET done_at = ?, lease_until = NULL WHERE id = ?', [
           outcome.completed_at,
           queueMessageId,
         ]);
-        await engine.move(tx, before, before.status, outcome.status);
-        await writeRunChange(sql, tx, after, `run.${outcome.status}`, outcome.completed_at);
+        await apply(tx, locked, lifecycle.finish(locked.run, outcome), outcome.completed_at);
         // the queue entry id makes the booking unique: a retried finish cannot book twice
         if (booking) await writeLedger(tx, booking, queueMessageId);
         return true;

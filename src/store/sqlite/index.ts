@@ -1,5 +1,5 @@
 import { guardStore } from '../guard.js';
-import { StoreUnavailableError, type Store } from '../types.js';
+import { type RunLifecycle, StoreUnavailableError, type Store } from '../types.js';
 import { openDatabase } from './database.js';
 import { SqliteDialect } from './dialect.js';
 import { sqlIdempotency } from '../sql/idempotency.js';
@@ -22,7 +22,8 @@ function translate(error: unknown): unknown {
   return transient ? new StoreUnavailableError('the database is unavailable', error) : error;
 }
 
-export function openSqliteStore(dataDir: string): Store {
+/** The store on SQLite under `dataDir`, applying the run lifecycle it is given (src/runs/lifecycle.ts). */
+export function openSqliteStore(dataDir: string, lifecycle: RunLifecycle): Store {
   const db = openDatabase(dataDir);
   refreshStoredViews(db);
   const sql = new SqliteDialect(db);
@@ -34,7 +35,7 @@ export function openSqliteStore(dataDir: string): Store {
       uploads: sqlUploads(sql, eventsWritten),
       events,
       webhooks: sqlWebhooks(sql, sqliteDueCandidates),
-      runs: sqlRuns(sql, sqliteRunEngine(sql, eventsWritten), eventsWritten),
+      runs: sqlRuns(sql, sqliteRunEngine(sql, eventsWritten), lifecycle, eventsWritten),
       ledger: sqlLedger(sql),
       idempotency: sqlIdempotency(sql),
       rateBuckets: null,
