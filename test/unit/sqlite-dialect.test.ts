@@ -83,15 +83,16 @@ describe('the SQLite dialect', () => {
   });
 
   it('locks no rows itself (the write transaction holds the whole database)', () => {
-    expect(sql.rowLock('wait')).toBe('');
-    expect(sql.rowLock('skip-locked')).toBe('');
+    expect(sql.text.rowLock('wait')).toBe('');
+    expect(sql.text.rowLock('skip-locked')).toBe('');
   });
 
   it('reads a JSON array as the texts of a subquery, whatever its length', async () => {
     await sql.run('INSERT INTO t (v) VALUES (1), (2), (3)');
-    const rows = await sql.all<{ v: number }>(`SELECT v FROM t WHERE v IN ${sql.jsonTexts('?')} ORDER BY v`, [
-      JSON.stringify(['1', '3']),
-    ]);
+    const rows = await sql.all<{ v: number }>(
+      `SELECT v FROM t WHERE v IN ${sql.text.jsonTexts('?')} ORDER BY v`,
+      [JSON.stringify(['1', '3'])],
+    );
     expect(rows.map((r) => r.v)).toEqual([1, 3]);
   });
 });

@@ -1,4 +1,4 @@
-import type { RowLock, SqlDialect, SqlSession, SqlValue } from '../sql/dialect.js';
+import type { RowLock, SqlDialect, SqlSession, SqlText, SqlValue } from '../sql/dialect.js';
 import type { Postgres, Queryable } from './database.js';
 
 interface Prepared {
@@ -46,10 +46,14 @@ function sessionOf(client: Queryable): SqlSession {
   };
 }
 
-/** SqlDialect.jsonTexts on PostgreSQL: the texts of a jsonb array, as a subquery. */
-export function jsonTexts(placeholder: string): string {
-  return `(SELECT jsonb_array_elements_text(CAST(${placeholder} AS jsonb)))`;
-}
+/** PostgreSQL's SQL text. */
+const POSTGRES_TEXT: SqlText = {
+  rowLock: (mode: RowLock) => (mode === 'wait' ? ' FOR UPDATE' : ' FOR UPDATE SKIP LOCKED'),
+  // the texts of a jsonb array, as a subquery
+  jsonTexts: (placeholder: string) => `(SELECT jsonb_array_elements_text(CAST(${placeholder} AS jsonb)))`,
+  contains: (text: string, part: string) => `strpos(${text}, ${part}) > 0`,
+  indexedBy: () => '',
+};
 
 function firstValue<T>(row: Record<string, T>): T {
   for (const key in row) return row[key]!;
@@ -81,27 +85,9 @@ export class PostgresDialect implements SqlDialect {
     return this.db.transaction((client) => work(sessionOf(client)));
   }
 
-  rowLock(mode: RowLock): string {
-    return mode === 'wait' ? ' FOR UPDATE' : ' FOR UPDATE SKIP LOCKED';
-  }
+  readonly text = POSTGRES_TEXT;
 
   async takeTurn(tx: SqlSession, key: string): Promise<void> {
     await tx.get('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [key]);
-  }
-
-  jsonTexts(placeholder: string): string {
-    return jsonTexts(placeholder);
-  }
-
-  greatest(a: string, b: string): string {
-    return `GREATEST(${a}, ${b})`;
-  }
-
-  contains(text: string, part: string): string {
-    return `strpos(${text}, ${part}) > 0`;
-  }
-
-  indexedBy(): string {
-    return '';
   }
 }

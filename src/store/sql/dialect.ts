@@ -24,6 +24,10 @@ export interface SqlSession {
 
 export type RowLock = 'wait' | 'skip-locked';
 
+/**
+ * A database as the shared repositories use it: the session (statements, transactions, turns) and, apart,
+ * the SQL text that differs per engine (`text`). Repositories reach their engine through this alone.
+ */
 export interface SqlDialect extends SqlSession {
   /**
    * Runs `work` in one write transaction: all of it commits or none. `work` must reach the database through
@@ -32,23 +36,27 @@ export interface SqlDialect extends SqlSession {
    */
   transaction<T>(work: (tx: SqlSession) => Promise<T>): Promise<T>;
   /**
-   * The clause that ends a SELECT whose rows the transaction will change: a row lock on PostgreSQL, where
-   * writers run side by side; nothing on SQLite, where the write transaction holds the whole database.
-   */
-  rowLock(mode: RowLock): string;
-  /**
    * Makes the transactions that call it with the same `key` take turns until they end (a count checked
    * before an insert cannot then be passed by two at once): an advisory lock on PostgreSQL; nothing on
    * SQLite, whose writers take turns anyway.
    */
   takeTurn(tx: SqlSession, key: string): Promise<void>;
+  /** The engine's SQL where the engines write it differently. */
+  readonly text: SqlText;
+}
+
+/** SQL text that differs per engine: pure functions of their arguments, no database behind them. */
+export interface SqlText {
+  /**
+   * The clause that ends a SELECT whose rows the transaction will change: a row lock on PostgreSQL, where
+   * writers run side by side; nothing on SQLite, where the write transaction holds the whole database.
+   */
+  rowLock(mode: RowLock): string;
   /**
    * A subquery of the texts in the JSON array bound to `placeholder` (`?`): one statement text for lists of
    * any length, where `IN (?, ?, ...)` would be a new statement (and a new prepared plan) per length.
    */
   jsonTexts(placeholder: string): string;
-  /** The larger of two SQL expressions (GREATEST on PostgreSQL, the two-argument max on SQLite). */
-  greatest(a: string, b: string): string;
   /** An expression true when the text `part` occurs in the text `text` (both SQL expressions). */
   contains(text: string, part: string): string;
   /**

@@ -67,7 +67,7 @@ export function sqlIdempotency(sql: SqlDialect): IdempotencyRepo {
       if (inserted === 1) return { outcome: 'claimed', resourceId: null };
       return sql.transaction(async (tx): Promise<KeyClaim> => {
         const found = await tx.get<KeyRecord>(
-          `SELECT ${KEY_COLUMNS} FROM idempotency_keys WHERE tenant_id = ? AND key = ?${sql.rowLock('wait')}`,
+          `SELECT ${KEY_COLUMNS} FROM idempotency_keys WHERE tenant_id = ? AND key = ?${sql.text.rowLock('wait')}`,
           [tenantId, key],
         );
         if (!found || found.expires_at < now) {
@@ -125,7 +125,7 @@ export function sqlIdempotency(sql: SqlDialect): IdempotencyRepo {
     async sweep(now, limit) {
       return sql.run(
         `DELETE FROM idempotency_keys WHERE (tenant_id, key) IN (
-           SELECT tenant_id, key FROM idempotency_keys WHERE expires_at < ? ORDER BY expires_at LIMIT ?${sql.rowLock('skip-locked')})`,
+           SELECT tenant_id, key FROM idempotency_keys WHERE expires_at < ? ORDER BY expires_at LIMIT ?${sql.text.rowLock('skip-locked')})`,
         [now, limit],
       );
     },

@@ -41,7 +41,7 @@ export async function writeEvent(
   await tx.run(
     `INSERT INTO webhook_deliveries (endpoint_id, event_id, tenant_id, next_attempt_at, status)
      SELECT id, ?, tenant_id, ?, 'pending' FROM webhook_endpoints
-     WHERE tenant_id = ? AND status = 'enabled' AND (events IS NULL OR ${sql.contains('events', '?')})`,
+     WHERE tenant_id = ? AND status = 'enabled' AND (events IS NULL OR ${sql.text.contains('events', '?')})`,
     [id, at, tenantId, typeNeedle(type)],
   );
 }
@@ -62,8 +62,8 @@ export async function sweepEvents(
     );
     if (ids.length > 0) {
       const list = JSON.stringify(ids.map((row) => row.id));
-      await tx.run(`DELETE FROM webhook_deliveries WHERE event_id IN ${sql.jsonTexts('?')}`, [list]);
-      await tx.run(`DELETE FROM events WHERE id IN ${sql.jsonTexts('?')}`, [list]);
+      await tx.run(`DELETE FROM webhook_deliveries WHERE event_id IN ${sql.text.jsonTexts('?')}`, [list]);
+      await tx.run(`DELETE FROM events WHERE id IN ${sql.text.jsonTexts('?')}`, [list]);
     }
     const attempts = await tx.run(
       `DELETE FROM webhook_attempts WHERE seq IN (

@@ -140,7 +140,7 @@ export function sqlRuns(
     values: SqlValue[],
   ): Promise<{ run: RunRow; seq: number } | undefined> => {
     const row = await tx.get<RunRecord & { seq: number }>(
-      `SELECT seq, ${RUN} FROM runs WHERE ${where}${sql.rowLock('wait')}`,
+      `SELECT seq, ${RUN} FROM runs WHERE ${where}${sql.text.rowLock('wait')}`,
       values,
     );
     return row && { run: toRun(row), seq: row.seq };
@@ -214,7 +214,7 @@ export function sqlRuns(
         );
         if (!current) return undefined;
         // the queue entry before the run, in the order claim and finish lock them
-        await tx.get(`SELECT 1 AS locked FROM run_queue WHERE id = ?${sql.rowLock('wait')}`, [
+        await tx.get(`SELECT 1 AS locked FROM run_queue WHERE id = ?${sql.text.rowLock('wait')}`, [
           current.queue_message_id,
         ]);
         const locked = (await lockedRun(tx, 'id = ? AND tenant_id = ?', [runId, tenantId]))!;
@@ -242,7 +242,7 @@ export function sqlRuns(
           const entry = await tx.get<{ id: string; run_id: string; claims: number }>(
             `SELECT id, run_id, claims FROM run_queue
              WHERE tenant_id = ? AND done_at IS NULL AND (lease_until IS NULL OR lease_until < ?)
-             ORDER BY enqueued_at LIMIT 1${sql.rowLock('skip-locked')}`,
+             ORDER BY enqueued_at LIMIT 1${sql.text.rowLock('skip-locked')}`,
             [tenantId, now],
           );
           if (!entry) continue;
@@ -310,7 +310,7 @@ export function sqlRuns(
     },
     async finish(queueMessageId, workerId, outcome, booking) {
       const finished = await sql.transaction(async (tx) => {
-        const held = await heldRun(tx, queueMessageId, workerId, sql.rowLock('wait'));
+        const held = await heldRun(tx, queueMessageId, workerId, sql.text.rowLock('wait'));
         if (!held) return false;
         const locked = (await lockedRun(tx, 'id = ?', [held.run_id]))!;
         // the lease held means the entry is the run's own: a cancel or rerun would have ended it

@@ -9,7 +9,7 @@ import type {
   WebhookRepo,
 } from '../types.js';
 import { eventTypesColumn } from './outbox.js';
-import type { SqlDialect, SqlSession, SqlValue } from './dialect.js';
+import type { SqlDialect, SqlSession, SqlText, SqlValue } from './dialect.js';
 import { recordEffect } from './idempotency.js';
 
 export interface EndpointRecord extends Omit<WebhookEndpointRow, 'events'> {
@@ -95,6 +95,7 @@ export type DueCandidate = DueDelivery & { tenant_id: string };
  */
 export type DueCandidates = (
   tx: SqlSession,
+  text: SqlText,
   tenants: string[],
   now: string,
   full: ReadonlySet<string>,
@@ -175,13 +176,13 @@ export function sqlWebhooks(sql: SqlDialect, dueCandidates: DueCandidates): Webh
     const { workerId, now, leaseUntil, perEndpoint, max } = request;
     const leased = await tx.all<{ endpoint: string; tenant: string; n: number }>(
       `SELECT endpoint_id AS endpoint, tenant_id AS tenant, CAST(COUNT(*) AS integer) AS n
-       FROM webhook_deliveries${sql.indexedBy('webhook_deliveries_leased')}
+       FROM webhook_deliveries${sql.text.indexedBy('webhook_deliveries_leased')}
        WHERE lease_until >= ? AND status = 'pending' GROUP BY endpoint_id, tenant_id`,
       [now],
     );
     const { perEndpoint: perEndpointNow, perTenant: perTenantNow } = tallyLeases(leased);
     const full = new Set(leased.filter((l) => l.n >= perEndpoint).map((l) => l.endpoint));
-    const nextDueTenant = `SELECT d.tenant_id FROM webhook_deliveries d${sql.indexedBy('webhook_deliveries_due')}
+    const nextDueTenant = `SELECT d.tenant_id FROM webhook_deliveries d${sql.text.indexedBy('webhook_deliveries_due')}
       WHERE d.status = 'pending' AND d.next_attempt_at <= ?`;
     const due = await tx.all<{ tenant_id: string }>(
       `WITH RECURSIVE t (tenant_id) AS (
@@ -196,7 +197,7 @@ export function sqlWebhooks(sql: SqlDialect, dueCandidates: DueCandidates): Webh
       .map((t) => t.tenant_id)
       .sort((a, b) => (perTenantNow.get(a) ?? 0) - (perTenantNow.get(b) ?? 0));
     if (tenants.length === 0) return [];
-    const candidates = await dueCandidates(tx, tenants, now, full, Math.min(max, perEndpoint));
+    const candidates = await dueCandidates(tx, sql.text, tenants, now, full, Math.min(max, perEndpoint));
     const queues = new Map<string, DueDelivery[]>(tenants.map((tenant) => [tenant, []]));
     for (const { tenant_id, ...candidate } of candidates) queues.get(tenant_id)?.push(candidate);
     const picked = pickFairly([...queues.values()], perEndpointNow, perEndpoint, max);
@@ -335,7 +336,7 @@ export function sqlWebhooks(sql: SqlDialect, dueCandidates: DueCandidates): Webh
         `SELECT CAST(COUNT(*) AS integer) AS pending,
            CAST(COUNT(*) FILTER (WHERE next_attempt_at <= ?) AS integer) AS due,
            MIN(next_attempt_at) FILTER (WHERE next_attempt_at <= ?) AS oldest_due_at
-         FROM webhook_deliveries${sql.indexedBy('webhook_deliveries_due')} WHERE status = 'pending'`,
+         FROM webhook_deliveries${sql.text.indexedBy('webhook_deliveries_due')} WHERE status = 'pending'`,
         [now, now],
       );
       return { pending: row!.pending, due: row!.due, oldestDueAt: row!.oldest_due_at };

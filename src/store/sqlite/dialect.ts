@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type Database from 'better-sqlite3';
-import type { RowLock, SqlDialect, SqlSession, SqlValue } from '../sql/dialect.js';
+import type { SqlDialect, SqlSession, SqlText, SqlValue } from '../sql/dialect.js';
 import type { Db } from './database.js';
 
 /** The transaction open on a database file in this process, if any. */
@@ -30,6 +30,14 @@ function gateOf(db: Db): Gate {
  * commit. No transaction open, a statement runs at once, in the caller's tick. Every repository reaches
  * the database through the dialect, so nothing goes around the gate.
  */
+/** SQLite's SQL text. */
+const SQLITE_TEXT: SqlText = {
+  rowLock: () => '',
+  jsonTexts: (placeholder: string) => `(SELECT value FROM json_each(${placeholder}))`,
+  contains: (text: string, part: string) => `instr(${text}, ${part}) > 0`,
+  indexedBy: (index: string) => ` INDEXED BY ${index}`,
+};
+
 export class SqliteDialect implements SqlDialect {
   private readonly statements = new Map<string, Database.Statement>();
   private readonly plucked = new Map<string, Database.Statement>();
@@ -116,25 +124,7 @@ export class SqliteDialect implements SqlDialect {
     }
   }
 
-  rowLock(_mode: RowLock): string {
-    return '';
-  }
+  readonly text = SQLITE_TEXT;
 
   async takeTurn(): Promise<void> {}
-
-  jsonTexts(placeholder: string): string {
-    return `(SELECT value FROM json_each(${placeholder}))`;
-  }
-
-  greatest(a: string, b: string): string {
-    return `max(${a}, ${b})`;
-  }
-
-  contains(text: string, part: string): string {
-    return `instr(${text}, ${part}) > 0`;
-  }
-
-  indexedBy(index: string): string {
-    return ` INDEXED BY ${index}`;
-  }
 }

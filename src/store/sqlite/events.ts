@@ -65,7 +65,7 @@ export function sqliteEvents(sql: SqlDialect): EventRepo & { written(): Promise<
       // the page and the log's end in one statement: one snapshot
       const rows = await sql.all<Partial<StoredEvent> & { head: LogPosition }>(
         `SELECT h.head, p.* FROM (${HEAD}) h LEFT JOIN (
-           SELECT ${EVENT}, seq FROM events WHERE tenant_id IN ${sql.jsonTexts('?')} AND seq > ?
+           SELECT ${EVENT}, seq FROM events WHERE tenant_id IN ${sql.text.jsonTexts('?')} AND seq > ?
            ORDER BY seq LIMIT ?) p ON true
          ORDER BY p.seq`,
         [JSON.stringify(tenantIds), Number(position), limit],

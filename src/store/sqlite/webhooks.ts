@@ -5,7 +5,7 @@ import type { DueCandidate, DueCandidates } from '../sql/webhooks.js';
  * index walk in due order (SQLite has no LATERAL): an endpoint at its limit is not read at all. Nobody else
  * writes while the claim's transaction is open, so nothing is held by another claimer.
  */
-export const sqliteDueCandidates: DueCandidates = async (tx, tenants, now, full, perEndpoint) => {
+export const sqliteDueCandidates: DueCandidates = async (tx, _text, tenants, now, full, perEndpoint) => {
   const candidates: (DueCandidate & { due: string })[] = [];
   for (const tenant of tenants) {
     const endpoints = await tx.all<{ id: string }>(
