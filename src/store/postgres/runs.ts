@@ -1,10 +1,10 @@
 import type { RunJson, RunFilter, RunStatus } from '../types.js';
 import type { Postgres } from './database.js';
-import { newEventId, typeNeedle } from '../sql/outbox.js';
+import { fanOutStatement, newEventId, typeNeedle } from '../sql/outbox.js';
 import { eventJson } from '../../records/event.js';
 import { RUN_VIEW_VERSION, runJson } from '../../records/run.js';
 import { recordEffect } from '../sql/idempotency.js';
-import type { SqlDialect, SqlSession, SqlValue } from '../sql/dialect.js';
+import type { SqlDialect, SqlSession, SqlText, SqlValue } from '../sql/dialect.js';
 import { CAP_MARGIN, queuedCount, queueTurn, RUN, type RunEngine, runValues } from '../sql/runs.js';
 import { ChannelListener } from './listener.js';
 import {
@@ -39,7 +39,8 @@ const ANNOUNCE_DELAY_MS = 5;
  * The CTEs that write run.created beside a run inserted by the CTE `r`: `eventParam` the event's id,
  * `bodyParam` its JSON.
  */
-export function runCreatedCtes(
+function runCreatedCtes(
+  text: SqlText,
   eventParam: string,
   bodyParam: string,
   tenantParam: string,
@@ -49,10 +50,14 @@ export function runCreatedCtes(
     e AS (
       INSERT INTO events (id, tenant_id, type, created_at, body)
       SELECT ${eventParam}, ${tenantParam}, 'run.created', ${atParam}, ${bodyParam} FROM r RETURNING tenant_id),
-    d AS (
-      INSERT INTO webhook_deliveries (endpoint_id, event_id, tenant_id, next_attempt_at, status)
-      SELECT w.id, ${eventParam}, w.tenant_id, ${atParam}, 'pending' FROM webhook_endpoints w JOIN e ON w.tenant_id = e.tenant_id
-      WHERE w.status = 'enabled' AND (w.events IS NULL OR strpos(w.events, '${typeNeedle('run.created')}') > 0))`;
+    d AS (${fanOutStatement(text, {
+      event: eventParam,
+      at: atParam,
+      tenant: tenantParam,
+      typeNeedle: `'${typeNeedle('run.created')}'`,
+      // the run (and its event) may be refused by the cap: then no delivery either
+      when: 'EXISTS (SELECT 1 FROM e)',
+    })})`;
 }
 
 /**
@@ -110,7 +115,7 @@ export function postgresRunEngine(
       SELECT ${COLUMNS.map((c, i) => `$${i + 1}::${TYPES[c] ?? 'text'}`).join(', ')}, ${record}::text, ${RUN_VIEW_VERSION}
       ${guard ?? ''}
       RETURNING seq),
-    ${runCreatedCtes(`${eventId}::text`, `${eventBody}::text`, tenant, at)},
+    ${runCreatedCtes(sql.text, `${eventId}::text`, `${eventBody}::text`, tenant, at)},
     q AS (
       INSERT INTO run_queue (id, run_id, tenant_id, attempt, enqueued_at)
       SELECT ${column('queue_message_id')}, ${column('id')}, ${tenant}, ${column('attempt')}::integer, ${at} FROM r),

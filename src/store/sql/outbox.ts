@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { eventJson } from '../../records/event.js';
 import type { EventDataJson, EventType } from '../types.js';
-import type { SqlDialect, SqlSession } from './dialect.js';
+import type { SqlDialect, SqlSession, SqlText } from './dialect.js';
 
 export const newEventId = (): string => randomUUID();
 
@@ -15,6 +15,21 @@ export function eventTypesColumn(types: EventType[] | null): string | null {
 
 export function typeNeedle(type: EventType): string {
   return `,${type},`;
+}
+
+/**
+ * The statement that gives an event its pending deliveries: one for every enabled endpoint of the tenant
+ * that takes its type. The parts are SQL expressions (placeholders or a CTE's columns); `when`, a condition
+ * the whole fan-out waits on (a statement whose event row may not be written).
+ */
+export function fanOutStatement(
+  text: SqlText,
+  parts: { event: string; at: string; tenant: string; typeNeedle: string; when?: string },
+): string {
+  return `INSERT INTO webhook_deliveries (endpoint_id, event_id, tenant_id, next_attempt_at, status)
+     SELECT w.id, ${parts.event}, w.tenant_id, ${parts.at}, 'pending' FROM webhook_endpoints w
+     WHERE w.tenant_id = ${parts.tenant} AND w.status = 'enabled'
+       AND (w.events IS NULL OR ${text.contains('w.events', parts.typeNeedle)})${parts.when ? ` AND ${parts.when}` : ''}`;
 }
 
 /**
@@ -38,12 +53,12 @@ export async function writeEvent(
     at,
     eventJson(id, type, at, data),
   ]);
-  await tx.run(
-    `INSERT INTO webhook_deliveries (endpoint_id, event_id, tenant_id, next_attempt_at, status)
-     SELECT id, ?, tenant_id, ?, 'pending' FROM webhook_endpoints
-     WHERE tenant_id = ? AND status = 'enabled' AND (events IS NULL OR ${sql.text.contains('events', '?')})`,
-    [id, at, tenantId, typeNeedle(type)],
-  );
+  await tx.run(fanOutStatement(sql.text, { event: '?', at: '?', tenant: '?', typeNeedle: '?' }), [
+    id,
+    at,
+    tenantId,
+    typeNeedle(type),
+  ]);
 }
 
 /**
