@@ -206,15 +206,23 @@ for (const part of [...new Set(outcomes.map((o) => o.part))].sort()) {
   console.log(
     '\n| check (clause) | failing files of its clause it fails | false alarms on conforming files |\n|---|---|---|',
   );
+  // a check with no failing file of its clause here and no false alarm is only named, not tabled
+  const untried: string[] = [];
   for (const { id, clause } of [...pairs.values()].sort((a, b) => a.id.localeCompare(b.id))) {
     const names = (o: Outcome) => o.checks.some((c) => c.id === id && c.clause === clause);
     const ofClause = clause ? failing.filter((o) => under(o.clause, clause) && names(o)) : [];
     const catches = count(ofClause, (o) => o.failed.some((f) => f.id === id));
     const alarms = count(conforming, (o) => names(o) && o.failed.some((f) => f.id === id));
-    console.log(
-      `| ${id} (${clause ?? 'no clause'}) | ${clause ? pct(catches, ofClause.length) : '-'} | ${alarms} |`,
-    );
+    if (ofClause.length === 0 && alarms === 0) untried.push(`${id} (${clause ?? 'no clause'})`);
+    else
+      console.log(
+        `| ${id} (${clause ?? 'no clause'}) | ${clause ? pct(catches, ofClause.length) : '-'} | ${alarms} |`,
+      );
   }
+  if (untried.length > 0)
+    console.log(
+      `\nchecks with no failing file of their clause here, and no false alarm: ${untried.join(', ')}`,
+    );
   const alarmed = conforming.filter((o) => o.verdict === 'fail');
   if (alarmed.length > 0)
     console.log(

@@ -5,7 +5,7 @@ import { eventJson } from '../../records/event.js';
 import { RUN_VIEW_VERSION, runJson } from '../../records/run.js';
 import { recordEffect } from '../sql/idempotency.js';
 import type { SqlDialect, SqlSession, SqlText, SqlValue } from '../sql/dialect.js';
-import { CAP_MARGIN, queuedCount, queueTurn, RUN, type RunEngine, runValues } from '../sql/runs.js';
+import { CAP_MARGIN, queuedCount, queueTurn, RUN, type RunEngine, runValues } from '../sql/run-engine.js';
 import { ChannelListener } from './listener.js';
 import {
   BLOCK_BITS,

@@ -11,7 +11,7 @@ import { idOfRunJson, RUN_VIEW_VERSION, runJson } from '../../records/run.js';
 import type { SqlDialect, SqlSession, SqlValue } from '../sql/dialect.js';
 import { recordEffect } from '../sql/idempotency.js';
 import { writeEvent } from '../sql/outbox.js';
-import { roomInQueue, RUN, type RunEngine, runValues } from '../sql/runs.js';
+import { roomInQueue, RUN, type RunEngine, runValues } from '../sql/run-engine.js';
 
 const RUN_PLACEHOLDERS = RUN.split(',')
   .map(() => '?')

@@ -1,7 +1,7 @@
 import { REFRESH_BATCH, RUN_VIEW, type StoredView, TRANSACTION_VIEW } from '../stored-views.js';
 import type { LedgerEntry } from '../types.js';
 import type { Db } from './database.js';
-import { type RunRecord, toRun } from '../sql/runs.js';
+import { type RunRecord, toRun } from '../sql/run-engine.js';
 
 type Stored = Record<string, unknown>;
 
