@@ -96,7 +96,8 @@ export function limitTenant(
   return async (ctx, state, next) => {
     const tenantId = state.principal?.tenantId;
     if (tenantId !== undefined && state.addressCharged) {
-      addresses?.refund(addressKey(state));
+      // settled before the answer: the address's next request sees the bucket as if this one was not taken
+      await addresses?.refund(addressKey(state))?.catch(() => undefined);
       const token = bearerToken(ctx);
       if (token !== undefined) known.remember(token);
     }

@@ -21,8 +21,11 @@ export interface RateLimiter {
   readonly policy: RateLimitPolicy;
   /** Synchronous when the process can decide alone, which is the hot path. */
   take(key: string): Decision | Promise<Decision>;
-  /** Gives back one request taken by `take` that turned out not to count (a valid token, for an address). */
-  refund(key: string): void;
+  /**
+   * Gives back one request taken by `take` that turned out not to count (a valid token, for an address);
+   * settled when it returns, or when the promise it returns does.
+   */
+  refund(key: string): void | Promise<void>;
 }
 
 /** The refill arithmetic every engine shares. */

@@ -34,10 +34,14 @@ export class SharedRateLimiter implements RateLimiter {
     this.leaseSize = Math.max(1, Math.floor(policy.burst * LEASE_SHARE));
   }
 
-  /** Back into this process's lease: spent by its next take, or dropped with the lease after a second. */
-  refund(key: string): void {
-    const lease = this.leases.get(key);
-    if (lease && this.now() - lease.takenAt < LEASE_LIFETIME_MS) lease.tokens += 1;
+  /**
+   * Back into the shared bucket: a token put into this process's lease would be dropped with the lease a
+   * second later unless another request of the key spent it, and the key's bucket would have paid for a
+   * request that does not count (a valid token's first requests from an address, every time this process
+   * forgets the token).
+   */
+  refund(key: string): Promise<void> {
+    return this.buckets.giveBack(key, 1, this.policy.burst);
   }
 
   take(key: string): Decision | Promise<Decision> {

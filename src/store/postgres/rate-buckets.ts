@@ -27,6 +27,13 @@ export function postgresRateBuckets(db: Postgres): RateBucketRepo {
         );
       }
     },
+    async giveBack(key, tokens, burst) {
+      await db.execute(
+        'UPDATE rate_buckets SET tokens = LEAST($3::float8, tokens + $2::float8) WHERE key = $1',
+        [key, tokens, burst],
+        'rate.give-back',
+      );
+    },
     async prune(fullAfterSeconds, limit) {
       // no index on updated_at: it would cost every take its HOT update; a pass scans the table instead
       const gone = await db.query(

@@ -13,6 +13,11 @@ export interface RateBucketRepo {
     burst: number,
   ): Promise<{ granted: number; left: number }>;
   /**
+   * Puts `tokens` taken by `take` back into the bucket (never past `burst`): a request they were taken for
+   * turned out not to count. A bucket pruned meanwhile is full already.
+   */
+  giveBack(key: string, tokens: number, burst: number): Promise<void>;
+  /**
    * Deletes up to `limit` buckets untouched for `fullAfterSeconds` (by then any bucket has refilled, and a
    * full bucket is the same as none); returns how many.
    */
