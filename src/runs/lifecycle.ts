@@ -16,7 +16,7 @@ export const CANCELLED_MESSAGE = 'The run was cancelled';
 const ACTIVE: readonly RunStatus[] = ['queued', 'running'];
 
 /** A run that has not ended: only it can be cancelled, and it cannot be rerun. */
-export function isActive(status: RunStatus): boolean {
+function isActive(status: RunStatus): boolean {
   return ACTIVE.includes(status);
 }
 
