@@ -79,18 +79,34 @@ function describe(operation: Operation): ContractOperation {
   };
 }
 
+let loaded: Promise<Contract> | undefined;
+
 /**
  * openapi.yaml as the request pipeline uses it: openapi-backend matches a request to its operation and
  * validates it with ajv; the pipeline calls each where its step needs it.
  */
 export class Contract {
+  private warming = false;
+
   private constructor(
     private readonly router: OpenAPIRouter,
     private readonly validator: OpenAPIValidator,
     readonly operations: ReadonlyMap<string, ContractOperation>,
   ) {}
 
-  static async load(): Promise<Contract> {
+  /**
+   * The contract of this process: read and compiled once however many servers the process runs (a test
+   * file starts several, two behind HAProxy at a time), so its validators are compiled once too.
+   */
+  static load(): Promise<Contract> {
+    loaded ??= Contract.read().catch((error: unknown) => {
+      loaded = undefined;
+      throw error;
+    });
+    return loaded;
+  }
+
+  private static async read(): Promise<Contract> {
     const backend = new OpenAPIBackend({
       definition: CONTRACT_PATH,
       // quick: skip re-validating the contract (redocly lint and the tests do) and compile lazily: the
@@ -120,6 +136,8 @@ export class Contract {
    * comes first compiles its own operation's (about 15 ms), and no turn is held longer than one operation.
    */
   warmUp(): void {
+    if (this.warming) return;
+    this.warming = true;
     const pending = [...this.operations.keys()];
     const step = () => {
       const operationId = pending.shift();

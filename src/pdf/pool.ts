@@ -107,8 +107,16 @@ export class PdfPool {
   private readonly ending = new Set<Promise<number>>();
   private affinityTimer?: NodeJS.Timeout;
 
-  constructor(private readonly options: PoolOptions) {
-    for (let i = 0; i < Math.max(1, options.size); i++) this.slots.push(this.spawn());
+  /**
+   * Threads start with the first task, not with the pool: a process that never parses (an API process
+   * whose tenants only read, a worker with an empty queue, most test servers) loads no parser (PDFium, its
+   * modules: about half a second of CPU per thread).
+   */
+  constructor(private readonly options: PoolOptions) {}
+
+  private startThreads(): void {
+    if (this.slots.length > 0 || this.closed) return;
+    for (let i = 0; i < this.size; i++) this.slots.push(this.spawn());
   }
 
   private get idleRecycleBytes(): number {
@@ -119,12 +127,14 @@ export class PdfPool {
     return this.lanes.size === 0;
   }
 
+  /** How many threads parse at once (once started). */
   get size(): number {
-    return this.slots.length;
+    return Math.max(1, this.options.size);
   }
 
   run<K extends PdfTask['kind']>(task: Extract<PdfTask, { kind: K }>, lane = ''): Promise<PdfTaskResult[K]> {
     if (this.closed) return Promise.reject(new TaskFailure('crashed', 'the parser pool is closed'));
+    this.startThreads();
     return new Promise((resolve, reject) => {
       let queue = this.lanes.get(lane);
       if (!queue) {
