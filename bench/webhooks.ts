@@ -162,9 +162,11 @@ async function postgresClaims(ctx: WebhooksContext): Promise<void> {
     try {
       const tenant = await new Tenants(store, systemClock).create('claims');
       const endpointId = randomUUID();
-      await store.webhooks.create(
-        endpointRow({ id: endpointId, tenant_id: tenant.tenant_id, url: 'https://hooks.example/x' }),
-        100,
+      await store.transaction(tenant.tenant_id, (tx) =>
+        tx.webhooks.create(
+          endpointRow({ id: endpointId, tenant_id: tenant.tenant_id, url: 'https://hooks.example/x' }),
+          100,
+        ),
       );
       const figures: { due: number; ms: number }[] = [];
       let due = 0;
@@ -271,9 +273,11 @@ export async function webhooks(ctx: WebhooksContext): Promise<void> {
     const store = openSqliteStore(dataDir, runLifecycle);
     let sample = '';
     try {
-      await store.webhooks.create(
-        endpointRow({ tenant_id: tenant.tenantId, url: hook.url, events: ['upload.completed'] }),
-        100,
+      await store.transaction(tenant.tenantId, (tx) =>
+        tx.webhooks.create(
+          endpointRow({ tenant_id: tenant.tenantId, url: hook.url, events: ['upload.completed'] }),
+          100,
+        ),
       );
       await seedDeliveries(store, tenant.tenantId, count);
       const [event] = (await store.events.list(tenant.tenantId, 'upload.completed', 1))!.items;

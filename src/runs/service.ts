@@ -78,8 +78,16 @@ export class Runs {
       created_at: this.clock.now().toISOString(),
       options,
     });
-    if ((await this.store.runs.create(run, this.maxQueuedPerTenant, effect)) === 'over_limit')
-      throw this.tooManyQueued();
+    const created = await this.store.transaction(
+      principal.tenantId,
+      async (tx) => {
+        const outcome = await tx.runs.create(run, this.maxQueuedPerTenant);
+        if (outcome === 'created') await tx.recordEffect(run.id);
+        return outcome;
+      },
+      effect,
+    );
+    if (created === 'over_limit') throw this.tooManyQueued();
     this.queued.emit();
     return run;
   }
@@ -97,12 +105,14 @@ export class Runs {
   }
 
   async rerun(tenantId: string, runId: string, effect?: HeldKey): Promise<RunRow> {
-    const result = await this.store.runs.rerun(
+    const at = this.clock.now().toISOString();
+    const result = await this.store.transaction(
       tenantId,
-      runId,
-      randomUUID(),
-      this.clock.now().toISOString(),
-      this.maxQueuedPerTenant,
+      async (tx) => {
+        const outcome = await tx.runs.rerun(runId, randomUUID(), at, this.maxQueuedPerTenant);
+        if (typeof outcome === 'object') await tx.recordEffect(runId);
+        return outcome;
+      },
       effect,
     );
     if (result === undefined) throw ERRORS.notFound('Run');
@@ -116,7 +126,16 @@ export class Runs {
 
   /** Cancels a queued or running run; it books nothing (see the contract). */
   async cancel(tenantId: string, runId: string, effect?: HeldKey): Promise<RunRow> {
-    const result = await this.store.runs.cancel(tenantId, runId, this.clock.now().toISOString(), effect);
+    const at = this.clock.now().toISOString();
+    const result = await this.store.transaction(
+      tenantId,
+      async (tx) => {
+        const outcome = await tx.runs.cancel(runId, at);
+        if (typeof outcome === 'object') await tx.recordEffect(runId);
+        return outcome;
+      },
+      effect,
+    );
     if (result === undefined) throw ERRORS.notFound('Run');
     if (result === 'conflict') {
       throw ERRORS.runFinished();

@@ -38,6 +38,7 @@ export function guardRepo<R extends object>(repo: R, translate: Translate): R {
  */
 export function guardStore(store: Store, translate: Translate): Store {
   return {
+    transaction: guardRepo({ transaction: store.transaction }, translate).transaction,
     tenants: guardRepo(store.tenants, translate),
     uploads: guardRepo(store.uploads, translate),
     events: guardRepo(store.events, translate),

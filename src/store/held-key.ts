@@ -1,9 +1,10 @@
 /**
- * The idempotency key a request holds while it runs. A repository method that makes the request's effect
- * (a run or an upload created, a run requeued or cancelled, a webhook endpoint created, rotated or enabled)
- * takes it as an explicit parameter and records the effect on the key's row inside the same transaction, so
- * that a process killed between the effect and its stored answer cannot let a retry make a second effect:
- * the retry finds the effect's resource on the key and answers from it.
+ * The idempotency key a request holds while it runs. The service that makes the request's effect (a run or
+ * an upload created, a run requeued or cancelled, a webhook endpoint created, rotated or enabled) opens its
+ * unit of work with it (`Store.transaction`) and records the effect there (`recordEffect`): on the key's row,
+ * inside the effect's own transaction, so that a process killed between the effect and its stored answer
+ * cannot let a retry make a second effect: the retry finds the effect's resource on the key and answers
+ * from it.
  */
 export interface HeldKey {
   tenantId: string;

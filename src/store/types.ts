@@ -38,6 +38,7 @@ export * from './repos/idempotency.js';
 export * from './repos/rate-buckets.js';
 export * from './repos/events.js';
 export * from './repos/webhooks.js';
+export * from './repos/unit-of-work.js';
 import type { TenantRepo } from './repos/tenants.js';
 import type { UploadRepo } from './repos/uploads.js';
 import type { RunRepo } from './repos/runs.js';
@@ -46,8 +47,10 @@ import type { IdempotencyRepo } from './repos/idempotency.js';
 import type { RateBucketRepo } from './repos/rate-buckets.js';
 import type { EventRepo } from './repos/events.js';
 import type { WebhookRepo } from './repos/webhooks.js';
+import type { UnitsOfWork } from './repos/unit-of-work.js';
 
-export interface Store {
+/** The repositories for reads and for the queues' own steps; a tenant's changes go through `transaction`. */
+export interface Store extends UnitsOfWork {
   tenants: TenantRepo;
   events: EventRepo;
   webhooks: WebhookRepo;

@@ -101,13 +101,18 @@ export class Uploads {
       expires_at: new Date(now.getTime() + this.config.uploadTtlMs).toISOString(),
       multipart_id: multipartId,
     };
-    const created = await this.store.uploads
-      .create(
-        upload,
-        {
-          count: this.config.maxPendingUploadsPerTenant,
-          bytes: this.config.maxPendingUploadBytesPerTenant,
-          now: now.toISOString(),
+    const limits = {
+      count: this.config.maxPendingUploadsPerTenant,
+      bytes: this.config.maxPendingUploadBytesPerTenant,
+      now: now.toISOString(),
+    };
+    const created = await this.store
+      .transaction(
+        tenantId,
+        async (tx) => {
+          const outcome = await tx.uploads.create(upload, limits);
+          if (outcome === 'created') await tx.recordEffect(upload.id);
+          return outcome;
         },
         effect,
       )
@@ -269,7 +274,11 @@ export class Uploads {
     // file is the same key with the same bytes.
     // upload.completed carries the upload as GET answers it once completed
     const completed = await this.view({ ...upload, status: 'completed', file_id: file.id });
-    const result = await this.store.uploads.complete(file, jsonText(completed));
+    const result = await this.store.transaction(upload.tenant_id, async (tx) => {
+      const outcome = await tx.uploads.complete(file);
+      if (outcome.created) await tx.emit('upload.completed', file.created_at, jsonText(completed));
+      return outcome;
+    });
     return completedView(upload, result.file);
   }
 

@@ -12,10 +12,14 @@ import type {
   EventRepo,
   IdempotencyRepo,
   LedgerRepo,
+  RunChanges,
   RunRepo,
   Store,
   TenantRepo,
+  UnitOfWork,
+  UploadChanges,
   UploadRepo,
+  WebhookChanges,
   WebhookRepo,
 } from '../../src/store/types.js';
 import type { Clock } from '../../src/time.js';
@@ -52,6 +56,18 @@ export interface FakeStore {
   idempotency: Fake<IdempotencyRepo>;
 }
 
+/**
+ * The unit of work every `store.transaction` of a fake store gets: its repositories are fakes, `emit` and
+ * `recordEffect` answer at once (and record their calls), `afterCommit` hooks run once the work returned.
+ */
+export interface FakeUnit {
+  runs: Fake<RunChanges>;
+  uploads: Fake<UploadChanges>;
+  webhooks: Fake<WebhookChanges>;
+  emit: Mock<UnitOfWork['emit']>;
+  recordEffect: Mock<UnitOfWork['recordEffect']>;
+}
+
 export interface TestDeps {
   store: Store;
   blobs: BlobStore;
@@ -61,6 +77,7 @@ export interface TestDeps {
 
 export interface TestMocks {
   store: FakeStore;
+  unit: FakeUnit;
   blobs: Fake<BlobStore>;
   multipart: Fake<MultipartStore>;
   clock: { now: Mock<() => Date> };
@@ -90,10 +107,24 @@ export function newTestService<S>(
   const blobStore: BlobStore = new Proxy(blobs, {
     get: (target, property) => (property === 'multipart' ? multipart : Reflect.get(target, property)),
   });
+  const unit: FakeUnit = {
+    runs: fake<RunChanges>('unit.runs'),
+    uploads: fake<UploadChanges>('unit.uploads'),
+    webhooks: fake<WebhookChanges>('unit.webhooks'),
+    emit: vi.fn<UnitOfWork['emit']>(async () => undefined),
+    recordEffect: vi.fn<UnitOfWork['recordEffect']>(async () => undefined),
+  };
+  const transaction: Store['transaction'] = async (tenantId, work) => {
+    const hooks: (() => void)[] = [];
+    const result = await work({ tenantId, ...unit, afterCommit: (hook) => hooks.push(hook) });
+    for (const hook of hooks) hook();
+    return result;
+  };
   const clock = { now: vi.fn(() => NOW) };
   const deps: TestDeps = {
     store: {
       ...store,
+      transaction,
       rateBuckets: null,
       ping: async () => undefined,
       maintain: async () => undefined,
@@ -103,7 +134,7 @@ export function newTestService<S>(
     clock,
     config: loadConfig(env),
   };
-  return { sut: make(deps), mocks: { store, blobs, multipart, clock } };
+  return { sut: make(deps), mocks: { store, unit, blobs, multipart, clock } };
 }
 
 export const silentLogger = createLogger('silent');

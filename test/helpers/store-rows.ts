@@ -1,9 +1,62 @@
 import { randomUUID } from 'node:crypto';
-import type { EventDataJson, RunRow, Store } from '../../src/store/types.js';
+import type { HeldKey } from '../../src/store/held-key.js';
+import type {
+  EventDataJson,
+  FileRow,
+  PendingLimits,
+  RunRow,
+  Store,
+  UploadRow,
+  WebhookEndpointRow,
+} from '../../src/store/types.js';
 import { Tenants } from '../../src/tenants/service.js';
 import { systemClock } from '../../src/time.js';
 import { openTestStore, type TestStore } from './engine.js';
 import { create } from '../../src/runs/lifecycle.js';
+
+/**
+ * A tenant's changes as the services make them, each in a unit of work of its own (the store suites make
+ * one change at a time): an upload's creation records its effect on `heldKey`, its completion emits
+ * upload.completed with `event`, as the upload service does.
+ */
+export function inUnits(store: Store) {
+  return {
+    runs: {
+      create: (run: RunRow, maxQueued: number) =>
+        store.transaction(run.tenant_id, (tx) => tx.runs.create(run, maxQueued)),
+      rerun: (tenantId: string, runId: string, queueMessageId: string, at: string, maxQueued: number) =>
+        store.transaction(tenantId, (tx) => tx.runs.rerun(runId, queueMessageId, at, maxQueued)),
+      cancel: (tenantId: string, runId: string, at: string) =>
+        store.transaction(tenantId, (tx) => tx.runs.cancel(runId, at)),
+    },
+    uploads: {
+      create: (upload: UploadRow, limits: PendingLimits, heldKey?: HeldKey) =>
+        store.transaction(
+          upload.tenant_id,
+          async (tx) => {
+            const outcome = await tx.uploads.create(upload, limits);
+            if (outcome === 'created') await tx.recordEffect(upload.id);
+            return outcome;
+          },
+          heldKey,
+        ),
+      complete: (file: FileRow, event: EventDataJson) =>
+        store.transaction(file.tenant_id, async (tx) => {
+          const outcome = await tx.uploads.complete(file);
+          if (outcome.created) await tx.emit('upload.completed', file.created_at, event);
+          return outcome;
+        }),
+    },
+    webhooks: {
+      create: (endpoint: WebhookEndpointRow, max: number) =>
+        store.transaction(endpoint.tenant_id, (tx) => tx.webhooks.create(endpoint, max)),
+      rotate: (tenantId: string, endpointId: string, secret: string, previousUntil: string) =>
+        store.transaction(tenantId, (tx) => tx.webhooks.rotate(endpointId, secret, previousUntil)),
+      enable: (tenantId: string, endpointId: string) =>
+        store.transaction(tenantId, (tx) => tx.webhooks.enable(endpointId)),
+    },
+  };
+}
 
 /**
  * A one-byte upload of `tenantId`, completed straight through the store: the file runs are made from (and,
@@ -16,7 +69,7 @@ export async function completedUpload(
 ): Promise<{ uploadId: string; fileId: string }> {
   const uploadId = randomUUID();
   const fileId = randomUUID();
-  await store.uploads.create(
+  await inUnits(store).uploads.create(
     {
       id: uploadId,
       tenant_id: tenantId,
@@ -34,7 +87,7 @@ export async function completedUpload(
     },
     { count: 100_000, bytes: 100_000, now: createdAt },
   );
-  await store.uploads.complete(
+  await inUnits(store).uploads.complete(
     {
       id: fileId,
       tenant_id: tenantId,

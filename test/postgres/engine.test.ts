@@ -11,7 +11,7 @@ import { Tenants } from '../../src/tenants/service.js';
 import { hashToken } from '../../src/tenants/tokens.js';
 import { systemClock } from '../../src/time.js';
 import { dropPostgresDatabase, newPostgresDatabase } from '../helpers/engine.js';
-import { completedUpload, queuedRun } from '../helpers/store-rows.js';
+import { completedUpload, queuedRun, inUnits } from '../helpers/store-rows.js';
 import { built } from '../helpers/processes.js';
 import { runLifecycle } from '../../src/runs/lifecycle.js';
 
@@ -75,7 +75,7 @@ describe('migrations', () => {
     const url = await freshDatabase();
     const store = await open(url);
     const { tenantId, run } = await tenantWithFile(store, 'events-before-options');
-    await store.runs.create(run(), 10);
+    await inUnits(store).runs.create(run(), 10);
     const [created] = await sql<{ body: string }>(url, "SELECT body FROM events WHERE type = 'run.created'");
     // the event as migration 4 wrote it: the run's record (json_build_object's spacing) without options
     const data = (JSON.parse(created!.body) as { data: Record<string, unknown> }).data;
@@ -108,9 +108,9 @@ describe('unfiltered deep pages', () => {
     // runs of two tenants interleaved, with jumps of the sequence over whole blocks and block edges
     for (let i = 0; i < 900; i++) {
       const run = a.run();
-      await store.runs.create(run, 100_000);
+      await inUnits(store).runs.create(run, 100_000);
       mine.push(run.id);
-      if (i % 3 === 0) await store.runs.create(b.run(), 100_000);
+      if (i % 3 === 0) await inUnits(store).runs.create(b.run(), 100_000);
       if (i % 97 === 0)
         await sql(url, `SELECT setval('runs_seq', nextval('runs_seq') + $1)`, [
           1024 * (i % 5) + 1000 + (i % 2 ? 70_000 : 0),
@@ -187,7 +187,7 @@ describe('unfiltered deep pages', () => {
       (async () => {
         for (let i = 0; i < 50; i++) {
           const run = a.run();
-          await other.runs.create(run, 100_000);
+          await inUnits(other).runs.create(run, 100_000);
           more.push(run.id);
         }
       })(),
@@ -412,23 +412,23 @@ describe('wake-ups', () => {
     let woken = 0;
     const unwatch = worker.runs.watch(() => woken++);
     await new Promise((resolve) => setTimeout(resolve, 300)); // LISTEN is issued
-    await api.runs.create(run(), 1000);
+    await inUnits(api).runs.create(run(), 1000);
     await expect.poll(() => woken, { timeout: 2000 }).toBeGreaterThan(0);
     // a rerun queues again and wakes too
     const done = run();
-    await api.runs.create(done, 1000);
+    await inUnits(api).runs.create(done, 1000);
     const claim = (await worker.runs.claim(
       'w',
       new Date().toISOString(),
       new Date(Date.now() + 60_000).toISOString(),
     ))!;
-    await worker.runs.cancel(tenantId, claim.run.id, new Date().toISOString());
+    await inUnits(worker).runs.cancel(tenantId, claim.run.id, new Date().toISOString());
     const before = woken;
-    await api.runs.rerun(tenantId, claim.run.id, randomUUID(), new Date().toISOString(), 1000);
+    await inUnits(api).runs.rerun(tenantId, claim.run.id, randomUUID(), new Date().toISOString(), 1000);
     await expect.poll(() => woken, { timeout: 2000 }).toBeGreaterThan(before);
     unwatch();
     const after = woken;
-    await api.runs.create(run(), 1000);
+    await inUnits(api).runs.create(run(), 1000);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(woken).toBe(after);
   });
@@ -452,7 +452,7 @@ describe('wake-ups', () => {
       // back within about a second, and it says so
       await expect.poll(() => woken, { timeout: 4000 }).toBeGreaterThan(before);
       const after = woken;
-      await api.runs.create(run(), 1000);
+      await inUnits(api).runs.create(run(), 1000);
       await expect.poll(() => woken, { timeout: 2000 }).toBeGreaterThan(after);
     } finally {
       unwatch();

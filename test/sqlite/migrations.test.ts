@@ -9,7 +9,7 @@ import { openSqliteStore } from '../../src/store/sqlite/index.js';
 import { migrations } from '../../src/store/sqlite/migrations.js';
 import { runView } from '../../src/records/run.js';
 import type { RunRow } from '../../src/store/types.js';
-import { queuedRun } from '../helpers/store-rows.js';
+import { queuedRun, inUnits } from '../helpers/store-rows.js';
 import { runLifecycle } from '../../src/runs/lifecycle.js';
 
 let dir: string;
@@ -68,7 +68,7 @@ describe('upgrading a database that already holds runs', () => {
       expect(items.map((item) => JSON.parse(item) as RunRow)).toEqual(
         await Promise.all([...ids].reverse().map((id) => upgraded.runs.get('t1', id))),
       );
-      await upgraded.runs.cancel('t1', ids[2]!, now());
+      await inUnits(upgraded).runs.cancel('t1', ids[2]!, now());
       const check = new Database(path.join(old, 'open-tenant.sqlite'), { readonly: true });
       try {
         const blocks = check

@@ -8,7 +8,7 @@ import type { AttemptRecord, ClaimedDelivery, Store, WebhookEndpointRow } from '
 import { Tenants } from '../../src/tenants/service.js';
 import { systemClock } from '../../src/time.js';
 import { openTestStore, type TestStore } from '../helpers/engine.js';
-import { completedUpload as completeThroughStore, queuedRun } from '../helpers/store-rows.js';
+import { completedUpload as completeThroughStore, queuedRun, inUnits } from '../helpers/store-rows.js';
 
 let opened: TestStore;
 let store: Store;
@@ -78,7 +78,7 @@ describe('the outbox', () => {
   it('writes one event per state change, in the same transaction, with the record as it was then', async () => {
     const fileId = await completedUpload(tenantId);
     const run = newRun(fileId);
-    await store.runs.create(run, 10);
+    await inUnits(store).runs.create(run, 10);
     const claim = (await store.runs.claim('w', at(), at(60_000)))!;
     await store.runs.finish(
       claim.queueMessageId,
@@ -123,7 +123,7 @@ describe('the outbox', () => {
     ]);
     expect(succeeded!.data.id).toBe(run.id);
     // a cancel of a finished run is a conflict: no event
-    expect(await store.runs.cancel(tenantId, run.id, at())).toBe('conflict');
+    expect(await inUnits(store).runs.cancel(tenantId, run.id, at())).toBe('conflict');
     expect(await types(tenantId)).toHaveLength(4);
     expect(await types(otherId)).toEqual([]);
   });
@@ -156,7 +156,7 @@ describe('the outbox', () => {
     expect(await store.events.since([], from, 100)).toEqual({ events: [], upTo: from });
 
     const hook = endpoint(tenantId);
-    await store.webhooks.create(hook, 16);
+    await inUnits(store).webhooks.create(hook, 16);
     await completedUpload(tenantId, at(-10 * 86_400_000));
     // the sweep takes what is older than `before`, in batches, with the deliveries of those events
     expect((await store.events.sweep(at(-5 * 86_400_000), 4)).events).toBe(4);
@@ -176,8 +176,9 @@ describe('webhook endpoints and deliveries', () => {
     const every = endpoint(tenantId);
     const runsOnly = endpoint(tenantId, { events: ['run.succeeded'], created_at: at(1) });
     const theirs = endpoint(otherId);
-    for (const e of [every, runsOnly, theirs]) expect(await store.webhooks.create(e, 2)).toBe('created');
-    expect(await store.webhooks.create(endpoint(tenantId), 2)).toBe('over_limit');
+    for (const e of [every, runsOnly, theirs])
+      expect(await inUnits(store).webhooks.create(e, 2)).toBe('created');
+    expect(await inUnits(store).webhooks.create(endpoint(tenantId), 2)).toBe('over_limit');
     expect((await store.webhooks.list(tenantId)).map((e) => e.id)).toEqual([every.id, runsOnly.id]);
     expect(await store.webhooks.get(otherId, every.id)).toBeUndefined();
     expect((await store.webhooks.get(tenantId, runsOnly.id))!.events).toEqual(['run.succeeded']);
@@ -195,8 +196,8 @@ describe('webhook endpoints and deliveries', () => {
   it('claims fairly across tenants, never past perEndpoint, and records attempts only under the lease', async () => {
     const mine = endpoint(tenantId);
     const theirs = endpoint(otherId);
-    await store.webhooks.create(mine, 16);
-    await store.webhooks.create(theirs, 16);
+    await inUnits(store).webhooks.create(mine, 16);
+    await inUnits(store).webhooks.create(theirs, 16);
     for (let i = 0; i < 4; i++) await completedUpload(tenantId);
     await completedUpload(otherId);
     const first = await claimAll('w', 2, 3);
@@ -236,7 +237,7 @@ describe('webhook endpoints and deliveries', () => {
 
   it('disables an endpoint failing since before the cut-off, or told to; enabling resumes it', async () => {
     const hook = endpoint(tenantId);
-    await store.webhooks.create(hook, 16);
+    await inUnits(store).webhooks.create(hook, 16);
     await completedUpload(tenantId);
     await completedUpload(tenantId);
     const [d1, d2] = await claimAll('w');
@@ -264,22 +265,22 @@ describe('webhook endpoints and deliveries', () => {
     await fail(d2!, at(3_600_000));
     expect((await store.webhooks.get(tenantId, hook.id))!.status).toBe('disabled');
     expect(await claimAll('w')).toEqual([]);
-    const enabled = (await store.webhooks.enable(tenantId, hook.id))!;
+    const enabled = (await inUnits(store).webhooks.enable(tenantId, hook.id))!;
     expect(enabled).toMatchObject({ status: 'enabled', failing_since: null });
     expect(await claimAll('w')).toHaveLength(2);
-    expect(await store.webhooks.enable(otherId, hook.id)).toBeUndefined();
+    expect(await inUnits(store).webhooks.enable(otherId, hook.id)).toBeUndefined();
   });
 
   it('rotates a secret, keeping the old one and when it stops signing', async () => {
     const hook = endpoint(tenantId, { secret: 'whsec_old' });
-    await store.webhooks.create(hook, 16);
+    await inUnits(store).webhooks.create(hook, 16);
     const until = at(86_400_000);
-    const rotated = (await store.webhooks.rotate(tenantId, hook.id, 'whsec_new', until))!;
+    const rotated = (await inUnits(store).webhooks.rotate(tenantId, hook.id, 'whsec_new', until))!;
     expect(rotated).toMatchObject({
       secret: 'whsec_new',
       previous_secret: 'whsec_old',
       previous_secret_until: until,
     });
-    expect(await store.webhooks.rotate(otherId, hook.id, 'whsec_x', until)).toBeUndefined();
+    expect(await inUnits(store).webhooks.rotate(otherId, hook.id, 'whsec_x', until)).toBeUndefined();
   });
 });

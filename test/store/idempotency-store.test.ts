@@ -9,6 +9,7 @@ import { IdempotencyKeys } from '../../src/idempotency/keys.js';
 import { Tenants } from '../../src/tenants/service.js';
 import { systemClock } from '../../src/time.js';
 import { engine, openTestStore, type TestStore } from '../helpers/engine.js';
+import { inUnits } from '../helpers/store-rows.js';
 
 let opened: TestStore;
 let store: Store;
@@ -68,7 +69,7 @@ describe('idempotency keys', () => {
     const first = held('k');
     await claim(first);
     const row = upload();
-    expect(await store.uploads.create(row, limits, first)).toBe('created');
+    expect(await inUnits(store).uploads.create(row, limits, first)).toBe('created');
     // the holder died: its lock ran out, and the next request takes the key over with the effect on it
     expect(await claim(held('k'), 'fp', at(11))).toEqual({ outcome: 'claimed', resourceId: row.id });
   });
@@ -79,7 +80,7 @@ describe('idempotency keys', () => {
     const second = held('k');
     expect((await claim(second, 'fp', at(11))).outcome).toBe('claimed');
     const row = upload();
-    await expect(store.uploads.create(row, limits, first)).rejects.toBeInstanceOf(HeldKeyLostError);
+    await expect(inUnits(store).uploads.create(row, limits, first)).rejects.toBeInstanceOf(HeldKeyLostError);
     expect(await store.uploads.get(tenantId, row.id)).toBeUndefined();
     // and the lost holder can neither renew nor answer
     expect(await store.idempotency.renew(first, at(20))).toBe(false);
@@ -95,7 +96,7 @@ describe('idempotency keys', () => {
     const withEffect = held('effect');
     await claim(withEffect);
     const row = upload();
-    await store.uploads.create(row, limits, withEffect);
+    await inUnits(store).uploads.create(row, limits, withEffect);
     await store.idempotency.release(withEffect, at(1));
     expect(await claim(held('effect'), 'fp', at(2))).toEqual({ outcome: 'claimed', resourceId: row.id });
   });
@@ -172,7 +173,7 @@ describe('a key lease', () => {
     await vi.waitFor(() => expect(first.lease.isLost).toBe(true), { timeout: 2000, interval: 20 });
     // the work was not interrupted: what it commits now rolls back, so a retry's effect is the only one
     const row = upload();
-    await expect(store.uploads.create(row, limits, first.lease.held)).rejects.toBeInstanceOf(
+    await expect(inUnits(store).uploads.create(row, limits, first.lease.held)).rejects.toBeInstanceOf(
       HeldKeyLostError,
     );
     expect(await store.uploads.get(tenantId, row.id)).toBeUndefined();

@@ -8,7 +8,7 @@ import type { LedgerEntry, RunOutcome, RunRow, RunStatus, Store } from '../../sr
 import { Tenants } from '../../src/tenants/service.js';
 import { systemClock } from '../../src/time.js';
 import { engine, type TestStore } from '../helpers/engine.js';
-import { queuedRun, storeWithFile } from '../helpers/store-rows.js';
+import { queuedRun, storeWithFile, inUnits } from '../helpers/store-rows.js';
 
 let opened: TestStore;
 let store: Store;
@@ -78,7 +78,7 @@ async function countedTotals(): Promise<Record<string, number>> {
 describe('finishing a run books its revenue exactly once', () => {
   it('a repeated finish is a no-op', async () => {
     const run = newRun();
-    await store.runs.create(run, 1000);
+    await inUnits(store).runs.create(run, 1000);
     const claim = (await store.runs.claim('w1', now(), future(60_000)))!;
     expect(await store.runs.finish(claim.queueMessageId, 'w1', outcome(), booking(run.id))).toBe(true);
     expect(await store.runs.finish(claim.queueMessageId, 'w1', outcome(), booking(run.id))).toBe(false);
@@ -90,7 +90,7 @@ describe('finishing a run books its revenue exactly once', () => {
 
   it('a worker whose lease lapsed and was taken over cannot finish; the new holder books once', async () => {
     const run = newRun();
-    await store.runs.create(run, 1000);
+    await inUnits(store).runs.create(run, 1000);
     const first = (await store.runs.claim('dead', now(), future(-1)))!;
     const second = (await store.runs.claim('alive', now(), future(60_000)))!;
     expect(second.queueMessageId).toBe(first.queueMessageId);
@@ -104,7 +104,7 @@ describe('finishing a run books its revenue exactly once', () => {
 
   it('a released lease is claimed again at once and the release does not count as a crash', async () => {
     const run = newRun();
-    await store.runs.create(run, 1000);
+    await inUnits(store).runs.create(run, 1000);
     const first = (await store.runs.claim('stopping', now(), future(60_000)))!;
     expect(await store.runs.claim('other', now(), future(60_000))).toBeUndefined();
     await store.runs.releaseLease(first.queueMessageId, 'stopping');
@@ -115,7 +115,7 @@ describe('finishing a run books its revenue exactly once', () => {
 
   it('a lease released until a time to come is not claimed before it, and the release does not count', async () => {
     const run = newRun();
-    await store.runs.create(run, 1000);
+    await inUnits(store).runs.create(run, 1000);
     const first = (await store.runs.claim('w', now(), future(60_000)))!;
     await store.runs.releaseLease(first.queueMessageId, 'w', future(30_000));
     expect(await store.runs.claim('w', now(), future(60_000))).toBeUndefined();
@@ -127,13 +127,13 @@ describe('finishing a run books its revenue exactly once', () => {
 
   it('each rerun is an execution of its own and books again', async () => {
     const run = newRun();
-    await store.runs.create(run, 1000);
+    await inUnits(store).runs.create(run, 1000);
     for (let attempt = 1; attempt <= 3; attempt++) {
       const claim = (await store.runs.claim('w', now(), future(60_000)))!;
       expect(claim.run.attempt).toBe(attempt);
       await store.runs.finish(claim.queueMessageId, 'w', outcome(), booking(run.id));
       if (attempt < 3)
-        expect(await store.runs.rerun(tenantId, run.id, randomUUID(), now(), 1000)).toMatchObject({
+        expect(await inUnits(store).runs.rerun(tenantId, run.id, randomUUID(), now(), 1000)).toMatchObject({
           status: 'queued',
         });
     }
@@ -158,7 +158,7 @@ describe('the daily ledger sums never drift from the ledger', () => {
     const second = await store.ledger.append(entries.slice(30));
     expect([first.inserted, second.inserted, second.skipped]).toEqual([30, 0, 10]);
     const run = newRun();
-    await store.runs.create(run, 1000);
+    await inUnits(store).runs.create(run, 1000);
     const claim = (await store.runs.claim('w', now(), future(60_000)))!;
     await store.runs.finish(claim.queueMessageId, 'w', outcome(), {
       ...booking(run.id),
@@ -201,7 +201,7 @@ describe('the daily ledger sums never drift from the ledger', () => {
 describe('run totals are counters that never drift from COUNT(*)', () => {
   it('after concurrent creates, claims, finishes, reruns and lapsed leases', async () => {
     const runs = Array.from({ length: 60 }, (_, i) => newRun(i % 3 === 0 ? 'pdf-text' : 'pdf-preflight'));
-    await Promise.all(runs.map((r) => store.runs.create(r, 1000)));
+    await Promise.all(runs.map((r) => inUnits(store).runs.create(r, 1000)));
     const claims = [];
     for (let i = 0; i < 40; i++)
       claims.push((await store.runs.claim(`w${i % 4}`, now(), future(i % 5 === 0 ? -1 : 60_000)))!);
@@ -213,7 +213,7 @@ describe('run totals are counters that never drift from COUNT(*)', () => {
     // a crashed worker's run is claimed again by another
     for (let i = 0; i < 5; i++) await store.runs.claim('rescuer', now(), future(60_000));
     await Promise.all(
-      runs.slice(0, 20).map((r) => store.runs.rerun(tenantId, r.id, randomUUID(), now(), 1000)),
+      runs.slice(0, 20).map((r) => inUnits(store).runs.rerun(tenantId, r.id, randomUUID(), now(), 1000)),
     );
     expect(await countedTotals()).toEqual(await exactCounts());
     const { total } = (await store.runs.list(tenantId, {}, 1, 0))!;
@@ -222,7 +222,7 @@ describe('run totals are counters that never drift from COUNT(*)', () => {
 
   it('filtered pages, shallow and deep, return what a plain OFFSET would', async () => {
     const runs = Array.from({ length: 450 }, (_, i) => newRun(i % 2 ? 'pdf-text' : 'pdf-preflight'));
-    for (const r of runs) await store.runs.create(r, 1000);
+    for (const r of runs) await inUnits(store).runs.create(r, 1000);
     const text = runs
       .filter((r) => r.target === 'pdf-text')
       .map((r) => r.id)
@@ -238,8 +238,8 @@ describe('run totals are counters that never drift from COUNT(*)', () => {
     // 3,000 runs span three blocks of 1,024 sequence numbers; cancelling and finishing some moves counts
     // between statuses inside blocks
     const runs = Array.from({ length: 3000 }, (_, i) => newRun(i % 3 ? 'pdf-preflight' : 'pdf-text'));
-    for (const r of runs) await store.runs.create(r, 10_000);
-    for (let i = 0; i < runs.length; i += 7) await store.runs.cancel(tenantId, runs[i]!.id, now());
+    for (const r of runs) await inUnits(store).runs.create(r, 10_000);
+    for (let i = 0; i < runs.length; i += 7) await inUnits(store).runs.cancel(tenantId, runs[i]!.id, now());
     for (let i = 0; i < 300; i++) {
       const c = await store.runs.claim('w', now(), future(60_000));
       await store.runs.finish(c!.queueMessageId, 'w', outcome(i % 2 ? 'failed' : 'succeeded'), null);
@@ -300,7 +300,7 @@ describe('run totals are counters that never drift from COUNT(*)', () => {
 
   it('the unfiltered page walks the same rows as OFFSET would', async () => {
     const runs = Array.from({ length: 25 }, () => newRun());
-    for (const r of runs) await store.runs.create(r, 1000);
+    for (const r of runs) await inUnits(store).runs.create(r, 1000);
     const newestFirst = runs.map((r) => r.id).reverse();
     for (const offset of [0, 7, 20, 24, 25, 30]) {
       const page = (await store.runs.list(tenantId, {}, 5, offset))!;
@@ -315,12 +315,12 @@ describe('claiming is fair across tenants', () => {
   it('the tenant with the fewest runs under lease goes first, whatever its backlog', async () => {
     const other = (await new Tenants(store, systemClock).create('other')).tenant_id;
     const backlog = Array.from({ length: 5 }, () => newRun());
-    for (const r of backlog) await store.runs.create(r, 1000);
+    for (const r of backlog) await inUnits(store).runs.create(r, 1000);
     const first = (await store.runs.claim('w', now(), future(60_000)))!;
     expect(first.run.tenant_id).toBe(tenantId);
     // the other tenant queues later than the whole backlog, yet is claimed next: it has nothing running
     const late = { ...newRun(), tenant_id: other };
-    await store.runs.create(late, 1000);
+    await inUnits(store).runs.create(late, 1000);
     const second = (await store.runs.claim('w', now(), future(60_000)))!;
     expect(second.run.id).toBe(late.id);
     // with one running each, the older waiting entry wins
@@ -332,7 +332,7 @@ describe('claiming is fair across tenants', () => {
 describe('queue statistics', () => {
   it('count the entries waiting at the time given: a lease counts as waiting once that time is past it', async () => {
     const run = newRun();
-    await store.runs.create(run, 1000);
+    await inUnits(store).runs.create(run, 1000);
     const leaseUntil = future(60_000);
     await store.runs.claim('w', now(), leaseUntil);
     const during = await store.runs.queueStats(now());
@@ -347,7 +347,7 @@ describe('queue statistics', () => {
 describe('progress after a takeover', () => {
   it('never goes backwards while the new worker catches up, and the finish writes the exact figures', async () => {
     const run = newRun();
-    await store.runs.create(run, 1000);
+    await inUnits(store).runs.create(run, 1000);
     const dead = (await store.runs.claim('dead', now(), future(-1)))!;
     await store.runs.saveProgress(dead.queueMessageId, 'dead', {
       total_tasks: 10,
@@ -376,7 +376,8 @@ describe('progress after a takeover', () => {
 describe('keyword search', () => {
   it('folds ASCII letters only, on both engines, and treats % and _ literally', async () => {
     const names = ['Ärger-Report.pdf', 'ärger-notes.pdf', 'plain_100%.pdf'];
-    for (const input_file_name of names) await store.runs.create({ ...newRun(), input_file_name }, 1000);
+    for (const input_file_name of names)
+      await inUnits(store).runs.create({ ...newRun(), input_file_name }, 1000);
     const found = async (keyword: string) =>
       (await store.runs.list(tenantId, { keyword }, 10, 0))!.items
         .map((r) => (JSON.parse(r) as RunRow).input_file_name)
@@ -408,7 +409,7 @@ describe('cursor pages', () => {
 
   it('walking by next cursor visits every run once, in the order of offset pages, for every filter', async () => {
     const runs = Array.from({ length: 57 }, (_, i) => newRun(i % 3 ? 'pdf-text' : 'pdf-preflight'));
-    for (const r of runs) await store.runs.create(r, 1000);
+    for (const r of runs) await inUnits(store).runs.create(r, 1000);
     // a few runs leave `queued`, so that the status filter has rows to skip
     for (let i = 0; i < 9; i++) {
       const claim = (await store.runs.claim('w', now(), future(60_000)))!;
@@ -437,11 +438,11 @@ describe('cursor pages', () => {
   it("an unknown run or another tenant's run is no cursor", async () => {
     const other = (await new Tenants(store, systemClock).create('other')).tenant_id;
     const theirs = { ...newRun(), tenant_id: other };
-    await store.runs.create(theirs, 1000);
+    await inUnits(store).runs.create(theirs, 1000);
     expect(await store.runs.list(tenantId, {}, 5, 0, theirs.id)).toBeUndefined();
     expect(await store.runs.list(tenantId, {}, 5, 0, randomUUID())).toBeUndefined();
     const mine = newRun();
-    await store.runs.create(mine, 1000);
+    await inUnits(store).runs.create(mine, 1000);
     expect(await store.runs.list(tenantId, {}, 5, 0, mine.id)).toEqual({ items: [], total: 1, lastId: null });
   });
 });
@@ -456,7 +457,7 @@ describe('listed records', () => {
       }
     };
     const run = newRun();
-    await store.runs.create(run, 1000);
+    await inUnits(store).runs.create(run, 1000);
     await listed(run.id);
     const claim = (await store.runs.claim('w1', now(), future(60_000)))!;
     await listed(run.id);
@@ -474,9 +475,9 @@ describe('listed records', () => {
       null,
     );
     await listed(run.id);
-    await store.runs.rerun(tenantId, run.id, randomUUID(), now(), 1000);
+    await inUnits(store).runs.rerun(tenantId, run.id, randomUUID(), now(), 1000);
     await listed(run.id);
-    await store.runs.cancel(tenantId, run.id, now());
+    await inUnits(store).runs.cancel(tenantId, run.id, now());
     await listed(run.id);
   });
 });
@@ -485,7 +486,7 @@ describe('several processes at once', () => {
   it('claimers in parallel on several stores never claim the same entry; every run is claimed and booked once', async () => {
     const stores = [store, await opened.another(), await opened.another()];
     const runs = Array.from({ length: 60 }, () => newRun());
-    await Promise.all(runs.map((r) => store.runs.create(r, 1000)));
+    await Promise.all(runs.map((r) => inUnits(store).runs.create(r, 1000)));
     const claimed: string[] = [];
     await Promise.all(
       stores.flatMap((s, i) =>
@@ -519,7 +520,7 @@ describe('several processes at once', () => {
       Array.from({ length: 8 }, async (_, i) => {
         for (let k = 0; k < 40; k++) {
           const run = newRun(k % 2 ? 'pdf-text' : 'pdf-preflight');
-          expect(await stores[i % 2]!.runs.create(run, 100_000)).toBe('created');
+          expect(await inUnits(stores[i % 2]!).runs.create(run, 100_000)).toBe('created');
           created.push(run.id);
         }
       }),
@@ -538,7 +539,7 @@ describe('several processes at once', () => {
   it('the queued-run cap holds exactly under concurrent creators', async () => {
     const stores = [store, await opened.another()];
     const answers = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => stores[i % 2]!.runs.create(newRun(), 10)),
+      Array.from({ length: 40 }, (_, i) => inUnits(stores[i % 2]!).runs.create(newRun(), 10)),
     );
     expect(answers.filter((a) => a === 'created')).toHaveLength(10);
     expect(answers.filter((a) => a === 'over_limit')).toHaveLength(30);
@@ -547,7 +548,7 @@ describe('several processes at once', () => {
 
   it('two finishes of one claim at once: one wins, the run is booked once', async () => {
     const run = newRun();
-    await store.runs.create(run, 1000);
+    await inUnits(store).runs.create(run, 1000);
     const other = await opened.another();
     const claim = (await store.runs.claim('w', now(), future(60_000)))!;
     const results = await Promise.all([
@@ -564,11 +565,11 @@ describe('several processes at once', () => {
     const other = await opened.another();
     for (let i = 0; i < 10; i++) {
       const run = newRun();
-      await store.runs.create(run, 1000);
+      await inUnits(store).runs.create(run, 1000);
       const claim = (await store.runs.claim('w', now(), future(60_000)))!;
       const [finished] = await Promise.all([
         store.runs.finish(claim.queueMessageId, 'w', outcome(), booking(run.id)),
-        other.runs.cancel(tenantId, run.id, now()),
+        inUnits(other).runs.cancel(tenantId, run.id, now()),
       ]);
       const final = (await store.runs.get(tenantId, run.id))!;
       expect(final.status).toBe(finished ? 'succeeded' : 'cancelled');

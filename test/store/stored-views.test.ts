@@ -8,7 +8,7 @@ import { runView } from '../../src/records/run.js';
 import { transactionView } from '../../src/records/transaction.js';
 import type { LedgerEntry, Store } from '../../src/store/types.js';
 import type { TestStore } from '../helpers/engine.js';
-import { queuedRun, storeWithFile } from '../helpers/store-rows.js';
+import { queuedRun, storeWithFile, inUnits } from '../helpers/store-rows.js';
 
 let opened: TestStore;
 let store: Store;
@@ -40,8 +40,8 @@ const entry = (n: number): LedgerEntry => ({
 describe('stored views', () => {
   it('a run listed is the view of the run as get returns it, error code included', async () => {
     const run = queuedRun({ tenantId, userId, fileId });
-    await store.runs.create(run, 10);
-    await store.runs.cancel(tenantId, run.id, new Date().toISOString());
+    await inUnits(store).runs.create(run, 10);
+    await inUnits(store).runs.cancel(tenantId, run.id, new Date().toISOString());
     const got = (await store.runs.get(tenantId, run.id))!;
     expect(got.error_code).toBe('cancelled');
     const { items } = (await store.runs.list(tenantId, {}, 10, 0))!;
@@ -50,7 +50,7 @@ describe('stored views', () => {
 
   it('copies an older view wrote are rewritten when a store opens, and only those', async () => {
     const runs = Array.from({ length: 3 }, () => queuedRun({ tenantId, userId, fileId }));
-    for (const run of runs) await store.runs.create(run, 10);
+    for (const run of runs) await inUnits(store).runs.create(run, 10);
     const entries = [0, 1, 2].map(entry);
     await store.ledger.append(entries);
     // as if an older view had written the first two of each, and a view bump were pending

@@ -8,6 +8,7 @@ import type { EventDataJson, FileRow, Store, UploadRow } from '../../src/store/t
 import { Tenants } from '../../src/tenants/service.js';
 import { systemClock } from '../../src/time.js';
 import { openTestStore, type TestStore } from '../helpers/engine.js';
+import { inUnits } from '../helpers/store-rows.js';
 
 let opened: TestStore;
 let store: Store;
@@ -64,16 +65,18 @@ describe('pending limits', () => {
   it('refuses an upload past the count or the declared bytes; expired uploads no longer count', async () => {
     const tenantId = await newTenant();
     const limits = { count: 2, bytes: 250, now: NOW };
-    expect(await store.uploads.create(upload(tenantId), limits)).toBe('created');
-    expect(await store.uploads.create(upload(tenantId, { size_bytes: 200 }), limits)).toBe('too_many_bytes');
-    expect(await store.uploads.create(upload(tenantId), limits)).toBe('created');
-    expect(await store.uploads.create(upload(tenantId), limits)).toBe('too_many');
-    // another tenant has limits of its own
-    expect(await store.uploads.create(upload(await newTenant()), limits)).toBe('created');
-    // past the first two's expiry they do not count
-    expect(await store.uploads.create(upload(tenantId), { ...limits, now: '2026-11-28T00:00:00.000Z' })).toBe(
-      'created',
+    expect(await inUnits(store).uploads.create(upload(tenantId), limits)).toBe('created');
+    expect(await inUnits(store).uploads.create(upload(tenantId, { size_bytes: 200 }), limits)).toBe(
+      'too_many_bytes',
     );
+    expect(await inUnits(store).uploads.create(upload(tenantId), limits)).toBe('created');
+    expect(await inUnits(store).uploads.create(upload(tenantId), limits)).toBe('too_many');
+    // another tenant has limits of its own
+    expect(await inUnits(store).uploads.create(upload(await newTenant()), limits)).toBe('created');
+    // past the first two's expiry they do not count
+    expect(
+      await inUnits(store).uploads.create(upload(tenantId), { ...limits, now: '2026-11-28T00:00:00.000Z' }),
+    ).toBe('created');
   });
 });
 
@@ -81,14 +84,14 @@ describe('parts and completion', () => {
   it('stores a part only while pending; completes once, the second completion gets the winner', async () => {
     const tenantId = await newTenant();
     const row = upload(tenantId);
-    await store.uploads.create(row, roomy);
+    await inUnits(store).uploads.create(row, roomy);
     const part = { upload_id: row.id, part_number: 1, size_bytes: 100, sha256: 'a', received_at: NOW };
     expect(await store.uploads.putPart(part)).toBe(true);
     expect(await store.uploads.putPart({ ...part, sha256: 'b' })).toBe(true);
     expect(await store.uploads.parts(row.id)).toEqual([{ ...part, sha256: 'b' }]);
     const first = fileOf(row);
-    expect(await store.uploads.complete(first, event)).toEqual({ file: first, created: true });
-    const second = await store.uploads.complete(fileOf(row), event);
+    expect(await inUnits(store).uploads.complete(first, event)).toEqual({ file: first, created: true });
+    const second = await inUnits(store).uploads.complete(fileOf(row), event);
     expect(second).toEqual({ file: first, created: false });
     expect(await store.uploads.get(tenantId, row.id)).toMatchObject({
       status: 'completed',
@@ -102,9 +105,9 @@ describe('parts and completion', () => {
   it("another tenant's upload and file are not found", async () => {
     const tenantId = await newTenant();
     const row = upload(tenantId);
-    await store.uploads.create(row, roomy);
+    await inUnits(store).uploads.create(row, roomy);
     const file = fileOf(row);
-    await store.uploads.complete(file, event);
+    await inUnits(store).uploads.complete(file, event);
     const other = await newTenant();
     expect(await store.uploads.get(other, row.id)).toBeUndefined();
     expect(await store.uploads.getFile(other, file.id)).toBeUndefined();
@@ -114,7 +117,7 @@ describe('parts and completion', () => {
   it('deletes a pending upload with its parts', async () => {
     const tenantId = await newTenant();
     const row = upload(tenantId);
-    await store.uploads.create(row, roomy);
+    await inUnits(store).uploads.create(row, roomy);
     await store.uploads.putPart({
       upload_id: row.id,
       part_number: 1,
@@ -132,8 +135,8 @@ describe('listing', () => {
   it('lists unexpired pending uploads, soonest to expire first, by offset and by cursor', async () => {
     const tenantId = await newTenant();
     const rows = [3, 1, 2].map((day) => upload(tenantId, { expires_at: `2026-12-0${day}T00:00:00.000Z` }));
-    for (const row of rows) await store.uploads.create(row, roomy);
-    await store.uploads.create(upload(tenantId, { expires_at: '2026-11-26T09:00:00.000Z' }), {
+    for (const row of rows) await inUnits(store).uploads.create(row, roomy);
+    await inUnits(store).uploads.create(upload(tenantId, { expires_at: '2026-11-26T09:00:00.000Z' }), {
       ...roomy,
       now: '2026-11-26T08:00:00.000Z',
     });
@@ -155,7 +158,7 @@ describe('listing', () => {
     const old = upload(tenantId, { expires_at: '2000-01-02T00:00:00.000Z' });
     const older = upload(tenantId, { expires_at: '2000-01-01T00:00:00.000Z' });
     for (const row of [old, older])
-      await store.uploads.create(row, { ...roomy, now: '1999-12-31T00:00:00.000Z' });
+      await inUnits(store).uploads.create(row, { ...roomy, now: '1999-12-31T00:00:00.000Z' });
     const expired = (await store.uploads.expired('2000-06-01T00:00:00.000Z', 1000)).filter(
       (r) => r.tenant_id === tenantId,
     );
@@ -167,7 +170,7 @@ describe('leases', () => {
   it('one holder at a time; renewed by its holder; free again once released or lapsed; gone with no upload', async () => {
     const tenantId = await newTenant();
     const row = upload(tenantId);
-    await store.uploads.create(row, roomy);
+    await inUnits(store).uploads.create(row, roomy);
     const until = (s: number) => new Date(Date.parse(NOW) + s * 1000).toISOString();
     expect(await store.uploads.lease(row.id, 'a', until(30), NOW)).toBe('held');
     expect(await store.uploads.lease(row.id, 'b', until(30), NOW)).toBe('busy');

@@ -18,17 +18,17 @@ const file = { id: 'f1', tenant_id: 't1', file_name: 'a.pdf' } as FileRow;
 function fakeStore(answers: { create?: 'created' | 'over_limit'; rerun?: unknown; cancel?: unknown } = {}) {
   const created: RunRow[] = [];
   const { sut: store, mocks } = newTestService(({ store }) => store);
-  mocks.store.runs.create.mockImplementation(async (run) => {
+  mocks.unit.runs.create.mockImplementation(async (run) => {
     if ((answers.create ?? 'created') === 'created') created.push(run);
     return answers.create ?? 'created';
   });
   mocks.store.runs.get.mockImplementation(async (tenantId, runId) =>
     created.find((r) => r.tenant_id === tenantId && r.id === runId),
   );
-  mocks.store.runs.rerun.mockImplementation(
+  mocks.unit.runs.rerun.mockImplementation(
     async () => answers.rerun as RunRow | 'conflict' | 'over_limit' | undefined,
   );
-  mocks.store.runs.cancel.mockImplementation(async () => answers.cancel as RunRow | 'conflict' | undefined);
+  mocks.unit.runs.cancel.mockImplementation(async () => answers.cancel as RunRow | 'conflict' | undefined);
   mocks.store.uploads.getFile.mockImplementation(async (tenantId, id) =>
     tenantId === 't1' && id === 'f1' ? file : undefined,
   );

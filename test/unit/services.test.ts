@@ -34,20 +34,20 @@ describe('the upload service', () => {
     );
     expect(error.status).toBe(413);
     expect(mocks.multipart.start).not.toHaveBeenCalled();
-    expect(mocks.store.uploads.create).not.toHaveBeenCalled();
+    expect(mocks.unit.uploads.create).not.toHaveBeenCalled();
   });
 
   it('starts the multipart upload on the file key alone, and aborts it when the tenant has too many pending', async () => {
     const { sut, mocks } = newUploads();
     mocks.multipart.start.mockResolvedValue('mp-1');
     mocks.multipart.abort.mockResolvedValue(undefined);
-    mocks.store.uploads.create.mockResolvedValue('too_many');
+    mocks.unit.uploads.create.mockResolvedValue('too_many');
     const error = await failure(
       sut.start('t1', { file_name: 'a.pdf', size_bytes: 10, content_type: 'application/pdf' }),
     );
     expect(error.error).toBe('too_many_pending_uploads');
     expect(mocks.multipart.start.mock.calls[0]).toHaveLength(1);
-    const [row] = mocks.store.uploads.create.mock.calls[0]!;
+    const [row] = mocks.unit.uploads.create.mock.calls[0]!;
     expect(mocks.multipart.start).toHaveBeenCalledWith(`files/t1/${row.id}.pdf`);
     expect(mocks.multipart.abort).toHaveBeenCalledWith({ key: `files/t1/${row.id}.pdf`, id: 'mp-1' });
   });
@@ -233,7 +233,7 @@ describe('the webhook endpoint service', () => {
     ]) {
       expect((await failure(sut.create('t1', { url }))).error, url).toBe('webhook_url_not_allowed');
     }
-    expect(mocks.store.webhooks.create).not.toHaveBeenCalled();
+    expect(mocks.unit.webhooks.create).not.toHaveBeenCalled();
   });
 
   it('answers the limit as 409, keeps `*` as every type, and shows the secret on create and rotate only', async () => {
@@ -241,17 +241,17 @@ describe('the webhook endpoint service', () => {
       ({ store, config, clock }) => new WebhookEndpoints(store, config.webhooks, clock),
       { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', MAX_WEBHOOK_ENDPOINTS_PER_TENANT: '3' },
     );
-    mocks.store.webhooks.create.mockResolvedValueOnce('over_limit');
+    mocks.unit.webhooks.create.mockResolvedValueOnce('over_limit');
     const refused = await failure(sut.create('t1', { url: 'https://127.0.0.1/hook' }));
     expect(refused.error).toBe('too_many_webhook_endpoints');
-    expect(mocks.store.webhooks.create.mock.calls[0]![1]).toBe(3);
-    mocks.store.webhooks.create.mockResolvedValueOnce('created');
+    expect(mocks.unit.webhooks.create.mock.calls[0]![1]).toBe(3);
+    mocks.unit.webhooks.create.mockResolvedValueOnce('created');
     const created = await sut.create('t1', { url: 'https://127.0.0.1/hook', events: ['*', 'run.failed'] });
-    expect(mocks.store.webhooks.create.mock.calls[1]![0].events).toBeNull();
+    expect(mocks.unit.webhooks.create.mock.calls[1]![0].events).toBeNull();
     expect(created.secret).toMatch(/^whsec_/);
     mocks.store.webhooks.get.mockResolvedValue(endpoint());
     expect(await sut.get('t1', 'e1')).not.toHaveProperty('secret');
-    mocks.store.webhooks.rotate.mockResolvedValue(undefined);
+    mocks.unit.webhooks.rotate.mockResolvedValue(undefined);
     expect((await failure(sut.rotateSecret('t1', 'e2'))).status).toBe(404);
   });
 });

@@ -68,7 +68,16 @@ export class WebhookEndpoints {
       failing_since: null,
       created_at: this.clock.now().toISOString(),
     };
-    if ((await this.store.webhooks.create(row, this.config.maxEndpointsPerTenant, effect)) === 'over_limit') {
+    const created = await this.store.transaction(
+      tenantId,
+      async (tx) => {
+        const outcome = await tx.webhooks.create(row, this.config.maxEndpointsPerTenant);
+        if (outcome === 'created') await tx.recordEffect(row.id);
+        return outcome;
+      },
+      effect,
+    );
+    if (created === 'over_limit') {
       throw ERRORS.webhookEndpointLimit(this.config.maxEndpointsPerTenant);
     }
     return { ...endpointView(row), secret: row.secret };
@@ -101,13 +110,30 @@ export class WebhookEndpoints {
     effect?: HeldKey,
   ): Promise<EndpointView & { secret: string }> {
     const until = new Date(this.clock.now().getTime() + this.config.secretOverlapMs).toISOString();
-    const row = await this.store.webhooks.rotate(tenantId, endpointId, newSecret(), until, effect);
+    const secret = newSecret();
+    const row = await this.store.transaction(
+      tenantId,
+      async (tx) => {
+        const rotated = await tx.webhooks.rotate(endpointId, secret, until);
+        if (rotated) await tx.recordEffect(endpointId);
+        return rotated;
+      },
+      effect,
+    );
     if (!row) throw ERRORS.notFound('Webhook endpoint');
     return { ...endpointView(row), secret: row.secret };
   }
 
   async enable(tenantId: string, endpointId: string, effect?: HeldKey): Promise<EndpointView> {
-    const row = await this.store.webhooks.enable(tenantId, endpointId, effect);
+    const row = await this.store.transaction(
+      tenantId,
+      async (tx) => {
+        const enabled = await tx.webhooks.enable(endpointId);
+        if (enabled) await tx.recordEffect(endpointId);
+        return enabled;
+      },
+      effect,
+    );
     if (!row) throw ERRORS.notFound('Webhook endpoint');
     return endpointView(row);
   }

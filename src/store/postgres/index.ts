@@ -15,6 +15,8 @@ import { sqlTenants } from '../sql/tenants.js';
 import { sqlUploads } from '../sql/uploads.js';
 import { postgresDueCandidates } from './webhooks.js';
 import { sqlWebhooks } from '../sql/webhooks.js';
+import { transactor } from '../sql/unit-of-work.js';
+import { tenantUnits } from '../sql/units.js';
 
 export type { PostgresOptions } from './database.js';
 
@@ -33,16 +35,19 @@ export async function openPostgresStore(options: PostgresOptions, lifecycle: Run
   }
   const sql = new PostgresDialect(db);
   const events = postgresEvents(db, sql);
-  const eventsWritten = () => events.committed();
-  const runEngine = postgresRunEngine(db, sql, eventsWritten);
+  // what commits events is published to every process's streams
+  const transact = transactor(sql, () => events.committed());
+  const runEngine = postgresRunEngine(db, sql);
+  const runs = sqlRuns(sql, runEngine, lifecycle, transact);
   const tenants = withTokenCache(sqlTenants(sql), db);
   return guardStore(
     {
+      transaction: tenantUnits(sql, transact, runs.changes),
       tenants,
-      uploads: sqlUploads(sql, eventsWritten),
+      uploads: sqlUploads(sql),
       events,
       webhooks: sqlWebhooks(sql, postgresDueCandidates),
-      runs: sqlRuns(sql, runEngine, lifecycle, eventsWritten),
+      runs: runs.repo,
       ledger: sqlLedger(sql),
       idempotency: sqlIdempotency(sql),
       rateBuckets: postgresRateBuckets(db),

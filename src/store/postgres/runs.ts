@@ -3,7 +3,6 @@ import type { Postgres } from './database.js';
 import { fanOutStatement, newEventId, typeNeedle } from '../sql/outbox.js';
 import { eventJson } from '../../records/event.js';
 import { RUN_VIEW_VERSION, runJson } from '../../records/run.js';
-import { recordEffect } from '../sql/idempotency.js';
 import type { SqlDialect, SqlSession, SqlText, SqlValue } from '../sql/dialect.js';
 import { CAP_MARGIN, queuedCount, queueTurn, RUN, type RunEngine, runValues } from '../sql/run-engine.js';
 import { ChannelListener } from './listener.js';
@@ -94,11 +93,7 @@ async function move(
  * concurrent writers do not queue on one row, blocks of two levels for deep pages of the unfiltered list,
  * and a creation that is one statement far from the tenant's cap. Workers hear queued runs by LISTEN.
  */
-export function postgresRunEngine(
-  db: Postgres,
-  sql: SqlDialect,
-  eventsWritten: () => Promise<void>,
-): RunEngine & { close(): void } {
+export function postgresRunEngine(db: Postgres, sql: SqlDialect): RunEngine & { close(): void } {
   // the run, its queue entry, its counters and its block count in one statement: atomic without a
   // transaction of round trips. `guard` makes the insert
   // conditional (INSERT ... SELECT: its parameters are cast, as a SELECT list gives them no column type).
@@ -154,7 +149,7 @@ export function postgresRunEngine(
     watch(onQueued) {
       return queued.subscribe(onQueued);
     },
-    async create(run, maxQueued, effect) {
+    async create(tx, run, maxQueued) {
       const eventId = newEventId();
       const json = runJson(run);
       const values: SqlValue[] = [
@@ -163,31 +158,17 @@ export function postgresRunEngine(
         eventId,
         eventJson(eventId, 'run.created', run.created_at, json),
       ];
-      const nearCap = async (tx: SqlSession) => {
+      // far from the cap: one statement, checked against the counters it is atomic with; near it, the
+      // tenant's creations take turns and the cap is counted exactly
+      const fast = await tx.all(insertFar, [...values, maxQueued - CAP_MARGIN]);
+      if (fast.length === 0) {
         await sql.takeTurn(tx, queueTurn(run.tenant_id));
-        if ((await queuedCount(tx, run.tenant_id)) >= maxQueued) return 'over_limit' as const;
+        if ((await queuedCount(tx, run.tenant_id)) >= maxQueued) return 'over_limit';
         await tx.run(insertNear, values);
-        return 'created' as const;
-      };
-      let result: 'created' | 'over_limit';
-      if (effect) {
-        // a request under an idempotency key records the run on its key in the same transaction
-        result = await sql.transaction(async (tx) => {
-          const fast = await tx.all(insertFar, [...values, maxQueued - CAP_MARGIN]);
-          const outcome = fast.length === 1 ? 'created' : await nearCap(tx);
-          if (outcome === 'created') await recordEffect(tx, effect, run.id);
-          return outcome;
-        });
-      } else {
-        // far from the cap: one statement, checked against the counters it is atomic with
-        const fast = await sql.all(insertFar, [...values, maxQueued - CAP_MARGIN]);
-        result = fast.length === 1 ? 'created' : await sql.transaction(nearCap);
       }
-      if (result === 'created') {
-        announce();
-        await eventsWritten();
-      }
-      return result;
+      // the statement wrote run.created and its deliveries: the unit publishes them after its commit
+      tx.emitted();
+      return 'created';
     },
     async list(tenantId, filter: RunFilter, limit, offset, startingAfter) {
       const values: unknown[] = [tenantId];

@@ -3,7 +3,6 @@ import type { JsonText } from '../../records/json-text.js';
 import type { RunErrorCode, RunRow, RunStatus } from '../../records/run.js';
 import type { LedgerEntry } from '../../records/transaction.js';
 import type { EventType } from '../../records/event.js';
-import type { HeldKey } from '../held-key.js';
 
 /** Runs as tenants see them, and the queue workers take them from. Part of the storage layer's contract (../types.ts). */
 
@@ -69,13 +68,35 @@ export interface RunLifecycle {
   finish(run: RunRow, outcome: RunOutcome): RunChange;
 }
 
+/**
+ * What a unit of work (./unit-of-work.ts) changes of a tenant's runs, inside its transaction: the run, its
+ * queue entry and its counters, and the event of the change (the lifecycle's), emitted through the unit.
+ */
+export interface RunChanges {
+  /**
+   * Inserts the run and its queue entry, unless the tenant already has `maxQueued` runs queued: then
+   * nothing is written and the answer is 'over_limit'.
+   */
+  create(run: RunRow, maxQueued: number): Promise<'created' | 'over_limit'>;
+  /**
+   * Resets a finished (succeeded, failed or cancelled) run and queues it again; 'conflict' when it is queued
+   * or running, 'over_limit' when the tenant has `maxQueued` runs queued.
+   */
+  rerun(
+    runId: string,
+    queueMessageId: string,
+    at: string,
+    maxQueued: number,
+  ): Promise<RunRow | 'conflict' | 'over_limit' | undefined>;
+  /**
+   * Ends a queued or running run as cancelled: its queue entry is done, so the worker holding it loses its
+   * lease, cannot finish it and books nothing. 'conflict' for any other status.
+   */
+  cancel(runId: string, at: string): Promise<RunRow | 'conflict' | undefined>;
+}
+
 /** Runs as tenants see them, and as the queue ends them: the records and the queue commit together. */
 export interface RunRepo extends RunQueue {
-  /**
-   * Inserts the run and its queue entry in one transaction, unless the tenant already has `maxQueued` runs
-   * queued: then nothing is written and the answer is 'over_limit'.
-   */
-  create(run: RunRow, maxQueued: number, effect?: HeldKey): Promise<'created' | 'over_limit'>;
   get(tenantId: string, runId: string): Promise<RunRow | undefined>;
   /**
    * Newest first; each item is a run record serialized as the contract's Run. With `startingAfter` (a run
@@ -91,28 +112,6 @@ export interface RunRepo extends RunQueue {
     offset: number,
     startingAfter?: string,
   ): Promise<(Page<JsonText<Schemas['Run']>> & { lastId: string | null }) | undefined>;
-  /**
-   * Resets a finished (succeeded, failed or cancelled) run and queues it again; 'conflict' when it is queued
-   * or running, 'over_limit' when the tenant has `maxQueued` runs queued.
-   */
-  rerun(
-    tenantId: string,
-    runId: string,
-    queueMessageId: string,
-    at: string,
-    maxQueued: number,
-    effect?: HeldKey,
-  ): Promise<RunRow | 'conflict' | 'over_limit' | undefined>;
-  /**
-   * Ends a queued or running run as cancelled: its queue entry is done, so the worker holding it loses its
-   * lease, cannot finish it and books nothing. 'conflict' for any other status.
-   */
-  cancel(
-    tenantId: string,
-    runId: string,
-    at: string,
-    effect?: HeldKey,
-  ): Promise<RunRow | 'conflict' | undefined>;
   /**
    * Across all tenants, for operators: runs by status, and the entries waiting for a worker at `now` (not
    * leased, or leased until before it).

@@ -1,6 +1,3 @@
-import type { EventData } from '../../records/event.js';
-import type { JsonText } from '../../records/json-text.js';
-import type { HeldKey } from '../held-key.js';
 import type { Page } from './runs.js';
 
 /** Uploads in parts, and the files they become. Part of the storage layer's contract (../types.ts). */
@@ -51,26 +48,25 @@ export interface PendingLimits {
   now: string;
 }
 
-export interface UploadRepo {
+/** What a unit of work (./unit-of-work.ts) changes of a tenant's uploads, inside its transaction. */
+export interface UploadChanges {
   /**
    * Inserts a pending upload unless the tenant's unexpired pending uploads would then number more than
-   * `limits.count` or reserve more than `limits.bytes` (declared sizes): checked and written in one
-   * transaction.
+   * `limits.count` or reserve more than `limits.bytes` (declared sizes): the tenant's creations take turns.
    */
-  create(
-    upload: UploadRow,
-    limits: PendingLimits,
-    effect?: HeldKey,
-  ): Promise<'created' | 'too_many' | 'too_many_bytes'>;
+  create(upload: UploadRow, limits: PendingLimits): Promise<'created' | 'too_many' | 'too_many_bytes'>;
+  /**
+   * Marks the upload completed with its file, once: `created` false and the file that won when another
+   * completion did (it waited for that one's commit).
+   */
+  complete(file: FileRow): Promise<{ file: FileRow; created: boolean }>;
+}
+
+export interface UploadRepo {
   get(tenantId: string, uploadId: string): Promise<UploadRow | undefined>;
   parts(uploadId: string): Promise<PartRow[]>;
   /** Inserts or replaces a part of a pending upload; false when the upload is no longer pending. */
   putPart(part: PartRow): Promise<boolean>;
-  /**
-   * Marks the upload completed with its file, once; returns the file that won when another complete did.
-   * The completion that wins records `upload.completed` with `event` as its data, in the same transaction.
-   */
-  complete(file: FileRow, event: JsonText<EventData>): Promise<{ file: FileRow; created: boolean }>;
   /** Deletes the upload and its part rows if it is still pending; false when it is not (or is gone). */
   deletePending(tenantId: string, uploadId: string): Promise<boolean>;
   /**

@@ -1,7 +1,6 @@
 import type { Schemas } from '../../contract.js';
 import type { EventType } from '../../records/event.js';
 import type { JsonText } from '../../records/json-text.js';
-import type { HeldKey } from '../held-key.js';
 
 /** Webhook endpoints, and the deliveries of events to them. Part of the storage layer's contract (../types.ts). */
 
@@ -59,23 +58,21 @@ export interface AttemptRecord {
   disableIfFailingBefore: string;
 }
 
+/** What a unit of work (./unit-of-work.ts) changes of a tenant's webhook endpoints, inside its transaction. */
+export interface WebhookChanges {
+  /** Inserts the endpoint unless the tenant already has `max` endpoints: the tenant's creations take turns. */
+  create(endpoint: WebhookEndpointRow, max: number): Promise<'created' | 'over_limit'>;
+  /** Replaces the secret, keeping the old one as `previous_secret` until `previousUntil`. */
+  rotate(endpointId: string, secret: string, previousUntil: string): Promise<WebhookEndpointRow | undefined>;
+  /** Enables the endpoint again (its pending deliveries resume); clears `failing_since`. */
+  enable(endpointId: string): Promise<WebhookEndpointRow | undefined>;
+}
+
 export interface WebhookRepo {
-  /** Inserts the endpoint unless the tenant already has `max` endpoints: checked and written at once. */
-  create(endpoint: WebhookEndpointRow, max: number, effect?: HeldKey): Promise<'created' | 'over_limit'>;
   list(tenantId: string): Promise<WebhookEndpointRow[]>;
   get(tenantId: string, endpointId: string): Promise<WebhookEndpointRow | undefined>;
   /** Deletes the endpoint, its deliveries and its attempts; false when the tenant has no such endpoint. */
   delete(tenantId: string, endpointId: string): Promise<boolean>;
-  /** Replaces the secret, keeping the old one as `previous_secret` until `previousUntil`. */
-  rotate(
-    tenantId: string,
-    endpointId: string,
-    secret: string,
-    previousUntil: string,
-    effect?: HeldKey,
-  ): Promise<WebhookEndpointRow | undefined>;
-  /** Enables the endpoint again (its pending deliveries resume); clears `failing_since`. */
-  enable(tenantId: string, endpointId: string, effect?: HeldKey): Promise<WebhookEndpointRow | undefined>;
   /**
    * Takes up to `max` due deliveries of enabled endpoints under a lease, fair across tenants as the run
    * queue is (the tenant with the fewest deliveries under lease first, then the soonest due), and never

@@ -35,7 +35,7 @@ export function fanOutStatement(
 /**
  * Writes an event inside the caller's transaction, with a pending delivery for every enabled endpoint of the
  * tenant that takes its type. `data`: the run's or the upload's JSON as it is now in this transaction. The
- * repository tells the engine once the transaction has committed (the `eventsWritten` it was given).
+ * unit of work (unit-of-work.ts) publishes it once the transaction has committed.
  */
 export async function writeEvent(
   sql: SqlDialect,

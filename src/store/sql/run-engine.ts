@@ -1,5 +1,6 @@
 import type { RunOptions, RunRepo, RunRow, RunStatus } from '../types.js';
 import type { SqlDialect, SqlSession, SqlValue } from './dialect.js';
+import type { WorkSession } from './unit-of-work.js';
 import { RUN_COLUMNS } from './run-rules.js';
 
 /**
@@ -96,10 +97,10 @@ export async function roomInQueue(
 /** What differs between the engines' runs: the sequence, the counters and the blocks the list reads. */
 export interface RunEngine {
   /**
-   * Inserts the run, its queue entry, its counters and the run.created event (RunRepo.create); the engine's
-   * own, as its sequence and its blocks are.
+   * Inserts the run, its queue entry, its counters and the run.created event in the unit's transaction
+   * (RunChanges.create); the engine's own, as its sequence and its blocks are.
    */
-  create: RunRepo['create'];
+  create(tx: WorkSession, run: RunRow, maxQueued: number): Promise<'created' | 'over_limit'>;
   /** The list (RunRepo.list), over the engine's blocks. */
   list: RunRepo['list'];
   /** Moves one run between the status counters, inside the caller's transaction. */

@@ -1,12 +1,19 @@
-import type { HeldKey } from '../held-key.js';
-import type { ClaimedRun, RunChange, RunJson, RunLifecycle, RunRepo, RunRow, RunStatus } from '../types.js';
+import type {
+  ClaimedRun,
+  RunChange,
+  RunChanges,
+  RunJson,
+  RunLifecycle,
+  RunRepo,
+  RunRow,
+  RunStatus,
+} from '../types.js';
 import { fairTenantsQuery, RUN_COLUMNS } from './run-rules.js';
 import { RUN, type RunEngine, type RunRecord, roomInQueue, runValues, toRun } from './run-engine.js';
 import { RUN_VIEW_VERSION, runJson } from '../../records/run.js';
 import type { SqlDialect, SqlSession, SqlValue } from './dialect.js';
-import { recordEffect } from './idempotency.js';
 import { writeLedger } from './ledger.js';
-import { writeEvent } from './outbox.js';
+import type { Transact, WorkSession } from './unit-of-work.js';
 
 /** Every column but the id, as a run is written whole: `col = ?` each, in RUN_COLUMNS' order. */
 const WRITE_RUN = RUN_COLUMNS.slice(1)
@@ -14,16 +21,16 @@ const WRITE_RUN = RUN_COLUMNS.slice(1)
   .join(', ');
 
 /**
- * Runs as tenants change them and as the queue ends them, written once: the engine brings its creation,
- * its list and its counters (`RunEngine`); the lifecycle decides what each change makes of a run, and this
- * writes it. `eventsWritten`: the engine's step after a commit that wrote events.
+ * Runs as tenants change them (in their units of work: `changes`) and as the queue ends them (`repo`),
+ * written once: the engine brings its creation, its list and its counters (`RunEngine`); the lifecycle
+ * decides what each change makes of a run, and this writes it. `transact`: the queue's own transactions.
  */
 export function sqlRuns(
   sql: SqlDialect,
   engine: RunEngine,
   lifecycle: RunLifecycle,
-  eventsWritten: () => Promise<void>,
-): RunRepo {
+  transact: Transact,
+): { repo: RunRepo; changes: (tx: WorkSession, tenantId: string) => RunChanges } {
   /** The run read under its row lock, with its sequence number (the counters' blocks go by it). */
   const lockedRun = async (
     tx: SqlSession,
@@ -48,7 +55,7 @@ export function sqlRuns(
   };
   /** A status change applied: the run written, moved between the counters, and its event recorded. */
   const apply = async (
-    tx: SqlSession,
+    tx: WorkSession,
     locked: { run: RunRow; seq: number },
     change: RunChange,
     at: string,
@@ -56,7 +63,7 @@ export function sqlRuns(
     const before = locked.run;
     const record = await write(tx, change.run);
     await engine.move(tx, { ...before, seq: locked.seq }, before.status, change.run.status);
-    await writeEvent(sql, tx, before.tenant_id, change.event, at, record);
+    await tx.emit(before.tenant_id, change.event, at, record);
   };
   /** The run of a queue entry `workerId` leases, if it still does (`lock`: the entry's row lock, if any). */
   const heldRun = (tx: SqlSession, queueMessageId: string, workerId: string, lock: string) =>
@@ -67,8 +74,51 @@ export function sqlRuns(
   // the fairest few tenants: an entry another claimer holds is skipped, and the next tenant's tried
   const fairTenants = fairTenantsQuery('?', 8);
 
-  return {
-    create: engine.create,
+  const changes = (tx: WorkSession, tenantId: string): RunChanges => ({
+    async create(run, maxQueued) {
+      if (run.tenant_id !== tenantId) throw new Error(`run ${run.id} is not of the unit's tenant`);
+      const created = await engine.create(tx, run, maxQueued);
+      if (created === 'created') tx.afterCommit(engine.queued);
+      return created;
+    },
+    async rerun(runId, queueMessageId, at, maxQueued) {
+      const locked = await lockedRun(tx, 'id = ? AND tenant_id = ?', [runId, tenantId]);
+      if (!locked) return undefined;
+      const change = lifecycle.rerun(locked.run, queueMessageId);
+      if (change === 'conflict') return change;
+      if (!(await roomInQueue(sql, tx, tenantId, maxQueued))) return 'over_limit';
+      await tx.run(
+        'INSERT INTO run_queue (id, run_id, tenant_id, attempt, enqueued_at) VALUES (?, ?, ?, ?, ?)',
+        [change.run.queue_message_id, runId, tenantId, change.run.attempt, at],
+      );
+      await apply(tx, locked, change, at);
+      tx.afterCommit(engine.queued);
+      return change.run;
+    },
+    async cancel(runId, at) {
+      const current = await tx.get<{ queue_message_id: string }>(
+        'SELECT queue_message_id FROM runs WHERE id = ? AND tenant_id = ?',
+        [runId, tenantId],
+      );
+      if (!current) return undefined;
+      // the queue entry before the run, in the order claim and finish lock them
+      await tx.get(`SELECT 1 AS locked FROM run_queue WHERE id = ?${sql.text.rowLock('wait')}`, [
+        current.queue_message_id,
+      ]);
+      const locked = (await lockedRun(tx, 'id = ? AND tenant_id = ?', [runId, tenantId]))!;
+      const change = lifecycle.cancel(locked.run, at);
+      if (change === 'conflict') return change;
+      // the queue entry is done: the worker holding it loses its lease and cannot finish the run
+      await tx.run(
+        'UPDATE run_queue SET done_at = ?, lease_owner = NULL, lease_until = NULL WHERE id = ? AND done_at IS NULL',
+        [at, locked.run.queue_message_id],
+      );
+      await apply(tx, locked, change, at);
+      return change.run;
+    },
+  });
+
+  const repo: RunRepo = {
     list: engine.list,
     watch: engine.watch,
     async get(tenantId, runId) {
@@ -76,57 +126,8 @@ export function sqlRuns(
         await sql.get<RunRecord>(`SELECT ${RUN} FROM runs WHERE id = ? AND tenant_id = ?`, [runId, tenantId]),
       );
     },
-    async rerun(tenantId, runId, queueMessageId, at, maxQueued, effect?: HeldKey) {
-      const result = await sql.transaction(async (tx) => {
-        const locked = await lockedRun(tx, 'id = ? AND tenant_id = ?', [runId, tenantId]);
-        if (!locked) return undefined;
-        const change = lifecycle.rerun(locked.run, queueMessageId);
-        if (change === 'conflict') return change;
-        if (!(await roomInQueue(sql, tx, tenantId, maxQueued))) return 'over_limit' as const;
-        await tx.run(
-          'INSERT INTO run_queue (id, run_id, tenant_id, attempt, enqueued_at) VALUES (?, ?, ?, ?, ?)',
-          [change.run.queue_message_id, runId, tenantId, change.run.attempt, at],
-        );
-        await apply(tx, locked, change, at);
-        await recordEffect(tx, effect, runId);
-        return change.run;
-      });
-      if (typeof result === 'object') {
-        engine.queued();
-        await eventsWritten();
-      }
-      return result;
-    },
-    async cancel(tenantId, runId, at, effect) {
-      const result = await sql.transaction(async (tx) => {
-        const current = await tx.get<{ queue_message_id: string }>(
-          'SELECT queue_message_id FROM runs WHERE id = ? AND tenant_id = ?',
-          [runId, tenantId],
-        );
-        if (!current) return undefined;
-        // the queue entry before the run, in the order claim and finish lock them
-        await tx.get(`SELECT 1 AS locked FROM run_queue WHERE id = ?${sql.text.rowLock('wait')}`, [
-          current.queue_message_id,
-        ]);
-        const locked = (await lockedRun(tx, 'id = ? AND tenant_id = ?', [runId, tenantId]))!;
-        const change = lifecycle.cancel(locked.run, at);
-        if (change === 'conflict') return change;
-        // the queue entry is done: the worker holding it loses its lease and cannot finish the run
-        await tx.run(
-          'UPDATE run_queue SET done_at = ?, lease_owner = NULL, lease_until = NULL WHERE id = ? AND done_at IS NULL',
-          [at, locked.run.queue_message_id],
-        );
-        await apply(tx, locked, change, at);
-        await recordEffect(tx, effect, runId);
-        return change.run;
-      });
-      if (typeof result === 'object') await eventsWritten();
-      return result;
-    },
     async claim(workerId, now, leaseUntil) {
-      let started = false;
-      const claimed = await sql.transaction(async (tx): Promise<ClaimedRun | undefined> => {
-        started = false;
+      return transact(async (tx): Promise<ClaimedRun | undefined> => {
         const tenants = await tx.all<{ tenantId: string }>(fairTenants, [now, now]);
         for (const { tenantId } of tenants) {
           // an entry another claimer holds right now is skipped, not waited for
@@ -147,7 +148,6 @@ export function sqlRuns(
           if (change) {
             await apply(tx, locked, change, now);
             run = change.run;
-            started = true;
           }
           const file = await tx.get<{ key: string }>('SELECT storage_key AS key FROM files WHERE id = ?', [
             run.file_id,
@@ -156,8 +156,6 @@ export function sqlRuns(
         }
         return undefined;
       });
-      if (started) await eventsWritten();
-      return claimed;
     },
     async renewLease(queueMessageId, workerId, leaseUntil) {
       const renewed = await sql.run(
@@ -200,7 +198,7 @@ export function sqlRuns(
       });
     },
     async finish(queueMessageId, workerId, outcome, booking) {
-      const finished = await sql.transaction(async (tx) => {
+      return transact(async (tx) => {
         const held = await heldRun(tx, queueMessageId, workerId, sql.text.rowLock('wait'));
         if (!held) return false;
         const locked = (await lockedRun(tx, 'id = ?', [held.run_id]))!;
@@ -216,8 +214,7 @@ export function sqlRuns(
         if (booking) await writeLedger(tx, booking, queueMessageId);
         return true;
       });
-      if (finished) await eventsWritten();
-      return finished;
     },
   };
+  return { repo, changes };
 }

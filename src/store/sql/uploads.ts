@@ -1,7 +1,6 @@
-import type { FileRow, PartRow, PendingLimits, UploadRepo, UploadRow } from '../types.js';
+import type { FileRow, PartRow, PendingLimits, UploadChanges, UploadRepo, UploadRow } from '../types.js';
 import type { SqlDialect, SqlValue } from './dialect.js';
-import { recordEffect } from './idempotency.js';
-import { writeEvent } from './outbox.js';
+import type { WorkSession } from './unit-of-work.js';
 
 const UPLOAD =
   'id, tenant_id, file_name, size_bytes, content_type, sha256, part_size, part_count, status, file_id, created_at, expires_at, multipart_id';
@@ -33,8 +32,74 @@ function toFile(row: FileRecord | undefined): FileRow | undefined {
   return row && { ...row, encrypted: Boolean(row.encrypted) };
 }
 
-/** `eventsWritten`: the engine's step after a commit that wrote events (it wakes the event streams). */
-export function sqlUploads(sql: SqlDialect, eventsWritten: () => Promise<void>): UploadRepo {
+/** What a unit of work changes of the tenant's uploads, in its transaction `tx`. */
+export function sqlUploadChanges(sql: SqlDialect, tx: WorkSession, tenantId: string): UploadChanges {
+  const ownTenant = (row: { id: string; tenant_id: string }) => {
+    if (row.tenant_id !== tenantId) throw new Error(`${row.id} is not of the unit's tenant`);
+  };
+  return {
+    async create(upload, limits) {
+      ownTenant(upload);
+      // the tenant's creations take turns, so two at once cannot both pass the limits
+      await sql.takeTurn(tx, `uploads:${tenantId}`);
+      const totals = await tx.get<{ count: number; bytes: number }>(PENDING_TOTALS, [tenantId, limits.now]);
+      const refused = judgePendingLimits(totals!, upload, limits);
+      if (refused) return refused;
+      const values: SqlValue[] = [
+        upload.id,
+        upload.tenant_id,
+        upload.file_name,
+        upload.size_bytes,
+        upload.content_type,
+        upload.sha256,
+        upload.part_size,
+        upload.part_count,
+        upload.status,
+        upload.file_id,
+        upload.created_at,
+        upload.expires_at,
+        upload.multipart_id,
+      ];
+      await tx.run(`INSERT INTO uploads (${UPLOAD}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, values);
+      return 'created';
+    },
+    async complete(file) {
+      ownTenant(file);
+      const won = await tx.run(
+        `UPDATE uploads SET status = 'completed', file_id = ? WHERE id = ? AND tenant_id = ? AND status = 'pending'`,
+        [file.id, file.upload_id, tenantId],
+      );
+      if (won === 0) {
+        // the row lock of the UPDATE waited for a concurrent complete to commit: its file is there now
+        const existing = toFile(
+          await tx.get<FileRecord>(`SELECT ${FILE} FROM files WHERE upload_id = ? AND tenant_id = ?`, [
+            file.upload_id,
+            tenantId,
+          ]),
+        );
+        if (!existing) throw new Error(`upload ${file.upload_id} is neither pending nor completed`);
+        return { file: existing, created: false };
+      }
+      await tx.run(`INSERT INTO files (${FILE}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
+        file.id,
+        file.tenant_id,
+        file.upload_id,
+        file.file_name,
+        file.size_bytes,
+        file.sha256,
+        file.page_count,
+        file.pdf_version,
+        file.encrypted ? 1 : 0,
+        file.storage_key,
+        file.created_at,
+      ]);
+      await tx.run('DELETE FROM upload_parts WHERE upload_id = ?', [file.upload_id]);
+      return { file, created: true };
+    },
+  };
+}
+
+export function sqlUploads(sql: SqlDialect): UploadRepo {
   return {
     async listPending(tenantId, now, limit, offset, startingAfter) {
       let after = { expiresAt: '', id: '' };
@@ -65,39 +130,6 @@ export function sqlUploads(sql: SqlDialect, eventsWritten: () => Promise<void>):
         lastId: found.length > limit ? items[items.length - 1]!.id : null,
       };
     },
-    async create(upload, limits, effect) {
-      return sql.transaction(async (tx) => {
-        // the tenant's creations take turns, so two at once cannot both pass the limits
-        await sql.takeTurn(tx, `uploads:${upload.tenant_id}`);
-        const totals = await tx.get<{ count: number; bytes: number }>(PENDING_TOTALS, [
-          upload.tenant_id,
-          limits.now,
-        ]);
-        const refused = judgePendingLimits(totals!, upload, limits);
-        if (refused) return refused;
-        const values: SqlValue[] = [
-          upload.id,
-          upload.tenant_id,
-          upload.file_name,
-          upload.size_bytes,
-          upload.content_type,
-          upload.sha256,
-          upload.part_size,
-          upload.part_count,
-          upload.status,
-          upload.file_id,
-          upload.created_at,
-          upload.expires_at,
-          upload.multipart_id,
-        ];
-        await tx.run(
-          `INSERT INTO uploads (${UPLOAD}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          values,
-        );
-        await recordEffect(tx, effect, upload.id);
-        return 'created' as const;
-      });
-    },
     async get(tenantId, uploadId) {
       return sql.get<UploadRow>(`SELECT ${UPLOAD} FROM uploads WHERE id = ? AND tenant_id = ?`, [
         uploadId,
@@ -119,43 +151,6 @@ export function sqlUploads(sql: SqlDialect, eventsWritten: () => Promise<void>):
         [part.upload_id, part.part_number, part.size_bytes, part.sha256, part.received_at, part.upload_id],
       );
       return written === 1;
-    },
-    async complete(file, event) {
-      const result = await sql.transaction(async (tx) => {
-        const won = await tx.run(
-          `UPDATE uploads SET status = 'completed', file_id = ? WHERE id = ? AND tenant_id = ? AND status = 'pending'`,
-          [file.id, file.upload_id, file.tenant_id],
-        );
-        if (won === 0) {
-          // the row lock of the UPDATE waited for a concurrent complete to commit: its file is there now
-          const existing = toFile(
-            await tx.get<FileRecord>(`SELECT ${FILE} FROM files WHERE upload_id = ? AND tenant_id = ?`, [
-              file.upload_id,
-              file.tenant_id,
-            ]),
-          );
-          if (!existing) throw new Error(`upload ${file.upload_id} is neither pending nor completed`);
-          return { file: existing, created: false };
-        }
-        await tx.run(`INSERT INTO files (${FILE}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
-          file.id,
-          file.tenant_id,
-          file.upload_id,
-          file.file_name,
-          file.size_bytes,
-          file.sha256,
-          file.page_count,
-          file.pdf_version,
-          file.encrypted ? 1 : 0,
-          file.storage_key,
-          file.created_at,
-        ]);
-        await tx.run('DELETE FROM upload_parts WHERE upload_id = ?', [file.upload_id]);
-        await writeEvent(sql, tx, file.tenant_id, 'upload.completed', file.created_at, event);
-        return { file, created: true };
-      });
-      if (result.created) await eventsWritten();
-      return result;
     },
     async deletePending(tenantId, uploadId) {
       const deleted = await sql.run(

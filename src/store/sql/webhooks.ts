@@ -6,11 +6,12 @@ import type {
   ClaimRequest,
   DeliveryAttempt,
   EventJson,
+  WebhookChanges,
   WebhookRepo,
 } from '../types.js';
 import { eventTypesColumn } from './outbox.js';
 import type { SqlDialect, SqlSession, SqlText, SqlValue } from './dialect.js';
-import { recordEffect } from './idempotency.js';
+import type { WorkSession } from './unit-of-work.js';
 
 export interface EndpointRecord extends Omit<WebhookEndpointRow, 'events'> {
   events: string | null;
@@ -106,6 +107,62 @@ export type DueCandidates = (
 function valuesList(rows: number, columns: number): string {
   const row = `(${new Array<string>(columns).fill('?').join(', ')})`;
   return new Array<string>(rows).fill(row).join(', ');
+}
+
+const endpointAfter = async (tx: SqlSession, tenantId: string, endpointId: string) =>
+  toEndpoint(
+    await tx.get<EndpointRecord>(
+      `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE id = ? AND tenant_id = ?`,
+      [endpointId, tenantId],
+    ),
+  );
+
+/** What a unit of work changes of the tenant's webhook endpoints, in its transaction `tx`. */
+export function sqlWebhookChanges(sql: SqlDialect, tx: WorkSession, tenantId: string): WebhookChanges {
+  return {
+    async create(endpoint, max) {
+      if (endpoint.tenant_id !== tenantId) throw new Error(`${endpoint.id} is not of the unit's tenant`);
+      // one creation at a time per tenant: the count and the insert cannot interleave with another's
+      await sql.takeTurn(tx, `webhooks:${tenantId}`);
+      const counted = await tx.get<{ n: number }>(
+        'SELECT CAST(COUNT(*) AS integer) AS n FROM webhook_endpoints WHERE tenant_id = ?',
+        [tenantId],
+      );
+      if (counted!.n >= max) return 'over_limit';
+      await tx.run(
+        `INSERT INTO webhook_endpoints (${ENDPOINT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        [
+          endpoint.id,
+          endpoint.tenant_id,
+          endpoint.url,
+          eventTypesColumn(endpoint.events),
+          endpoint.description,
+          endpoint.status,
+          endpoint.secret,
+          endpoint.previous_secret,
+          endpoint.previous_secret_until,
+          endpoint.failing_since,
+          endpoint.created_at,
+        ],
+      );
+      return 'created';
+    },
+    async rotate(endpointId, secret, previousUntil) {
+      const changed = await tx.run(
+        `UPDATE webhook_endpoints SET previous_secret = secret, previous_secret_until = ?, secret = ?
+         WHERE id = ? AND tenant_id = ?`,
+        [previousUntil, secret, endpointId, tenantId],
+      );
+      return changed === 0 ? undefined : endpointAfter(tx, tenantId, endpointId);
+    },
+    async enable(endpointId) {
+      const changed = await tx.run(
+        `UPDATE webhook_endpoints SET status = 'enabled', failing_since = NULL WHERE id = ? AND tenant_id = ?`,
+        [endpointId, tenantId],
+      );
+      return changed === 0 ? undefined : endpointAfter(tx, tenantId, endpointId);
+    },
+  };
 }
 
 export function sqlWebhooks(sql: SqlDialect, dueCandidates: DueCandidates): WebhookRepo {
@@ -229,44 +286,7 @@ export function sqlWebhooks(sql: SqlDialect, dueCandidates: DueCandidates): Webh
     });
   };
 
-  const endpointAfter = async (tx: SqlSession, tenantId: string, endpointId: string) =>
-    toEndpoint(
-      await tx.get<EndpointRecord>(
-        `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE id = ? AND tenant_id = ?`,
-        [endpointId, tenantId],
-      ),
-    );
-
   return {
-    async create(endpoint, max, effect) {
-      return sql.transaction(async (tx) => {
-        // one creation at a time per tenant: the count and the insert cannot interleave with another's
-        await sql.takeTurn(tx, `webhooks:${endpoint.tenant_id}`);
-        const counted = await tx.get<{ n: number }>(
-          'SELECT CAST(COUNT(*) AS integer) AS n FROM webhook_endpoints WHERE tenant_id = ?',
-          [endpoint.tenant_id],
-        );
-        if (counted!.n >= max) return 'over_limit' as const;
-        await tx.run(
-          `INSERT INTO webhook_endpoints (${ENDPOINT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          [
-            endpoint.id,
-            endpoint.tenant_id,
-            endpoint.url,
-            eventTypesColumn(endpoint.events),
-            endpoint.description,
-            endpoint.status,
-            endpoint.secret,
-            endpoint.previous_secret,
-            endpoint.previous_secret_until,
-            endpoint.failing_since,
-            endpoint.created_at,
-          ],
-        );
-        await recordEffect(tx, effect, endpoint.id);
-        return 'created' as const;
-      });
-    },
     async list(tenantId) {
       const rows = await sql.all<EndpointRecord>(
         `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE tenant_id = ? ORDER BY created_at, id`,
@@ -287,30 +307,6 @@ export function sqlWebhooks(sql: SqlDialect, dueCandidates: DueCandidates): Webh
         await tx.run('DELETE FROM webhook_deliveries WHERE endpoint_id = ?', [endpointId]);
         await tx.run('DELETE FROM webhook_attempts WHERE endpoint_id = ?', [endpointId]);
         return true;
-      });
-    },
-    async rotate(tenantId, endpointId, secret, previousUntil, effect) {
-      // the change and its record on the request's idempotency key commit together
-      return sql.transaction(async (tx) => {
-        const changed = await tx.run(
-          `UPDATE webhook_endpoints SET previous_secret = secret, previous_secret_until = ?, secret = ?
-           WHERE id = ? AND tenant_id = ?`,
-          [previousUntil, secret, endpointId, tenantId],
-        );
-        if (changed === 0) return undefined;
-        await recordEffect(tx, effect, endpointId);
-        return endpointAfter(tx, tenantId, endpointId);
-      });
-    },
-    async enable(tenantId, endpointId, effect) {
-      return sql.transaction(async (tx) => {
-        const changed = await tx.run(
-          `UPDATE webhook_endpoints SET status = 'enabled', failing_since = NULL WHERE id = ? AND tenant_id = ?`,
-          [endpointId, tenantId],
-        );
-        if (changed === 0) return undefined;
-        await recordEffect(tx, effect, endpointId);
-        return endpointAfter(tx, tenantId, endpointId);
       });
     },
     async claim(workerId, now, leaseUntil, perEndpoint, max) {

@@ -9,8 +9,8 @@ const HEAD = `SELECT printf('%020d', coalesce(max(seq), 0)) AS head FROM events`
 
 /**
  * SQLite's event log: the position is the row's seq (one writer at a time commits in seq order). It cannot
- * hear another process's writes: `written` wakes this process's watchers after its own commits (the
- * `eventsWritten` the repositories that write events are given), and the streams poll for the rest.
+ * hear another process's writes: `written` wakes this process's watchers after its own commits (the step
+ * its units of work take after a commit that wrote events), and the streams poll for the rest.
  */
 export function sqliteEvents(sql: SqlDialect): EventRepo & { written(): Promise<void> } {
   const hearers = new Set<() => void>();

@@ -12,6 +12,8 @@ import { refreshStoredViews } from './stored-views.js';
 import { sqlUploads } from '../sql/uploads.js';
 import { sqliteDueCandidates } from './webhooks.js';
 import { sqlWebhooks } from '../sql/webhooks.js';
+import { transactor } from '../sql/unit-of-work.js';
+import { tenantUnits } from '../sql/units.js';
 
 /** Busy past busy_timeout, a full or failing disk, a closed handle: nothing the request did wrong. */
 function translate(error: unknown): unknown {
@@ -28,14 +30,17 @@ export function openSqliteStore(dataDir: string, lifecycle: RunLifecycle): Store
   refreshStoredViews(db);
   const sql = new SqliteDialect(db);
   const events = sqliteEvents(sql);
-  const eventsWritten = () => events.written();
+  // what commits events wakes this process's streams
+  const transact = transactor(sql, () => events.written());
+  const runs = sqlRuns(sql, sqliteRunEngine(sql), lifecycle, transact);
   return guardStore(
     {
+      transaction: tenantUnits(sql, transact, runs.changes),
       tenants: sqlTenants(sql),
-      uploads: sqlUploads(sql, eventsWritten),
+      uploads: sqlUploads(sql),
       events,
       webhooks: sqlWebhooks(sql, sqliteDueCandidates),
-      runs: sqlRuns(sql, sqliteRunEngine(sql, eventsWritten), lifecycle, eventsWritten),
+      runs: runs.repo,
       ledger: sqlLedger(sql),
       idempotency: sqlIdempotency(sql),
       rateBuckets: null,

@@ -9,8 +9,6 @@ import {
 } from '../sql/run-rules.js';
 import { idOfRunJson, RUN_VIEW_VERSION, runJson } from '../../records/run.js';
 import type { SqlDialect, SqlSession, SqlValue } from '../sql/dialect.js';
-import { recordEffect } from '../sql/idempotency.js';
-import { writeEvent } from '../sql/outbox.js';
 import { roomInQueue, RUN, type RunEngine, runValues } from '../sql/run-engine.js';
 
 const RUN_PLACEHOLDERS = RUN.split(',')
@@ -48,7 +46,7 @@ async function move(
  * well, and the list reads that: one string per row instead of its 23 columns. SQLite cannot hear another
  * process's commit: workers find its runs at their next poll.
  */
-export function sqliteRunEngine(sql: SqlDialect, eventsWritten: () => Promise<void>): RunEngine {
+export function sqliteRunEngine(sql: SqlDialect): RunEngine {
   /** The filtered page's WHERE, and its values after the tenant's and `before`. */
   const filterClause = (filter: RunFilter): { where: string[]; values: SqlValue[] } => {
     const where: string[] = [];
@@ -75,29 +73,24 @@ export function sqliteRunEngine(sql: SqlDialect, eventsWritten: () => Promise<vo
     watch() {
       return () => undefined;
     },
-    async create(run, maxQueued, effect) {
-      const created = await sql.transaction(async (tx) => {
-        if (!(await roomInQueue(sql, tx, run.tenant_id, maxQueued))) return 'over_limit' as const;
-        const { seq } = (await tx.get<{ seq: number }>(
-          'UPDATE tenants SET run_seq = run_seq + 1 WHERE id = ? RETURNING run_seq AS seq',
-          [run.tenant_id],
-        ))!;
-        const record = runJson(run);
-        await tx.run(
-          `INSERT INTO runs (seq, ${RUN}, record, record_view) VALUES (?, ${RUN_PLACEHOLDERS}, ?, ${RUN_VIEW_VERSION})`,
-          [seq, ...runValues(run), record],
-        );
-        await tx.run(
-          'INSERT INTO run_queue (id, run_id, tenant_id, attempt, enqueued_at) VALUES (?, ?, ?, ?, ?)',
-          [run.queue_message_id, run.id, run.tenant_id, run.attempt, run.created_at],
-        );
-        await move(tx, run, null, run.status);
-        await writeEvent(sql, tx, run.tenant_id, 'run.created', run.created_at, record);
-        await recordEffect(tx, effect, run.id);
-        return 'created' as const;
-      });
-      if (created === 'created') await eventsWritten();
-      return created;
+    async create(tx, run, maxQueued) {
+      if (!(await roomInQueue(sql, tx, run.tenant_id, maxQueued))) return 'over_limit';
+      const { seq } = (await tx.get<{ seq: number }>(
+        'UPDATE tenants SET run_seq = run_seq + 1 WHERE id = ? RETURNING run_seq AS seq',
+        [run.tenant_id],
+      ))!;
+      const record = runJson(run);
+      await tx.run(
+        `INSERT INTO runs (seq, ${RUN}, record, record_view) VALUES (?, ${RUN_PLACEHOLDERS}, ?, ${RUN_VIEW_VERSION})`,
+        [seq, ...runValues(run), record],
+      );
+      await tx.run(
+        'INSERT INTO run_queue (id, run_id, tenant_id, attempt, enqueued_at) VALUES (?, ?, ?, ?, ?)',
+        [run.queue_message_id, run.id, run.tenant_id, run.attempt, run.created_at],
+      );
+      await move(tx, run, null, run.status);
+      await tx.emit(run.tenant_id, 'run.created', run.created_at, record);
+      return 'created';
     },
     async list(tenantId, filter: RunFilter, limit, offset, startingAfter) {
       // a cursor is the run's per-tenant sequence number: the page is the runs below it

@@ -1,0 +1,57 @@
+import type { EventDataJson, EventType } from '../types.js';
+import type { SqlDialect, SqlSession, SqlValue } from './dialect.js';
+import { writeEvent } from './outbox.js';
+
+/**
+ * The session of one write transaction, with what must happen once it has committed: the events it wrote
+ * published (the engine's step: SQLite wakes this process's streams, PostgreSQL notifies every process),
+ * and the hooks its writers left. Nothing of it runs when the transaction rolls back.
+ */
+export interface WorkSession extends SqlSession {
+  /** Writes the event and its pending deliveries in this transaction (outbox.ts writeEvent). */
+  emit(tenantId: string, type: EventType, at: string, data: EventDataJson): Promise<void>;
+  /** An event this transaction wrote by a statement of its own (PostgreSQL's one-statement run creation). */
+  emitted(): void;
+  /** Runs once the transaction has committed. */
+  afterCommit(hook: () => void): void;
+}
+
+/** Runs `work` in one write transaction, then what its commit calls for. */
+export type Transact = <T>(work: (tx: WorkSession) => Promise<T>) => Promise<T>;
+
+/**
+ * Transactions that end the same way on both engines: the work commits (PostgreSQL may run it again after a
+ * serialization failure: what an attempt asked for is forgotten with it), then its hooks run, then, when it
+ * wrote events, `published` is awaited: the repositories never call the engine's publish step themselves.
+ */
+export function transactor(sql: SqlDialect, published: () => Promise<void>): Transact {
+  return async <T>(work: (tx: WorkSession) => Promise<T>): Promise<T> => {
+    let hooks: (() => void)[] = [];
+    let wroteEvents = false;
+    const result = await sql.transaction(async (session) => {
+      hooks = [];
+      wroteEvents = false;
+      const tx: WorkSession = {
+        all: <R extends object>(text: string, values?: readonly SqlValue[]) => session.all<R>(text, values),
+        get: <R extends object>(text: string, values?: readonly SqlValue[]) => session.get<R>(text, values),
+        column: <C extends string | number | null>(text: string, values?: readonly SqlValue[]) =>
+          session.column<C>(text, values),
+        run: (text: string, values?: readonly SqlValue[]) => session.run(text, values),
+        async emit(tenantId, type, at, data) {
+          await writeEvent(sql, session, tenantId, type, at, data);
+          wroteEvents = true;
+        },
+        emitted() {
+          wroteEvents = true;
+        },
+        afterCommit(hook) {
+          hooks.push(hook);
+        },
+      };
+      return work(tx);
+    });
+    for (const hook of hooks) hook();
+    if (wroteEvents) await published();
+    return result;
+  };
+}
