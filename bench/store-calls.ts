@@ -9,14 +9,18 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 interface Store {
+  /** A tenant's unit of work (checkouts before it created runs through `runs.create`). */
+  transaction?<T>(tenantId: string, work: (tx: { runs: { create: Creates } }) => Promise<T>): Promise<T>;
   runs: {
-    create(run: unknown, maxQueued: number): Promise<unknown>;
+    create?: Creates;
     list(tenantId: string, filter: object, limit: number, offset: number): Promise<unknown>;
     get(tenantId: string, runId: string): Promise<unknown>;
   };
   tenants: { lookupToken(hash: string): Promise<unknown> };
   close(): Promise<void>;
 }
+
+type Creates = (run: unknown, maxQueued: number) => Promise<unknown>;
 
 const root = path.resolve(process.argv[2] ?? '.');
 const load = (file: string) => import(path.join(root, file)) as Promise<Record<string, unknown>>;
@@ -40,9 +44,12 @@ const tenant = await new Tenants(store, systemClock).create('t');
 const tenantId = tenant.tenant_id!;
 const { fileId } = await completedUpload(store, tenantId);
 const ids = { tenantId, userId: tenant.user_id, fileId };
+const createRun = (run: unknown, maxQueued: number) =>
+  store.transaction
+    ? store.transaction(tenantId, (tx) => tx.runs.create(run, maxQueued))
+    : store.runs.create!(run, maxQueued);
 const RUNS = 30_000;
-for (let i = 0; i < RUNS; i++)
-  await store.runs.create(queuedRun(ids, i % 2 ? 'pdf-text' : 'pdf-preflight'), 1e9);
+for (let i = 0; i < RUNS; i++) await createRun(queuedRun(ids, i % 2 ? 'pdf-text' : 'pdf-preflight'), 1e9);
 
 async function time(label: string, call: () => Promise<unknown>, calls = 5000): Promise<void> {
   for (let i = 0; i < calls / 2; i++) await call();
@@ -66,6 +73,6 @@ await time(
 );
 await time('run, not found', () => store.runs.get(tenantId, 'none'));
 await time('token lookup', () => store.tenants.lookupToken('none'));
-await time('run creation', () => store.runs.create(queuedRun(ids), 1e9));
+await time('run creation', () => createRun(queuedRun(ids), 1e9));
 await store.close();
 rmSync(dir, { recursive: true, force: true });

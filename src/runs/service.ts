@@ -78,15 +78,18 @@ export class Runs {
       created_at: this.clock.now().toISOString(),
       options,
     });
-    const created = await this.store.transaction(
-      principal.tenantId,
-      async (tx) => {
-        const outcome = await tx.runs.create(run, this.maxQueuedPerTenant);
-        if (outcome === 'created') await tx.recordEffect(run.id);
-        return outcome;
-      },
-      effect,
-    );
+    // with nothing to record beside it, a creation is a unit of its own: one statement on PostgreSQL
+    const created = effect
+      ? await this.store.transaction(
+          principal.tenantId,
+          async (tx) => {
+            const outcome = await tx.runs.create(run, this.maxQueuedPerTenant);
+            if (outcome === 'created') await tx.recordEffect(run.id);
+            return outcome;
+          },
+          effect,
+        )
+      : await this.store.runs.create(run, this.maxQueuedPerTenant);
     if (created === 'over_limit') throw this.tooManyQueued();
     this.queued.emit();
     return run;

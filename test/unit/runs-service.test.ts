@@ -18,7 +18,8 @@ const file = { id: 'f1', tenant_id: 't1', file_name: 'a.pdf' } as FileRow;
 function fakeStore(answers: { create?: 'created' | 'over_limit'; rerun?: unknown; cancel?: unknown } = {}) {
   const created: RunRow[] = [];
   const { sut: store, mocks } = newTestService(({ store }) => store);
-  mocks.unit.runs.create.mockImplementation(async (run) => {
+  // a request without an idempotency key creates its run as a unit of its own (store.runs.create)
+  mocks.store.runs.create.mockImplementation(async (run) => {
     if ((answers.create ?? 'created') === 'created') created.push(run);
     return answers.create ?? 'created';
   });

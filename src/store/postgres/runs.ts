@@ -1,4 +1,5 @@
-import type { RunJson, RunFilter, RunStatus } from '../types.js';
+import type { RunJson, RunFilter, RunRow, RunStatus } from '../types.js';
+import type { WorkSession } from '../sql/unit-of-work.js';
 import type { Postgres } from './database.js';
 import { fanOutStatement, newEventId, typeNeedle } from '../sql/outbox.js';
 import { eventJson } from '../../records/event.js';
@@ -139,6 +140,26 @@ export function postgresRunEngine(db: Postgres, sql: SqlDialect): RunEngine & { 
     }, ANNOUNCE_DELAY_MS);
   };
 
+  /** The statement's parameters but the cap: the run, its JSON, and its run.created event. */
+  const creationValues = (run: RunRow): SqlValue[] => {
+    const eventId = newEventId();
+    const json = runJson(run);
+    return [...runValues(run), json, eventId, eventJson(eventId, 'run.created', run.created_at, json)];
+  };
+  /** The statement wrote run.created and its deliveries: the unit publishes them after its commit. */
+  const created = (tx: WorkSession): 'created' => {
+    tx.emitted();
+    tx.afterCommit(announce);
+    return 'created';
+  };
+  /** Near the cap the tenant's creations take turns, and the cap is counted exactly. */
+  const nearCap = async (tx: WorkSession, run: RunRow, values: SqlValue[], maxQueued: number) => {
+    await sql.takeTurn(tx, queueTurn(run.tenant_id));
+    if ((await queuedCount(tx, run.tenant_id)) >= maxQueued) return 'over_limit';
+    await tx.run(insertNear, values);
+    return created(tx);
+  };
+
   return {
     close() {
       queued.close();
@@ -150,25 +171,17 @@ export function postgresRunEngine(db: Postgres, sql: SqlDialect): RunEngine & { 
       return queued.subscribe(onQueued);
     },
     async create(tx, run, maxQueued) {
-      const eventId = newEventId();
-      const json = runJson(run);
-      const values: SqlValue[] = [
-        ...runValues(run),
-        json,
-        eventId,
-        eventJson(eventId, 'run.created', run.created_at, json),
-      ];
-      // far from the cap: one statement, checked against the counters it is atomic with; near it, the
-      // tenant's creations take turns and the cap is counted exactly
+      const values = creationValues(run);
       const fast = await tx.all(insertFar, [...values, maxQueued - CAP_MARGIN]);
-      if (fast.length === 0) {
-        await sql.takeTurn(tx, queueTurn(run.tenant_id));
-        if ((await queuedCount(tx, run.tenant_id)) >= maxQueued) return 'over_limit';
-        await tx.run(insertNear, values);
-      }
-      // the statement wrote run.created and its deliveries: the unit publishes them after its commit
-      tx.emitted();
-      return 'created';
+      return fast.length === 1 ? created(tx) : nearCap(tx, run, values, maxQueued);
+    },
+    async createAlone(transact, run, maxQueued) {
+      const values = creationValues(run);
+      // far from the cap: one statement, atomic by itself, checked against the counters it is atomic with
+      const fast = await transact.alone(async (tx) =>
+        (await tx.all(insertFar, [...values, maxQueued - CAP_MARGIN])).length === 1 ? created(tx) : undefined,
+      );
+      return fast ?? transact((tx) => nearCap(tx, run, values, maxQueued));
     },
     async list(tenantId, filter: RunFilter, limit, offset, startingAfter) {
       const values: unknown[] = [tenantId];

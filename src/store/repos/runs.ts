@@ -97,6 +97,11 @@ export interface RunChanges {
 
 /** Runs as tenants see them, and as the queue ends them: the records and the queue commit together. */
 export interface RunRepo extends RunQueue {
+  /**
+   * RunChanges.create as a unit of its own, for a creation that records nothing else (a request without an
+   * idempotency key): far from the tenant's cap it is one statement on PostgreSQL, outside a transaction.
+   */
+  create(run: RunRow, maxQueued: number): Promise<'created' | 'over_limit'>;
   get(tenantId: string, runId: string): Promise<RunRow | undefined>;
   /**
    * Newest first; each item is a run record serialized as the contract's Run. With `startingAfter` (a run

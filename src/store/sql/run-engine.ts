@@ -1,6 +1,6 @@
 import type { RunOptions, RunRepo, RunRow, RunStatus } from '../types.js';
 import type { SqlDialect, SqlSession, SqlValue } from './dialect.js';
-import type { WorkSession } from './unit-of-work.js';
+import type { Transact, WorkSession } from './unit-of-work.js';
 import { RUN_COLUMNS } from './run-rules.js';
 
 /**
@@ -101,6 +101,8 @@ export interface RunEngine {
    * (RunChanges.create); the engine's own, as its sequence and its blocks are.
    */
   create(tx: WorkSession, run: RunRow, maxQueued: number): Promise<'created' | 'over_limit'>;
+  /** The creation alone, with nothing else in its transaction (RunRepo.create): `transact`'s own. */
+  createAlone(transact: Transact, run: RunRow, maxQueued: number): Promise<'created' | 'over_limit'>;
   /** The list (RunRepo.list), over the engine's blocks. */
   list: RunRepo['list'];
   /** Moves one run between the status counters, inside the caller's transaction. */

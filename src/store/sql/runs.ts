@@ -77,9 +77,7 @@ export function sqlRuns(
   const changes = (tx: WorkSession, tenantId: string): RunChanges => ({
     async create(run, maxQueued) {
       if (run.tenant_id !== tenantId) throw new Error(`run ${run.id} is not of the unit's tenant`);
-      const created = await engine.create(tx, run, maxQueued);
-      if (created === 'created') tx.afterCommit(engine.queued);
-      return created;
+      return engine.create(tx, run, maxQueued);
     },
     async rerun(runId, queueMessageId, at, maxQueued) {
       const locked = await lockedRun(tx, 'id = ? AND tenant_id = ?', [runId, tenantId]);
@@ -119,6 +117,7 @@ export function sqlRuns(
   });
 
   const repo: RunRepo = {
+    create: (run, maxQueued) => engine.createAlone(transact, run, maxQueued),
     list: engine.list,
     watch: engine.watch,
     async get(tenantId, runId) {

@@ -67,30 +67,35 @@ export function sqliteRunEngine(sql: SqlDialect): RunEngine {
   };
   const records = (text: string, values: SqlValue[]) => sql.column<RunJson>(text, values);
 
+  const create: RunEngine['create'] = async (tx, run, maxQueued) => {
+    if (!(await roomInQueue(sql, tx, run.tenant_id, maxQueued))) return 'over_limit';
+    const { seq } = (await tx.get<{ seq: number }>(
+      'UPDATE tenants SET run_seq = run_seq + 1 WHERE id = ? RETURNING run_seq AS seq',
+      [run.tenant_id],
+    ))!;
+    const record = runJson(run);
+    await tx.run(
+      `INSERT INTO runs (seq, ${RUN}, record, record_view) VALUES (?, ${RUN_PLACEHOLDERS}, ?, ${RUN_VIEW_VERSION})`,
+      [seq, ...runValues(run), record],
+    );
+    await tx.run(
+      'INSERT INTO run_queue (id, run_id, tenant_id, attempt, enqueued_at) VALUES (?, ?, ?, ?, ?)',
+      [run.queue_message_id, run.id, run.tenant_id, run.attempt, run.created_at],
+    );
+    await move(tx, run, null, run.status);
+    await tx.emit(run.tenant_id, 'run.created', run.created_at, record);
+    return 'created';
+  };
+
   return {
     move,
     queued() {},
     watch() {
       return () => undefined;
     },
-    async create(tx, run, maxQueued) {
-      if (!(await roomInQueue(sql, tx, run.tenant_id, maxQueued))) return 'over_limit';
-      const { seq } = (await tx.get<{ seq: number }>(
-        'UPDATE tenants SET run_seq = run_seq + 1 WHERE id = ? RETURNING run_seq AS seq',
-        [run.tenant_id],
-      ))!;
-      const record = runJson(run);
-      await tx.run(
-        `INSERT INTO runs (seq, ${RUN}, record, record_view) VALUES (?, ${RUN_PLACEHOLDERS}, ?, ${RUN_VIEW_VERSION})`,
-        [seq, ...runValues(run), record],
-      );
-      await tx.run(
-        'INSERT INTO run_queue (id, run_id, tenant_id, attempt, enqueued_at) VALUES (?, ?, ?, ?, ?)',
-        [run.queue_message_id, run.id, run.tenant_id, run.attempt, run.created_at],
-      );
-      await move(tx, run, null, run.status);
-      await tx.emit(run.tenant_id, 'run.created', run.created_at, record);
-      return 'created';
+    create,
+    async createAlone(transact, run, maxQueued) {
+      return transact((tx) => create(tx, run, maxQueued));
     },
     async list(tenantId, filter: RunFilter, limit, offset, startingAfter) {
       // a cursor is the run's per-tenant sequence number: the page is the runs below it
