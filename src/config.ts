@@ -94,6 +94,11 @@ export interface Config {
   /** `PRINT_MIN_PPI`: the placed resolution `pdf-print` asks of images when a run does not say. */
   printMinPpi: number;
   seedDemoTenant: boolean;
+  /**
+   * Compile every operation's request validators right after the server listens (VALIDATORS_AT_START);
+   * false: each operation's are compiled at its first request. Every request is validated either way.
+   */
+  validatorsAtStart: boolean;
   events: EventsConfig;
   webhooks: WebhooksConfig;
 }
@@ -429,6 +434,7 @@ function readConfig(env: EnvReader, role: Role): Config {
     },
     printMinPpi: env.int('PRINT_MIN_PPI', 300, 1, 4800),
     seedDemoTenant: env.bool('SEED_DEMO_TENANT', true),
+    validatorsAtStart: env.bool('VALIDATORS_AT_START', true),
     events: {
       retentionMs: env.int('EVENT_RETENTION_DAYS', 30, 1, 3650) * 86_400_000,
       maxStreamsPerTenant: env.int('MAX_STREAMS_PER_TENANT', 8, 1, 10_000),

@@ -127,7 +127,7 @@ export async function createApp(services: Services): Promise<Koa<AppState>> {
   const limiters = createRateLimiters(services.config, services.store);
   const contract = await Contract.load();
   checkHandlers(contract, handlers);
-  contract.warmUp();
+  if (services.config.validatorsAtStart) contract.warmUp();
   const app = new Koa<AppState>();
   app.proxy = false;
   // whatever Koa itself catches goes to the same logger, never to stderr

@@ -266,6 +266,8 @@ export async function startHarness(
     SEED_DEMO_TENANT: 'false',
     // one parser thread: a suite that needs more says so
     PARSER_THREADS: '1',
+    // a suite meets a few operations: each compiles its validators when first asked
+    VALIDATORS_AT_START: 'false',
     METRICS_PORT: '0',
     // the limiter runs in every suite, far above what a suite sends; the retries suite sets its own
     RATE_LIMIT_PER_SECOND: '1000000',

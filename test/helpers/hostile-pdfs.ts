@@ -117,9 +117,16 @@ export async function blankPagesFile(path: string, pages: number): Promise<void>
   const out = createWriteStream(path);
   let offset = 0;
   const offsets: number[] = [];
+  // a million objects written one by one were a million stream writes: they go out a mebibyte at a time
+  let pending = '';
+  const flush = async () => {
+    if (!out.write(pending)) await once(out, 'drain');
+    pending = '';
+  };
   const write = async (text: string) => {
     offset += Buffer.byteLength(text);
-    if (!out.write(text)) await once(out, 'drain');
+    pending += text;
+    if (pending.length > 1 << 20) await flush();
   };
   const object = async (body: string) => {
     offsets.push(offset);
@@ -155,6 +162,7 @@ export async function blankPagesFile(path: string, pages: number): Promise<void>
   await write(
     `${block}trailer\n<< /Size ${offsets.length + 1} /Root 1 0 R >>\nstartxref\n${xrefAt}\n%%EOF\n`,
   );
+  await flush();
   out.end();
   await once(out, 'finish');
 }
