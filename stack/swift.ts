@@ -78,8 +78,9 @@ export async function createBucket(server: S3Server, bucket: string): Promise<vo
     forcePathStyle: true,
     credentials: { accessKeyId: server.accessKeyId, secretAccessKey: server.secretAccessKey },
   });
-  // a Swift that has just started can answer 503 while its account and container servers warm up
-  const deadline = Date.now() + 15_000;
+  // a Swift that has just started can answer 503 while its account and container servers warm up: past
+  // 15 s once, on a machine the whole suite loaded (the faults suite starts a Swift of its own)
+  const deadline = Date.now() + 45_000;
   try {
     for (;;) {
       try {
