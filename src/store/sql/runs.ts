@@ -13,7 +13,7 @@ import { RUN, type RunEngine, type RunRecord, roomInQueue, runValues, toRun } fr
 import { RUN_VIEW_VERSION, runJson } from '../../records/run.js';
 import type { SqlDialect, SqlSession, SqlValue } from './dialect.js';
 import { writeLedger } from './ledger.js';
-import type { Transact, WorkSession } from './unit-of-work.js';
+import { ofUnitTenant, type Transact, type WorkSession } from './unit-of-work.js';
 
 /** Every column but the id, as a run is written whole: `col = ?` each, in RUN_COLUMNS' order. */
 const WRITE_RUN = RUN_COLUMNS.slice(1)
@@ -76,7 +76,7 @@ export function sqlRuns(
 
   const changes = (tx: WorkSession, tenantId: string): RunChanges => ({
     async create(run, maxQueued) {
-      if (run.tenant_id !== tenantId) throw new Error(`run ${run.id} is not of the unit's tenant`);
+      ofUnitTenant(run, tenantId);
       return engine.create(tx, run, maxQueued);
     },
     async rerun(runId, queueMessageId, at, maxQueued) {

@@ -16,6 +16,11 @@ export interface WorkSession extends SqlSession {
   afterCommit(hook: () => void): void;
 }
 
+/** A row a tenant's unit is given to write: refused unless it is the unit's tenant's (a service's mistake). */
+export function ofUnitTenant(row: { id: string; tenant_id: string }, tenantId: string): void {
+  if (row.tenant_id !== tenantId) throw new Error(`${row.id} is not of the unit's tenant`);
+}
+
 /** Runs `work` in one write transaction, then what its commit calls for. */
 export interface Transact {
   <T>(work: (tx: WorkSession) => Promise<T>): Promise<T>;

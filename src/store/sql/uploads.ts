@@ -1,6 +1,6 @@
 import type { FileRow, PartRow, PendingLimits, UploadChanges, UploadRepo, UploadRow } from '../types.js';
 import type { SqlDialect, SqlValue } from './dialect.js';
-import type { WorkSession } from './unit-of-work.js';
+import { ofUnitTenant, type WorkSession } from './unit-of-work.js';
 
 const UPLOAD =
   'id, tenant_id, file_name, size_bytes, content_type, sha256, part_size, part_count, status, file_id, created_at, expires_at, multipart_id';
@@ -34,12 +34,9 @@ function toFile(row: FileRecord | undefined): FileRow | undefined {
 
 /** What a unit of work changes of the tenant's uploads, in its transaction `tx`. */
 export function sqlUploadChanges(sql: SqlDialect, tx: WorkSession, tenantId: string): UploadChanges {
-  const ownTenant = (row: { id: string; tenant_id: string }) => {
-    if (row.tenant_id !== tenantId) throw new Error(`${row.id} is not of the unit's tenant`);
-  };
   return {
     async create(upload, limits) {
-      ownTenant(upload);
+      ofUnitTenant(upload, tenantId);
       // the tenant's creations take turns, so two at once cannot both pass the limits
       await sql.takeTurn(tx, `uploads:${tenantId}`);
       const totals = await tx.get<{ count: number; bytes: number }>(PENDING_TOTALS, [tenantId, limits.now]);
@@ -64,7 +61,7 @@ export function sqlUploadChanges(sql: SqlDialect, tx: WorkSession, tenantId: str
       return 'created';
     },
     async complete(file) {
-      ownTenant(file);
+      ofUnitTenant(file, tenantId);
       const won = await tx.run(
         `UPDATE uploads SET status = 'completed', file_id = ? WHERE id = ? AND tenant_id = ? AND status = 'pending'`,
         [file.id, file.upload_id, tenantId],

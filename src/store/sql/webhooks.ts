@@ -11,7 +11,7 @@ import type {
 } from '../types.js';
 import { eventTypesColumn } from './outbox.js';
 import type { SqlDialect, SqlSession, SqlText, SqlValue } from './dialect.js';
-import type { WorkSession } from './unit-of-work.js';
+import { ofUnitTenant, type WorkSession } from './unit-of-work.js';
 
 export interface EndpointRecord extends Omit<WebhookEndpointRow, 'events'> {
   events: string | null;
@@ -121,7 +121,7 @@ const endpointAfter = async (tx: SqlSession, tenantId: string, endpointId: strin
 export function sqlWebhookChanges(sql: SqlDialect, tx: WorkSession, tenantId: string): WebhookChanges {
   return {
     async create(endpoint, max) {
-      if (endpoint.tenant_id !== tenantId) throw new Error(`${endpoint.id} is not of the unit's tenant`);
+      ofUnitTenant(endpoint, tenantId);
       // one creation at a time per tenant: the count and the insert cannot interleave with another's
       await sql.takeTurn(tx, `webhooks:${tenantId}`);
       const counted = await tx.get<{ n: number }>(
