@@ -48,6 +48,66 @@ class FixedOperationsRouter extends OpenAPIRouter {
   }
 }
 
+const escapeRegExp = (literal: string) => literal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * openapi-backend's matching, with each path template's pattern compiled once: its matchOperation builds
+ * a regular expression for every operation of the contract on every request. The order is its order: the
+ * exact path first, then the templates whose literal part is longest (a stable sort, as lodash's orderBy).
+ */
+class RouteTable {
+  private readonly exact = new Map<string, Operation[]>();
+  private readonly templates: { pattern: RegExp; operation: Operation }[];
+
+  constructor(private readonly router: FixedOperationsRouter) {
+    const operations = router.getOperations();
+    for (const operation of operations) {
+      const same = this.exact.get(operation.path) ?? [];
+      same.push(operation);
+      this.exact.set(operation.path, same);
+    }
+    const literalLength = (operation: Operation) => operation.path.replace(/\{.*?\}/g, '').length;
+    this.templates = operations
+      .map((operation) => ({
+        pattern: new RegExp(
+          `^${operation.path
+            .split(/\{[^}]+\}/)
+            .map(escapeRegExp)
+            .join('[^/]+')}$`,
+        ),
+        operation,
+      }))
+      .sort((a, b) => literalLength(b.operation) - literalLength(a.operation));
+  }
+
+  /** The contract's path of a request path, or undefined when it is outside the API's root. */
+  private relative(path: string): string | undefined {
+    const normalized = this.router.normalizeRequest({ method: 'get', path, headers: {} }).path;
+    const root = this.router.apiRoot.replace(/\/$/, '');
+    const underRoot = root === '' || normalized === root || normalized.startsWith(`${root}/`);
+    return underRoot ? this.router.normalizePath(normalized) : undefined;
+  }
+
+  match(method: string, path: string): Operation | undefined {
+    const relative = this.relative(path);
+    if (relative === undefined) return undefined;
+    const verb = method.trim().toLowerCase();
+    const exact = this.exact.get(relative)?.find((operation) => operation.method === verb);
+    if (exact) return exact;
+    return this.templates.find(
+      ({ pattern, operation }) => operation.method === verb && pattern.test(relative),
+    )?.operation;
+  }
+
+  /** The methods some operation takes at this path. */
+  methods(path: string): string[] {
+    const relative = this.relative(path);
+    if (relative === undefined) return [];
+    const found = this.templates.filter(({ pattern }) => pattern.test(relative));
+    return [...new Set(found.map(({ operation }) => operation.method.toUpperCase()))];
+  }
+}
+
 const addFormats = formats.default;
 
 function describe(operation: Operation): ContractOperation {
@@ -87,12 +147,15 @@ let loaded: Promise<Contract> | undefined;
  */
 export class Contract {
   private warming = false;
+  private readonly routes: RouteTable;
 
   private constructor(
-    private readonly router: OpenAPIRouter,
+    private readonly router: FixedOperationsRouter,
     private readonly validator: OpenAPIValidator,
     readonly operations: ReadonlyMap<string, ContractOperation>,
-  ) {}
+  ) {
+    this.routes = new RouteTable(router);
+  }
 
   /**
    * The contract of this process: read and compiled once however many servers the process runs (a test
@@ -151,13 +214,9 @@ export class Contract {
 
   /** The operation a method and path name; when none, the methods the path takes (none: not found). */
   route(method: string, path: string): RouteMatch {
-    const source = this.router.matchOperation({ method, path, headers: {} });
+    const source = this.routes.match(method, path);
     if (source) return { found: true, operation: this.operations.get(source.operationId ?? '')! };
-    const allowed = this.router
-      .getOperations()
-      .filter((op) => this.router.matchOperation({ method: op.method, path, headers: {} }) !== undefined)
-      .map((op) => op.method.toUpperCase());
-    return { found: false, allowed: [...new Set(allowed)] };
+    return { found: false, allowed: this.routes.methods(path) };
   }
 
   /** ajv's verdict on the request, and the request as validated (types coerced, defaults applied). */

@@ -5,6 +5,7 @@
  * when a request first meets it.
  */
 import { describe, expect, it } from 'vitest';
+import { Contract } from '../../src/http/operations.js';
 import { contractBackend } from '../helpers/harness.js';
 
 describe('the contract', () => {
@@ -19,5 +20,52 @@ describe('the contract', () => {
         operationId,
       ).toBeGreaterThan(0);
     }
+  });
+});
+
+describe('routing', () => {
+  it('finds the operation openapi-backend finds, for every path and method of the contract and beside them', async () => {
+    const api = contractBackend(true);
+    await api.init();
+    const contract = await Contract.load();
+    const operations = api.router.getOperations();
+    const paths = operations.flatMap(({ path }) => {
+      const filled = path.replace(/\{[^}]+\}/g, '00000000-0000-4000-8000-000000000000');
+      return [
+        filled,
+        `${filled}/`,
+        `${filled}//`,
+        `${filled}/extra`,
+        filled.replace(/\/[^/]+$/, ''),
+        ` ${filled}`,
+      ];
+    });
+    paths.push(
+      '/',
+      '',
+      '/nothing',
+      '/api',
+      '/api/open',
+      '/api/open/runs/a.b',
+      '/api/open/runs/files/report.json',
+    );
+    const methods = ['get', 'POST', 'put', 'delete', 'patch', 'head', 'options', ' get '];
+    let compared = 0;
+    for (const path of paths) {
+      for (const method of methods) {
+        const judged = api.router.matchOperation({ method, path, headers: {} });
+        const routed = contract.route(method, path);
+        const where = `${method} ${JSON.stringify(path)}`;
+        expect(routed.found ? routed.operation.id : undefined, where).toBe(judged?.operationId);
+        if (!routed.found) {
+          const allowed = operations
+            .filter((op) => api.router.matchOperation({ method: op.method, path, headers: {} }))
+            .map((op) => op.method.toUpperCase());
+          expect(routed.allowed.sort(), where).toEqual([...new Set(allowed)].sort());
+        }
+        compared++;
+      }
+    }
+    expect(compared).toBeGreaterThan(1000);
   });
 });
