@@ -43,6 +43,10 @@ function loadContract(): Promise<OpenAPIBackend> {
   contract ??= (async () => {
     const api = contractBackend(true);
     await api.init();
+    // the judge matches as openapi-backend does, on an operation list built once (its router rebuilds the
+    // list from the document twice per match)
+    const operations = api.router.getOperations();
+    api.router.getOperations = () => operations;
     return api;
   })();
   return contract;

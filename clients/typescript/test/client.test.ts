@@ -18,7 +18,7 @@ import {
   verifyWebhook,
   WebhookVerificationError,
 } from '../src/index.js';
-import { buildProgram } from '../src/cli.js';
+import { buildProgram, main } from '../src/cli.js';
 
 /**
  * The client against the real server on a temporary DATA_DIR. A small proxy in front of it can drop a
@@ -420,7 +420,7 @@ describe('events and webhooks', () => {
 });
 
 describe('the ota command line', () => {
-  const ota = (args: string[], env: Record<string, string> = {}) =>
+  const asProcess = (args: string[], env: Record<string, string> = {}) =>
     promisify(execFile)(process.execPath, ['--import', 'tsx', 'clients/typescript/src/bin.ts', ...args], {
       cwd: PROJECT_ROOT,
       env: { ...process.env, OTA_URL: h.url, OTA_TOKEN: h.tenant.token, ...env },
@@ -432,6 +432,43 @@ describe('the ota command line', () => {
         stderr: e.stderr,
       }),
     );
+  /**
+   * `ota` as bin.ts runs it (its exit code is what main returns), in this process: a process of its own
+   * costs about a second of CPU through tsx, and the binary as a process is judged once, below.
+   */
+  const ota = async (args: string[], env: Record<string, string> = {}) => {
+    const saved = { ...process.env };
+    Object.assign(process.env, { OTA_URL: h.url, OTA_TOKEN: h.tenant.token, ...env });
+    let stdout = '';
+    let stderr = '';
+    const stdoutWrite = process.stdout.write;
+    const stderrWrite = process.stderr.write;
+    const capture = (append: (text: string) => void) =>
+      ((chunk: string | Uint8Array) => {
+        append(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
+        return true;
+      }) as typeof process.stdout.write;
+    process.stdout.write = capture((text) => (stdout += text));
+    process.stderr.write = capture((text) => (stderr += text));
+    try {
+      const code = await main(args);
+      return { code, stdout, stderr };
+    } finally {
+      process.stdout.write = stdoutWrite;
+      process.stderr.write = stderrWrite;
+      for (const name of Object.keys(process.env)) if (!(name in saved)) delete process.env[name];
+      Object.assign(process.env, saved);
+    }
+  };
+
+  it('the ota binary is a process whose exit code and streams are what main gives', async () => {
+    const missing = await asProcess(['runs', 'get', '00000000-0000-4000-8000-000000000000']);
+    expect(missing).toMatchObject({ code: 1, stdout: '' });
+    expect(missing.stderr).toMatch(/^error: Run not found \(request [0-9a-f-]{36}\)\n$/);
+    const listed = await asProcess(['runs', 'list', '--json']);
+    expect(listed).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(listed.stdout)).toHaveProperty('total');
+  });
 
   it('ota diagnose FILE --json prints the finished run, and only it', async () => {
     const result = await ota([
