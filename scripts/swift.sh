@@ -71,13 +71,25 @@ pipeline = $server-server
 [app:$server-server]
 use = egg:swift#$server
 EOF
-    if [ ! -f "$DIR/conf/$server.ring.gz" ]; then
-      (cd "$DIR/conf" &&
-        swift-ring-builder "$server.builder" create 10 1 1 >/dev/null &&
-        swift-ring-builder "$server.builder" add "r1z1-127.0.0.1:$p/d1" 1 >/dev/null &&
-        swift-ring-builder "$server.builder" rebalance >/dev/null)
-    fi
   done
+  if [ ! -f "$DIR/conf/object.ring.gz" ]; then
+    # the three rings in one interpreter, Swift's own (swift-ring-builder's): the tool takes one per step,
+    # nine in all, about 8 s of the start; the rings are the same (create 10 1 1, one device, rebalance)
+    local python
+    python=$(sed -n '1s/^#! *//p' "$(command -v swift-ring-builder)")
+    (cd "$DIR/conf" && "$python" - "$account" "$container" "$object" <<'RINGS'
+import sys
+from swift.common.ring import RingBuilder
+
+for name, port in zip(('account', 'container', 'object'), sys.argv[1:]):
+    builder = RingBuilder(10, 1, 1)
+    builder.add_dev({'region': 1, 'zone': 1, 'ip': '127.0.0.1', 'port': int(port), 'device': 'd1', 'weight': 1})
+    builder.rebalance()
+    builder.save(name + '.builder')
+    builder.get_ring().save(name + '.ring.gz')
+RINGS
+    )
+  fi
 
   cat >"$DIR/conf/proxy-server.conf" <<EOF
 [DEFAULT]
