@@ -468,25 +468,26 @@ describe('the token cache', () => {
     const tenant = await new Tenants(admin, systemClock).create('t');
     const hash = hashToken(tenant.token);
     expect((await api.tenants.lookupToken(hash))?.revokedAt).toBeNull();
-    // cached once the LISTEN connection is up: a change made behind its back (no notification) is not seen
+    // cached once the process listens (its LISTEN has been answered, not only connected: polling for the
+    // connection in pg_stat_activity once let a lookup in between go uncached): a change made behind its
+    // back (no notification) is not seen
     const at = new Date().toISOString();
     await expect
       .poll(
         async () => {
-          await sql(url, 'UPDATE api_tokens SET name = name WHERE id = $1', [tenant.token_id]);
+          await sql(url, 'UPDATE api_tokens SET expires_at = NULL WHERE id = $1', [tenant.token_id]);
           await api.tenants.lookupToken(hash);
-          const applications = await sql<{ n: string }>(
-            url,
-            `SELECT COUNT(*) AS n FROM pg_stat_activity WHERE application_name = 'engine-test:listen'`,
-          );
-          return Number(applications[0]!.n);
+          await sql(url, 'UPDATE api_tokens SET expires_at = $1 WHERE id = $2', [at, tenant.token_id]);
+          return (await api.tenants.lookupToken(hash))?.expiresAt;
         },
         { timeout: 3000 },
       )
-      .toBeGreaterThan(0);
-    await api.tenants.lookupToken(hash);
-    await sql(url, 'UPDATE api_tokens SET expires_at = $1 WHERE id = $2', [at, tenant.token_id]);
-    expect((await api.tenants.lookupToken(hash))?.expiresAt).toBeNull(); // served from the cache
+      .toBeNull();
+    const listening = await sql<{ n: string }>(
+      url,
+      `SELECT COUNT(*) AS n FROM pg_stat_activity WHERE application_name = 'engine-test:listen'`,
+    );
+    expect(Number(listening[0]!.n)).toBeGreaterThan(0);
     // a revocation through the store is heard by every process
     await admin.tenants.revokeToken(tenant.token_id, at);
     await expect
