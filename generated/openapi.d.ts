@@ -555,7 +555,9 @@ export interface components {
          *     - `headers_too_large`: The request headers are larger than 16 KiB.
          *     - `request_timeout`: The request, or a body that stopped sending, did not arrive in time.
          *     - `not_authenticated`: No bearer token was sent.
-         *     - `invalid_token`: The token is malformed, unknown, revoked or expired.
+         *     - `invalid_token`: The token is malformed, unknown or revoked.
+         *     - `token_expired`: The token is past its `expires_at`; issue a new one.
+         *     - `insufficient_scope`: The token lacks the scope the operation needs (the message names it).
          *     - `not_found`: No such object for this tenant (another tenant's included), or no such route.
          *     - `method_not_allowed`: The path does not take this method (`Allow` lists the ones it takes).
          *     - `unsupported_media_type`: The request's Content-Type is not one the operation takes.
@@ -587,7 +589,7 @@ export interface components {
          *     - `internal_error`: A failure of the server, logged with the request id.
          * @enum {string}
          */
-        ErrorCode: "bad_request" | "headers_too_large" | "request_timeout" | "not_authenticated" | "invalid_token" | "not_found" | "method_not_allowed" | "unsupported_media_type" | "payload_too_large" | "validation_error" | "body_unreadable" | "idempotency_key_reused" | "idempotency_key_in_use" | "rate_limited" | "upload_completed" | "upload_expired" | "upload_incomplete" | "size_mismatch" | "part_size_mismatch" | "checksum_mismatch" | "too_many_pages" | "invalid_pdf" | "too_many_pending_uploads" | "pending_upload_bytes_exceeded" | "too_many_concurrent_parts" | "too_many_queued_runs" | "run_not_finished" | "run_finished" | "webhook_url_not_allowed" | "too_many_webhook_endpoints" | "too_many_streams" | "busy" | "unavailable" | "internal_error";
+        ErrorCode: "bad_request" | "headers_too_large" | "request_timeout" | "not_authenticated" | "invalid_token" | "token_expired" | "insufficient_scope" | "not_found" | "method_not_allowed" | "unsupported_media_type" | "payload_too_large" | "validation_error" | "body_unreadable" | "idempotency_key_reused" | "idempotency_key_in_use" | "rate_limited" | "upload_completed" | "upload_expired" | "upload_incomplete" | "size_mismatch" | "part_size_mismatch" | "checksum_mismatch" | "too_many_pages" | "invalid_pdf" | "too_many_pending_uploads" | "pending_upload_bytes_exceeded" | "too_many_concurrent_parts" | "too_many_queued_runs" | "run_not_finished" | "run_finished" | "webhook_url_not_allowed" | "too_many_webhook_endpoints" | "too_many_streams" | "busy" | "unavailable" | "internal_error";
         ErrorEnvelope: {
             /**
              * Format: int32
@@ -1713,7 +1715,40 @@ export interface components {
                 };
             };
         };
-        /** @description No, malformed, unknown, revoked or expired token. */
+        /**
+         * @description The token is valid but lacks the scope the operation needs (`insufficient_scope`); the message and
+         *     `WWW-Authenticate` name it (RFC 6750, section 3.1). Not kept for an `Idempotency-Key`: the same
+         *     request with a token that has the scope executes.
+         */
+        Forbidden: {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                /** @example Bearer error="insufficient_scope", scope="runs:write" */
+                "WWW-Authenticate": string;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": 403,
+                 *       "message": "This token lacks the scope runs:write",
+                 *       "error": "insufficient_scope",
+                 *       "data": null,
+                 *       "timestamp": 1763717400000,
+                 *       "request_id": "8d0c5f0e-8f7a-4a57-9d7c-0e7c2b8f5a11"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorEnvelope"] & {
+                    /** @enum {string} */
+                    error?: "insufficient_scope";
+                };
+            };
+        };
+        /**
+         * @description No or a malformed `Authorization` header (`not_authenticated`), an unknown or revoked token
+         *     (`invalid_token`), or a token past its `expires_at` (`token_expired`).
+         */
         Unauthorized: {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
@@ -1735,7 +1770,7 @@ export interface components {
                  */
                 "application/json": components["schemas"]["ErrorEnvelope"] & {
                     /** @enum {string} */
-                    error?: "not_authenticated" | "invalid_token";
+                    error?: "not_authenticated" | "invalid_token" | "token_expired";
                 };
             };
         };
@@ -2410,6 +2445,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StoreUnavailable"];
@@ -2451,6 +2487,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -2488,6 +2525,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];
@@ -2536,6 +2574,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             409: components["responses"]["IdempotencyKeyInUse"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -2584,6 +2623,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["CompleteUploadConflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -2617,6 +2657,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];
@@ -2647,6 +2688,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["AbortUploadConflict"];
             422: components["responses"]["ValidationFailed"];
@@ -2685,6 +2727,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["BodyIdle"];
             409: components["responses"]["UploadPartConflict"];
@@ -2719,6 +2762,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];
@@ -2765,6 +2809,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];
@@ -2812,6 +2857,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["IdempotencyKeyInUse"];
             413: components["responses"]["PayloadTooLarge"];
@@ -2845,6 +2891,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];
@@ -2884,6 +2931,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["RerunRunConflict"];
             422: components["responses"]["RerunRunRefused"];
@@ -2924,6 +2972,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["CancelRunConflict"];
             422: components["responses"]["CancelRunRefused"];
@@ -2958,6 +3007,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];
@@ -2986,6 +3036,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StoreUnavailable"];
@@ -3034,6 +3085,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             409: components["responses"]["CreateWebhookEndpointConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -3066,6 +3118,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];
@@ -3096,6 +3149,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];
@@ -3135,6 +3189,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["IdempotencyKeyInUse"];
             422: components["responses"]["RotateWebhookSecretRefused"];
@@ -3175,6 +3230,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["IdempotencyKeyInUse"];
             422: components["responses"]["EnableWebhookEndpointRefused"];
@@ -3208,6 +3264,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];
@@ -3242,6 +3299,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];
@@ -3281,6 +3339,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyStreams"];
             500: components["responses"]["InternalError"];

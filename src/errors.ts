@@ -58,6 +58,11 @@ export const ERRORS = {
   notAuthenticated: () =>
     new AppError(401, 'not_authenticated', 'Not authenticated', undefined, BEARER_CHALLENGE),
   invalidToken: () => new AppError(401, 'invalid_token', 'Invalid token', undefined, BEARER_CHALLENGE),
+  tokenExpired: () => new AppError(401, 'token_expired', 'Token expired', undefined, BEARER_CHALLENGE),
+  insufficientScope: (scope: string) =>
+    new AppError(403, 'insufficient_scope', `This token lacks the scope ${scope}`, undefined, {
+      'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${scope}"`,
+    }),
   routeNotFound: () => new AppError(404, 'not_found', 'Not found'),
   methodNotAllowed: (allowed: string[]) =>
     new AppError(405, 'method_not_allowed', 'Method not allowed', undefined, { Allow: allowed.join(', ') }),

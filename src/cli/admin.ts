@@ -7,6 +7,7 @@ import { createRuntime } from '../start/create-runtime.js';
 // one table printer for both command lines: the client package's (ota) is the one the admin CLI uses too
 import { table } from '../../clients/typescript/src/terminal.js';
 import { TenantError } from '../tenants/service.js';
+import { SCOPES } from '../tenants/scopes.js';
 import { refuseUnsupportedRuntime } from '../start/runtime.js';
 
 /**
@@ -113,13 +114,27 @@ export function buildProgram(): Command {
     .requiredOption('--tenant <id>', 'tenant id')
     .option('--name <name>', 'a label for the token', 'token')
     .option('--expires-in <days>', 'days until the token expires (at least 1)', positiveInt)
+    .option(
+      '--scope <scope>',
+      `what the token may do, once per scope (${SCOPES.join(', ')}); every scope when none is given`,
+      (scope: string, scopes: string[]) => [...scopes, scope],
+      [] as string[],
+    )
     .option('--json', 'print one JSON object')
-    .action(async (options: JsonOption & { tenant: string; name: string; expiresIn?: number }) => {
-      const issued = await withServices((s) =>
-        s.tenants.issueToken(options.tenant, options.name, options.expiresIn),
-      );
-      print(options, issued, () => `token ${issued.token_id}: ${issued.token} (shown only now)`);
-    });
+    .action(
+      async (options: JsonOption & { tenant: string; name: string; expiresIn?: number; scope: string[] }) => {
+        const scopes = options.scope.length > 0 ? options.scope : undefined;
+        const issued = await withServices((s) =>
+          s.tenants.issueToken(options.tenant, options.name, options.expiresIn, scopes),
+        );
+        print(
+          options,
+          issued,
+          () =>
+            `token ${issued.token_id}: ${issued.token} (shown only now); scopes ${issued.scopes.join(' ')}`,
+        );
+      },
+    );
   tokens
     .command('list')
     .requiredOption('--tenant <id>', 'tenant id')
@@ -131,12 +146,17 @@ export function buildProgram(): Command {
       });
       print(options, { tokens: list }, () =>
         table(
-          list.map((t) => ({ ...t, state: tokenState(t) })),
+          list.map((t) => ({
+            ...t,
+            state: tokenState(t),
+            scope_list: t.scopes.length === SCOPES.length ? 'all' : t.scopes.join(' '),
+          })),
           [
             ['token_id', 'TOKEN'],
             ['name', 'NAME'],
             ['prefix', 'PREFIX'],
             ['state', 'STATE'],
+            ['scope_list', 'SCOPES'],
             ['last_used_at', 'LAST USED'],
           ],
         ),

@@ -26,6 +26,8 @@ export interface ContractOperation {
   template: string;
   /** the contract's `security` asks for a bearer token */
   authenticated: boolean;
+  /** the scope a token needs for it (`x-scope`), for authenticated operations */
+  scope: string | undefined;
   /** the request body is JSON: the pipeline reads it before validation */
   jsonBody: boolean;
   queryNames: ReadonlySet<string>;
@@ -118,6 +120,7 @@ function describe(operation: Operation): ContractOperation {
     method: operation.method,
     template: operation.path,
     authenticated: (operation.security ?? []).length > 0,
+    scope: (operation as { 'x-scope'?: string })['x-scope'],
     jsonBody: Boolean(requestBody && 'content' in requestBody && requestBody.content['application/json']),
     queryNames: new Set(parameters.filter((p) => p.in === 'query').map((p) => p.name)),
     queryDefaults: new Set(

@@ -1,5 +1,6 @@
 import type { Request as OpenApiRequest } from 'openapi-backend';
 import { ERRORS } from '../errors.js';
+import { isScope } from '../tenants/scopes.js';
 import { bearerToken } from './bearer.js';
 import type { Services } from '../services.js';
 import { normalize } from './normalize.js';
@@ -51,6 +52,14 @@ export function checkHandlers(contract: Contract, handlers: Handlers): void {
       throw new Error(
         `${operation.id}: openapi.yaml's security ${operation.authenticated ? 'asks for a bearer token' : 'is empty'}, ` +
           `but handlers/index.ts lists it as ${listedAuthenticated ? 'authenticated' : 'public'}`,
+      );
+    if (
+      operation.authenticated !== (operation.scope !== undefined) ||
+      (operation.scope && !isScope(operation.scope))
+    )
+      throw new Error(
+        `${operation.id}: openapi.yaml's x-scope ${operation.scope ?? '(none)'} is not one of the scopes, or is ` +
+          `given where no token is asked for`,
       );
     for (const name of handler.defaults) {
       if (!operation.queryDefaults.has(name))
@@ -107,6 +116,11 @@ export function authenticate(tenants: Services['tenants']): Stage<AddressPaced, 
     if (!token) throw ERRORS.notAuthenticated();
     const principal = await tenants.authenticate(token);
     if (principal === 'invalid') throw ERRORS.invalidToken();
+    if (principal === 'expired') throw ERRORS.tokenExpired();
+    const scope = state.operation.scope!;
+    // no query: the scopes came with the token
+    if (principal.scopes !== null && !principal.scopes.split(' ').includes(scope))
+      throw ERRORS.insufficientScope(scope);
     return next(advance(state, { principal }));
   };
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Principal, Store, TenantRow, TokenRow } from '../store/types.js';
 import type { Clock } from '../time.js';
+import { readScopes, type Scope, SCOPES, storedScopes } from './scopes.js';
 import { hashToken, looksLikeToken, newToken } from './tokens.js';
 
 export interface CreatedTenant {
@@ -11,7 +12,10 @@ export interface CreatedTenant {
 }
 
 /** A token as operators see it: everything but the secret, which is never stored. */
-export type TokenView = Omit<TokenRow, 'id'> & { token_id: string };
+export type TokenView = Omit<TokenRow, 'id' | 'scopes'> & { token_id: string; scopes: Scope[] };
+
+/** Why a bearer token does not authenticate: unknown or revoked, or past its `expires_at`. */
+export type Refusal = 'invalid' | 'expired';
 
 export const DEFAULT_PRICE_PER_POINT = 10;
 const DAY_MS = 86_400_000;
@@ -21,8 +25,8 @@ const TOUCH_INTERVAL_MS = 60_000;
 export class TenantError extends Error {}
 
 function viewToken(row: TokenRow): TokenView {
-  const { id, ...rest } = row;
-  return { token_id: id, ...rest };
+  const { id, scopes, ...rest } = row;
+  return { token_id: id, ...rest, scopes: readScopes(scopes) };
 }
 
 export class Tenants {
@@ -62,12 +66,19 @@ export class Tenants {
       last_used_at: null,
       expires_at: null,
       revoked_at: null,
+      scopes: null,
     };
     await this.store.tenants.create(tenant, user, token, secret.hash);
     return { tenant_id: tenant.id, user_id: user.id, token_id: token.id, token: secret.token };
   }
 
-  async issueToken(tenantId: string, name = 'token', expiresInDays?: number) {
+  /** A token with `scopes` (all when not given: a token that can do everything must be asked for by
+   * leaving them out, not by listing them). */
+  async issueToken(tenantId: string, name = 'token', expiresInDays?: number, scopes?: readonly string[]) {
+    const unknown = scopes?.filter((scope) => !(SCOPES as readonly string[]).includes(scope)) ?? [];
+    if (unknown.length > 0)
+      throw new TenantError(`unknown scope ${unknown.join(', ')}; the scopes are ${SCOPES.join(', ')}`);
+    if (scopes?.length === 0) throw new TenantError('a token needs at least one scope');
     const user = await this.store.tenants.firstUser(tenantId);
     if (!user) throw new TenantError(`no tenant ${tenantId}`);
     const now = this.clock.now();
@@ -83,9 +94,15 @@ export class Tenants {
       expires_at:
         expiresInDays === undefined ? null : new Date(now.getTime() + expiresInDays * DAY_MS).toISOString(),
       revoked_at: null,
+      scopes: storedScopes(scopes as readonly Scope[] | undefined),
     };
     await this.store.tenants.issueToken(token, secret.hash);
-    return { token_id: token.id, token: secret.token, expires_at: token.expires_at };
+    return {
+      token_id: token.id,
+      token: secret.token,
+      expires_at: token.expires_at,
+      scopes: readScopes(token.scopes),
+    };
   }
 
   async listTokens(tenantId: string): Promise<TokenView[]> {
@@ -99,15 +116,15 @@ export class Tenants {
   }
 
   /** The caller behind a bearer token, or why there is none. */
-  async authenticate(token: string): Promise<Principal | 'invalid'> {
+  async authenticate(token: string): Promise<Principal | Refusal> {
     if (!looksLikeToken(token)) return 'invalid';
     const found = await this.store.tenants.lookupToken(hashToken(token));
     if (!found || found.revokedAt) return 'invalid';
     const now = this.clock.now();
-    if (found.expiresAt && found.expiresAt <= now.toISOString()) return 'invalid';
+    if (found.expiresAt && found.expiresAt <= now.toISOString()) return 'expired';
     if (!found.lastUsedAt || now.getTime() - Date.parse(found.lastUsedAt) > TOUCH_INTERVAL_MS) {
       await this.store.tenants.touchToken(found.tokenId, now.toISOString());
     }
-    return { tenantId: found.tenantId, userId: found.userId, tokenId: found.tokenId };
+    return { tenantId: found.tenantId, userId: found.userId, tokenId: found.tokenId, scopes: found.scopes };
   }
 }

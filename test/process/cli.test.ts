@@ -44,7 +44,7 @@ describe('admin CLI, while the server runs on the same DATA_DIR', () => {
     expect(dup.json).toEqual({ error: 'tenant "acme" exists' });
   });
 
-  it('tokens issue, list (no secrets) and revoke', async () => {
+  it('tokens issue (with scopes), list (no secrets) and revoke', async () => {
     const issued = (
       await admin(
         dataDir,
@@ -56,15 +56,44 @@ describe('admin CLI, while the server runs on the same DATA_DIR', () => {
         'ci',
         '--expires-in',
         '7',
+        '--scope',
+        'runs:read',
+        '--scope',
+        'finance:read',
         '--json',
       )
-    ).json as { token_id: string; token: string; expires_at: string };
+    ).json as { token_id: string; token: string; expires_at: string; scopes: string[] };
+    expect(issued.scopes).toEqual(['finance:read', 'runs:read']);
     expect((await get('/api/open/runs', issued.token)).status).toBe(200);
+    const outOfScope = await get('/api/open/uploads', issued.token);
+    expect(outOfScope.status).toBe(403);
+    expect(outOfScope.body.error).toBe('insufficient_scope');
+    const unknown = await admin(
+      dataDir,
+      'tokens',
+      'issue',
+      '--tenant',
+      tenant.tenant_id,
+      '--scope',
+      'runs:all',
+    );
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/^error: unknown scope runs:all; the scopes are finance:read, /);
     const listed = await admin(dataDir, 'tokens', 'list', '--tenant', tenant.tenant_id, '--json');
     const row = (
-      listed.json.tokens as { token_id: string; name: string; prefix: string; last_used_at: string | null }[]
+      listed.json.tokens as {
+        token_id: string;
+        name: string;
+        prefix: string;
+        last_used_at: string | null;
+        scopes: string[];
+      }[]
     ).find((t) => t.token_id === issued.token_id);
-    expect(row).toMatchObject({ name: 'ci', prefix: issued.token.slice(0, 10) });
+    expect(row).toMatchObject({
+      name: 'ci',
+      prefix: issued.token.slice(0, 10),
+      scopes: ['finance:read', 'runs:read'],
+    });
     expect(row?.last_used_at).not.toBeNull();
     expect(listed.stdout).not.toContain(issued.token);
     const revoked = await admin(dataDir, 'tokens', 'revoke', issued.token_id, '--json');
@@ -118,8 +147,8 @@ describe('admin CLI output and errors', () => {
     await admin(dataDir, 'tokens', 'revoke', issued.token_id);
     const listed = await admin(dataDir, 'tokens', 'list', '--tenant', tenant.tenant_id);
     const lines = listed.stdout.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^TOKEN\s+NAME\s+PREFIX\s+STATE\s+LAST USED$/);
-    expect(lines.find((l) => l.startsWith(issued.token_id))).toMatch(/\srevoked 20\d\d-/);
+    expect(lines[0]).toMatch(/^TOKEN\s+NAME\s+PREFIX\s+STATE\s+SCOPES\s+LAST USED$/);
+    expect(lines.find((l) => l.startsWith(issued.token_id))).toMatch(/\srevoked 20\d\d-\S+\s+all(\s|$)/);
     // every row's columns start where the header's do
     const stateColumn = lines[0]!.indexOf('STATE');
     for (const line of lines.slice(1)) expect(line[stateColumn - 1]).toBe(' ');

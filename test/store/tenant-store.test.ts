@@ -32,6 +32,7 @@ function rows(name: string) {
     last_used_at: null,
     expires_at: null,
     revoked_at: null,
+    scopes: null,
   };
   return { tenant, user, token, hash: randomUUID() };
 }
@@ -69,6 +70,7 @@ describe('tokens', () => {
       expiresAt: null,
       revokedAt: null,
       lastUsedAt: null,
+      scopes: null,
     });
     expect(await store.tenants.lookupToken(token.id)).toBeUndefined();
     await store.tenants.touchToken(token.id, '2026-11-26T11:00:00.000Z');
@@ -83,13 +85,20 @@ describe('tokens', () => {
       id: randomUUID(),
       name: 'second',
       expires_at: '2027-01-01T00:00:00.000Z',
+      scopes: 'finance:read runs:read',
     };
     const secondHash = randomUUID();
     await store.tenants.issueToken(second, secondHash);
     expect((await store.tenants.listTokens(tenant.id)).map((t) => t.id).sort()).toEqual(
       [token.id, second.id].sort(),
     );
-    expect((await store.tenants.lookupToken(secondHash))?.expiresAt).toBe('2027-01-01T00:00:00.000Z');
+    expect(await store.tenants.lookupToken(secondHash)).toMatchObject({
+      expiresAt: '2027-01-01T00:00:00.000Z',
+      scopes: 'finance:read runs:read',
+    });
+    expect((await store.tenants.listTokens(tenant.id)).find((t) => t.id === second.id)?.scopes).toBe(
+      'finance:read runs:read',
+    );
     const revoked = await store.tenants.revokeToken(second.id, '2026-11-26T12:00:00.000Z');
     expect(revoked).toMatchObject({ id: second.id, revoked_at: '2026-11-26T12:00:00.000Z' });
     expect((await store.tenants.lookupToken(secondHash))?.revokedAt).toBe('2026-11-26T12:00:00.000Z');

@@ -10,7 +10,7 @@ import type { FileRow, Principal, RunRow } from '../../src/store/types.js';
 import type { Clock } from '../../src/time.js';
 import { failure, newTestService } from '../helpers/fakes.js';
 
-const principal: Principal = { tenantId: 't1', userId: 'u1', tokenId: 'k1' };
+const principal: Principal = { tenantId: 't1', userId: 'u1', tokenId: 'k1', scopes: null };
 const clock: Clock = { now: () => new Date('2026-11-26T10:00:00.000Z') };
 const file = { id: 'f1', tenant_id: 't1', file_name: 'a.pdf' } as FileRow;
 

@@ -106,7 +106,7 @@ describe('the tenant service', () => {
     expect(mocks.store.tenants.create).not.toHaveBeenCalled();
   });
 
-  it('finds a token by its hash only; a revoked or expired one is invalid; use is written at most once a minute', async () => {
+  it('finds a token by its hash only, with its scopes; a revoked one is invalid, an expired one expired; use is written at most once a minute', async () => {
     const { sut, mocks } = newTestService(({ store, clock }) => new Tenants(store, clock));
     mocks.store.tenants.findByName.mockResolvedValue(undefined);
     mocks.store.tenants.create.mockResolvedValue(undefined);
@@ -118,10 +118,16 @@ describe('the tenant service', () => {
       revokedAt: null,
       expiresAt: null,
       lastUsedAt: null,
+      scopes: 'runs:read runs:write',
     };
     mocks.store.tenants.lookupToken.mockResolvedValue(found);
     mocks.store.tenants.touchToken.mockResolvedValue(undefined);
-    expect(await sut.authenticate(token)).toEqual({ tenantId: tenant_id, userId: 'u', tokenId: 'k' });
+    expect(await sut.authenticate(token)).toEqual({
+      tenantId: tenant_id,
+      userId: 'u',
+      tokenId: 'k',
+      scopes: 'runs:read runs:write',
+    });
     expect(mocks.store.tenants.lookupToken).toHaveBeenCalledWith(hashToken(token));
     expect(mocks.store.tenants.touchToken).toHaveBeenCalledTimes(1);
     mocks.store.tenants.lookupToken.mockResolvedValue({
@@ -133,7 +139,7 @@ describe('the tenant service', () => {
     mocks.store.tenants.lookupToken.mockResolvedValue({ ...found, revokedAt: NOW.toISOString() });
     expect(await sut.authenticate(token)).toBe('invalid');
     mocks.store.tenants.lookupToken.mockResolvedValue({ ...found, expiresAt: NOW.toISOString() });
-    expect(await sut.authenticate(token)).toBe('invalid');
+    expect(await sut.authenticate(token)).toBe('expired');
     expect(await sut.authenticate('not-a-token')).toBe('invalid');
     expect(mocks.store.tenants.lookupToken).toHaveBeenCalledTimes(4);
   });

@@ -21,7 +21,7 @@ const authenticate: Stage<Routed, Authenticated> = (_ctx, state, next) =>
   next(
     advance(state, {
       addressCharged: false,
-      principal: { tenantId: 't', userId: 'u', tokenId: 'k' },
+      principal: { tenantId: 't', userId: 'u', tokenId: 'k', scopes: null },
     }),
   );
 const readBody: Stage<Authenticated, BodyRead> = (_ctx, state, next) =>

@@ -367,4 +367,9 @@ export const migrations: PostgresMigration[] = [
         FOR EACH ROW EXECUTE FUNCTION ledger_append_only();
     `,
   },
+  {
+    version: 8,
+    name: 'the scopes of each API token (null: every scope, as every token issued before)',
+    sql: `ALTER TABLE api_tokens ADD COLUMN scopes text;`,
+  },
 ];

@@ -25,6 +25,8 @@ export interface TokenRow {
   last_used_at: string | null;
   expires_at: string | null;
   revoked_at: string | null;
+  /** what the token may do, space separated; null: every scope (tokens issued before scopes existed) */
+  scopes: string | null;
 }
 
 /** Who is calling: resolved once per request from the bearer token. */
@@ -32,6 +34,8 @@ export interface Principal {
   tenantId: string;
   userId: string;
   tokenId: string;
+  /** the token's scopes as stored (space separated); null: every scope */
+  scopes: string | null;
 }
 
 export interface TokenLookup extends Principal {

@@ -2,7 +2,8 @@ import type { TenantRepo, TenantRow, TokenLookup, TokenRow, UserRow } from '../t
 import type { SqlDialect, SqlSession, SqlValue } from './dialect.js';
 
 const TENANT = 'id, name, currency, price_per_point, created_at';
-const TOKEN = 'id, tenant_id, user_id, name, prefix, created_at, last_used_at, expires_at, revoked_at';
+const TOKEN =
+  'id, tenant_id, user_id, name, prefix, created_at, last_used_at, expires_at, revoked_at, scopes';
 
 function insertToken(tx: SqlSession, token: TokenRow, tokenHash: string): Promise<number> {
   const values: SqlValue[] = [
@@ -16,10 +17,11 @@ function insertToken(tx: SqlSession, token: TokenRow, tokenHash: string): Promis
     token.last_used_at,
     token.expires_at,
     token.revoked_at,
+    token.scopes,
   ];
   return tx.run(
     `INSERT INTO api_tokens (id, tenant_id, user_id, name, prefix, token_hash, created_at, last_used_at,
-       expires_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       expires_at, revoked_at, scopes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     values,
   );
 }
@@ -81,7 +83,7 @@ export function sqlTenants(sql: SqlDialect): TenantRepo {
     async lookupToken(tokenHash) {
       return sql.get<TokenLookup>(
         `SELECT id AS "tokenId", tenant_id AS "tenantId", user_id AS "userId", expires_at AS "expiresAt",
-           revoked_at AS "revokedAt", last_used_at AS "lastUsedAt"
+           revoked_at AS "revokedAt", last_used_at AS "lastUsedAt", scopes
          FROM api_tokens WHERE token_hash = ?`,
         [tokenHash],
       );

@@ -527,4 +527,9 @@ export const migrations: Migration[] = [
         BEGIN SELECT RAISE(ABORT, 'ledger is append-only'); END;
     `,
   },
+  {
+    version: 17,
+    name: 'the scopes of each API token (null: every scope, as every token issued before)',
+    sql: `ALTER TABLE api_tokens ADD COLUMN scopes TEXT;`,
+  },
 ];
