@@ -70,7 +70,14 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['test/unit/**/*.test.ts', 'clients/typescript/test/**/*.test.ts'] },
+        // the unit files share their workers' module graph (isolate: false): none mocks a module or fakes
+        // timers, and they pass in any order (checked with --sequence.shuffle.files); it saves each file a
+        // process and its imports, 57 to 41 s of CPU
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts', 'clients/typescript/test/**/*.test.ts'],
+          isolate: false,
+        },
       },
       {
         extends: true,
