@@ -558,6 +558,7 @@ export interface components {
          *     - `invalid_token`: The token is malformed, unknown or revoked.
          *     - `token_expired`: The token is past its `expires_at`; issue a new one.
          *     - `insufficient_scope`: The token lacks the scope the operation needs (the message names it).
+         *     - `tenant_suspended`: The token's tenant is suspended by the platform.
          *     - `not_found`: No such object for this tenant (another tenant's included), or no such route.
          *     - `method_not_allowed`: The path does not take this method (`Allow` lists the ones it takes).
          *     - `unsupported_media_type`: The request's Content-Type is not one the operation takes.
@@ -589,7 +590,7 @@ export interface components {
          *     - `internal_error`: A failure of the server, logged with the request id.
          * @enum {string}
          */
-        ErrorCode: "bad_request" | "headers_too_large" | "request_timeout" | "not_authenticated" | "invalid_token" | "token_expired" | "insufficient_scope" | "not_found" | "method_not_allowed" | "unsupported_media_type" | "payload_too_large" | "validation_error" | "body_unreadable" | "idempotency_key_reused" | "idempotency_key_in_use" | "rate_limited" | "upload_completed" | "upload_expired" | "upload_incomplete" | "size_mismatch" | "part_size_mismatch" | "checksum_mismatch" | "too_many_pages" | "invalid_pdf" | "too_many_pending_uploads" | "pending_upload_bytes_exceeded" | "too_many_concurrent_parts" | "too_many_queued_runs" | "run_not_finished" | "run_finished" | "webhook_url_not_allowed" | "too_many_webhook_endpoints" | "too_many_streams" | "busy" | "unavailable" | "internal_error";
+        ErrorCode: "bad_request" | "headers_too_large" | "request_timeout" | "not_authenticated" | "invalid_token" | "token_expired" | "insufficient_scope" | "tenant_suspended" | "not_found" | "method_not_allowed" | "unsupported_media_type" | "payload_too_large" | "validation_error" | "body_unreadable" | "idempotency_key_reused" | "idempotency_key_in_use" | "rate_limited" | "upload_completed" | "upload_expired" | "upload_incomplete" | "size_mismatch" | "part_size_mismatch" | "checksum_mismatch" | "too_many_pages" | "invalid_pdf" | "too_many_pending_uploads" | "pending_upload_bytes_exceeded" | "too_many_concurrent_parts" | "too_many_queued_runs" | "run_not_finished" | "run_finished" | "webhook_url_not_allowed" | "too_many_webhook_endpoints" | "too_many_streams" | "busy" | "unavailable" | "internal_error";
         ErrorEnvelope: {
             /**
              * Format: int32
@@ -1717,15 +1718,19 @@ export interface components {
         };
         /**
          * @description The token is valid but lacks the scope the operation needs (`insufficient_scope`); the message and
-         *     `WWW-Authenticate` name it (RFC 6750, section 3.1). Not kept for an `Idempotency-Key`: the same
-         *     request with a token that has the scope executes.
+         *     `WWW-Authenticate` name it (RFC 6750, section 3.1). Or the token's tenant is suspended
+         *     (`tenant_suspended`): nothing of its data is lost, its queued runs wait, and its tokens work again
+         *     once it is resumed. Not kept for an `Idempotency-Key`: the same request executes once it may.
          */
         Forbidden: {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                /** @example Bearer error="insufficient_scope", scope="runs:write" */
-                "WWW-Authenticate": string;
+                /**
+                 * @description With `insufficient_scope` only.
+                 * @example Bearer error="insufficient_scope", scope="runs:write"
+                 */
+                "WWW-Authenticate"?: string;
                 [name: string]: unknown;
             };
             content: {
@@ -1741,7 +1746,7 @@ export interface components {
                  */
                 "application/json": components["schemas"]["ErrorEnvelope"] & {
                     /** @enum {string} */
-                    error?: "insufficient_scope";
+                    error?: "insufficient_scope" | "tenant_suspended";
                 };
             };
         };

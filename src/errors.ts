@@ -59,6 +59,7 @@ export const ERRORS = {
     new AppError(401, 'not_authenticated', 'Not authenticated', undefined, BEARER_CHALLENGE),
   invalidToken: () => new AppError(401, 'invalid_token', 'Invalid token', undefined, BEARER_CHALLENGE),
   tokenExpired: () => new AppError(401, 'token_expired', 'Token expired', undefined, BEARER_CHALLENGE),
+  tenantSuspended: () => new AppError(403, 'tenant_suspended', 'The tenant is suspended'),
   insufficientScope: (scope: string) =>
     new AppError(403, 'insufficient_scope', `This token lacks the scope ${scope}`, undefined, {
       'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${scope}"`,

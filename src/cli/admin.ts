@@ -81,15 +81,41 @@ export function buildProgram(): Command {
       const rows = await withServices((s) => s.store.tenants.list());
       const list = rows.map(({ id, ...rest }) => ({ tenant_id: id, ...rest }));
       print(options, { tenants: list }, () =>
-        table(list, [
-          ['tenant_id', 'TENANT'],
-          ['name', 'NAME'],
-          ['currency', 'CURRENCY'],
-          ['price_per_point', 'PRICE/POINT'],
-          ['created_at', 'CREATED'],
-        ]),
+        table(
+          list.map((t) => ({ ...t, state: t.suspended_at ? `suspended ${t.suspended_at}` : 'active' })),
+          [
+            ['tenant_id', 'TENANT'],
+            ['name', 'NAME'],
+            ['currency', 'CURRENCY'],
+            ['price_per_point', 'PRICE/POINT'],
+            ['state', 'STATE'],
+            ['created_at', 'CREATED'],
+          ],
+        ),
       );
     });
+  for (const [name, description] of [
+    [
+      'suspend',
+      "refuse the tenant's tokens (403 tenant_suspended) and hold its queued runs; nothing is deleted",
+    ],
+    ['resume', 'give a suspended tenant its tokens and its queue back'],
+  ] as const) {
+    tenants
+      .command(name)
+      .description(description)
+      .argument('<tenant_id>')
+      .option('--json', 'print one JSON object')
+      .action(async (tenantId: string, options: JsonOption) => {
+        const row = await withServices((s) =>
+          name === 'suspend' ? s.tenants.suspend(tenantId) : s.tenants.resume(tenantId),
+        );
+        const { id, ...rest } = row;
+        print(options, { tenant_id: id, ...rest }, () =>
+          row.suspended_at ? `suspended ${id} at ${row.suspended_at}` : `${id} is active`,
+        );
+      });
+  }
   tenants
     .command('set-price')
     .requiredOption('--tenant <id>', 'tenant id')

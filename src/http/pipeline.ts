@@ -117,6 +117,7 @@ export function authenticate(tenants: Services['tenants']): Stage<AddressPaced, 
     const principal = await tenants.authenticate(token);
     if (principal === 'invalid') throw ERRORS.invalidToken();
     if (principal === 'expired') throw ERRORS.tokenExpired();
+    if (principal === 'suspended') throw ERRORS.tenantSuspended();
     const scope = state.operation.scope!;
     // no query: the scopes came with the token
     if (principal.scopes !== null && !principal.scopes.split(' ').includes(scope))

@@ -14,8 +14,9 @@ export interface CreatedTenant {
 /** A token as operators see it: everything but the secret, which is never stored. */
 export type TokenView = Omit<TokenRow, 'id' | 'scopes'> & { token_id: string; scopes: Scope[] };
 
-/** Why a bearer token does not authenticate: unknown or revoked, or past its `expires_at`. */
-export type Refusal = 'invalid' | 'expired';
+/** Why a bearer token does not authenticate: unknown or revoked, past its `expires_at`, or its tenant is
+ * suspended. */
+export type Refusal = 'invalid' | 'expired' | 'suspended';
 
 export const DEFAULT_PRICE_PER_POINT = 10;
 const DAY_MS = 86_400_000;
@@ -53,6 +54,7 @@ export class Tenants {
       currency,
       price_per_point: pricePerPoint,
       created_at: now,
+      suspended_at: null,
     };
     const user = { id: randomUUID(), tenant_id: tenant.id, name: `${name}-owner`, created_at: now };
     const secret = newToken();
@@ -105,6 +107,23 @@ export class Tenants {
     };
   }
 
+  /**
+   * A suspended tenant's tokens are refused (403 tenant_suspended) and its queued runs wait; nothing of its
+   * data is touched, and resuming gives everything back. Suspending a suspended tenant keeps its first time.
+   */
+  async suspend(tenantId: string): Promise<TenantRow> {
+    const tenant = await this.store.tenants.get(tenantId);
+    if (!tenant) throw new TenantError(`no tenant ${tenantId}`);
+    if (tenant.suspended_at) return tenant;
+    return (await this.store.tenants.setSuspended(tenantId, this.clock.now().toISOString()))!;
+  }
+
+  async resume(tenantId: string): Promise<TenantRow> {
+    const tenant = await this.store.tenants.setSuspended(tenantId, null);
+    if (!tenant) throw new TenantError(`no tenant ${tenantId}`);
+    return tenant;
+  }
+
   async listTokens(tenantId: string): Promise<TokenView[]> {
     return (await this.store.tenants.listTokens(tenantId)).map(viewToken);
   }
@@ -122,6 +141,7 @@ export class Tenants {
     if (!found || found.revokedAt) return 'invalid';
     const now = this.clock.now();
     if (found.expiresAt && found.expiresAt <= now.toISOString()) return 'expired';
+    if (found.tenantSuspendedAt) return 'suspended';
     if (!found.lastUsedAt || now.getTime() - Date.parse(found.lastUsedAt) > TOUCH_INTERVAL_MS) {
       await this.store.tenants.touchToken(found.tokenId, now.toISOString());
     }

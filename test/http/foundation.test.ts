@@ -168,6 +168,36 @@ describe('authentication, for every operation', () => {
     },
   );
 
+  describe('a suspended tenant', () => {
+    let suspended: { tenant_id: string; token: string };
+    beforeAll(async () => {
+      suspended = await h.server.services.tenants.create(`suspended-${randomUUID()}`);
+      await h.server.services.tenants.suspend(suspended.tenant_id);
+    });
+
+    it.each(cases)('%s is 403 tenant_suspended', async (_op, [method, route]) => {
+      const res = await h.request(method, route, { token: suspended.token });
+      expect(res.status).toBe(403);
+      expect(res.body).toMatchObject({
+        code: 403,
+        error: 'tenant_suspended',
+        message: 'The tenant is suspended',
+      });
+    });
+
+    it('gets its tokens back when resumed; suspending twice keeps the first time', async () => {
+      const tenants = h.server.services.tenants;
+      const first = (await tenants.suspend(suspended.tenant_id)).suspended_at;
+      expect((await tenants.suspend(suspended.tenant_id)).suspended_at).toBe(first);
+      expect((await tenants.resume(suspended.tenant_id)).suspended_at).toBeNull();
+      expect((await h.request('GET', '/api/open/runs', { token: suspended.token })).status).toBe(200);
+      await tenants.suspend(suspended.tenant_id);
+      expect((await h.request('GET', '/api/open/runs', { token: suspended.token })).status).toBe(403);
+      await expect(tenants.suspend(randomUUID())).rejects.toThrow(/no tenant/);
+      await expect(tenants.resume(randomUUID())).rejects.toThrow(/no tenant/);
+    });
+  });
+
   it('a token issued with every scope, or with unknown or no scopes, is what was asked for or refused', async () => {
     const tenants = h.server.services.tenants;
     const every = await tenants.issueToken(h.tenant.tenant_id, 'every', undefined, [...SCOPES]);

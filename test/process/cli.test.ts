@@ -44,6 +44,19 @@ describe('admin CLI, while the server runs on the same DATA_DIR', () => {
     expect(dup.json).toEqual({ error: 'tenant "acme" exists' });
   });
 
+  it('tenants suspend and resume: the running server refuses, then serves, the tenant', async () => {
+    const suspended = await admin(dataDir, 'tenants', 'suspend', tenant.tenant_id, '--json');
+    expect(suspended.json).toMatchObject({ tenant_id: tenant.tenant_id, suspended_at: expect.any(String) });
+    const refused = await get('/api/open/runs', tenant.token);
+    expect(refused.status).toBe(403);
+    expect(refused.body.error).toBe('tenant_suspended');
+    const listed = await admin(dataDir, 'tenants', 'list');
+    expect(listed.stdout).toMatch(new RegExp(`^${tenant.tenant_id}\\s.*\\ssuspended 20\\d\\d-`, 'm'));
+    const resumed = await admin(dataDir, 'tenants', 'resume', tenant.tenant_id, '--json');
+    expect(resumed.json).toMatchObject({ tenant_id: tenant.tenant_id, suspended_at: null });
+    expect((await get('/api/open/runs', tenant.token)).status).toBe(200);
+  });
+
   it('tokens issue (with scopes), list (no secrets) and revoke', async () => {
     const issued = (
       await admin(
@@ -153,7 +166,9 @@ describe('admin CLI output and errors', () => {
     const stateColumn = lines[0]!.indexOf('STATE');
     for (const line of lines.slice(1)) expect(line[stateColumn - 1]).toBe(' ');
     const tenants = await admin(dataDir, 'tenants', 'list');
-    expect(tenants.stdout.split('\n')[0]).toMatch(/^TENANT\s+NAME\s+CURRENCY\s+PRICE\/POINT\s+CREATED$/);
+    expect(tenants.stdout.split('\n')[0]).toMatch(
+      /^TENANT\s+NAME\s+CURRENCY\s+PRICE\/POINT\s+STATE\s+CREATED$/,
+    );
   });
 
   it('one error style: "error: ..." on stderr, exit 1; with --json one object on stdout and nothing on stderr', async () => {

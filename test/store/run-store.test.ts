@@ -102,6 +102,17 @@ describe('finishing a run books its revenue exactly once', () => {
     expect((await store.runs.get(tenantId, run.id))!.status).toBe('succeeded');
   });
 
+  it("a suspended tenant's queued run waits, and is claimed once the tenant is resumed", async () => {
+    const run = newRun();
+    await inUnits(store).runs.create(run, 1000);
+    await store.tenants.setSuspended(tenantId, now());
+    expect(await store.runs.claim('w1', now(), future(60_000))).toBeUndefined();
+    expect((await store.runs.get(tenantId, run.id))!.status).toBe('queued');
+    await store.tenants.setSuspended(tenantId, null);
+    const claim = (await store.runs.claim('w1', now(), future(60_000)))!;
+    expect(claim.run.id).toBe(run.id);
+  });
+
   it('a released lease is claimed again at once and the release does not count as a crash', async () => {
     const run = newRun();
     await inUnits(store).runs.create(run, 1000);

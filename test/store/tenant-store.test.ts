@@ -20,7 +20,14 @@ afterAll(async () => {
 const at = '2026-11-26T10:00:00.000Z';
 
 function rows(name: string) {
-  const tenant: TenantRow = { id: randomUUID(), name, currency: 'EUR', price_per_point: 7, created_at: at };
+  const tenant: TenantRow = {
+    id: randomUUID(),
+    name,
+    currency: 'EUR',
+    price_per_point: 7,
+    created_at: at,
+    suspended_at: null,
+  };
   const user: UserRow = { id: randomUUID(), tenant_id: tenant.id, name: 'owner', created_at: at };
   const token: TokenRow = {
     id: randomUUID(),
@@ -57,6 +64,16 @@ describe('tenants', () => {
     expect((await store.tenants.get(tenant.id))?.price_per_point).toBe(12);
     expect(await store.tenants.setPricePerPoint(randomUUID(), 12)).toBe(false);
   });
+
+  it("suspends and resumes a tenant; its tokens' lookup says so; an unknown tenant is undefined", async () => {
+    const { tenant, user, token, hash } = rows(`t-${randomUUID()}`);
+    await store.tenants.create(tenant, user, token, hash);
+    expect(await store.tenants.setSuspended(tenant.id, at)).toEqual({ ...tenant, suspended_at: at });
+    expect((await store.tenants.lookupToken(hash))?.tenantSuspendedAt).toBe(at);
+    expect(await store.tenants.setSuspended(tenant.id, null)).toEqual(tenant);
+    expect((await store.tenants.lookupToken(hash))?.tenantSuspendedAt).toBeNull();
+    expect(await store.tenants.setSuspended(randomUUID(), at)).toBeUndefined();
+  });
 });
 
 describe('tokens', () => {
@@ -71,6 +88,7 @@ describe('tokens', () => {
       revokedAt: null,
       lastUsedAt: null,
       scopes: null,
+      tenantSuspendedAt: null,
     });
     expect(await store.tenants.lookupToken(token.id)).toBeUndefined();
     await store.tenants.touchToken(token.id, '2026-11-26T11:00:00.000Z');

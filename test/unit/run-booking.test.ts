@@ -13,6 +13,7 @@ const tenant: TenantRow = {
   currency: 'EUR',
   price_per_point: 25,
   created_at: '2026-01-01T00:00:00.000Z',
+  suspended_at: null,
 };
 const run = { id: 'r1', tenant_id: 't1', target: 'pdf-print', attempt: 2 } as RunRow;
 const outcome = (points: number): RunOutcome => ({

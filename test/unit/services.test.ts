@@ -101,6 +101,7 @@ describe('the tenant service', () => {
       currency: 'USD',
       price_per_point: 1,
       created_at: '',
+      suspended_at: null,
     });
     await expect(sut.create('a')).rejects.toThrow(/exists/);
     expect(mocks.store.tenants.create).not.toHaveBeenCalled();
@@ -119,6 +120,7 @@ describe('the tenant service', () => {
       expiresAt: null,
       lastUsedAt: null,
       scopes: 'runs:read runs:write',
+      tenantSuspendedAt: null,
     };
     mocks.store.tenants.lookupToken.mockResolvedValue(found);
     mocks.store.tenants.touchToken.mockResolvedValue(undefined);
@@ -140,8 +142,10 @@ describe('the tenant service', () => {
     expect(await sut.authenticate(token)).toBe('invalid');
     mocks.store.tenants.lookupToken.mockResolvedValue({ ...found, expiresAt: NOW.toISOString() });
     expect(await sut.authenticate(token)).toBe('expired');
+    mocks.store.tenants.lookupToken.mockResolvedValue({ ...found, tenantSuspendedAt: NOW.toISOString() });
+    expect(await sut.authenticate(token)).toBe('suspended');
     expect(await sut.authenticate('not-a-token')).toBe('invalid');
-    expect(mocks.store.tenants.lookupToken).toHaveBeenCalledTimes(4);
+    expect(mocks.store.tenants.lookupToken).toHaveBeenCalledTimes(5);
   });
 });
 
@@ -182,6 +186,7 @@ describe('the revenue service', () => {
       currency: 'EUR',
       price_per_point: 1,
       created_at: '',
+      suspended_at: null,
     });
     mocks.store.ledger.overview.mockResolvedValue({
       allTime: { tech: 1000, ecosystem: -50 },

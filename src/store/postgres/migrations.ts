@@ -372,4 +372,9 @@ export const migrations: PostgresMigration[] = [
     name: 'the scopes of each API token (null: every scope, as every token issued before)',
     sql: `ALTER TABLE api_tokens ADD COLUMN scopes text;`,
   },
+  {
+    version: 9,
+    name: 'a tenant can be suspended: its tokens are refused and its queued runs wait',
+    sql: `ALTER TABLE tenants ADD COLUMN suspended_at text;`,
+  },
 ];

@@ -32,6 +32,15 @@ export function withTokenCache(tenants: TenantRepo, db: Postgres): TenantRepo & 
     if (cache.size >= TOKEN_CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
     cache.set(tokenHash, { found, until: Date.now() + TOKEN_CACHE_MS });
   };
+  /**
+   * After a commit that changes what a token lookup finds (a revocation, a tenant suspended or resumed):
+   * every process's cache forgets its tokens; this one's at once, not when its own notification comes back
+   * over the listening connection.
+   */
+  const forgetEverywhere = async (what: string) => {
+    cache.clear();
+    await db.query(`SELECT pg_notify('${TOKENS_CHANGED}', $1)`, [what]);
+  };
   return {
     ...tenants,
     close() {
@@ -40,10 +49,12 @@ export function withTokenCache(tenants: TenantRepo, db: Postgres): TenantRepo & 
     },
     async revokeToken(tokenId, at) {
       const row = await tenants.revokeToken(tokenId, at);
-      // after the commit: every process's cache forgets its tokens (the token is refused from now on); this
-      // one's at once, not when its own notification comes back over the listening connection
-      cache.clear();
-      await db.query(`SELECT pg_notify('${TOKENS_CHANGED}', $1)`, [tokenId]);
+      await forgetEverywhere(tokenId);
+      return row;
+    },
+    async setSuspended(tenantId, at) {
+      const row = await tenants.setSuspended(tenantId, at);
+      await forgetEverywhere(tenantId);
       return row;
     },
     async lookupToken(tokenHash) {

@@ -6,6 +6,8 @@ export interface TenantRow {
   currency: string;
   price_per_point: number;
   created_at: string;
+  /** when the tenant was suspended; null while it is active */
+  suspended_at: string | null;
 }
 
 export interface UserRow {
@@ -39,6 +41,8 @@ export interface Principal {
 }
 
 export interface TokenLookup extends Principal {
+  /** the token's tenant is suspended (read with the token: no query more) */
+  tenantSuspendedAt: string | null;
   expiresAt: string | null;
   revokedAt: string | null;
   lastUsedAt: string | null;
@@ -50,6 +54,8 @@ export interface TenantRepo {
   findByName(name: string): Promise<TenantRow | undefined>;
   list(): Promise<TenantRow[]>;
   setPricePerPoint(tenantId: string, pricePerPoint: number): Promise<boolean>;
+  /** Suspends (a time) or resumes (null) a tenant; the tenant as it is now, undefined when there is none. */
+  setSuspended(tenantId: string, at: string | null): Promise<TenantRow | undefined>;
   firstUser(tenantId: string): Promise<UserRow | undefined>;
   issueToken(token: TokenRow, tokenHash: string): Promise<void>;
   listTokens(tenantId: string): Promise<TokenRow[]>;

@@ -46,7 +46,9 @@ export const SUPERBLOCK_BITS = 16;
 export function fairTenantsQuery(now: string, limit: number): string {
   return `SELECT w.tenant_id AS "tenantId" FROM (
       SELECT tenant_id, MIN(enqueued_at) AS first FROM run_queue
-      WHERE done_at IS NULL AND (lease_until IS NULL OR lease_until < ${now}) GROUP BY tenant_id) w
+      WHERE done_at IS NULL AND (lease_until IS NULL OR lease_until < ${now})
+        AND tenant_id NOT IN (SELECT id FROM tenants WHERE suspended_at IS NOT NULL)
+      GROUP BY tenant_id) w
     LEFT JOIN (
       SELECT tenant_id, COUNT(*) AS leased FROM run_queue
       WHERE done_at IS NULL AND lease_until >= ${now} GROUP BY tenant_id) l ON l.tenant_id = w.tenant_id

@@ -1,7 +1,7 @@
 import type { TenantRepo, TenantRow, TokenLookup, TokenRow, UserRow } from '../types.js';
 import type { SqlDialect, SqlSession, SqlValue } from './dialect.js';
 
-const TENANT = 'id, name, currency, price_per_point, created_at';
+const TENANT = 'id, name, currency, price_per_point, created_at, suspended_at';
 const TOKEN =
   'id, tenant_id, user_id, name, prefix, created_at, last_used_at, expires_at, revoked_at, scopes';
 
@@ -31,8 +31,16 @@ export function sqlTenants(sql: SqlDialect): TenantRepo {
     async create(tenant, user, token, tokenHash) {
       await sql.transaction(async (tx) => {
         await tx.run(
-          'INSERT INTO tenants (id, name, currency, price_per_point, created_at) VALUES (?, ?, ?, ?, ?)',
-          [tenant.id, tenant.name, tenant.currency, tenant.price_per_point, tenant.created_at],
+          `INSERT INTO tenants (id, name, currency, price_per_point, created_at, suspended_at)
+           VALUES (?, ?, ?, ?, ?, ?)`,
+          [
+            tenant.id,
+            tenant.name,
+            tenant.currency,
+            tenant.price_per_point,
+            tenant.created_at,
+            tenant.suspended_at,
+          ],
         );
         await tx.run('INSERT INTO users (id, tenant_id, name, created_at) VALUES (?, ?, ?, ?)', [
           user.id,
@@ -58,6 +66,10 @@ export function sqlTenants(sql: SqlDialect): TenantRepo {
         1
       );
     },
+    async setSuspended(tenantId, at) {
+      await sql.run('UPDATE tenants SET suspended_at = ? WHERE id = ?', [at, tenantId]);
+      return sql.get<TenantRow>(`SELECT ${TENANT} FROM tenants WHERE id = ?`, [tenantId]);
+    },
     async firstUser(tenantId) {
       return sql.get<UserRow>(
         'SELECT id, tenant_id, name, created_at FROM users WHERE tenant_id = ? ORDER BY created_at, id LIMIT 1',
@@ -82,9 +94,10 @@ export function sqlTenants(sql: SqlDialect): TenantRepo {
     },
     async lookupToken(tokenHash) {
       return sql.get<TokenLookup>(
-        `SELECT id AS "tokenId", tenant_id AS "tenantId", user_id AS "userId", expires_at AS "expiresAt",
-           revoked_at AS "revokedAt", last_used_at AS "lastUsedAt", scopes
-         FROM api_tokens WHERE token_hash = ?`,
+        `SELECT k.id AS "tokenId", k.tenant_id AS "tenantId", k.user_id AS "userId", k.expires_at AS "expiresAt",
+           k.revoked_at AS "revokedAt", k.last_used_at AS "lastUsedAt", k.scopes,
+           t.suspended_at AS "tenantSuspendedAt"
+         FROM api_tokens k JOIN tenants t ON t.id = k.tenant_id WHERE k.token_hash = ?`,
         [tokenHash],
       );
     },

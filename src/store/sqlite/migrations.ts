@@ -532,4 +532,9 @@ export const migrations: Migration[] = [
     name: 'the scopes of each API token (null: every scope, as every token issued before)',
     sql: `ALTER TABLE api_tokens ADD COLUMN scopes TEXT;`,
   },
+  {
+    version: 18,
+    name: 'a tenant can be suspended: its tokens are refused and its queued runs wait',
+    sql: `ALTER TABLE tenants ADD COLUMN suspended_at TEXT;`,
+  },
 ];
