@@ -260,13 +260,22 @@ describe.runIf(haproxyInstalled() && engine === 'postgres')(
           onAnswer: (answer) => answer.status === 429 && spent(),
         });
         await Promise.race([refused, guesses]);
-        const tenant = await rawRequest(naiveProxy.url, 'GET', '/api/open/runs?limit=1', {
-          localAddress: '127.0.0.3',
-          headers: { authorization: `Bearer ${naive.tenant.token}` },
-        });
+        // the bucket refills one token each 100 ms, which the tenant or a guess takes, whichever comes first:
+        // on a loaded machine a single request of the tenant once came first (200); five in a row while the
+        // guesser floods cannot all be served
+        const answers = [];
+        for (let i = 0; i < 5; i++) {
+          answers.push(
+            await rawRequest(naiveProxy.url, 'GET', '/api/open/runs?limit=1', {
+              localAddress: '127.0.0.3',
+              headers: { authorization: `Bearer ${naive.tenant.token}` },
+            }),
+          );
+        }
         await guesses;
-        expect(tenant.status).toBe(429);
-        expect(tenant.headers['ratelimit']).toMatch(/^"anonymous";r=0;/);
+        const refusedAnswers = answers.filter((answer) => answer.status === 429);
+        expect(refusedAnswers.length, JSON.stringify(answers.map((a) => a.status))).toBeGreaterThan(0);
+        for (const answer of refusedAnswers) expect(answer.headers['ratelimit']).toMatch(/^"anonymous";r=0;/);
       } finally {
         await naiveProxy.stop();
         await naive.close();
