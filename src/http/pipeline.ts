@@ -1,6 +1,6 @@
 import type { Request as OpenApiRequest } from 'openapi-backend';
 import { ERRORS } from '../errors.js';
-import { isScope } from '../tenants/scopes.js';
+import { grants, isScope } from '../tenants/scopes.js';
 import { bearerToken } from './bearer.js';
 import type { Services } from '../services.js';
 import { normalize } from './normalize.js';
@@ -120,8 +120,7 @@ export function authenticate(tenants: Services['tenants']): Stage<AddressPaced, 
     if (principal === 'suspended') throw ERRORS.tenantSuspended();
     const scope = state.operation.scope!;
     // no query: the scopes came with the token
-    if (principal.scopes !== null && !principal.scopes.split(' ').includes(scope))
-      throw ERRORS.insufficientScope(scope);
+    if (!grants(principal.scopes, scope)) throw ERRORS.insufficientScope(scope);
     return next(advance(state, { principal }));
   };
 }

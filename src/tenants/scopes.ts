@@ -26,6 +26,11 @@ export function storedScopes(scopes: readonly Scope[] | undefined): string | nul
   return SCOPES.filter((scope) => scopes.includes(scope)).join(' ');
 }
 
+/** Whether a token's stored scopes include `scope`: the per-request check, on the stored form as looked up. */
+export function grants(stored: string | null, scope: string): boolean {
+  return stored === null || stored.split(' ').includes(scope);
+}
+
 export function readScopes(stored: string | null): Scope[] {
   if (stored === null) return [...SCOPES];
   return stored.split(' ').filter(isScope);

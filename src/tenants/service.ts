@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Principal, Store, TenantRow, TokenRow } from '../store/types.js';
 import type { Clock } from '../time.js';
-import { readScopes, type Scope, SCOPES, storedScopes } from './scopes.js';
+import { isScope, readScopes, type Scope, SCOPES, storedScopes } from './scopes.js';
 import { hashToken, looksLikeToken, newToken } from './tokens.js';
 
 export interface CreatedTenant {
@@ -74,10 +74,9 @@ export class Tenants {
     return { tenant_id: tenant.id, user_id: user.id, token_id: token.id, token: secret.token };
   }
 
-  /** A token with `scopes` (all when not given: a token that can do everything must be asked for by
-   * leaving them out, not by listing them). */
+  /** A token with `scopes`; without them, a token with every scope. */
   async issueToken(tenantId: string, name = 'token', expiresInDays?: number, scopes?: readonly string[]) {
-    const unknown = scopes?.filter((scope) => !(SCOPES as readonly string[]).includes(scope)) ?? [];
+    const unknown = scopes?.filter((scope) => !isScope(scope)) ?? [];
     if (unknown.length > 0)
       throw new TenantError(`unknown scope ${unknown.join(', ')}; the scopes are ${SCOPES.join(', ')}`);
     if (scopes?.length === 0) throw new TenantError('a token needs at least one scope');
@@ -96,7 +95,7 @@ export class Tenants {
       expires_at:
         expiresInDays === undefined ? null : new Date(now.getTime() + expiresInDays * DAY_MS).toISOString(),
       revoked_at: null,
-      scopes: storedScopes(scopes as readonly Scope[] | undefined),
+      scopes: storedScopes(scopes?.filter(isScope)),
     };
     await this.store.tenants.issueToken(token, secret.hash);
     return {
