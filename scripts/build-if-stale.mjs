@@ -13,6 +13,7 @@ const sources = [
   // the admin CLI's table printer is the client's
   'clients/typescript/src/terminal.ts',
   'openapi.yaml',
+  'scripts/build-docs.mjs',
   'tsconfig.json',
   'tsconfig.build.json',
   'package-lock.json',

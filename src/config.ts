@@ -10,6 +10,12 @@ export interface Config {
   host: string;
   /** Prometheus metrics on a port of their own; 0 serves none. */
   metricsPort: number;
+  /**
+   * The admin API's listener (ADMIN_PORT): off unless set; 0 takes a free port. Bound to ADMIN_HOST, which
+   * is loopback unless set: the platform's own API is never exposed by accident.
+   */
+  adminPort: number | undefined;
+  adminHost: string;
   dataDir: string;
   /** PostgreSQL instead of the SQLite file under dataDir, when DATABASE_URL is set. */
   database?: DatabaseConfig;
@@ -377,6 +383,8 @@ function readConfig(env: EnvReader, role: Role): Config {
     blobs: readBlobs(env),
     logLevel: env.oneOf('LOG_LEVEL', 'info', LOG_LEVELS),
     metricsPort: env.int('METRICS_PORT', 9464, 0, 65535),
+    adminPort: env.has('ADMIN_PORT') ? env.int('ADMIN_PORT', 0, 0, 65535) : undefined,
+    adminHost: env.text('ADMIN_HOST', '127.0.0.1'),
     maxUploadBytes: env.int('MAX_UPLOAD_BYTES', 512 * MiB, 1),
     uploadPartSize: env.int('UPLOAD_PART_SIZE', 8 * MiB, 1, 5 * 1024 * MiB),
     uploadTtlMs: env.int('UPLOAD_TTL_SECONDS', 24 * 3600, 1) * 1000,

@@ -239,6 +239,16 @@ export const ERRORS = {
     new AppError(422, 'webhook_url_not_allowed', `The webhook URL is not allowed: ${reason}`, [
       { loc: ['body', 'url'], msg: reason, type: 'webhook_url_not_allowed' },
     ]),
+  tenantNameTaken: (name: string) =>
+    new AppError(409, 'tenant_name_taken', `Another tenant is named "${name}"`),
+  expiryNotInFuture: () =>
+    new AppError(422, 'validation_error', 'Validation failed', [
+      {
+        loc: ['body', 'expires_at'],
+        msg: 'Value error, expires_at must be in the future',
+        type: 'value_error',
+      },
+    ]),
   webhookEndpointLimit: (max: number) =>
     new AppError(
       409,

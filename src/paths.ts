@@ -16,3 +16,7 @@ function findRoot(): string {
 export const PROJECT_ROOT = findRoot();
 export const CONTRACT_PATH = path.join(PROJECT_ROOT, 'openapi.yaml');
 export const DOCS_PATH = path.join(PROJECT_ROOT, 'dist', 'docs', 'index.html');
+/** The contract without the admin operations: what the public listener serves (scripts/build-docs.mjs). */
+export const PUBLIC_CONTRACT_PATH = path.join(PROJECT_ROOT, 'dist', 'openapi.public.yaml');
+/** The whole contract's reference, served on the admin listener. */
+export const ADMIN_DOCS_PATH = path.join(PROJECT_ROOT, 'dist', 'docs', 'admin.html');

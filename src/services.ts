@@ -14,6 +14,7 @@ import { WebhookEndpoints } from './events/endpoints/endpoints.js';
 import { Events } from './events/outbox/log.js';
 import { EventStreams } from './events/streaming/stream-hub.js';
 import { IdempotencyKeys } from './idempotency/keys.js';
+import { AdminTokens } from './platform/admin-tokens.js';
 
 /** The domain, wired once per process; handlers reach it through their scope. */
 export interface Services {
@@ -26,6 +27,8 @@ export interface Services {
   /** Parser threads for runs, created on first use: the admin CLI never starts them. */
   pdfPool(): PdfPool;
   tenants: Tenants;
+  /** The platform's keys to the admin API. */
+  adminTokens: AdminTokens;
   revenue: Revenue;
   uploads: Uploads;
   runs: Runs;
@@ -96,7 +99,9 @@ export function createServices(
     store,
     blobs,
     pdfPool,
-    tenants: new Tenants(store, clock),
+    // every change to tenants and tokens is a log line too, beside its audit row
+    tenants: new Tenants(store, clock, (row) => logger.info({ audit: row }, 'admin action')),
+    adminTokens: new AdminTokens(store, clock),
     revenue: new Revenue(store, clock),
     uploads,
     runs,

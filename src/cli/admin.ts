@@ -9,6 +9,7 @@ import { table } from '../../clients/typescript/src/terminal.js';
 import { TenantError } from '../tenants/service.js';
 import { SCOPES } from '../tenants/scopes.js';
 import { refuseUnsupportedRuntime } from '../start/runtime.js';
+import { AdminTokenNotFound } from '../platform/admin-tokens.js';
 
 /**
  * Operator commands against the same DATA_DIR as the server (safe while it runs: SQLite WAL with a busy
@@ -126,10 +127,7 @@ export function buildProgram(): Command {
     )
     .option('--json', 'print one JSON object')
     .action(async (options: JsonOption & { tenant: string; pricePerPoint: number }) => {
-      const ok = await withServices((s) =>
-        s.store.tenants.setPricePerPoint(options.tenant, options.pricePerPoint),
-      );
-      if (!ok) throw new CliFailure(`no tenant ${options.tenant}`);
+      await withServices((s) => s.tenants.update(options.tenant, { price_per_point: options.pricePerPoint }));
       const result = { tenant_id: options.tenant, price_per_point: options.pricePerPoint };
       print(options, result, () => `price per point of ${options.tenant} is now ${options.pricePerPoint}`);
     });
@@ -197,6 +195,44 @@ export function buildProgram(): Command {
       print(options, token, () => `revoked ${token.token_id} at ${token.revoked_at}`);
     });
 
+  const adminTokens = program
+    .command('admin-tokens')
+    .description("the platform's tokens for the admin API (ADMIN_PORT)");
+  adminTokens
+    .command('issue')
+    .requiredOption('--name <name>', 'who or what holds it (a label)')
+    .option('--json', 'print one JSON object')
+    .action(async (options: JsonOption & { name: string }) => {
+      const issued = await withServices((s) => s.adminTokens.issue(options.name));
+      print(options, issued, () => `admin token ${issued.admin_token_id}: ${issued.token} (shown only now)`);
+    });
+  adminTokens
+    .command('list')
+    .option('--json', 'print one JSON object')
+    .action(async (options: JsonOption) => {
+      const list = await withServices((s) => s.adminTokens.list());
+      print(options, { admin_tokens: list }, () =>
+        table(
+          list.map((t) => ({ ...t, state: t.revoked_at ? `revoked ${t.revoked_at}` : 'active' })),
+          [
+            ['admin_token_id', 'ADMIN TOKEN'],
+            ['name', 'NAME'],
+            ['prefix', 'PREFIX'],
+            ['state', 'STATE'],
+            ['last_used_at', 'LAST USED'],
+          ],
+        ),
+      );
+    });
+  adminTokens
+    .command('revoke')
+    .argument('<admin_token_id>')
+    .option('--json', 'print one JSON object')
+    .action(async (tokenId: string, options: JsonOption) => {
+      const token = await withServices((s) => s.adminTokens.revoke(tokenId));
+      print(options, token, () => `revoked ${token.admin_token_id} at ${token.revoked_at}`);
+    });
+
   const revenue = program.command('revenue').description('the revenue ledger');
   revenue
     .command('import')
@@ -211,7 +247,7 @@ export function buildProgram(): Command {
   return program;
 }
 
-const KNOWN_FAILURES = [CliFailure, TenantError, ImportError];
+const KNOWN_FAILURES = [CliFailure, TenantError, ImportError, AdminTokenNotFound];
 
 /** Exit codes: 0 done, 1 the command failed (the message says why), 2 the command line is wrong. */
 const EXIT = { ok: 0, failed: 1, usage: 2 } as const;

@@ -4,13 +4,13 @@ import Router from '@koa/router';
 import Koa, { type Context } from 'koa';
 import { AppError } from '../errors.js';
 import { accessLogWriter } from '../logger.js';
-import { CONTRACT_PATH, DOCS_PATH } from '../paths.js';
+import { ADMIN_DOCS_PATH, CONTRACT_PATH, DOCS_PATH, PUBLIC_CONTRACT_PATH } from '../paths.js';
 import type { Services } from '../services.js';
 import { disposeUnreadBody } from './continue.js';
 import { FairTurns, takeTurn } from './fair-turns.js';
 import { handlers } from './handlers/index.js';
 import { idempotency } from './idempotency.js';
-import { Contract } from './operations.js';
+import { type Audience, Contract } from './operations.js';
 import { authenticate, checkHandlers, invoke, readBody, route, validate } from './pipeline.js';
 import { createRateLimiters } from '../rate-limit/index.js';
 import {
@@ -107,27 +107,33 @@ function errorBoundary(services: Services): Step {
 }
 
 /** The routes outside the contract: the docs, the contract itself, and `/` pointing at the docs. */
-function publicRoutes(): Router {
+function publicRoutes(audience: Audience): Router {
+  const docs = audience === 'admin' ? ADMIN_DOCS_PATH : DOCS_PATH;
+  const contract = audience === 'admin' ? CONTRACT_PATH : PUBLIC_CONTRACT_PATH;
   const router = new Router();
   router.get('/', (ctx) => ctx.redirect('/docs'));
   router.get('/openapi.yaml', (ctx) => {
     ctx.type = 'application/yaml';
-    ctx.body = createReadStream(CONTRACT_PATH);
+    ctx.body = createReadStream(existsSync(contract) ? contract : CONTRACT_PATH);
   });
   router.get(['/docs', '/docs/'], (ctx, next) => {
-    if (!existsSync(DOCS_PATH)) return next();
+    if (!existsSync(docs)) return next();
     ctx.type = 'text/html';
-    ctx.body = createReadStream(DOCS_PATH);
+    ctx.body = createReadStream(docs);
   });
   return router;
 }
 
-/** The request's path through the server reads top to bottom. */
-export async function createApp(services: Services): Promise<Koa<AppState>> {
+/**
+ * The request's path through the server reads top to bottom. A tenant's listener (the public port) serves
+ * the tenants' operations with tenants' tokens; the admin listener the platform's with admin tokens.
+ */
+export async function createApp(services: Services, audience: Audience = 'tenant'): Promise<Koa<AppState>> {
   const limiters = createRateLimiters(services.config, services.store);
   const contract = await Contract.load();
   checkHandlers(contract, handlers);
-  if (services.config.validatorsAtStart) contract.warmUp();
+  // one contract per process: the public listener's app warms every operation's validators, the admin one's too
+  if (services.config.validatorsAtStart && audience === 'tenant') contract.warmUp();
   const app = new Koa<AppState>();
   app.proxy = false;
   // whatever Koa itself catches goes to the same logger, never to stderr
@@ -140,15 +146,15 @@ export async function createApp(services: Services): Promise<Koa<AppState>> {
   app.use(accessLog(services));
   app.use(disposeUnreadBody(services.config.uploadPartSize, services.config.bodyIdleTimeoutMs));
   app.use(errorBoundary(services));
-  app.use(publicRoutes().routes());
+  app.use(publicRoutes(audience).routes());
   app.use(limitAnonymous(limiters.addresses));
   // everything else, the API and unknown paths alike, is the contract's: its 404 and 405 are the envelope
   const validTokens = new RecentlyValidTokens();
   app.use(
     Stages.start()
-      .then(route(contract))
+      .then(route(contract, audience))
       .then(paceAddress(limiters.addresses, validTokens))
-      .then(authenticate(services.tenants))
+      .then(authenticate(audience === 'admin' ? services.adminTokens : services.tenants))
       .then(limitTenant(limiters.tenants, limiters.addresses, validTokens))
       .then(takeTurn(new FairTurns()))
       .then(readBody())

@@ -137,6 +137,11 @@ export type OnceOnlyPolicy<K extends OperationId> = (
    * kept and replayed. Any other 409 changed nothing and can change, so a retry executes again.
    */
   finalConflicts: readonly ErrorCode[];
+  /**
+   * The answer shows a secret stored hashed (a token's): it is never kept for a replay, and a retry is
+   * answered by `recover`, which makes the secret anew.
+   */
+  answerHoldsSecret?: boolean;
 };
 
 /** The operations that take no token, as openapi.yaml's `security: []` says; startup checks the two agree. */
@@ -171,7 +176,7 @@ export interface RegisteredHandler {
 /** A POST's once-only declaration (see OnceOnlyPolicy), whatever its operation. */
 export type RegisteredOnceOnly = (
   { recover: (scope: ValidatedScope, resourceId: string) => Promise<AnyAnswer> } | { needsNoRecord: string }
-) & { finalConflicts: readonly ErrorCode[] };
+) & { finalConflicts: readonly ErrorCode[]; answerHoldsSecret?: boolean };
 
 export interface AuthedHandler<K extends AuthedOperationId> extends RegisteredHandler {
   operationId: K;
@@ -209,6 +214,7 @@ export function authed<K extends AuthedOperationId, const D extends DefaultableK
       ('recover' in policy
         ? {
             finalConflicts: policy.finalConflicts,
+            answerHoldsSecret: policy.answerHoldsSecret,
             recover: (scope, resourceId) => policy.recover(typed<K, never>(scope), resourceId),
           }
         : policy),

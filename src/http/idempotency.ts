@@ -68,7 +68,8 @@ async function execute(
   try {
     if (resourceId !== null && 'recover' in policy) {
       // not executed now: the effect is an earlier request's, so this answer is a replay too
-      sendAnswer(ctx, await policy.recover(scopeOf(ctx, state, services, undefined), resourceId));
+      // the recovery gets the key: one that makes its effect anew (a secret) records it there
+      sendAnswer(ctx, await policy.recover(scopeOf(ctx, state, services, lease.held), resourceId));
       ctx.set('Idempotent-Replayed', 'true');
     } else {
       await next(advance(state, { heldKey: lease.held }));
@@ -124,7 +125,7 @@ export function idempotency(services: Services, handlers: Handlers): Stage<Valid
       const failure = await execute(ctx, state, next, policy, services, resourceId, lease);
       // the work outlived its lock: a retry owns the key now, and this request's effect was fenced off
       if (lease.isLost) throw new HeldKeyLostError();
-      if (isFinal(policy, ctx.status, failure)) {
+      if (isFinal(policy, ctx.status, failure) && !(policy.answerHoldsSecret && !failure)) {
         const answer = answerOf(ctx);
         kept = true;
         // the effect is committed and recorded on the key: a retry rebuilds this answer if it is not kept

@@ -12,6 +12,12 @@ import { CONTRACT_PATH } from '../paths.js';
 
 export type OperationId = keyof operations;
 
+/**
+ * Who an operation is for (`x-audience`): a tenant's program on the public listener, or the platform on the
+ * admin listener. An operation with no audience (health, readiness) is served on both.
+ */
+export type Audience = 'tenant' | 'admin';
+
 export interface IntegerParam {
   in: 'query' | 'path';
   name: string;
@@ -26,6 +32,8 @@ export interface ContractOperation {
   template: string;
   /** the contract's `security` asks for a bearer token */
   authenticated: boolean;
+  /** `x-audience`: undefined for the operations every listener serves */
+  audience: Audience | undefined;
   /** the scope a token needs for it (`x-scope`), for authenticated operations */
   scope: string | undefined;
   /** the request body is JSON: the pipeline reads it before validation */
@@ -112,6 +120,12 @@ class RouteTable {
 
 const addFormats = formats.default;
 
+function audienceOf(operation: Operation): Audience | undefined {
+  const declared = (operation as { 'x-audience'?: string })['x-audience'];
+  if (declared === 'admin') return 'admin';
+  return (operation.security ?? []).length > 0 ? 'tenant' : undefined;
+}
+
 function describe(operation: Operation): ContractOperation {
   const parameters = (operation.parameters ?? []).flatMap((p) => ('in' in p ? [p] : []));
   const requestBody = operation.requestBody;
@@ -120,6 +134,7 @@ function describe(operation: Operation): ContractOperation {
     method: operation.method,
     template: operation.path,
     authenticated: (operation.security ?? []).length > 0,
+    audience: audienceOf(operation),
     scope: (operation as { 'x-scope'?: string })['x-scope'],
     jsonBody: Boolean(requestBody && 'content' in requestBody && requestBody.content['application/json']),
     queryNames: new Set(parameters.filter((p) => p.in === 'query').map((p) => p.name)),
@@ -215,11 +230,30 @@ export class Contract {
     setImmediate(step).unref();
   }
 
-  /** The operation a method and path name; when none, the methods the path takes (none: not found). */
-  route(method: string, path: string): RouteMatch {
+  /**
+   * The operation a method and path name for a listener's audience; when none, the methods the path takes
+   * there (none: not found). Another audience's operations do not exist on this listener, not even as a 405.
+   */
+  route(method: string, path: string, audience: Audience): RouteMatch {
     const source = this.routes.match(method, path);
-    if (source) return { found: true, operation: this.operations.get(source.operationId ?? '')! };
-    return { found: false, allowed: this.routes.methods(path) };
+    const operation = source && this.operations.get(source.operationId ?? '');
+    const served = (found: ContractOperation | undefined) =>
+      found !== undefined && (found.audience === undefined || found.audience === audience);
+    if (served(operation)) return { found: true, operation: operation! };
+    if (operation) return { found: false, allowed: [] };
+    const allowed = this.routes.methods(path).filter((verb) => served(this.operationAt(verb, path)));
+    return { found: false, allowed };
+  }
+
+  private operationAt(method: string, path: string): ContractOperation | undefined {
+    return this.operations.get(this.routes.match(method, path)?.operationId ?? '');
+  }
+
+  /** The operations a listener of this audience serves. */
+  servedTo(audience: Audience): ContractOperation[] {
+    return [...this.operations.values()].filter(
+      (op) => op.audience === undefined || op.audience === audience,
+    );
   }
 
   /** ajv's verdict on the request, and the request as validated (types coerced, defaults applied). */

@@ -4,7 +4,7 @@ import { grants, isScope } from '../tenants/scopes.js';
 import { bearerToken } from './bearer.js';
 import type { Services } from '../services.js';
 import { normalize } from './normalize.js';
-import type { Contract } from './operations.js';
+import type { Audience, Contract } from './operations.js';
 import { readJsonBody } from './request-body.js';
 import type { Handlers, RegisteredHandler, ValidatedScope } from './handler.js';
 
@@ -53,13 +53,12 @@ export function checkHandlers(contract: Contract, handlers: Handlers): void {
         `${operation.id}: openapi.yaml's security ${operation.authenticated ? 'asks for a bearer token' : 'is empty'}, ` +
           `but handlers/index.ts lists it as ${listedAuthenticated ? 'authenticated' : 'public'}`,
       );
-    if (
-      operation.authenticated !== (operation.scope !== undefined) ||
-      (operation.scope && !isScope(operation.scope))
-    )
+    // a tenant's operation names the scope a token needs; an admin operation none (admin tokens have none)
+    const scoped = operation.audience === 'tenant';
+    if (scoped !== (operation.scope !== undefined) || (operation.scope && !isScope(operation.scope)))
       throw new Error(
         `${operation.id}: openapi.yaml's x-scope ${operation.scope ?? '(none)'} is not one of the scopes, or is ` +
-          `given where no token is asked for`,
+          `given where no tenant's token is asked for`,
       );
     for (const name of handler.defaults) {
       if (!operation.queryDefaults.has(name))
@@ -95,9 +94,9 @@ function methodOf(ctx: AppContext): string {
 }
 
 /** The operation the method and path name, or the contract's 404 and 405 in the error envelope. */
-export function route(contract: Contract): Stage<Received, Routed> {
+export function route(contract: Contract, audience: Audience): Stage<Received, Routed> {
   return (ctx, state, next) => {
-    const match = contract.route(methodOf(ctx), decodablePath(ctx.path));
+    const match = contract.route(methodOf(ctx), decodablePath(ctx.path), audience);
     if (!match.found) {
       throw match.allowed.length > 0 ? ERRORS.methodNotAllowed(match.allowed) : ERRORS.routeNotFound();
     }
@@ -109,18 +108,20 @@ export function route(contract: Contract): Stage<Received, Routed> {
  * The tenant of the bearer token, for the operations whose contract `security` asks for one. A lookup
  * that fails is the server's fault, not the caller's: it propagates and renders as a 500 (or 503).
  */
-export function authenticate(tenants: Services['tenants']): Stage<AddressPaced, Authenticated> {
+export function authenticate(
+  tokens: Pick<Services['tenants'], 'authenticate'>,
+): Stage<AddressPaced, Authenticated> {
   return async (ctx, state, next) => {
     if (!state.operation.authenticated) return next(advance(state, { principal: undefined }));
     const token = bearerToken(ctx);
     if (!token) throw ERRORS.notAuthenticated();
-    const principal = await tenants.authenticate(token);
+    const principal = await tokens.authenticate(token);
     if (principal === 'invalid') throw ERRORS.invalidToken();
     if (principal === 'expired') throw ERRORS.tokenExpired();
     if (principal === 'suspended') throw ERRORS.tenantSuspended();
-    const scope = state.operation.scope!;
+    const scope = state.operation.scope;
     // no query: the scopes came with the token
-    if (!grants(principal.scopes, scope)) throw ERRORS.insufficientScope(scope);
+    if (scope !== undefined && !grants(principal.scopes, scope)) throw ERRORS.insufficientScope(scope);
     return next(advance(state, { principal }));
   };
 }

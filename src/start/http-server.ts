@@ -3,7 +3,9 @@ import type { AddressInfo, Socket } from 'node:net';
 import { answerClientError } from '../http/client-error.js';
 import { startMetricsServer } from '../metrics/server.js';
 import type { Config } from '../config.js';
+import type Koa from 'koa';
 import { createApp } from '../http/app.js';
+import type { AppState } from '../http/state.js';
 import type { Logger } from '../logger.js';
 import type { Services } from '../services.js';
 import { createRuntime } from './create-runtime.js';
@@ -13,6 +15,8 @@ export interface RunningServer {
   url: string;
   /** Where `/metrics` is served, when METRICS_PORT is not 0. */
   metricsUrl?: string;
+  /** Where the admin API is served, when ADMIN_PORT is set. */
+  adminUrl?: string;
   services: Services;
   close(): Promise<void>;
 }
@@ -26,16 +30,14 @@ async function seedDemoTenant(services: Services): Promise<void> {
   );
 }
 
-export async function startServer(
+/** An HTTP listener for a Koa app, with the contract's deliberate limits. */
+async function listen(
+  app: Koa<AppState>,
   config: Config,
+  port: number,
+  host: string,
   logger: Logger,
-  /** Told the URLs as soon as the ports are bound, before anything else is printed. */
-  announce?: (url: string, metricsUrl?: string) => void,
-): Promise<RunningServer> {
-  const started = performance.now();
-  const runtime = await createRuntime(config, 'api', logger);
-  const { services } = runtime;
-  const app = await createApp(services);
+): Promise<Server> {
   const server: Server = createServer(
     {
       // deliberate limits (see the contract): slow headers and endless requests do not hold a socket for
@@ -48,13 +50,47 @@ export async function startServer(
   );
   // the app says "100 Continue" itself, once it wants the body (http/continue.ts)
   server.on('checkContinue', app.callback());
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) =>
+    answerClientError(error, socket, logger),
+  );
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(config.port, config.host, () => {
+    server.listen(port, host, () => {
       server.off('error', reject);
       resolve();
     });
   });
+  return server;
+}
+
+function urlOf(server: Server, bound: string): string {
+  const { port } = server.address() as AddressInfo;
+  const host = bound === '0.0.0.0' || bound === '::' ? '127.0.0.1' : bound;
+  return `http://${host}:${port}`;
+}
+
+export async function startServer(
+  config: Config,
+  logger: Logger,
+  /** Told the URLs as soon as the ports are bound, before anything else is printed. */
+  announce?: (url: string, metricsUrl?: string) => void,
+): Promise<RunningServer> {
+  const started = performance.now();
+  const runtime = await createRuntime(config, 'api', logger);
+  const { services } = runtime;
+  const app = await createApp(services);
+  const server = await listen(app, config, config.port, config.host, logger);
+  let adminServer: Server | undefined;
+  try {
+    if (config.adminPort !== undefined) {
+      const adminApp = await createApp(services, 'admin');
+      adminServer = await listen(adminApp, config, config.adminPort, config.adminHost, logger);
+    }
+  } catch (error) {
+    server.close();
+    throw Object.assign(error as Error, { port: config.adminPort, portSetting: 'ADMIN_PORT' });
+  }
+  const adminUrl = adminServer && urlOf(adminServer, config.adminHost);
   server.keepAliveTimeout = 65_000;
   // connections that have not sent a request yet: a client's spare connection is closed at shutdown rather
   // than waited for (Node counts it neither idle nor busy)
@@ -66,12 +102,8 @@ export async function startServer(
     socket.once('close', () => open.delete(socket));
   });
   server.on('request', (req: IncomingMessage) => fresh.delete(req.socket));
-  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) =>
-    answerClientError(error, socket, logger),
-  );
-  const { port } = server.address() as AddressInfo;
-  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
-  const url = `http://${host}:${port}`;
+  const url = urlOf(server, config.host);
+  const host = new URL(url).hostname;
   let metricsServer: Server | undefined;
   try {
     if (config.metricsPort > 0) {
@@ -79,6 +111,7 @@ export async function startServer(
     }
   } catch (error) {
     server.close();
+    adminServer?.close();
     throw Object.assign(error as Error, { port: config.metricsPort, portSetting: 'METRICS_PORT' });
   }
   const metricsUrl = metricsServer
@@ -90,6 +123,7 @@ export async function startServer(
   logger.info(
     {
       url,
+      admin_url: adminUrl,
       node: process.version,
       store: describeStore(config),
       data_dir: config.dataDir,
@@ -117,6 +151,9 @@ export async function startServer(
         for (const socket of open) if (fresh.has(socket)) socket.destroy();
       });
       metricsServer?.close();
+      // the admin API's calls are short: its open connections end with the server
+      adminServer?.close();
+      adminServer?.closeAllConnections();
       // event streams never end on their own: they end now, and their clients reconnect elsewhere
       services.streams.close();
       await Promise.all([drained, runtime.stopJobs()]);
@@ -124,5 +161,5 @@ export async function startServer(
     })();
     return closing;
   };
-  return { url, metricsUrl, services, close };
+  return { url, metricsUrl, adminUrl, services, close };
 }

@@ -40,6 +40,7 @@ export function guardStore(store: Store, translate: Translate): Store {
   return {
     transaction: guardRepo({ transaction: store.transaction }, translate).transaction,
     tenants: guardRepo(store.tenants, translate),
+    platform: guardRepo(store.platform, translate),
     uploads: guardRepo(store.uploads, translate),
     events: guardRepo(store.events, translate),
     webhooks: guardRepo(store.webhooks, translate),

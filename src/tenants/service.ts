@@ -1,5 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import type { Principal, Store, TenantRow, TokenRow } from '../store/types.js';
+import type {
+  AuditAction,
+  AuditRow,
+  PlatformUnit,
+  Principal,
+  Store,
+  TenantRow,
+  TokenRow,
+} from '../store/types.js';
+import { auditRow, type ChangeOrigin, OPERATOR } from './audit.js';
 import type { Clock } from '../time.js';
 import { isScope, readScopes, type Scope, SCOPES, storedScopes } from './scopes.js';
 import { hashToken, looksLikeToken, newToken } from './tokens.js';
@@ -25,6 +34,27 @@ const TOUCH_INTERVAL_MS = 60_000;
 
 export class TenantError extends Error {}
 
+/** No such tenant (the admin API's 404). */
+export class TenantNotFound extends TenantError {
+  constructor(readonly tenantId: string) {
+    super(`no tenant ${tenantId}`);
+  }
+}
+
+/** No such token, or not the tenant's (the admin API's 404). */
+export class TokenNotFound extends TenantError {
+  constructor(readonly tokenId: string) {
+    super(`no token ${tokenId}`);
+  }
+}
+
+/** Another tenant has the name (the admin API's 409 tenant_name_taken). */
+export class TenantNameTaken extends TenantError {
+  constructor(readonly tenantName: string) {
+    super(`tenant "${tenantName}" exists`);
+  }
+}
+
 function viewToken(row: TokenRow): TokenView {
   const { id, scopes, ...rest } = row;
   return { token_id: id, ...rest, scopes: readScopes(scopes) };
@@ -34,19 +64,22 @@ export class Tenants {
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
+    /** Told every audit row as it is written: the log line of each change (services.ts). */
+    private readonly onAudit?: (row: AuditRow) => void,
   ) {}
 
   async create(
     name: string,
     currency = 'USD',
     pricePerPoint = DEFAULT_PRICE_PER_POINT,
+    origin: ChangeOrigin = { actor: OPERATOR },
   ): Promise<CreatedTenant> {
     if (!/^[A-Z]{3}$/.test(currency))
       throw new TenantError(`currency must be an ISO 4217 code, got "${currency}"`);
     if (!Number.isSafeInteger(pricePerPoint) || pricePerPoint < 0) {
       throw new TenantError('price per point must be a non-negative integer of minor units');
     }
-    if (await this.store.tenants.findByName(name)) throw new TenantError(`tenant "${name}" exists`);
+    if (await this.store.tenants.findByName(name)) throw new TenantNameTaken(name);
     const now = this.clock.now().toISOString();
     const tenant: TenantRow = {
       id: randomUUID(),
@@ -70,18 +103,49 @@ export class Tenants {
       revoked_at: null,
       scopes: null,
     };
-    await this.store.tenants.create(tenant, user, token, secret.hash);
+    await this.nameHeldElsewhere(name, tenant.id, () =>
+      this.store.platform.change(async (tx) => {
+        await tx.tenants.create(tenant, user, token, secret.hash);
+        await this.audit(tx, origin, 'tenant.created', now, tenant.id, tenant.id, {
+          name,
+          currency,
+          price_per_point: pricePerPoint,
+        });
+        // the effect is the first token: a retry that finds it replaces its lost secret (replaceLostSecret)
+        await tx.recordEffect(token.id);
+      }, origin.effect),
+    );
     return { tenant_id: tenant.id, user_id: user.id, token_id: token.id, token: secret.token };
   }
 
   /** A token with `scopes`; without them, a token with every scope. */
-  async issueToken(tenantId: string, name = 'token', expiresInDays?: number, scopes?: readonly string[]) {
+  async issueToken(
+    tenantId: string,
+    name = 'token',
+    expiresInDays?: number,
+    scopes?: readonly string[],
+    origin: ChangeOrigin = { actor: OPERATOR },
+  ) {
+    const now = this.clock.now();
+    const expiresAt =
+      expiresInDays === undefined ? null : new Date(now.getTime() + expiresInDays * DAY_MS).toISOString();
+    return this.issueTokenUntil(tenantId, name, expiresAt, scopes, origin);
+  }
+
+  /** A token that expires at `expiresAt` (null: never), with `scopes` (none given: every scope). */
+  async issueTokenUntil(
+    tenantId: string,
+    name: string,
+    expiresAt: string | null,
+    scopes: readonly string[] | undefined,
+    origin: ChangeOrigin,
+  ) {
     const unknown = scopes?.filter((scope) => !isScope(scope)) ?? [];
     if (unknown.length > 0)
       throw new TenantError(`unknown scope ${unknown.join(', ')}; the scopes are ${SCOPES.join(', ')}`);
     if (scopes?.length === 0) throw new TenantError('a token needs at least one scope');
     const user = await this.store.tenants.firstUser(tenantId);
-    if (!user) throw new TenantError(`no tenant ${tenantId}`);
+    if (!user) throw new TenantNotFound(tenantId);
     const now = this.clock.now();
     const secret = newToken();
     const token: TokenRow = {
@@ -92,45 +156,170 @@ export class Tenants {
       prefix: secret.prefix,
       created_at: now.toISOString(),
       last_used_at: null,
-      expires_at:
-        expiresInDays === undefined ? null : new Date(now.getTime() + expiresInDays * DAY_MS).toISOString(),
+      expires_at: expiresAt,
       revoked_at: null,
       scopes: storedScopes(scopes?.filter(isScope)),
     };
-    await this.store.tenants.issueToken(token, secret.hash);
+    await this.store.platform.change(async (tx) => {
+      await tx.tenants.issueToken(token, secret.hash);
+      await this.audit(tx, origin, 'token.issued', token.created_at, tenantId, token.id, {
+        name,
+        scopes: readScopes(token.scopes),
+        expires_at: token.expires_at,
+      });
+      await tx.recordEffect(token.id);
+    }, origin.effect);
     return {
-      token_id: token.id,
+      ...viewToken(token),
       token: secret.token,
-      expires_at: token.expires_at,
-      scopes: readScopes(token.scopes),
     };
+  }
+
+  /**
+   * A token whose answer was lost (a process died after the commit, before its answer reached anyone): its
+   * secret cannot be shown again (only its hash is kept), so it is revoked and a token of the same name,
+   * scopes and expiry is issued in its place, in one transaction recorded on the retry's key.
+   */
+  async replaceLostSecret(tokenId: string, origin: ChangeOrigin) {
+    const lost = await this.store.platform.getToken(tokenId);
+    if (!lost) throw new TokenNotFound(tokenId);
+    const now = this.clock.now().toISOString();
+    const secret = newToken();
+    const token: TokenRow = {
+      ...lost,
+      id: randomUUID(),
+      prefix: secret.prefix,
+      created_at: now,
+      last_used_at: null,
+      revoked_at: null,
+    };
+    await this.store.platform.change(async (tx) => {
+      const outcome = await tx.tenants.revokeToken(lost.tenant_id, lost.id, now);
+      if (outcome?.revoked)
+        await this.audit(tx, origin, 'token.revoked', now, lost.tenant_id, lost.id, {
+          replaced_by: token.id,
+        });
+      await tx.tenants.issueToken(token, secret.hash);
+      await this.audit(tx, origin, 'token.issued', now, lost.tenant_id, token.id, {
+        name: token.name,
+        scopes: readScopes(token.scopes),
+        expires_at: token.expires_at,
+        replaces: lost.id,
+      });
+      await tx.recordEffect(token.id);
+    }, origin.effect);
+    return { ...viewToken(token), token: secret.token };
+  }
+
+  /** Renames and reprices a tenant; a name another tenant has is refused. */
+  async update(
+    tenantId: string,
+    changes: { name?: string; price_per_point?: number },
+    origin: ChangeOrigin = { actor: OPERATOR },
+  ): Promise<TenantRow> {
+    if (changes.name !== undefined) {
+      const holder = await this.store.tenants.findByName(changes.name);
+      if (holder && holder.id !== tenantId) throw new TenantNameTaken(changes.name);
+    }
+    const at = this.clock.now().toISOString();
+    const change = () =>
+      this.store.platform.change(async (tx) => {
+        const updated = await tx.tenants.update(tenantId, changes);
+        if (updated) await this.audit(tx, origin, 'tenant.updated', at, tenantId, tenantId, changes);
+        return updated;
+      });
+    const row =
+      changes.name === undefined
+        ? await change()
+        : await this.nameHeldElsewhere(changes.name, tenantId, change);
+    if (!row) throw new TenantNotFound(tenantId);
+    return row;
   }
 
   /**
    * A suspended tenant's tokens are refused (403 tenant_suspended) and its queued runs wait; nothing of its
    * data is touched, and resuming gives everything back. Suspending a suspended tenant keeps its first time.
    */
-  async suspend(tenantId: string): Promise<TenantRow> {
+  async suspend(tenantId: string, origin: ChangeOrigin = { actor: OPERATOR }): Promise<TenantRow> {
     const tenant = await this.store.tenants.get(tenantId);
-    if (!tenant) throw new TenantError(`no tenant ${tenantId}`);
+    if (!tenant) throw new TenantNotFound(tenantId);
     if (tenant.suspended_at) return tenant;
-    return (await this.store.tenants.setSuspended(tenantId, this.clock.now().toISOString()))!;
+    return this.setSuspended(tenantId, this.clock.now().toISOString(), origin);
   }
 
-  async resume(tenantId: string): Promise<TenantRow> {
-    const tenant = await this.store.tenants.setSuspended(tenantId, null);
-    if (!tenant) throw new TenantError(`no tenant ${tenantId}`);
-    return tenant;
+  async resume(tenantId: string, origin: ChangeOrigin = { actor: OPERATOR }): Promise<TenantRow> {
+    const tenant = await this.store.tenants.get(tenantId);
+    if (!tenant) throw new TenantNotFound(tenantId);
+    if (!tenant.suspended_at) return tenant;
+    return this.setSuspended(tenantId, null, origin);
+  }
+
+  private async setSuspended(tenantId: string, at: string | null, origin: ChangeOrigin): Promise<TenantRow> {
+    const now = this.clock.now().toISOString();
+    const row = await this.store.platform.change(async (tx) => {
+      const changed = await tx.tenants.setSuspended(tenantId, at);
+      if (changed)
+        await this.audit(tx, origin, at ? 'tenant.suspended' : 'tenant.resumed', now, tenantId, tenantId);
+      return changed;
+    });
+    if (!row) throw new TenantNotFound(tenantId);
+    return row;
   }
 
   async listTokens(tenantId: string): Promise<TokenView[]> {
     return (await this.store.tenants.listTokens(tenantId)).map(viewToken);
   }
 
-  async revokeToken(tokenId: string): Promise<TokenView> {
-    const row = await this.store.tenants.revokeToken(tokenId, this.clock.now().toISOString());
-    if (!row) throw new TenantError(`no token ${tokenId}`);
-    return viewToken(row);
+  /**
+   * Revokes a token of the tenant's; a revoked token stays revoked at its first time. `tenantId` undefined:
+   * whichever tenant's it is (the admin command line names the token alone).
+   */
+  async revokeToken(
+    tokenId: string,
+    tenantId?: string,
+    origin: ChangeOrigin = { actor: OPERATOR },
+  ): Promise<TokenView> {
+    const owner = tenantId ?? (await this.store.platform.getToken(tokenId))?.tenant_id;
+    const now = this.clock.now().toISOString();
+    const found =
+      owner === undefined
+        ? undefined
+        : await this.store.platform.change(async (tx) => {
+            const outcome = await tx.tenants.revokeToken(owner, tokenId, now);
+            if (outcome?.revoked) await this.audit(tx, origin, 'token.revoked', now, owner, tokenId);
+            return outcome;
+          });
+    if (!found) throw new TokenNotFound(tokenId);
+    return viewToken(found.token);
+  }
+
+  /**
+   * Runs a change that gives a tenant `name`: when it fails because another tenant took the name meanwhile
+   * (the table's unique name, between the check and the write), the answer is the check's.
+   */
+  private async nameHeldElsewhere<T>(name: string, tenantId: string, change: () => Promise<T>): Promise<T> {
+    try {
+      return await change();
+    } catch (error) {
+      const holder = await this.store.tenants.findByName(name).catch(() => undefined);
+      if (holder && holder.id !== tenantId) throw new TenantNameTaken(name);
+      throw error;
+    }
+  }
+
+  /** Writes the change's audit row in its transaction; its log line once it has committed. */
+  private async audit(
+    tx: PlatformUnit,
+    origin: ChangeOrigin,
+    action: AuditAction,
+    at: string,
+    tenantId: string,
+    targetId: string,
+    detail?: Record<string, unknown>,
+  ): Promise<void> {
+    const row = auditRow(origin.actor, action, at, tenantId, targetId, detail);
+    await tx.audit(row);
+    tx.afterCommit(() => this.onAudit?.(row));
   }
 
   /** The caller behind a bearer token, or why there is none. */

@@ -9,6 +9,7 @@ import type { BlobStore, MultipartStore } from '../../src/blobs/blob-store.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import type {
+  PlatformRepo,
   EventRepo,
   IdempotencyRepo,
   LedgerRepo,
@@ -48,6 +49,7 @@ export function fake<T extends object>(name: string): Fake<T> {
 
 export interface FakeStore {
   tenants: Fake<TenantRepo>;
+  platform: Fake<PlatformRepo>;
   uploads: Fake<UploadRepo>;
   runs: Fake<RunRepo>;
   ledger: Fake<LedgerRepo>;
@@ -95,6 +97,7 @@ export function newTestService<S>(
 ): { sut: S; mocks: TestMocks } {
   const store: FakeStore = {
     tenants: fake<TenantRepo>('store.tenants'),
+    platform: fake<PlatformRepo>('store.platform'),
     uploads: fake<UploadRepo>('store.uploads'),
     runs: fake<RunRepo>('store.runs'),
     ledger: fake<LedgerRepo>('store.ledger'),

@@ -11,7 +11,7 @@ import { expect } from 'vitest';
 import { startHaproxy } from '../../stack/haproxy.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { createLogger, type Logger } from '../../src/logger.js';
-import { CONTRACT_PATH } from '../../src/paths.js';
+import { CONTRACT_PATH, PUBLIC_CONTRACT_PATH } from '../../src/paths.js';
 import { type RunningServer, startServer } from '../../src/start/http-server.js';
 import type { CreatedTenant } from '../../src/tenants/service.js';
 import { dropPostgresDatabase, engineEnv, queryDatabase } from './engine.js';
@@ -79,6 +79,11 @@ export interface Harness {
   tenant: CreatedTenant;
   other: CreatedTenant;
   request(method: string, route: string, options?: RequestOptions): Promise<ApiResponse>;
+  /** The admin listener (ADMIN_PORT) of `server`, and an admin token the harness issued. */
+  adminUrl: string;
+  adminToken: string;
+  /** A call to the admin API, with `adminToken` unless `token` says otherwise; judged as `request`'s are. */
+  admin(method: string, route: string, options?: RequestOptions): Promise<ApiResponse>;
   /** A statement on the server's database, whichever the engine (`?` placeholders). */
   query<R>(sql: string, params?: unknown[]): Promise<R[]>;
   close(): Promise<void>;
@@ -153,10 +158,24 @@ function checkDeclaredHeaders(
   }
 }
 
-async function checkAgainstContract(method: string, route: string, response: ApiResponse): Promise<void> {
+/** Whether a listener of `audience` serves the operation: its `x-audience`, else tenants' unless it takes no token. */
+function servedTo(audience: 'tenant' | 'admin', operation: { security?: unknown[] }): boolean {
+  const declared = (operation as { 'x-audience'?: string })['x-audience'];
+  if (declared !== undefined) return declared === audience;
+  return operation.security?.length === 0 || audience === 'tenant';
+}
+
+async function checkAgainstContract(
+  method: string,
+  route: string,
+  response: ApiResponse,
+  audience: 'tenant' | 'admin' = 'tenant',
+): Promise<void> {
   const api = await loadContract();
   const pathOnly = route.split('?')[0]!;
-  const operation = api.router.matchOperation({ method, path: pathOnly, headers: {} });
+  const matched = api.router.matchOperation({ method, path: pathOnly, headers: {} });
+  // another listener's operation does not exist here: its answer is an unknown route's
+  const operation = matched && servedTo(audience, matched) ? matched : undefined;
   const isJson = (response.headers.get('content-type') ?? '').startsWith('application/json');
   if (response.status >= 400) {
     expect(isJson, `${method} ${route} -> ${response.status} is JSON`).toBe(true);
@@ -195,7 +214,10 @@ async function checkAgainstContract(method: string, route: string, response: Api
  */
 export const throughPrism = process.env.TEST_THROUGH_PRISM === 'true';
 
-async function behindPrism(upstream: string): Promise<{ url: string; close(): Promise<void> }> {
+async function behindPrism(
+  upstream: string,
+  contract: string,
+): Promise<{ url: string; close(): Promise<void> }> {
   const bin = process.env.PRISM_BIN;
   if (!bin) throw new Error('TEST_THROUGH_PRISM needs PRISM_BIN (npm run judge:prism sets it)');
   const port = await freePort();
@@ -203,7 +225,7 @@ async function behindPrism(upstream: string): Promise<{ url: string; close(): Pr
   const log = openSync(path.join(logDir, `prism-${port}.log`), 'a');
   const child = spawn(
     bin,
-    ['proxy', CONTRACT_PATH, upstream, '--host', '127.0.0.1', '--port', String(port), '--errors=false'],
+    ['proxy', contract, upstream, '--host', '127.0.0.1', '--port', String(port), '--errors=false'],
     { stdio: ['ignore', log, log] },
   );
   const url = `http://127.0.0.1:${port}`;
@@ -291,6 +313,8 @@ export async function startHarness(
     // a suite meets a few operations: each compiles its validators when first asked
     VALIDATORS_AT_START: 'false',
     METRICS_PORT: '0',
+    // every harness has the platform's admin listener, on a free port
+    ADMIN_PORT: '0',
     // the limiter runs in every suite, far above what a suite sends; the retries suite sets its own
     RATE_LIMIT_PER_SECOND: '1000000',
     RATE_LIMIT_BURST: '1000000',
@@ -305,40 +329,50 @@ export async function startHarness(
   // the `haproxy` project: the same suites through HAProxy, in front of this server and a second one on the
   // same database and blobs
   const proxied = throughHaproxy ? await behindHaproxy(server, config, logger) : undefined;
-  const prism = throughPrism ? await behindPrism(proxied?.url ?? server.url) : undefined;
+  // the public listener is judged by the contract it serves (without the admin operations), the admin one by
+  // the whole contract
+  const prism = throughPrism
+    ? await behindPrism(proxied?.url ?? server.url, PUBLIC_CONTRACT_PATH)
+    : undefined;
+  const adminPrism = throughPrism ? await behindPrism(server.adminUrl!, CONTRACT_PATH) : undefined;
   const url = prism?.url ?? proxied?.url ?? server.url;
   const tenant = await server.services.tenants.create('acme');
   const other = await server.services.tenants.create('globex');
-  const request = async (
-    method: string,
-    route: string,
-    options: RequestOptions = {},
-  ): Promise<ApiResponse> => {
-    const headers: Record<string, string> = { ...(options.headers ?? {}) };
-    const token = options.token === undefined ? tenant.token : options.token;
-    if (token !== null) headers.authorization = `Bearer ${token}`;
-    let body: string | Uint8Array | undefined = options.body;
-    if (options.json !== undefined) {
-      body = JSON.stringify(options.json);
-      headers['content-type'] = 'application/json';
-    }
-    if (options.contentType) headers['content-type'] = options.contentType;
-    // Prism's proxy re-encodes a binary body as text (a PDF part arrives longer than sent): bytes go
-    // around it, straight to the server, and only their answers miss Prism's judgement
-    const base = prism && body instanceof Uint8Array ? (proxied?.url ?? server.url) : url;
-    const res = await fetch(`${base}${route}`, { method, headers, body });
-    const text = await res.text();
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      parsed = undefined;
-    }
-    const response = { status: res.status, headers: res.headers, body: parsed, text };
-    if (prism) expect(responseViolations(res.headers), `Prism on ${method} ${route}`).toEqual([]);
-    await checkAgainstContract(method, route, response);
-    return response;
-  };
+  const admin = await server.services.adminTokens.issue('harness');
+  const caller =
+    (
+      audience: 'tenant' | 'admin',
+      direct: string,
+      judged: { url: string } | undefined,
+      defaultToken: string,
+    ) =>
+    async (method: string, route: string, options: RequestOptions = {}): Promise<ApiResponse> => {
+      const headers: Record<string, string> = { ...(options.headers ?? {}) };
+      const token = options.token === undefined ? defaultToken : options.token;
+      if (token !== null) headers.authorization = `Bearer ${token}`;
+      let body: string | Uint8Array | undefined = options.body;
+      if (options.json !== undefined) {
+        body = JSON.stringify(options.json);
+        headers['content-type'] = 'application/json';
+      }
+      if (options.contentType) headers['content-type'] = options.contentType;
+      // Prism's proxy re-encodes a binary body as text (a PDF part arrives longer than sent): bytes go
+      // around it, straight to the server, and only their answers miss Prism's judgement
+      const base = judged && !(body instanceof Uint8Array) ? judged.url : direct;
+      const res = await fetch(`${base}${route}`, { method, headers, body });
+      const text = await res.text();
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        parsed = undefined;
+      }
+      const response = { status: res.status, headers: res.headers, body: parsed, text };
+      if (judged) expect(responseViolations(res.headers), `Prism on ${method} ${route}`).toEqual([]);
+      await checkAgainstContract(method, route, response, audience);
+      return response;
+    };
+  const request = caller('tenant', proxied?.url ?? server.url, prism, tenant.token);
   return {
     url,
     server,
@@ -348,9 +382,13 @@ export async function startHarness(
     tenant,
     other,
     request,
+    adminUrl: server.adminUrl!,
+    adminToken: admin.token,
+    admin: caller('admin', server.adminUrl!, adminPrism, admin.token),
     query: (sql, params) => queryDatabase(dataDir, database.DATABASE_URL, sql, params),
     async close() {
       await prism?.close();
+      await adminPrism?.close();
       await proxied?.close();
       await server.close();
       rmSync(dataDir, { recursive: true, force: true });

@@ -5,7 +5,7 @@
  * when a request first meets it.
  */
 import { describe, expect, it } from 'vitest';
-import { Contract } from '../../src/http/operations.js';
+import { type Audience, Contract } from '../../src/http/operations.js';
 import { contractBackend } from '../helpers/harness.js';
 
 describe('the contract', () => {
@@ -53,19 +53,31 @@ describe('routing', () => {
     );
     const methods = ['get', 'POST', 'put', 'delete', 'patch', 'head', 'options', ' get '];
     let compared = 0;
-    for (const path of paths) {
-      for (const method of methods) {
-        const judged = api.router.matchOperation({ method, path, headers: {} });
-        const routed = contract.route(method, path);
-        const where = `${method} ${JSON.stringify(path)}`;
-        expect(routed.found ? routed.operation.id : undefined, where).toBe(judged?.operationId);
-        if (!routed.found) {
-          const allowed = operations
-            .filter((op) => api.router.matchOperation({ method: op.method, path, headers: {} }))
-            .map((op) => op.method.toUpperCase());
-          expect(routed.allowed.sort(), where).toEqual([...new Set(allowed)].sort());
+    // a listener serves its audience's operations and those of none (health); the others do not exist there
+    const servedTo = (audience: Audience) => (operationId: string | undefined) => {
+      const audienceOf = contract.operations.get(operationId ?? '')?.audience;
+      return audienceOf === undefined || audienceOf === audience;
+    };
+    for (const audience of ['tenant', 'admin'] as const) {
+      const served = servedTo(audience);
+      for (const path of paths) {
+        for (const method of methods) {
+          const judged = api.router.matchOperation({ method, path, headers: {} });
+          const routed = contract.route(method, path, audience);
+          const where = `${audience}: ${method} ${JSON.stringify(path)}`;
+          const expected = judged && served(judged.operationId) ? judged.operationId : undefined;
+          expect(routed.found ? routed.operation.id : undefined, where).toBe(expected);
+          if (!routed.found) {
+            const allowed = judged
+              ? []
+              : operations
+                  .map((op) => api.router.matchOperation({ method: op.method, path, headers: {} }))
+                  .filter((match) => match && served(match.operationId))
+                  .map((match) => match!.method.toUpperCase());
+            expect(routed.allowed.sort(), where).toEqual([...new Set(allowed)].sort());
+          }
+          compared++;
         }
-        compared++;
       }
     }
     expect(compared).toBeGreaterThan(1000);

@@ -81,13 +81,27 @@ describe('decodablePath', () => {
 describe('the contract and the handler table', () => {
   it('route: an operation, a 405 with the methods the path takes, or a 404', async () => {
     const contract = await Contract.load();
-    const found = contract.route('GET', '/api/open/runs/abc');
+    const found = contract.route('GET', '/api/open/runs/abc', 'tenant');
     expect(found.found && found.operation.id).toBe('getRun');
     expect(found.found && found.operation.authenticated).toBe(true);
-    expect(contract.route('DELETE', '/api/open/runs')).toEqual({ found: false, allowed: ['GET', 'POST'] });
-    expect(contract.route('GET', '/api/open/nothing')).toEqual({ found: false, allowed: [] });
-    const health = contract.route('GET', '/healthz');
+    expect(contract.route('DELETE', '/api/open/runs', 'tenant')).toEqual({
+      found: false,
+      allowed: ['GET', 'POST'],
+    });
+    expect(contract.route('GET', '/api/open/nothing', 'tenant')).toEqual({ found: false, allowed: [] });
+    const health = contract.route('GET', '/healthz', 'tenant');
     expect(health.found && health.operation.authenticated).toBe(false);
+    // each listener serves its own audience's operations, and the operations of none on both
+    expect(contract.route('GET', '/api/admin/tenants', 'tenant')).toEqual({ found: false, allowed: [] });
+    expect(contract.route('PUT', '/api/admin/tenants', 'tenant')).toEqual({ found: false, allowed: [] });
+    expect(contract.route('GET', '/api/open/runs', 'admin')).toEqual({ found: false, allowed: [] });
+    expect(contract.route('PUT', '/api/admin/tenants', 'admin')).toEqual({
+      found: false,
+      allowed: ['GET', 'POST'],
+    });
+    const admin = contract.route('GET', '/api/admin/tenants', 'admin');
+    expect(admin.found && admin.operation.id).toBe('adminListTenants');
+    expect((contract.route('GET', '/readyz', 'admin') as { found: boolean }).found).toBe(true);
   });
 
   it('every operation has a handler, public exactly where the contract takes no token', async () => {

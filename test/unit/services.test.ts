@@ -3,7 +3,7 @@
  * and blob store (test/helpers/fakes.ts): what each decides before or after the store, without a database.
  * The HTTP matrix checks the same answers end to end on every engine.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { WebhookEndpoints } from '../../src/events/endpoints/endpoints.js';
 import { Revenue } from '../../src/revenue/service.js';
 import type { UploadRow, WebhookEndpointRow } from '../../src/store/types.js';
@@ -104,14 +104,25 @@ describe('the tenant service', () => {
       suspended_at: null,
     });
     await expect(sut.create('a')).rejects.toThrow(/exists/);
-    expect(mocks.store.tenants.create).not.toHaveBeenCalled();
+    expect(mocks.store.platform.change).not.toHaveBeenCalled();
   });
 
   it('finds a token by its hash only, with its scopes; a revoked one is invalid, an expired one expired; use is written at most once a minute', async () => {
     const { sut, mocks } = newTestService(({ store, clock }) => new Tenants(store, clock));
     mocks.store.tenants.findByName.mockResolvedValue(undefined);
-    mocks.store.tenants.create.mockResolvedValue(undefined);
+    const unit = {
+      tenants: { create: vi.fn(async () => undefined) },
+      audit: vi.fn(async () => undefined),
+      recordEffect: vi.fn(async () => undefined),
+      afterCommit: (hook: () => void) => hook(),
+    };
+    mocks.store.platform.change.mockImplementation(async (work) => work(unit as never));
     const { token, tenant_id } = await sut.create('a');
+    // the tenant, its first token and the audit row, in one change
+    expect(unit.tenants.create).toHaveBeenCalledTimes(1);
+    expect(unit.audit).toHaveBeenCalledWith(
+      expect.objectContaining({ action: 'tenant.created', actor: 'operator', tenant_id }),
+    );
     const found = {
       tenantId: tenant_id,
       userId: 'u',

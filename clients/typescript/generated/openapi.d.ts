@@ -522,10 +522,326 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/tenants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List tenants
+         * @description Oldest first, paged as the public lists are (`limit`, `offset`).
+         */
+        get: operations["adminListTenants"];
+        put?: never;
+        /**
+         * Create a tenant, with its first token
+         * @description The platform's signup step: a tenant, its first user and its first token (every scope), in one
+         *     transaction with the audit trail's row. The token's secret is in this answer only: it is stored
+         *     hashed, and never kept for a replay. A retry with the same `Idempotency-Key` gets the same tenant and
+         *     a new secret for its first token; the secret it replaces, which no answer reached, is revoked in the
+         *     same transaction. Another tenant's name is 409 `tenant_name_taken`.
+         */
+        post: operations["adminCreateTenant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/tenants/{tenant_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant_id: components["parameters"]["TenantId"];
+            };
+            cookie?: never;
+        };
+        /** One tenant */
+        get: operations["adminGetTenant"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Rename or reprice a tenant
+         * @description Sets the fields given, at least one; the same request again changes nothing more (no
+         *     `Idempotency-Key` needed). Another tenant's name is 409 `tenant_name_taken`. A new price applies to
+         *     runs booked from then on.
+         */
+        patch: operations["adminUpdateTenant"];
+        trace?: never;
+    };
+    "/api/admin/tenants/{tenant_id}/suspend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant_id: components["parameters"]["TenantId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Suspend a tenant
+         * @description The tenant's tokens get 403 `tenant_suspended` from then on (every server process within the same
+         *     second) and its queued runs wait; nothing of its data is touched. Suspending a suspended tenant
+         *     keeps its first `suspended_at`, so a retry needs no `Idempotency-Key` (one is honoured all the same).
+         */
+        post: operations["adminSuspendTenant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/tenants/{tenant_id}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant_id: components["parameters"]["TenantId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume a suspended tenant
+         * @description Its tokens work again and its queued runs are taken up. Resuming an active tenant changes nothing.
+         */
+        post: operations["adminResumeTenant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/tenants/{tenant_id}/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant_id: components["parameters"]["TenantId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a tenant's tokens
+         * @description Every token of the tenant, revoked and expired ones included, oldest first; never a secret. Not paged.
+         */
+        get: operations["adminListTokens"];
+        put?: never;
+        /**
+         * Issue a token for a tenant
+         * @description A token with the `scopes` given (every scope when none is given) that expires at `expires_at` (never
+         *     when none is given; a time that is not in the future is 422). The secret is in this answer only:
+         *     stored hashed, never kept for a replay. A retry with the same `Idempotency-Key` gets a token of the
+         *     same name, scopes and expiry with a new secret; the one it replaces, which no answer reached, is
+         *     revoked in the same transaction. Key rotation: issue the new token, deploy it, revoke the old one.
+         */
+        post: operations["adminIssueToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/tenants/{tenant_id}/tokens/{token_id}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant_id: components["parameters"]["TenantId"];
+                token_id: components["parameters"]["TokenId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke a tenant's token
+         * @description The token gets 401 `invalid_token` from then on (every server process within the same second).
+         *     Revoking a revoked token keeps its first `revoked_at`. Another tenant's token is 404.
+         */
+        post: operations["adminRevokeToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/audit_events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The audit trail
+         * @description Every change to tenants and tokens, newest first: who made it (an admin token, or an operator on the
+         *     admin command line), what, when and on what. Each is also a log line (`"msg":"admin action"`).
+         */
+        get: operations["adminListAuditEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * @description What a tenant's token may do (see "Authentication").
+         * @enum {string}
+         */
+        TokenScope: "finance:read" | "uploads:read" | "uploads:write" | "files:read" | "runs:read" | "runs:write" | "webhooks:manage" | "events:read";
+        /**
+         * @description Unique among the platform's tenants; no leading or trailing white space.
+         * @example acme
+         */
+        TenantName: string;
+        /**
+         * Format: int64
+         * @description The price of one diagnosis point, in minor units of the tenant's currency.
+         * @example 10
+         */
+        PricePerPoint: number;
+        AdminCreateTenantRequest: {
+            name: components["schemas"]["TenantName"];
+            /**
+             * @description The ISO 4217 currency of the tenant's ledger; fixed once the tenant exists.
+             * @default USD
+             */
+            currency: string;
+            /** @default 10 */
+            price_per_point: components["schemas"]["PricePerPoint"];
+        };
+        AdminUpdateTenantRequest: {
+            name?: components["schemas"]["TenantName"];
+            price_per_point?: components["schemas"]["PricePerPoint"];
+        };
+        AdminIssueTokenRequest: {
+            /** @description A label for people; tokens are told apart by `token_id`. */
+            name: string;
+            scopes?: components["schemas"]["TokenScope"][];
+            /**
+             * Format: date-time
+             * @description When the token stops working (401 `token_expired`); in the future.
+             */
+            expires_at?: string;
+        };
+        AdminTenant: {
+            /** Format: uuid */
+            tenant_id: string;
+            name: components["schemas"]["TenantName"];
+            currency: string;
+            price_per_point: components["schemas"]["PricePerPoint"];
+            /** @enum {string} */
+            state: "active" | "suspended";
+            created_at: components["schemas"]["UtcTime"];
+            /** Format: date-time */
+            suspended_at: string | null;
+        };
+        AdminToken: {
+            /** Format: uuid */
+            token_id: string;
+            /** Format: uuid */
+            tenant_id: string;
+            name: string;
+            /**
+             * @description The secret's first characters, to recognise it; never the secret.
+             * @example ota_Xy3kP9
+             */
+            prefix: string;
+            scopes: components["schemas"]["TokenScope"][];
+            created_at: components["schemas"]["UtcTime"];
+            /**
+             * Format: date-time
+             * @description Written at most once a minute per token.
+             */
+            last_used_at: string | null;
+            /** Format: date-time */
+            expires_at: string | null;
+            /** Format: date-time */
+            revoked_at: string | null;
+        };
+        AdminIssuedToken: components["schemas"]["AdminToken"] & {
+            /** @description The secret, shown in this answer only. */
+            token: string;
+        };
+        AuditEvent: {
+            /** Format: uuid */
+            id: string;
+            at: components["schemas"]["UtcTime"];
+            /**
+             * @description An admin token over this API, or an operator (the admin command line, a server's first start).
+             * @enum {string}
+             */
+            actor: "admin_token" | "operator";
+            /** Format: uuid */
+            admin_token_id: string | null;
+            /** @enum {string} */
+            action: "tenant.created" | "tenant.updated" | "tenant.suspended" | "tenant.resumed" | "token.issued" | "token.revoked";
+            /** Format: uuid */
+            tenant_id: string;
+            /**
+             * Format: uuid
+             * @description The tenant's id, or the token's.
+             */
+            target_id: string;
+            /** @description The admin API request that made the change (its `X-Request-Id`). */
+            request_id: string | null;
+            /** @description What changed (names, prices, scopes, expiry); never a secret. */
+            detail: {
+                name?: string;
+                currency?: string;
+                price_per_point?: components["schemas"]["PricePerPoint"];
+                scopes?: components["schemas"]["TokenScope"][];
+                /** Format: date-time */
+                expires_at?: string | null;
+                /**
+                 * Format: uuid
+                 * @description The token whose secret no answer showed, which this one replaces.
+                 */
+                replaces?: string;
+                /** Format: uuid */
+                replaced_by?: string;
+            } | null;
+        };
+        AdminTenantResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["AdminTenant"];
+        };
+        AdminTenantListResponse: components["schemas"]["ListEnvelope"] & {
+            data: components["schemas"]["AdminTenant"][];
+        };
+        AdminCreatedTenantResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: {
+                tenant: components["schemas"]["AdminTenant"];
+                token: components["schemas"]["AdminIssuedToken"];
+            };
+        };
+        AdminTokenResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["AdminToken"];
+        };
+        AdminIssuedTokenResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["AdminIssuedToken"];
+        };
+        AdminTokenListResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["AdminToken"][];
+        };
+        AdminAuditEventListResponse: components["schemas"]["ListEnvelope"] & {
+            data: components["schemas"]["AuditEvent"][];
+        };
         /**
          * Format: int64
          * @description Unix time in milliseconds when the response was made.
@@ -567,6 +883,7 @@ export interface components {
          *     - `body_unreadable`: The request body could not be read.
          *     - `idempotency_key_reused`: The Idempotency-Key was used with a different request.
          *     - `idempotency_key_in_use`: A request with the same Idempotency-Key is still being executed.
+         *     - `tenant_name_taken`: Another tenant has this name (the admin API).
          *     - `rate_limited`: The tenant's (or, without a token, the address's) rate limit was reached.
          *     - `upload_completed`: The upload is completed (or was aborted): it takes no more parts and cannot be aborted.
          *     - `upload_expired`: The upload expired; start a new one.
@@ -590,7 +907,7 @@ export interface components {
          *     - `internal_error`: A failure of the server, logged with the request id.
          * @enum {string}
          */
-        ErrorCode: "bad_request" | "headers_too_large" | "request_timeout" | "not_authenticated" | "invalid_token" | "token_expired" | "insufficient_scope" | "tenant_suspended" | "not_found" | "method_not_allowed" | "unsupported_media_type" | "payload_too_large" | "validation_error" | "body_unreadable" | "idempotency_key_reused" | "idempotency_key_in_use" | "rate_limited" | "upload_completed" | "upload_expired" | "upload_incomplete" | "size_mismatch" | "part_size_mismatch" | "checksum_mismatch" | "too_many_pages" | "invalid_pdf" | "too_many_pending_uploads" | "pending_upload_bytes_exceeded" | "too_many_concurrent_parts" | "too_many_queued_runs" | "run_not_finished" | "run_finished" | "webhook_url_not_allowed" | "too_many_webhook_endpoints" | "too_many_streams" | "busy" | "unavailable" | "internal_error";
+        ErrorCode: "bad_request" | "headers_too_large" | "request_timeout" | "not_authenticated" | "invalid_token" | "token_expired" | "insufficient_scope" | "tenant_suspended" | "not_found" | "method_not_allowed" | "unsupported_media_type" | "payload_too_large" | "validation_error" | "body_unreadable" | "idempotency_key_reused" | "idempotency_key_in_use" | "tenant_name_taken" | "rate_limited" | "upload_completed" | "upload_expired" | "upload_incomplete" | "size_mismatch" | "part_size_mismatch" | "checksum_mismatch" | "too_many_pages" | "invalid_pdf" | "too_many_pending_uploads" | "pending_upload_bytes_exceeded" | "too_many_concurrent_parts" | "too_many_queued_runs" | "run_not_finished" | "run_finished" | "webhook_url_not_allowed" | "too_many_webhook_endpoints" | "too_many_streams" | "busy" | "unavailable" | "internal_error";
         ErrorEnvelope: {
             /**
              * Format: int32
@@ -1652,6 +1969,44 @@ export interface components {
     };
     responses: {
         /**
+         * @description The request is refused; `error` says why:
+         *     - `validation_error`: The request does not match the contract: `detail[]` says where and why.
+         *     - `body_unreadable`: The request body could not be read.
+         *     - `idempotency_key_reused`: The Idempotency-Key was used with a different request.
+         */
+        AdminRequestRefused: {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"] & {
+                    /** @enum {string} */
+                    error?: "validation_error" | "body_unreadable" | "idempotency_key_reused";
+                };
+            };
+        };
+        /**
+         * @description The state of the object does not allow the call; `error` says why:
+         *     - `tenant_name_taken`: Another tenant has this name.
+         *     - `idempotency_key_in_use`: A request with the same Idempotency-Key is still being executed.
+         */
+        AdminTenantConflict: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfterWhenKeyInUse"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"] & {
+                    /** @enum {string} */
+                    error?: "tenant_name_taken" | "idempotency_key_in_use";
+                };
+            };
+        };
+        /**
          * @description The tenant's rate limit was reached (`rate_limited`): retry after `Retry-After` seconds. Nothing was
          *     changed.
          */
@@ -2324,6 +2679,10 @@ export interface components {
         };
     };
     parameters: {
+        TenantId: string;
+        TokenId: string;
+        AdminLimit: number;
+        AdminOffset: number;
         /**
          * @description Makes a retry of this POST safe: the same key with the same request replays the first answer instead
          *     of executing again (see "Retries and rate limits"). 1 to 255 printable ASCII characters; a UUID is a
@@ -3347,6 +3706,397 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyStreams"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    adminListTenants: {
+        parameters: {
+            query?: {
+                limit?: components["parameters"]["AdminLimit"];
+                offset?: components["parameters"]["AdminOffset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of tenants. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminTenantListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    adminCreateTenant: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe: the same key with the same request replays the first answer instead
+                 *     of executing again (see "Retries and rate limits"). 1 to 255 printable ASCII characters; a UUID is a
+                 *     good key.
+                 * @example 3f2b8c1e-5d4a-4e7b-9c0d-1a2b3c4d5e6f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "acme",
+                 *       "currency": "EUR",
+                 *       "price_per_point": 12
+                 *     }
+                 */
+                "application/json": components["schemas"]["AdminCreateTenantRequest"];
+            };
+        };
+        responses: {
+            /** @description The tenant and its first token, with the token's secret. */
+            201: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminCreatedTenantResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["AdminTenantConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["AdminRequestRefused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    adminGetTenant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant_id: components["parameters"]["TenantId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tenant. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminTenantResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    adminUpdateTenant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant_id: components["parameters"]["TenantId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "acme-gmbh"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AdminUpdateTenantRequest"];
+            };
+        };
+        responses: {
+            /** @description The tenant as it is now. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminTenantResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["AdminTenantConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["AdminRequestRefused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    adminSuspendTenant: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe: the same key with the same request replays the first answer instead
+                 *     of executing again (see "Retries and rate limits"). 1 to 255 printable ASCII characters; a UUID is a
+                 *     good key.
+                 * @example 3f2b8c1e-5d4a-4e7b-9c0d-1a2b3c4d5e6f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                tenant_id: components["parameters"]["TenantId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tenant, suspended. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminTenantResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["IdempotencyKeyInUse"];
+            422: components["responses"]["AdminRequestRefused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    adminResumeTenant: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe: the same key with the same request replays the first answer instead
+                 *     of executing again (see "Retries and rate limits"). 1 to 255 printable ASCII characters; a UUID is a
+                 *     good key.
+                 * @example 3f2b8c1e-5d4a-4e7b-9c0d-1a2b3c4d5e6f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                tenant_id: components["parameters"]["TenantId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tenant, active. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminTenantResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["IdempotencyKeyInUse"];
+            422: components["responses"]["AdminRequestRefused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    adminListTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant_id: components["parameters"]["TenantId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tokens. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminTokenListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    adminIssueToken: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe: the same key with the same request replays the first answer instead
+                 *     of executing again (see "Retries and rate limits"). 1 to 255 printable ASCII characters; a UUID is a
+                 *     good key.
+                 * @example 3f2b8c1e-5d4a-4e7b-9c0d-1a2b3c4d5e6f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                tenant_id: components["parameters"]["TenantId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "ci-pipeline",
+                 *       "scopes": [
+                 *         "runs:write",
+                 *         "runs:read"
+                 *       ],
+                 *       "expires_at": "2027-06-01T00:00:00Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AdminIssueTokenRequest"];
+            };
+        };
+        responses: {
+            /** @description The token, with its secret. */
+            201: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminIssuedTokenResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["IdempotencyKeyInUse"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["AdminRequestRefused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    adminRevokeToken: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe: the same key with the same request replays the first answer instead
+                 *     of executing again (see "Retries and rate limits"). 1 to 255 printable ASCII characters; a UUID is a
+                 *     good key.
+                 * @example 3f2b8c1e-5d4a-4e7b-9c0d-1a2b3c4d5e6f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                tenant_id: components["parameters"]["TenantId"];
+                token_id: components["parameters"]["TokenId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The token, revoked. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminTokenResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["IdempotencyKeyInUse"];
+            422: components["responses"]["AdminRequestRefused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    adminListAuditEvents: {
+        parameters: {
+            query?: {
+                /** @description Only the changes to this tenant and its tokens. */
+                tenant_id?: string;
+                limit?: components["parameters"]["AdminLimit"];
+                offset?: components["parameters"]["AdminOffset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the trail. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminAuditEventListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StoreUnavailable"];
         };

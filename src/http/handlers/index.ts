@@ -25,6 +25,16 @@ import { enableWebhookEndpoint } from './enableWebhookEndpoint.js';
 import { listWebhookDeliveries } from './listWebhookDeliveries.js';
 import { listEvents } from './listEvents.js';
 import { streamEvents } from './streamEvents.js';
+import { adminCreateTenant } from './adminCreateTenant.js';
+import { adminListTenants } from './adminListTenants.js';
+import { adminGetTenant } from './adminGetTenant.js';
+import { adminUpdateTenant } from './adminUpdateTenant.js';
+import { adminSuspendTenant } from './adminSuspendTenant.js';
+import { adminResumeTenant } from './adminResumeTenant.js';
+import { adminIssueToken } from './adminIssueToken.js';
+import { adminListTokens } from './adminListTokens.js';
+import { adminRevokeToken } from './adminRevokeToken.js';
+import { adminListAuditEvents } from './adminListAuditEvents.js';
 
 /** operationId -> handler; each handler lives in the file named after its operationId. */
 export const handlers: Handlers = {
@@ -54,5 +64,16 @@ export const handlers: Handlers = {
     listWebhookDeliveries,
     listEvents,
     streamEvents,
+    // the platform's admin API, served on the admin listener only
+    adminCreateTenant,
+    adminListTenants,
+    adminGetTenant,
+    adminUpdateTenant,
+    adminSuspendTenant,
+    adminResumeTenant,
+    adminIssueToken,
+    adminListTokens,
+    adminRevokeToken,
+    adminListAuditEvents,
   },
 };

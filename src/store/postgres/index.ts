@@ -17,6 +17,7 @@ import { postgresDueCandidates } from './webhooks.js';
 import { sqlWebhooks } from '../sql/webhooks.js';
 import { transactor } from '../sql/unit-of-work.js';
 import { tenantUnits } from '../sql/units.js';
+import { sqlPlatform } from '../sql/platform.js';
 
 export type { PostgresOptions } from './database.js';
 
@@ -44,6 +45,7 @@ export async function openPostgresStore(options: PostgresOptions, lifecycle: Run
     {
       transaction: tenantUnits(sql, transact, runs.changes),
       tenants,
+      platform: sqlPlatform(sql, transact, tenants.tokensChanged),
       uploads: sqlUploads(sql),
       events,
       webhooks: sqlWebhooks(sql, postgresDueCandidates),

@@ -377,4 +377,33 @@ export const migrations: PostgresMigration[] = [
     name: 'a tenant can be suspended: its tokens are refused and its queued runs wait',
     sql: `ALTER TABLE tenants ADD COLUMN suspended_at text;`,
   },
+  {
+    version: 10,
+    name: "the platform's admin API: admin tokens, the audit trail, and idempotency keys an admin token owns",
+    sql: `
+      CREATE TABLE admin_tokens (
+        id text COLLATE "C" PRIMARY KEY,
+        name text NOT NULL,
+        prefix text COLLATE "C" NOT NULL,
+        token_hash text COLLATE "C" NOT NULL UNIQUE,
+        created_at text COLLATE "C" NOT NULL,
+        last_used_at text COLLATE "C",
+        revoked_at text COLLATE "C"
+      );
+      CREATE TABLE admin_audit (
+        id text COLLATE "C" PRIMARY KEY,
+        at text COLLATE "C" NOT NULL,
+        actor text COLLATE "C" NOT NULL,
+        admin_token_id text COLLATE "C" REFERENCES admin_tokens(id),
+        action text COLLATE "C" NOT NULL,
+        tenant_id text COLLATE "C" REFERENCES tenants(id),
+        target_id text COLLATE "C",
+        request_id text COLLATE "C",
+        detail text
+      );
+      CREATE INDEX admin_audit_order ON admin_audit(at, id);
+      CREATE INDEX admin_audit_tenant ON admin_audit(tenant_id, at, id);
+      ALTER TABLE idempotency_keys DROP CONSTRAINT idempotency_keys_tenant_id_fkey;
+    `,
+  },
 ];

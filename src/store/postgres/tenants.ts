@@ -1,4 +1,5 @@
 import type { TenantRepo, TokenLookup } from '../types.js';
+import type { TokensChanged } from '../sql/platform.js';
 import type { Postgres } from './database.js';
 import { ChannelListener } from './listener.js';
 
@@ -13,7 +14,10 @@ const TOKEN_CACHE_ENTRIES = 10_000;
  * connection: a revocation in any process empties every cache at once, and a lost connection turns the
  * cache off until it is back. Unknown tokens are never cached.
  */
-export function withTokenCache(tenants: TenantRepo, db: Postgres): TenantRepo & { close(): void } {
+export function withTokenCache(
+  tenants: TenantRepo,
+  db: Postgres,
+): TenantRepo & { close(): void; tokensChanged: TokensChanged } {
   const cache = new Map<string, { found: TokenLookup; until: number }>();
   const changes = new ChannelListener(TOKENS_CHANGED, () => db.listener());
   let unsubscribe: (() => void) | undefined;
@@ -43,6 +47,14 @@ export function withTokenCache(tenants: TenantRepo, db: Postgres): TenantRepo & 
   };
   return {
     ...tenants,
+    /**
+     * A platform change's part (sql/platform.ts): the notification goes out with its transaction's commit,
+     * and this process forgets at once when it has committed.
+     */
+    async tokensChanged(tx, what) {
+      await tx.run(`SELECT pg_notify('${TOKENS_CHANGED}', ?)`, [what]);
+      tx.afterCommit(() => cache.clear());
+    },
     close() {
       unsubscribe?.();
       changes.close();

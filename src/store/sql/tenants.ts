@@ -1,11 +1,11 @@
 import type { TenantRepo, TenantRow, TokenLookup, TokenRow, UserRow } from '../types.js';
 import type { SqlDialect, SqlSession, SqlValue } from './dialect.js';
 
-const TENANT = 'id, name, currency, price_per_point, created_at, suspended_at';
-const TOKEN =
+export const TENANT = 'id, name, currency, price_per_point, created_at, suspended_at';
+export const TOKEN =
   'id, tenant_id, user_id, name, prefix, created_at, last_used_at, expires_at, revoked_at, scopes';
 
-function insertToken(tx: SqlSession, token: TokenRow, tokenHash: string): Promise<number> {
+export function insertToken(tx: SqlSession, token: TokenRow, tokenHash: string): Promise<number> {
   const values: SqlValue[] = [
     token.id,
     token.tenant_id,
@@ -26,30 +26,32 @@ function insertToken(tx: SqlSession, token: TokenRow, tokenHash: string): Promis
   );
 }
 
+/** A tenant with its first user and token, in the caller's transaction. */
+export async function insertTenant(
+  tx: SqlSession,
+  tenant: TenantRow,
+  user: UserRow,
+  token: TokenRow,
+  tokenHash: string,
+): Promise<void> {
+  await tx.run(
+    `INSERT INTO tenants (id, name, currency, price_per_point, created_at, suspended_at)
+       VALUES (?, ?, ?, ?, ?, ?)`,
+    [tenant.id, tenant.name, tenant.currency, tenant.price_per_point, tenant.created_at, tenant.suspended_at],
+  );
+  await tx.run('INSERT INTO users (id, tenant_id, name, created_at) VALUES (?, ?, ?, ?)', [
+    user.id,
+    user.tenant_id,
+    user.name,
+    user.created_at,
+  ]);
+  await insertToken(tx, token, tokenHash);
+}
+
 export function sqlTenants(sql: SqlDialect): TenantRepo {
   return {
     async create(tenant, user, token, tokenHash) {
-      await sql.transaction(async (tx) => {
-        await tx.run(
-          `INSERT INTO tenants (id, name, currency, price_per_point, created_at, suspended_at)
-           VALUES (?, ?, ?, ?, ?, ?)`,
-          [
-            tenant.id,
-            tenant.name,
-            tenant.currency,
-            tenant.price_per_point,
-            tenant.created_at,
-            tenant.suspended_at,
-          ],
-        );
-        await tx.run('INSERT INTO users (id, tenant_id, name, created_at) VALUES (?, ?, ?, ?)', [
-          user.id,
-          user.tenant_id,
-          user.name,
-          user.created_at,
-        ]);
-        await insertToken(tx, token, tokenHash);
-      });
+      await sql.transaction((tx) => insertTenant(tx, tenant, user, token, tokenHash));
     },
     async get(tenantId) {
       return sql.get<TenantRow>(`SELECT ${TENANT} FROM tenants WHERE id = ?`, [tenantId]);

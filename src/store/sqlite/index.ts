@@ -14,6 +14,7 @@ import { sqliteDueCandidates } from './webhooks.js';
 import { sqlWebhooks } from '../sql/webhooks.js';
 import { transactor } from '../sql/unit-of-work.js';
 import { tenantUnits } from '../sql/units.js';
+import { sqlPlatform } from '../sql/platform.js';
 
 /** Busy past busy_timeout, a full or failing disk, a closed handle: nothing the request did wrong. */
 function translate(error: unknown): unknown {
@@ -37,6 +38,8 @@ export function openSqliteStore(dataDir: string, lifecycle: RunLifecycle): Store
     {
       transaction: tenantUnits(sql, transact, runs.changes),
       tenants: sqlTenants(sql),
+      // one process serves SQLite: no token cache to tell
+      platform: sqlPlatform(sql, transact, async () => undefined),
       uploads: sqlUploads(sql),
       events,
       webhooks: sqlWebhooks(sql, sqliteDueCandidates),

@@ -537,4 +537,52 @@ export const migrations: Migration[] = [
     name: 'a tenant can be suspended: its tokens are refused and its queued runs wait',
     sql: `ALTER TABLE tenants ADD COLUMN suspended_at TEXT;`,
   },
+  {
+    version: 19,
+    name: "the platform's admin API: admin tokens, the audit trail, and idempotency keys an admin token owns",
+    rebuildsTables: true,
+    sql: `
+      CREATE TABLE admin_tokens (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        prefix TEXT NOT NULL,
+        token_hash TEXT NOT NULL UNIQUE,
+        created_at TEXT NOT NULL,
+        last_used_at TEXT,
+        revoked_at TEXT
+      );
+      CREATE TABLE admin_audit (
+        id TEXT PRIMARY KEY,
+        at TEXT NOT NULL,
+        actor TEXT NOT NULL,
+        admin_token_id TEXT REFERENCES admin_tokens(id),
+        action TEXT NOT NULL,
+        tenant_id TEXT REFERENCES tenants(id),
+        target_id TEXT,
+        request_id TEXT,
+        detail TEXT
+      );
+      CREATE INDEX admin_audit_order ON admin_audit(at, id);
+      CREATE INDEX admin_audit_tenant ON admin_audit(tenant_id, at, id);
+      CREATE TABLE idempotency_keys_owned (
+        tenant_id TEXT NOT NULL,
+        key TEXT NOT NULL,
+        fingerprint TEXT NOT NULL,
+        lock_token TEXT NOT NULL,
+        locked_until TEXT NOT NULL,
+        resource_id TEXT,
+        status INTEGER,
+        headers TEXT,
+        body TEXT,
+        created_at TEXT NOT NULL,
+        expires_at TEXT NOT NULL,
+        PRIMARY KEY (tenant_id, key)
+      ) WITHOUT ROWID;
+      INSERT INTO idempotency_keys_owned SELECT tenant_id, key, fingerprint, lock_token, locked_until,
+        resource_id, status, headers, body, created_at, expires_at FROM idempotency_keys;
+      DROP TABLE idempotency_keys;
+      ALTER TABLE idempotency_keys_owned RENAME TO idempotency_keys;
+      CREATE INDEX idempotency_keys_expiry ON idempotency_keys(expires_at);
+    `,
+  },
 ];

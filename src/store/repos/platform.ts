@@ -1,0 +1,93 @@
+import type { HeldKey } from '../held-key.js';
+import type { TenantRow, TokenRow, UserRow } from './tenants.js';
+
+/** The platform's side of the store: its admin tokens, and the audit trail of every change it makes. */
+
+export interface AdminTokenRow {
+  id: string;
+  name: string;
+  prefix: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+/** Who made a change to tenants or tokens: an admin token over the admin API, or an operator (the admin command line, the server's first start). */
+export type Actor = { kind: 'admin_token'; tokenId: string; requestId: string } | { kind: 'operator' };
+
+export type AuditAction =
+  | 'tenant.created'
+  | 'tenant.updated'
+  | 'tenant.suspended'
+  | 'tenant.resumed'
+  | 'token.issued'
+  | 'token.revoked';
+
+export interface AuditRow {
+  id: string;
+  at: string;
+  /** `admin_token` or `operator` */
+  actor: Actor['kind'];
+  admin_token_id: string | null;
+  action: AuditAction;
+  tenant_id: string;
+  /** what the action was on: the tenant, or the token */
+  target_id: string;
+  request_id: string | null;
+  /** what changed, as JSON text (never a secret) */
+  detail: string | null;
+}
+
+export interface AuditPage {
+  items: AuditRow[];
+  total: number;
+}
+
+/** The writes of one platform change, in one transaction with its audit row and its idempotency record. */
+export interface TenantChanges {
+  create(tenant: TenantRow, user: UserRow, token: TokenRow, tokenHash: string): Promise<void>;
+  /** Renames and reprices; the tenant as it is now, undefined when there is none. */
+  update(
+    tenantId: string,
+    changes: { name?: string; price_per_point?: number },
+  ): Promise<TenantRow | undefined>;
+  /** Suspends (a time) or resumes (null); the tenant as it is now, undefined when there is none. */
+  setSuspended(tenantId: string, at: string | null): Promise<TenantRow | undefined>;
+  issueToken(token: TokenRow, tokenHash: string): Promise<void>;
+  /**
+   * Revokes once (a second revocation keeps the first time): the token as it is now, and whether this call
+   * revoked it; undefined when the tenant has no such token.
+   */
+  revokeToken(
+    tenantId: string,
+    tokenId: string,
+    at: string,
+  ): Promise<{ token: TokenRow; revoked: boolean } | undefined>;
+}
+
+export interface PlatformUnit {
+  readonly tenants: TenantChanges;
+  audit(row: AuditRow): Promise<void>;
+  /** As a tenant's unit's: the effect on the request's idempotency key, committed with the change. */
+  recordEffect(resourceId: string): Promise<void>;
+  /** Runs `hook` once the change has committed (never when it rolled back). */
+  afterCommit(hook: () => void): void;
+}
+
+export interface PlatformRepo {
+  /**
+   * One platform change: its writes, its audit row and its idempotency record commit together. A change to
+   * what a token lookup finds (revocation, suspension) empties every process's token cache once committed.
+   */
+  change<T>(work: (tx: PlatformUnit) => Promise<T>, heldKey?: HeldKey): Promise<T>;
+  issueAdminToken(row: AdminTokenRow, tokenHash: string): Promise<void>;
+  listAdminTokens(): Promise<AdminTokenRow[]>;
+  revokeAdminToken(tokenId: string, at: string): Promise<AdminTokenRow | undefined>;
+  lookupAdminToken(tokenHash: string): Promise<AdminTokenRow | undefined>;
+  touchAdminToken(tokenId: string, at: string): Promise<void>;
+  listAudit(filter: { tenantId?: string }, limit: number, offset: number): Promise<AuditPage>;
+  /** Tenants by creation, a page of them, and how many there are. */
+  listTenants(limit: number, offset: number): Promise<{ items: TenantRow[]; total: number }>;
+  /** A token by its id, whichever tenant's. */
+  getToken(tokenId: string): Promise<TokenRow | undefined>;
+}

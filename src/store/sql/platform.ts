@@ -1,0 +1,135 @@
+import type { HeldKey } from '../held-key.js';
+import type {
+  AdminTokenRow,
+  AuditRow,
+  PlatformRepo,
+  PlatformUnit,
+  TenantChanges,
+  TenantRow,
+  TokenRow,
+} from '../types.js';
+import type { SqlDialect, SqlSession } from './dialect.js';
+import { recordEffect } from './idempotency.js';
+import { insertTenant, insertToken, TENANT, TOKEN } from './tenants.js';
+import type { Transact, WorkSession } from './unit-of-work.js';
+
+const ADMIN_TOKEN = 'id, name, prefix, created_at, last_used_at, revoked_at';
+const AUDIT = 'id, at, actor, admin_token_id, action, tenant_id, target_id, request_id, detail';
+
+/**
+ * What the engine does in a change's transaction when the change alters what a token lookup finds (a
+ * revocation, a suspension): PostgreSQL notifies every process's token cache, on commit only.
+ */
+export type TokensChanged = (tx: WorkSession, what: string) => Promise<void>;
+
+function tenantChanges(tx: WorkSession, tokensChanged: TokensChanged): TenantChanges {
+  const tenant = (id: string) => tx.get<TenantRow>(`SELECT ${TENANT} FROM tenants WHERE id = ?`, [id]);
+  return {
+    create: (row, user, token, tokenHash) => insertTenant(tx, row, user, token, tokenHash),
+    async update(tenantId, changes) {
+      if (changes.name !== undefined)
+        await tx.run('UPDATE tenants SET name = ? WHERE id = ?', [changes.name, tenantId]);
+      if (changes.price_per_point !== undefined)
+        await tx.run('UPDATE tenants SET price_per_point = ? WHERE id = ?', [
+          changes.price_per_point,
+          tenantId,
+        ]);
+      return tenant(tenantId);
+    },
+    async setSuspended(tenantId, at) {
+      const changed = await tx.run('UPDATE tenants SET suspended_at = ? WHERE id = ?', [at, tenantId]);
+      if (changed > 0) await tokensChanged(tx, tenantId);
+      return tenant(tenantId);
+    },
+    async issueToken(token, tokenHash) {
+      await insertToken(tx, token, tokenHash);
+    },
+    async revokeToken(tenantId, tokenId, at) {
+      const changed = await tx.run(
+        'UPDATE api_tokens SET revoked_at = ? WHERE id = ? AND tenant_id = ? AND revoked_at IS NULL',
+        [at, tokenId, tenantId],
+      );
+      if (changed > 0) await tokensChanged(tx, tokenId);
+      const token = await tx.get<TokenRow>(`SELECT ${TOKEN} FROM api_tokens WHERE id = ? AND tenant_id = ?`, [
+        tokenId,
+        tenantId,
+      ]);
+      return token && { token, revoked: changed > 0 };
+    },
+  };
+}
+
+function insertAudit(tx: SqlSession, row: AuditRow): Promise<number> {
+  return tx.run(`INSERT INTO admin_audit (${AUDIT}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
+    row.id,
+    row.at,
+    row.actor,
+    row.admin_token_id,
+    row.action,
+    row.tenant_id,
+    row.target_id,
+    row.request_id,
+    row.detail,
+  ]);
+}
+
+export function sqlPlatform(sql: SqlDialect, transact: Transact, tokensChanged: TokensChanged): PlatformRepo {
+  return {
+    change<T>(work: (tx: PlatformUnit) => Promise<T>, heldKey?: HeldKey) {
+      return transact((tx) =>
+        work({
+          tenants: tenantChanges(tx, tokensChanged),
+          audit: async (row) => void (await insertAudit(tx, row)),
+          recordEffect: (resourceId) => recordEffect(tx, heldKey, resourceId),
+          afterCommit: (hook) => tx.afterCommit(hook),
+        }),
+      );
+    },
+    async issueAdminToken(row, tokenHash) {
+      await sql.run(
+        `INSERT INTO admin_tokens (id, name, prefix, token_hash, created_at, last_used_at, revoked_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        [row.id, row.name, row.prefix, tokenHash, row.created_at, row.last_used_at, row.revoked_at],
+      );
+    },
+    listAdminTokens() {
+      return sql.all<AdminTokenRow>(`SELECT ${ADMIN_TOKEN} FROM admin_tokens ORDER BY created_at, id`);
+    },
+    async revokeAdminToken(tokenId, at) {
+      await sql.run('UPDATE admin_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL', [
+        at,
+        tokenId,
+      ]);
+      return sql.get<AdminTokenRow>(`SELECT ${ADMIN_TOKEN} FROM admin_tokens WHERE id = ?`, [tokenId]);
+    },
+    lookupAdminToken(tokenHash) {
+      return sql.get<AdminTokenRow>(`SELECT ${ADMIN_TOKEN} FROM admin_tokens WHERE token_hash = ?`, [
+        tokenHash,
+      ]);
+    },
+    async touchAdminToken(tokenId, at) {
+      await sql.run('UPDATE admin_tokens SET last_used_at = ? WHERE id = ?', [at, tokenId]);
+    },
+    async listAudit({ tenantId }, limit, offset) {
+      const where = tenantId === undefined ? '' : 'WHERE tenant_id = ?';
+      const values = tenantId === undefined ? [] : [tenantId];
+      const items = await sql.all<AuditRow>(
+        `SELECT ${AUDIT} FROM admin_audit ${where} ORDER BY at DESC, id DESC LIMIT ? OFFSET ?`,
+        [...values, limit, offset],
+      );
+      const [total] = await sql.column<number>(`SELECT COUNT(*) FROM admin_audit ${where}`, values);
+      return { items, total: Number(total) };
+    },
+    async listTenants(limit, offset) {
+      const items = await sql.all<TenantRow>(
+        `SELECT ${TENANT} FROM tenants ORDER BY created_at, id LIMIT ? OFFSET ?`,
+        [limit, offset],
+      );
+      const [total] = await sql.column<number>('SELECT COUNT(*) FROM tenants');
+      return { items, total: Number(total) };
+    },
+    getToken(tokenId) {
+      return sql.get<TokenRow>(`SELECT ${TOKEN} FROM api_tokens WHERE id = ?`, [tokenId]);
+    },
+  };
+}
