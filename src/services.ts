@@ -3,7 +3,7 @@ import type { Logger } from './logger.js';
 import { Metrics } from './metrics/metrics.js';
 import { Revenue } from './revenue/service.js';
 import { Runs } from './runs/service.js';
-import type { Store } from './store/types.js';
+import type { AuditRow, Store } from './store/types.js';
 import { Tenants } from './tenants/service.js';
 import { type Clock, systemClock } from './time.js';
 import type { BlobStore } from './blobs/blob-store.js';
@@ -83,6 +83,8 @@ export function createServices(
       })
       .finally(() => threads.forget(file));
   };
+  // every admin change is a log line too, beside its audit row
+  const logAudit = (row: AuditRow) => logger.info({ audit: row }, 'admin action');
   const runs = new Runs(store, blobs, clock, config.maxQueuedRunsPerTenant);
   runs.outputMissing.listen((what) =>
     logger.error(what, 'a run output listed in its record is missing from the blob store'),
@@ -99,10 +101,9 @@ export function createServices(
     store,
     blobs,
     pdfPool,
-    // every change to tenants and tokens is a log line too, beside its audit row
-    tenants: new Tenants(store, clock, (row) => logger.info({ audit: row }, 'admin action')),
+    tenants: new Tenants(store, clock, logAudit),
     adminTokens: new AdminTokens(store, clock),
-    revenue: new Revenue(store, clock),
+    revenue: new Revenue(store, clock, logAudit),
     uploads,
     runs,
     events: new Events(store, clock, config.events.retentionMs),

@@ -1,4 +1,4 @@
-import type { ChangeOrigin } from '../tenants/audit.js';
+import type { ChangeOrigin } from '../platform/audit.js';
 import type { HeldKey } from '../store/held-key.js';
 import type { Principal } from '../store/types.js';
 import type { AppContext } from './state.js';

@@ -1,13 +1,18 @@
 import { readFile } from 'node:fs/promises';
-import { ERRORS } from '../errors.js';
+import { randomUUID } from 'node:crypto';
+import { ERRORS, type ValidationIssue } from '../errors.js';
+import { auditRow, type ChangeOrigin } from '../platform/audit.js';
 import {
+  type AuditRow,
   type DailySums,
+  type LedgerEntry,
   LedgerRangeError,
   type PeriodSums,
   type Store,
   type TransactionType,
 } from '../store/types.js';
 import type { Clock } from '../time.js';
+import type { Schemas } from '../contract.js';
 import { addDays, daysBetween, monthStart, previousMonth, utcDay } from './dates.js';
 import { ImportError, parseSettlements } from './import.js';
 
@@ -18,6 +23,9 @@ export interface TransactionQuery {
   startDate?: string;
   endDate?: string;
 }
+
+/** One entry of the admin API's ledger feed (AdminLedgerEntry in openapi.yaml). */
+export type FeedEntry = Schemas['AdminLedgerEntry'];
 
 export const DASHBOARD_DAYS = 30;
 
@@ -39,6 +47,8 @@ export class Revenue {
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
+    /** Told every audit row once committed: the log line of each admin change (services.ts). */
+    private readonly onAudit?: (row: AuditRow) => void,
   ) {}
 
   async listTransactions(tenantId: string, query: TransactionQuery) {
@@ -86,6 +96,74 @@ export class Revenue {
       })),
       as_of: now.toISOString(),
     };
+  }
+
+  /**
+   * The admin API's feed: entries of integer minor units, all or nothing, each booked once per external_id
+   * (an entry the ledger has already is skipped), in one transaction with its audit row. The import's rules:
+   * the tenant's currency, an external_id once per batch, the ledger's exact range.
+   */
+  async appendFeed(
+    tenantId: string,
+    entries: readonly FeedEntry[],
+    origin: ChangeOrigin,
+  ): Promise<{ imported: number; skipped: number }> {
+    const tenant = await this.store.tenants.get(tenantId);
+    if (!tenant) throw ERRORS.notFound('Tenant');
+    const issues: ValidationIssue[] = [];
+    const seen = new Map<string, number>();
+    const now = this.clock.now().toISOString();
+    const rows: LedgerEntry[] = entries.map((entry, index) => {
+      const at = (field: string, msg: string) =>
+        issues.push({
+          loc: ['body', 'entries', String(index), field],
+          msg: `Value error, ${msg}`,
+          type: 'value_error',
+        });
+      if (entry.currency !== tenant.currency)
+        at('currency', `currency must be the tenant's ${tenant.currency}, got ${entry.currency}`);
+      const first = seen.get(entry.external_id);
+      if (first !== undefined) at('external_id', `external_id repeats entry ${first}`);
+      else seen.set(entry.external_id, index);
+      const occurred = new Date(entry.occurred_at);
+      if (Number.isNaN(occurred.getTime()) || occurred.getUTCFullYear() > 9999)
+        at('occurred_at', 'occurred_at is out of range');
+      return {
+        id: randomUUID(),
+        tenant_id: tenantId,
+        type: entry.type,
+        amount: entry.amount,
+        currency: tenant.currency,
+        description: entry.description ?? '',
+        source: 'import',
+        run_id: null,
+        external_id: entry.external_id,
+        occurred_at: Number.isNaN(occurred.getTime()) ? now : occurred.toISOString(),
+        created_at: now,
+      };
+    });
+    if (issues.length > 0) throw ERRORS.validation(issues);
+    try {
+      return await this.store.platform.change(async (tx) => {
+        const { inserted, skipped } = await tx.appendLedger(rows);
+        const row = auditRow(origin.actor, 'ledger.appended', now, tenantId, tenantId, {
+          imported: inserted,
+          skipped,
+        });
+        await tx.audit(row);
+        tx.afterCommit(() => this.onAudit?.(row));
+        return { imported: inserted, skipped };
+      }, origin.effect);
+    } catch (error) {
+      if (!(error instanceof LedgerRangeError)) throw error;
+      throw ERRORS.validation([
+        {
+          loc: ['body', 'entries'],
+          msg: `Value error, these entries would carry the tenant's ledger past ${Number.MAX_SAFE_INTEGER} minor units in all (the range in which every total is exact); nothing was booked`,
+          type: 'value_error',
+        },
+      ]);
+    }
   }
 
   /** Imports a partner settlement file all-or-nothing; rows already imported (same external_id) are skipped. */

@@ -8,7 +8,7 @@ import type {
   TenantRow,
   TokenRow,
 } from '../store/types.js';
-import { auditRow, type ChangeOrigin, OPERATOR } from './audit.js';
+import { auditRow, type ChangeOrigin, OPERATOR } from '../platform/audit.js';
 import type { Clock } from '../time.js';
 import { isScope, readScopes, type Scope, SCOPES, storedScopes } from './scopes.js';
 import { hashToken, looksLikeToken, newToken } from './tokens.js';

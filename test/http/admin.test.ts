@@ -3,6 +3,7 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
+import { readPdf, uploadPdf, waitForRun } from '../helpers/files.js';
 import { type Harness, startHarness } from '../helpers/harness.js';
 
 /**
@@ -277,6 +278,124 @@ describe('tokens', () => {
   });
 });
 
+describe('the ledger feed', () => {
+  const entry = (external_id: string, amount: number, extra: Record<string, unknown> = {}) => ({
+    external_id,
+    type: 'ecosystem',
+    amount,
+    currency: 'EUR',
+    occurred_at: '2026-11-27T18:00:00+01:00',
+    ...extra,
+  });
+
+  it("books a batch once per external_id, in the tenant's transactions and dashboard, and in the audit trail", async () => {
+    const { token } = await createTenant('feed-co');
+    // a tenant's currency is USD unless created otherwise: this one's is EUR
+    const eur = await h.admin('POST', '/api/admin/tenants', {
+      json: { name: 'feed-eur', currency: 'EUR' },
+      headers: key(),
+    });
+    const eurTenant = eur.body.data.tenant.tenant_id as string;
+    const eurToken = eur.body.data.token.token as string;
+    const route = `/api/admin/tenants/${eurTenant}/ledger_entries`;
+    const batch = { entries: [entry('po-1', 125_000, { description: 'November' }), entry('po-2', -2_500)] };
+    const first = await h.admin('POST', route, { json: batch, headers: key() });
+    expect(first.status).toBe(200);
+    expect(first.body.data).toEqual({ imported: 2, skipped: 0 });
+    // a retry without a key books nothing twice
+    const again = await h.admin('POST', route, { json: { entries: [...batch.entries, entry('po-3', 1)] } });
+    expect(again.body.data).toEqual({ imported: 1, skipped: 2 });
+    const listed = await h.request('GET', '/api/open/finance/transactions?page_size=10', { token: eurToken });
+    expect(listed.body.total).toBe(3);
+    expect(listed.body.data.find((t: { external_id: string }) => t.external_id === 'po-1')).toMatchObject({
+      amount: 125_000,
+      currency: 'EUR',
+      occurred_at: '2026-11-27T17:00:00.000Z',
+      description: 'November',
+    });
+    const trail = await h.admin('GET', `/api/admin/audit_events?tenant_id=${eurTenant}&limit=2`);
+    expect(trail.body.data[0]).toMatchObject({
+      action: 'ledger.appended',
+      detail: { imported: 1, skipped: 2 },
+    });
+    // the other tenant's ledger is untouched
+    const theirs = await h.request('GET', '/api/open/finance/transactions', { token: token.token });
+    expect(theirs.body.total).toBe(0);
+  });
+
+  it('refuses a whole batch for one bad entry: currency, a repeated external_id, a float, past the exact range', async () => {
+    const eur = (await h.admin('POST', '/api/admin/tenants', { json: { name: 'feed-bad', currency: 'EUR' } }))
+      .body.data.tenant.tenant_id as string;
+    const route = `/api/admin/tenants/${eur}/ledger_entries`;
+    const refused = await h.admin('POST', route, {
+      json: { entries: [entry('ok-1', 100), entry('usd', 100, { currency: 'USD' }), entry('ok-1', 5)] },
+    });
+    expect(refused.status).toBe(422);
+    expect(refused.body.detail.map((d: { loc: string[] }) => d.loc.join('.'))).toEqual([
+      'body.entries.1.currency',
+      'body.entries.2.external_id',
+    ]);
+    const float = await h.admin('POST', route, { json: { entries: [entry('f', 1.5)] } });
+    expect(float.status).toBe(422);
+    expect(float.body.detail[0].loc).toEqual(['body', 'entries', '0', 'amount']);
+    const range = await h.admin('POST', route, {
+      json: { entries: [entry('big-1', Number.MAX_SAFE_INTEGER), entry('big-2', 1)] },
+    });
+    expect(range.status).toBe(422);
+    expect(range.body.detail[0].loc).toEqual(['body', 'entries']);
+    // nothing of any refused batch was booked
+    const usage = await h.query<{ n: number }>('SELECT COUNT(*) AS n FROM ledger WHERE tenant_id = ?', [eur]);
+    expect(Number(usage[0]!.n)).toBe(0);
+    expect((await h.admin('POST', route, { json: { entries: [] } })).status).toBe(422);
+    const unknown = await h.admin('POST', `/api/admin/tenants/${randomUUID()}/ledger_entries`, {
+      json: { entries: [entry('x', 1)] },
+    });
+    expect(unknown.status).toBe(404);
+  });
+});
+
+describe('usage', () => {
+  it("counts a tenant's runs by status and target, their pages and points, and its stored bytes", async () => {
+    const bytes = readPdf('real/cups-filters__classified.pdf');
+    const fileId = await uploadPdf(h, bytes);
+    const run = (await h.request('POST', '/api/open/runs', { json: { file_id: fileId } })).body.data;
+    const done = await waitForRun(h, run.id);
+    const file = (await h.request('GET', `/api/open/files/${fileId}`)).body.data;
+    const usage = await h.admin('GET', `/api/admin/tenants/${h.tenant.tenant_id}/usage`);
+    expect(usage.status).toBe(200);
+    const today = new Date().toISOString().slice(0, 10);
+    expect(usage.body.data).toMatchObject({
+      tenant_id: h.tenant.tenant_id,
+      start_date: `${today.slice(0, 8)}01`,
+      end_date: today,
+      runs: {
+        total: 1,
+        by_status: { succeeded: 1, queued: 0 },
+        by_target: [{ target: run.target, runs: 1 }],
+      },
+      pages_processed: file.page_count,
+      points_consumed: done.points_consumed,
+      files_stored: 1,
+      bytes_stored: bytes.length,
+    });
+    // another tenant's usage is its own
+    const theirs = await h.admin('GET', `/api/admin/tenants/${h.other.tenant_id}/usage`);
+    expect(theirs.body.data).toMatchObject({ runs: { total: 0 }, bytes_stored: 0 });
+    const past = await h.admin(
+      'GET',
+      `/api/admin/tenants/${h.tenant.tenant_id}/usage?start_date=2020-01-01&end_date=2020-01-31`,
+    );
+    expect(past.body.data.runs.total).toBe(0);
+    const reversed = await h.admin(
+      'GET',
+      `/api/admin/tenants/${h.tenant.tenant_id}/usage?start_date=2020-02-01&end_date=2020-01-31`,
+    );
+    expect(reversed.status).toBe(422);
+    expect(reversed.body.detail[0].loc).toEqual(['query', 'end_date']);
+    expect((await h.admin('GET', `/api/admin/tenants/${randomUUID()}/usage`)).status).toBe(404);
+  });
+});
+
 describe('two listeners, two kinds of token', () => {
   it("a tenant's token is 401 invalid_token on every admin operation; no token is 401 not_authenticated", async () => {
     const id = randomUUID();
@@ -291,6 +410,8 @@ describe('two listeners, two kinds of token', () => {
       ['GET', `/api/admin/tenants/${id}/tokens`],
       ['POST', `/api/admin/tenants/${id}/tokens/${id}/revoke`],
       ['GET', '/api/admin/audit_events'],
+      ['POST', `/api/admin/tenants/${id}/ledger_entries`],
+      ['GET', `/api/admin/tenants/${id}/usage`],
     ];
     for (const [method, route] of calls) {
       const asTenant = await h.admin(method, route, { token: h.tenant.token });

@@ -675,6 +675,61 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/tenants/{tenant_id}/ledger_entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant_id: components["parameters"]["TenantId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Feed revenue into a tenant's ledger
+         * @description The billing system's feed: one entry or a batch of up to 500 (in a JSON body of at most 64 KiB, 413
+         *     past it), all or nothing,
+         *     once per `external_id`: an entry whose `external_id` the tenant's ledger has already is skipped (and
+         *     counted in `skipped`), so a retry, with or without an `Idempotency-Key`, books nothing twice. The
+         *     rules are the settlement import's (`npm run admin -- revenue import`): `amount` is an integer of
+         *     minor units (negative for a refund), `currency` is the tenant's, `occurred_at` an ISO 8601 time with
+         *     a zone, an `external_id` once per batch. A batch that would carry the sum of |amount| over the
+         *     tenant's ledger past 9007199254740991 is refused whole (422 on `entries`). Each batch is one row of
+         *     the audit trail.
+         */
+        post: operations["adminAppendLedgerEntries"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/tenants/{tenant_id}/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant_id: components["parameters"]["TenantId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * A tenant's usage in a period
+         * @description What the tenant used between two UTC days (inclusive; the current month to today unless given):
+         *     its runs created in the period by status and by pipeline (`target`), the pages of the files its
+         *     runs that succeeded analysed, the points those runs consumed, and, as of now, the files it stores
+         *     and their bytes. Read in proportion to the tenant's runs.
+         */
+        get: operations["adminGetTenantUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/audit_events": {
         parameters: {
             query?: never;
@@ -700,6 +755,65 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AdminLedgerEntry: {
+            /** @description The entry's id in the feeding system; booked once per tenant. */
+            external_id: string;
+            /** @enum {string} */
+            type: "tech" | "ecosystem";
+            amount: components["schemas"]["Money"];
+            currency: components["schemas"]["Currency"];
+            /** Format: date-time */
+            occurred_at: string;
+            /** @default  */
+            description: string;
+        };
+        AdminLedgerBatch: {
+            entries: components["schemas"]["AdminLedgerEntry"][];
+        };
+        AdminLedgerBatchResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: {
+                /** Format: int32 */
+                imported: number;
+                /**
+                 * Format: int32
+                 * @description Entries whose external_id the ledger had already.
+                 */
+                skipped: number;
+            };
+        };
+        AdminUsage: {
+            /** Format: uuid */
+            tenant_id: string;
+            /** Format: date */
+            start_date: string;
+            /** Format: date */
+            end_date: string;
+            runs: {
+                /** Format: int64 */
+                total: number;
+                by_status: {
+                    queued: components["schemas"]["Count"];
+                    running: components["schemas"]["Count"];
+                    succeeded: components["schemas"]["Count"];
+                    failed: components["schemas"]["Count"];
+                    cancelled: components["schemas"]["Count"];
+                };
+                by_target: {
+                    target: string;
+                    runs: components["schemas"]["Count"];
+                }[];
+            };
+            pages_processed: components["schemas"]["Count"];
+            points_consumed: components["schemas"]["Count"];
+            files_stored: components["schemas"]["Count"];
+            bytes_stored: components["schemas"]["Count"];
+            as_of: components["schemas"]["UtcTime"];
+        };
+        /** Format: int64 */
+        Count: number;
+        AdminUsageResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["AdminUsage"];
+        };
         /**
          * @description What a tenant's token may do (see "Authentication").
          * @enum {string}
@@ -791,7 +905,7 @@ export interface components {
             /** Format: uuid */
             admin_token_id: string | null;
             /** @enum {string} */
-            action: "tenant.created" | "tenant.updated" | "tenant.suspended" | "tenant.resumed" | "token.issued" | "token.revoked";
+            action: "tenant.created" | "tenant.updated" | "tenant.suspended" | "tenant.resumed" | "token.issued" | "token.revoked" | "ledger.appended";
             /** Format: uuid */
             tenant_id: string;
             /**
@@ -816,6 +930,10 @@ export interface components {
                 replaces?: string;
                 /** Format: uuid */
                 replaced_by?: string;
+                /** Format: int32 */
+                imported?: number;
+                /** Format: int32 */
+                skipped?: number;
             } | null;
         };
         AdminTenantResponse: components["schemas"]["SuccessEnvelope"] & {
@@ -4064,6 +4182,107 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["IdempotencyKeyInUse"];
             422: components["responses"]["AdminRequestRefused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    adminAppendLedgerEntries: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe: the same key with the same request replays the first answer instead
+                 *     of executing again (see "Retries and rate limits"). 1 to 255 printable ASCII characters; a UUID is a
+                 *     good key.
+                 * @example 3f2b8c1e-5d4a-4e7b-9c0d-1a2b3c4d5e6f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                tenant_id: components["parameters"]["TenantId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "entries": [
+                 *         {
+                 *           "external_id": "stripe-po-20261127-001",
+                 *           "type": "ecosystem",
+                 *           "amount": 125000,
+                 *           "currency": "EUR",
+                 *           "occurred_at": "2026-11-27T18:00:00Z",
+                 *           "description": "Partner settlement, November"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["AdminLedgerBatch"];
+            };
+        };
+        responses: {
+            /** @description How many entries were booked, and how many were there already. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminLedgerBatchResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["IdempotencyKeyInUse"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["AdminRequestRefused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    adminGetTenantUsage: {
+        parameters: {
+            query?: {
+                /**
+                 * @description First UTC day included, `YYYY-MM-DD`; the first day of the current month unless given.
+                 * @example 2026-11-01
+                 */
+                start_date?: string;
+                /**
+                 * @description Last UTC day included, `YYYY-MM-DD`; today unless given; not before `start_date` (422 on `end_date`).
+                 * @example 2026-11-30
+                 */
+                end_date?: string;
+            };
+            header?: never;
+            path: {
+                tenant_id: components["parameters"]["TenantId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The usage. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminUsageResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StoreUnavailable"];

@@ -1,5 +1,5 @@
 import { jsonText } from '../../records/json-text.js';
-import { auditView } from '../../tenants/audit.js';
+import { auditView } from '../../platform/audit.js';
 import { authed, list } from '../handler.js';
 
 export const adminListAuditEvents = authed(

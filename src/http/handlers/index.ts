@@ -35,6 +35,8 @@ import { adminIssueToken } from './adminIssueToken.js';
 import { adminListTokens } from './adminListTokens.js';
 import { adminRevokeToken } from './adminRevokeToken.js';
 import { adminListAuditEvents } from './adminListAuditEvents.js';
+import { adminAppendLedgerEntries } from './adminAppendLedgerEntries.js';
+import { adminGetTenantUsage } from './adminGetTenantUsage.js';
 
 /** operationId -> handler; each handler lives in the file named after its operationId. */
 export const handlers: Handlers = {
@@ -75,5 +77,7 @@ export const handlers: Handlers = {
     adminListTokens,
     adminRevokeToken,
     adminListAuditEvents,
+    adminAppendLedgerEntries,
+    adminGetTenantUsage,
   },
 };

@@ -1,3 +1,5 @@
+import type { RunStatus } from '../../records/run.js';
+import type { LedgerEntry } from '../../records/transaction.js';
 import type { HeldKey } from '../held-key.js';
 import type { TenantRow, TokenRow, UserRow } from './tenants.js';
 
@@ -21,7 +23,8 @@ export type AuditAction =
   | 'tenant.suspended'
   | 'tenant.resumed'
   | 'token.issued'
-  | 'token.revoked';
+  | 'token.revoked'
+  | 'ledger.appended';
 
 export interface AuditRow {
   id: string;
@@ -68,6 +71,11 @@ export interface TenantChanges {
 export interface PlatformUnit {
   readonly tenants: TenantChanges;
   audit(row: AuditRow): Promise<void>;
+  /**
+   * Books entries in the ledger, each once per (tenant, external_id): how many were booked and how many were
+   * there already. LedgerRangeError when the tenant's sum of |amount| would pass 2^53 - 1 (the unit rolls back).
+   */
+  appendLedger(entries: readonly LedgerEntry[]): Promise<{ inserted: number; skipped: number }>;
   /** As a tenant's unit's: the effect on the request's idempotency key, committed with the change. */
   recordEffect(resourceId: string): Promise<void>;
   /** Runs `hook` once the change has committed (never when it rolled back). */
@@ -86,8 +94,19 @@ export interface PlatformRepo {
   lookupAdminToken(tokenHash: string): Promise<AdminTokenRow | undefined>;
   touchAdminToken(tokenId: string, at: string): Promise<void>;
   listAudit(filter: { tenantId?: string }, limit: number, offset: number): Promise<AuditPage>;
+  /**
+   * A tenant's runs created in [from, to) by status and target, the pages of the files its succeeded runs
+   * of that period analysed and the points its runs consumed; its files and their bytes as of now.
+   */
+  usage(tenantId: string, from: string, to: string): Promise<UsageFigures>;
   /** Tenants by creation, a page of them, and how many there are. */
   listTenants(limit: number, offset: number): Promise<{ items: TenantRow[]; total: number }>;
   /** A token by its id, whichever tenant's. */
   getToken(tokenId: string): Promise<TokenRow | undefined>;
+}
+
+export interface UsageFigures {
+  runs: { status: RunStatus; target: string; runs: number; points: number; pages: number }[];
+  files: number;
+  bytes: number;
 }

@@ -7,9 +7,11 @@ import type {
   TenantChanges,
   TenantRow,
   TokenRow,
+  UsageFigures,
 } from '../types.js';
 import type { SqlDialect, SqlSession } from './dialect.js';
 import { recordEffect } from './idempotency.js';
+import { writeLedger } from './ledger.js';
 import { insertTenant, insertToken, TENANT, TOKEN } from './tenants.js';
 import type { Transact, WorkSession } from './unit-of-work.js';
 
@@ -80,6 +82,11 @@ export function sqlPlatform(sql: SqlDialect, transact: Transact, tokensChanged: 
         work({
           tenants: tenantChanges(tx, tokensChanged),
           audit: async (row) => void (await insertAudit(tx, row)),
+          async appendLedger(entries) {
+            let inserted = 0;
+            for (const entry of entries) if (await writeLedger(tx, entry)) inserted++;
+            return { inserted, skipped: entries.length - inserted };
+          },
           recordEffect: (resourceId) => recordEffect(tx, heldKey, resourceId),
           afterCommit: (hook) => tx.afterCommit(hook),
         }),
@@ -119,6 +126,30 @@ export function sqlPlatform(sql: SqlDialect, transact: Transact, tokensChanged: 
       );
       const [total] = await sql.column<number>(`SELECT COUNT(*) FROM admin_audit ${where}`, values);
       return { items, total: Number(total) };
+    },
+    async usage(tenantId, from, to) {
+      const runs = await sql.all<UsageFigures['runs'][number]>(
+        `SELECT r.status, r.target, COUNT(*) AS runs, COALESCE(SUM(r.points_consumed), 0) AS points,
+           COALESCE(SUM(CASE WHEN r.status = 'succeeded' THEN f.page_count ELSE 0 END), 0) AS pages
+         FROM runs r JOIN files f ON f.id = r.file_id
+         WHERE r.tenant_id = ? AND r.created_at >= ? AND r.created_at < ?
+         GROUP BY r.status, r.target ORDER BY r.target, r.status`,
+        [tenantId, from, to],
+      );
+      const stored = await sql.get<{ files: number; bytes: number }>(
+        'SELECT COUNT(*) AS files, COALESCE(SUM(size_bytes), 0) AS bytes FROM files WHERE tenant_id = ?',
+        [tenantId],
+      );
+      return {
+        runs: runs.map((row) => ({
+          ...row,
+          runs: Number(row.runs),
+          points: Number(row.points),
+          pages: Number(row.pages),
+        })),
+        files: Number(stored?.files ?? 0),
+        bytes: Number(stored?.bytes ?? 0),
+      };
     },
     async listTenants(limit, offset) {
       const items = await sql.all<TenantRow>(
