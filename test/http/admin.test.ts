@@ -472,3 +472,21 @@ describe('the admin listener is off unless configured, and on loopback unless to
     expect(h.adminUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
   });
 });
+
+describe('admin tokens are rate limited, each in its own bucket', () => {
+  it("an admin token past its burst gets 429 with Retry-After; a tenant's requests meanwhile do not", async () => {
+    const limited = await startHarness({ RATE_LIMIT_PER_SECOND: '1', RATE_LIMIT_BURST: '3' });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 5; i++) statuses.push((await limited.admin('GET', '/api/admin/tenants')).status);
+      expect(statuses.slice(0, 3)).toEqual([200, 200, 200]);
+      const refused = await limited.admin('GET', '/api/admin/tenants');
+      expect(refused.status).toBe(429);
+      expect(refused.body.error).toBe('rate_limited');
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect((await limited.request('GET', '/api/open/runs')).status).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+});

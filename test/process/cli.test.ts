@@ -5,6 +5,7 @@ import { admin, port, type Started, startServerProcess, tempDataDir } from '../h
 
 let dataDir: string;
 let server: Started;
+const adminPort = port();
 let tenant: { tenant_id: string; user_id: string; token: string; token_id: string };
 
 beforeAll(async () => {
@@ -12,6 +13,7 @@ beforeAll(async () => {
   // below the ephemeral range and the test servers' ports (the helper says why)
   server = await startServerProcess(dataDir, port(), {
     PARSER_THREADS: '0',
+    ADMIN_PORT: String(adminPort),
   });
   tenant = (await admin(dataDir, 'tenants', 'create', '--name', 'acme', '--currency', 'EUR', '--json'))
     .json as typeof tenant;
@@ -114,6 +116,54 @@ describe('admin CLI, while the server runs on the same DATA_DIR', () => {
     const refused = await get('/api/open/runs', issued.token);
     expect(refused.status).toBe(401);
     expect(refused.body.message).toBe('Invalid token');
+  });
+
+  it("admin-tokens issue, list and revoke: the token opens the running server's admin listener until revoked", async () => {
+    const issued = await admin(dataDir, 'admin-tokens', 'issue', '--name', 'billing', '--json');
+    expect(issued.json).toMatchObject({ name: 'billing', revoked_at: null });
+    const secret = issued.json.token as string;
+    expect(secret).toMatch(/^ota_admin_[A-Za-z0-9_-]{43}$/);
+    const adminUrl = `http://127.0.0.1:${adminPort}`;
+    const call = (route: string) =>
+      fetch(`${adminUrl}${route}`, { headers: { authorization: `Bearer ${secret}` } });
+    const tenants = await call('/api/admin/tenants');
+    expect(tenants.status).toBe(200);
+    // the CLI's own changes are in the audit trail, as an operator's
+    const trail = (await (await call(`/api/admin/audit_events?tenant_id=${tenant.tenant_id}`)).json()) as {
+      data: { action: string; actor: string; admin_token_id: string | null }[];
+    };
+    expect(trail.data.at(-1)).toMatchObject({
+      action: 'tenant.created',
+      actor: 'operator',
+      admin_token_id: null,
+    });
+    const listed = await admin(dataDir, 'admin-tokens', 'list', '--json');
+    expect(listed.json.admin_tokens).toEqual([
+      expect.objectContaining({ admin_token_id: issued.json.admin_token_id, prefix: secret.slice(0, 16) }),
+    ]);
+    expect(listed.stdout).not.toContain(secret);
+    const table = await admin(dataDir, 'admin-tokens', 'list');
+    expect(table.stdout).toMatch(/^ADMIN TOKEN\s+NAME\s+PREFIX\s+STATE\s+LAST USED/);
+    const revoked = await admin(
+      dataDir,
+      'admin-tokens',
+      'revoke',
+      issued.json.admin_token_id as string,
+      '--json',
+    );
+    expect(revoked.json.revoked_at).toEqual(expect.any(String));
+    expect((await call('/api/admin/tenants')).status).toBe(401);
+    const unknown = await admin(
+      dataDir,
+      'admin-tokens',
+      'revoke',
+      '00000000-0000-4000-8000-000000000000',
+      '--json',
+    );
+    expect(unknown.code).toBe(1);
+    expect(unknown.json.error).toMatch(/no admin token/);
+    // the admin API is not on the public port
+    expect((await fetch(`${server.url}/api/admin/tenants`)).status).toBe(404);
   });
 
   it('revenue import is all-or-nothing and idempotent', async () => {
@@ -223,7 +273,7 @@ describe('admin CLI output and errors', () => {
   });
 
   it('a command group without its subcommand prints its help on stderr and exits 2 (every group)', async () => {
-    for (const group of [[], ['tenants'], ['tokens'], ['revenue']]) {
+    for (const group of [[], ['tenants'], ['tokens'], ['admin-tokens'], ['revenue']]) {
       const result = await admin(dataDir, ...group);
       expect(result.code, group.join(' ')).toBe(2);
       expect(result.stdout).toBe('');
