@@ -15,6 +15,7 @@ import { Events } from './events/outbox/log.js';
 import { EventStreams } from './events/streaming/stream-hub.js';
 import { IdempotencyKeys } from './idempotency/keys.js';
 import { AdminTokens } from './platform/admin-tokens.js';
+import { auditView } from './platform/audit.js';
 
 /** The domain, wired once per process; handlers reach it through their scope. */
 export interface Services {
@@ -84,7 +85,7 @@ export function createServices(
       .finally(() => threads.forget(file));
   };
   // every admin change is a log line too, beside its audit row
-  const logAudit = (row: AuditRow) => logger.info({ audit: row }, 'admin action');
+  const logAudit = (row: AuditRow) => logger.info({ audit: auditView(row) }, 'admin action');
   const runs = new Runs(store, blobs, clock, config.maxQueuedRunsPerTenant);
   runs.outputMissing.listen((what) =>
     logger.error(what, 'a run output listed in its record is missing from the blob store'),
@@ -102,7 +103,7 @@ export function createServices(
     blobs,
     pdfPool,
     tenants: new Tenants(store, clock, logAudit),
-    adminTokens: new AdminTokens(store, clock),
+    adminTokens: new AdminTokens(store, clock, logAudit),
     revenue: new Revenue(store, clock, logAudit),
     uploads,
     runs,

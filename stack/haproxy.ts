@@ -1,7 +1,8 @@
 /**
  * HAProxy in front of several API processes, as the scale-out deployment runs it (and the tests, the bench
  * and `npm run stack` start it): round-robin, each server health-checked on /healthz, a request whose
- * connection was refused sent to another server. HAProxy comes from Debian (`apt-get install haproxy`).
+ * connection was refused sent to another server. `npm run stack` adds a second frontend for the admin API,
+ * on loopback, in front of the processes' admin listeners. HAProxy comes from Debian (`apt-get install haproxy`).
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -10,6 +11,15 @@ import path from 'node:path';
 export interface Backend {
   name: string;
   port: number;
+}
+
+/**
+ * The admin API's own frontend: its own port, always on 127.0.0.1, routed only to the processes' admin
+ * listeners (ADMIN_PORT). The public frontend never reaches them: its backend holds the public ports only.
+ */
+export interface AdminFrontend {
+  port: number;
+  backends: Backend[];
 }
 
 /**
@@ -22,7 +32,14 @@ export function haproxyConfig(
   host = '127.0.0.1',
   /** How long a check may wait for its answer before it counts as failed. */
   checkTimeoutMs = 1000,
+  admin?: AdminFrontend,
 ): string {
+  const servers = (list: Backend[]) =>
+    list.map((b) => `  server ${b.name} 127.0.0.1:${b.port} check`).join('\n');
+  const checks = `  balance roundrobin
+  option httpchk GET /healthz
+  http-check expect status 200
+  default-server inter 200ms fastinter 100ms downinter 500ms fall 2 rise 2`;
   return `global
   maxconn 4000
 
@@ -50,12 +67,22 @@ frontend api
   default_backend apis
 
 backend apis
-  balance roundrobin
-  option httpchk GET /healthz
-  http-check expect status 200
-  default-server inter 200ms fastinter 100ms downinter 500ms fall 2 rise 2
-${backends.map((b) => `  server ${b.name} 127.0.0.1:${b.port} check`).join('\n')}
-`;
+${checks}
+${servers(backends)}
+${
+  admin
+    ? `
+# the platform's admin API: its own port, on loopback only, and its own servers (the admin listeners)
+frontend admin
+  bind 127.0.0.1:${admin.port}
+  default_backend admins
+
+backend admins
+${checks}
+${servers(admin.backends)}
+`
+    : ''
+}`;
 }
 
 export function haproxyInstalled(): boolean {

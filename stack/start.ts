@@ -1,8 +1,9 @@
 /**
  * The whole scale-out deployment on this machine, for trying it: `npm run stack` brings up PostgreSQL,
  * OpenStack Swift (S3 API), two API processes, two worker processes and HAProxy in front of the API
- * processes; `npm run stack -- down` takes it all down. State and logs live in DATA_DIR/stack (or the
- * directory given after the command). Needs Swift and HAProxy from Debian: `bash scripts/swift.sh install`
+ * processes, with a second frontend of its own on loopback for their admin listeners (the admin API);
+ * `npm run stack -- down` takes it all down. State and logs live in DATA_DIR/stack (or the directory given
+ * after the command). Needs Swift and HAProxy from Debian: `bash scripts/swift.sh install`
  * and `apt-get install haproxy`; what is missing, or a port already taken, is said before anything starts,
  * and a start that fails half way stops what it started.
  */
@@ -11,23 +12,16 @@ import { existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } 
 import path from 'node:path';
 import { openPostgresStore } from '../src/store/postgres/index.js';
 import { PROJECT_ROOT } from '../src/paths.js';
+import { AdminTokens } from '../src/platform/admin-tokens.js';
 import { Tenants } from '../src/tenants/service.js';
 import { systemClock } from '../src/time.js';
 import { haproxyConfig } from './haproxy.js';
+import { ALL_PORTS, PORTS } from './ports.js';
 import { findPostgres, type LocalPostgres, startLocalPostgres, stopLocalPostgres } from './postgres.js';
 import { busyPorts, installLine, missingPrograms, type Started, startAll } from './prerequisites.js';
 import { createBucket, type LocalSwift, startLocalSwift, stopLocalSwift } from './swift.js';
 import { runLifecycle } from '../src/runs/lifecycle.js';
 
-const PORTS = { haproxy: 8080, apis: [8081, 8082], metrics: [9464, 9465], postgres: 5433, swift: 18080 };
-// Swift's proxy, account, container and object servers and its memcached take five ports from PORTS.swift
-const ALL_PORTS = [
-  PORTS.haproxy,
-  ...PORTS.apis,
-  ...PORTS.metrics,
-  PORTS.postgres,
-  ...[0, 1, 2, 3, 4].map((i) => PORTS.swift + i),
-];
 const BUCKET = 'open-tenant';
 
 interface StackState {
@@ -139,6 +133,7 @@ async function up(): Promise<void> {
   let postgres: LocalPostgres | undefined;
   let swift: LocalSwift | undefined;
   let demo: { tenant_id: string; token: string } | undefined;
+  let adminToken: { admin_token_id: string; token: string } | undefined;
   const env = (): Record<string, string> => ({
     ...swift!.env,
     DATABASE_URL: postgres!.url,
@@ -178,6 +173,9 @@ async function up(): Promise<void> {
       try {
         if ((await store.tenants.list()).length === 0)
           demo = await new Tenants(store, systemClock).create('demo');
+        // like the demo tenant's token: the first start issues one admin token, shown once
+        if ((await store.platform.listAdminTokens()).length === 0)
+          adminToken = await new AdminTokens(store, systemClock).issue('stack');
       } finally {
         await store.close();
       }
@@ -195,6 +193,9 @@ async function up(): Promise<void> {
           HOST: '127.0.0.1',
           EMBEDDED_WORKER: 'false',
           METRICS_PORT: String(PORTS.metrics[i]),
+          // the admin API, on loopback, reached through HAProxy's admin frontend only
+          ADMIN_PORT: String(PORTS.admins[i]),
+          ADMIN_HOST: '127.0.0.1',
           // HAProxy sends X-Forwarded-For: each client is paced by its own address, not HAProxy's
           TRUST_PROXY: '127.0.0.1',
         });
@@ -209,6 +210,8 @@ async function up(): Promise<void> {
       writeState({ pids });
       try {
         for (const port of PORTS.apis) await waitFor(`http://127.0.0.1:${port}/readyz`, 'an API process');
+        for (const port of PORTS.admins)
+          await waitFor(`http://127.0.0.1:${port}/readyz`, "an API process's admin listener");
       } catch (error) {
         await started.stop();
         throw error;
@@ -222,11 +225,18 @@ async function up(): Promise<void> {
         haproxyConfig(
           PORTS.haproxy,
           PORTS.apis.map((port, i) => ({ name: `api${i + 1}`, port })),
+          '127.0.0.1',
+          undefined,
+          {
+            port: PORTS.adminHaproxy,
+            backends: PORTS.admins.map((port, i) => ({ name: `admin${i + 1}`, port })),
+          },
         ),
       );
       pids.haproxy = daemon('haproxy', 'haproxy', ['-db', '-f', config]);
       writeState({ pids });
       await waitFor(`http://127.0.0.1:${PORTS.haproxy}/healthz`, 'HAProxy');
+      await waitFor(`http://127.0.0.1:${PORTS.adminHaproxy}/healthz`, "HAProxy's admin frontend");
       return { name: 'HAProxy', stop: () => stopProcesses([pids.haproxy!]) };
     },
   ]).catch((error: unknown) => {
@@ -239,11 +249,20 @@ async function up(): Promise<void> {
     [
       `The stack is up (state and logs in ${dir}):`,
       `  API         http://127.0.0.1:${PORTS.haproxy}  (HAProxy -> API processes on ${PORTS.apis.join(', ')})`,
+      `  admin API   http://127.0.0.1:${PORTS.adminHaproxy}  (HAProxy -> their admin listeners on ${PORTS.admins.join(', ')}), loopback only`,
       `  workers     2 processes (npm run worker)`,
       `  PostgreSQL  ${postgres!.url}`,
       `  S3 (Swift)  ${swift!.endpoint}, bucket ${BUCKET}`,
       ...(demo
         ? ['', `Tenant "demo" (${demo.tenant_id}); its API token, shown only now:`, '', `  ${demo.token}`]
+        : []),
+      ...(adminToken
+        ? [
+            '',
+            `Admin token "stack" (${adminToken.admin_token_id}) for the admin API, shown only now:`,
+            '',
+            `  ${adminToken.token}`,
+          ]
         : []),
       '',
       'Take it down with: npm run stack -- down',

@@ -1,5 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import type { AdminTokenRow, Principal, Store } from '../store/types.js';
+import type { AdminTokenRow, AuditRow, PlatformUnit, Principal, Store } from '../store/types.js';
+import { auditRow, OPERATOR } from './audit.js';
 import type { Clock } from '../time.js';
 
 /**
@@ -31,7 +32,25 @@ export class AdminTokens {
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
+    /** Told every audit row once committed (services.ts: a log line). */
+    private readonly onAudit?: (row: AuditRow) => void,
   ) {}
+
+  /** Who issues and revokes admin tokens: an operator, on the admin command line. */
+  private async audited(
+    action: 'admin_token.issued' | 'admin_token.revoked',
+    tokenId: string,
+    at: string,
+    change: (tx: PlatformUnit) => Promise<boolean>,
+    detail?: Record<string, unknown>,
+  ): Promise<void> {
+    await this.store.platform.change(async (tx) => {
+      if (!(await change(tx))) return;
+      const row = auditRow(OPERATOR, action, at, null, tokenId, detail);
+      await tx.audit(row);
+      tx.afterCommit(() => this.onAudit?.(row));
+    });
+  }
 
   async issue(name: string): Promise<AdminTokenView & { token: string }> {
     const token = `${ADMIN_TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
@@ -43,7 +62,16 @@ export class AdminTokens {
       last_used_at: null,
       revoked_at: null,
     };
-    await this.store.platform.issueAdminToken(row, hash(token));
+    await this.audited(
+      'admin_token.issued',
+      row.id,
+      row.created_at,
+      async (tx) => {
+        await tx.issueAdminToken(row, hash(token));
+        return true;
+      },
+      { name },
+    );
     return { ...view(row), token };
   }
 
@@ -52,9 +80,15 @@ export class AdminTokens {
   }
 
   async revoke(tokenId: string): Promise<AdminTokenView> {
-    const row = await this.store.platform.revokeAdminToken(tokenId, this.clock.now().toISOString());
-    if (!row) throw new AdminTokenNotFound(tokenId);
-    return view(row);
+    const at = this.clock.now().toISOString();
+    let found: AdminTokenRow | undefined;
+    await this.audited('admin_token.revoked', tokenId, at, async (tx) => {
+      const outcome = await tx.revokeAdminToken(tokenId, at);
+      found = outcome?.token;
+      return outcome?.revoked ?? false;
+    });
+    if (!found) throw new AdminTokenNotFound(tokenId);
+    return view(found);
   }
 
   /**

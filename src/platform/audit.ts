@@ -17,7 +17,7 @@ export function auditRow(
   actor: Actor,
   action: AuditAction,
   at: string,
-  tenantId: string,
+  tenantId: string | null,
   targetId: string,
   detail?: Record<string, unknown>,
 ): AuditRow {

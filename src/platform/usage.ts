@@ -1,9 +1,9 @@
 import type { Schemas } from '../contract.js';
 import { ERRORS } from '../errors.js';
-import { addDays, monthStart, utcDay } from '../revenue/dates.js';
 import type { RunStatus, Store } from '../store/types.js';
 import type { Clock } from '../time.js';
 
+const DAY_MS = 86_400_000;
 const STATUSES: readonly RunStatus[] = ['queued', 'running', 'succeeded', 'failed', 'cancelled'];
 
 /**
@@ -17,15 +17,15 @@ export async function tenantUsage(
   period: { start_date?: string; end_date?: string },
 ): Promise<Schemas['AdminUsage']> {
   const now = clock.now();
-  const today = utcDay(now);
-  const start = period.start_date ?? monthStart(today);
+  const today = now.toISOString().slice(0, 10);
+  const start = period.start_date ?? `${today.slice(0, 8)}01`;
   const end = period.end_date ?? today;
   if (end < start) throw ERRORS.endDateBeforeStart();
   if (!(await store.tenants.get(tenantId))) throw ERRORS.notFound('Tenant');
   const figures = await store.platform.usage(
     tenantId,
     `${start}T00:00:00.000Z`,
-    `${addDays(end, 1)}T00:00:00.000Z`,
+    new Date(Date.parse(`${end}T00:00:00.000Z`) + DAY_MS).toISOString(),
   );
   const byStatus = Object.fromEntries(STATUSES.map((status) => [status, 0])) as Record<RunStatus, number>;
   const byTarget = new Map<string, number>();

@@ -73,7 +73,7 @@ export async function startServer(
   config: Config,
   logger: Logger,
   /** Told the URLs as soon as the ports are bound, before anything else is printed. */
-  announce?: (url: string, metricsUrl?: string) => void,
+  announce?: (url: string, metricsUrl?: string, adminUrl?: string) => void,
 ): Promise<RunningServer> {
   const started = performance.now();
   const runtime = await createRuntime(config, 'api', logger);
@@ -117,7 +117,7 @@ export async function startServer(
   const metricsUrl = metricsServer
     ? `http://${host}:${(metricsServer.address() as AddressInfo).port}`
     : undefined;
-  announce?.(url, metricsUrl);
+  announce?.(url, metricsUrl, adminUrl);
   // only once the port is ours: a start that fails to bind must not print a token it then loses
   if (config.seedDemoTenant) await seedDemoTenant(services);
   logger.info(

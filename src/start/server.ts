@@ -9,10 +9,11 @@ const config = await loadOrFail(() => loadConfig());
 const logger = createLogger(config.logLevel);
 
 try {
-  const running = await startServer(config, logger, (url, metricsUrl) =>
+  const running = await startServer(config, logger, (url, metricsUrl, adminUrl) =>
     process.stdout.write(
       `Open Tenant API listening on ${url} (reference: ${url}/docs)` +
         (metricsUrl ? `; metrics on ${metricsUrl}/metrics` : '') +
+        (adminUrl ? `; admin API on ${adminUrl} (reference: ${adminUrl}/docs)` : '') +
         '\n',
     ),
   );

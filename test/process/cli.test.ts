@@ -137,6 +137,15 @@ describe('admin CLI, while the server runs on the same DATA_DIR', () => {
       actor: 'operator',
       admin_token_id: null,
     });
+    // issuing an admin token is in the trail too, about no tenant
+    const newest = (await (await call('/api/admin/audit_events?limit=1')).json()) as { data: object[] };
+    expect(newest.data[0]).toMatchObject({
+      action: 'admin_token.issued',
+      actor: 'operator',
+      tenant_id: null,
+      target_id: issued.json.admin_token_id,
+      detail: { name: 'billing' },
+    });
     const listed = await admin(dataDir, 'admin-tokens', 'list', '--json');
     expect(listed.json.admin_tokens).toEqual([
       expect.objectContaining({ admin_token_id: issued.json.admin_token_id, prefix: secret.slice(0, 16) }),

@@ -905,12 +905,15 @@ export interface components {
             /** Format: uuid */
             admin_token_id: string | null;
             /** @enum {string} */
-            action: "tenant.created" | "tenant.updated" | "tenant.suspended" | "tenant.resumed" | "token.issued" | "token.revoked" | "ledger.appended";
-            /** Format: uuid */
-            tenant_id: string;
+            action: "tenant.created" | "tenant.updated" | "tenant.suspended" | "tenant.resumed" | "token.issued" | "token.revoked" | "ledger.appended" | "admin_token.issued" | "admin_token.revoked";
             /**
              * Format: uuid
-             * @description The tenant's id, or the token's.
+             * @description The tenant the change is about; null for the platform's admin tokens.
+             */
+            tenant_id: string | null;
+            /**
+             * Format: uuid
+             * @description The tenant's id, a token's, or an admin token's.
              */
             target_id: string;
             /** @description The admin API request that made the change (its `X-Request-Id`). */

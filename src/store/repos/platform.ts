@@ -24,7 +24,9 @@ export type AuditAction =
   | 'tenant.resumed'
   | 'token.issued'
   | 'token.revoked'
-  | 'ledger.appended';
+  | 'ledger.appended'
+  | 'admin_token.issued'
+  | 'admin_token.revoked';
 
 export interface AuditRow {
   id: string;
@@ -33,8 +35,9 @@ export interface AuditRow {
   actor: Actor['kind'];
   admin_token_id: string | null;
   action: AuditAction;
-  tenant_id: string;
-  /** what the action was on: the tenant, or the token */
+  /** the tenant the change is about; null for the platform's own admin tokens */
+  tenant_id: string | null;
+  /** what the action was on: the tenant, a token, or an admin token */
   target_id: string;
   request_id: string | null;
   /** what changed, as JSON text (never a secret) */
@@ -76,6 +79,12 @@ export interface PlatformUnit {
    * there already. LedgerRangeError when the tenant's sum of |amount| would pass 2^53 - 1 (the unit rolls back).
    */
   appendLedger(entries: readonly LedgerEntry[]): Promise<{ inserted: number; skipped: number }>;
+  issueAdminToken(row: AdminTokenRow, tokenHash: string): Promise<void>;
+  /** Revokes once: the admin token as it is now and whether this call revoked it; undefined when unknown. */
+  revokeAdminToken(
+    tokenId: string,
+    at: string,
+  ): Promise<{ token: AdminTokenRow; revoked: boolean } | undefined>;
   /** As a tenant's unit's: the effect on the request's idempotency key, committed with the change. */
   recordEffect(resourceId: string): Promise<void>;
   /** Runs `hook` once the change has committed (never when it rolled back). */
@@ -88,9 +97,7 @@ export interface PlatformRepo {
    * what a token lookup finds (revocation, suspension) empties every process's token cache once committed.
    */
   change<T>(work: (tx: PlatformUnit) => Promise<T>, heldKey?: HeldKey): Promise<T>;
-  issueAdminToken(row: AdminTokenRow, tokenHash: string): Promise<void>;
   listAdminTokens(): Promise<AdminTokenRow[]>;
-  revokeAdminToken(tokenId: string, at: string): Promise<AdminTokenRow | undefined>;
   lookupAdminToken(tokenHash: string): Promise<AdminTokenRow | undefined>;
   touchAdminToken(tokenId: string, at: string): Promise<void>;
   listAudit(filter: { tenantId?: string }, limit: number, offset: number): Promise<AuditPage>;

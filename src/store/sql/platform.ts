@@ -82,6 +82,24 @@ export function sqlPlatform(sql: SqlDialect, transact: Transact, tokensChanged: 
         work({
           tenants: tenantChanges(tx, tokensChanged),
           audit: async (row) => void (await insertAudit(tx, row)),
+          async issueAdminToken(row, tokenHash) {
+            await tx.run(
+              `INSERT INTO admin_tokens (id, name, prefix, token_hash, created_at, last_used_at, revoked_at)
+               VALUES (?, ?, ?, ?, ?, ?, ?)`,
+              [row.id, row.name, row.prefix, tokenHash, row.created_at, row.last_used_at, row.revoked_at],
+            );
+          },
+          async revokeAdminToken(tokenId, at) {
+            const changed = await tx.run(
+              'UPDATE admin_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL',
+              [at, tokenId],
+            );
+            const token = await tx.get<AdminTokenRow>(
+              `SELECT ${ADMIN_TOKEN} FROM admin_tokens WHERE id = ?`,
+              [tokenId],
+            );
+            return token && { token, revoked: changed > 0 };
+          },
           async appendLedger(entries) {
             let inserted = 0;
             for (const entry of entries) if (await writeLedger(tx, entry)) inserted++;
@@ -92,22 +110,8 @@ export function sqlPlatform(sql: SqlDialect, transact: Transact, tokensChanged: 
         }),
       );
     },
-    async issueAdminToken(row, tokenHash) {
-      await sql.run(
-        `INSERT INTO admin_tokens (id, name, prefix, token_hash, created_at, last_used_at, revoked_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?)`,
-        [row.id, row.name, row.prefix, tokenHash, row.created_at, row.last_used_at, row.revoked_at],
-      );
-    },
     listAdminTokens() {
       return sql.all<AdminTokenRow>(`SELECT ${ADMIN_TOKEN} FROM admin_tokens ORDER BY created_at, id`);
-    },
-    async revokeAdminToken(tokenId, at) {
-      await sql.run('UPDATE admin_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL', [
-        at,
-        tokenId,
-      ]);
-      return sql.get<AdminTokenRow>(`SELECT ${ADMIN_TOKEN} FROM admin_tokens WHERE id = ?`, [tokenId]);
     },
     lookupAdminToken(tokenHash) {
       return sql.get<AdminTokenRow>(`SELECT ${ADMIN_TOKEN} FROM admin_tokens WHERE token_hash = ?`, [
