@@ -91,6 +91,8 @@ export function haproxyInstalled(): boolean {
 
 export interface RunningHaproxy {
   url: string;
+  /** The admin API's frontend, when it was asked for. */
+  adminUrl?: string;
   child: ChildProcess;
   stop(): Promise<void>;
 }
@@ -103,9 +105,11 @@ export async function startHaproxy(
   /** `taskset` CPU list to run it on (the bench keeps it off the load generator's core). */
   cpus?: string,
   checkTimeoutMs?: number,
+  /** The admin API's frontend too, as `npm run stack` runs it. */
+  admin?: AdminFrontend,
 ): Promise<RunningHaproxy> {
   const config = path.join(dir, `haproxy-${port}.cfg`);
-  writeFileSync(config, haproxyConfig(port, backends, '127.0.0.1', checkTimeoutMs));
+  writeFileSync(config, haproxyConfig(port, backends, '127.0.0.1', checkTimeoutMs, admin));
   const args = ['-db', '-f', config];
   const child = cpus
     ? spawn('taskset', ['-c', cpus, 'haproxy', ...args], { stdio: ['ignore', 'ignore', 'pipe'] })
@@ -124,8 +128,20 @@ export async function startHaproxy(
     if (Date.now() > deadline) throw new Error(`haproxy did not route to a healthy server: ${stderr.trim()}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+  const adminUrl = admin && `http://127.0.0.1:${admin.port}`;
+  while (adminUrl) {
+    if (child.exitCode !== null) throw new Error(`haproxy exited with ${child.exitCode}: ${stderr.trim()}`);
+    try {
+      if ((await fetch(`${adminUrl}/healthz`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`haproxy's admin frontend did not route: ${stderr.trim()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
   return {
     url,
+    adminUrl,
     child,
     stop: () =>
       new Promise<void>((resolve) => {

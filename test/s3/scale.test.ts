@@ -31,6 +31,7 @@ let dataDir: string;
 let haproxyDir: string;
 let token: string;
 const apiPorts = [port(), port()];
+const adminPorts = [port(), port()];
 const apis: Started[] = [];
 const workers: Started[] = [];
 let haproxy: RunningHaproxy;
@@ -40,11 +41,20 @@ beforeAll(async () => {
   haproxyDir = mkdtempSync(path.join(tmpdir(), 'ota-haproxy-'));
   token = ((await admin(dataDir, 'tenants', 'create', '--name', 'scale', '--json')).json as { token: string })
     .token;
-  apis.push(...(await Promise.all(apiPorts.map((p) => startServerProcess(dataDir, p, apiEnv)))));
+  apis.push(
+    ...(await Promise.all(
+      apiPorts.map((p, i) =>
+        startServerProcess(dataDir, p, { ...apiEnv, ADMIN_PORT: String(adminPorts[i]) }),
+      ),
+    )),
+  );
   haproxy = await startHaproxy(
     haproxyDir,
     port(),
     apiPorts.map((p, i) => ({ name: `api${i + 1}`, port: p })),
+    undefined,
+    undefined,
+    { port: port(), backends: adminPorts.map((p, i) => ({ name: `admin${i + 1}`, port: p })) },
   );
 });
 
@@ -56,6 +66,62 @@ afterAll(async () => {
 });
 
 describe('two API processes behind HAProxy, two workers, PostgreSQL and S3', () => {
+  it("the platform's admin API through its own frontend: a tenant it creates is served, then refused once suspended, by both API processes", async () => {
+    const adminToken = (
+      (await admin(dataDir, 'admin-tokens', 'issue', '--name', 'platform', '--json')).json as {
+        token: string;
+      }
+    ).token;
+    const adminCall = async (method: string, route: string) => {
+      const res = await fetch(`${haproxy.adminUrl}${route}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${adminToken}`,
+          'content-type': 'application/json',
+          'idempotency-key': crypto.randomUUID(),
+        },
+        body:
+          method === 'POST' && route.endsWith('/tenants')
+            ? JSON.stringify({ name: 'platform-made' })
+            : undefined,
+      });
+      return { status: res.status, body: (await res.json()) as { data: unknown } };
+    };
+    const created = await adminCall('POST', '/api/admin/tenants');
+    expect(created.status).toBe(201);
+    const { tenant, token: first } = created.body.data as {
+      tenant: { tenant_id: string };
+      token: { token: string };
+    };
+    // both processes, and the public frontend, serve the new tenant
+    for (const url of [apis[0]!.url, apis[1]!.url, haproxy.url])
+      expect((await call(url, first.token, 'GET', '/api/open/runs')).status).toBe(200);
+    expect((await adminCall('POST', `/api/admin/tenants/${tenant.tenant_id}/suspend`)).status).toBe(200);
+    // every process's token cache forgot it at once: refused everywhere without waiting
+    for (const url of [apis[0]!.url, apis[1]!.url, haproxy.url]) {
+      const refused = await call(url, first.token, 'GET', '/api/open/runs');
+      expect(refused.status).toBe(403);
+      expect(refused.body.error).toBe('tenant_suspended');
+    }
+    expect((await adminCall('POST', `/api/admin/tenants/${tenant.tenant_id}/resume`)).status).toBe(200);
+    expect((await call(haproxy.url, first.token, 'GET', '/api/open/runs')).status).toBe(200);
+    // the public frontend has no admin API, and the admin frontend no tenants' API
+    expect(
+      (
+        await fetch(`${haproxy.url}/api/admin/tenants`, {
+          headers: { authorization: `Bearer ${adminToken}` },
+        })
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await fetch(`${haproxy.adminUrl}/api/open/runs`, {
+          headers: { authorization: `Bearer ${first.token}` },
+        })
+      ).status,
+    ).toBe(404);
+  });
+
   it('a file uploaded through one API process is diagnosed by a worker and downloaded through the other', async () => {
     workers.push(startWorkerProcess(dataDir, workerEnv), startWorkerProcess(dataDir, workerEnv));
     // three parts on S3
