@@ -45,9 +45,63 @@ const requests: Record<
   () => Promise<{
     route: string;
     json: unknown;
-    resource: (data: { id?: string; upload_id?: string }) => string;
+    resource: (data: {
+      id?: string;
+      upload_id?: string;
+      token_id?: string;
+      token?: { token_id: string };
+    }) => string;
+    /** a platform's operation: sent to the admin listener with the admin token */
+    admin?: boolean;
   }>
 > = {
+  adminCreateTenant: async () => ({
+    route: '/api/admin/tenants',
+    json: { name: `once-${randomUUID()}` },
+    // the effect is the first token: a retry replaces its secret
+    resource: (data) => data.token!.token_id,
+    admin: true,
+  }),
+  adminIssueToken: async () => ({
+    route: `/api/admin/tenants/${h.other.tenant_id}/tokens`,
+    json: { name: 'once' },
+    resource: (data) => data.token_id!,
+    admin: true,
+  }),
+  adminSuspendTenant: async () => ({
+    route: `/api/admin/tenants/${h.other.tenant_id}/suspend`,
+    json: undefined,
+    resource: () => h.other.tenant_id,
+    admin: true,
+  }),
+  adminResumeTenant: async () => ({
+    route: `/api/admin/tenants/${h.other.tenant_id}/resume`,
+    json: undefined,
+    resource: () => h.other.tenant_id,
+    admin: true,
+  }),
+  adminRevokeToken: async () => ({
+    route: `/api/admin/tenants/${h.other.tenant_id}/tokens/${h.other.token_id}/revoke`,
+    json: undefined,
+    resource: () => h.other.token_id,
+    admin: true,
+  }),
+  adminAppendLedgerEntries: async () => ({
+    route: `/api/admin/tenants/${h.other.tenant_id}/ledger_entries`,
+    json: {
+      entries: [
+        {
+          external_id: 'once',
+          type: 'tech',
+          amount: 1,
+          currency: 'USD',
+          occurred_at: '2026-11-01T00:00:00Z',
+        },
+      ],
+    },
+    resource: () => h.other.tenant_id,
+    admin: true,
+  }),
   createUpload: async () => ({
     route: '/api/open/uploads',
     json: { file_name: 'a.pdf', size_bytes: 10 },
@@ -112,7 +166,8 @@ describe('every POST of the contract', () => {
     for (const id of recorded) {
       let prepared = await requests[id]!();
       let key = randomUUID();
-      let answer = await h.request('POST', prepared.route, {
+      const send = prepared.admin ? h.admin : h.request;
+      let answer = await send('POST', prepared.route, {
         json: prepared.json,
         headers: { 'Idempotency-Key': key },
       });
@@ -131,7 +186,7 @@ describe('every POST of the contract', () => {
         'SELECT resource_id FROM idempotency_keys WHERE key = ?',
         [key],
       );
-      expect(row?.resource_id, id).toBe(resource(answer.body.data));
+      expect(row?.resource_id, id).toBe(resource(answer.body.data as Parameters<typeof resource>[0]));
     }
   });
 });
