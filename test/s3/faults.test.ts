@@ -169,8 +169,10 @@ describe('PostgreSQL restarted and the object store stopped under load', () => {
         baseUrl: haproxy.url,
         token,
         fetch: recording,
-        // enough retries to outlast the longest fault below, each after the server's Retry-After
-        retry: { retries: 40, baseDelayMs: 100, maxDelayMs: 1000 },
+        // enough retries to outlast the longest fault below, each after the server's Retry-After, and a
+        // Swift that takes long to start again on a loaded machine (CI's full run once: the clients gave up
+        // after 40 retries while every answer was still the contract's 503 with Retry-After)
+        retry: { retries: 120, baseDelayMs: 100, maxDelayMs: 1000 },
       }),
     );
 
