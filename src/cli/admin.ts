@@ -68,9 +68,10 @@ export function buildProgram(): Command {
       const created = await withServices((s) =>
         s.tenants.create(options.name, options.currency, options.pricePerPoint),
       );
+      const { tenant_id, user_id, token_id, token } = created;
       print(
         options,
-        created,
+        { tenant_id, user_id, token_id, token },
         () =>
           `tenant ${created.tenant_id}\nuser   ${created.user_id}\ntoken  ${created.token} (shown only now)`,
       );

@@ -17,7 +17,11 @@ export interface CreatedTenant {
   tenant_id: string;
   user_id: string;
   token_id: string;
+  /** the first token's secret, shown once */
   token: string;
+  /** the tenant and its first token as they were committed */
+  tenant: TenantRow;
+  first: TokenView;
 }
 
 /** A token as operators see it: everything but the secret, which is never stored. */
@@ -115,7 +119,14 @@ export class Tenants {
         await tx.recordEffect(token.id);
       }, origin.effect),
     );
-    return { tenant_id: tenant.id, user_id: user.id, token_id: token.id, token: secret.token };
+    return {
+      tenant_id: tenant.id,
+      user_id: user.id,
+      token_id: token.id,
+      token: secret.token,
+      tenant,
+      first: viewToken(token),
+    };
   }
 
   /** A token with `scopes`; without them, a token with every scope. */

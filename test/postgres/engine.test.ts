@@ -490,7 +490,7 @@ describe('the token cache', () => {
     );
     expect(Number(listening[0]!.n)).toBeGreaterThan(0);
     // a revocation through the store is heard by every process
-    await admin.tenants.revokeToken(tenant.token_id, at);
+    await admin.platform.change((tx) => tx.tenants.revokeToken(tenant.tenant_id, tenant.token_id, at));
     await expect
       .poll(async () => (await api.tenants.lookupToken(hash))?.revokedAt, { timeout: 1000 })
       .toBe(at);

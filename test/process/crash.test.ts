@@ -84,12 +84,13 @@ workerDeaths('a worker stopped with SIGTERM mid-run', () => {
     const fileId = await uploadWhole(server.url, tenant.token, await textPdf(pages));
     const run = (await call(server.url, tenant.token, 'POST', '/api/open/runs', { file_id: fileId })).body
       .data;
-    // a lease far longer than the test: only the release can explain a quick takeover
-    const workerEnv = { RUN_LEASE_MS: '120000', PARSER_THREADS: '1' };
+    // a lease far longer than the test: only the release can explain a quick takeover; and tasks that may
+    // take long (CI's loaded machine once took past the default 10 s on one and failed the run)
+    const workerEnv = { RUN_LEASE_MS: '120000', PARSER_THREADS: '1', TASK_TIMEOUT_MS: '120000' };
     const first = startWorkerProcess(dataDir, workerEnv);
     started.push(first);
     const seen = await pollRun(server.url, tenant.token, run.id, (r) => r.completed_tasks >= 10, 30_000);
-    expect(seen.status).toBe('running');
+    expect(seen.status, JSON.stringify(seen)).toBe('running');
     await first.kill('SIGTERM');
     expect(first.child.exitCode).toBe(0);
 

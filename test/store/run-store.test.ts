@@ -105,10 +105,10 @@ describe('finishing a run books its revenue exactly once', () => {
   it("a suspended tenant's queued run waits, and is claimed once the tenant is resumed", async () => {
     const run = newRun();
     await inUnits(store).runs.create(run, 1000);
-    await store.tenants.setSuspended(tenantId, now());
+    await store.platform.change((tx) => tx.tenants.setSuspended(tenantId, now()));
     expect(await store.runs.claim('w1', now(), future(60_000))).toBeUndefined();
     expect((await store.runs.get(tenantId, run.id))!.status).toBe('queued');
-    await store.tenants.setSuspended(tenantId, null);
+    await store.platform.change((tx) => tx.tenants.setSuspended(tenantId, null));
     const claim = (await store.runs.claim('w1', now(), future(60_000)))!;
     expect(claim.run.id).toBe(run.id);
   });

@@ -1,10 +1,11 @@
 /**
  * The tenant store's contract, run once per engine (vitest.config.ts): what TenantRepo in
- * src/store/types.ts promises, through the repository alone.
+ * src/store/types.ts promises, and the tenant writes of a platform change (TenantChanges), through the store
+ * alone.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Store, TenantRow, TokenRow, UserRow } from '../../src/store/types.js';
+import type { Store, TenantChanges, TenantRow, TokenRow, UserRow } from '../../src/store/types.js';
 import { openTestStore, type TestStore } from '../helpers/engine.js';
 
 let opened: TestStore;
@@ -18,6 +19,9 @@ afterAll(async () => {
 });
 
 const at = '2026-11-26T10:00:00.000Z';
+/** One platform change with only tenant writes in it. */
+const change = <T>(work: (tenants: TenantChanges) => Promise<T>) =>
+  store.platform.change((tx) => work(tx.tenants));
 
 function rows(name: string) {
   const tenant: TenantRow = {
@@ -47,7 +51,7 @@ function rows(name: string) {
 describe('tenants', () => {
   it('creates a tenant with its first user and token, found by id, by name and in the list', async () => {
     const { tenant, user, token, hash } = rows(`t-${randomUUID()}`);
-    await store.tenants.create(tenant, user, token, hash);
+    await change((t) => t.create(tenant, user, token, hash));
     expect(await store.tenants.get(tenant.id)).toEqual(tenant);
     expect(await store.tenants.findByName(tenant.name)).toEqual(tenant);
     expect(await store.tenants.list()).toContainEqual(tenant);
@@ -57,29 +61,49 @@ describe('tenants', () => {
     expect(await store.tenants.findByName(`none-${randomUUID()}`)).toBeUndefined();
   });
 
-  it('sets the price per point of a tenant that exists, and says false for one that does not', async () => {
+  it('renames and reprices a tenant that exists, and says undefined for one that does not', async () => {
     const { tenant, user, token, hash } = rows(`t-${randomUUID()}`);
-    await store.tenants.create(tenant, user, token, hash);
-    expect(await store.tenants.setPricePerPoint(tenant.id, 12)).toBe(true);
-    expect((await store.tenants.get(tenant.id))?.price_per_point).toBe(12);
-    expect(await store.tenants.setPricePerPoint(randomUUID(), 12)).toBe(false);
+    await change((t) => t.create(tenant, user, token, hash));
+    expect(await change((t) => t.update(tenant.id, { price_per_point: 12 }))).toEqual({
+      ...tenant,
+      price_per_point: 12,
+    });
+    const name = `renamed-${randomUUID()}`;
+    expect(await change((t) => t.update(tenant.id, { name }))).toEqual({
+      ...tenant,
+      name,
+      price_per_point: 12,
+    });
+    expect(await store.tenants.findByName(name)).toMatchObject({ id: tenant.id });
+    expect(await change((t) => t.update(randomUUID(), { price_per_point: 12 }))).toBeUndefined();
+  });
+
+  it('a change that fails leaves nothing of its writes', async () => {
+    const { tenant, user, token, hash } = rows(`t-${randomUUID()}`);
+    const failing = change(async (t) => {
+      await t.create(tenant, user, token, hash);
+      throw new Error('after the writes');
+    });
+    await expect(failing).rejects.toThrow('after the writes');
+    expect(await store.tenants.get(tenant.id)).toBeUndefined();
+    expect(await store.tenants.lookupToken(hash)).toBeUndefined();
   });
 
   it("suspends and resumes a tenant; its tokens' lookup says so; an unknown tenant is undefined", async () => {
     const { tenant, user, token, hash } = rows(`t-${randomUUID()}`);
-    await store.tenants.create(tenant, user, token, hash);
-    expect(await store.tenants.setSuspended(tenant.id, at)).toEqual({ ...tenant, suspended_at: at });
+    await change((t) => t.create(tenant, user, token, hash));
+    expect(await change((t) => t.setSuspended(tenant.id, at))).toEqual({ ...tenant, suspended_at: at });
     expect((await store.tenants.lookupToken(hash))?.tenantSuspendedAt).toBe(at);
-    expect(await store.tenants.setSuspended(tenant.id, null)).toEqual(tenant);
+    expect(await change((t) => t.setSuspended(tenant.id, null))).toEqual(tenant);
     expect((await store.tenants.lookupToken(hash))?.tenantSuspendedAt).toBeNull();
-    expect(await store.tenants.setSuspended(randomUUID(), at)).toBeUndefined();
+    expect(await change((t) => t.setSuspended(randomUUID(), at))).toBeUndefined();
   });
 });
 
 describe('tokens', () => {
   it('a token is looked up by its hash only, with its expiry, revocation and last use', async () => {
     const { tenant, user, token, hash } = rows(`t-${randomUUID()}`);
-    await store.tenants.create(tenant, user, token, hash);
+    await change((t) => t.create(tenant, user, token, hash));
     expect(await store.tenants.lookupToken(hash)).toEqual({
       tenantId: tenant.id,
       userId: user.id,
@@ -97,7 +121,7 @@ describe('tokens', () => {
 
   it('issues more tokens, and revokes one without touching the others; an unknown token is undefined', async () => {
     const { tenant, user, token, hash } = rows(`t-${randomUUID()}`);
-    await store.tenants.create(tenant, user, token, hash);
+    await change((t) => t.create(tenant, user, token, hash));
     const second: TokenRow = {
       ...token,
       id: randomUUID(),
@@ -106,7 +130,7 @@ describe('tokens', () => {
       scopes: 'finance:read runs:read',
     };
     const secondHash = randomUUID();
-    await store.tenants.issueToken(second, secondHash);
+    await change((t) => t.issueToken(second, secondHash));
     expect((await store.tenants.listTokens(tenant.id)).map((t) => t.id).sort()).toEqual(
       [token.id, second.id].sort(),
     );
@@ -117,10 +141,23 @@ describe('tokens', () => {
     expect((await store.tenants.listTokens(tenant.id)).find((t) => t.id === second.id)?.scopes).toBe(
       'finance:read runs:read',
     );
-    const revoked = await store.tenants.revokeToken(second.id, '2026-11-26T12:00:00.000Z');
-    expect(revoked).toMatchObject({ id: second.id, revoked_at: '2026-11-26T12:00:00.000Z' });
+    const revoke = (tenantId: string, tokenId: string, when: string) =>
+      change((t) => t.revokeToken(tenantId, tokenId, when));
+    const revoked = await revoke(tenant.id, second.id, '2026-11-26T12:00:00.000Z');
+    expect(revoked).toMatchObject({
+      token: { id: second.id, revoked_at: '2026-11-26T12:00:00.000Z' },
+      revoked: true,
+    });
     expect((await store.tenants.lookupToken(secondHash))?.revokedAt).toBe('2026-11-26T12:00:00.000Z');
     expect((await store.tenants.lookupToken(hash))?.revokedAt).toBeNull();
-    expect(await store.tenants.revokeToken(randomUUID(), at)).toBeUndefined();
+    // a second revocation keeps the first time
+    expect(await revoke(tenant.id, second.id, '2026-11-27T12:00:00.000Z')).toMatchObject({
+      token: { revoked_at: '2026-11-26T12:00:00.000Z' },
+      revoked: false,
+    });
+    // another tenant's token, or none, is undefined and untouched
+    expect(await revoke(randomUUID(), token.id, at)).toBeUndefined();
+    expect((await store.tenants.lookupToken(hash))?.revokedAt).toBeNull();
+    expect(await revoke(tenant.id, randomUUID(), at)).toBeUndefined();
   });
 });

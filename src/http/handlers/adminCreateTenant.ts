@@ -1,6 +1,5 @@
 import { issuedTokenView, tenantView } from '../../tenants/admin-views.js';
-import { created } from '../handler.js';
-import { authed } from '../handler.js';
+import { authed, created } from '../handler.js';
 import { adminOrigin } from '../admin-origin.js';
 import { answeringAsAdmin } from '../platform-errors.js';
 
@@ -28,14 +27,9 @@ export const adminCreateTenant = authed(
         body.price_per_point,
         adminOrigin(scope),
       );
-      const [tenant, tokens] = await Promise.all([
-        services.store.tenants.get(made.tenant_id),
-        services.tenants.listTokens(made.tenant_id),
-      ]);
-      const first = tokens.find((t) => t.token_id === made.token_id)!;
       return created({
-        tenant: tenantView(tenant!),
-        token: issuedTokenView({ ...first, token: made.token }),
+        tenant: tenantView(made.tenant),
+        token: issuedTokenView({ ...made.first, token: made.token }),
       });
     }),
 );

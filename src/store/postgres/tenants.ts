@@ -36,15 +36,6 @@ export function withTokenCache(
     if (cache.size >= TOKEN_CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
     cache.set(tokenHash, { found, until: Date.now() + TOKEN_CACHE_MS });
   };
-  /**
-   * After a commit that changes what a token lookup finds (a revocation, a tenant suspended or resumed):
-   * every process's cache forgets its tokens; this one's at once, not when its own notification comes back
-   * over the listening connection.
-   */
-  const forgetEverywhere = async (what: string) => {
-    cache.clear();
-    await db.query(`SELECT pg_notify('${TOKENS_CHANGED}', $1)`, [what]);
-  };
   return {
     ...tenants,
     /**
@@ -58,16 +49,6 @@ export function withTokenCache(
     close() {
       unsubscribe?.();
       changes.close();
-    },
-    async revokeToken(tokenId, at) {
-      const row = await tenants.revokeToken(tokenId, at);
-      await forgetEverywhere(tokenId);
-      return row;
-    },
-    async setSuspended(tenantId, at) {
-      const row = await tenants.setSuspended(tenantId, at);
-      await forgetEverywhere(tenantId);
-      return row;
     },
     async lookupToken(tokenHash) {
       const hit = cached(tokenHash);

@@ -48,18 +48,16 @@ export interface TokenLookup extends Principal {
   lastUsedAt: string | null;
 }
 
+/**
+ * Reading tenants and their tokens, and marking a token used. Every change to them is a platform change
+ * (`store.platform.change`, repos/platform.ts): there it commits with its audit row and idempotency record.
+ */
 export interface TenantRepo {
-  create(tenant: TenantRow, user: UserRow, token: TokenRow, tokenHash: string): Promise<void>;
   get(tenantId: string): Promise<TenantRow | undefined>;
   findByName(name: string): Promise<TenantRow | undefined>;
   list(): Promise<TenantRow[]>;
-  setPricePerPoint(tenantId: string, pricePerPoint: number): Promise<boolean>;
-  /** Suspends (a time) or resumes (null) a tenant; the tenant as it is now, undefined when there is none. */
-  setSuspended(tenantId: string, at: string | null): Promise<TenantRow | undefined>;
   firstUser(tenantId: string): Promise<UserRow | undefined>;
-  issueToken(token: TokenRow, tokenHash: string): Promise<void>;
   listTokens(tenantId: string): Promise<TokenRow[]>;
-  revokeToken(tokenId: string, at: string): Promise<TokenRow | undefined>;
   lookupToken(tokenHash: string): Promise<TokenLookup | undefined>;
   touchToken(tokenId: string, at: string): Promise<void>;
 }

@@ -50,9 +50,6 @@ export async function insertTenant(
 
 export function sqlTenants(sql: SqlDialect): TenantRepo {
   return {
-    async create(tenant, user, token, tokenHash) {
-      await sql.transaction((tx) => insertTenant(tx, tenant, user, token, tokenHash));
-    },
     async get(tenantId) {
       return sql.get<TenantRow>(`SELECT ${TENANT} FROM tenants WHERE id = ?`, [tenantId]);
     },
@@ -62,37 +59,17 @@ export function sqlTenants(sql: SqlDialect): TenantRepo {
     async list() {
       return sql.all<TenantRow>(`SELECT ${TENANT} FROM tenants ORDER BY created_at, id`);
     },
-    async setPricePerPoint(tenantId, pricePerPoint) {
-      return (
-        (await sql.run('UPDATE tenants SET price_per_point = ? WHERE id = ?', [pricePerPoint, tenantId])) ===
-        1
-      );
-    },
-    async setSuspended(tenantId, at) {
-      await sql.run('UPDATE tenants SET suspended_at = ? WHERE id = ?', [at, tenantId]);
-      return sql.get<TenantRow>(`SELECT ${TENANT} FROM tenants WHERE id = ?`, [tenantId]);
-    },
     async firstUser(tenantId) {
       return sql.get<UserRow>(
         'SELECT id, tenant_id, name, created_at FROM users WHERE tenant_id = ? ORDER BY created_at, id LIMIT 1',
         [tenantId],
       );
     },
-    async issueToken(token, tokenHash) {
-      await insertToken(sql, token, tokenHash);
-    },
     async listTokens(tenantId) {
       return sql.all<TokenRow>(
         `SELECT ${TOKEN} FROM api_tokens WHERE tenant_id = ? ORDER BY created_at, id`,
         [tenantId],
       );
-    },
-    async revokeToken(tokenId, at) {
-      await sql.run('UPDATE api_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL', [
-        at,
-        tokenId,
-      ]);
-      return sql.get<TokenRow>(`SELECT ${TOKEN} FROM api_tokens WHERE id = ?`, [tokenId]);
     },
     async lookupToken(tokenHash) {
       return sql.get<TokenLookup>(
