@@ -20,6 +20,12 @@ export type AdminUpdateTenantInput = Schemas['AdminUpdateTenantRequest'];
 export type AdminIssueTokenInput = Schemas['AdminIssueTokenRequest'];
 export type AdminTenantListQuery = NonNullable<operations['adminListTenants']['parameters']['query']>;
 export type AuditEventQuery = NonNullable<operations['adminListAuditEvents']['parameters']['query']>;
+/** A ledger entry as the feed takes it; `description` is empty when left out. */
+export type AdminLedgerEntryInput = Omit<Schemas['AdminLedgerEntry'], 'description'> &
+  Partial<Pick<Schemas['AdminLedgerEntry'], 'description'>>;
+export type AdminLedgerBatchResult = Schemas['AdminLedgerBatchResponse']['data'];
+export type AdminUsage = Schemas['AdminUsage'];
+export type AdminUsageQuery = NonNullable<operations['adminGetTenantUsage']['parameters']['query']>;
 
 export interface AdminClientOptions extends TransportOptions {
   /** The admin listener (the server's `ADMIN_PORT`), for example `http://127.0.0.1:8090`. */
@@ -123,6 +129,32 @@ export class OpenTenantAdminClient extends ApiTransport {
     return unwrap(
       await this.api.POST('/api/admin/tenants/{tenant_id}/tokens/{token_id}/revoke', {
         params: { path: { tenant_id: tenantId, token_id: tokenId } },
+      }),
+    ).data;
+  }
+
+  /**
+   * Books revenue into the tenant's ledger: 1 to 500 entries, all or nothing, each once per `external_id`
+   * (one the ledger has already is counted in `skipped`, so a batch sent again books nothing twice).
+   */
+  async appendLedgerEntries(
+    tenantId: string,
+    entries: AdminLedgerEntryInput[],
+  ): Promise<AdminLedgerBatchResult> {
+    return unwrap(
+      await this.api.POST('/api/admin/tenants/{tenant_id}/ledger_entries', {
+        params: { path: { tenant_id: tenantId } },
+        // the contract's default makes `description` required in the generated type; the server fills it in
+        body: { entries: entries as Schemas['AdminLedgerEntry'][] },
+      }),
+    ).data;
+  }
+
+  /** What the tenant used between two UTC days, inclusive (the current month to today unless given). */
+  async tenantUsage(tenantId: string, query: AdminUsageQuery = {}): Promise<AdminUsage> {
+    return unwrap(
+      await this.api.GET('/api/admin/tenants/{tenant_id}/usage', {
+        params: { path: { tenant_id: tenantId }, query },
       }),
     ).data;
   }

@@ -2,6 +2,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import {
   type AdminTenant,
   type AdminToken,
+  type AdminUsage,
   type AuditEvent,
   createAdminClient,
   type OpenTenantAdminClient,
@@ -664,7 +665,7 @@ function auditRows(list: AuditEvent[]): string {
 function addAdminCommands(program: Command): void {
   const admin = program
     .command('admin')
-    .description("the platform's admin API: tenants, their tokens, the audit trail")
+    .description("the platform's admin API: tenants, their tokens, their usage, the audit trail")
     .option('--admin-url <url>', "the server's admin listener (default: $OTA_ADMIN_URL)")
     .option('--admin-token <token>', 'a platform admin token, ota_admin_... (default: $OTA_ADMIN_TOKEN)')
     .addHelpText(
@@ -838,6 +839,19 @@ function addAdminCommands(program: Command): void {
     });
 
   admin
+    .command('usage')
+    .description('what a tenant used in a period: runs by status and pipeline, pages, points, files stored')
+    .argument('<tenant_id>')
+    .option('--from <date>', 'first UTC day included, YYYY-MM-DD (default: the first of this month)')
+    .option('--to <date>', 'last UTC day included, YYYY-MM-DD (default: today)')
+    .action(async (tenantId: string, options: { from?: string; to?: string }, command: Command) => {
+      const { admin: client, json } = adminClientOf(command);
+      const usage = await client.tenantUsage(tenantId, { start_date: options.from, end_date: options.to });
+      if (json) return printJson(usage);
+      out(usageLines(usage));
+    });
+
+  admin
     .command('audit')
     .description('the audit trail: every change to tenants and tokens, newest first')
     .option('--tenant <tenant_id>', 'only the changes to this tenant and its tokens')
@@ -860,6 +874,22 @@ function addAdminCommands(program: Command): void {
       out(auditRows(list));
       out(`${list.length} of ${total} events`);
     });
+}
+
+function usageLines(usage: AdminUsage): string {
+  const { runs } = usage;
+  const byStatus = Object.entries(runs.by_status)
+    .map(([status, count]) => `${status} ${count}`)
+    .join(', ');
+  const byTarget = runs.by_target.map(({ target, runs: count }) => `${target} ${count}`).join(', ') || '-';
+  return [
+    `tenant ${usage.tenant_id}, ${usage.start_date} to ${usage.end_date}`,
+    `runs              ${runs.total} (${byStatus})`,
+    `by pipeline       ${byTarget}`,
+    `pages processed   ${usage.pages_processed}`,
+    `points consumed   ${usage.points_consumed}`,
+    `files stored      ${usage.files_stored} (${usage.bytes_stored} bytes, as of ${usage.as_of})`,
+  ].join('\n');
 }
 
 // a record over the contract's type: a type added to openapi.yaml does not compile until it is here

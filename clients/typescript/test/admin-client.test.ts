@@ -171,6 +171,58 @@ describe('the admin client', () => {
     expect(every.length).toBeGreaterThan(2);
   });
 
+  it('feeds the ledger once per external_id, and reads the usage of a period', async () => {
+    const { tenant, token } = await admin().createTenant({ name: 'fed-co', currency: 'EUR' });
+    const entries = [
+      {
+        external_id: 'po-1',
+        type: 'ecosystem' as const,
+        amount: 125000,
+        currency: 'EUR',
+        occurred_at: '2026-11-02T18:00:00Z',
+      },
+      {
+        external_id: 'po-2',
+        type: 'tech' as const,
+        amount: -500,
+        currency: 'EUR',
+        occurred_at: '2026-11-03T09:00:00Z',
+        description: 'refund',
+      },
+    ];
+    expect(await admin().appendLedgerEntries(tenant.tenant_id, entries)).toEqual({ imported: 2, skipped: 0 });
+    expect(await admin().appendLedgerEntries(tenant.tenant_id, entries)).toEqual({ imported: 0, skipped: 2 });
+    const booked = await tenantClient(token.token).listTransactions({
+      start_date: '2026-11-01',
+      end_date: '2026-11-30',
+    });
+    expect(booked.data.map((t) => t.amount).sort((a, b) => a - b)).toEqual([-500, 125000]);
+    const wrongCurrency = await failure(
+      admin().appendLedgerEntries(tenant.tenant_id, [
+        { ...entries[0]!, external_id: 'po-3', currency: 'USD' },
+      ]),
+    );
+    expect(wrongCurrency).toMatchObject({ status: 422, error: 'validation_error' });
+
+    const usage = await admin().tenantUsage(tenant.tenant_id, {
+      start_date: '2026-11-01',
+      end_date: '2026-11-30',
+    });
+    expect(usage).toMatchObject({
+      tenant_id: tenant.tenant_id,
+      start_date: '2026-11-01',
+      end_date: '2026-11-30',
+      runs: { total: 0 },
+      files_stored: 0,
+      bytes_stored: 0,
+    });
+    const backwards = await failure(
+      admin().tenantUsage(tenant.tenant_id, { start_date: '2026-11-02', end_date: '2026-11-01' }),
+    );
+    expect(backwards).toMatchObject({ status: 422 });
+    expect(backwards.detail.map((d) => d.loc.join('.'))).toEqual(['query.end_date']);
+  });
+
   it('every failure is a typed OtaError: 404, 409 tenant_name_taken, 422 with detail, 401', async () => {
     const missing = await failure(admin().getTenant(randomUUID()));
     expect(missing).toBeInstanceOf(OtaError);
@@ -400,6 +452,42 @@ describe('ota admin', () => {
     const json = JSON.parse((await ota(['admin', 'tokens', 'list', tenant.tenant_id, '--json'])).stdout);
     expect(json.map((t: AdminToken) => t.name)).toEqual(['default', 'ci', 'x']);
     expect(json[0].revoked_at).toBeTruthy();
+  });
+
+  it('usage: a period of a tenant as lines, and --json; a period that ends before it starts is refused', async () => {
+    const { tenant } = await admin().createTenant({ name: 'cli-usage-co' });
+    const usage = await ota([
+      'admin',
+      'usage',
+      tenant.tenant_id,
+      '--from',
+      '2026-11-01',
+      '--to',
+      '2026-11-30',
+    ]);
+    expect(usage.code).toBe(0);
+    expect(lines(usage.stdout)).toEqual([
+      `tenant ${tenant.tenant_id}, 2026-11-01 to 2026-11-30`,
+      'runs              0 (queued 0, running 0, succeeded 0, failed 0, cancelled 0)',
+      'by pipeline       -',
+      'pages processed   0',
+      'points consumed   0',
+      expect.stringMatching(/^files stored {6}0 \(0 bytes, as of \d{4}-\d\d-\d\dT\S+Z\)$/),
+    ]);
+    const json = JSON.parse((await ota(['admin', 'usage', tenant.tenant_id, '--json'])).stdout);
+    expect(json).toMatchObject({ tenant_id: tenant.tenant_id, runs: { total: 0 } });
+    expect(json.start_date).toMatch(/^\d{4}-\d\d-01$/);
+    const backwards = await ota([
+      'admin',
+      'usage',
+      tenant.tenant_id,
+      '--from',
+      '2026-11-02',
+      '--to',
+      '2026-11-01',
+    ]);
+    expect(backwards.code).toBe(1);
+    expect(backwards.stderr).toMatch(/query\.end_date/);
   });
 
   it("audit: the trail as a table, one tenant's with --tenant, --all and --json", async () => {
