@@ -1,5 +1,14 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import {
+  type AdminTenant,
+  type AdminToken,
+  type AdminUsage,
+  type AuditEvent,
+  createAdminClient,
+  type OpenTenantAdminClient,
+  type TokenScope,
+} from './admin-client.js';
+import {
   createClient,
   type OpenTenantClient,
   type PreflightReport,
@@ -15,13 +24,16 @@ import type { RetryNotice } from './retry.js';
 import { ProgressLine, table } from './terminal.js';
 
 /**
- * `ota`: the Open Tenant API from a shell. Reads OTA_URL and OTA_TOKEN (or --url/--token). Human output is
- * aligned tables; --json prints exactly one JSON document on stdout. A failure prints the server's message
+ * `ota`: the Open Tenant API from a shell. Reads OTA_URL and OTA_TOKEN (or --url/--token); `ota admin`, the
+ * platform's admin API, reads OTA_ADMIN_URL and OTA_ADMIN_TOKEN (or --admin-url/--admin-token). Human output
+ * is aligned tables; --json prints exactly one JSON document on stdout. A failure prints the server's message
  * and request id on stderr and exits 1 (2 for a wrong command line, 3 for a profile whose verdict is fail).
  */
 interface Global {
   url?: string;
   token?: string;
+  adminUrl?: string;
+  adminToken?: string;
   json?: boolean;
 }
 
@@ -40,6 +52,18 @@ function clientOf(command: Command): { client: OpenTenantClient; json: boolean }
   if (!url) throw new UsageError('no server: set OTA_URL or pass --url');
   if (!token) throw new UsageError('no token: set OTA_TOKEN or pass --token');
   return { client: createClient({ baseUrl: url, token, onRetry: sayRetry }), json: global.json === true };
+}
+
+function adminClientOf(command: Command): { admin: OpenTenantAdminClient; json: boolean } {
+  const global = command.optsWithGlobals<Global>();
+  const url = global.adminUrl ?? process.env.OTA_ADMIN_URL;
+  const token = global.adminToken ?? process.env.OTA_ADMIN_TOKEN;
+  if (!url) throw new UsageError('no admin server: set OTA_ADMIN_URL or pass --admin-url');
+  if (!token) throw new UsageError('no admin token: set OTA_ADMIN_TOKEN or pass --admin-token');
+  return {
+    admin: createAdminClient({ baseUrl: url, token, onRetry: sayRetry }),
+    json: global.json === true,
+  };
 }
 
 /** One line on stderr per retry, so that a wait is never silent (stdout keeps only the result). */
@@ -174,6 +198,12 @@ function positiveInt(value: string): number {
   if (!/^\d+$/.test(value) || Number(value) < 1)
     throw new InvalidArgumentError('must be a whole number >= 1');
   return Number(value);
+}
+
+function nonNegativeInt(value: string): number {
+  const n = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(n)) throw new InvalidArgumentError('must be a whole number >= 0');
+  return n;
 }
 
 export function buildProgram(): Command {
@@ -543,7 +573,323 @@ export function buildProgram(): Command {
         ),
       );
     });
+  addAdminCommands(program);
   return program;
+}
+
+// a record over the contract's type: a scope added to openapi.yaml does not compile until it is here
+const TOKEN_SCOPE_SET: Record<TokenScope, true> = {
+  'finance:read': true,
+  'uploads:read': true,
+  'uploads:write': true,
+  'files:read': true,
+  'runs:read': true,
+  'runs:write': true,
+  'webhooks:manage': true,
+  'events:read': true,
+};
+const TOKEN_SCOPES = Object.keys(TOKEN_SCOPE_SET) as TokenScope[];
+
+function scopeList(scope: string, scopes: TokenScope[]): TokenScope[] {
+  if (!(scope in TOKEN_SCOPE_SET))
+    throw new InvalidArgumentError(`must be one of ${TOKEN_SCOPES.join(', ')}`);
+  return [...scopes, scope as TokenScope];
+}
+
+function tenantRows(list: AdminTenant[]): string {
+  return table(
+    list.map((t) => ({
+      ...t,
+      state: t.state === 'suspended' ? `suspended ${t.suspended_at ?? ''}`.trim() : t.state,
+    })),
+    [
+      ['tenant_id', 'TENANT'],
+      ['name', 'NAME'],
+      ['currency', 'CURRENCY'],
+      ['price_per_point', 'PRICE/POINT'],
+      ['state', 'STATE'],
+      ['created_at', 'CREATED'],
+    ],
+    ['price_per_point'],
+  );
+}
+
+/** What a token row says at a glance: revoked wins over expired. */
+function tokenState(token: AdminToken): string {
+  if (token.revoked_at) return `revoked ${token.revoked_at}`;
+  if (token.expires_at && Date.parse(token.expires_at) <= Date.now()) return `expired ${token.expires_at}`;
+  return token.expires_at ? `active, expires ${token.expires_at}` : 'active';
+}
+
+function tokenRows(list: AdminToken[]): string {
+  return table(
+    list.map((t) => ({
+      ...t,
+      state: tokenState(t),
+      scope_list: TOKEN_SCOPES.every((s) => t.scopes.includes(s)) ? 'all' : t.scopes.join(' '),
+    })),
+    [
+      ['token_id', 'TOKEN'],
+      ['name', 'NAME'],
+      ['prefix', 'PREFIX'],
+      ['state', 'STATE'],
+      ['scope_list', 'SCOPES'],
+      ['last_used_at', 'LAST USED'],
+    ],
+  );
+}
+
+/** `name=acme price_per_point=12`: what changed, on one line. */
+function auditDetail(detail: AuditEvent['detail']): string {
+  if (!detail) return '';
+  return Object.entries(detail)
+    .map(([key, value]) => `${key}=${Array.isArray(value) ? value.join(',') : String(value)}`)
+    .join(' ');
+}
+
+function auditRows(list: AuditEvent[]): string {
+  return table(
+    list.map((e) => ({ ...e, change: auditDetail(e.detail) })),
+    [
+      ['at', 'AT'],
+      ['action', 'ACTION'],
+      ['actor', 'ACTOR'],
+      ['tenant_id', 'TENANT'],
+      ['target_id', 'TARGET'],
+      ['change', 'DETAIL'],
+    ],
+  );
+}
+
+/** `ota admin ...`: the platform's admin API (tenants, their tokens, the audit trail) on the admin listener. */
+function addAdminCommands(program: Command): void {
+  const admin = program
+    .command('admin')
+    .description("the platform's admin API: tenants, their tokens, their usage, the audit trail")
+    .option('--admin-url <url>', "the server's admin listener (default: $OTA_ADMIN_URL)")
+    .option('--admin-token <token>', 'a platform admin token, ota_admin_... (default: $OTA_ADMIN_TOKEN)')
+    .addHelpText(
+      'after',
+      "\nThe admin API is served on the server's admin listener (ADMIN_PORT), not on OTA_URL, and takes an admin\n" +
+        "token (`npm run --silent admin -- admin-tokens issue --name NAME`), never a tenant's.\n\n" +
+        'Examples:\n' +
+        '  export OTA_ADMIN_URL=http://127.0.0.1:8090 OTA_ADMIN_TOKEN=ota_admin_...\n' +
+        '  ota admin tenants create --name acme --currency EUR --price-per-point 12\n' +
+        '  ota admin tokens issue TENANT_ID --name ci --scope runs:read --scope runs:write\n' +
+        '  ota admin audit --tenant TENANT_ID',
+    );
+
+  const tenants = admin
+    .command('tenants')
+    .description('tenants: create, list, get, rename, set-price, suspend, resume');
+  tenants
+    .command('create')
+    .description("create a tenant and its first token (every scope); prints the token's secret once")
+    .requiredOption('--name <name>', 'unique tenant name')
+    .option('--currency <code>', "ISO 4217 currency of the tenant's ledger (default: the server's, USD)")
+    .option(
+      '--price-per-point <minor>',
+      "price of one diagnosis point in minor units of the currency (default: the server's, 10)",
+      nonNegativeInt,
+    )
+    .action(
+      async (options: { name: string; currency?: string; pricePerPoint?: number }, command: Command) => {
+        const { admin: client, json } = adminClientOf(command);
+        const created = await client.createTenant({
+          name: options.name,
+          ...(options.currency !== undefined ? { currency: options.currency } : {}),
+          ...(options.pricePerPoint !== undefined ? { price_per_point: options.pricePerPoint } : {}),
+        });
+        if (json) return printJson(created);
+        out(tenantRows([created.tenant]));
+        out(`\nAPI token ${created.token.token_id} (shown only now): ${created.token.token}`);
+      },
+    );
+  tenants
+    .command('list')
+    .description('tenants, oldest first')
+    .option('--limit <n>', 'how many (at most 100)', positiveInt, 20)
+    .option('--offset <n>', 'skip this many', nonNegativeInt, 0)
+    .option('--all', 'every tenant, page after page')
+    .action(async (options: { limit: number; offset: number; all?: boolean }, command: Command) => {
+      const { admin: client, json } = adminClientOf(command);
+      let list: AdminTenant[];
+      let total: number;
+      if (options.all) {
+        list = [];
+        for await (const tenant of client.tenants()) list.push(tenant);
+        total = list.length;
+      } else {
+        const page = await client.listTenants({ limit: options.limit, offset: options.offset });
+        list = page.data;
+        total = page.total;
+      }
+      if (json) return printJson({ data: list, total });
+      out(tenantRows(list));
+      out(`${list.length} of ${total} tenants`);
+    });
+  tenants
+    .command('get')
+    .description('one tenant')
+    .argument('<tenant_id>')
+    .action(async (tenantId: string, _options: object, command: Command) => {
+      const { admin: client, json } = adminClientOf(command);
+      const tenant = await client.getTenant(tenantId);
+      if (json) return printJson(tenant);
+      out(tenantRows([tenant]));
+    });
+  tenants
+    .command('rename')
+    .description('give a tenant another name (unique among tenants)')
+    .argument('<tenant_id>')
+    .requiredOption('--name <name>', 'the new name')
+    .action(async (tenantId: string, options: { name: string }, command: Command) => {
+      const { admin: client, json } = adminClientOf(command);
+      const tenant = await client.updateTenant(tenantId, { name: options.name });
+      if (json) return printJson(tenant);
+      out(tenantRows([tenant]));
+    });
+  tenants
+    .command('set-price')
+    .description('set the price of a diagnosis point for the runs booked from now on')
+    .argument('<tenant_id>')
+    .requiredOption(
+      '--price-per-point <minor>',
+      "price of one diagnosis point in minor units of the tenant's currency",
+      nonNegativeInt,
+    )
+    .action(async (tenantId: string, options: { pricePerPoint: number }, command: Command) => {
+      const { admin: client, json } = adminClientOf(command);
+      const tenant = await client.updateTenant(tenantId, { price_per_point: options.pricePerPoint });
+      if (json) return printJson(tenant);
+      out(tenantRows([tenant]));
+    });
+  for (const [name, description] of [
+    [
+      'suspend',
+      "refuse the tenant's tokens (403 tenant_suspended) and hold its queued runs; nothing is deleted",
+    ],
+    ['resume', 'give a suspended tenant its tokens and its queue back'],
+  ] as const) {
+    tenants
+      .command(name)
+      .description(description)
+      .argument('<tenant_id>')
+      .action(async (tenantId: string, _options: object, command: Command) => {
+        const { admin: client, json } = adminClientOf(command);
+        const tenant =
+          name === 'suspend' ? await client.suspendTenant(tenantId) : await client.resumeTenant(tenantId);
+        if (json) return printJson(tenant);
+        out(tenantRows([tenant]));
+      });
+  }
+
+  const tokens = admin.command('tokens').description("a tenant's API tokens: issue, list, revoke");
+  tokens
+    .command('issue')
+    .description('issue a token for a tenant; prints its secret once')
+    .argument('<tenant_id>')
+    .requiredOption('--name <name>', 'a label for people')
+    .addOption(
+      new Option('--scope <scope>', `what the token may do, once per scope: ${TOKEN_SCOPES.join(', ')}`)
+        .argParser(scopeList)
+        .default([], 'every scope'),
+    )
+    .option(
+      '--expires-at <time>',
+      'when it stops working, ISO 8601 with a zone, in the future (default: never)',
+    )
+    .action(
+      async (
+        tenantId: string,
+        options: { name: string; scope: TokenScope[]; expiresAt?: string },
+        command: Command,
+      ) => {
+        const { admin: client, json } = adminClientOf(command);
+        const token = await client.issueToken(tenantId, {
+          name: options.name,
+          ...(options.scope.length > 0 ? { scopes: options.scope } : {}),
+          ...(options.expiresAt !== undefined ? { expires_at: options.expiresAt } : {}),
+        });
+        if (json) return printJson(token);
+        out(tokenRows([token]));
+        out(`\nAPI token ${token.token_id} (shown only now): ${token.token}`);
+      },
+    );
+  tokens
+    .command('list')
+    .description('every token of a tenant, revoked and expired ones included; never a secret')
+    .argument('<tenant_id>')
+    .action(async (tenantId: string, _options: object, command: Command) => {
+      const { admin: client, json } = adminClientOf(command);
+      const list = await client.listTokens(tenantId);
+      if (json) return printJson(list);
+      out(tokenRows(list));
+    });
+  tokens
+    .command('revoke')
+    .description('revoke a token: it gets 401 from then on')
+    .argument('<tenant_id>')
+    .argument('<token_id>')
+    .action(async (tenantId: string, tokenId: string, _options: object, command: Command) => {
+      const { admin: client, json } = adminClientOf(command);
+      const token = await client.revokeToken(tenantId, tokenId);
+      if (json) return printJson(token);
+      out(tokenRows([token]));
+    });
+
+  admin
+    .command('usage')
+    .description('what a tenant used in a period: runs by status and pipeline, pages, points, files stored')
+    .argument('<tenant_id>')
+    .option('--from <date>', 'first UTC day included, YYYY-MM-DD (default: the first of this month)')
+    .option('--to <date>', 'last UTC day included, YYYY-MM-DD (default: today)')
+    .action(async (tenantId: string, options: { from?: string; to?: string }, command: Command) => {
+      const { admin: client, json } = adminClientOf(command);
+      const usage = await client.tenantUsage(tenantId, { start_date: options.from, end_date: options.to });
+      if (json) return printJson(usage);
+      out(usageLines(usage));
+    });
+
+  admin
+    .command('audit')
+    .description('the audit trail: every change to tenants and tokens, newest first')
+    .option('--tenant <tenant_id>', 'only the changes to this tenant and its tokens')
+    .option('--limit <n>', 'how many (at most 100)', positiveInt, 20)
+    .option('--all', 'every event, page after page')
+    .action(async (options: { tenant?: string; limit: number; all?: boolean }, command: Command) => {
+      const { admin: client, json } = adminClientOf(command);
+      let list: AuditEvent[];
+      let total: number;
+      if (options.all) {
+        list = [];
+        for await (const event of client.auditEvents({ tenant_id: options.tenant })) list.push(event);
+        total = list.length;
+      } else {
+        const page = await client.listAuditEvents({ tenant_id: options.tenant, limit: options.limit });
+        list = page.data;
+        total = page.total;
+      }
+      if (json) return printJson({ data: list, total });
+      out(auditRows(list));
+      out(`${list.length} of ${total} events`);
+    });
+}
+
+function usageLines(usage: AdminUsage): string {
+  const { runs } = usage;
+  const byStatus = Object.entries(runs.by_status)
+    .map(([status, count]) => `${status} ${count}`)
+    .join(', ');
+  const byTarget = runs.by_target.map(({ target, runs: count }) => `${target} ${count}`).join(', ') || '-';
+  return [
+    `tenant ${usage.tenant_id}, ${usage.start_date} to ${usage.end_date}`,
+    `runs              ${runs.total} (${byStatus})`,
+    `by pipeline       ${byTarget}`,
+    `pages processed   ${usage.pages_processed}`,
+    `points consumed   ${usage.points_consumed}`,
+    `files stored      ${usage.files_stored} (${usage.bytes_stored} bytes, as of ${usage.as_of})`,
+  ].join('\n');
 }
 
 // a record over the contract's type: a type added to openapi.yaml does not compile until it is here
@@ -588,7 +934,8 @@ function endpointRows(list: WebhookEndpoint[]): string {
 export async function main(argv: string[]): Promise<number> {
   const json = argv.includes('--json');
   const program = buildProgram();
-  for (const command of [program, ...program.commands, ...program.commands.flatMap((c) => c.commands)]) {
+  const every = (command: Command): Command[] => [command, ...command.commands.flatMap(every)];
+  for (const command of every(program)) {
     // errors are printed once, below; help asked for by an incomplete command goes to stderr
     command.configureOutput({
       outputError: () => undefined,

@@ -2,25 +2,14 @@ import { createHash } from 'node:crypto';
 import { mkdir, open, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import createFetchClient, { type Client } from 'openapi-fetch';
-import type { components, operations, paths } from '../generated/openapi.js';
+import type { components, operations } from '../generated/openapi.js';
 import { type ErrorEnvelope, IntegrityError, OtaError } from './errors.js';
 import { type Event, eventStream, type StreamOptions } from './event-stream.js';
 import { verifyWebhook } from './webhooks.js';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import {
-  backoffMs,
-  DEFAULT_RETRY,
-  RETRY_STATUSES,
-  parseRateLimit,
-  type RateLimitState,
-  type RetryNotice,
-  type RetryPolicy,
-  retryAfterMs,
-  retryingFetch,
-  sleep,
-} from './retry.js';
+import { backoffMs, RETRY_STATUSES, parseRateLimit, retryAfterMs, sleep } from './retry.js';
+import { ApiTransport, type TransportOptions, unwrap } from './transport.js';
 
 export type Schemas = components['schemas'];
 export type Run = Schemas['Run'];
@@ -42,21 +31,9 @@ export type DeliveryAttempt = Schemas['DeliveryAttempt'];
 export type SubscribedEventType = Schemas['SubscribedEventType'];
 export type EventListQuery = NonNullable<operations['listEvents']['parameters']['query']>;
 
-export interface ClientOptions {
-  /** Where the API is, for example `http://127.0.0.1:8080`. */
-  baseUrl: string;
+export interface ClientOptions extends TransportOptions {
   /** A tenant API token (`ota_...`). */
   token: string;
-  retry?: Partial<RetryPolicy>;
-  /** The fetch to use (tests pass their own); retries wrap it. */
-  fetch?: typeof fetch;
-  /**
-   * Send an `Idempotency-Key` (a UUID) on every POST, reused by its own retries, so that a POST whose answer
-   * was lost is retried safely: on by default.
-   */
-  idempotencyKeys?: boolean;
-  /** Told before each retry (a CLI says "rate limited, retrying in N s"). */
-  onRetry?: (notice: RetryNotice) => void;
 }
 
 export interface UploadProgress {
@@ -92,19 +69,6 @@ export interface WaitOptions {
 }
 
 const FINISHED: RunStatus[] = ['succeeded', 'failed', 'cancelled'];
-
-/** Unwraps an openapi-fetch answer: its data, or an OtaError with the failing envelope. */
-function unwrap<T>(result: { data?: T; error?: unknown; response: Response }): T {
-  if (result.error !== undefined || result.data === undefined) {
-    const retryAfter = Number(result.response.headers.get('retry-after') ?? Number.NaN);
-    throw new OtaError(
-      result.response.status,
-      result.error as Partial<ErrorEnvelope> | undefined,
-      Number.isFinite(retryAfter) ? retryAfter : undefined,
-    );
-  }
-  return result.data;
-}
 
 /** PUTs bytes as they are (no copy) and collects the (small) answer. */
 function putBytes(
@@ -186,27 +150,9 @@ async function partReader(source: string | { stream: Readable }): Promise<PartRe
  * methods around it are what every integrator would otherwise write: uploads in parallel parts with resume,
  * waiting for runs, diagnosing a file in one call, and iterators over every page of a list.
  */
-export class OpenTenantClient {
-  readonly api: Client<paths>;
-  private readonly fetchWithRetry: typeof fetch;
-  private readonly retry: RetryPolicy;
-  /** The rate limit as the latest answer told it (RateLimit headers); undefined before any answer. */
-  rateLimit: RateLimitState | undefined;
-
-  constructor(private readonly options: ClientOptions) {
-    this.retry = { ...DEFAULT_RETRY, ...options.retry };
-    this.fetchWithRetry = retryingFetch(this.retry, options.fetch ?? fetch, {
-      idempotencyKeys: options.idempotencyKeys,
-      onRetry: options.onRetry,
-      onRateLimit: (state) => {
-        this.rateLimit = state;
-      },
-    });
-    this.api = createFetchClient<paths>({
-      baseUrl: options.baseUrl.replace(/\/+$/, ''),
-      headers: { authorization: `Bearer ${options.token}` },
-      fetch: this.fetchWithRetry,
-    });
+export class OpenTenantClient extends ApiTransport {
+  constructor(options: ClientOptions) {
+    super(options);
   }
 
   async dashboard(): Promise<Dashboard> {

@@ -22,6 +22,26 @@ export {
   type EventListQuery,
   type SubscribedEventType,
 } from './client.js';
+export {
+  type AdminClientOptions,
+  type AdminCreatedTenant,
+  type AdminCreateTenantInput,
+  type AdminIssuedToken,
+  type AdminIssueTokenInput,
+  type AdminLedgerBatchResult,
+  type AdminLedgerEntryInput,
+  type AdminTenant,
+  type AdminTenantListQuery,
+  type AdminToken,
+  type AdminUpdateTenantInput,
+  type AdminUsage,
+  type AdminUsageQuery,
+  type AuditEvent,
+  type AuditEventQuery,
+  createAdminClient,
+  OpenTenantAdminClient,
+  type TokenScope,
+} from './admin-client.js';
 export { type Event, type EventType, type StreamOptions } from './event-stream.js';
 export { TIMESTAMP_TOLERANCE_SECONDS, verifyWebhook, WebhookVerificationError } from './webhooks.js';
 export {

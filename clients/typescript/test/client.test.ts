@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import type { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../../src/paths.js';
 import { textPdf } from '../../../test/helpers/files.js';
@@ -18,7 +19,8 @@ import {
   verifyWebhook,
   WebhookVerificationError,
 } from '../src/index.js';
-import { buildProgram, main } from '../src/cli.js';
+import { buildProgram } from '../src/cli.js';
+import { runOta } from './helpers/run-ota.js';
 
 /**
  * The client against the real server on a temporary DATA_DIR. A small proxy in front of it can drop a
@@ -432,34 +434,9 @@ describe('the ota command line', () => {
         stderr: e.stderr,
       }),
     );
-  /**
-   * `ota` as bin.ts runs it (its exit code is what main returns), in this process: a process of its own
-   * costs about a second of CPU through tsx, and the binary as a process is judged once, below.
-   */
-  const ota = async (args: string[], env: Record<string, string> = {}) => {
-    const saved = { ...process.env };
-    Object.assign(process.env, { OTA_URL: h.url, OTA_TOKEN: h.tenant.token, ...env });
-    let stdout = '';
-    let stderr = '';
-    const stdoutWrite = process.stdout.write;
-    const stderrWrite = process.stderr.write;
-    const capture = (append: (text: string) => void) =>
-      ((chunk: string | Uint8Array) => {
-        append(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
-        return true;
-      }) as typeof process.stdout.write;
-    process.stdout.write = capture((text) => (stdout += text));
-    process.stderr.write = capture((text) => (stderr += text));
-    try {
-      const code = await main(args);
-      return { code, stdout, stderr };
-    } finally {
-      process.stdout.write = stdoutWrite;
-      process.stderr.write = stderrWrite;
-      for (const name of Object.keys(process.env)) if (!(name in saved)) delete process.env[name];
-      Object.assign(process.env, saved);
-    }
-  };
+  /** `ota` in this process (see runOta), as this suite's tenant. */
+  const ota = (args: string[], env: Record<string, string> = {}) =>
+    runOta(args, { OTA_URL: h.url, OTA_TOKEN: h.tenant.token, ...env });
 
   it('the ota binary is a process whose exit code and streams are what main gives', async () => {
     const missing = await asProcess(['runs', 'get', '00000000-0000-4000-8000-000000000000']);
@@ -571,10 +548,22 @@ describe('the ota command line', () => {
 
   it('a command group without its subcommand prints its help on stderr and exits 2 (every group)', async () => {
     const program = buildProgram();
-    const groups = [program, ...program.commands].filter((command) => command.commands.length > 0);
-    expect(groups.map((group) => group.name())).toEqual(['ota', 'runs', 'revenue', 'events', 'webhooks']);
+    const every = (command: Command): Command[] => [command, ...command.commands.flatMap(every)];
+    const words = (command: Command): string[] =>
+      command.parent ? [...words(command.parent), command.name()] : [];
+    const groups = every(program).filter((command) => command.commands.length > 0);
+    expect(groups.map((group) => words(group).join(' ') || group.name())).toEqual([
+      'ota',
+      'runs',
+      'revenue',
+      'events',
+      'webhooks',
+      'admin',
+      'admin tenants',
+      'admin tokens',
+    ]);
     for (const group of groups) {
-      const args = group === program ? [] : [group.name()];
+      const args = words(group);
       const result = await ota(args);
       expect(result.code, group.name()).toBe(2);
       expect(result.stdout).toBe('');
