@@ -15,11 +15,22 @@ import {
 const { started, dirs } = cleanedAfterEach();
 
 /**
+ * When the stall comes: as the answer is stored (`status` set), or, for an answer never kept because it
+ * shows a secret, as the key is let go with its effect recorded (`locked_until` set).
+ */
+type StallMoment = 'answer' | 'release';
+const STALLS: Record<StallMoment, { column: string; when: string }> = {
+  answer: { column: 'status', when: 'NEW.status IS NOT NULL' },
+  release: { column: 'locked_until', when: 'NEW.resource_id IS NOT NULL' },
+};
+
+/**
  * Makes storing an idempotent answer take far longer than the test waits, so that the server can be killed
  * after the effect committed and before its answer is stored: SQLite's writer is this process's own thread,
  * stalled by a join of 30,000 x 30,000 rows; PostgreSQL's statement sleeps.
  */
-async function stallStoredAnswers(dataDir: string): Promise<void> {
+async function stallStoredAnswers(dataDir: string, moment: StallMoment = 'answer'): Promise<void> {
+  const { column, when } = STALLS[moment];
   if (engine === 'postgres') {
     await queryDeployment(
       dataDir,
@@ -28,8 +39,8 @@ async function stallStoredAnswers(dataDir: string): Promise<void> {
     );
     await queryDeployment(
       dataDir,
-      `CREATE TRIGGER stall_answer BEFORE UPDATE OF status ON idempotency_keys
-       FOR EACH ROW WHEN (NEW.status IS NOT NULL) EXECUTE FUNCTION stall_answer()`,
+      `CREATE TRIGGER stall_answer BEFORE UPDATE OF ${column} ON idempotency_keys
+       FOR EACH ROW WHEN (${when}) EXECUTE FUNCTION stall_answer()`,
     );
     return;
   }
@@ -47,7 +58,7 @@ async function stallStoredAnswers(dataDir: string): Promise<void> {
   });
   await queryDeployment(
     dataDir,
-    `CREATE TRIGGER stall_answer BEFORE UPDATE OF status ON idempotency_keys WHEN new.status IS NOT NULL BEGIN
+    `CREATE TRIGGER stall_answer BEFORE UPDATE OF ${column} ON idempotency_keys WHEN ${when} BEGIN
        SELECT COUNT(*) FROM stall_rows a, stall_rows b;
      END`,
   );
@@ -61,7 +72,7 @@ async function removeStall(dataDir: string): Promise<void> {
     await queryDeployment(
       dataDir,
       `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-       WHERE pid <> pg_backend_pid() AND query LIKE '%UPDATE idempotency_keys SET status%'`,
+       WHERE pid <> pg_backend_pid() AND query LIKE '%UPDATE idempotency_keys SET%'`,
     );
   }
   await queryDeployment(
@@ -248,6 +259,116 @@ describe("a server killed between a webhook endpoint POST's effect and its store
       if (operation === 'enableWebhookEndpoint') expect(after[0]!.status).toBe('enabled');
       const again = await call(second.url, route, key);
       expect(await again.text()).toBe(retried.text);
+    },
+  );
+});
+
+describe("a server killed between an admin POST's effect and its answer, which shows a secret", () => {
+  const env = () => ({
+    PARSER_THREADS: '0',
+    IDEMPOTENCY_LOCK_SECONDS: '1',
+    DATABASE_STATEMENT_TIMEOUT_MS: '120000',
+    ADMIN_PORT: String(port()),
+  });
+  interface TokenState {
+    id: string;
+    tenant_id: string;
+    revoked_at: string | null;
+  }
+  const tokensOf = (dataDir: string, tenantId: string) =>
+    queryDeployment<TokenState>(
+      dataDir,
+      'SELECT id, tenant_id, revoked_at FROM api_tokens WHERE tenant_id = ? ORDER BY created_at, id',
+      [tenantId],
+    );
+
+  it.each(['adminCreateTenant', 'adminIssueToken'] as const)(
+    '%s: the retry gets the one effect with a new secret, and the secret nobody saw is revoked',
+    async (operation) => {
+      const dataDir = await tempDataDir();
+      dirs.push(dataDir);
+      const platform = (await admin(dataDir, 'admin-tokens', 'issue', '--name', 'crash', '--json')).json as {
+        token: string;
+      };
+      const existing = (await admin(dataDir, 'tenants', 'create', '--name', 'existing', '--json')).json as {
+        tenant_id: string;
+      };
+      const firstEnv = env();
+      const first = await startServerProcess(dataDir, port(), firstEnv);
+      started.push(first);
+      const route =
+        operation === 'adminCreateTenant'
+          ? '/api/admin/tenants'
+          : `/api/admin/tenants/${existing.tenant_id}/tokens`;
+      const body = operation === 'adminCreateTenant' ? { name: 'signed-up' } : { name: 'rotated' };
+      const send = (adminUrl: string, key: string) =>
+        fetch(`${adminUrl}${route}`, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${platform.token}`,
+            'content-type': 'application/json',
+            'idempotency-key': key,
+          },
+          body: JSON.stringify(body),
+        });
+      await stallStoredAnswers(dataDir, 'release');
+
+      const key = randomUUID();
+      const lost = send(`http://127.0.0.1:${firstEnv.ADMIN_PORT}`, key).then(
+        () => 'answered',
+        () => 'no answer',
+      );
+      // the tenant or token, its audit row and its record on the key committed together; the key is being
+      // let go now, and the answer with the secret is not sent yet
+      const unseenTokenId = await effectRecordedOn(dataDir, key);
+      await first.kill('SIGKILL');
+      expect(await lost).toBe('no answer');
+
+      await removeStall(dataDir);
+      const secondEnv = env();
+      const second = await startServerProcess(dataDir, port(), secondEnv);
+      started.push(second);
+      const retried = await retryPastLock(() => send(`http://127.0.0.1:${secondEnv.ADMIN_PORT}`, key));
+      expect(retried.status, retried.text).toBe(201);
+      expect(retried.replayed).toBe('true');
+      const answered = JSON.parse(retried.text).data;
+      const token = (operation === 'adminCreateTenant' ? answered.token : answered) as {
+        token_id: string;
+        tenant_id: string;
+        token: string;
+      };
+      expect(token.token_id).not.toBe(unseenTokenId);
+
+      // one effect: one tenant of that name (or one more token), whose token nobody saw is revoked
+      const tenantId = operation === 'adminCreateTenant' ? answered.tenant.tenant_id : existing.tenant_id;
+      const named = await queryDeployment<{ id: string }>(dataDir, 'SELECT id FROM tenants WHERE name = ?', [
+        'signed-up',
+      ]);
+      expect(named).toHaveLength(operation === 'adminCreateTenant' ? 1 : 0);
+      const tokens = await tokensOf(dataDir, tenantId);
+      const created = tokens.filter((t) => t.id !== unseenTokenId && t.id !== token.token_id);
+      expect(created).toHaveLength(operation === 'adminCreateTenant' ? 0 : 1); // the tenant's first token
+      expect(tokens.find((t) => t.id === unseenTokenId)?.revoked_at).toBeTruthy();
+      expect(tokens.find((t) => t.id === token.token_id)?.revoked_at).toBeNull();
+      // the secret the retry was told works; the audit trail holds the effect once
+      const runs = await fetch(`${second.url}/api/open/runs`, {
+        headers: { authorization: `Bearer ${token.token}` },
+      });
+      expect(runs.status).toBe(200);
+      // the trail: the effect once, and the replacement of the secret nobody saw
+      const trail = await queryDeployment<{ action: string; target_id: string }>(
+        dataDir,
+        'SELECT action, target_id FROM admin_audit WHERE tenant_id = ?',
+        [tenantId],
+      );
+      const actions = trail.map((row) => `${row.action} ${row.target_id}`).sort();
+      const expected = [
+        `tenant.created ${tenantId}`,
+        `token.revoked ${unseenTokenId}`,
+        `token.issued ${token.token_id}`,
+        ...(operation === 'adminIssueToken' ? [`token.issued ${unseenTokenId}`] : []),
+      ].sort();
+      expect(actions).toEqual(expected);
     },
   );
 });
