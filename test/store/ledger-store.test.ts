@@ -88,6 +88,33 @@ describe('reading', () => {
     expect(paged.total).toBe(3);
   });
 
+  it('pages shallow and deep (past 200 rows) alike: newest first, ties by id, with the exact total', async () => {
+    const tenantId = await newTenant();
+    // 260 entries over 130 times, two at each: the order's tie-break (id, descending) matters on every page
+    const entries = Array.from({ length: 260 }, (_, i) =>
+      entry(tenantId, {
+        occurred_at: new Date(Date.UTC(2026, 10, 1) + Math.floor(i / 2) * 60_000).toISOString(),
+        type: i % 3 === 0 ? 'ecosystem' : 'tech',
+      }),
+    );
+    await store.ledger.append(entries);
+    await store.ledger.append([entry(await newTenant())]);
+    const expected = [...entries]
+      .sort((x, y) =>
+        x.occurred_at === y.occurred_at ? (x.id < y.id ? 1 : -1) : x.occurred_at < y.occurred_at ? 1 : -1,
+      )
+      .map((e) => e.id);
+    for (const offset of [0, 20, 190, 199, 200, 220, 250, 260]) {
+      const page = await store.ledger.list(tenantId, {}, 20, offset);
+      expect(ids(page.items), `offset ${offset}`).toEqual(expected.slice(offset, offset + 20));
+      expect(page.total).toBe(260);
+    }
+    const ecosystem = expected.filter((id) => entries.find((e) => e.id === id)!.type === 'ecosystem');
+    const deep = await store.ledger.list(tenantId, { type: 'ecosystem', startDate: '2026-11-01' }, 5, 80);
+    expect(ids(deep.items)).toEqual(ecosystem.slice(80, 85));
+    expect(deep.total).toBe(ecosystem.length);
+  });
+
   it('the overview: sums of all time, daily sums in the range oldest first, the count and the latest entry', async () => {
     const tenantId = await newTenant();
     await store.ledger.append([

@@ -10,6 +10,17 @@ import {
 import { TRANSACTION_VIEW_VERSION, transactionJson } from '../../records/transaction.js';
 import type { SqlDialect, SqlSession, SqlValue } from './dialect.js';
 
+/**
+ * A tenant's rows. The parameter is cast because SQLite (3.54) prepares a statement again whenever a new
+ * value is bound to `tenant_id = ?` in a statement whose rows are ordered or grouped by a text column: every
+ * read of another tenant than the last paid a full compile (the dashboard's sums 61 against 34 us, its
+ * latest row 16 against 9). PostgreSQL reads the cast the same.
+ */
+const OF_TENANT = 'tenant_id = CAST(? AS text)';
+
+/** From this offset on, a page's skipped rows are read from the index alone. */
+const DEEP_OFFSET = 200;
+
 /** A ledger filter's inclusive UTC days as the half-open range of `occurred_at` times, for every engine. */
 function dayStart(day: string): string {
   return `${day}T00:00:00.000Z`;
@@ -85,10 +96,10 @@ export function sqlLedger(sql: SqlDialect): LedgerRepo {
       });
     },
     async list(tenantId, filter: LedgerFilter, limit, offset) {
-      const where = ['tenant_id = ?'];
+      const where = [OF_TENANT];
       const whereValues: SqlValue[] = [tenantId];
       // the count comes from the daily sums, or without a date bound from the all-time totals
-      const dayWhere = ['tenant_id = ?'];
+      const dayWhere = [OF_TENANT];
       const dayValues: SqlValue[] = [tenantId];
       if (filter.type) {
         where.push('type = ?');
@@ -109,20 +120,29 @@ export function sqlLedger(sql: SqlDialect): LedgerRepo {
         dayValues.push(filter.endDate);
       }
       const counted = filter.startDate || filter.endDate ? 'ledger_daily' : 'ledger_totals';
-      // the page, then its total: two statements, as SQLite reads them fastest (one statement that carries
-      // both costs it a third more); an append committed between them may be counted without being listed.
-      // The skipped rows are read from the index alone (PostgreSQL would otherwise fetch each from the table).
-      const items = await sql.column<TransactionJson>(
-        `SELECT record FROM ledger WHERE id IN (
-           SELECT id FROM ledger WHERE ${where.join(' AND ')} ORDER BY occurred_at DESC, id DESC LIMIT ? OFFSET ?)
-         ORDER BY occurred_at DESC, id DESC`,
-        [...whereValues, limit, offset],
+      const matching = `FROM ledger WHERE ${where.join(' AND ')} ORDER BY occurred_at DESC, id DESC LIMIT ? OFFSET ?`;
+      // a first page reads its rows straight from the index's order (half the time of the form below on
+      // SQLite); a deep one skips its rows on the index alone and reads only the page's from the table
+      const page =
+        offset < DEEP_OFFSET
+          ? `SELECT record ${matching}`
+          : `SELECT record FROM ledger WHERE id IN (SELECT id ${matching}) ORDER BY occurred_at DESC, id DESC`;
+      // the page and its total in one statement: one snapshot on PostgreSQL (an append committed in between
+      // cannot be counted without being listed), one read on SQLite (a fifth less than two). The total is
+      // the row without a record; the page's rows come first, in their order.
+      const rows = await sql.all<{ record: TransactionJson | null; total: number | null }>(
+        `SELECT record, CAST(NULL AS bigint) AS total FROM (${page}) p
+         UNION ALL
+         SELECT NULL, CAST(COALESCE(SUM(tx_count), 0) AS bigint) FROM ${counted} WHERE ${dayWhere.join(' AND ')}`,
+        [...whereValues, limit, offset, ...dayValues],
       );
-      const [total] = await sql.column<number>(
-        `SELECT CAST(COALESCE(SUM(tx_count), 0) AS bigint) FROM ${counted} WHERE ${dayWhere.join(' AND ')}`,
-        dayValues,
-      );
-      return { items, total: total ?? 0 };
+      const items: TransactionJson[] = [];
+      let total = 0;
+      for (const row of rows) {
+        if (row.record === null) total = row.total ?? 0;
+        else items.push(row.record);
+      }
+      return { items, total };
     },
     async overview(tenantId, fromDay, toDay) {
       // one statement: one snapshot, one round trip
@@ -137,13 +157,13 @@ export function sqlLedger(sql: SqlDialect): LedgerRepo {
            CAST(COALESCE(SUM(amount) FILTER (WHERE type = 'tech'), 0) AS bigint) AS tech,
            CAST(COALESCE(SUM(amount) FILTER (WHERE type = 'ecosystem'), 0) AS bigint) AS ecosystem,
            CAST(COALESCE(SUM(tx_count), 0) AS bigint) AS count
-         FROM ledger_totals WHERE tenant_id = ?
+         FROM ledger_totals WHERE ${OF_TENANT}
          UNION ALL
          SELECT 'day', day, CAST(COALESCE(SUM(amount) FILTER (WHERE type = 'tech'), 0) AS bigint),
            CAST(COALESCE(SUM(amount) FILTER (WHERE type = 'ecosystem'), 0) AS bigint), 0
-         FROM ledger_daily WHERE tenant_id = ? AND day >= ? AND day <= ? GROUP BY day
+         FROM ledger_daily WHERE ${OF_TENANT} AND day >= ? AND day <= ? GROUP BY day
          UNION ALL
-         SELECT 'latest', (SELECT occurred_at FROM ledger WHERE tenant_id = ? ORDER BY occurred_at DESC, id DESC LIMIT 1),
+         SELECT 'latest', (SELECT occurred_at FROM ledger WHERE ${OF_TENANT} ORDER BY occurred_at DESC, id DESC LIMIT 1),
            0, 0, 0`,
         [tenantId, tenantId, fromDay, toDay, tenantId],
       );
