@@ -68,8 +68,6 @@ export class Revenue {
   }
 
   async dashboard(tenantId: string) {
-    const tenant = await this.store.tenants.get(tenantId);
-    if (!tenant) throw ERRORS.notFound('Tenant');
     const now = this.clock.now();
     const today = utcDay(now);
     const firstDay = addDays(today, -(DASHBOARD_DAYS - 1));
@@ -77,13 +75,18 @@ export class Revenue {
     // one read of the daily sums covers the chart and every period but all-time (at most ~62 days)
     const ledger = this.store.ledger;
     const spanStart = previous.first < firstDay ? previous.first : firstDay;
-    const { allTime, daily, count, latestOccurredAt } = await ledger.overview(tenantId, spanStart, today);
+    const { currency, allTime, daily, count, latestOccurredAt } = await ledger.overview(
+      tenantId,
+      spanStart,
+      today,
+    );
+    if (currency === null) throw ERRORS.notFound('Tenant');
     const todays = sumDays(daily, today, today);
     const monthToDate = sumDays(daily, monthStart(today), today);
     const previousMonthSums = sumDays(daily, previous.first, previous.last);
     const byDay = new Map(daily.map((d) => [d.day, d]));
     return {
-      currency: tenant.currency,
+      currency,
       all_time: totals(allTime),
       today: totals(todays),
       month_to_date: totals(monthToDate),

@@ -115,7 +115,7 @@ describe('reading', () => {
     expect(deep.total).toBe(ecosystem.length);
   });
 
-  it('the overview: sums of all time, daily sums in the range oldest first, the count and the latest entry', async () => {
+  it('the overview: the currency, sums of all time, daily sums in the range oldest first, the count and the latest entry', async () => {
     const tenantId = await newTenant();
     await store.ledger.append([
       entry(tenantId, { occurred_at: '2026-11-01T10:00:00.000Z', amount: 100 }),
@@ -124,6 +124,7 @@ describe('reading', () => {
       entry(tenantId, { occurred_at: '2026-11-05T09:00:00.000Z', amount: 7, type: 'ecosystem' }),
     ]);
     expect(await store.ledger.overview(tenantId, '2026-11-02', '2026-11-05')).toEqual({
+      currency: 'USD',
       allTime: { tech: 140, ecosystem: -8 },
       daily: [
         { day: '2026-11-03', tech: 40, ecosystem: -15 },
@@ -133,10 +134,13 @@ describe('reading', () => {
       latestOccurredAt: '2026-11-05T09:00:00.000Z',
     });
     expect(await store.ledger.overview(await newTenant(), '2026-11-02', '2026-11-05')).toEqual({
+      currency: 'USD',
       allTime: { tech: 0, ecosystem: 0 },
       daily: [],
       count: 0,
       latestOccurredAt: null,
     });
+    // no such tenant: no currency
+    expect((await store.ledger.overview(randomUUID(), '2026-11-02', '2026-11-05')).currency).toBeNull();
   });
 });

@@ -191,15 +191,8 @@ describe('the revenue service', () => {
 
   it('adds the daily sums into today, the month, the previous month and 30 days of chart', async () => {
     const { sut, mocks } = newTestService(({ store, clock }) => new Revenue(store, clock));
-    mocks.store.tenants.get.mockResolvedValue({
-      id: 't1',
-      name: 'a',
-      currency: 'EUR',
-      price_per_point: 1,
-      created_at: '',
-      suspended_at: null,
-    });
     mocks.store.ledger.overview.mockResolvedValue({
+      currency: 'EUR',
       allTime: { tech: 1000, ecosystem: -50 },
       daily: [
         { day: '2026-10-31', tech: 7, ecosystem: 0 },
@@ -222,7 +215,14 @@ describe('the revenue service', () => {
     });
     expect(dashboard.daily).toHaveLength(30);
     expect(dashboard.daily.at(-1)).toEqual({ date: '2026-11-27', total: 2, tech: 3, ecosystem: -1 });
-    mocks.store.tenants.get.mockResolvedValue(undefined);
+    // no such tenant: the overview has no currency
+    mocks.store.ledger.overview.mockResolvedValue({
+      currency: null,
+      allTime: { tech: 0, ecosystem: 0 },
+      daily: [],
+      count: 0,
+      latestOccurredAt: null,
+    });
     expect((await failure(sut.dashboard('t1'))).status).toBe(404);
   });
 });

@@ -46,6 +46,8 @@ export interface LedgerRepo {
 }
 
 export interface LedgerOverview {
+  /** The tenant's currency, every entry's; null when there is no such tenant. */
+  currency: string | null;
   /** Sums per type over the tenant's whole ledger. */
   allTime: PeriodSums;
   /** Sums per type of each UTC day from `fromDay` to `toDay` inclusive that has entries, oldest first. */

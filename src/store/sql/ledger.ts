@@ -145,9 +145,9 @@ export function sqlLedger(sql: SqlDialect): LedgerRepo {
       return { items, total };
     },
     async overview(tenantId, fromDay, toDay) {
-      // one statement: one snapshot, one round trip
+      // one statement: one snapshot, one round trip (the tenant's currency too: a statement fewer)
       const rows = await sql.all<{
-        kind: 'all' | 'day' | 'latest';
+        kind: 'all' | 'day' | 'latest' | 'currency';
         key: string | null;
         tech: number;
         ecosystem: number;
@@ -164,23 +164,27 @@ export function sqlLedger(sql: SqlDialect): LedgerRepo {
          FROM ledger_daily WHERE ${OF_TENANT} AND day >= ? AND day <= ? GROUP BY day
          UNION ALL
          SELECT 'latest', (SELECT occurred_at FROM ledger WHERE ${OF_TENANT} ORDER BY occurred_at DESC, id DESC LIMIT 1),
-           0, 0, 0`,
-        [tenantId, tenantId, fromDay, toDay, tenantId],
+           0, 0, 0
+         UNION ALL
+         SELECT 'currency', (SELECT currency FROM tenants WHERE id = CAST(? AS text)), 0, 0, 0`,
+        [tenantId, tenantId, fromDay, toDay, tenantId, tenantId],
       );
       let allTime: PeriodSums = { tech: 0, ecosystem: 0 };
       const daily: DailySums[] = [];
       let count = 0;
       let latestOccurredAt: string | null = null;
+      let currency: string | null = null;
       for (const row of rows) {
         if (row.kind === 'all') {
           allTime = { tech: row.tech, ecosystem: row.ecosystem };
           count = row.count;
         } else if (row.kind === 'day')
           daily.push({ day: row.key!, tech: row.tech, ecosystem: row.ecosystem });
-        else latestOccurredAt = row.key;
+        else if (row.kind === 'latest') latestOccurredAt = row.key;
+        else currency = row.key;
       }
       daily.sort((a, b) => (a.day < b.day ? -1 : 1));
-      return { allTime, daily, count, latestOccurredAt };
+      return { currency, allTime, daily, count, latestOccurredAt };
     },
   };
 }
