@@ -53,6 +53,7 @@ const POSTGRES_TEXT: SqlText = {
   jsonTexts: (placeholder: string) => `(SELECT jsonb_array_elements_text(CAST(${placeholder} AS jsonb)))`,
   contains: (text: string, part: string) => `strpos(${text}, ${part}) > 0`,
   indexedBy: () => '',
+  pageBound: (placeholder: string) => placeholder,
 };
 
 function firstValue<T>(row: Record<string, T>): T {

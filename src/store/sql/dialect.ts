@@ -64,4 +64,10 @@ export interface SqlText {
    * nothing on PostgreSQL, which has no hints and needs none there.
    */
   indexedBy(index: string): string;
+  /**
+   * A LIMIT or OFFSET value bound to `placeholder`: on SQLite `+?`, since SQLite (3.54) prepares an ordered
+   * statement again for every new value bound to its LIMIT or OFFSET (a compile per page asked for); the
+   * placeholder itself on PostgreSQL.
+   */
+  pageBound(placeholder: string): string;
 }

@@ -36,6 +36,7 @@ const SQLITE_TEXT: SqlText = {
   jsonTexts: (placeholder: string) => `(SELECT value FROM json_each(${placeholder}))`,
   contains: (text: string, part: string) => `instr(${text}, ${part}) > 0`,
   indexedBy: (index: string) => ` INDEXED BY ${index}`,
+  pageBound: (placeholder: string) => `+${placeholder}`,
 };
 
 export class SqliteDialect implements SqlDialect {
