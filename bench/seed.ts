@@ -177,8 +177,8 @@ export async function seedLedger(dataDir: string, tenants: number, total: number
   );
   db.exec('DELETE FROM ledger_totals');
   db.exec(
-    `INSERT INTO ledger_totals (tenant_id, type, amount, tx_count)
-     SELECT tenant_id, type, SUM(amount), COUNT(*) FROM ledger GROUP BY 1, 2`,
+    `INSERT INTO ledger_totals (tenant_id, type, amount, abs_amount, tx_count, latest_at)
+     SELECT tenant_id, type, SUM(amount), SUM(ABS(amount)), COUNT(*), MAX(occurred_at) FROM ledger GROUP BY 1, 2`,
   );
   writeStoredViews(db);
   db.pragma('wal_checkpoint(TRUNCATE)');

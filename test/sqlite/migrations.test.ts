@@ -152,4 +152,40 @@ describe('upgrading a database that already holds runs', () => {
       await upgraded.close();
     }
   });
+
+  it("migration 20 keeps each tenant's newest ledger time per type with its totals, for the dashboard", async () => {
+    const old = path.join(dir, 'old');
+    mkdirSync(old);
+    const db = new Database(path.join(old, 'open-tenant.sqlite'));
+    migrate(
+      db,
+      migrations.filter((m) => m.version <= 19),
+    );
+    const at = '2026-01-01T00:00:00.000Z';
+    db.prepare(
+      `INSERT INTO tenants (id, name, currency, price_per_point, run_seq, created_at) VALUES ('t1', 'old', 'USD', 10, 0, ?)`,
+    ).run(at);
+    const insert = db.prepare(
+      `INSERT INTO ledger (id, tenant_id, type, amount, currency, description, source, occurred_at, created_at)
+       VALUES (?, 't1', ?, 5, 'USD', '', 'import', ?, ?)`,
+    );
+    const rows: [string, string][] = [
+      ['tech', '2026-03-01T00:00:00.000Z'],
+      ['tech', '2026-05-01T00:00:00.000Z'],
+      ['ecosystem', '2026-04-01T00:00:00.000Z'],
+    ];
+    for (const [type, occurred] of rows) insert.run(randomUUID(), type, occurred, at);
+    db.exec(`INSERT INTO ledger_totals (tenant_id, type, amount, abs_amount, tx_count)
+      SELECT tenant_id, type, SUM(amount), SUM(ABS(amount)), COUNT(*) FROM ledger GROUP BY 1, 2`);
+    db.close();
+
+    const upgraded = openSqliteStore(old, runLifecycle);
+    try {
+      const overview = await upgraded.ledger.overview('t1', '2026-01-01', '2026-12-31');
+      expect(overview.latestOccurredAt).toBe('2026-05-01T00:00:00.000Z');
+      expect(overview.count).toBe(3);
+    } finally {
+      await upgraded.close();
+    }
+  });
 });

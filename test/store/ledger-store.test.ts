@@ -140,6 +140,15 @@ describe('reading', () => {
       count: 0,
       latestOccurredAt: null,
     });
+    // an entry that comes late but happened earlier does not move the latest time back
+    await store.ledger.append([entry(tenantId, { occurred_at: '2026-11-04T09:00:00.000Z', amount: 1 })]);
+    expect((await store.ledger.overview(tenantId, '2026-11-02', '2026-11-05')).latestOccurredAt).toBe(
+      '2026-11-05T09:00:00.000Z',
+    );
+    await store.ledger.append([entry(tenantId, { occurred_at: '2026-11-06T09:00:00.000Z', amount: 1 })]);
+    expect((await store.ledger.overview(tenantId, '2026-11-02', '2026-11-05')).latestOccurredAt).toBe(
+      '2026-11-06T09:00:00.000Z',
+    );
     // no such tenant: no currency
     expect((await store.ledger.overview(randomUUID(), '2026-11-02', '2026-11-05')).currency).toBeNull();
   });

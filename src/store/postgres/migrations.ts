@@ -406,4 +406,14 @@ export const migrations: PostgresMigration[] = [
       ALTER TABLE idempotency_keys DROP CONSTRAINT idempotency_keys_tenant_id_fkey;
     `,
   },
+  {
+    version: 11,
+    name: "the time of each tenant's newest ledger entry per type, kept with the totals for the dashboard",
+    sql: `
+      ALTER TABLE ledger_totals ADD COLUMN latest_at text COLLATE "C";
+      UPDATE ledger_totals SET latest_at = (
+        SELECT MAX(occurred_at) FROM ledger
+        WHERE ledger.tenant_id = ledger_totals.tenant_id AND ledger.type = ledger_totals.type);
+    `,
+  },
 ];

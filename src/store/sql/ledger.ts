@@ -73,10 +73,12 @@ export async function writeLedger(
     [entry.tenant_id, entry.occurred_at.slice(0, 10), entry.type, entry.amount],
   );
   await tx.run(
-    `INSERT INTO ledger_totals (tenant_id, type, amount, abs_amount, tx_count) VALUES (?, ?, ?, ?, 1)
+    `INSERT INTO ledger_totals (tenant_id, type, amount, abs_amount, tx_count, latest_at) VALUES (?, ?, ?, ?, 1, ?)
      ON CONFLICT (tenant_id, type) DO UPDATE SET amount = ledger_totals.amount + excluded.amount,
-       abs_amount = ledger_totals.abs_amount + excluded.abs_amount, tx_count = ledger_totals.tx_count + 1`,
-    [entry.tenant_id, entry.type, entry.amount, Math.abs(entry.amount)],
+       abs_amount = ledger_totals.abs_amount + excluded.abs_amount, tx_count = ledger_totals.tx_count + 1,
+       latest_at = CASE WHEN ledger_totals.latest_at IS NULL OR excluded.latest_at > ledger_totals.latest_at
+         THEN excluded.latest_at ELSE ledger_totals.latest_at END`,
+    [entry.tenant_id, entry.type, entry.amount, Math.abs(entry.amount), entry.occurred_at],
   );
   // this type's row as just written (locked by this transaction), the other's as committed
   const range = await tx.get<{ total: number }>(
@@ -150,13 +152,13 @@ export function sqlLedger(sql: SqlDialect): LedgerRepo {
     async overview(tenantId, fromDay, toDay) {
       // one statement: one snapshot, one round trip (the tenant's currency too: a statement fewer)
       const rows = await sql.all<{
-        kind: 'all' | 'day' | 'latest' | 'currency';
+        kind: 'all' | 'day' | 'currency';
         key: string | null;
         tech: number;
         ecosystem: number;
         count: number;
       }>(
-        `SELECT 'all' AS kind, CAST(NULL AS text) AS key,
+        `SELECT 'all' AS kind, MAX(latest_at) AS key,
            CAST(COALESCE(SUM(amount) FILTER (WHERE type = 'tech'), 0) AS bigint) AS tech,
            CAST(COALESCE(SUM(amount) FILTER (WHERE type = 'ecosystem'), 0) AS bigint) AS ecosystem,
            CAST(COALESCE(SUM(tx_count), 0) AS bigint) AS count
@@ -166,11 +168,8 @@ export function sqlLedger(sql: SqlDialect): LedgerRepo {
            CAST(COALESCE(SUM(amount) FILTER (WHERE type = 'ecosystem'), 0) AS bigint), 0
          FROM ledger_daily WHERE ${OF_TENANT} AND day >= ${TEXT} AND day <= ${TEXT} GROUP BY day
          UNION ALL
-         SELECT 'latest', (SELECT occurred_at FROM ledger WHERE ${OF_TENANT} ORDER BY occurred_at DESC, id DESC LIMIT 1),
-           0, 0, 0
-         UNION ALL
          SELECT 'currency', (SELECT currency FROM tenants WHERE id = CAST(? AS text)), 0, 0, 0`,
-        [tenantId, tenantId, fromDay, toDay, tenantId, tenantId],
+        [tenantId, tenantId, fromDay, toDay, tenantId],
       );
       let allTime: PeriodSums = { tech: 0, ecosystem: 0 };
       const daily: DailySums[] = [];
@@ -181,9 +180,9 @@ export function sqlLedger(sql: SqlDialect): LedgerRepo {
         if (row.kind === 'all') {
           allTime = { tech: row.tech, ecosystem: row.ecosystem };
           count = row.count;
+          latestOccurredAt = row.key;
         } else if (row.kind === 'day')
           daily.push({ day: row.key!, tech: row.tech, ecosystem: row.ecosystem });
-        else if (row.kind === 'latest') latestOccurredAt = row.key;
         else currency = row.key;
       }
       daily.sort((a, b) => (a.day < b.day ? -1 : 1));

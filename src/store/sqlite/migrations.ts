@@ -585,4 +585,14 @@ export const migrations: Migration[] = [
       CREATE INDEX idempotency_keys_expiry ON idempotency_keys(expires_at);
     `,
   },
+  {
+    version: 20,
+    name: "the time of each tenant's newest ledger entry per type, kept with the totals for the dashboard",
+    sql: `
+      ALTER TABLE ledger_totals ADD COLUMN latest_at TEXT;
+      UPDATE ledger_totals SET latest_at = (
+        SELECT MAX(occurred_at) FROM ledger
+        WHERE ledger.tenant_id = ledger_totals.tenant_id AND ledger.type = ledger_totals.type);
+    `,
+  },
 ];
