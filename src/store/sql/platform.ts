@@ -9,7 +9,7 @@ import type {
   TokenRow,
   UsageFigures,
 } from '../types.js';
-import type { SqlDialect, SqlSession } from './dialect.js';
+import { type SqlDialect, type SqlSession, TEXT } from './dialect.js';
 import { recordEffect } from './idempotency.js';
 import { writeLedger } from './ledger.js';
 import { insertTenant, insertToken, TENANT, TOKEN } from './tenants.js';
@@ -122,10 +122,11 @@ export function sqlPlatform(sql: SqlDialect, transact: Transact, tokensChanged: 
       await sql.run('UPDATE admin_tokens SET last_used_at = ? WHERE id = ?', [at, tokenId]);
     },
     async listAudit({ tenantId }, limit, offset) {
-      const where = tenantId === undefined ? '' : 'WHERE tenant_id = ?';
+      const where = tenantId === undefined ? '' : `WHERE tenant_id = ${TEXT}`;
       const values = tenantId === undefined ? [] : [tenantId];
       const items = await sql.all<AuditRow>(
-        `SELECT ${AUDIT} FROM admin_audit ${where} ORDER BY at DESC, id DESC LIMIT ? OFFSET ?`,
+        `SELECT ${AUDIT} FROM admin_audit ${where} ORDER BY at DESC, id DESC
+         LIMIT ${sql.text.pageBound('?')} OFFSET ${sql.text.pageBound('?')}`,
         [...values, limit, offset],
       );
       const [total] = await sql.column<number>(`SELECT COUNT(*) FROM admin_audit ${where}`, values);
@@ -157,7 +158,7 @@ export function sqlPlatform(sql: SqlDialect, transact: Transact, tokensChanged: 
     },
     async listTenants(limit, offset) {
       const items = await sql.all<TenantRow>(
-        `SELECT ${TENANT} FROM tenants ORDER BY created_at, id LIMIT ? OFFSET ?`,
+        `SELECT ${TENANT} FROM tenants ORDER BY created_at, id LIMIT ${sql.text.pageBound('?')} OFFSET ${sql.text.pageBound('?')}`,
         [limit, offset],
       );
       const [total] = await sql.column<number>('SELECT COUNT(*) FROM tenants');

@@ -1,5 +1,5 @@
 import type { FileRow, PartRow, PendingLimits, UploadChanges, UploadRepo, UploadRow } from '../types.js';
-import type { SqlDialect, SqlValue } from './dialect.js';
+import { type SqlDialect, type SqlValue, TEXT } from './dialect.js';
 import { ofUnitTenant, type WorkSession } from './unit-of-work.js';
 
 const UPLOAD =
@@ -111,11 +111,11 @@ export function sqlUploads(sql: SqlDialect): UploadRepo {
       // the page and the count are one statement: one snapshot
       const rows = await sql.all<Partial<UploadRow> & { total: number }>(
         `WITH total AS (SELECT CAST(COUNT(*) AS bigint) AS total FROM uploads
-                        WHERE tenant_id = ? AND status = 'pending' AND expires_at >= ?),
+                        WHERE tenant_id = ${TEXT} AND status = 'pending' AND expires_at >= ${TEXT}),
          page AS (SELECT ${UPLOAD} FROM uploads
-                  WHERE tenant_id = ? AND status = 'pending' AND expires_at >= ?
-                    AND (expires_at > ? OR (expires_at = ? AND id > ?))
-                  ORDER BY expires_at, id LIMIT ? OFFSET ?)
+                  WHERE tenant_id = ${TEXT} AND status = 'pending' AND expires_at >= ${TEXT}
+                    AND (expires_at > ${TEXT} OR (expires_at = ${TEXT} AND id > ${TEXT}))
+                  ORDER BY expires_at, id LIMIT ${sql.text.pageBound('?')} OFFSET ${sql.text.pageBound('?')})
          SELECT total.total, page.* FROM total LEFT JOIN page ON true ORDER BY page.expires_at, page.id`,
         [tenantId, now, tenantId, now, after.expiresAt, after.expiresAt, after.id, limit + 1, offset],
       );
