@@ -160,7 +160,7 @@ export function sqlLedger(sql: SqlDialect): LedgerRepo {
            CAST(COALESCE(SUM(amount) FILTER (WHERE type = 'ecosystem'), 0) AS bigint), 0
          FROM ledger_daily WHERE ${OF_TENANT} AND day >= ${TEXT} AND day <= ${TEXT} GROUP BY day
          UNION ALL
-         SELECT 'currency', (SELECT currency FROM tenants WHERE id = CAST(? AS text)), 0, 0, 0`,
+         SELECT 'currency', (SELECT currency FROM tenants WHERE id = ${TEXT}), 0, 0, 0`,
         [tenantId, tenantId, fromDay, toDay, tenantId],
       );
       let allTime: PeriodSums = { tech: 0, ecosystem: 0 };
