@@ -8,7 +8,7 @@ import {
   type Request as OpenApiRequest,
 } from 'openapi-backend';
 import type { operations } from '../../generated/openapi.js';
-import { CONTRACT_PATH } from '../paths.js';
+import { contractDocument } from './contract-document.js';
 
 export type OperationId = keyof operations;
 
@@ -189,7 +189,7 @@ export class Contract {
 
   private static async read(): Promise<Contract> {
     const backend = new OpenAPIBackend({
-      definition: CONTRACT_PATH,
+      definition: contractDocument(),
       // quick: skip re-validating the contract (redocly lint and the tests do) and compile lazily: the
       // request validators are warmed up once the server listens (warmUp), response validators never
       // (tests use them)

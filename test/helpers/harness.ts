@@ -12,6 +12,7 @@ import { startHaproxy } from '../../stack/haproxy.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { createLogger, type Logger } from '../../src/logger.js';
 import { CONTRACT_PATH, PUBLIC_CONTRACT_PATH } from '../../src/paths.js';
+import { contractDocument } from '../../src/http/contract-document.js';
 import { type RunningServer, startServer } from '../../src/start/http-server.js';
 import type { CreatedTenant } from '../../src/tenants/service.js';
 import { dropPostgresDatabase, engineEnv, queryDatabase } from './engine.js';
@@ -22,7 +23,7 @@ import { dropPostgresDatabase, engineEnv, queryDatabase } from './engine.js';
  */
 export function contractBackend(quick: boolean): OpenAPIBackend {
   return new OpenAPIBackend({
-    definition: CONTRACT_PATH,
+    definition: contractDocument(),
     strict: true,
     quick,
     ajvOpts: { allErrors: true },

@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { afterEach, expect } from 'vitest';
 import type { BlobStore } from '../../src/blobs/blob-store.js';
 import { openBlobStore } from '../../src/blobs/open.js';
+import { runAdmin } from '../../src/cli/admin-commands.js';
 import { loadConfig } from '../../src/config.js';
 import { PROJECT_ROOT } from '../../src/paths.js';
 import { engineEnv, queryDatabase } from './engine.js';
@@ -38,10 +39,30 @@ export function deploymentEnv(dataDir: string): Record<string, string> {
   return { DATA_DIR: dataDir, ...(databases.get(dataDir) ?? {}) };
 }
 
-export async function admin(
-  dataDir: string,
-  ...args: string[]
-): Promise<{ code: number; json: Record<string, unknown>; stdout: string; stderr: string }> {
+export interface AdminResult {
+  code: number;
+  json: Record<string, unknown>;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * The admin command line against a deployment, run in this process as its entry point runs it (a process
+ * costs about a second of CPU, and the suites run it a hundred times); `adminProcess` runs the binary.
+ */
+export async function admin(dataDir: string, ...args: string[]): Promise<AdminResult> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runAdmin(args, {
+    env: { ...process.env, ...deploymentEnv(dataDir) },
+    out: (text) => void (stdout += text),
+    err: (text) => void (stderr += text),
+  });
+  return { code, stdout, stderr, json: args.includes('--json') ? JSON.parse(stdout) : {} };
+}
+
+/** The admin command line as an operator runs it: `node dist/src/cli/admin.js`, a process of its own. */
+export async function adminProcess(dataDir: string, ...args: string[]): Promise<AdminResult> {
   try {
     const { stdout, stderr } = await run(process.execPath, [built('src/cli/admin.ts'), ...args], {
       cwd: PROJECT_ROOT,

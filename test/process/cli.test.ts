@@ -1,7 +1,14 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { admin, port, type Started, startServerProcess, tempDataDir } from '../helpers/processes.js';
+import {
+  admin,
+  adminProcess,
+  port,
+  type Started,
+  startServerProcess,
+  tempDataDir,
+} from '../helpers/processes.js';
 
 let dataDir: string;
 let server: Started;
@@ -15,7 +22,8 @@ beforeAll(async () => {
     PARSER_THREADS: '0',
     ADMIN_PORT: String(adminPort),
   });
-  tenant = (await admin(dataDir, 'tenants', 'create', '--name', 'acme', '--currency', 'EUR', '--json'))
+  // the command line as an operator runs it, a process of its own; the other tests run it in this process
+  tenant = (await adminProcess(dataDir, 'tenants', 'create', '--name', 'acme', '--currency', 'EUR', '--json'))
     .json as typeof tenant;
 });
 afterAll(async () => {
@@ -231,7 +239,7 @@ describe('admin CLI output and errors', () => {
   });
 
   it('one error style: "error: ..." on stderr, exit 1; with --json one object on stdout and nothing on stderr', async () => {
-    const missing = await admin(dataDir, 'tokens', 'list', '--tenant', 'nope');
+    const missing = await adminProcess(dataDir, 'tokens', 'list', '--tenant', 'nope');
     expect([missing.code, missing.stderr, missing.stdout]).toEqual([1, 'error: no tenant nope\n', '']);
     const missingJson = await admin(dataDir, 'tokens', 'list', '--tenant', 'nope', '--json');
     expect([missingJson.code, missingJson.json, missingJson.stderr]).toEqual([
@@ -261,7 +269,15 @@ describe('admin CLI output and errors', () => {
   });
 
   it('usage errors exit 2; --expires-in 0 is refused rather than issuing an expired token', async () => {
-    const zero = await admin(dataDir, 'tokens', 'issue', '--tenant', tenant.tenant_id, '--expires-in', '0');
+    const zero = await adminProcess(
+      dataDir,
+      'tokens',
+      'issue',
+      '--tenant',
+      tenant.tenant_id,
+      '--expires-in',
+      '0',
+    );
     expect(zero.code).toBe(2);
     expect(zero.stderr).toMatch(
       /^error: option '--expires-in <days>' argument '0' is invalid\. must be a whole number >= 1\n/,

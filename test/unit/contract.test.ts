@@ -4,8 +4,12 @@
  * the test harness compile validators lazily, so a schema ajv cannot compile would otherwise surface only
  * when a request first meets it.
  */
+import { dereference } from '@apidevtools/json-schema-ref-parser';
+import { dereferenceSync } from 'dereference-json-schema';
 import { describe, expect, it } from 'vitest';
+import { contractDocument } from '../../src/http/contract-document.js';
 import { type Audience, Contract } from '../../src/http/operations.js';
+import { CONTRACT_PATH } from '../../src/paths.js';
 import { contractBackend } from '../helpers/harness.js';
 
 describe('the contract', () => {
@@ -20,6 +24,20 @@ describe('the contract', () => {
         operationId,
       ).toBeGreaterThan(0);
     }
+  });
+});
+
+describe('the parsed contract the server and the tests are given', () => {
+  it('dereferences to the document json-schema-ref-parser makes of openapi.yaml', async () => {
+    // openapi-backend dereferences an object with its synchronous resolver, a path with ref-parser
+    const fromFile = await dereference(CONTRACT_PATH);
+    expect(dereferenceSync(contractDocument())).toEqual(fromFile);
+  });
+
+  it('gives each caller a copy of its own', () => {
+    const first = contractDocument();
+    first.info.title = 'changed';
+    expect(contractDocument().info.title).toBe('Open Tenant API');
   });
 });
 
