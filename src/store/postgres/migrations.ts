@@ -416,4 +416,21 @@ export const migrations: PostgresMigration[] = [
         WHERE ledger.tenant_id = ledger_totals.tenant_id AND ledger.type = ledger_totals.type);
     `,
   },
+  {
+    version: 12,
+    name: 'the publisher finds the log head and the unpublished events without walking superseded row versions',
+    sql: `
+      -- Every event is written unpublished and then stamped, which leaves a superseded version with a NULL
+      -- position until vacuum. In a unique index of every position those versions sort last, where
+      -- max(position) starts: under a steady write load each publish walked thousands of them (29 ms at
+      -- 8,000 events since the last vacuum, and every write waits for a publish). Only placed events are
+      -- indexed by position now; every read by position asks for one.
+      DROP INDEX events_position;
+      CREATE UNIQUE INDEX events_position ON events(position) WHERE position IS NOT NULL;
+      -- the unpublished events in insert order, read through the index that holds only them: a bitmap scan
+      -- visits every superseded version's heap page again on each publish, an index scan marks them dead
+      -- once and steps over them after
+      ALTER FUNCTION publish_events(integer) SET enable_bitmapscan = off;
+    `,
+  },
 ];
