@@ -260,18 +260,18 @@ describe.runIf(haproxyInstalled() && engine === 'postgres')(
           onAnswer: (answer) => answer.status === 429 && spent(),
         });
         await Promise.race([refused, guesses]);
-        // the bucket refills one token each 100 ms, which the tenant or a guess takes, whichever comes first:
-        // on a loaded machine a single request of the tenant once came first (200); five in a row while the
-        // guesser floods cannot all be served
-        const answers = [];
-        for (let i = 0; i < 5; i++) {
-          answers.push(
-            await rawRequest(naiveProxy.url, 'GET', '/api/open/runs?limit=1', {
+        // the bucket refills one token each 100 ms, which the tenant or a guess takes, whichever comes first;
+        // once one of the tenant's requests is served its token is remembered and no longer paced, so five
+        // sent one after another were all served when the first came first (seen in CI). Five at once while
+        // the guesser floods meet the spent bucket together: they cannot all be served
+        const answers = await Promise.all(
+          Array.from({ length: 5 }, () =>
+            rawRequest(naiveProxy.url, 'GET', '/api/open/runs?limit=1', {
               localAddress: '127.0.0.3',
               headers: { authorization: `Bearer ${naive.tenant.token}` },
             }),
-          );
-        }
+          ),
+        );
         await guesses;
         const refusedAnswers = answers.filter((answer) => answer.status === 429);
         expect(refusedAnswers.length, JSON.stringify(answers.map((a) => a.status))).toBeGreaterThan(0);
