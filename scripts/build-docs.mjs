@@ -2,22 +2,32 @@
 // The references the server shows: the public one (dist/docs/index.html) and the public contract
 // (dist/openapi.public.yaml) without the platform's admin operations, which the public listener does not
 // serve; and the whole contract's reference for the admin listener (dist/docs/admin.html).
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
+const cli = ['node_modules/@redocly/cli/bin/cli.js'];
+const options = {
+  stdio: ['ignore', 'ignore', 'inherit'],
+  env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+};
 const redocly = (...args) => {
-  const result = spawnSync(process.execPath, ['node_modules/@redocly/cli/bin/cli.js', ...args], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
-  });
+  const result = spawnSync(process.execPath, [...cli, ...args], options);
   if (result.status !== 0) process.exit(result.status ?? 1);
 };
 
 const work = mkdtempSync(path.join(tmpdir(), 'ota-docs-'));
 try {
   mkdirSync('dist/docs', { recursive: true });
+  // the admin reference needs nothing of the public one's steps: it is built beside them
+  const admin = spawn(
+    process.execPath,
+    [...cli, 'build-docs', 'openapi.yaml', '--output', 'dist/docs/admin.html'],
+    options,
+  );
+  const adminDone = once(admin, 'exit');
   const full = path.join(work, 'full.json');
   redocly('bundle', 'openapi.yaml', '--ext', 'json', '-o', full);
   const contract = JSON.parse(readFileSync(full, 'utf8'));
@@ -45,7 +55,8 @@ try {
     'dist/openapi.public.yaml',
   );
   redocly('build-docs', 'dist/openapi.public.yaml', '--output', 'dist/docs/index.html');
-  redocly('build-docs', 'openapi.yaml', '--output', 'dist/docs/admin.html');
+  const [adminStatus] = await adminDone;
+  if (adminStatus !== 0) process.exit(adminStatus ?? 1);
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm start` and `npm run worker` build dist/ only when a source is newer than the last build, and say so
 // in one line (the compiler and redocly are quiet unless they fail).
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -30,15 +30,23 @@ function newest(entry) {
 const builtAt = existsSync(stamp) ? statSync(stamp).mtimeMs : 0;
 if (sources.some((entry) => newest(entry) > builtAt)) {
   const started = Date.now();
-  for (const script of ['build:code', 'docs']) {
-    const result = spawnSync('npm', ['run', '--silent', script], {
-      cwd: root,
-      encoding: 'utf8',
-      shell: false,
-    });
-    if (result.status !== 0) {
-      process.stderr.write(`${result.stdout}${result.stderr}build failed (npm run ${script})\n`);
-      process.exit(result.status ?? 1);
+  // the code and the docs are built side by side: every test run and first start waits for the slower
+  const results = await Promise.all(
+    ['build:code', 'docs'].map(
+      (script) =>
+        new Promise((resolve) => {
+          const child = spawn('npm', ['run', '--silent', script], { cwd: root, shell: false });
+          let output = '';
+          child.stdout.on('data', (chunk) => (output += chunk));
+          child.stderr.on('data', (chunk) => (output += chunk));
+          child.on('close', (status) => resolve({ script, status, output }));
+        }),
+    ),
+  );
+  for (const { script, status, output } of results) {
+    if (status !== 0) {
+      process.stderr.write(`${output}build failed (npm run ${script})\n`);
+      process.exit(status ?? 1);
     }
   }
   writeFileSync(stamp, new Date().toISOString());
