@@ -119,7 +119,7 @@ function jobsOf(role: Role, services: Services, store: Store): Job[] {
 
 /**
  * The one wiring of a process: the blob store (checked), the database, the services over them, and the
- * jobs of its role. Each entry point (start/server.ts, start/worker.ts, cli/admin.ts) builds its runtime
+ * jobs of its role. Each entry point (start/server.ts, start/worker.ts, cli/admin-commands.ts) builds its runtime
  * here and only adds what is its own (HTTP, signals, a command).
  */
 export async function createRuntime(config: Config, role: Role, logger: Logger): Promise<Runtime> {

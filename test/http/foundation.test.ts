@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { OpenAPIBackend } from 'openapi-backend';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONTRACT_PATH } from '../../src/paths.js';
+import { contractDocument } from '../../src/http/contract-document.js';
 import { type Scope, SCOPES } from '../../src/tenants/scopes.js';
 import { newToken } from '../../src/tenants/tokens.js';
 import { type Harness, startHarness } from '../helpers/harness.js';
@@ -73,7 +73,7 @@ afterAll(async () => {
 
 describe('contract coverage', () => {
   it('lists every authenticated operation of openapi.yaml', async () => {
-    const api = new OpenAPIBackend({ definition: CONTRACT_PATH, quick: true });
+    const api = new OpenAPIBackend({ definition: contractDocument(), quick: true });
     await api.init();
     const authed = api.router
       .getOperations()
