@@ -170,10 +170,13 @@ export async function seedLedger(dataDir: string, tenants: number, total: number
     for (let from = 0; from < perTenant; from += 20_000)
       batch(t.tenantId, from, Math.min(perTenant, from + 20_000));
   }
-  db.exec('DELETE FROM ledger_daily');
+  db.exec('DELETE FROM ledger_days');
   db.exec(
-    `INSERT INTO ledger_daily (tenant_id, day, type, amount, tx_count)
-     SELECT tenant_id, substr(occurred_at, 1, 10), type, SUM(amount), COUNT(*) FROM ledger GROUP BY 1, 2, 3`,
+    `INSERT INTO ledger_days (tenant_id, day, tech, ecosystem, tech_count, ecosystem_count)
+     SELECT tenant_id, substr(occurred_at, 1, 10),
+       COALESCE(SUM(amount) FILTER (WHERE type = 'tech'), 0), COALESCE(SUM(amount) FILTER (WHERE type = 'ecosystem'), 0),
+       COUNT(*) FILTER (WHERE type = 'tech'), COUNT(*) FILTER (WHERE type = 'ecosystem')
+     FROM ledger GROUP BY 1, 2`,
   );
   db.exec('DELETE FROM ledger_totals');
   db.exec(

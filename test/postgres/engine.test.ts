@@ -96,6 +96,62 @@ describe('migrations', () => {
     expect(JSON.parse(after!.body).data.options).toEqual({});
     expect((await store.events.list(tenantId, 'run.created', 10))!.items).toEqual([body]);
   });
+
+  it("migration 13 keeps every day's sums and counts of both types", async () => {
+    const url = await freshDatabase();
+    const store = await open(url);
+    const tenant = await new Tenants(store, systemClock).create('ledger-days');
+    const entry = (i: number, type: 'tech' | 'ecosystem', amount: number, day: string) => ({
+      id: randomUUID(),
+      tenant_id: tenant.tenant_id,
+      type,
+      amount,
+      currency: 'USD',
+      description: '',
+      source: 'import' as const,
+      run_id: null,
+      external_id: `days-${i}`,
+      occurred_at: `${day}T10:00:00.000Z`,
+      created_at: `${day}T10:00:00.000Z`,
+    });
+    await store.ledger.append([
+      entry(1, 'tech', 500, '2026-03-01'),
+      entry(2, 'tech', 700, '2026-03-01'),
+      entry(3, 'ecosystem', -120, '2026-03-01'),
+      entry(4, 'tech', 300, '2026-03-02'),
+      entry(5, 'ecosystem', 900, '2026-03-03'),
+    ]);
+    const reads = async () => ({
+      daily: (await store.ledger.overview(tenant.tenant_id, '2026-03-01', '2026-03-31')).daily,
+      counts: await Promise.all(
+        [undefined, 'tech' as const, 'ecosystem' as const].map(
+          async (type) =>
+            (await store.ledger.list(tenant.tenant_id, { type, startDate: '2026-03-02' }, 10, 0)).total,
+        ),
+      ),
+    });
+    const expected = {
+      daily: [
+        { day: '2026-03-01', tech: 1200, ecosystem: -120 },
+        { day: '2026-03-02', tech: 300, ecosystem: 0 },
+        { day: '2026-03-03', tech: 0, ecosystem: 900 },
+      ],
+      counts: [2, 1, 1],
+    };
+    expect(await reads()).toEqual(expected);
+    // the sums as migration 12 left them (a row per day and type), then the migration
+    await sql(
+      url,
+      `CREATE TABLE ledger_daily (tenant_id text COLLATE "C" NOT NULL, day text COLLATE "C" NOT NULL,
+         type text COLLATE "C" NOT NULL, amount bigint NOT NULL, tx_count bigint NOT NULL,
+         PRIMARY KEY (tenant_id, day, type));
+       INSERT INTO ledger_daily SELECT tenant_id, substr(occurred_at, 1, 10), type, SUM(amount), COUNT(*)
+         FROM ledger GROUP BY 1, 2, 3;
+       DROP TABLE ledger_days;`,
+    );
+    await sql(url, migrations.find((m) => m.version === 13)!.sql);
+    expect(await reads()).toEqual(expected);
+  });
 });
 
 describe('unfiltered deep pages', () => {

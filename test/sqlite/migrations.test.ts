@@ -188,4 +188,73 @@ describe('upgrading a database that already holds runs', () => {
       await upgraded.close();
     }
   });
+
+  it("migration 21 keeps every day's sums and counts of both types, and the reads and writes after it agree", async () => {
+    const old = path.join(dir, 'old');
+    mkdirSync(old);
+    const db = new Database(path.join(old, 'open-tenant.sqlite'));
+    migrate(
+      db,
+      migrations.filter((m) => m.version <= 20),
+    );
+    db.prepare(
+      `INSERT INTO tenants (id, name, currency, price_per_point, run_seq, created_at) VALUES ('t1', 'old', 'USD', 10, 0, ?)`,
+    ).run('2026-01-01T00:00:00.000Z');
+    const insert = db.prepare(
+      `INSERT INTO ledger (id, tenant_id, type, amount, currency, description, source, occurred_at, created_at)
+       VALUES (?, 't1', ?, ?, 'USD', '', 'import', ?, ?)`,
+    );
+    // a day with both types, a day with tech only, a day with ecosystem only (a refund among them)
+    const rows: [string, number, string][] = [
+      ['tech', 500, '2026-03-01T08:00:00.000Z'],
+      ['tech', 700, '2026-03-01T09:00:00.000Z'],
+      ['ecosystem', -120, '2026-03-01T10:00:00.000Z'],
+      ['tech', 300, '2026-03-02T10:00:00.000Z'],
+      ['ecosystem', 900, '2026-03-03T10:00:00.000Z'],
+    ];
+    for (const [type, amount, occurred] of rows) insert.run(randomUUID(), type, amount, occurred, occurred);
+    db.exec(`INSERT INTO ledger_daily (tenant_id, day, type, amount, tx_count)
+      SELECT tenant_id, substr(occurred_at, 1, 10), type, SUM(amount), COUNT(*) FROM ledger GROUP BY 1, 2, 3`);
+    db.exec(`INSERT INTO ledger_totals (tenant_id, type, amount, abs_amount, tx_count, latest_at)
+      SELECT tenant_id, type, SUM(amount), SUM(ABS(amount)), COUNT(*), MAX(occurred_at) FROM ledger GROUP BY 1, 2`);
+    db.close();
+
+    const upgraded = openSqliteStore(old, runLifecycle);
+    try {
+      const overview = await upgraded.ledger.overview('t1', '2026-03-01', '2026-03-31');
+      expect(overview.daily).toEqual([
+        { day: '2026-03-01', tech: 1200, ecosystem: -120 },
+        { day: '2026-03-02', tech: 300, ecosystem: 0 },
+        { day: '2026-03-03', tech: 0, ecosystem: 900 },
+      ]);
+      const counted = (type?: 'tech' | 'ecosystem') =>
+        upgraded.ledger.list('t1', { type, startDate: '2026-03-02', endDate: '2026-03-03' }, 10, 0);
+      expect([
+        (await counted()).total,
+        (await counted('tech')).total,
+        (await counted('ecosystem')).total,
+      ]).toEqual([2, 1, 1]);
+      // an entry after the upgrade lands on the day's one row
+      await upgraded.ledger.append([
+        {
+          id: randomUUID(),
+          tenant_id: 't1',
+          type: 'ecosystem',
+          amount: 40,
+          currency: 'USD',
+          description: '',
+          source: 'import',
+          run_id: null,
+          external_id: 'after-21',
+          occurred_at: '2026-03-02T12:00:00.000Z',
+          created_at: '2026-03-02T12:00:00.000Z',
+        },
+      ]);
+      const after = await upgraded.ledger.overview('t1', '2026-03-02', '2026-03-02');
+      expect(after.daily).toEqual([{ day: '2026-03-02', tech: 300, ecosystem: 40 }]);
+      expect((await counted('ecosystem')).total).toBe(2);
+    } finally {
+      await upgraded.close();
+    }
+  });
 });

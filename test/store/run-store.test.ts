@@ -177,12 +177,16 @@ describe('the daily ledger sums never drift from the ledger', () => {
     });
 
     const exact = await opened.query(
-      `SELECT substr(occurred_at, 1, 10) AS day, type, SUM(amount) AS amount, COUNT(*) AS n
-       FROM ledger WHERE tenant_id = ? GROUP BY 1, 2 ORDER BY 1, 2`,
+      `SELECT substr(occurred_at, 1, 10) AS day,
+         COALESCE(SUM(amount) FILTER (WHERE type = 'tech'), 0) AS tech,
+         COALESCE(SUM(amount) FILTER (WHERE type = 'ecosystem'), 0) AS ecosystem,
+         COUNT(*) FILTER (WHERE type = 'tech') AS tech_count,
+         COUNT(*) FILTER (WHERE type = 'ecosystem') AS ecosystem_count
+       FROM ledger WHERE tenant_id = ? GROUP BY 1 ORDER BY 1`,
       [tenantId],
     );
     const kept = await opened.query(
-      'SELECT day, type, amount, tx_count AS n FROM ledger_daily WHERE tenant_id = ? ORDER BY 1, 2',
+      'SELECT day, tech, ecosystem, tech_count, ecosystem_count FROM ledger_days WHERE tenant_id = ? ORDER BY 1',
       [tenantId],
     );
     expect(kept).toEqual(exact);

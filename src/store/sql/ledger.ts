@@ -12,6 +12,13 @@ import { type SqlDialect, type SqlSession, type SqlValue, TEXT } from './dialect
 
 const OF_TENANT = `tenant_id = ${TEXT}`;
 
+/** The column of `ledger_days` that counts a type's rows, or the sum that counts every row. */
+const DAY_COUNT = {
+  tech: 'tech_count',
+  ecosystem: 'ecosystem_count',
+  all: 'tech_count + ecosystem_count',
+} as const;
+
 /** From this offset on, a page's skipped rows are read from the index alone. */
 const DEEP_OFFSET = 200;
 
@@ -58,11 +65,22 @@ export async function writeLedger(
     ],
   );
   if (inserted === 0) return false;
+  const tech = entry.type === 'tech';
   await tx.run(
-    `INSERT INTO ledger_daily (tenant_id, day, type, amount, tx_count) VALUES (?, ?, ?, ?, 1)
-     ON CONFLICT (tenant_id, day, type) DO UPDATE SET amount = ledger_daily.amount + excluded.amount,
-       tx_count = ledger_daily.tx_count + 1`,
-    [entry.tenant_id, entry.occurred_at.slice(0, 10), entry.type, entry.amount],
+    `INSERT INTO ledger_days (tenant_id, day, tech, ecosystem, tech_count, ecosystem_count)
+     VALUES (?, ?, ?, ?, ?, ?)
+     ON CONFLICT (tenant_id, day) DO UPDATE SET tech = ledger_days.tech + excluded.tech,
+       ecosystem = ledger_days.ecosystem + excluded.ecosystem,
+       tech_count = ledger_days.tech_count + excluded.tech_count,
+       ecosystem_count = ledger_days.ecosystem_count + excluded.ecosystem_count`,
+    [
+      entry.tenant_id,
+      entry.occurred_at.slice(0, 10),
+      tech ? entry.amount : 0,
+      tech ? 0 : entry.amount,
+      tech ? 1 : 0,
+      tech ? 0 : 1,
+    ],
   );
   await tx.run(
     `INSERT INTO ledger_totals (tenant_id, type, amount, abs_amount, tx_count, latest_at) VALUES (?, ?, ?, ?, 1, ?)
@@ -94,28 +112,34 @@ export function sqlLedger(sql: SqlDialect): LedgerRepo {
     async list(tenantId, filter: LedgerFilter, limit, offset) {
       const where = [OF_TENANT];
       const whereValues: SqlValue[] = [tenantId];
-      // the count comes from the daily sums, or without a date bound from the all-time totals
-      const dayWhere = [OF_TENANT];
-      const dayValues: SqlValue[] = [tenantId];
+      // the count comes from the daily sums (a column per type), or without a date bound from the
+      // all-time totals (a row per type)
+      const byDay = Boolean(filter.startDate || filter.endDate);
+      const countWhere = [OF_TENANT];
+      const countValues: SqlValue[] = [tenantId];
       if (filter.type) {
         where.push(`type = ${TEXT}`);
         whereValues.push(filter.type);
-        dayWhere.push(`type = ${TEXT}`);
-        dayValues.push(filter.type);
+        if (!byDay) {
+          countWhere.push(`type = ${TEXT}`);
+          countValues.push(filter.type);
+        }
       }
       if (filter.startDate) {
         where.push(`occurred_at >= ${TEXT}`);
         whereValues.push(dayStart(filter.startDate));
-        dayWhere.push(`day >= ${TEXT}`);
-        dayValues.push(filter.startDate);
+        countWhere.push(`day >= ${TEXT}`);
+        countValues.push(filter.startDate);
       }
       if (filter.endDate) {
         where.push(`occurred_at < ${TEXT}`);
         whereValues.push(nextDayStart(filter.endDate));
-        dayWhere.push(`day <= ${TEXT}`);
-        dayValues.push(filter.endDate);
+        countWhere.push(`day <= ${TEXT}`);
+        countValues.push(filter.endDate);
       }
-      const counted = filter.startDate || filter.endDate ? 'ledger_daily' : 'ledger_totals';
+      const [countColumn, countTable] = byDay
+        ? [DAY_COUNT[filter.type ?? 'all'], 'ledger_days']
+        : ['tx_count', 'ledger_totals'];
       const matching = `FROM ledger WHERE ${where.join(' AND ')} ORDER BY occurred_at DESC, id DESC
         LIMIT ${sql.text.pageBound('?')} OFFSET ${sql.text.pageBound('?')}`;
       // a first page reads its rows straight from the index's order (half the time of the form below on
@@ -130,8 +154,9 @@ export function sqlLedger(sql: SqlDialect): LedgerRepo {
       const rows = await sql.all<{ record: TransactionJson | null; total: number | null }>(
         `SELECT record, CAST(NULL AS bigint) AS total FROM (${page}) p
          UNION ALL
-         SELECT NULL, CAST(COALESCE(SUM(tx_count), 0) AS bigint) FROM ${counted} WHERE ${dayWhere.join(' AND ')}`,
-        [...whereValues, limit, offset, ...dayValues],
+         SELECT NULL, CAST(COALESCE(SUM(${countColumn}), 0) AS bigint) FROM ${countTable}
+         WHERE ${countWhere.join(' AND ')}`,
+        [...whereValues, limit, offset, ...countValues],
       );
       const items: TransactionJson[] = [];
       let total = 0;
@@ -156,9 +181,8 @@ export function sqlLedger(sql: SqlDialect): LedgerRepo {
            CAST(COALESCE(SUM(tx_count), 0) AS bigint) AS count
          FROM ledger_totals WHERE ${OF_TENANT}
          UNION ALL
-         SELECT 'day', day, CAST(COALESCE(SUM(amount) FILTER (WHERE type = 'tech'), 0) AS bigint),
-           CAST(COALESCE(SUM(amount) FILTER (WHERE type = 'ecosystem'), 0) AS bigint), 0
-         FROM ledger_daily WHERE ${OF_TENANT} AND day >= ${TEXT} AND day <= ${TEXT} GROUP BY day
+         SELECT 'day', day, tech, ecosystem, 0
+         FROM ledger_days WHERE ${OF_TENANT} AND day >= ${TEXT} AND day <= ${TEXT}
          UNION ALL
          SELECT 'currency', (SELECT currency FROM tenants WHERE id = ${TEXT}), 0, 0, 0`,
         [tenantId, tenantId, fromDay, toDay, tenantId],

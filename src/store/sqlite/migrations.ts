@@ -595,4 +595,30 @@ export const migrations: Migration[] = [
         WHERE ledger.tenant_id = ledger_totals.tenant_id AND ledger.type = ledger_totals.type);
     `,
   },
+  {
+    version: 21,
+    name: "one row of daily sums per tenant and day, both types' sums and counts side by side",
+    sql: `
+      -- The dashboard reads ~60 days of sums and the transactions page counts ~90: with a row per type they
+      -- read twice the rows and the dashboard summed them per day (at 10,000 ledger rows a tenant, 37 against
+      -- 13 us for the dashboard's days, 15 against 6.5 us for a count).
+      CREATE TABLE ledger_days (
+        tenant_id TEXT NOT NULL,
+        day TEXT NOT NULL,
+        tech INTEGER NOT NULL,
+        ecosystem INTEGER NOT NULL,
+        tech_count INTEGER NOT NULL,
+        ecosystem_count INTEGER NOT NULL,
+        PRIMARY KEY (tenant_id, day)
+      ) STRICT, WITHOUT ROWID;
+      INSERT INTO ledger_days (tenant_id, day, tech, ecosystem, tech_count, ecosystem_count)
+        SELECT tenant_id, day,
+          COALESCE(SUM(amount) FILTER (WHERE type = 'tech'), 0),
+          COALESCE(SUM(amount) FILTER (WHERE type = 'ecosystem'), 0),
+          COALESCE(SUM(tx_count) FILTER (WHERE type = 'tech'), 0),
+          COALESCE(SUM(tx_count) FILTER (WHERE type = 'ecosystem'), 0)
+        FROM ledger_daily GROUP BY tenant_id, day;
+      DROP TABLE ledger_daily;
+    `,
+  },
 ];
