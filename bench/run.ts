@@ -23,7 +23,7 @@ import { bearer, median, round, type Row } from './common.js';
 import { runtimes } from './runtimes.js';
 import { webhooks } from './webhooks.js';
 import { scaleOut } from './scale-out.js';
-import { createTenant, referenceCopy, seedLedger, seedRuns } from './seed.js';
+import { createTenant, referenceCopy, type SeededTenant, seedLedger, seedRuns } from './seed.js';
 import { postgresQuery, type SeededPostgresTenant, seedPostgresRuns } from './seed-postgres.js';
 
 /**
@@ -318,46 +318,56 @@ end`;
 
 /**
  * Scenario 3: the revenue reads as users wait on them, against the run list on the same server in the same
- * rounds: 100 tenants, each request a random one's; the run list a page of 20 of a tenant's 300 runs.
+ * rounds: 100 tenants, each request a random one's. The yardstick is the run list sent the same way: a page of
+ * 20 of a random one of 100 tenants' 300 runs, the token set per request by the same wrk Lua. (Until
+ * 2026-11-28 it was one tenant's page with a fixed header: wrk's per-request Lua alone moves the same
+ * request's p99 about 2x and its req/s about 6%, so the ratio measured the load generator as much as the
+ * reads; that figure is still printed beside.)
  */
 async function revenue() {
   for (const total of [SIZES.ledgerSmall, SIZES.ledgerLarge]) {
     const dir = path.join(work, `ledger-${total}`);
     const tenants = await seedLedger(dir, 100, total);
-    const beside = await seedRuns(dir, `runs-beside-${total}`, 300);
+    const runTenants: SeededTenant[] = [];
+    for (let i = 0; i < 100; i++) runTenants.push(await seedRuns(dir, `runs-beside-${total}-${i}`, 300));
     const api = await startApi(dir, port(), { EMBEDDED_WORKER: 'false' }, { pinned: true });
     const label = `${total / 1000}k rows / 100 tenants`;
     const since = new Date(Date.now() - 90 * 86_400_000).toISOString().slice(0, 10);
-    const routes = {
-      dashboard: '/api/open/finance/dashboard',
-      'transactions (tech, 90 days, page 3)': `/api/open/finance/transactions?transaction_type=tech&start_date=${since}&page=3&page_size=20`,
-    };
     const listRoute = '/api/open/runs?limit=20';
-    // the first measured round must not pay for the JIT
-    await run(api, listRoute, bearer(beside.token), { durationS: 1 });
-    for (const route of Object.values(routes))
-      await load({
+    const routes: Record<string, { route: string; tenants: SeededTenant[] }> = {
+      dashboard: { route: '/api/open/finance/dashboard', tenants },
+      'transactions (tech, 90 days, page 3)': {
+        route: `/api/open/finance/transactions?transaction_type=tech&start_date=${since}&page=3&page_size=20`,
+        tenants,
+      },
+    };
+    const randomTenant = (
+      route: string,
+      of: SeededTenant[],
+      { warmupS = SIZES.warmupS, durationS = SIZES.durationS } = {},
+    ) =>
+      load({
         url: `${api.url}${route}`,
         connections: CONNECTIONS,
-        warmupS: 0,
-        durationS: 1,
+        warmupS,
+        durationS,
         serverPid: api.child.pid!,
-        requestLua: randomTenantLua(tenants),
+        requestLua: randomTenantLua(of),
       });
+    // the first measured round must not pay for the JIT
+    await run(api, listRoute, bearer(runTenants[0]!.token), { durationS: 1 });
+    await randomTenant(listRoute, runTenants, { warmupS: 0, durationS: 1 });
+    for (const { route, tenants: of } of Object.values(routes))
+      await randomTenant(route, of, { warmupS: 0, durationS: 1 });
     const lists: LoadResult[] = [];
+    const fixedLists: LoadResult[] = [];
     const measured = new Map<string, { results: LoadResult[]; ratios: number[] }>();
     for (let r = 0; r < SIZES.rounds; r++) {
-      const list = await run(api, listRoute, bearer(beside.token));
+      fixedLists.push(await run(api, listRoute, bearer(runTenants[0]!.token)));
+      const list = await randomTenant(listRoute, runTenants);
       lists.push(list);
-      for (const [what, route] of Object.entries(routes)) {
-        const o = await load({
-          url: `${api.url}${route}`,
-          connections: CONNECTIONS,
-          warmupS: SIZES.warmupS,
-          durationS: SIZES.durationS,
-          serverPid: api.child.pid!,
-          requestLua: randomTenantLua(tenants),
-        });
+      for (const [what, { route, tenants: of }] of Object.entries(routes)) {
+        const o = await randomTenant(route, of);
         const m = measured.get(what) ?? { results: [], ratios: [] };
         m.results.push(o);
         m.ratios.push(o.rps / list.rps);
@@ -366,6 +376,7 @@ async function revenue() {
     }
     const listRps = median(lists.map((l) => l.rps));
     const listP99 = median(lists.map((l) => l.p99));
+    const fixed = `one tenant's page, fixed header: ${Math.round(median(fixedLists.map((l) => l.rps)))} req/s, p99 ${round(median(fixedLists.map((l) => l.p99)))} ms`;
     for (const [what, { results, ratios }] of measured) {
       const ratio = median(ratios);
       const p99 = median(results.map((o) => o.p99));
@@ -375,7 +386,7 @@ async function revenue() {
         rps: median(results.map((o) => o.rps)),
         p50: median(results.map((o) => o.p50)),
         p99,
-        value: `run list on the same server ${Math.round(listRps)} req/s, p99 ${round(listP99)} ms`,
+        value: `run list of a random tenant on the same server ${Math.round(listRps)} req/s, p99 ${round(listP99)} ms (${fixed})`,
         ratio,
         target: '>= 0.8x run list, p99 <= 2x',
         met: ratio >= 0.8 && p99 <= 2 * listP99,
