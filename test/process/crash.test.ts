@@ -10,6 +10,7 @@ import {
   finished,
   pollRun,
   port,
+  runInSlices,
   startServerProcess,
   startWorkerProcess,
   tempDataDir,
@@ -19,6 +20,9 @@ import {
 } from '../helpers/processes.js';
 
 const { started, dirs } = cleanedAfterEach();
+/** How a test reads its run, as a tenant would. */
+const look = (url: string, token: string, runId: string) => async () =>
+  (await call(url, token, 'GET', `/api/open/runs/${runId}`)).body.data;
 // A worker's death is a database matter: on S3 (the s3 project) test/s3/scale.test.ts kills a worker
 // mid-run through the whole deployment, and these two run on the local engines only.
 const workerDeaths = describe.skipIf(blobEngine === 's3');
@@ -33,7 +37,7 @@ workerDeaths('a worker killed mid-run', () => {
     // the API alone: runs are left to separate worker processes
     const server = await startServerProcess(dataDir, port(), { PARSER_THREADS: '0' });
     started.push(server);
-    // enough pages that the worker is still at it when the test kills it (PDFium reads ~500 pages/s here)
+    // the worker runs in slices until it has done some pages (runInSlices), so it is mid-run when killed
     const pages = 1000;
     const fileId = await uploadWhole(server.url, tenant.token, await textPdf(pages));
     const run = (await call(server.url, tenant.token, 'POST', '/api/open/runs', { file_id: fileId })).body
@@ -41,12 +45,18 @@ workerDeaths('a worker killed mid-run', () => {
 
     // short enough that the second worker takes the run over soon after the kill; long enough that a worker
     // starved of CPU on a loaded machine still renews it (at 1 s, a run on a machine loaded past the suite's
-    // own load once ended 'failed' before the kill)
-    const workerEnv = { RUN_LEASE_MS: '3000', PARSER_THREADS: '1' };
+    // own load once ended 'failed' before the kill); and tasks that may take long, as the worker runs in
+    // slices (a stopped process's timers still count the time)
+    const workerEnv = { RUN_LEASE_MS: '3000', PARSER_THREADS: '1', TASK_TIMEOUT_MS: '120000' };
     const first = startWorkerProcess(dataDir, workerEnv);
     started.push(first);
-    const seen = await pollRun(server.url, tenant.token, run.id, (r) => r.completed_tasks >= 20, 30_000);
-    expect(seen.status).toBe('running');
+    const seen = await runInSlices(
+      first,
+      look(server.url, tenant.token, run.id),
+      (r) => r.completed_tasks >= 20,
+      30_000,
+    );
+    expect(seen.status, JSON.stringify(seen)).toBe('running');
     expect(seen.completed_tasks).toBeLessThan(pages);
     await first.kill('SIGKILL');
 
@@ -79,7 +89,7 @@ workerDeaths('a worker stopped with SIGTERM mid-run', () => {
     };
     const server = await startServerProcess(dataDir, port(), { PARSER_THREADS: '0' });
     started.push(server);
-    // enough pages that the worker is still at it when the test stops it (PDFium reads ~500 pages/s here)
+    // the worker runs in slices until it has done some pages (runInSlices), so it is mid-run when stopped
     const pages = 1000;
     const fileId = await uploadWhole(server.url, tenant.token, await textPdf(pages));
     const run = (await call(server.url, tenant.token, 'POST', '/api/open/runs', { file_id: fileId })).body
@@ -89,9 +99,17 @@ workerDeaths('a worker stopped with SIGTERM mid-run', () => {
     const workerEnv = { RUN_LEASE_MS: '120000', PARSER_THREADS: '1', TASK_TIMEOUT_MS: '120000' };
     const first = startWorkerProcess(dataDir, workerEnv);
     started.push(first);
-    const seen = await pollRun(server.url, tenant.token, run.id, (r) => r.completed_tasks >= 10, 30_000);
+    const seen = await runInSlices(
+      first,
+      look(server.url, tenant.token, run.id),
+      (r) => r.completed_tasks >= 10,
+      30_000,
+    );
     expect(seen.status, JSON.stringify(seen)).toBe('running');
-    await first.kill('SIGTERM');
+    // the signal waits while the worker is stopped, and is its first news once it continues
+    const exited = first.kill('SIGTERM');
+    first.child.kill('SIGCONT');
+    await exited;
     expect(first.child.exitCode).toBe(0);
 
     const second = startWorkerProcess(dataDir, workerEnv);
