@@ -14,6 +14,7 @@ import {
   call,
   finished,
   pollRun,
+  runInSlices,
   port,
   queryDeployment,
   type Started,
@@ -25,7 +26,8 @@ import {
 
 const PART = partSize(0);
 const apiEnv = { PARSER_THREADS: '0', UPLOAD_PART_SIZE: String(PART) };
-const workerEnv = { PARSER_THREADS: '1', RUN_LEASE_MS: '1000' };
+// tasks may take long: the kill test runs its first worker in slices, and a stopped process's timers count on
+const workerEnv = { PARSER_THREADS: '1', RUN_LEASE_MS: '1000', TASK_TIMEOUT_MS: '120000' };
 
 let dataDir: string;
 let haproxyDir: string;
@@ -201,8 +203,10 @@ describe('two API processes behind HAProxy, two workers, PostgreSQL and S3', () 
     const run = (await call(haproxy.url, token, 'POST', '/api/open/runs', { file_id: fileId })).body.data;
     const first = startWorkerProcess(dataDir, workerEnv);
     workers.push(first);
-    const seen = await pollRun(haproxy.url, token, run.id, (r) => r.completed_tasks >= 20, 30_000);
-    expect(seen.status).toBe('running');
+    // in slices until it has done some pages: on a fast machine the whole run takes under a second
+    const look = async () => (await call(haproxy.url, token, 'GET', `/api/open/runs/${run.id}`)).body.data;
+    const seen = await runInSlices(first, look, (r) => r.completed_tasks >= 20, 30_000);
+    expect(seen.status, JSON.stringify(seen)).toBe('running');
     workers.push(startWorkerProcess(dataDir, workerEnv));
     await first.kill('SIGKILL');
 
