@@ -234,26 +234,35 @@ export async function pollRun(
 export const finished = (run: RunState) => ['succeeded', 'failed', 'cancelled'].includes(run.status);
 
 /**
- * Lets a worker process run only in slices of `sliceMs` (SIGCONT, then SIGSTOP) until `reached` holds for
- * the run it works on, and leaves it stopped there. However fast the machine, the test looks at the run
- * between two slices: the run cannot finish between the moment the test sees it in progress and the moment
- * it acts on that (a 1,000-page run once took 0.4 s on a fast machine, less than a progress write and a
- * poll). A run that finished anyway, or the time running out, returns too: the caller's expectations say so.
+ * Watches a worker process until it starts the run, then lets it go on only in slices of `runMs` with pauses
+ * of `pausedMs` (SIGCONT, SIGSTOP) until `reached` holds for the run, and leaves it stopped there. However fast
+ * the machine, the test looks at the run while the worker is stopped: the run cannot finish between the look
+ * and what the test does next (a 1,000-page run once took 0.4 s on a fast machine, less than a progress write
+ * and a poll). The pauses stretch the run on the clock, so its progress writes (every 250 ms of wall time)
+ * come after less work each. A run that finished anyway, or the time running out, returns too: the caller's
+ * expectations say so.
  */
 export async function runInSlices(
   worker: Started,
   look: () => Promise<RunState>,
   reached: (run: RunState) => boolean,
   timeoutMs: number,
-  sliceMs = 50,
+  { runMs = 20, pausedMs = 80 } = {},
 ): Promise<RunState> {
   const deadline = Date.now() + timeoutMs;
+  // from the claim to the end the run takes hundreds of ms; a look takes a few
+  let run = await look();
+  while (run.status === 'queued' && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    run = await look();
+  }
   for (;;) {
     worker.child.kill('SIGSTOP');
-    const run = await look();
+    if (run.status === 'running') run = await look();
     if (reached(run) || finished(run) || Date.now() > deadline) return run;
+    await new Promise((resolve) => setTimeout(resolve, pausedMs));
     worker.child.kill('SIGCONT');
-    await new Promise((resolve) => setTimeout(resolve, sliceMs));
+    await new Promise((resolve) => setTimeout(resolve, runMs));
   }
 }
 
