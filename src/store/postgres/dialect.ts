@@ -54,6 +54,7 @@ const POSTGRES_TEXT: SqlText = {
   contains: (text: string, part: string) => `strpos(${text}, ${part}) > 0`,
   indexedBy: () => '',
   pageBound: (placeholder: string) => placeholder,
+  rowKey: 'id',
 };
 
 function firstValue<T>(row: Record<string, T>): T {

@@ -147,7 +147,8 @@ export function sqlLedger(sql: SqlDialect): LedgerRepo {
       const page =
         offset < DEEP_OFFSET
           ? `SELECT record ${matching}`
-          : `SELECT record FROM ledger WHERE id IN (SELECT id ${matching}) ORDER BY occurred_at DESC, id DESC`;
+          : `SELECT record FROM ledger WHERE ${sql.text.rowKey} IN (SELECT ${sql.text.rowKey} ${matching})
+             ORDER BY occurred_at DESC, id DESC`;
       // the page and its total in one statement: one snapshot on PostgreSQL (an append committed in between
       // cannot be counted without being listed), one read on SQLite (a fifth less than two). The total is
       // the row without a record; the page's rows come first, in their order.

@@ -37,6 +37,7 @@ const SQLITE_TEXT: SqlText = {
   contains: (text: string, part: string) => `instr(${text}, ${part}) > 0`,
   indexedBy: (index: string) => ` INDEXED BY ${index}`,
   pageBound: (placeholder: string) => `+${placeholder}`,
+  rowKey: 'rowid',
 };
 
 export class SqliteDialect implements SqlDialect {
