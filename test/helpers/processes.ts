@@ -215,6 +215,10 @@ export interface RunState {
   completed_tasks: number;
 }
 
+/** Reads a run as its tenant does. */
+export const runReader = (url: string, token: string, runId: string) => async () =>
+  (await call(url, token, 'GET', `/api/open/runs/${runId}`)).body.data;
+
 /** Polls a run until `done` holds for it (or the time is up) and returns its last state. */
 export async function pollRun(
   url: string,
@@ -223,9 +227,17 @@ export async function pollRun(
   done: (run: RunState) => boolean,
   timeoutMs: number,
 ) {
+  return poll(runReader(url, token, runId), done, timeoutMs);
+}
+
+async function poll<R>(
+  look: () => Promise<R>,
+  done: (run: NoInfer<R>) => boolean,
+  timeoutMs: number,
+): Promise<R> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const run = (await call(url, token, 'GET', `/api/open/runs/${runId}`)).body.data;
+    const run = await look();
     if (done(run) || Date.now() > deadline) return run;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
@@ -251,11 +263,7 @@ export async function runInSlices(
 ): Promise<RunState> {
   const deadline = Date.now() + timeoutMs;
   // from the claim to the end the run takes hundreds of ms; a look takes a few
-  let run = await look();
-  while (run.status === 'queued' && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    run = await look();
-  }
+  let run = await poll(look, (polled) => polled.status !== 'queued', timeoutMs);
   for (;;) {
     worker.child.kill('SIGSTOP');
     if (run.status === 'running') run = await look();

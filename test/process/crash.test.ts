@@ -11,6 +11,7 @@ import {
   pollRun,
   port,
   runInSlices,
+  runReader,
   startServerProcess,
   startWorkerProcess,
   tempDataDir,
@@ -20,9 +21,6 @@ import {
 } from '../helpers/processes.js';
 
 const { started, dirs } = cleanedAfterEach();
-/** How a test reads its run, as a tenant would. */
-const look = (url: string, token: string, runId: string) => async () =>
-  (await call(url, token, 'GET', `/api/open/runs/${runId}`)).body.data;
 // A worker's death is a database matter: on S3 (the s3 project) test/s3/scale.test.ts kills a worker
 // mid-run through the whole deployment, and these two run on the local engines only.
 const workerDeaths = describe.skipIf(blobEngine === 's3');
@@ -52,7 +50,7 @@ workerDeaths('a worker killed mid-run', () => {
     started.push(first);
     const seen = await runInSlices(
       first,
-      look(server.url, tenant.token, run.id),
+      runReader(server.url, tenant.token, run.id),
       (r) => r.completed_tasks >= 20,
       30_000,
     );
@@ -101,7 +99,7 @@ workerDeaths('a worker stopped with SIGTERM mid-run', () => {
     started.push(first);
     const seen = await runInSlices(
       first,
-      look(server.url, tenant.token, run.id),
+      runReader(server.url, tenant.token, run.id),
       (r) => r.completed_tasks >= 10,
       30_000,
     );

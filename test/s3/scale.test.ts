@@ -15,6 +15,7 @@ import {
   finished,
   pollRun,
   runInSlices,
+  runReader,
   port,
   queryDeployment,
   type Started,
@@ -204,8 +205,12 @@ describe('two API processes behind HAProxy, two workers, PostgreSQL and S3', () 
     const first = startWorkerProcess(dataDir, workerEnv);
     workers.push(first);
     // in slices until it has done some pages: on a fast machine the whole run takes under a second
-    const look = async () => (await call(haproxy.url, token, 'GET', `/api/open/runs/${run.id}`)).body.data;
-    const seen = await runInSlices(first, look, (r) => r.completed_tasks >= 20, 30_000);
+    const seen = await runInSlices(
+      first,
+      runReader(haproxy.url, token, run.id),
+      (r) => r.completed_tasks >= 20,
+      30_000,
+    );
     expect(seen.status, JSON.stringify(seen)).toBe('running');
     workers.push(startWorkerProcess(dataDir, workerEnv));
     await first.kill('SIGKILL');
