@@ -227,14 +227,7 @@ export async function pollRun(
   done: (run: RunState) => boolean,
   timeoutMs: number,
 ) {
-  return poll(runReader(url, token, runId), done, timeoutMs);
-}
-
-async function poll<R>(
-  look: () => Promise<R>,
-  done: (run: NoInfer<R>) => boolean,
-  timeoutMs: number,
-): Promise<R> {
+  const look = runReader(url, token, runId);
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const run = await look();
@@ -246,31 +239,31 @@ async function poll<R>(
 export const finished = (run: RunState) => ['succeeded', 'failed', 'cancelled'].includes(run.status);
 
 /**
- * Watches a worker process until it starts the run, then lets it go on only in slices of `runMs` with pauses
- * of `pausedMs` (SIGCONT, SIGSTOP) until `reached` holds for the run, and leaves it stopped there. However fast
- * the machine, the test looks at the run while the worker is stopped: the run cannot finish between the look
- * and what the test does next (a 1,000-page run once took 0.4 s on a fast machine, less than a progress write
- * and a poll). The pauses stretch the run on the clock, so its progress writes (every 250 ms of wall time)
- * come after less work each. A run that finished anyway, or the time running out, returns too: the caller's
- * expectations say so.
+ * Lets a worker process run only in slices (SIGCONT, then SIGSTOP) until `reached` holds for the run, and
+ * leaves it stopped there: the test looks at the run only while the worker is stopped, so however fast the
+ * machine or slow the look, the run cannot finish between the look and what the test does next (a 1,000-page
+ * run once took 0.4 s on a fast machine, less than a progress write and a poll). Until the worker claims the
+ * run it runs `startMs` at a time; after, `runMs` with pauses of `pausedMs`, which stretch the run on the
+ * clock so that its progress writes (every 250 ms of wall time) come after less work each. A run that
+ * finished anyway, or the time running out, returns too: the caller's expectations say so.
  */
 export async function runInSlices(
   worker: Started,
   look: () => Promise<RunState>,
   reached: (run: RunState) => boolean,
   timeoutMs: number,
-  { runMs = 20, pausedMs = 80 } = {},
+  { startMs = 100, runMs = 20, pausedMs = 80 } = {},
 ): Promise<RunState> {
   const deadline = Date.now() + timeoutMs;
-  // from the claim to the end the run takes hundreds of ms; a look takes a few
-  let run = await poll(look, (polled) => polled.status !== 'queued', timeoutMs);
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
   for (;;) {
     worker.child.kill('SIGSTOP');
-    if (run.status === 'running') run = await look();
+    const run = await look();
     if (reached(run) || finished(run) || Date.now() > deadline) return run;
-    await new Promise((resolve) => setTimeout(resolve, pausedMs));
+    const claimed = run.status !== 'queued';
+    if (claimed) await sleep(pausedMs);
     worker.child.kill('SIGCONT');
-    await new Promise((resolve) => setTimeout(resolve, runMs));
+    await sleep(claimed ? runMs : startMs);
   }
 }
 
