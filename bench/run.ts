@@ -20,6 +20,8 @@ import { writeLargePdf } from './pdf-fixture.js';
 import { startLocalPostgres } from '../stack/postgres.js';
 import { type Proc, startApi, startReference, startReferencePostgres, stopAll } from './processes.js';
 import { bearer, median, round, type Row } from './common.js';
+import { popplerSeconds } from './poppler.js';
+import { mixedSet } from './mixed-set.js';
 import { runtimes } from './runtimes.js';
 import { webhooks } from './webhooks.js';
 import { scaleOut } from './scale-out.js';
@@ -557,31 +559,6 @@ function documentsSet(): PdfFile[] {
   return Object.entries(truth)
     .filter(([file, t]) => (file.startsWith('documents/') || file.startsWith('real/')) && t.pages >= 20)
     .map(([file, t]) => ({ file: path.join(PDF_DIR, file), pages: t.pages, wellFormed: true }));
-}
-
-/** Seconds poppler's command-line pipeline takes over `files`, `parallel` files at once; undefined without poppler. */
-async function popplerSeconds(files: PdfFile[], parallel: number): Promise<number | undefined> {
-  try {
-    await exec('pdfinfo', ['-v']);
-  } catch {
-    return undefined;
-  }
-  const queue = [...files];
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: parallel }, async () => {
-      for (let f = queue.shift(); f; f = queue.shift()) {
-        const commands: [string, string[]][] = [
-          ['pdfinfo', [f.file]],
-          ['pdffonts', [f.file]],
-          ['pdftotext', [f.file, '-']],
-          ['pdfimages', ['-list', f.file]],
-        ];
-        for (const [tool, args] of commands) await exec(tool, args, { maxBuffer: 64 * 2 ** 20 });
-      }
-    }),
-  );
-  return (performance.now() - started) / 1000;
 }
 
 /**
@@ -1409,6 +1386,10 @@ async function main() {
         record,
         pdf: new Uint8Array(readFileSync(path.join(PDF_DIR, 'real/cups-filters__classified.pdf'))),
       }),
+    );
+  if (wanted('14'))
+    await scenario('14: preflight on a real mix of PDFs from Debian packages, through the API', () =>
+      mixedSet({ quick, work, port: () => port(), rounds: SIZES.rounds, record }),
     );
   // only when asked for: it builds better-sqlite3 twice (a minute each) to compare two Node.js runtimes
   if (only?.has('12'))

@@ -1619,10 +1619,17 @@ export interface components {
             height_pt: number | null;
             rotation: number | null;
             fonts: {
+                /**
+                 * @description The font's `/BaseFont` as PDFium names it: a simple font's without its subset tag (`subset`
+                 *     says whether it had one), a Type 0 font's descendant font's, tag included, without the CMap
+                 *     suffix pdffonts shows (`ABCDEF+Name`, not `ABCDEF+Name-Identity-H`). The facts are those of the
+                 *     font object in the page's resources (two of one name in one page's resources: the first's), so
+                 *     two fonts of one name on different pages each keep their own.
+                 */
                 name: string;
                 type: string;
                 embedded: boolean;
-                /** @description The name carries a subset prefix (`ABCDEF+`), as pdffonts' `sub` column. */
+                /** @description The font's `/BaseFont` carries a subset prefix (`ABCDEF+`), as pdffonts' `sub` column. */
                 subset: boolean;
                 /** @description The font dictionary has a `/ToUnicode` CMap, as pdffonts' `uni` column. */
                 to_unicode: boolean;
