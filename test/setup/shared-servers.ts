@@ -6,7 +6,7 @@
  * run's wall time.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -46,26 +46,49 @@ const holders = globalThis as typeof globalThis & Holders;
  */
 const THROWAWAY = { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' };
 
+/**
+ * Ports of the shared servers, below Linux's ephemeral range (32768-60999), where an outgoing connection of
+ * any process may hold a port at the moment a server binds it, and above the server processes' range
+ * (test/helpers/processes.ts: 10000-29999). Swift takes five ports from its own.
+ */
+const swiftPort = () => 30_000 + 5 * Math.floor(Math.random() * 240);
+const postgresPort = () => 31_200 + Math.floor(Math.random() * 1_500);
+const POSTGRES_ATTEMPTS = 3;
+
 async function startPostgresServer(): Promise<{ url: string; stop(): Promise<void> }> {
   const given = process.env.TEST_DATABASE_URL;
   if (given) return { url: given, stop: async () => undefined };
-  const dir = mkdtempSync(path.join(tmpdir(), 'ota-postgres-'));
-  const port = 40_000 + Math.floor(Math.random() * 20_000);
+  const failures: string[] = [];
+  // a port taken by something else fails the start: another port then
+  for (let attempt = 1; attempt <= POSTGRES_ATTEMPTS; attempt++) {
+    const dir = mkdtempSync(path.join(tmpdir(), 'ota-postgres-'));
+    const port = postgresPort();
+    try {
+      const server = await startLocalPostgres(dir, port, undefined, THROWAWAY);
+      return {
+        url: server.url,
+        async stop() {
+          server.stop();
+          rmSync(dir, { recursive: true, force: true });
+        },
+      };
+    } catch (error) {
+      failures.push(`port ${port}: ${(error as Error).message.trim()}; ${serverLogTail(dir)}`);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  throw new Error(
+    `The PostgreSQL suites cannot run: no PostgreSQL server could be started (${failures.join(' | ')}). ` +
+      'Set TEST_DATABASE_URL to a server of yours, or install PostgreSQL.',
+  );
+}
+
+/** The last lines of a cluster's log, which say why it did not start (pg_ctl only says that it did not). */
+function serverLogTail(dir: string): string {
   try {
-    const server = await startLocalPostgres(dir, port, undefined, THROWAWAY);
-    return {
-      url: server.url,
-      async stop() {
-        server.stop();
-        rmSync(dir, { recursive: true, force: true });
-      },
-    };
-  } catch (error) {
-    rmSync(dir, { recursive: true, force: true });
-    throw new Error(
-      `The PostgreSQL suites cannot run: no PostgreSQL server could be started (${(error as Error).message}). ` +
-        'Set TEST_DATABASE_URL to a server of yours, or install PostgreSQL.',
-    );
+    return `server.log: ${readFileSync(path.join(dir, 'server.log'), 'utf8').trim().split('\n').slice(-3).join(' / ')}`;
+  } catch {
+    return 'no server.log';
   }
 }
 
@@ -124,7 +147,7 @@ async function startSwift(): Promise<SharedSwift> {
     return { server, stop: async () => undefined };
   }
   const dir = mkdtempSync(path.join(tmpdir(), 'ota-swift-'));
-  const port = 30_000 + Math.floor(Math.random() * 9_000);
+  const port = swiftPort();
   try {
     const swift = await startLocalSwiftInBackground(dir, port);
     const { endpoint, accessKeyId, secretAccessKey, region } = swift;
