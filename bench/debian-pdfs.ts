@@ -108,7 +108,8 @@ export async function debianPdfs(packages?: readonly string[]): Promise<DebianPd
       rmSync(downloads, { recursive: true, force: true });
     }
   }
-  const changed = wanted.filter((p) => !isCached(cache, p));
+  // the files found in the cache were checked above: only the fetched ones are read again
+  const changed = wanted.filter((p) => toFetch.includes(p.package) && !isCached(cache, p));
   if (changed.length > 0)
     return {
       missing: `${changed.length} PDF(s) differ from bench/debian-pdfs.tsv (a new package version?): ${changed

@@ -232,11 +232,15 @@ export function compareFacts(truth: FactTruth, report: Report): Record<string, [
   const bare = (name: string) => stripSubset(name).replace(/-Identity-[HV]$/, '');
   const byName = new Map<string, OurFont[]>();
   const byBareName = new Map<string, OurFont[]>();
+  const add = (into: Map<string, OurFont[]>, key: string, font: OurFont) => {
+    const fonts = into.get(key);
+    if (fonts) fonts.push(font);
+    else into.set(key, [font]);
+  };
   for (const page of report.pages)
     for (const font of page.fonts) {
-      (byName.get(font.name) ?? byName.set(font.name, []).get(font.name)!).push(font);
-      const key = bare(font.name);
-      (byBareName.get(key) ?? byBareName.set(key, []).get(key)!).push(font);
+      add(byName, font.name, font);
+      add(byBareName, bare(font.name), font);
     }
   for (const font of truth.fonts) {
     // a font of the resources that no text draws with is not one the report lists (ISO 19005-2 6.2.11.4.1

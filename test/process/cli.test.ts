@@ -39,16 +39,11 @@ const get = async (route: string, token: string) => {
 
 /**
  * A change the CLI committed in this process reaches the running server's token cache by a PostgreSQL
- * notification, a moment later: the contract says within the same second (docs/operations.md, "Tokens"). SQLite has no cache.
+ * notification, a moment later: the contract says within the same second (docs/operations.md, "Tokens").
+ * SQLite has no cache.
  */
-const answerChangedWithin = async (ms: number, call: () => ReturnType<typeof get>, before: number) => {
-  const until = Date.now() + ms;
-  for (;;) {
-    const answer = await call();
-    if (answer.status !== before || Date.now() > until) return answer;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-};
+const statusWithinASecond = (route: string, token: string) =>
+  expect.poll(async () => (await get(route, token)).status, { timeout: 1000, interval: 10 });
 
 describe('admin CLI, while the server runs on the same DATA_DIR', () => {
   it('tenants create prints one JSON object with a working token', async () => {
@@ -70,16 +65,13 @@ describe('admin CLI, while the server runs on the same DATA_DIR', () => {
   it('tenants suspend and resume: the running server refuses, then serves, the tenant', async () => {
     const suspended = await admin(dataDir, 'tenants', 'suspend', tenant.tenant_id, '--json');
     expect(suspended.json).toMatchObject({ tenant_id: tenant.tenant_id, suspended_at: expect.any(String) });
-    const refused = await answerChangedWithin(1_000, () => get('/api/open/runs', tenant.token), 200);
-    expect(refused.status).toBe(403);
-    expect(refused.body.error).toBe('tenant_suspended');
+    await statusWithinASecond('/api/open/runs', tenant.token).toBe(403);
+    expect((await get('/api/open/runs', tenant.token)).body.error).toBe('tenant_suspended');
     const listed = await admin(dataDir, 'tenants', 'list');
     expect(listed.stdout).toMatch(new RegExp(`^${tenant.tenant_id}\\s.*\\ssuspended 20\\d\\d-`, 'm'));
     const resumed = await admin(dataDir, 'tenants', 'resume', tenant.tenant_id, '--json');
     expect(resumed.json).toMatchObject({ tenant_id: tenant.tenant_id, suspended_at: null });
-    expect((await answerChangedWithin(1_000, () => get('/api/open/runs', tenant.token), 403)).status).toBe(
-      200,
-    );
+    await statusWithinASecond('/api/open/runs', tenant.token).toBe(200);
   });
 
   it('tokens issue (with scopes), list (no secrets) and revoke', async () => {
@@ -136,9 +128,8 @@ describe('admin CLI, while the server runs on the same DATA_DIR', () => {
     expect(listed.stdout).not.toContain(issued.token);
     const revoked = await admin(dataDir, 'tokens', 'revoke', issued.token_id, '--json');
     expect(revoked.json.revoked_at).toBeTruthy();
-    const refused = await answerChangedWithin(1_000, () => get('/api/open/runs', issued.token), 200);
-    expect(refused.status).toBe(401);
-    expect(refused.body.message).toBe('Invalid token');
+    await statusWithinASecond('/api/open/runs', issued.token).toBe(401);
+    expect((await get('/api/open/runs', issued.token)).body.message).toBe('Invalid token');
   });
 
   it("admin-tokens issue, list and revoke: the token opens the running server's admin listener until revoked", async () => {

@@ -25,6 +25,19 @@ const { started, dirs } = cleanedAfterEach();
 // mid-run through the whole deployment, and these two run on the local engines only.
 const workerDeaths = describe.skipIf(blobEngine === 's3');
 
+/** A worker started on the deployment and left stopped once the run has done `tasks` of its tasks. */
+async function workerMidRun(
+  dataDir: string,
+  env: Record<string, string>,
+  look: ReturnType<typeof runReader>,
+  tasks: number,
+) {
+  const worker = startWorkerProcess(dataDir, env);
+  started.push(worker);
+  const seen = await runInSlices(worker, look, (r) => r.completed_tasks >= tasks, 30_000);
+  return { worker, seen };
+}
+
 workerDeaths('a worker killed mid-run', () => {
   it('the run finishes after restart with correct counters and one ledger booking', async () => {
     const dataDir = await tempDataDir();
@@ -46,13 +59,11 @@ workerDeaths('a worker killed mid-run', () => {
     // own load once ended 'failed' before the kill); and tasks that may take long, as the worker runs in
     // slices (a stopped process's timers still count the time)
     const workerEnv = { RUN_LEASE_MS: '3000', PARSER_THREADS: '1', TASK_TIMEOUT_MS: '120000' };
-    const first = startWorkerProcess(dataDir, workerEnv);
-    started.push(first);
-    const seen = await runInSlices(
-      first,
+    const { worker: first, seen } = await workerMidRun(
+      dataDir,
+      workerEnv,
       runReader(server.url, tenant.token, run.id),
-      (r) => r.completed_tasks >= 20,
-      30_000,
+      20,
     );
     expect(seen.status, JSON.stringify(seen)).toBe('running');
     expect(seen.completed_tasks).toBeLessThan(pages);
@@ -95,13 +106,11 @@ workerDeaths('a worker stopped with SIGTERM mid-run', () => {
     // a lease far longer than the test: only the release can explain a quick takeover; and tasks that may
     // take long (CI's loaded machine once took past the default 10 s on one and failed the run)
     const workerEnv = { RUN_LEASE_MS: '120000', PARSER_THREADS: '1', TASK_TIMEOUT_MS: '120000' };
-    const first = startWorkerProcess(dataDir, workerEnv);
-    started.push(first);
-    const seen = await runInSlices(
-      first,
+    const { worker: first, seen } = await workerMidRun(
+      dataDir,
+      workerEnv,
       runReader(server.url, tenant.token, run.id),
-      (r) => r.completed_tasks >= 10,
-      30_000,
+      10,
     );
     expect(seen.status, JSON.stringify(seen)).toBe('running');
     // the signal waits while the worker is stopped, and is its first news once it continues
