@@ -89,16 +89,22 @@ export interface Started {
 async function untilReady(url: string, child: ChildProcess): Promise<void> {
   const deadline = Date.now() + 20_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`process exited with ${child.exitCode}`);
+    if (child.exitCode !== null) {
+      const stderr = stderrOf.get(child);
+      await stderr?.closed;
+      throw new Error(`process exited with ${child.exitCode}: ${stderr?.tail() ?? ''}`);
+    }
     try {
-      if ((await fetch(`${url}/readyz`)).ok) return;
+      if ((await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2_000) })).ok) return;
     } catch {
-      // not listening yet
+      // not listening yet, or something else holds the port and does not answer
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error('server did not become ready');
 }
+
+const stderrOf = new WeakMap<ChildProcess, { tail(): string; closed: Promise<unknown> }>();
 
 /** Every server and worker process a test started that has not exited yet. */
 const running = new Set<ChildProcess>();
@@ -127,7 +133,17 @@ function start(entry: string, env: Record<string, string>): ChildProcess {
       VALIDATORS_AT_START: 'false',
       ...env,
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  // passed on as it comes, and its end kept for the error when the process dies at start
+  let tail = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    process.stderr.write(chunk);
+    tail = (tail + chunk.toString()).slice(-2_000);
+  });
+  stderrOf.set(child, {
+    tail: () => tail.trim(),
+    closed: new Promise((resolve) => child.once('close', resolve)),
   });
   running.add(child);
   child.once('exit', () => running.delete(child));
@@ -167,10 +183,16 @@ export function startWorkerProcess(dataDir: string, env: Record<string, string> 
 }
 
 /**
- * A port for a server process: below Linux's ephemeral range (32768-60999), where an outgoing connection of
+ * Ports for server processes: below Linux's ephemeral range (32768-60999), where an outgoing connection of
  * this machine may hold any port at any time, and below the test PostgreSQL's and Swift's (30000-60000).
+ * Each test worker (VITEST_POOL_ID, 1 to the worker count) takes its own block of 2,000 and hands its ports
+ * out in turn from a random start. Drawn at random from the whole range, a port could be one a process of the
+ * other worker was listening on, and the server exited at start (CI met it once in about ten runs).
  */
-export const port = () => 10_000 + Math.floor(Math.random() * 20_000);
+const PORTS_PER_WORKER = 2_000;
+const workerBlock = (Number(process.env.VITEST_POOL_ID ?? 1) - 1) % (20_000 / PORTS_PER_WORKER);
+let nextPortInBlock = Math.floor(Math.random() * PORTS_PER_WORKER);
+export const port = () => 10_000 + workerBlock * PORTS_PER_WORKER + (nextPortInBlock++ % PORTS_PER_WORKER);
 
 /** Calls a server process over HTTP as a tenant. */
 export async function call(
