@@ -1,3 +1,4 @@
+import { setFlagsFromString } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import { pdfiumModule } from './pdfium.js';
 import { ThreadCacheMirror } from './thread-cache.js';
@@ -9,6 +10,19 @@ import type {
   TaskRequest,
   TaskResponse,
 } from './tasks.js';
+
+/**
+ * How far a parser thread's JS heap may grow before its first full collection. V8 starts a new isolate's
+ * old generation at a few MB, and the parsed objects of the documents being read (kept for the whole run,
+ * so V8 allocates them straight into the old generation) filled that about every 150 ms while the pool was
+ * busy. Each full collection marks on V8's helper threads, which run at the event loop's priority, not the
+ * parser thread's lowered one: where the API and the parsers share a core, the run list's p99 rose to
+ * 2.6-3.0x its idle p99. An eighth of the thread's memory (64 MB at the default TASK_MEMORY_MB) made those
+ * collections about seven times rarer and the p99 1.9-2.2x idle, for ~30 MB more peak RSS (bench/README.md,
+ * scenario 6). V8 reads the flag when an isolate is created, so it
+ * shapes each new parser thread and nothing that already runs.
+ */
+const firstFullCollectionMb = (memoryMb: number) => Math.max(8, Math.floor(memoryMb / 8));
 
 export class TaskFailure extends Error {
   constructor(
@@ -186,6 +200,7 @@ export class PdfPool {
 
   private spawn(): Slot {
     const reading = new Int32Array(new SharedArrayBuffer(4));
+    setFlagsFromString(`--initial-old-space-size=${firstFullCollectionMb(this.options.memoryMb)}`);
     const worker = new Worker(threadEntry(), {
       execArgv: [],
       workerData: {
