@@ -18,9 +18,9 @@ import type {
  * busy. Each full collection marks on V8's helper threads, which run at the event loop's priority, not the
  * parser thread's lowered one: where the API and the parsers share a core, the run list's p99 rose to
  * 2.6-3.0x its idle p99. An eighth of the thread's memory (64 MB at the default TASK_MEMORY_MB) made those
- * collections about seven times rarer and the p99 1.9-2.2x idle, for ~30 MB more peak RSS (bench/README.md,
- * scenario 6). V8 reads the flag when an isolate is created, so it
- * shapes each new parser thread and nothing that already runs.
+ * collections about seven times rarer and the p99 1.9-2.2x idle, for ~20 MB more RSS per busy thread
+ * (bench/README.md, scenario 6). V8 reads the flag when an isolate is created, so it shapes each new parser
+ * thread and nothing that already runs (the API's own heap keeps V8's defaults).
  */
 const firstFullCollectionMb = (memoryMb: number) => Math.max(8, Math.floor(memoryMb / 8));
 

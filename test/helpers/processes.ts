@@ -86,13 +86,18 @@ export interface Started {
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
-async function untilReady(url: string, child: ChildProcess): Promise<void> {
+/** The end of a process's stderr, and when it has all been read. */
+interface StderrTail {
+  text(): string;
+  closed: Promise<unknown>;
+}
+
+async function untilReady(url: string, child: ChildProcess, stderr: StderrTail): Promise<void> {
   const deadline = Date.now() + 20_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) {
-      const stderr = stderrOf.get(child);
-      await stderr?.closed;
-      throw new Error(`process exited with ${child.exitCode}: ${stderr?.tail() ?? ''}`);
+      await stderr.closed;
+      throw new Error(`process exited with ${child.exitCode}: ${stderr.text()}`);
     }
     try {
       if ((await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2_000) })).ok) return;
@@ -103,8 +108,6 @@ async function untilReady(url: string, child: ChildProcess): Promise<void> {
   }
   throw new Error('server did not become ready');
 }
-
-const stderrOf = new WeakMap<ChildProcess, { tail(): string; closed: Promise<unknown> }>();
 
 /** Every server and worker process a test started that has not exited yet. */
 const running = new Set<ChildProcess>();
@@ -118,7 +121,7 @@ export function killLeftoverProcesses(): void {
   running.clear();
 }
 
-function start(entry: string, env: Record<string, string>): ChildProcess {
+function start(entry: string, env: Record<string, string>): { child: ChildProcess; stderr: StderrTail } {
   const child = spawn(process.execPath, [built(entry)], {
     cwd: PROJECT_ROOT,
     // the rate limiter runs, far above what a suite sends (test/http/retries.test.ts sets its own)
@@ -141,13 +144,12 @@ function start(entry: string, env: Record<string, string>): ChildProcess {
     process.stderr.write(chunk);
     tail = (tail + chunk.toString()).slice(-2_000);
   });
-  stderrOf.set(child, {
-    tail: () => tail.trim(),
-    closed: new Promise((resolve) => child.once('close', resolve)),
-  });
   running.add(child);
   child.once('exit', () => running.delete(child));
-  return child;
+  return {
+    child,
+    stderr: { text: () => tail.trim(), closed: new Promise((resolve) => child.once('close', resolve)) },
+  };
 }
 
 const killer =
@@ -164,7 +166,7 @@ export async function startServerProcess(
   port: number,
   env: Record<string, string> = {},
 ): Promise<Started> {
-  const child = start('src/start/server.ts', {
+  const { child, stderr } = start('src/start/server.ts', {
     ...deploymentEnv(dataDir),
     PORT: String(port),
     HOST: '127.0.0.1',
@@ -173,12 +175,12 @@ export async function startServerProcess(
     ...env,
   });
   const url = `http://127.0.0.1:${port}`;
-  await untilReady(url, child);
+  await untilReady(url, child, stderr);
   return { child, url, kill: killer(child) };
 }
 
 export function startWorkerProcess(dataDir: string, env: Record<string, string> = {}): Started {
-  const child = start('src/start/worker.ts', { ...deploymentEnv(dataDir), ...env });
+  const { child } = start('src/start/worker.ts', { ...deploymentEnv(dataDir), ...env });
   return { child, url: '', kill: killer(child) };
 }
 
