@@ -17,6 +17,7 @@ import {
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { createS3Client } from '../src/blobs/s3/s3-blob-store.js';
+import { DEFAULT_PART_SIZE } from '../src/config.js';
 import { PDFDocument } from 'pdf-lib';
 import { startHaproxy, type RunningHaproxy } from '../stack/haproxy.js';
 import { startLocalPostgres } from '../stack/postgres.js';
@@ -39,7 +40,8 @@ export interface ScaleOutContext {
   load(url: string, headers: Record<string, string>, serverPid: number): Promise<LoadResult>;
 }
 
-const PART = 8 * 2 ** 20;
+/** The server's own part size with S3 (`UPLOAD_PART_SIZE` unset), which the bare multipart upload uses too. */
+const PART = DEFAULT_PART_SIZE.s3;
 
 /** Bytes of every file under `dir` (0 when it does not exist). */
 function bytesUnder(dir: string): number {
@@ -65,13 +67,16 @@ async function post<T>(url: string, token: string, body: object): Promise<T> {
   return ((await res.json()) as { data: T }).data;
 }
 
-const startUpload = async (base: string, token: string, name: string, size: number) =>
-  (
-    await post<{ upload_id: string }>(`${base}/api/open/uploads`, token, {
-      file_name: name,
-      size_bytes: size,
-    })
-  ).upload_id;
+const startUpload = async (base: string, token: string, name: string, size: number) => {
+  const upload = await post<{ upload_id: string; part_size: number }>(`${base}/api/open/uploads`, token, {
+    file_name: name,
+    size_bytes: size,
+  });
+  // the parts are cut at PART: the server must have chosen that size
+  if (upload.part_size !== PART)
+    throw new Error(`the API chose parts of ${upload.part_size} bytes, not ${PART}`);
+  return upload.upload_id;
+};
 const completeUpload = async (base: string, token: string, uploadId: string) =>
   (await post<{ file_id: string }>(`${base}/api/open/uploads/complete`, token, { upload_id: uploadId }))
     .file_id;
@@ -105,7 +110,6 @@ export async function scaleOut(ctx: ScaleOutContext): Promise<void> {
       DATABASE_URL: url,
       BLOB_STORE: 's3',
       S3_BUCKET: bucket,
-      UPLOAD_PART_SIZE: String(PART),
       MAX_UPLOAD_BYTES: String(4 * 2 ** 30),
       PARSER_THREADS: '0',
       MAX_QUEUED_RUNS_PER_TENANT: '1000000000',

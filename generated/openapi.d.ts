@@ -1183,8 +1183,8 @@ export interface components {
             sha256: string | null;
             /**
              * Format: int64
-             * @description Bytes of every part but the last: the server's `UPLOAD_PART_SIZE` (default 8 MiB; at least 5 MiB
-             *     on a server whose files are in S3-compatible object storage).
+             * @description Bytes of every part but the last: the server's `UPLOAD_PART_SIZE` (by default 8 MiB with files on
+             *     the local disk and 32 MiB with files in S3-compatible object storage; there at least 5 MiB).
              */
             part_size: number;
             /** Format: int32 */

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Transform, type TransformCallback } from 'node:stream';
 import { BlobSizeError, BlobTooLargeError } from './blob-store.js';
+import { noteStreamedBytes } from './streamed-garbage.js';
 
 /**
  * Counts and hashes bytes as they pass, and stops the stream once more than `limit` went through. With
@@ -28,6 +29,7 @@ export class HashingLimit extends Transform {
       return;
     }
     this.hash.update(chunk);
+    noteStreamedBytes(chunk.length);
     if (!this.exact) {
       done(null, chunk);
       return;

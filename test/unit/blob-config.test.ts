@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, S3_MIN_PART_SIZE } from '../../src/config.js';
+import { ConfigError, DEFAULT_PART_SIZE, loadConfig, S3_MIN_PART_SIZE } from '../../src/config.js';
 
 const problems = (env: Record<string, string>) => {
   try {
@@ -68,5 +68,16 @@ describe('BLOB_STORE and the S3 settings', () => {
     ]);
     expect(problems({ ...s3, UPLOAD_PART_SIZE: String(S3_MIN_PART_SIZE) })).toEqual([]);
     expect(problems({ UPLOAD_PART_SIZE: '65536' })).toEqual([]);
+  });
+
+  it('parts are 8 MiB on the local disk and 32 MiB in S3 unless UPLOAD_PART_SIZE says otherwise', () => {
+    const s3 = { BLOB_STORE: 's3', S3_BUCKET: 'b' };
+    expect(loadConfig({}).uploadPartSize).toBe(8 * 1024 * 1024);
+    expect(loadConfig(s3).uploadPartSize).toBe(32 * 1024 * 1024);
+    expect(DEFAULT_PART_SIZE).toEqual({ local: 8 * 1024 * 1024, s3: 32 * 1024 * 1024 });
+    expect(loadConfig({ ...s3, UPLOAD_PART_SIZE: String(S3_MIN_PART_SIZE) }).uploadPartSize).toBe(
+      S3_MIN_PART_SIZE,
+    );
+    expect(loadConfig({ UPLOAD_PART_SIZE: '65536' }).uploadPartSize).toBe(65536);
   });
 });
