@@ -93,20 +93,25 @@ interface StderrTail {
 }
 
 async function untilReady(url: string, child: ChildProcess, stderr: StderrTail): Promise<void> {
-  const deadline = Date.now() + 20_000;
+  // a start on a machine busy with every other project's servers has taken over 20 s (once in CI)
+  const deadline = Date.now() + 30_000;
+  let lastProbe = 'no answer yet';
   while (Date.now() < deadline) {
     if (child.exitCode !== null) {
       await stderr.closed;
       throw new Error(`process exited with ${child.exitCode}: ${stderr.text()}`);
     }
     try {
-      if ((await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2_000) })).ok) return;
-    } catch {
+      const response = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2_000) });
+      if (response.ok) return;
+      lastProbe = `${response.status} ${await response.text()}`;
+    } catch (error) {
       // not listening yet, or something else holds the port and does not answer
+      lastProbe = String(error);
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  throw new Error('server did not become ready');
+  throw new Error(`server did not become ready in 30 s; /readyz: ${lastProbe}; stderr: ${stderr.text()}`);
 }
 
 /** Every server and worker process a test started that has not exited yet. */
