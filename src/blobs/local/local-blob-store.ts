@@ -16,6 +16,7 @@ import {
   type OpenedBlob,
 } from '../blob-store.js';
 import { HashingLimit } from '../hashing-limit.js';
+import { noteStreamedBytes } from '../streamed-garbage.js';
 
 /** Temporary files are named so: a write in progress, or what a crash left of one. */
 const TEMP_PREFIX = '.tmp-';
@@ -249,6 +250,7 @@ class LocalMultipart implements MultipartStore {
           await pipeline(createReadStream(this.blobs.localPath(partKey(target.id, n))), async (chunks) => {
             for await (const chunk of chunks as AsyncIterable<Buffer>) {
               hash.update(chunk);
+              noteStreamedBytes(chunk.length);
               partBytes += chunk.length;
               if (!out.write(chunk)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
             }
