@@ -4,12 +4,13 @@ import { runInNewContext } from 'node:vm';
 /**
  * Bytes streamed through this process (upload bodies on their way to the blob store, objects read back)
  * arrive as fresh Buffers whose memory lives outside V8's heap. Their small wrappers hardly fill the young
- * generation, so no scavenge frees them; instead their growing external memory starts a full mark-compact
- * of the whole heap, again and again: 8-10 a second while a part streams into S3 at ~270 MB/s, a third of
- * the process's CPU (a perf profile of the API, bench/README scenario 10). A young-generation collection
- * every few MiB streamed frees them in about a millisecond, before a full collection is due.
+ * generation, so no scavenge frees them; full mark-compacts of the whole heap do, started by that external
+ * memory or by V8's young-generation headroom: 8-10 a second while a part streams into S3 at ~270 MB/s, a
+ * third of the process's CPU (a perf profile of the API, bench/README scenario 10). A young-generation collection
+ * every few MiB streamed frees them in about a millisecond, before a full collection is due (every 4 MiB kept
+ * the peak RSS a little lower than every 8, at the same speed).
  */
-export const STREAMED_BYTES_PER_YOUNG_COLLECTION = 8 * 1024 * 1024;
+export const STREAMED_BYTES_PER_YOUNG_COLLECTION = 4 * 1024 * 1024;
 
 type CollectGarbage = (options: { type: 'minor'; execution: 'sync' }) => void;
 

@@ -51,7 +51,7 @@ describe('bytes streamed through the blob meter', () => {
     const young = await youngCollectionsDuring(() =>
       pipeline(freshChunks(bytes), new HashingLimit(bytes, true), discard()),
     );
-    // 80 MiB in 64 KiB Buffers allocate well under 1 MB of JS objects: left to itself V8 scavenges
+    // 40 MiB in 64 KiB Buffers allocate well under 1 MB of JS objects: left to itself V8 scavenges
     // seldom if at all here, and frees the Buffers by full collections
     expect(young).toBeGreaterThanOrEqual(intervals - 1);
   });
