@@ -94,7 +94,7 @@ async function allTransactions(query = '', token?: string): Promise<Tx[]> {
 const addUp = (amounts: number[]) => amounts.reduce((s, a) => s + a, 0);
 
 const sum = (items: Tx[], type?: string) =>
-  items.filter((t) => !type || t.type === type).reduce((s, t) => s + t.amount, 0);
+  addUp(items.filter((t) => !type || t.type === type).map((t) => t.amount));
 
 describe('transactions', () => {
   it('lists newest first with the list envelope', async () => {
