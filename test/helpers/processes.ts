@@ -86,7 +86,7 @@ export interface Started {
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
-/** The end of a process's stderr, and when it has all been read. */
+/** The end of a process's stderr (and of its log on stdout), and when it has all been read. */
 interface StderrTail {
   text(): string;
   closed: Promise<unknown>;
@@ -141,19 +141,27 @@ function start(entry: string, env: Record<string, string>): { child: ChildProces
       VALIDATORS_AT_START: 'false',
       ...env,
     },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  // passed on as it comes, and its end kept for the error when the process dies at start
+  // stderr passed on as it comes; the end of both kept for the error when the process dies or hangs at
+  // start (its log lines, warnings and up at this level, are on stdout)
   let tail = '';
+  let logTail = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     process.stderr.write(chunk);
     tail = (tail + chunk.toString()).slice(-2_000);
+  });
+  child.stdout?.on('data', (chunk: Buffer) => {
+    logTail = (logTail + chunk.toString()).slice(-2_000);
   });
   running.add(child);
   child.once('exit', () => running.delete(child));
   return {
     child,
-    stderr: { text: () => tail.trim(), closed: new Promise((resolve) => child.once('close', resolve)) },
+    stderr: {
+      text: () => `${tail.trim()}${logTail.trim() ? `; stdout: ${logTail.trim()}` : ''}`,
+      closed: new Promise((resolve) => child.once('close', resolve)),
+    },
   };
 }
 
