@@ -10,6 +10,7 @@ import { runAdmin } from '../../src/cli/admin-commands.js';
 import { loadConfig } from '../../src/config.js';
 import { PROJECT_ROOT } from '../../src/paths.js';
 import { engineEnv, queryDatabase } from './engine.js';
+import { describeHungProcess, hangReportArgs } from './hung-process.js';
 
 /**
  * A source entry point as built in dist/ (test/setup/build.ts rebuilds it when stale): a process started
@@ -111,7 +112,10 @@ async function untilReady(url: string, child: ChildProcess, stderr: StderrTail):
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  throw new Error(`server did not become ready in 30 s; /readyz: ${lastProbe}; stderr: ${stderr.text()}`);
+  throw new Error(
+    `server did not become ready in 30 s; /readyz: ${lastProbe}; stderr: ${stderr.text()}; ` +
+      (await describeHungProcess(child.pid)),
+  );
 }
 
 /** Every server and worker process a test started that has not exited yet. */
@@ -127,7 +131,7 @@ export function killLeftoverProcesses(): void {
 }
 
 function start(entry: string, env: Record<string, string>): { child: ChildProcess; stderr: StderrTail } {
-  const child = spawn(process.execPath, [built(entry)], {
+  const child = spawn(process.execPath, [...hangReportArgs(), built(entry)], {
     cwd: PROJECT_ROOT,
     // the rate limiter runs, far above what a suite sends (test/http/retries.test.ts sets its own)
     env: {
