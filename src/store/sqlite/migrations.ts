@@ -621,4 +621,16 @@ export const migrations: Migration[] = [
       DROP TABLE ledger_daily;
     `,
   },
+  {
+    version: 22,
+    name: "a transactions page of one type read from its index alone: the index holds each row's stored JSON",
+    sql: `
+      -- A page of one type read each row's JSON from the table: a search of the table's b-tree per row, in
+      -- another part of the file for every tenant (a page of 20 at offset 40 among 1,000,000 rows of 100
+      -- tenants, a random tenant each time: 15.6 against 8.6 us with the JSON in the index). The price is a
+      -- second copy of the JSON (~330 bytes a row) in the index. Pages of both types keep their own index.
+      DROP INDEX ledger_tenant_type_time;
+      CREATE INDEX ledger_tenant_type_time ON ledger(tenant_id, type, occurred_at DESC, id DESC, record);
+    `,
+  },
 ];

@@ -1,0 +1,88 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { migrate, openDatabase } from '../../src/store/sqlite/database.js';
+import { SqliteDialect } from '../../src/store/sqlite/dialect.js';
+import { migrations } from '../../src/store/sqlite/migrations.js';
+import { openSqliteStore } from '../../src/store/sqlite/index.js';
+import { sqlLedger } from '../../src/store/sql/ledger.js';
+import type { SqlDialect, SqlValue } from '../../src/store/sql/dialect.js';
+import { runLifecycle } from '../../src/runs/lifecycle.js';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'ota-sqlite-'));
+});
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** The dialect, with every statement the repository sends kept beside its values. */
+function recording(sql: SqlDialect): { dialect: SqlDialect; sent: { text: string; values: SqlValue[] }[] } {
+  const sent: { text: string; values: SqlValue[] }[] = [];
+  const keep =
+    <F extends (text: string, values?: readonly SqlValue[]) => unknown>(call: F) =>
+    (text: string, values: readonly SqlValue[] = []) => {
+      sent.push({ text, values: [...values] });
+      return call(text, values);
+    };
+  const dialect: SqlDialect = Object.create(sql) as SqlDialect;
+  Object.assign(dialect, {
+    all: keep(sql.all.bind(sql)),
+    get: keep(sql.get.bind(sql)),
+    column: keep(sql.column.bind(sql)),
+  });
+  return { dialect, sent };
+}
+
+describe('a transactions page of one type on SQLite', () => {
+  it("is read from the type's index alone, without a search of the table per row", async () => {
+    const db = openDatabase(dir);
+    const { dialect, sent } = recording(new SqliteDialect(db));
+    await sqlLedger(dialect).list('t1', { type: 'tech', startDate: '2026-01-01' }, 20, 40);
+    const page = sent.find(({ text }) => text.includes('FROM ledger WHERE'));
+    expect(page).toBeDefined();
+    const plan = (
+      db.prepare(`EXPLAIN QUERY PLAN ${page!.text}`).all(...page!.values) as { detail: string }[]
+    ).map((step) => step.detail);
+    const ledgerReads = plan.filter((detail) => /\bledger\b/.test(detail));
+    expect(ledgerReads, plan.join('\n')).toEqual([
+      expect.stringContaining('USING COVERING INDEX ledger_tenant_type_time'),
+    ]);
+    db.close();
+  });
+
+  it('migration 22 keeps the rows of a ledger written before it, and lists them', async () => {
+    const old = path.join(dir, 'old');
+    mkdirSync(old);
+    const db = new Database(path.join(old, 'open-tenant.sqlite'));
+    migrate(
+      db,
+      migrations.filter((m) => m.version <= 21),
+    );
+    const at = '2026-01-01T00:00:00.000Z';
+    db.prepare(
+      `INSERT INTO tenants (id, name, currency, price_per_point, run_seq, created_at) VALUES ('t1', 'old', 'USD', 10, 0, ?)`,
+    ).run(at);
+    const insert = db.prepare(
+      `INSERT INTO ledger (id, tenant_id, type, amount, currency, description, source, occurred_at, created_at,
+         record, record_view) VALUES (?, 't1', ?, ?, 'USD', 'row', 'import', ?, ?, ?, 0)`,
+    );
+    const rows = [
+      { id: 'a', type: 'tech', amount: 100, at: '2026-01-02T00:00:00.000Z' },
+      { id: 'b', type: 'ecosystem', amount: 7, at: '2026-01-03T00:00:00.000Z' },
+      { id: 'c', type: 'tech', amount: -40, at: '2026-01-04T00:00:00.000Z' },
+    ];
+    for (const row of rows) insert.run(row.id, row.type, row.amount, row.at, at, '');
+    db.close();
+
+    const upgraded = openSqliteStore(old, runLifecycle);
+    const tech = await upgraded.ledger.list('t1', { type: 'tech' }, 20, 0);
+    expect(tech.items.map((item) => (JSON.parse(item) as { id: string }).id)).toEqual(['c', 'a']);
+    const all = await upgraded.ledger.list('t1', {}, 20, 0);
+    expect(all.items).toHaveLength(3);
+    await upgraded.close();
+  });
+});
