@@ -633,4 +633,16 @@ export const migrations: Migration[] = [
       CREATE INDEX ledger_tenant_type_time ON ledger(tenant_id, type, occurred_at DESC, id DESC, record);
     `,
   },
+  {
+    version: 23,
+    name: "a deep page of one target finds its block from the target's block counts alone",
+    sql: `
+      -- A deep page filtered by target sums the counts of every block of the target, over every status: the
+      -- index gave the blocks in order, and each count was a search of the table (500,000 runs, 80 % deep:
+      -- 671 against 301 us with the count in the index). A count changes with every run created or moved,
+      -- and so now does its index entry.
+      DROP INDEX run_blocks_target;
+      CREATE INDEX run_blocks_target ON run_blocks(tenant_id, target, block, n);
+    `,
+  },
 ];

@@ -3,11 +3,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { migrate, openDatabase } from '../../src/store/sqlite/database.js';
+import { type Db, migrate, openDatabase } from '../../src/store/sqlite/database.js';
 import { SqliteDialect } from '../../src/store/sqlite/dialect.js';
 import { migrations } from '../../src/store/sqlite/migrations.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
 import { sqlLedger } from '../../src/store/sql/ledger.js';
+import { sqliteRunEngine } from '../../src/store/sqlite/runs.js';
 import type { SqlDialect, SqlValue } from '../../src/store/sql/dialect.js';
 import { runLifecycle } from '../../src/runs/lifecycle.js';
 
@@ -37,16 +38,35 @@ function recording(sql: SqlDialect): { dialect: SqlDialect; sent: { text: string
   return { dialect, sent };
 }
 
+/** What SQLite's planner says of the statement the repository sent that holds `pattern`. */
+function planOf(db: Db, sent: { text: string; values: SqlValue[] }[], pattern: string): string[] {
+  const statement = sent.find(({ text }) => text.includes(pattern));
+  expect(statement, `no statement with ${pattern}`).toBeDefined();
+  return (
+    db.prepare(`EXPLAIN QUERY PLAN ${statement!.text}`).all(...statement!.values) as { detail: string }[]
+  ).map((step) => step.detail);
+}
+
+describe('a deep page of runs of one target on SQLite', () => {
+  it("finds its block from the target's index alone, without a search of the counts per block", async () => {
+    const db = openDatabase(dir);
+    const { dialect, sent } = recording(new SqliteDialect(db));
+    await sqliteRunEngine(dialect).list('t1', { target: 'pdf-text' }, 20, 200_000);
+    const plan = planOf(db, sent, 'FROM run_blocks');
+    const blockReads = plan.filter((detail) => /\brun_blocks\b/.test(detail));
+    expect(blockReads, plan.join('\n')).toEqual([
+      expect.stringContaining('USING COVERING INDEX run_blocks_target'),
+    ]);
+    db.close();
+  });
+});
+
 describe('a transactions page of one type on SQLite', () => {
   it("is read from the type's index alone, without a search of the table per row", async () => {
     const db = openDatabase(dir);
     const { dialect, sent } = recording(new SqliteDialect(db));
     await sqlLedger(dialect).list('t1', { type: 'tech', startDate: '2026-01-01' }, 20, 40);
-    const page = sent.find(({ text }) => text.includes('FROM ledger WHERE'));
-    expect(page).toBeDefined();
-    const plan = (
-      db.prepare(`EXPLAIN QUERY PLAN ${page!.text}`).all(...page!.values) as { detail: string }[]
-    ).map((step) => step.detail);
+    const plan = planOf(db, sent, 'FROM ledger WHERE');
     const ledgerReads = plan.filter((detail) => /\bledger\b/.test(detail));
     expect(ledgerReads, plan.join('\n')).toEqual([
       expect.stringContaining('USING COVERING INDEX ledger_tenant_type_time'),
