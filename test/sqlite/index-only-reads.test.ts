@@ -1,16 +1,15 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Db, migrate, openDatabase } from '../../src/store/sqlite/database.js';
+import { type Db, openDatabase } from '../../src/store/sqlite/database.js';
 import { SqliteDialect } from '../../src/store/sqlite/dialect.js';
-import { migrations } from '../../src/store/sqlite/migrations.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
 import { sqlLedger } from '../../src/store/sql/ledger.js';
 import { sqliteRunEngine } from '../../src/store/sqlite/runs.js';
 import type { SqlDialect, SqlValue } from '../../src/store/sql/dialect.js';
 import { runLifecycle } from '../../src/runs/lifecycle.js';
+import { OLD_AT, sqliteDeploymentAt } from '../helpers/old-sqlite.js';
 
 let dir: string;
 beforeEach(() => {
@@ -75,17 +74,8 @@ describe('a transactions page of one type on SQLite', () => {
   });
 
   it('migration 22 keeps the rows of a ledger written before it, and lists them', async () => {
-    const old = path.join(dir, 'old');
-    mkdirSync(old);
-    const db = new Database(path.join(old, 'open-tenant.sqlite'));
-    migrate(
-      db,
-      migrations.filter((m) => m.version <= 21),
-    );
-    const at = '2026-01-01T00:00:00.000Z';
-    db.prepare(
-      `INSERT INTO tenants (id, name, currency, price_per_point, run_seq, created_at) VALUES ('t1', 'old', 'USD', 10, 0, ?)`,
-    ).run(at);
+    const { dataDir: old, db } = sqliteDeploymentAt(dir, 21);
+    const at = OLD_AT;
     const insert = db.prepare(
       `INSERT INTO ledger (id, tenant_id, type, amount, currency, description, source, occurred_at, created_at,
          record, record_view) VALUES (?, 't1', ?, ?, 'USD', 'row', 'import', ?, ?, ?, 0)`,

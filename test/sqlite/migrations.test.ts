@@ -1,16 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { migrate } from '../../src/store/sqlite/database.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
-import { migrations } from '../../src/store/sqlite/migrations.js';
 import { runView } from '../../src/records/run.js';
 import type { RunRow } from '../../src/store/types.js';
 import { queuedRun, inUnits } from '../helpers/store-rows.js';
 import { runLifecycle } from '../../src/runs/lifecycle.js';
+import { OLD_AT, sqliteDeploymentAt } from '../helpers/old-sqlite.js';
 
 let dir: string;
 beforeEach(() => {
@@ -23,17 +22,8 @@ const now = () => new Date().toISOString();
 
 describe('upgrading a database that already holds runs', () => {
   it('migration 10 keeps every run, serializes each one, and keeps the block counts working', async () => {
-    const old = path.join(dir, 'old');
-    mkdirSync(old);
-    const db = new Database(path.join(old, 'open-tenant.sqlite'));
-    migrate(
-      db,
-      migrations.filter((m) => m.version <= 9),
-    );
-    const at = '2026-01-01T00:00:00.000Z';
-    db.prepare(
-      `INSERT INTO tenants (id, name, currency, price_per_point, run_seq, created_at) VALUES ('t1', 'old', 'USD', 10, 3, ?)`,
-    ).run(at);
+    const { dataDir: old, db } = sqliteDeploymentAt(dir, 9, 3);
+    const at = OLD_AT;
     db.prepare(
       `INSERT INTO files (id, tenant_id, upload_id, file_name, size_bytes, sha256, page_count, pdf_version, encrypted,
          storage_key, created_at) VALUES ('f1', 't1', 'u1', 'a.pdf', 1, 'x', 1, '1.4', 0, 'k', ?)`,
@@ -88,17 +78,8 @@ describe('upgrading a database that already holds runs', () => {
   });
 
   it('migration 14 gives every run and every run event the default options, and keeps the rest of the event', async () => {
-    const old = path.join(dir, 'old14');
-    mkdirSync(old);
-    const db = new Database(path.join(old, 'open-tenant.sqlite'));
-    migrate(
-      db,
-      migrations.filter((m) => m.version <= 13),
-    );
-    const at = '2026-01-01T00:00:00.000Z';
-    db.prepare(
-      `INSERT INTO tenants (id, name, currency, price_per_point, run_seq, created_at) VALUES ('t1', 'old', 'USD', 10, 1, ?)`,
-    ).run(at);
+    const { dataDir: old, db } = sqliteDeploymentAt(dir, 13, 1);
+    const at = OLD_AT;
     db.prepare(
       `INSERT INTO files (id, tenant_id, upload_id, file_name, size_bytes, sha256, page_count, pdf_version, encrypted,
          storage_key, created_at) VALUES ('f1', 't1', 'u1', 'a.pdf', 1, 'x', 1, '1.4', 0, 'k', ?)`,
@@ -154,17 +135,8 @@ describe('upgrading a database that already holds runs', () => {
   });
 
   it("migration 20 keeps each tenant's newest ledger time per type with its totals, for the dashboard", async () => {
-    const old = path.join(dir, 'old');
-    mkdirSync(old);
-    const db = new Database(path.join(old, 'open-tenant.sqlite'));
-    migrate(
-      db,
-      migrations.filter((m) => m.version <= 19),
-    );
-    const at = '2026-01-01T00:00:00.000Z';
-    db.prepare(
-      `INSERT INTO tenants (id, name, currency, price_per_point, run_seq, created_at) VALUES ('t1', 'old', 'USD', 10, 0, ?)`,
-    ).run(at);
+    const { dataDir: old, db } = sqliteDeploymentAt(dir, 19);
+    const at = OLD_AT;
     const insert = db.prepare(
       `INSERT INTO ledger (id, tenant_id, type, amount, currency, description, source, occurred_at, created_at)
        VALUES (?, 't1', ?, 5, 'USD', '', 'import', ?, ?)`,
@@ -190,16 +162,7 @@ describe('upgrading a database that already holds runs', () => {
   });
 
   it("migration 21 keeps every day's sums and counts of both types, and the reads and writes after it agree", async () => {
-    const old = path.join(dir, 'old');
-    mkdirSync(old);
-    const db = new Database(path.join(old, 'open-tenant.sqlite'));
-    migrate(
-      db,
-      migrations.filter((m) => m.version <= 20),
-    );
-    db.prepare(
-      `INSERT INTO tenants (id, name, currency, price_per_point, run_seq, created_at) VALUES ('t1', 'old', 'USD', 10, 0, ?)`,
-    ).run('2026-01-01T00:00:00.000Z');
+    const { dataDir: old, db } = sqliteDeploymentAt(dir, 20);
     const insert = db.prepare(
       `INSERT INTO ledger (id, tenant_id, type, amount, currency, description, source, occurred_at, created_at)
        VALUES (?, 't1', ?, ?, 'USD', '', 'import', ?, ?)`,
