@@ -39,8 +39,8 @@ function kernelView(pid: number): string {
 }
 
 interface DiagnosticReport {
-  javascriptStack?: { message?: string; stack?: string[] };
-  libuv?: { type?: string; is_active?: boolean; localEndpoint?: unknown; remoteEndpoint?: unknown }[];
+  javascriptStack?: { stack?: string[] };
+  libuv?: { type?: string; is_active?: boolean; remoteEndpoint?: unknown }[];
 }
 
 /** The JavaScript stack and the active libuv handles, from the report (its native stack is the report's own). */

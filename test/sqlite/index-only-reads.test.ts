@@ -19,9 +19,15 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** A statement a repository sent, with its values. */
+interface Sent {
+  text: string;
+  values: SqlValue[];
+}
+
 /** The dialect, with every statement the repository sends kept beside its values. */
-function recording(sql: SqlDialect): { dialect: SqlDialect; sent: { text: string; values: SqlValue[] }[] } {
-  const sent: { text: string; values: SqlValue[] }[] = [];
+function recording(sql: SqlDialect): { dialect: SqlDialect; sent: Sent[] } {
+  const sent: Sent[] = [];
   const keep =
     <F extends (text: string, values?: readonly SqlValue[]) => unknown>(call: F) =>
     (text: string, values: readonly SqlValue[] = []) => {
@@ -38,7 +44,7 @@ function recording(sql: SqlDialect): { dialect: SqlDialect; sent: { text: string
 }
 
 /** What SQLite's planner says of the statement the repository sent that holds `pattern`. */
-function planOf(db: Db, sent: { text: string; values: SqlValue[] }[], pattern: string): string[] {
+function planOf(db: Db, sent: Sent[], pattern: string): string[] {
   const statement = sent.find(({ text }) => text.includes(pattern));
   expect(statement, `no statement with ${pattern}`).toBeDefined();
   return (
