@@ -42,6 +42,23 @@ export interface Services {
   close(): Promise<void>;
 }
 
+/** What parser threads tell the process's metrics. */
+export interface ParserReports {
+  parserTask(kind: string, outcome: string, seconds: number): void;
+  parserHeap(bytes: number): void;
+}
+
+/** Parser threads with the configured limits, reporting each task and heap to `reports`. */
+export function parserPool(config: Config, size: number, reports: ParserReports): PdfPool {
+  return new PdfPool({
+    size,
+    taskTimeoutMs: config.taskTimeoutMs,
+    memoryMb: config.taskMemoryMb,
+    onTaskEnd: (kind, outcome, seconds) => reports.parserTask(kind, outcome, seconds),
+    onHeap: (bytes) => reports.parserHeap(bytes),
+  });
+}
+
 export function createServices(
   config: Config,
   store: Store,
@@ -51,26 +68,11 @@ export function createServices(
 ): Services {
   const metrics = new Metrics(store, clock);
   let pool: PdfPool | undefined;
-  const pdfPool = () => {
-    pool ??= new PdfPool({
-      size: Math.max(1, config.parserThreads),
-      taskTimeoutMs: config.taskTimeoutMs,
-      memoryMb: config.taskMemoryMb,
-      onTaskEnd: (kind, outcome, seconds) => metrics.parserTask(kind, outcome, seconds),
-      onHeap: (bytes) => metrics.parserHeap(bytes),
-    });
-    return pool;
-  };
+  const pdfPool = () => (pool ??= parserPool(config, Math.max(1, config.parserThreads), metrics));
   // an upload's `complete` opens its file on threads of its own: it never waits behind runs
   let probePool: PdfPool | undefined;
   const probe = (file: string, tenantId: string) => {
-    probePool ??= new PdfPool({
-      size: config.probeThreads,
-      taskTimeoutMs: config.taskTimeoutMs,
-      memoryMb: config.taskMemoryMb,
-      onTaskEnd: (kind, outcome, seconds) => metrics.parserTask(kind, outcome, seconds),
-      onHeap: (bytes) => metrics.parserHeap(bytes),
-    });
+    probePool ??= parserPool(config, config.probeThreads, metrics);
     const threads = probePool;
     // the file is looked at once: its thread does not keep it open
     return threads

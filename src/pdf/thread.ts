@@ -1,8 +1,7 @@
-import { closeSync, fstatSync, openSync, readlinkSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
-import { setPriority } from 'node:os';
+import { closeSync, fstatSync, openSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PNG } from 'pngjs';
+import { lowerThreadPriority } from '../batch-priority.js';
 import { CosFile } from './cos/file.js';
 import { DocumentReader } from './facts.js';
 import { type OpenDocument, Pdfium, PdfiumAborted, PdfOpenError, type WasmModule } from './pdfium.js';
@@ -139,28 +138,8 @@ function run(task: PdfTask): PdfTaskResult[PdfTask['kind']] {
   }
 }
 
-/**
- * Parsing is batch work: on Linux this thread lowers its own scheduling priority, so that the API's event
- * loop in the same process keeps answering quickly while every parser thread is busy. Nice 19 alone still
- * lets a parser finish its time slice before a woken event loop runs; the SCHED_IDLE policy (util-linux
- * `chrt`, where present) makes the scheduler switch to the event loop as soon as it wakes.
- */
-function lowerPriority(): void {
-  let threadId: number;
-  try {
-    threadId = Number(readlinkSync('/proc/thread-self').split('/').pop());
-    if (!Number.isInteger(threadId)) return;
-    setPriority(threadId, 19);
-  } catch {
-    return; // not Linux: the thread keeps the process's priority
-  }
-  try {
-    execFileSync('chrt', ['--idle', '--pid', '0', String(threadId)], { stdio: 'ignore', timeout: 2000 });
-  } catch {
-    // no chrt, or not allowed: nice 19 stays
-  }
-}
-lowerPriority();
+// parsing is batch work: the API's event loop in this process comes first
+lowerThreadPriority();
 
 function failureKind(error: unknown, task: PdfTask): TaskFailureKind {
   if (error instanceof PdfOpenError) return error.kind;

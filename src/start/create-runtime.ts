@@ -8,6 +8,7 @@ import { sweepOnce } from './sweep-pass.js';
 import { openStore } from '../store/open.js';
 import type { Store } from '../store/types.js';
 import { createRunWorker } from '../worker/index.js';
+import { runThreadJob } from './run-thread.js';
 import type { RunWorker } from '../worker/runner.js';
 
 /**
@@ -86,21 +87,31 @@ function sweepJob(services: Services): Job {
   );
 }
 
+/** The run worker on this process's event loop: a `worker` process has nothing else to keep quick. */
+function runJob(services: Services): Job {
+  // made at start, not here: the run worker starts the parser threads, which a process would otherwise
+  // spawn before it is ready (+0.4 s to its start-up)
+  let worker: RunWorker | undefined;
+  return {
+    name: 'runs',
+    get id() {
+      return worker?.workerId;
+    },
+    start() {
+      const { config, store, blobs, clock, logger } = services;
+      const created = createRunWorker({ config, store, blobs, clock, logger, pool: services.pdfPool() });
+      services.runs.queued.listen(() => created.nudge());
+      (worker = created).start();
+    },
+    stop: async () => worker?.stop(),
+  };
+}
+
 function jobsOf(role: Role, services: Services, store: Store): Job[] {
-  const executes = role === 'worker' || (role === 'api' && services.config.embeddedWorker);
+  const embedded = role === 'api' && services.config.embeddedWorker;
   const jobs: Job[] = [];
-  if (executes) {
-    // made at start, not here: the run worker starts the parser threads, which an API process would
-    // otherwise spawn before it listens (+0.4 s to its start-up)
-    let worker: RunWorker | undefined;
-    jobs.push({
-      name: 'runs',
-      get id() {
-        return worker?.workerId;
-      },
-      start: () => (worker = createRunWorker(services)).start(),
-      stop: async () => worker?.stop(),
-    });
+  if (role === 'worker' || embedded) {
+    jobs.push(embedded ? runThreadJob(services) : runJob(services));
     let dispatcher: WebhookDispatcher | undefined;
     jobs.push({
       name: 'webhooks',

@@ -1,29 +1,40 @@
-import type { Services } from '../services.js';
+import type { BlobStore } from '../blobs/blob-store.js';
+import type { Config } from '../config.js';
+import type { Logger } from '../logger.js';
+import type { PdfPool } from '../pdf/pool.js';
 import { runBooking } from '../revenue/run-booking.js';
+import type { Store } from '../store/types.js';
+import type { Clock } from '../time.js';
 import { RunWorker } from './runner.js';
 
-/** A run worker over the process's services; it parses on the shared parser pool. */
-export function createRunWorker(services: Services): RunWorker {
-  const { config } = services;
-  const pool = services.pdfPool();
-  const worker = new RunWorker(
-    services.store.runs,
-    runBooking(services.store.tenants),
+/** What a run worker works with: the process's own, or those of the thread it runs on. */
+export interface RunWorkerDeps {
+  config: Config;
+  store: Store;
+  blobs: BlobStore;
+  clock: Clock;
+  logger: Logger;
+  pool: PdfPool;
+}
+
+/** A run worker that parses on `pool`. */
+export function createRunWorker({ config, store, blobs, clock, logger, pool }: RunWorkerDeps): RunWorker {
+  return new RunWorker(
+    store.runs,
+    runBooking(store.tenants),
     {
       pool,
-      blobs: services.blobs,
-      clock: services.clock,
+      blobs,
+      clock,
       pointsPerPage: config.pointsPerPage,
       profiles: { printMinPpi: config.printMinPpi },
       runTimeoutMs: config.runTimeoutMs,
       report: { thumbnails: config.reportThumbnails, htmlPages: config.reportHtmlPages },
     },
-    services.clock,
-    services.logger,
+    clock,
+    logger,
     // twice as many runs as threads: while one run writes its report and books, the next one's pages keep
     // the threads busy
     { concurrency: pool.size * 2, leaseMs: config.leaseMs, pollMs: 500, maxClaims: 3 },
   );
-  services.runs.queued.listen(() => worker.nudge());
-  return worker;
 }

@@ -30,9 +30,17 @@ describe('metrics', () => {
       const fileId = await uploadPdf(h, readPdf('real/cups-filters__classified.pdf'));
       const run = (await h.request('POST', '/api/open/runs', { json: { file_id: fileId } })).body.data;
       await waitForRun(h, run.id);
-      const res = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
-      expect(res.status).toBe(200);
-      const text = await res.text();
+      const scrape = async () => {
+        const res = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
+        expect(res.status).toBe(200);
+        return res.text();
+      };
+      // the run thread tells its parser tasks within NEWS_MS of their end (src/start/run-thread.ts), once it gets
+      // the CPU (it runs at the idle policy)
+      await expect
+        .poll(scrape, { timeout: 10_000, interval: 50 })
+        .toMatch(/ota_parser_task_duration_seconds_count\{kind="page",outcome="ok"\} 1/);
+      const text = await scrape();
       expect(text).toMatch(/ota_http_request_duration_seconds_count\{operation="createRun",status="201"\} 1/);
       expect(text).toMatch(/ota_runs\{status="succeeded"\} 1/);
       expect(text).toMatch(/ota_run_queue_depth 0/);

@@ -1,0 +1,75 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { pino } from 'pino';
+import { lowerThreadPriority } from '../batch-priority.js';
+import { openBlobStore } from '../blobs/open.js';
+import { runLifecycle } from '../runs/lifecycle.js';
+import { parserPool } from '../services.js';
+import { openStore } from '../store/open.js';
+import { systemClock } from '../time.js';
+import { createRunWorker } from '../worker/index.js';
+import {
+  type FromRunThread,
+  NEWS_MS,
+  type RunThreadData,
+  type RunThreadNews,
+  type ToRunThread,
+} from './run-thread.js';
+
+/** The run thread of an API process (src/start/run-thread.ts): the `worker` role's runs, on a thread. */
+const port = parentPort;
+if (!port) throw new Error('run-thread-entry runs as a worker thread of an API process');
+const post = (message: FromRunThread) => port.postMessage(message);
+const { config, logLevel } = workerData as RunThreadData;
+
+let news: RunThreadNews | undefined;
+let newsTimer: NodeJS.Timeout | undefined;
+function sendNews(): void {
+  clearTimeout(newsTimer);
+  newsTimer = undefined;
+  if (news) post({ news });
+  news = undefined;
+}
+/** What happened is told within NEWS_MS, together with whatever else happened meanwhile. */
+function told(): RunThreadNews {
+  newsTimer ??= setTimeout(sendNews, NEWS_MS);
+  return (news ??= { logs: [], parserTasks: [], parserHeap: 0 });
+}
+
+lowerThreadPriority();
+const logger = pino(
+  { level: logLevel, base: undefined, timestamp: false },
+  { write: (line: string) => void told().logs.push(line) },
+);
+const blobs = await openBlobStore(config);
+const store = await openStore(config, 'worker', runLifecycle);
+const pool = parserPool(config, Math.max(1, config.parserThreads), {
+  parserTask: (kind, outcome, seconds) => void told().parserTasks.push([kind, outcome, seconds]),
+  parserHeap: (bytes) => {
+    const pending = told();
+    pending.parserHeap = Math.max(pending.parserHeap, bytes);
+  },
+});
+const worker = createRunWorker({ config, store, blobs, clock: systemClock, logger, pool });
+// the run worker's timers are unref'd: this keeps the thread until it is told to stop
+const alive = setInterval(() => undefined, 1 << 30);
+
+async function stop(): Promise<void> {
+  await worker.stop();
+  await pool.close();
+  await store.close();
+  clearInterval(alive);
+  sendNews();
+  process.exit(0);
+}
+
+port.on('message', (message: ToRunThread) => {
+  if ('nudge' in message) worker.nudge();
+  else
+    stop().catch((error: unknown) => {
+      logger.error({ err: error }, 'the run thread did not stop cleanly');
+      sendNews();
+      process.exit(1);
+    });
+});
+worker.start();
+post({ started: worker.workerId });

@@ -1,0 +1,107 @@
+import { Worker } from 'node:worker_threads';
+import type { Config } from '../config.js';
+import type { Logger } from '../logger.js';
+import type { Services } from '../services.js';
+import type { Job } from './create-runtime.js';
+
+/** What the API process gives its run thread. */
+export interface RunThreadData {
+  config: Config;
+  /** The process logger's level: the thread logs through it. */
+  logLevel: string;
+}
+
+export type ToRunThread = { nudge: true } | { stop: true };
+
+/** What the thread logged and measured since its last news, sent at most every NEWS_MS. */
+export interface RunThreadNews {
+  /** JSON lines of the thread's log. */
+  logs: string[];
+  parserTasks: [kind: string, outcome: string, seconds: number][];
+  /** The largest parser heap reported since, or 0. */
+  parserHeap: number;
+}
+
+export type FromRunThread = { started: string } | { news: RunThreadNews };
+
+/**
+ * Each message wakes the API's event loop: a busy thread's logs and metrics go in one message per this
+ * many ms rather than one per line or task (tens of them per second per parser thread).
+ */
+export const NEWS_MS = 200;
+
+/** A thread that ended without being asked is started again this much later. */
+const RESTART_MS = 1000;
+
+function threadEntry(): URL {
+  const fromSource = import.meta.url.endsWith('.ts');
+  return new URL(fromSource ? './run-thread-from-source.mjs' : './run-thread-entry.js', import.meta.url);
+}
+
+/** A line of the thread's log, written by the process's logger (its level, its destination). */
+function relog(logger: Logger, line: string): void {
+  const { level, msg, ...fields } = JSON.parse(line) as { level: number; msg?: string };
+  const label = logger.levels.labels[level];
+  if (label === 'fatal' || label === 'error' || label === 'warn' || label === 'info' || label === 'debug')
+    logger[label](fields, msg);
+  else logger.trace(fields, msg);
+}
+
+/**
+ * The embedded worker's runs, executed on a thread of their own at batch priority (src/batch-priority.ts),
+ * as the `worker` role would in a process of its own. What a run does between its parser tasks (claiming it,
+ * receiving the pages' facts, the report, booking it) then never holds up the event loop that answers
+ * requests. On two cores with the parser threads saturated, the run list's p99 was 2.2-2.3x its idle p99
+ * with the runs on the API's event loop, and 1.3-1.5x with them on this thread (bench/README, scenario 6).
+ * The thread has its own connection to the database; a queued run, metrics and log lines cross as messages.
+ */
+export function runThreadJob(services: Services): Job {
+  const { config, logger, metrics } = services;
+  let thread: Worker | undefined;
+  let workerId: string | undefined;
+  let stopping = false;
+  let restart: NodeJS.Timeout | undefined;
+  let ended = Promise.resolve();
+  const send = (message: ToRunThread) => thread?.postMessage(message);
+
+  const start = () => {
+    const data: RunThreadData = { config, logLevel: logger.level };
+    const current = new Worker(threadEntry(), { workerData: data });
+    thread = current;
+    ended = new Promise((resolve) => current.once('exit', () => resolve()));
+    current.on('message', (message: FromRunThread) => {
+      if ('started' in message) {
+        workerId = message.started;
+        return;
+      }
+      const { logs, parserTasks, parserHeap } = message.news;
+      for (const line of logs) relog(logger, line);
+      for (const task of parserTasks) metrics.parserTask(...task);
+      if (parserHeap > 0) metrics.parserHeap(parserHeap);
+    });
+    current.on('error', (error) => logger.error({ err: error }, 'the run thread failed'));
+    current.once('exit', (code) => {
+      if (thread === current) thread = undefined;
+      if (stopping) return;
+      // its runs' leases lapse and a new thread (or another process) claims them again
+      logger.error({ exit_code: code }, `the run thread ended; it starts again in ${RESTART_MS} ms`);
+      restart = setTimeout(start, RESTART_MS);
+    });
+  };
+
+  // a run queued here starts at once, not at the thread's next poll
+  services.runs.queued.listen(() => send({ nudge: true }));
+  return {
+    name: 'runs',
+    get id() {
+      return workerId;
+    },
+    start,
+    async stop() {
+      stopping = true;
+      clearTimeout(restart);
+      send({ stop: true });
+      await ended;
+    },
+  };
+}
