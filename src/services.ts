@@ -8,7 +8,7 @@ import { Tenants } from './tenants/service.js';
 import { type Clock, systemClock } from './time.js';
 import type { BlobStore } from './blobs/blob-store.js';
 import { Uploads } from './uploads/service.js';
-import { PdfPool, TaskFailure } from './pdf/pool.js';
+import { type PdfPool, parserPool, TaskFailure } from './pdf/pool.js';
 import { UnreadablePdfError } from './uploads/pdf-probe.js';
 import { WebhookEndpoints } from './events/endpoints/endpoints.js';
 import { Events } from './events/outbox/log.js';
@@ -40,23 +40,6 @@ export interface Services {
   /** This process's live event streams. */
   streams: EventStreams;
   close(): Promise<void>;
-}
-
-/** What parser threads tell the process's metrics. */
-export interface ParserReports {
-  parserTask(kind: string, outcome: string, seconds: number): void;
-  parserHeap(bytes: number): void;
-}
-
-/** Parser threads with the configured limits, reporting each task and heap to `reports`. */
-export function parserPool(config: Config, size: number, reports: ParserReports): PdfPool {
-  return new PdfPool({
-    size,
-    taskTimeoutMs: config.taskTimeoutMs,
-    memoryMb: config.taskMemoryMb,
-    onTaskEnd: (kind, outcome, seconds) => reports.parserTask(kind, outcome, seconds),
-    onHeap: (bytes) => reports.parserHeap(bytes),
-  });
 }
 
 export function createServices(

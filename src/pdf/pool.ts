@@ -357,3 +357,24 @@ export class PdfPool {
     }
   }
 }
+
+/** What parser threads report to the process's metrics. */
+export interface ParserReports {
+  parserTask(kind: string, outcome: string, seconds: number): void;
+  parserHeap(bytes: number): void;
+}
+
+/** Parser threads with the configured limits, reporting each task and heap to `reports`. */
+export function parserPool(
+  limits: { taskTimeoutMs: number; taskMemoryMb: number },
+  size: number,
+  reports: ParserReports,
+): PdfPool {
+  return new PdfPool({
+    size,
+    taskTimeoutMs: limits.taskTimeoutMs,
+    memoryMb: limits.taskMemoryMb,
+    onTaskEnd: (kind, outcome, seconds) => reports.parserTask(kind, outcome, seconds),
+    onHeap: (bytes) => reports.parserHeap(bytes),
+  });
+}

@@ -32,6 +32,8 @@ export const NEWS_MS = 200;
 
 /** A thread that ended without being asked is started again this much later. */
 const RESTART_MS = 1000;
+/** Until the thread starts, how often the process looks for runs queued elsewhere (the run worker's poll). */
+const WAITING_POLL_MS = 500;
 
 function threadEntry(): URL {
   const fromSource = import.meta.url.endsWith('.ts');
@@ -54,13 +56,19 @@ function relog(logger: Logger, line: string): void {
  * requests. On two cores with the parser threads saturated, the run list's p99 was 2.2-2.3x its idle p99
  * with the runs on the API's event loop, and 1.3-1.5x with them on this thread (bench/README, scenario 6).
  * The thread has its own connection to the database; a queued run, metrics and log lines cross as messages.
+ * It costs about 13 MB, so it starts with the first run there is to execute: one this process queues, one
+ * another process queued (PostgreSQL tells; on SQLite the process looks every WAITING_POLL_MS, as the run
+ * worker's own poll did), or one whose worker died.
  */
 export function runThreadJob(services: Services): Job {
-  const { config, logger, metrics } = services;
+  const { config, logger, metrics, store, clock } = services;
   let thread: Worker | undefined;
   let workerId: string | undefined;
+  let begun = false;
   let stopping = false;
   let restart: NodeJS.Timeout | undefined;
+  let waitingPoll: NodeJS.Timeout | undefined;
+  let unwatch: (() => void) | undefined;
   let ended = Promise.resolve();
   const send = (message: ToRunThread) => thread?.postMessage(message);
 
@@ -89,16 +97,40 @@ export function runThreadJob(services: Services): Job {
     });
   };
 
+  const begin = () => {
+    if (begun || stopping) return;
+    begun = true;
+    clearInterval(waitingPoll);
+    unwatch?.();
+    start();
+  };
+  const lookForWaiting = () =>
+    store.runs.anyWaiting(clock.now().toISOString()).then(
+      (waiting) => waiting && begin(),
+      // the database is away: the next look, or the next run queued here, tries again
+      () => undefined,
+    );
+
   // a run queued here starts at once, not at the thread's next poll
-  services.runs.queued.listen(() => send({ nudge: true }));
+  const unlisten = services.runs.queued.listen(() => (begun ? send({ nudge: true }) : begin()));
   return {
     name: 'runs',
     get id() {
       return workerId;
     },
-    start,
+    start() {
+      // a notice means "maybe" (one comes each time the engine starts listening): look
+      unwatch = store.runs.watch(() => void lookForWaiting());
+      void lookForWaiting();
+      waitingPoll = setInterval(() => void lookForWaiting(), WAITING_POLL_MS);
+      // housekeeping never keeps a process alive
+      waitingPoll.unref();
+    },
     async stop() {
       stopping = true;
+      clearInterval(waitingPoll);
+      unwatch?.();
+      unlisten();
       clearTimeout(restart);
       send({ stop: true });
       await ended;

@@ -21,6 +21,10 @@ describe('the run thread of an API process', () => {
     const config = { ...h.config, database: undefined, dataDir: path.join(file, 'data') };
     const job = runThreadJob({ ...h.server.services, config, logger });
     job.start();
+    // the thread starts with the first run this process queues
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(lines).toEqual([]);
+    h.server.services.runs.queued.emit();
     const restarts = () => lines.filter((line) => line.msg.startsWith('the run thread ended')).length;
     await expect.poll(restarts, { timeout: 15_000, interval: 100 }).toBeGreaterThanOrEqual(2);
     await job.stop();

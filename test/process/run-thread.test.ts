@@ -40,7 +40,7 @@ function hasChrt(): boolean {
 }
 
 describe.runIf(process.platform === 'linux' && hasChrt())('the embedded worker of `npm start`', () => {
-  it("executes runs on a thread of its own at the idle policy; the thread's log lines come out of the process", async () => {
+  it('executes runs on a thread of its own at the idle policy, started with the first run; its log lines come out of the process', async () => {
     const dataDir = await tempDataDir();
     dirs.push(dataDir);
     const tenant = (await admin(dataDir, 'tenants', 'create', '--name', 'threads', '--json')).json as {
@@ -54,18 +54,22 @@ describe.runIf(process.platform === 'linux' && hasChrt())('the embedded worker o
     started.push(server);
     let stdout = '';
     server.child.stdout?.on('data', (chunk: Buffer) => void (stdout += chunk.toString()));
+    const pid = server.child.pid!;
+    const idleThreads = () => threadsOf(pid).filter((thread) => thread.policy === SCHED_IDLE);
+    // nothing to execute yet: no run thread, no parser thread (each costs about 13 MB)
+    expect(idleThreads()).toHaveLength(0);
     const fileId = await uploadWhole(server.url, tenant.token, readPdf('real/cups-filters__classified.pdf'));
+    // the upload's probe thread only
+    expect(idleThreads()).toHaveLength(1);
     const run = await call(server.url, tenant.token, 'POST', '/api/open/runs', { file_id: fileId });
     expect(run.status).toBe(201);
     const done = await pollRun(server.url, tenant.token, run.body.data.id, finished, 30_000);
     expect(done.status).toBe('succeeded');
 
-    const pid = server.child.pid!;
-    const threads = threadsOf(pid);
     // the event loop that answers requests keeps the normal policy
-    expect(threads.find((thread) => thread.tid === pid)?.policy).not.toBe(SCHED_IDLE);
+    expect(threadsOf(pid).find((thread) => thread.tid === pid)?.policy).not.toBe(SCHED_IDLE);
     // the run thread, the parser thread its runs parse on, and the thread that probes uploads
-    expect(threads.filter((thread) => thread.policy === SCHED_IDLE)).toHaveLength(3);
+    expect(idleThreads()).toHaveLength(3);
 
     // the run thread's news reaches the process's log within its NEWS_MS
     await expect

@@ -117,6 +117,8 @@ export interface RunRepo extends RunQueue {
     offset: number,
     startingAfter?: string,
   ): Promise<(Page<JsonText<Schemas['Run']>> & { lastId: string | null }) | undefined>;
+  /** Whether any entry waits for a worker at `now` (as `queueStats` counts them), across all tenants. */
+  anyWaiting(now: string): Promise<boolean>;
   /**
    * Across all tenants, for operators: runs by status, and the entries waiting for a worker at `now` (not
    * leased, or leased until before it).

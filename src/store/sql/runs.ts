@@ -172,6 +172,13 @@ export function sqlRuns(
         [availableAt ?? null, queueMessageId, workerId],
       );
     },
+    async anyWaiting(now) {
+      const found = await sql.get<{ one: number }>(
+        `SELECT 1 AS one FROM run_queue WHERE done_at IS NULL AND (lease_until IS NULL OR lease_until < ?) LIMIT 1`,
+        [now],
+      );
+      return found !== undefined;
+    },
     async queueStats(now) {
       const byStatus = Object.fromEntries(
         (
