@@ -35,9 +35,12 @@ function told(): RunThreadNews {
   return (news ??= { logs: [], parserTasks: [], parserHeap: 0 });
 }
 
-lowerThreadPriority();
+// a crash's last lines are the ones that explain it
+process.on('uncaughtExceptionMonitor', sendNews);
+
+lowerThreadPriority({ idlePolicy: false });
 const logger = pino(
-  { level: logLevel, base: undefined, timestamp: false },
+  { level: logLevel, base: undefined, timestamp: pino.stdTimeFunctions.isoTime },
   { write: (line: string) => void told().logs.push(line) },
 );
 const blobs = await openBlobStore(config);
@@ -50,6 +53,8 @@ const pool = parserPool(config, Math.max(1, config.parserThreads), {
   },
 });
 const worker = createRunWorker({ config, store, blobs, clock: systemClock, logger, pool });
+// a run's events are streamed and delivered by the process's event loop, which its engine may not tell
+if (!store.events.hearsOtherConnections) store.events.watch(() => post({ eventsWritten: true }));
 // the run worker's timers are unref'd: this keeps the thread until it is told to stop
 const alive = setInterval(() => undefined, 1 << 30);
 

@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { Config } from '../config.js';
+import { pino } from 'pino';
 import type { Logger } from '../logger.js';
 import type { Services } from '../services.js';
 import type { Job } from './create-runtime.js';
@@ -22,7 +23,11 @@ export interface RunThreadNews {
   parserHeap: number;
 }
 
-export type FromRunThread = { started: string } | { news: RunThreadNews };
+export type FromRunThread =
+  | { started: string }
+  | { news: RunThreadNews }
+  /** The thread committed events: this process's streams and webhooks hear of them at once (SQLite). */
+  | { eventsWritten: true };
 
 /**
  * Each message wakes the API's event loop: a busy thread's logs and metrics go in one message per this
@@ -30,8 +35,13 @@ export type FromRunThread = { started: string } | { news: RunThreadNews };
  */
 export const NEWS_MS = 200;
 
-/** A thread that ended without being asked is started again this much later. */
+/**
+ * A thread that ended without being asked is started again this much later, twice as late after each start
+ * that failed within RESTART_RESET_MS, at most RESTART_MAX_MS.
+ */
 const RESTART_MS = 1000;
+const RESTART_MAX_MS = 60_000;
+const RESTART_RESET_MS = 60_000;
 /** Until the thread starts, how often the process looks for runs queued elsewhere (the run worker's poll). */
 const WAITING_POLL_MS = 500;
 
@@ -40,13 +50,15 @@ function threadEntry(): URL {
   return new URL(fromSource ? './run-thread-from-source.mjs' : './run-thread-entry.js', import.meta.url);
 }
 
-/** A line of the thread's log, written by the process's logger (its level, its destination). */
-function relog(logger: Logger, line: string): void {
-  const { level, msg, ...fields } = JSON.parse(line) as { level: number; msg?: string };
-  const label = logger.levels.labels[level];
-  if (label === 'fatal' || label === 'error' || label === 'warn' || label === 'info' || label === 'debug')
-    logger[label](fields, msg);
-  else logger.trace(fields, msg);
+/**
+ * A line of the thread's log, as the thread wrote it (its time, its serialized error), to the process
+ * logger's destination: the thread logs at the same level.
+ */
+function writeLine(logger: Logger, line: string): void {
+  const destination = (logger as unknown as Record<symbol, { write(line: string): void }>)[
+    pino.symbols.streamSym
+  ];
+  destination?.write(line);
 }
 
 /**
@@ -62,6 +74,14 @@ function relog(logger: Logger, line: string): void {
  */
 export function runThreadJob(services: Services): Job {
   const { config, logger, metrics, store, clock } = services;
+  // its runs hold a connection each, and claims and leases one more: not a second pool of DATABASE_POOL_SIZE
+  const runsAtOnce = Math.max(1, config.parserThreads) * 2;
+  const threadConfig: Config = config.database
+    ? {
+        ...config,
+        database: { ...config.database, poolSize: Math.min(config.database.poolSize, runsAtOnce + 2) },
+      }
+    : config;
   let thread: Worker | undefined;
   let workerId: string | undefined;
   let begun = false;
@@ -72,28 +92,46 @@ export function runThreadJob(services: Services): Job {
   let ended = Promise.resolve();
   const send = (message: ToRunThread) => thread?.postMessage(message);
 
+  let delayMs = RESTART_MS;
+  const startAgain = () => {
+    logger.error(`the run thread starts again in ${delayMs} ms`);
+    restart = setTimeout(start, delayMs);
+    delayMs = Math.min(RESTART_MAX_MS, delayMs * 2);
+  };
   const start = () => {
-    const data: RunThreadData = { config, logLevel: logger.level };
-    const current = new Worker(threadEntry(), { workerData: data });
+    restart = undefined;
+    if (stopping) return;
+    const data: RunThreadData = { config: threadConfig, logLevel: logger.level };
+    let current: Worker;
+    try {
+      current = new Worker(threadEntry(), { workerData: data });
+    } catch (error) {
+      logger.error({ err: error }, 'the run thread could not be created');
+      startAgain();
+      return;
+    }
+    const startedAt = performance.now();
     thread = current;
     ended = new Promise((resolve) => current.once('exit', () => resolve()));
     current.on('message', (message: FromRunThread) => {
-      if ('started' in message) {
-        workerId = message.started;
-        return;
+      if ('started' in message) workerId = message.started;
+      else if ('eventsWritten' in message) void store.events.heard();
+      else {
+        const { logs, parserTasks, parserHeap } = message.news;
+        for (const line of logs) writeLine(logger, line);
+        for (const task of parserTasks) metrics.parserTask(...task);
+        if (parserHeap > 0) metrics.parserHeap(parserHeap);
       }
-      const { logs, parserTasks, parserHeap } = message.news;
-      for (const line of logs) relog(logger, line);
-      for (const task of parserTasks) metrics.parserTask(...task);
-      if (parserHeap > 0) metrics.parserHeap(parserHeap);
     });
     current.on('error', (error) => logger.error({ err: error }, 'the run thread failed'));
     current.once('exit', (code) => {
       if (thread === current) thread = undefined;
+      workerId = undefined;
       if (stopping) return;
       // its runs' leases lapse and a new thread (or another process) claims them again
-      logger.error({ exit_code: code }, `the run thread ended; it starts again in ${RESTART_MS} ms`);
-      restart = setTimeout(start, RESTART_MS);
+      logger.error({ exit_code: code }, 'the run thread ended');
+      if (performance.now() - startedAt > RESTART_RESET_MS) delayMs = RESTART_MS;
+      startAgain();
     });
   };
 

@@ -149,6 +149,10 @@ export function postgresEvents(
         events.length === limit ? events[events.length - 1]!.position : (rows[0]?.head ?? EMPTY_LOG);
       return { events, upTo: upTo > position ? upTo : position };
     },
+    hearsOtherConnections: true,
+    heard() {
+      // every connection's commits are heard through the notifications already
+    },
     watch(onEvents) {
       local.add(onEvents);
       const unsubscribe = written.subscribe(onEvents);

@@ -59,6 +59,13 @@ export interface EventRepo {
    */
   watch(onEvents: () => void): () => void;
   /**
+   * Whether `watch` hears events that other connections commit (PostgreSQL's notifications). SQLite's does
+   * not: a thread with a connection of its own tells the others through `heard`.
+   */
+  readonly hearsOtherConnections: boolean;
+  /** Another connection of this process committed events: `watch`'s callers are woken, if they would not be. */
+  heard(): void;
+  /**
    * Deletes up to `limit` events created before `before`, with their deliveries; and delivery attempts
    * recorded before `before`, up to `limit` of them. Returns how many of each.
    */

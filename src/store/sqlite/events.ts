@@ -15,15 +15,18 @@ const HEAD = `SELECT printf('%020d', coalesce(max(seq), 0)) AS head FROM events`
 export function sqliteEvents(sql: SqlDialect): EventRepo & { written(): Promise<void> } {
   const hearers = new Set<() => void>();
   let announced = false;
+  const wake = () => {
+    // the writes of one tick share one wake-up
+    if (announced) return;
+    announced = true;
+    setImmediate(() => {
+      announced = false;
+      for (const hear of hearers) hear();
+    });
+  };
   return {
     async written() {
-      // the writes of one tick share one wake-up
-      if (announced) return;
-      announced = true;
-      setImmediate(() => {
-        announced = false;
-        for (const hear of hearers) hear();
-      });
+      wake();
     },
     async list(tenantId, type, limit, startingAfter) {
       let before = Number.MAX_SAFE_INTEGER;
@@ -82,6 +85,8 @@ export function sqliteEvents(sql: SqlDialect): EventRepo & { written(): Promise<
       const upTo = events.length === limit ? events[events.length - 1]!.position : rows[0]!.head;
       return { events, upTo: upTo > position ? upTo : position };
     },
+    hearsOtherConnections: false,
+    heard: wake,
     watch(onEvents) {
       hearers.add(onEvents);
       return () => hearers.delete(onEvents);
