@@ -138,8 +138,8 @@ function run(task: PdfTask): PdfTaskResult[PdfTask['kind']] {
   }
 }
 
-// parsing is batch work: the API's event loop in this process comes first; a parser holds no lock or lease
-lowerThreadPriority({ idlePolicy: true });
+// parsing is batch work: the API's event loop in this process comes first
+lowerThreadPriority();
 
 function failureKind(error: unknown, task: PdfTask): TaskFailureKind {
   if (error instanceof PdfOpenError) return error.kind;

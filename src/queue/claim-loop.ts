@@ -140,11 +140,29 @@ export class ClaimLoop<Job> {
  * Renews a job's lease every third of `leaseMs` until the returned stop is called; `lost()` turns true
  * once a renewal finds the lease taken by another worker.
  */
+/** A lease held while its work goes on. */
+export interface HeldLease {
+  lost(): boolean;
+  markLost(): void;
+  stop(): void;
+}
+
+/**
+ * Who keeps a lease while its work goes on: by default a timer beside the work (`keepLease`); a thread
+ * whose CPU may run short hands it to a thread that keeps its time (src/start/run-thread.ts).
+ */
+export type LeaseKeeping = (
+  queueMessageId: string,
+  renew: () => Promise<boolean>,
+  leaseMs: number,
+  onError: (error: unknown) => void,
+) => HeldLease;
+
 export function keepLease(
   renew: () => Promise<boolean>,
   leaseMs: number,
   onError: (error: unknown) => void,
-): { lost(): boolean; markLost(): void; stop(): void } {
+): HeldLease {
   let lost = false;
   const timer = setInterval(
     async () => {

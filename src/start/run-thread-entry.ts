@@ -2,6 +2,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { pino } from 'pino';
 import { lowerThreadPriority } from '../batch-priority.js';
 import { openBlobStore } from '../blobs/open.js';
+import type { LeaseKeeping } from '../queue/claim-loop.js';
 import { parserPool } from '../pdf/pool.js';
 import { runLifecycle } from '../runs/lifecycle.js';
 import { openStore } from '../store/open.js';
@@ -32,13 +33,14 @@ function sendNews(): void {
 /** What happened is told within NEWS_MS, together with whatever else happened meanwhile. */
 function told(): RunThreadNews {
   newsTimer ??= setTimeout(sendNews, NEWS_MS);
-  return (news ??= { logs: [], parserTasks: [], parserHeap: 0 });
+  return (news ??= { logs: [], parserTasks: [], parserHeap: 0, leases: [] });
 }
 
 // a crash's last lines are the ones that explain it
 process.on('uncaughtExceptionMonitor', sendNews);
 
-lowerThreadPriority({ idlePolicy: false });
+// its leases are kept by the API's event loop (src/start/run-thread.ts), so it can take the idle policy
+lowerThreadPriority();
 const logger = pino(
   { level: logLevel, base: undefined, timestamp: pino.stdTimeFunctions.isoTime },
   { write: (line: string) => void told().logs.push(line) },
@@ -52,7 +54,28 @@ const pool = parserPool(config, Math.max(1, config.parserThreads), {
     pending.parserHeap = Math.max(pending.parserHeap, bytes);
   },
 });
-const worker = createRunWorker({ config, store, blobs, clock: systemClock, logger, pool });
+/** Leases the API's event loop keeps for this thread's runs, and those it found lost. */
+const keptByTheProcess = new Set<string>();
+const lostLeases = new Set<string>();
+const leases: LeaseKeeping = (queueMessageId) => {
+  keptByTheProcess.add(queueMessageId);
+  // at once, while this thread has the CPU: its next news may come late
+  told().leases.push([queueMessageId, 'keep']);
+  sendNews();
+  let lost = false;
+  return {
+    lost: () => lost || lostLeases.has(queueMessageId),
+    markLost: () => {
+      lost = true;
+    },
+    stop: () => {
+      keptByTheProcess.delete(queueMessageId);
+      lostLeases.delete(queueMessageId);
+      told().leases.push([queueMessageId, 'drop']);
+    },
+  };
+};
+const worker = createRunWorker({ config, store, blobs, clock: systemClock, logger, pool, leases });
 // a run's events are streamed and delivered by the process's event loop, which its engine may not tell
 if (!store.events.hearsOtherConnections) store.events.watch(() => post({ eventsWritten: true }));
 // the run worker's timers are unref'd: this keeps the thread until it is told to stop
@@ -69,7 +92,9 @@ async function stop(): Promise<void> {
 
 port.on('message', (message: ToRunThread) => {
   if ('nudge' in message) worker.nudge();
-  else
+  else if ('leaseLost' in message) {
+    if (keptByTheProcess.has(message.leaseLost)) lostLeases.add(message.leaseLost);
+  } else
     stop().catch((error: unknown) => {
       logger.error({ err: error }, 'the run thread did not stop cleanly');
       sendNews();

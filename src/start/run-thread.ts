@@ -12,7 +12,11 @@ export interface RunThreadData {
   logLevel: string;
 }
 
-export type ToRunThread = { nudge: true } | { stop: true };
+export type ToRunThread =
+  | { nudge: true }
+  | { stop: true }
+  /** A lease this process kept for the thread was lost: its run stops. */
+  | { leaseLost: string };
 
 /** What the thread logged and measured since its last news, sent at most every NEWS_MS. */
 export interface RunThreadNews {
@@ -21,6 +25,8 @@ export interface RunThreadNews {
   parserTasks: [kind: string, outcome: string, seconds: number][];
   /** The largest parser heap reported since, or 0. */
   parserHeap: number;
+  /** Leases (queue entry ids) the process is to keep from now on, or no longer, in order. */
+  leases: [queueMessageId: string, change: 'keep' | 'drop'][];
 }
 
 export type FromRunThread =
@@ -92,6 +98,32 @@ export function runThreadJob(services: Services): Job {
   let ended = Promise.resolve();
   const send = (message: ToRunThread) => thread?.postMessage(message);
 
+  // The thread runs at the idle policy and may get no CPU for a while when other work keeps every core
+  // busy: this event loop renews its runs' leases, so that a run it is slow to execute is not claimed again
+  // (and, after three claims, failed). A run's lease is kept for at most its time limit.
+  const kept = new Map<string, NodeJS.Timeout>();
+  const drop = (queueMessageId: string) => {
+    clearInterval(kept.get(queueMessageId));
+    kept.delete(queueMessageId);
+  };
+  const keep = (queueMessageId: string, holder: string) => {
+    const until = performance.now() + config.runTimeoutMs + config.leaseMs;
+    const renew = async () => {
+      if (performance.now() > until) return drop(queueMessageId);
+      const leaseUntil = new Date(clock.now().getTime() + config.leaseMs).toISOString();
+      try {
+        if (await store.runs.renewLease(queueMessageId, holder, leaseUntil)) return;
+        drop(queueMessageId);
+        send({ leaseLost: queueMessageId });
+      } catch (error) {
+        logger.warn({ err: error, queue_message_id: queueMessageId }, 'lease renewal failed');
+      }
+    };
+    const timer = setInterval(() => void renew(), Math.max(50, Math.floor(config.leaseMs / 3)));
+    timer.unref();
+    kept.set(queueMessageId, timer);
+  };
+
   let delayMs = RESTART_MS;
   const startAgain = () => {
     logger.error(`the run thread starts again in ${delayMs} ms`);
@@ -117,7 +149,11 @@ export function runThreadJob(services: Services): Job {
       if ('started' in message) workerId = message.started;
       else if ('eventsWritten' in message) void store.events.heard();
       else {
-        const { logs, parserTasks, parserHeap } = message.news;
+        const { logs, parserTasks, parserHeap, leases } = message.news;
+        for (const [queueMessageId, change] of leases) {
+          if (change === 'drop') drop(queueMessageId);
+          else if (workerId) keep(queueMessageId, workerId);
+        }
         for (const line of logs) writeLine(logger, line);
         for (const task of parserTasks) metrics.parserTask(...task);
         if (parserHeap > 0) metrics.parserHeap(parserHeap);
@@ -127,6 +163,8 @@ export function runThreadJob(services: Services): Job {
     current.once('exit', (code) => {
       if (thread === current) thread = undefined;
       workerId = undefined;
+      // its runs are no longer executed: their leases lapse and they are claimed again
+      for (const queueMessageId of [...kept.keys()]) drop(queueMessageId);
       if (stopping) return;
       // its runs' leases lapse and a new thread (or another process) claims them again
       logger.error({ exit_code: code }, 'the run thread ended');

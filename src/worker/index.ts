@@ -2,6 +2,7 @@ import type { BlobStore } from '../blobs/blob-store.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { PdfPool } from '../pdf/pool.js';
+import type { LeaseKeeping } from '../queue/claim-loop.js';
 import { runBooking } from '../revenue/run-booking.js';
 import type { Store } from '../store/types.js';
 import type { Clock } from '../time.js';
@@ -15,10 +16,20 @@ export interface RunWorkerDeps {
   clock: Clock;
   logger: Logger;
   pool: PdfPool;
+  /** Who renews the leases of the runs it executes (default: its own event loop). */
+  leases?: LeaseKeeping;
 }
 
 /** A run worker that parses on `pool`. */
-export function createRunWorker({ config, store, blobs, clock, logger, pool }: RunWorkerDeps): RunWorker {
+export function createRunWorker({
+  config,
+  store,
+  blobs,
+  clock,
+  logger,
+  pool,
+  leases,
+}: RunWorkerDeps): RunWorker {
   return new RunWorker(
     store.runs,
     runBooking(store.tenants),
@@ -35,6 +46,6 @@ export function createRunWorker({ config, store, blobs, clock, logger, pool }: R
     logger,
     // twice as many runs as threads: while one run writes its report and books, the next one's pages keep
     // the threads busy
-    { concurrency: pool.size * 2, leaseMs: config.leaseMs, pollMs: 500, maxClaims: 3 },
+    { concurrency: pool.size * 2, leaseMs: config.leaseMs, pollMs: 500, maxClaims: 3, leases },
   );
 }

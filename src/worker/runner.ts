@@ -12,7 +12,7 @@ import {
   StoreUnavailableError,
 } from '../store/types.js';
 import type { Clock } from '../time.js';
-import { ClaimLoop, keepLease } from '../queue/claim-loop.js';
+import { ClaimLoop, keepLease, type LeaseKeeping } from '../queue/claim-loop.js';
 import { type ExecutionDeps, ExecutionStopped, executeRun, progressOf } from './execute.js';
 
 export interface RunnerOptions {
@@ -22,6 +22,8 @@ export interface RunnerOptions {
   pollMs: number;
   /** A queue entry claimed this many times (its workers kept dying) fails instead of running again. */
   maxClaims: number;
+  /** Who renews a run's lease while it executes: this event loop, unless said otherwise. */
+  leases?: LeaseKeeping;
 }
 
 const PROGRESS_WRITE_MS = 250;
@@ -104,7 +106,10 @@ export class RunWorker {
     );
     let pending: RunProgress | undefined;
     let lastWrite = 0;
-    const lease = keepLease(
+    const keeping: LeaseKeeping =
+      this.options.leases ?? ((_id, renew, leaseMs, onError) => keepLease(renew, leaseMs, onError));
+    const lease = keeping(
+      claim.queueMessageId,
       () =>
         this.queue.renewLease(
           claim.queueMessageId,

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runThreadJob } from '../../src/start/run-thread.js';
-import { readPdf, uploadPdf } from '../helpers/files.js';
+import { readPdf, uploadPdf, waitForRun } from '../helpers/files.js';
+import { operatorBomb } from '../helpers/hostile-pdfs.js';
 import { type Harness, startHarness, throughHaproxy } from '../helpers/harness.js';
 import { sseEvents } from '../helpers/receiver.js';
 
@@ -78,4 +79,28 @@ describe('the run thread of an API process', () => {
     expect(failures()).toHaveLength(settled);
     expect(job.id).toBeUndefined();
   });
+});
+
+describe("the leases of the run thread's runs", () => {
+  let short: Harness;
+  beforeAll(async () => {
+    // leases far shorter than the run: the thread renews none itself
+    short = await startHarness({ RUN_LEASE_MS: '300', TASK_TIMEOUT_MS: '60000' });
+  });
+  afterAll(() => short.close());
+
+  it("are kept by the API's event loop: a run many leases long executes on its first claim", async () => {
+    const fileId = await uploadPdf(short, operatorBomb());
+    const created = await short.request('POST', '/api/open/runs', { json: { file_id: fileId } });
+    expect(created.status).toBe(201);
+    const started = performance.now();
+    const run = await waitForRun(short, created.body.data.id);
+    expect(performance.now() - started).toBeGreaterThan(3 * 300);
+    expect(run.status).toBe('succeeded');
+    const [entry] = await short.query<{ claims: number }>(
+      'SELECT claims FROM run_queue WHERE id = (SELECT queue_message_id FROM runs WHERE id = ?)',
+      [run.id],
+    );
+    expect(Number(entry?.claims)).toBe(1);
+  }, 60_000);
 });
