@@ -229,6 +229,9 @@ export function sqlWebhooks(sql: SqlDialect, dueCandidates: DueCandidates): Webh
    * not the backlog: the leases in force (lease_until), the tenants with something due (a skip-scan of the
    * due index, one step per tenant), and the due deliveries of their endpoints that may take more.
    */
+  /** A tenant with a delivery due (the deliveries-due index, a tenant at a time). */
+  const nextDueTenant = `SELECT d.tenant_id FROM webhook_deliveries d${sql.text.indexedBy('webhook_deliveries_due')}
+      WHERE d.status = 'pending' AND d.next_attempt_at <= ?`;
   const claimIn = async (tx: SqlSession, request: ClaimRequest): Promise<ClaimedDelivery[]> => {
     const { workerId, now, leaseUntil, perEndpoint, max } = request;
     const leased = await tx.all<{ endpoint: string; tenant: string; n: number }>(
@@ -239,8 +242,6 @@ export function sqlWebhooks(sql: SqlDialect, dueCandidates: DueCandidates): Webh
     );
     const { perEndpoint: perEndpointNow, perTenant: perTenantNow } = tallyLeases(leased);
     const full = new Set(leased.filter((l) => l.n >= perEndpoint).map((l) => l.endpoint));
-    const nextDueTenant = `SELECT d.tenant_id FROM webhook_deliveries d${sql.text.indexedBy('webhook_deliveries_due')}
-      WHERE d.status = 'pending' AND d.next_attempt_at <= ?`;
     const due = await tx.all<{ tenant_id: string }>(
       `WITH RECURSIVE t (tenant_id) AS (
          SELECT (${nextDueTenant} ORDER BY d.tenant_id LIMIT 1)
@@ -310,6 +311,12 @@ export function sqlWebhooks(sql: SqlDialect, dueCandidates: DueCandidates): Webh
       });
     },
     async claim(workerId, now, leaseUntil, perEndpoint, max) {
+      // every commit that writes events wakes the dispatcher, and most find nothing due (a tenant without
+      // endpoints): a read says so without the write lock a claim's transaction takes
+      const anyDue = await sql.get<{ tenant_id: string }>(`${nextDueTenant} ORDER BY d.tenant_id LIMIT 1`, [
+        now,
+      ]);
+      if (!anyDue) return [];
       return sql.transaction((tx) => claimIn(tx, { workerId, now, leaseUntil, perEndpoint, max }));
     },
     async renewLease(endpointId, eventId, workerId, leaseUntil) {
