@@ -1,5 +1,3 @@
-import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { readPdf } from '../helpers/files.js';
 import {
@@ -13,33 +11,9 @@ import {
   tempDataDir,
   uploadWhole,
 } from '../helpers/processes.js';
+import { hasChrt, SCHED_IDLE, threadsOf } from '../helpers/threads.js';
 
 const { started, dirs } = cleanedAfterEach();
-
-const SCHED_IDLE = 5;
-
-/** Each thread of a process: its nice value and scheduling policy (fields 19 and 41 of its stat). */
-function threadsOf(pid: number): { tid: number; nice: number; policy: number }[] {
-  return readdirSync(`/proc/${pid}/task`).flatMap((tid) => {
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-    } catch {
-      return []; // a thread that ended meanwhile
-    }
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return [{ tid: Number(tid), nice: Number(fields[16]), policy: Number(fields[38]) }];
-  });
-}
-
-function hasChrt(): boolean {
-  try {
-    execFileSync('chrt', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe.runIf(process.platform === 'linux')('the embedded worker of `npm start`', () => {
   it('executes runs on a thread of its own at low priority, started with the first run; its log lines come out of the process', async () => {

@@ -1,5 +1,4 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +6,7 @@ import { AFFINITY_WAIT_MS, MAX_PASSED_OVER, PdfPool } from '../../src/pdf/pool.j
 import { textPdf } from '../helpers/files.js';
 import { amongOrdinaryPages, fourthObjectStream, operatorBomb, streamOf } from '../helpers/hostile-pdfs.js';
 import { readPdf } from '../helpers/files.js';
+import { hasChrt, SCHED_IDLE, threadsOf } from '../helpers/threads.js';
 import { TaskFailure } from '../../src/pdf/pool.js';
 
 let dir: string;
@@ -130,29 +130,10 @@ describe('two parser threads', () => {
   });
 });
 
-const SCHED_IDLE = 5;
-
-/** The scheduling policy of each thread of this process (Linux: field 41 of /proc/<pid>/task/<tid>/stat). */
-function threadPolicies(): number[] {
-  return readdirSync('/proc/self/task').map((tid) => {
-    const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[38]);
-  });
-}
-
-function hasChrt(): boolean {
-  try {
-    execFileSync('chrt', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 describe.runIf(process.platform === 'linux' && hasChrt())('parser threads on Linux', () => {
   it('run at the idle scheduling policy, so that a woken event loop never waits for a parser', async () => {
     await pool.run({ kind: 'document', path: shortFile }, 'tenant');
-    expect(threadPolicies().filter((policy) => policy === SCHED_IDLE)).toHaveLength(pool.size);
+    expect(threadsOf('self').filter((thread) => thread.policy === SCHED_IDLE)).toHaveLength(pool.size);
   });
 });
 
