@@ -136,10 +136,6 @@ export class ClaimLoop<Job> {
   }
 }
 
-/**
- * Renews a job's lease every third of `leaseMs` until the returned stop is called; `lost()` turns true
- * once a renewal finds the lease taken by another worker.
- */
 /** A lease held while its work goes on. */
 export interface HeldLease {
   lost(): boolean;
@@ -158,6 +154,10 @@ export type LeaseKeeping = (
   onError: (error: unknown) => void,
 ) => HeldLease;
 
+/**
+ * Renews a job's lease every third of `leaseMs` until the returned stop is called; `lost()` turns true
+ * once a renewal finds the lease taken by another worker.
+ */
 export function keepLease(
   renew: () => Promise<boolean>,
   leaseMs: number,

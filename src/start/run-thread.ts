@@ -2,13 +2,14 @@ import { Worker } from 'node:worker_threads';
 import type { Config } from '../config.js';
 import { pino } from 'pino';
 import type { Logger } from '../logger.js';
+import { type HeldLease, keepLease } from '../queue/claim-loop.js';
 import type { Services } from '../services.js';
 import type { Job } from './create-runtime.js';
 
 /** What the API process gives its run thread. */
 export interface RunThreadData {
   config: Config;
-  /** The process logger's level: the thread logs through it. */
+  /** The process logger's level, at which the thread logs too. */
   logLevel: string;
 }
 
@@ -72,7 +73,8 @@ function writeLine(logger: Logger, line: string): void {
  * as the `worker` role would in a process of its own. What a run does between its parser tasks (claiming it,
  * receiving the pages' facts, the report, booking it) then never holds up the event loop that answers
  * requests. On two cores with the parser threads saturated, the run list's p99 was 2.2-2.3x its idle p99
- * with the runs on the API's event loop, and 1.3-1.5x with them on this thread (bench/README, scenario 6).
+ * with the runs on the API's event loop, and 1.6-1.8x with them on this thread (bench/README, "The runs on a
+ * thread of their own").
  * The thread has its own connection to the database; a queued run, metrics and log lines cross as messages.
  * It costs about 13 MB, so it starts with the first run there is to execute: one this process queues, one
  * another process queued (PostgreSQL tells; on SQLite the process looks every WAITING_POLL_MS, as the run
@@ -101,27 +103,32 @@ export function runThreadJob(services: Services): Job {
   // The thread runs at the idle policy and may get no CPU for a while when other work keeps every core
   // busy: this event loop renews its runs' leases, so that a run it is slow to execute is not claimed again
   // (and, after three claims, failed). A run's lease is kept for at most its time limit.
-  const kept = new Map<string, NodeJS.Timeout>();
+  const kept = new Map<string, HeldLease>();
   const drop = (queueMessageId: string) => {
-    clearInterval(kept.get(queueMessageId));
+    kept.get(queueMessageId)?.stop();
     kept.delete(queueMessageId);
   };
   const keep = (queueMessageId: string, holder: string) => {
     const until = performance.now() + config.runTimeoutMs + config.leaseMs;
     const renew = async () => {
-      if (performance.now() > until) return drop(queueMessageId);
+      if (performance.now() > until) {
+        drop(queueMessageId);
+        return true;
+      }
       const leaseUntil = new Date(clock.now().getTime() + config.leaseMs).toISOString();
-      try {
-        if (await store.runs.renewLease(queueMessageId, holder, leaseUntil)) return;
+      const renewed = await store.runs.renewLease(queueMessageId, holder, leaseUntil);
+      if (!renewed) {
         drop(queueMessageId);
         send({ leaseLost: queueMessageId });
-      } catch (error) {
-        logger.warn({ err: error, queue_message_id: queueMessageId }, 'lease renewal failed');
       }
+      return renewed;
     };
-    const timer = setInterval(() => void renew(), Math.max(50, Math.floor(config.leaseMs / 3)));
-    timer.unref();
-    kept.set(queueMessageId, timer);
+    kept.set(
+      queueMessageId,
+      keepLease(renew, config.leaseMs, (error) =>
+        logger.warn({ err: error, queue_message_id: queueMessageId }, 'lease renewal failed'),
+      ),
+    );
   };
 
   let delayMs = RESTART_MS;
@@ -147,7 +154,7 @@ export function runThreadJob(services: Services): Job {
     ended = new Promise((resolve) => current.once('exit', () => resolve()));
     current.on('message', (message: FromRunThread) => {
       if ('started' in message) workerId = message.started;
-      else if ('eventsWritten' in message) void store.events.heard();
+      else if ('eventsWritten' in message) store.events.heard();
       else {
         const { logs, parserTasks, parserHeap, leases } = message.news;
         for (const [queueMessageId, change] of leases) {
@@ -163,10 +170,10 @@ export function runThreadJob(services: Services): Job {
     current.once('exit', (code) => {
       if (thread === current) thread = undefined;
       workerId = undefined;
-      // its runs are no longer executed: their leases lapse and they are claimed again
+      // its runs are no longer executed: their leases lapse, and a new thread (or another process) claims
+      // them again
       for (const queueMessageId of [...kept.keys()]) drop(queueMessageId);
       if (stopping) return;
-      // its runs' leases lapse and a new thread (or another process) claims them again
       logger.error({ exit_code: code }, 'the run thread ended');
       if (performance.now() - startedAt > RESTART_RESET_MS) delayMs = RESTART_MS;
       startAgain();

@@ -117,7 +117,7 @@ export interface RunRepo extends RunQueue {
     offset: number,
     startingAfter?: string,
   ): Promise<(Page<JsonText<Schemas['Run']>> & { lastId: string | null }) | undefined>;
-  /** Whether any entry waits for a worker at `now` (as `queueStats` counts them), across all tenants. */
+  /** Whether a claim at `now` would find an entry (of any tenant not suspended). */
   anyWaiting(now: string): Promise<boolean>;
   /**
    * Across all tenants, for operators: runs by status, and the entries waiting for a worker at `now` (not

@@ -39,6 +39,11 @@ export const DEEP_OFFSET = 200;
 export const BLOCK_BITS = 10;
 export const SUPERBLOCK_BITS = 16;
 
+/** A queue entry waiting for a worker at `now` (a placeholder): not done, and not leased or its lease lapsed. */
+export const waitingAt = (now: string) => `done_at IS NULL AND (lease_until IS NULL OR lease_until < ${now})`;
+/** An entry a worker may claim: its tenant is not suspended. */
+export const CLAIMABLE_TENANT = 'tenant_id NOT IN (SELECT id FROM tenants WHERE suspended_at IS NOT NULL)';
+
 /**
  * The fair claiming order: the tenant with the fewest runs under lease first, the oldest waiting entry
  * breaking ties (`now`: that engine's placeholder for the claim's time).
@@ -46,8 +51,7 @@ export const SUPERBLOCK_BITS = 16;
 export function fairTenantsQuery(now: string, limit: number): string {
   return `SELECT w.tenant_id AS "tenantId" FROM (
       SELECT tenant_id, MIN(enqueued_at) AS first FROM run_queue
-      WHERE done_at IS NULL AND (lease_until IS NULL OR lease_until < ${now})
-        AND tenant_id NOT IN (SELECT id FROM tenants WHERE suspended_at IS NOT NULL)
+      WHERE ${waitingAt(now)} AND ${CLAIMABLE_TENANT}
       GROUP BY tenant_id) w
     LEFT JOIN (
       SELECT tenant_id, COUNT(*) AS leased FROM run_queue

@@ -8,7 +8,7 @@ import type {
   RunRow,
   RunStatus,
 } from '../types.js';
-import { fairTenantsQuery, RUN_COLUMNS } from './run-rules.js';
+import { CLAIMABLE_TENANT, fairTenantsQuery, RUN_COLUMNS, waitingAt } from './run-rules.js';
 import { RUN, type RunEngine, type RunRecord, roomInQueue, runValues, toRun } from './run-engine.js';
 import { RUN_VIEW_VERSION, runJson } from '../../records/run.js';
 import type { SqlDialect, SqlSession, SqlValue } from './dialect.js';
@@ -132,7 +132,7 @@ export function sqlRuns(
           // an entry another claimer holds right now is skipped, not waited for
           const entry = await tx.get<{ id: string; run_id: string; claims: number }>(
             `SELECT id, run_id, claims FROM run_queue
-             WHERE tenant_id = ? AND done_at IS NULL AND (lease_until IS NULL OR lease_until < ?)
+             WHERE tenant_id = ? AND ${waitingAt('?')}
              ORDER BY enqueued_at LIMIT 1${sql.text.rowLock('skip-locked')}`,
             [tenantId, now],
           );
@@ -174,7 +174,7 @@ export function sqlRuns(
     },
     async anyWaiting(now) {
       const found = await sql.get<{ one: number }>(
-        `SELECT 1 AS one FROM run_queue WHERE done_at IS NULL AND (lease_until IS NULL OR lease_until < ?) LIMIT 1`,
+        `SELECT 1 AS one FROM run_queue WHERE ${waitingAt('?')} AND ${CLAIMABLE_TENANT} LIMIT 1`,
         [now],
       );
       return found !== undefined;
@@ -189,7 +189,7 @@ export function sqlRuns(
       );
       const open = await sql.get<{ n: number; oldest: string | null }>(
         `SELECT CAST(COUNT(*) AS bigint) AS n, MIN(enqueued_at) AS oldest FROM run_queue
-         WHERE done_at IS NULL AND (lease_until IS NULL OR lease_until < ?)`,
+         WHERE ${waitingAt('?')}`,
         [now],
       );
       return { byStatus, waiting: open?.n ?? 0, oldestWaitingAt: open?.oldest ?? null };

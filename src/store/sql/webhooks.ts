@@ -223,15 +223,15 @@ export function sqlWebhooks(sql: SqlDialect, dueCandidates: DueCandidates): Webh
     return true;
   };
 
+  /** A tenant with a delivery due (the deliveries-due index, a tenant at a time). */
+  const nextDueTenant = `SELECT d.tenant_id FROM webhook_deliveries d${sql.text.indexedBy('webhook_deliveries_due')}
+      WHERE d.status = 'pending' AND d.next_attempt_at <= ?`;
   /**
    * The run queue's fair order: the tenants with something due, the one with the fewest deliveries under
    * lease first, one delivery per tenant per round. Every read walks an index, so a claim costs the batch,
    * not the backlog: the leases in force (lease_until), the tenants with something due (a skip-scan of the
    * due index, one step per tenant), and the due deliveries of their endpoints that may take more.
    */
-  /** A tenant with a delivery due (the deliveries-due index, a tenant at a time). */
-  const nextDueTenant = `SELECT d.tenant_id FROM webhook_deliveries d${sql.text.indexedBy('webhook_deliveries_due')}
-      WHERE d.status = 'pending' AND d.next_attempt_at <= ?`;
   const claimIn = async (tx: SqlSession, request: ClaimRequest): Promise<ClaimedDelivery[]> => {
     const { workerId, now, leaseUntil, perEndpoint, max } = request;
     const leased = await tx.all<{ endpoint: string; tenant: string; n: number }>(
