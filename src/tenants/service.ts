@@ -65,6 +65,12 @@ function viewToken(row: TokenRow): TokenView {
 }
 
 export class Tenants {
+  /**
+   * The creation time last given a tenant here. Tenants list oldest first (created_at, then id): two created
+   * in the same millisecond would list in their random ids' order, so a later one gets the next millisecond.
+   */
+  private lastCreatedMs = 0;
+
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
@@ -84,7 +90,8 @@ export class Tenants {
       throw new TenantError('price per point must be a non-negative integer of minor units');
     }
     if (await this.store.tenants.findByName(name)) throw new TenantNameTaken(name);
-    const now = this.clock.now().toISOString();
+    this.lastCreatedMs = Math.max(this.clock.now().getTime(), this.lastCreatedMs + 1);
+    const now = new Date(this.lastCreatedMs).toISOString();
     const tenant: TenantRow = {
       id: randomUUID(),
       name,

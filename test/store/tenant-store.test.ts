@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store, TenantChanges, TenantRow, TokenRow, UserRow } from '../../src/store/types.js';
+import { Tenants } from '../../src/tenants/service.js';
 import { openTestStore, type TestStore } from '../helpers/engine.js';
 
 let opened: TestStore;
@@ -159,5 +160,19 @@ describe('tokens', () => {
     expect(await revoke(randomUUID(), token.id, at)).toBeUndefined();
     expect((await store.tenants.lookupToken(hash))?.revokedAt).toBeNull();
     expect(await revoke(tenant.id, randomUUID(), at)).toBeUndefined();
+  });
+});
+
+describe('tenants created in one millisecond', () => {
+  it('list oldest first in the order they were created, each at its own millisecond', async () => {
+    const frozen = { now: () => new Date('2026-11-29T06:00:00.000Z') };
+    const tenants = new Tenants(store, frozen);
+    const names = Array.from({ length: 10 }, (_, i) => `same-ms-${i}`);
+    for (const name of names) await tenants.create(name);
+    const listed = (await store.tenants.list()).filter((t) => t.name.startsWith('same-ms-'));
+    expect(listed.map((t) => t.name)).toEqual(names);
+    expect(listed.map((t) => t.created_at)).toEqual(
+      names.map((_, i) => new Date(Date.parse('2026-11-29T06:00:00.000Z') + i).toISOString()),
+    );
   });
 });
