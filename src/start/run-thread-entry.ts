@@ -5,7 +5,7 @@ import { openBlobStore } from '../blobs/open.js';
 import type { LeaseKeeping } from '../queue/claim-loop.js';
 import { parserPool } from '../pdf/pool.js';
 import { runLifecycle } from '../runs/lifecycle.js';
-import { openStore } from '../store/open.js';
+import { adoptStoreThreadShare, openStore } from '../store/open.js';
 import { systemClock } from '../time.js';
 import { createRunWorker } from '../worker/index.js';
 import {
@@ -20,7 +20,7 @@ import {
 const port = parentPort;
 if (!port) throw new Error('run-thread-entry runs as a worker thread of an API process');
 const post = (message: FromRunThread) => port.postMessage(message);
-const { config, logLevel } = workerData as RunThreadData;
+const { config, logLevel, storeShare } = workerData as RunThreadData;
 
 let news: RunThreadNews | undefined;
 let newsTimer: NodeJS.Timeout | undefined;
@@ -46,6 +46,7 @@ const logger = pino(
   { write: (line: string) => void told().logs.push(line) },
 );
 const blobs = await openBlobStore(config);
+adoptStoreThreadShare(storeShare);
 const store = await openStore(config, 'worker', runLifecycle);
 const pool = parserPool(config, Math.max(1, config.parserThreads), {
   parserTask: (kind, outcome, seconds) => void told().parserTasks.push([kind, outcome, seconds]),

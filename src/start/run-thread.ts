@@ -4,6 +4,7 @@ import { pino } from 'pino';
 import type { Logger } from '../logger.js';
 import { type HeldLease, keepLease } from '../queue/claim-loop.js';
 import type { Services } from '../services.js';
+import { type StoreThreadShare, storeThreadEnded, storeThreadShare } from '../store/open.js';
 import type { Job } from './create-runtime.js';
 
 /** What the API process gives its run thread. */
@@ -11,6 +12,7 @@ export interface RunThreadData {
   config: Config;
   /** The process logger's level, at which the thread logs too. */
   logLevel: string;
+  storeShare: StoreThreadShare;
 }
 
 export type ToRunThread =
@@ -140,7 +142,11 @@ export function runThreadJob(services: Services): Job {
   const start = () => {
     restart = undefined;
     if (stopping) return;
-    const data: RunThreadData = { config: threadConfig, logLevel: logger.level };
+    const data: RunThreadData = {
+      config: threadConfig,
+      logLevel: logger.level,
+      storeShare: storeThreadShare(),
+    };
     let current: Worker;
     try {
       current = new Worker(threadEntry(), { workerData: data });
@@ -150,6 +156,7 @@ export function runThreadJob(services: Services): Job {
       return;
     }
     const startedAt = performance.now();
+    const currentId = current.threadId;
     thread = current;
     ended = new Promise((resolve) => current.once('exit', () => resolve()));
     current.on('message', (message: FromRunThread) => {
@@ -168,6 +175,7 @@ export function runThreadJob(services: Services): Job {
     });
     current.on('error', (error) => logger.error({ err: error }, 'the run thread failed'));
     current.once('exit', (code) => {
+      storeThreadEnded(currentId);
       if (thread === current) thread = undefined;
       workerId = undefined;
       // its runs are no longer executed: their leases lapse, and a new thread (or another process) claims

@@ -5,6 +5,9 @@ import { type Migration, migrations } from './migrations.js';
 
 export type Db = Database.Database;
 
+/** How long a write waits for another connection's transaction before it fails as unavailable. */
+export const BUSY_TIMEOUT_MS = 5000;
+
 /** Opens (creating if needed) the database under dataDir and applies pending migrations. */
 export function openDatabase(dataDir: string): Db {
   mkdirSync(dataDir, { recursive: true });
@@ -14,7 +17,7 @@ export function openDatabase(dataDir: string): Db {
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   // the admin CLI and a separate worker process share the file with the server
-  db.pragma('busy_timeout = 5000');
+  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   migrate(db);
   return db;
 }

@@ -1,7 +1,15 @@
 import path from 'node:path';
 import type Database from 'better-sqlite3';
 import type { SqlDialect, SqlSession, SqlText, SqlValue } from '../sql/dialect.js';
-import type { Db } from './database.js';
+import { BUSY_TIMEOUT_MS, type Db } from './database.js';
+import {
+  giveBackWriteTurn,
+  tryWriteTurn,
+  turnGivenBack,
+  type WriteTurn,
+  writeTurnHolder,
+  writeTurnOf,
+} from './write-turns.js';
 
 /** The transaction open on a database file in this process, if any. */
 interface Gate {
@@ -9,10 +17,11 @@ interface Gate {
 }
 
 /**
- * One gate per database file for the whole process: a second connection to the same file (another store
- * in this process) that began a write while the first's transaction awaits would block the thread in
- * busy_timeout, and the first could never commit. It waits for the gate instead; other processes wait in
- * busy_timeout, which does not stop this one.
+ * One gate per database file for the whole thread: a second connection to the same file (another store
+ * in this thread) that began a write while the first's transaction awaits would block the thread in
+ * busy_timeout, and the first could never commit. It waits for the gate instead. Another thread of this
+ * process waits for the write turn (./write-turns.ts); other processes wait in busy_timeout, which does not
+ * stop this one.
  */
 const gates = new Map<string, Gate>();
 
@@ -44,10 +53,16 @@ export class SqliteDialect implements SqlDialect {
   private readonly statements = new Map<string, Database.Statement>();
   private readonly plucked = new Map<string, Database.Statement>();
   private readonly gate: Gate;
+  private readonly turn: WriteTurn;
   private readonly direct: SqlSession;
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    /** How long a transaction waits for another thread's write turn (SQLite's busy_timeout, by default). */
+    private readonly busyTimeoutMs = BUSY_TIMEOUT_MS,
+  ) {
     this.gate = gateOf(db);
+    this.turn = writeTurnOf(db.name);
     const prepared = (text: string): Database.Statement => {
       let statement = this.statements.get(text);
       if (!statement) {
@@ -105,8 +120,7 @@ export class SqliteDialect implements SqlDialect {
   }
 
   async transaction<T>(work: (tx: SqlSession) => Promise<T>): Promise<T> {
-    // checked and taken in one tick: two waiters woken together cannot both begin
-    while (this.gate.open) await this.gate.open;
+    await this.takeGateAndTurn();
     let release!: () => void;
     this.gate.open = new Promise((resolve) => (release = resolve));
     try {
@@ -121,8 +135,31 @@ export class SqliteDialect implements SqlDialect {
         throw error;
       }
     } finally {
+      giveBackWriteTurn(this.turn);
       this.gate.open = undefined;
       release();
+    }
+  }
+
+  /**
+   * This thread's gate free and the process's write turn taken in one tick (two waiters woken together cannot
+   * both begin). The turn is awaited with the gate open, so this connection's reads go on meanwhile.
+   */
+  private async takeGateAndTurn(): Promise<void> {
+    const deadline = performance.now() + this.busyTimeoutMs;
+    for (;;) {
+      while (this.gate.open) await this.gate.open;
+      if (tryWriteTurn(this.turn)) return;
+      const left = deadline - performance.now();
+      if (left <= 0) {
+        // what SQLite's busy_timeout would have ended in: the store is unavailable for now
+        const holder = writeTurnHolder(this.turn);
+        throw Object.assign(
+          new Error(`database is locked: thread ${holder} kept its write turn for ${this.busyTimeoutMs} ms`),
+          { code: 'SQLITE_BUSY' },
+        );
+      }
+      await turnGivenBack(this.turn, left);
     }
   }
 

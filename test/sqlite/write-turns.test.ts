@@ -1,0 +1,121 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Worker } from 'node:worker_threads';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { storeThreadEnded, storeThreadShare } from '../../src/store/open.js';
+import { openDatabase } from '../../src/store/sqlite/database.js';
+import { SqliteDialect } from '../../src/store/sqlite/dialect.js';
+
+// The API's event loop and the run thread each have a connection to the SQLite file
+// (src/store/sqlite/write-turns.ts): these are two such threads, the second a helper that holds a write
+// transaction open for as long as the test says.
+
+let dir: string;
+const threads: Worker[] = [];
+beforeEach(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'ota-turns-'));
+});
+afterEach(async () => {
+  await Promise.all(threads.splice(0).map((thread) => thread.terminate()));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function mainThread(busyTimeoutMs?: number): SqliteDialect {
+  const db = openDatabase(dir);
+  db.exec('CREATE TABLE turns_seen (seq INTEGER PRIMARY KEY, who TEXT NOT NULL)');
+  return new SqliteDialect(db, busyTimeoutMs);
+}
+
+/** The helper thread, once it holds its transaction open. */
+async function threadHolding(): Promise<Worker> {
+  const thread = new Worker(new URL('../helpers/write-turn-holder.mjs', import.meta.url), {
+    workerData: { dataDir: dir, share: storeThreadShare(), adopt: true },
+  });
+  threads.push(thread);
+  const said = (what: string) =>
+    new Promise<void>((resolve, reject) => {
+      const hear = (message: Record<string, unknown>) => {
+        if (!(what in message)) return;
+        thread.off('message', hear);
+        resolve();
+      };
+      thread.on('message', hear);
+      thread.once('error', reject);
+    });
+  await said('ready');
+  thread.postMessage({ hold: 'thread' });
+  await said('holding');
+  return thread;
+}
+
+/** The longest this thread's event loop went without running a 5 ms timer while `during` ran. */
+async function longestStall(during: () => Promise<unknown>): Promise<number> {
+  let last = performance.now();
+  let longest = 0;
+  const ticks = setInterval(() => {
+    const now = performance.now();
+    longest = Math.max(longest, now - last);
+    last = now;
+  }, 5);
+  try {
+    await during();
+  } finally {
+    clearInterval(ticks);
+  }
+  return Math.max(longest, performance.now() - last);
+}
+
+const seen = (sql: SqliteDialect) => sql.column<string>('SELECT who FROM turns_seen ORDER BY seq');
+
+it("a write waits for another thread's transaction without stopping this thread's event loop, whose reads go on", async () => {
+  const sql = mainThread();
+  const thread = await threadHolding();
+  let readMeanwhile: string[] | undefined;
+  const stall = await longestStall(async () => {
+    const write = sql.transaction((tx) => tx.run("INSERT INTO turns_seen (who) VALUES ('main')"));
+    await sleep(300);
+    readMeanwhile = await seen(sql);
+    thread.postMessage({ commit: true });
+    await write;
+  });
+  // SQLite's busy_timeout would have slept in the write until the other thread committed: never, since the
+  // commit is sent from this event loop
+  expect(stall).toBeLessThan(150);
+  expect(readMeanwhile).toEqual([]);
+  expect(await seen(sql)).toEqual(['thread', 'main']);
+});
+
+it('a thread that ends holding the turn (terminated mid-transaction) leaves it to the others', async () => {
+  const sql = mainThread();
+  const thread = await threadHolding();
+  const threadId = thread.threadId;
+  await thread.terminate();
+  storeThreadEnded(threadId);
+  const started = performance.now();
+  await sql.transaction((tx) => tx.run("INSERT INTO turns_seen (who) VALUES ('main')"));
+  expect(performance.now() - started).toBeLessThan(1000);
+  // its transaction never committed
+  expect(await seen(sql)).toEqual(['main']);
+});
+
+it('a write whose turn does not come within the busy timeout fails as SQLite busy, and the next one succeeds', async () => {
+  const sql = mainThread(200);
+  const thread = await threadHolding();
+  const started = performance.now();
+  let failure: unknown;
+  const stall = await longestStall(() =>
+    sql
+      .transaction((tx) => tx.run("INSERT INTO turns_seen (who) VALUES ('late')"))
+      .catch((error: unknown) => {
+        failure = error;
+      }),
+  );
+  expect(failure).toMatchObject({ code: 'SQLITE_BUSY' });
+  expect(performance.now() - started).toBeGreaterThanOrEqual(195);
+  expect(stall).toBeLessThan(150);
+  thread.postMessage({ commit: true });
+  await sql.transaction((tx) => tx.run("INSERT INTO turns_seen (who) VALUES ('main')"));
+  expect(await seen(sql)).toEqual(['thread', 'main']);
+});
