@@ -31,6 +31,8 @@ export class ClaimLoop<Job> {
   /** A fill is claiming: a nudge meanwhile makes it look again rather than start a second fill. */
   private filling = false;
   private lookAgain = false;
+  /** The fill under way: a stop waits for its claim, whose jobs are leased to this loop by then. */
+  private filled: Promise<void> = Promise.resolve();
   private timer?: NodeJS.Timeout;
   private soon?: NodeJS.Immediate;
   private unwatch: () => void = () => undefined;
@@ -94,6 +96,9 @@ export class ClaimLoop<Job> {
     this.unwatch();
     clearTimeout(this.timer);
     if (this.soon) clearImmediate(this.soon);
+    // a claim on its way when the stop came still leases its jobs: they are processed, not left to lapse
+    // (each claim counts towards a run's attempts, and its lease would hold the job for RUN_LEASE_MS)
+    await this.filled;
     await Promise.allSettled([...this.inFlight]);
   }
 
@@ -111,13 +116,18 @@ export class ClaimLoop<Job> {
     this.timer.unref();
   }
 
-  private async fill(): Promise<void> {
+  private fill(): Promise<void> {
     // one fill at a time: two would each see a free slot and claim past the concurrency
     if (this.filling) {
       this.lookAgain = true;
-      return;
+      return this.filled;
     }
     this.filling = true;
+    this.filled = this.claimWhileFree();
+    return this.filled;
+  }
+
+  private async claimWhileFree(): Promise<void> {
     try {
       do {
         this.lookAgain = false;

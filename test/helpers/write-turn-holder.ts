@@ -8,8 +8,8 @@ import { SqliteDialect } from '../../src/store/sqlite/dialect.js';
  * told `commit`; told nothing more, it keeps the transaction open (until the test terminates the thread).
  */
 const port = parentPort!;
-const { dataDir, share, adopt } = workerData as { dataDir: string; share: StoreThreadShare; adopt: boolean };
-if (adopt) adoptStoreThreadShare(share);
+const { dataDir, share } = workerData as { dataDir: string; share: StoreThreadShare };
+adoptStoreThreadShare(share);
 const sql = new SqliteDialect(openDatabase(dataDir));
 let commit: (() => void) | undefined;
 port.on('message', (message: { hold?: string; commit?: true }) => {

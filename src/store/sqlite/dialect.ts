@@ -51,78 +51,118 @@ const SQLITE_TEXT: SqlText = {
 
 export class SqliteDialect implements SqlDialect {
   private readonly statements = new Map<string, Database.Statement>();
-  private readonly plucked = new Map<string, Database.Statement>();
+  private readonly pluckedStatements = new Map<string, Database.Statement>();
   private readonly gate: Gate;
   private readonly turn: WriteTurn;
   private readonly direct: SqlSession;
 
+  /** Transactions of this dialect waiting for the write turn: a close waits for them too. */
+  private waitingForTurn = 0;
+
   constructor(
     private readonly db: Db,
-    /** How long a transaction waits for another thread's write turn (SQLite's busy_timeout, by default). */
+    /** How long a write waits for another thread's write turn (SQLite's busy_timeout, by default). */
     private readonly busyTimeoutMs = BUSY_TIMEOUT_MS,
   ) {
     this.gate = gateOf(db);
     this.turn = writeTurnOf(db.name);
-    const prepared = (text: string): Database.Statement => {
-      let statement = this.statements.get(text);
-      if (!statement) {
-        statement = db.prepare(text);
-        this.statements.set(text, statement);
-      }
-      return statement;
-    };
-    const pluckedOf = (text: string): Database.Statement => {
-      let statement = this.plucked.get(text);
-      if (!statement) {
-        statement = db.prepare(text).pluck();
-        this.plucked.set(text, statement);
-      }
-      return statement;
-    };
     this.direct = {
       column: async <T extends string | number | null>(text: string, values: readonly SqlValue[] = []) =>
-        pluckedOf(text).all(...values) as T[],
+        this.plucked(text).all(...values) as T[],
       all: async <R extends object>(text: string, values: readonly SqlValue[] = []) =>
-        prepared(text).all(...values) as R[],
+        this.prepared(text).all(...values) as R[],
       get: async <R extends object>(text: string, values: readonly SqlValue[] = []) =>
-        prepared(text).get(...values) as R | undefined,
-      run: async (text: string, values: readonly SqlValue[] = []) => prepared(text).run(...values).changes,
+        this.prepared(text).get(...values) as R | undefined,
+      run: async (text: string, values: readonly SqlValue[] = []) =>
+        this.prepared(text).run(...values).changes,
     };
+  }
+
+  private prepared(text: string): Database.Statement {
+    let statement = this.statements.get(text);
+    if (!statement) {
+      statement = this.db.prepare(text);
+      this.statements.set(text, statement);
+    }
+    return statement;
+  }
+
+  private plucked(text: string): Database.Statement {
+    let statement = this.pluckedStatements.get(text);
+    if (!statement) {
+      statement = this.db.prepare(text).pluck();
+      this.pluckedStatements.set(text, statement);
+    }
+    return statement;
   }
 
   /**
-   * Resolves once no transaction is open on the file (at once when none is). Another may have
-   * started by the time the caller goes on: whoever then uses the connection checks again in its own tick
-   * (as the methods below do), never on the strength of this promise.
+   * Resolves once no transaction is open on the file and none of this dialect's waits for the write turn (at
+   * once when none is). Another may have started by the time the caller goes on: whoever then uses the
+   * connection checks again in its own tick (as the methods below do), never on the strength of this promise.
    */
   async idle(): Promise<void> {
-    while (this.gate.open) await this.gate.open;
+    while (this.gate.open || this.waitingForTurn > 0) {
+      await (this.gate.open ?? new Promise((resolve) => setTimeout(resolve, 5)));
+    }
   }
 
-  async all<R extends object>(text: string, values?: readonly SqlValue[]): Promise<R[]> {
+  async all<R extends object>(text: string, values: readonly SqlValue[] = []): Promise<R[]> {
     while (this.gate.open) await this.gate.open;
-    return this.direct.all<R>(text, values);
+    const statement = this.prepared(text);
+    return this.alone(statement, () => statement.all(...values) as R[]);
   }
 
-  async column<T extends string | number | null>(text: string, values?: readonly SqlValue[]): Promise<T[]> {
+  async column<T extends string | number | null>(
+    text: string,
+    values: readonly SqlValue[] = [],
+  ): Promise<T[]> {
     while (this.gate.open) await this.gate.open;
-    return this.direct.column<T>(text, values);
+    const statement = this.plucked(text);
+    return this.alone(statement, () => statement.all(...values) as T[]);
   }
 
-  async get<R extends object>(text: string, values?: readonly SqlValue[]): Promise<R | undefined> {
+  async get<R extends object>(text: string, values: readonly SqlValue[] = []): Promise<R | undefined> {
     while (this.gate.open) await this.gate.open;
-    return this.direct.get<R>(text, values);
+    const statement = this.prepared(text);
+    return this.alone(statement, () => statement.get(...values) as R | undefined);
   }
 
-  async run(text: string, values?: readonly SqlValue[]): Promise<number> {
+  async run(text: string, values: readonly SqlValue[] = []): Promise<number> {
     while (this.gate.open) await this.gate.open;
-    return this.direct.run(text, values);
+    const statement = this.prepared(text);
+    return this.alone(statement, () => statement.run(...values).changes);
+  }
+
+  /**
+   * A statement outside a transaction, once the gate is free: a read at once, and a write (its own transaction
+   * in SQLite) at once when the write turn is free, else once it has it, as a transaction would.
+   */
+  private alone<T>(statement: Database.Statement, execute: () => T): T | Promise<T> {
+    // a read returns its rows, not a promise: the caller's await then costs no more ticks than before
+    if (statement.readonly) return execute();
+    // the turn free, as it mostly is: the write too runs at once, in the caller's tick (the gate is free)
+    if (tryWriteTurn(this.turn)) {
+      try {
+        return execute();
+      } finally {
+        giveBackWriteTurn(this.turn);
+      }
+    }
+    return this.aloneWriting(execute);
+  }
+
+  private async aloneWriting<T>(execute: () => T): Promise<T> {
+    const release = await this.takeGateAndTurn();
+    try {
+      return execute();
+    } finally {
+      release();
+    }
   }
 
   async transaction<T>(work: (tx: SqlSession) => Promise<T>): Promise<T> {
-    await this.takeGateAndTurn();
-    let release!: () => void;
-    this.gate.open = new Promise((resolve) => (release = resolve));
+    const release = await this.takeGateAndTurn();
     try {
       // IMMEDIATE: the write lock now (waiting busy_timeout for another process), not at the first write
       this.db.exec('BEGIN IMMEDIATE');
@@ -135,31 +175,45 @@ export class SqliteDialect implements SqlDialect {
         throw error;
       }
     } finally {
-      giveBackWriteTurn(this.turn);
-      this.gate.open = undefined;
       release();
     }
   }
 
   /**
-   * This thread's gate free and the process's write turn taken in one tick (two waiters woken together cannot
-   * both begin). The turn is awaited with the gate open, so this connection's reads go on meanwhile.
+   * This thread's gate and the process's write turn, both taken in one tick (two waiters woken together
+   * cannot both begin), and their release. The turn is awaited with the gate free, so this connection's reads
+   * go on meanwhile; once taken, this thread's other statements wait for the gate, never for the turn.
    */
-  private async takeGateAndTurn(): Promise<void> {
+  private async takeGateAndTurn(): Promise<() => void> {
     const deadline = performance.now() + this.busyTimeoutMs;
-    for (;;) {
-      while (this.gate.open) await this.gate.open;
-      if (tryWriteTurn(this.turn)) return;
-      const left = deadline - performance.now();
-      if (left <= 0) {
-        // what SQLite's busy_timeout would have ended in: the store is unavailable for now
-        const holder = writeTurnHolder(this.turn);
-        throw Object.assign(
-          new Error(`database is locked: thread ${holder} kept its write turn for ${this.busyTimeoutMs} ms`),
-          { code: 'SQLITE_BUSY' },
-        );
+    this.waitingForTurn++;
+    try {
+      for (;;) {
+        while (this.gate.open) await this.gate.open;
+        if (tryWriteTurn(this.turn)) {
+          let open!: () => void;
+          this.gate.open = new Promise((resolve) => (open = resolve));
+          return () => {
+            giveBackWriteTurn(this.turn);
+            this.gate.open = undefined;
+            open();
+          };
+        }
+        const left = deadline - performance.now();
+        if (left <= 0) {
+          // what SQLite's busy_timeout would have ended in: the store is unavailable for now
+          const holder = writeTurnHolder(this.turn);
+          throw Object.assign(
+            new Error(
+              `database is locked: thread ${holder} kept its write turn for ${this.busyTimeoutMs} ms`,
+            ),
+            { code: 'SQLITE_BUSY' },
+          );
+        }
+        await turnGivenBack(this.turn, left);
       }
-      await turnGivenBack(this.turn, left);
+    } finally {
+      this.waitingForTurn--;
     }
   }
 
