@@ -32,13 +32,6 @@ function gateOf(db: Db): Gate {
   return gate;
 }
 
-/**
- * The SQL dialect over the one better-sqlite3 connection every request of the process shares. Its calls
- * are synchronous, so a transaction whose body awaits would let other requests' statements run inside it;
- * the dialect therefore keeps a gate: while a transaction is open, every statement outside it waits for the
- * commit. No transaction open, a statement runs at once, in the caller's tick. Every repository reaches
- * the database through the dialect, so nothing goes around the gate.
- */
 /** SQLite's SQL text. */
 const SQLITE_TEXT: SqlText = {
   rowLock: () => '',
@@ -49,6 +42,14 @@ const SQLITE_TEXT: SqlText = {
   rowKey: 'rowid',
 };
 
+/**
+ * The SQL dialect over the one better-sqlite3 connection every request of the thread shares. Its calls
+ * are synchronous, so a transaction whose body awaits would let other requests' statements run inside it;
+ * the dialect therefore keeps a gate: while a transaction is open, every statement outside it waits for the
+ * commit. No transaction open, a read runs at once, in the caller's tick, and so does a write while no other
+ * thread has the write turn (./write-turns.ts). Every repository reaches the database through the dialect,
+ * so nothing goes around the gate or the turn.
+ */
 export class SqliteDialect implements SqlDialect {
   private readonly statements = new Map<string, Database.Statement>();
   private readonly pluckedStatements = new Map<string, Database.Statement>();
@@ -56,7 +57,7 @@ export class SqliteDialect implements SqlDialect {
   private readonly turn: WriteTurn;
   private readonly direct: SqlSession;
 
-  /** Transactions of this dialect waiting for the write turn: a close waits for them too. */
+  /** Writes of this dialect waiting for the write turn: a close waits for them too. */
   private waitingForTurn = 0;
 
   constructor(
