@@ -777,18 +777,25 @@ async function diagnosisWith(threads: number, pool: string) {
     });
   // a p99 is a tail, and this host moves one 5 s sample's idle p99 by 1.7x from one run to the next: idle and
   // saturated alternate in pairs, and the rows are the pair of median ratio, with every pair's ratio beside it
-  const pairs: { idle: LoadResult; busy: LoadResult; stillQueued: number }[] = [];
+  // what the run list's tail costs the runs (PARSER_YIELD_MS): the runs that finished while it was measured
+  const pairs: { idle: LoadResult; busy: LoadResult; stillQueued: number; finished: number }[] = [];
   for (let p = 0; p < SIZES.p99Pairs; p++) {
     if (p > 0) await waitAll();
     const idle = await listLoad();
     // enough queued runs to keep the pool saturated through the warm-up and the 5 s measured
     await createRuns(wellFormed, 60);
+    const finishedBefore = await count('succeeded');
     const busy = await listLoad();
-    pairs.push({ idle, busy, stillQueued: await count('queued') });
+    pairs.push({
+      idle,
+      busy,
+      stillQueued: await count('queued'),
+      finished: (await count('succeeded')) - finishedBefore,
+    });
   }
   const ratioOf = (pair: (typeof pairs)[number]) => pair.busy.p99 / pair.idle.p99;
   const byRatio = [...pairs].sort((a, b) => ratioOf(a) - ratioOf(b));
-  const { idle, busy, stillQueued } = byRatio[Math.floor((byRatio.length - 1) / 2)]!;
+  const { idle, busy, stillQueued, finished } = byRatio[Math.floor((byRatio.length - 1) / 2)]!;
   const ratio = busy.p99 / idle.p99;
   const everyPair =
     pairs.length > 1
@@ -803,7 +810,7 @@ async function diagnosisWith(threads: number, pool: string) {
   });
   record({
     scenario: '6 diagnosis',
-    variant: `run list p99, pool saturated (${stillQueued} runs still queued at the end; ${pool}${everyPair})`,
+    variant: `run list p99, pool saturated (${finished} runs finished during the load, ${stillQueued} still queued at the end; ${pool}${everyPair})`,
     rps: busy.rps,
     p50: busy.p50,
     p99: busy.p99,

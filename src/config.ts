@@ -40,6 +40,11 @@ export interface Config {
   embeddedWorker: boolean;
   /** One line per deprecated setting in use, logged at start-up. */
   deprecated: string[];
+  /**
+   * The longest a runs' parser thread waits before a page while requests keep arriving at this process
+   * (src/give-way.ts); 0: parsers never wait for requests.
+   */
+  parserYieldMs: number;
   /** Wall-clock limit for one diagnosis task (one page, or opening the document). */
   taskTimeoutMs: number;
   /** Memory limit of a parser thread: the cap on its PDFium heap, and its V8 heap limit. */
@@ -415,6 +420,7 @@ function readConfig(env: EnvReader, role: Role): Config {
         ? [`${threadsVariable}=0 is deprecated: set EMBEDDED_WORKER=false to run no worker inside npm start`]
         : []),
     ],
+    parserYieldMs: env.int('PARSER_YIELD_MS', 5, 0, 1000),
     taskTimeoutMs: env.int('TASK_TIMEOUT_MS', 10_000, 1),
     taskMemoryMb: env.int('TASK_MEMORY_MB', 512, 64),
     probeThreads: env.int('PROBE_THREADS', 1, 1),

@@ -1,3 +1,4 @@
+import { requestArrived } from '../give-way.js';
 import { randomUUID } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
 import Router from '@koa/router';
@@ -140,6 +141,11 @@ export async function createApp(services: Services, audience: Audience = 'tenant
   app.on('error', (error: unknown, ctx?: Context) => {
     if (ctx && clientWentAway(ctx, error)) return;
     services.logger.error({ err: error, request_id: ctx?.state.requestId }, 'response failed');
+  });
+  // first, so that a request refused later still counts: batch threads give way to every request
+  app.use((_ctx, next) => {
+    requestArrived();
+    return next();
   });
   app.use(requestId);
   app.use(clientAddress(services.config.trustProxy));

@@ -23,6 +23,7 @@ export class Metrics {
   private readonly parserTasks: Histogram<'kind' | 'outcome'>;
   private readonly uploadBytes: Counter;
   private readonly parserHeapPeak: Gauge;
+  private readonly parserGaveWaySeconds: Counter;
   private readonly webhookAttempts: Histogram<'outcome'>;
   private streamStats: () => StreamStats = () => ({
     open: 0,
@@ -55,6 +56,11 @@ export class Metrics {
     this.parserHeapPeak = new Gauge({
       name: 'ota_parser_heap_peak_bytes',
       help: 'Largest PDFium (wasm) heap any parser thread has reached since the process started',
+      registers: [this.registry],
+    });
+    this.parserGaveWaySeconds = new Counter({
+      name: 'ota_parser_gave_way_seconds_total',
+      help: "Time the runs' parser threads waited before pages while requests kept arriving (PARSER_YIELD_MS)",
       registers: [this.registry],
     });
     const runs = new Gauge({
@@ -178,6 +184,10 @@ export class Metrics {
     if (bytes <= this.heapPeak) return;
     this.heapPeak = bytes;
     this.parserHeapPeak.set(bytes);
+  }
+
+  parserGaveWay(seconds: number): void {
+    this.parserGaveWaySeconds.inc(seconds);
   }
 
   uploaded(bytes: number): void {

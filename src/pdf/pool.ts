@@ -1,3 +1,4 @@
+import { requestArrivals } from '../give-way.js';
 import { setFlagsFromString } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import { pdfiumModule } from './pdfium.js';
@@ -50,10 +51,17 @@ export interface PoolOptions {
    * document's memory leaves the process when the work ends, not at the next recycle.
    */
   idleRecycleMb?: number;
+  /**
+   * The longest a thread waits before a page while the process's requests keep arriving (src/give-way.ts);
+   * 0: it never waits. Within a task it waits at most a quarter of `taskTimeoutMs`.
+   */
+  givesWayMs?: number;
   /** Told of every task that ends: its kind, `ok` or the failure kind, its seconds and its thread's id. */
   onTaskEnd?: (kind: string, outcome: string, seconds: number, threadId: number) => void;
   /** Told the PDFium heap of a thread after each of its tasks. */
   onHeap?: (bytes: number) => void;
+  /** Told the seconds a task waited for requests (`givesWayMs`), when it waited. */
+  onGaveWay?: (seconds: number) => void;
 }
 
 interface Pending {
@@ -205,6 +213,9 @@ export class PdfPool {
       execArgv: [],
       workerData: {
         reading,
+        requestArrivals: requestArrivals(),
+        givesWayMs: this.options.givesWayMs ?? 0,
+        givesWayPerTaskMs: this.options.taskTimeoutMs / 4,
         pdfium: pdfiumModule(),
         heapLimitBytes: this.options.memoryMb * 1024 * 1024,
         recycleHeapBytes: (this.options.recycleMb ?? Math.min(128, this.options.memoryMb / 2)) * 1024 * 1024,
@@ -237,6 +248,7 @@ export class PdfPool {
     clearTimeout(slot.timer);
     slot.current = undefined;
     this.options.onHeap?.(response.heapBytes);
+    if (response.gaveWayMs > 0) this.options.onGaveWay?.(response.gaveWayMs / 1000);
     this.report(slot, pending, response.ok ? 'ok' : response.kind);
     const page = pageOf(pending.request.task);
     if (!response.ok && page !== undefined) slot.cache.drop(pending.request.task.path, page);
@@ -362,6 +374,7 @@ export class PdfPool {
 export interface ParserReports {
   parserTask(kind: string, outcome: string, seconds: number): void;
   parserHeap(bytes: number): void;
+  parserGaveWay(seconds: number): void;
 }
 
 /** Parser threads with the configured limits, reporting each task and heap to `reports`. */
@@ -369,12 +382,16 @@ export function parserPool(
   limits: { taskTimeoutMs: number; taskMemoryMb: number },
   size: number,
   reports: ParserReports,
+  /** As in PoolOptions: the runs' threads give way, those a request waits for do not. */
+  givesWayMs = 0,
 ): PdfPool {
   return new PdfPool({
     size,
     taskTimeoutMs: limits.taskTimeoutMs,
     memoryMb: limits.taskMemoryMb,
+    givesWayMs,
     onTaskEnd: (kind, outcome, seconds) => reports.parserTask(kind, outcome, seconds),
     onHeap: (bytes) => reports.parserHeap(bytes),
+    onGaveWay: (seconds) => reports.parserGaveWay(seconds),
   });
 }

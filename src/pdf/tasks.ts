@@ -37,6 +37,22 @@ export interface ForgetRequest {
 }
 
 /** Every answer carries the thread's PDFium heap size after the task (wasm memory: it only grows). */
+/** `gaveWayMs`: how long the thread waited in the task for requests to stop arriving (src/give-way.ts). */
 export type TaskResponse =
-  | { id: number; ok: true; result: PdfTaskResult[PdfTask['kind']]; recycle: boolean; heapBytes: number }
-  | { id: number; ok: false; kind: TaskFailureKind; message: string; recycle: boolean; heapBytes: number };
+  | {
+      id: number;
+      ok: true;
+      result: PdfTaskResult[PdfTask['kind']];
+      recycle: boolean;
+      heapBytes: number;
+      gaveWayMs: number;
+    }
+  | {
+      id: number;
+      ok: false;
+      kind: TaskFailureKind;
+      message: string;
+      recycle: boolean;
+      heapBytes: number;
+      gaveWayMs: number;
+    };

@@ -2,6 +2,7 @@ import { closeSync, fstatSync, openSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PNG } from 'pngjs';
 import { lowerThreadPriority } from '../batch-priority.js';
+import { GiveWay } from '../give-way.js';
 import { CosFile } from './cos/file.js';
 import { DocumentReader } from './facts.js';
 import { type OpenDocument, Pdfium, PdfiumAborted, PdfOpenError, type WasmModule } from './pdfium.js';
@@ -27,7 +28,14 @@ const {
   pdfium: compiled,
   heapLimitBytes,
   recycleHeapBytes,
+  requestArrivals,
+  givesWayMs,
+  givesWayPerTaskMs,
 } = workerData as {
+  /** The process's count of requests, and how long this thread waits for them (src/give-way.ts). */
+  requestArrivals: Int32Array;
+  givesWayMs: number;
+  givesWayPerTaskMs: number;
   /** Where this thread says which page it is reading, for the pool to tell when it has to stop it. */
   reading: Int32Array;
   pdfium: WasmModule;
@@ -42,6 +50,7 @@ interface Opened {
 }
 
 const pdfium = await Pdfium.create(heapLimitBytes, compiled);
+const giveWay = new GiveWay(requestArrivals, givesWayMs, givesWayPerTaskMs);
 const open = new Map<string, Opened>();
 
 function documentAt(path: string): DocumentReader {
@@ -111,6 +120,7 @@ function pages(path: string, first: number, count: number): PageOutcome[] {
   const outcomes: PageOutcome[] = [];
   for (let page = first; page < first + count; page++) {
     Atomics.store(reading, 0, page);
+    giveWay.beforeStep();
     try {
       outcomes.push({ ok: true, facts: reader.pageFacts(page - 1) });
     } catch (error) {
@@ -128,12 +138,15 @@ function run(task: PdfTask): PdfTaskResult[PdfTask['kind']] {
     case 'document':
       return documentAt(task.path).documentFacts();
     case 'page':
+      giveWay.beforeStep();
       return documentAt(task.path).pageFacts(task.page - 1);
     case 'pages':
       return pages(task.path, task.page, task.count);
     case 'text':
+      giveWay.beforeStep();
       return documentAt(task.path).pageText(task.page - 1);
     case 'thumbnail':
+      giveWay.beforeStep();
       return thumbnail(task.path, task.page, task.width);
   }
 }
@@ -157,6 +170,7 @@ parentPort?.on('message', (request: TaskRequest | ForgetRequest) => {
   const { id, task } = request;
   // a page number left from an earlier task must not name a page of this one
   Atomics.store(reading, 0, 0);
+  giveWay.taskStarts();
   let response: TaskResponse;
   try {
     const result = run(task);
@@ -166,6 +180,7 @@ parentPort?.on('message', (request: TaskRequest | ForgetRequest) => {
       result,
       recycle: pdfium.isAborted || pdfium.heapBytes > recycleHeapBytes,
       heapBytes: pdfium.heapBytes,
+      gaveWayMs: giveWay.waitedInTask,
     };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
@@ -176,6 +191,7 @@ parentPort?.on('message', (request: TaskRequest | ForgetRequest) => {
       message,
       recycle: true,
       heapBytes: pdfium.heapBytes,
+      gaveWayMs: giveWay.waitedInTask,
     };
     if (!pdfium.isAborted) response.recycle = pdfium.heapBytes > recycleHeapBytes;
   }

@@ -1,3 +1,4 @@
+import { adoptRequestArrivals } from '../give-way.js';
 import { parentPort, workerData } from 'node:worker_threads';
 import { pino } from 'pino';
 import { lowerThreadPriority } from '../batch-priority.js';
@@ -20,7 +21,8 @@ import {
 const port = parentPort;
 if (!port) throw new Error('run-thread-entry runs as a worker thread of an API process');
 const post = (message: FromRunThread) => port.postMessage(message);
-const { config, logLevel, storeShare } = workerData as RunThreadData;
+const { config, logLevel, storeShare, requestArrivals } = workerData as RunThreadData;
+adoptRequestArrivals(requestArrivals);
 
 let news: RunThreadNews | undefined;
 let newsTimer: NodeJS.Timeout | undefined;
@@ -33,7 +35,7 @@ function sendNews(): void {
 /** What happened is told within NEWS_MS, together with whatever else happened meanwhile. */
 function told(): RunThreadNews {
   newsTimer ??= setTimeout(sendNews, NEWS_MS);
-  return (news ??= { logs: [], parserTasks: [], parserHeap: 0, leases: [] });
+  return (news ??= { logs: [], parserTasks: [], parserHeap: 0, parserGaveWay: 0, leases: [] });
 }
 
 // a crash's last lines are the ones that explain it
@@ -48,13 +50,19 @@ const logger = pino(
 const blobs = await openBlobStore(config);
 adoptStoreThreadShare(storeShare);
 const store = await openStore(config, 'worker', runLifecycle);
-const pool = parserPool(config, Math.max(1, config.parserThreads), {
-  parserTask: (kind, outcome, seconds) => void told().parserTasks.push([kind, outcome, seconds]),
-  parserHeap: (bytes) => {
-    const pending = told();
-    pending.parserHeap = Math.max(pending.parserHeap, bytes);
+const pool = parserPool(
+  config,
+  Math.max(1, config.parserThreads),
+  {
+    parserTask: (kind, outcome, seconds) => void told().parserTasks.push([kind, outcome, seconds]),
+    parserHeap: (bytes) => {
+      const pending = told();
+      pending.parserHeap = Math.max(pending.parserHeap, bytes);
+    },
+    parserGaveWay: (seconds) => void (told().parserGaveWay += seconds),
   },
-});
+  config.parserYieldMs,
+);
 /** Leases the API's event loop keeps for this thread's runs, and those it found lost. */
 const keptByTheProcess = new Set<string>();
 const lostLeases = new Set<string>();

@@ -1,3 +1,4 @@
+import { requestArrivals } from '../give-way.js';
 import { Worker } from 'node:worker_threads';
 import type { Config } from '../config.js';
 import { pino } from 'pino';
@@ -13,6 +14,8 @@ export interface RunThreadData {
   /** The process logger's level, at which the thread logs too. */
   logLevel: string;
   storeShare: StoreThreadShare;
+  /** The process's count of requests, to which the thread's parsers give way (src/give-way.ts). */
+  requestArrivals: Int32Array;
 }
 
 export type ToRunThread =
@@ -28,6 +31,8 @@ export interface RunThreadNews {
   parserTasks: [kind: string, outcome: string, seconds: number][];
   /** The largest parser heap reported since, or 0. */
   parserHeap: number;
+  /** Seconds its parser threads waited for requests since (src/give-way.ts). */
+  parserGaveWay: number;
   /** Leases (queue entry ids) the process is to keep from now on, or no longer, in order. */
   leases: [queueMessageId: string, change: 'keep' | 'drop'][];
 }
@@ -146,6 +151,7 @@ export function runThreadJob(services: Services): Job {
       config: threadConfig,
       logLevel: logger.level,
       storeShare: storeThreadShare(),
+      requestArrivals: requestArrivals(),
     };
     let current: Worker;
     try {
@@ -163,7 +169,7 @@ export function runThreadJob(services: Services): Job {
       if ('started' in message) workerId = message.started;
       else if ('eventsWritten' in message) store.events.heard();
       else {
-        const { logs, parserTasks, parserHeap, leases } = message.news;
+        const { logs, parserTasks, parserHeap, parserGaveWay, leases } = message.news;
         for (const [queueMessageId, change] of leases) {
           if (change === 'drop') drop(queueMessageId);
           else if (workerId) keep(queueMessageId, workerId);
@@ -171,6 +177,7 @@ export function runThreadJob(services: Services): Job {
         for (const line of logs) writeLine(logger, line);
         for (const task of parserTasks) metrics.parserTask(...task);
         if (parserHeap > 0) metrics.parserHeap(parserHeap);
+        if (parserGaveWay > 0) metrics.parserGaveWay(parserGaveWay);
       }
     });
     current.on('error', (error) => logger.error({ err: error }, 'the run thread failed'));

@@ -45,3 +45,18 @@ describe('sweep, pacing and proxy settings', () => {
     expect(problemsOf({ SWEEP_BATCH_ROWS: '100001' })).toHaveLength(1);
   });
 });
+
+describe('PARSER_YIELD_MS', () => {
+  it('reads 5 ms by default, and 0 (never wait) to 1000', () => {
+    expect(loadConfig({}).parserYieldMs).toBe(5);
+    expect(loadConfig({ PARSER_YIELD_MS: '0' }).parserYieldMs).toBe(0);
+    expect(loadConfig({ PARSER_YIELD_MS: '1000' }).parserYieldMs).toBe(1000);
+  });
+
+  it('refuses values out of bounds', () => {
+    for (const value of ['-1', '1001', '2.5', 'soon'])
+      expect(problemsOf({ PARSER_YIELD_MS: value }).join('\n')).toMatch(
+        /PARSER_YIELD_MS must be a whole number from 0 to 1000/,
+      );
+  });
+});

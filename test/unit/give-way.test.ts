@@ -1,0 +1,171 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { GiveWay, requestArrivals, requestArrived } from '../../src/give-way.js';
+import { PdfPool } from '../../src/pdf/pool.js';
+import { textPdf } from '../helpers/files.js';
+
+/**
+ * Requests that keep arriving: another thread counts them without pause, as a saturated API would, while
+ * this thread blocks in `beforeStep`.
+ */
+function requestsKeepArriving(arrivals: Int32Array): { stop(): Promise<void> } {
+  const stopped = new Int32Array(new SharedArrayBuffer(4));
+  const worker = new Worker(
+    `const { workerData } = require('node:worker_threads');
+     const { arrivals, stopped } = workerData;
+     while (Atomics.load(stopped, 0) === 0) Atomics.add(arrivals, 0, 1);`,
+    { eval: true, workerData: { arrivals, stopped } },
+  );
+  const started = new Promise<void>((resolve) => worker.once('online', () => resolve()));
+  return {
+    async stop() {
+      await started;
+      Atomics.store(stopped, 0, 1);
+      await worker.terminate();
+    },
+  };
+}
+
+async function arriving(arrivals: Int32Array): Promise<{ stop(): Promise<void> }> {
+  const feeder = requestsKeepArriving(arrivals);
+  const before = Atomics.load(arrivals, 0);
+  // the thread takes a moment to start: the tests below need it counting
+  while (Atomics.load(arrivals, 0) === before) await new Promise((resolve) => setTimeout(resolve, 5));
+  return feeder;
+}
+
+/** A step of work (2 ms: requests arrive meanwhile), then the wait before the next. */
+function aStep(giveWay: GiveWay): number {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2);
+  return giveWay.beforeStep();
+}
+
+/**
+ * The quiet moment these tests wait for: longer than the production one (QUIET_MS), so that the counting
+ * thread's moments off the CPU on a loaded test machine do not read as quiet.
+ */
+const QUIET = 10;
+
+let feeder: { stop(): Promise<void> } | undefined;
+afterEach(async () => {
+  await feeder?.stop();
+  feeder = undefined;
+});
+
+describe('a batch thread giving way to requests', () => {
+  it('does not wait when no request arrived since its last step', () => {
+    const arrivals = new Int32Array(new SharedArrayBuffer(4));
+    const giveWay = new GiveWay(arrivals, 200, 1000);
+    expect(giveWay.beforeStep()).toBe(0);
+    expect(giveWay.beforeStep()).toBe(0);
+  });
+
+  it('after one request, waits for a quiet moment, not its whole allowance', () => {
+    const arrivals = new Int32Array(new SharedArrayBuffer(4));
+    const giveWay = new GiveWay(arrivals, 200, 1000, QUIET);
+    Atomics.add(arrivals, 0, 1);
+    const waited = giveWay.beforeStep();
+    expect(waited).toBeGreaterThanOrEqual(QUIET * 0.9);
+    expect(waited).toBeLessThan(100);
+    // that request has been given way to
+    expect(giveWay.beforeStep()).toBe(0);
+  });
+
+  it('does not wait for requests arriving more slowly than one per quiet moment', () => {
+    const arrivals = new Int32Array(new SharedArrayBuffer(4));
+    const giveWay = new GiveWay(arrivals, 200, 1000, QUIET);
+    giveWay.beforeStep();
+    Atomics.add(arrivals, 0, 2);
+    // a step of 5 quiet moments saw 2 requests
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5 * QUIET);
+    expect(giveWay.beforeStep()).toBe(0);
+    // one that saw 6 waits
+    Atomics.add(arrivals, 0, 6);
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5 * QUIET);
+    expect(giveWay.beforeStep()).toBeGreaterThanOrEqual(QUIET * 0.9);
+  });
+
+  it('while requests keep arriving, waits its allowance per step, and at most its allowance per task', async () => {
+    const arrivals = new Int32Array(new SharedArrayBuffer(4));
+    feeder = await arriving(arrivals);
+    const giveWay = new GiveWay(arrivals, 40, 100, QUIET);
+    const steps = [aStep(giveWay), aStep(giveWay), aStep(giveWay), aStep(giveWay)];
+    expect(steps[0]).toBeGreaterThanOrEqual(40);
+    expect(steps[1]).toBeGreaterThanOrEqual(40);
+    // the task's 100 ms are spent: the last steps wait what is left, then not at all
+    expect(steps[0]! + steps[1]! + steps[2]!).toBeLessThan(100 + 20);
+    expect(steps[3]).toBe(0);
+    expect(giveWay.waitedInTask).toBeGreaterThanOrEqual(100 - 1);
+    giveWay.taskStarts();
+    expect(aStep(giveWay)).toBeGreaterThanOrEqual(40);
+  });
+
+  it('with an allowance of 0 (PARSER_YIELD_MS=0), never waits', async () => {
+    const arrivals = new Int32Array(new SharedArrayBuffer(4));
+    feeder = await arriving(arrivals);
+    const giveWay = new GiveWay(arrivals, 0, 1000, QUIET);
+    expect(giveWay.beforeStep()).toBe(0);
+    expect(giveWay.beforeStep()).toBe(0);
+  });
+
+  it("counts this process's requests in memory a thread can share", () => {
+    const before = Atomics.load(requestArrivals(), 0);
+    requestArrived();
+    requestArrived();
+    expect(Atomics.load(requestArrivals(), 0) - before).toBe(2);
+    expect(requestArrivals().buffer).toBeInstanceOf(SharedArrayBuffer);
+  });
+});
+
+describe("a runs' parser thread", () => {
+  let dir: string;
+  let file: string;
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'ota-give-way-'));
+    file = path.join(dir, 'four.pdf');
+    writeFileSync(file, await textPdf(4, 5));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  const readFourPages = async (options: { givesWayMs: number; taskTimeoutMs: number }) => {
+    const waits: number[] = [];
+    const pool = new PdfPool({ size: 1, memoryMb: 256, ...options, onGaveWay: (s) => waits.push(s) });
+    try {
+      // the thread starts and opens the file first, so that only the pages are timed
+      await pool.run({ kind: 'probe', path: file });
+      const started = performance.now();
+      const pages = await pool.run({ kind: 'pages', path: file, page: 1, count: 4 });
+      return { ms: performance.now() - started, pages, waited: waits.reduce((a, b) => a + b, 0) };
+    } finally {
+      await pool.close();
+    }
+  };
+
+  it('waits before each page while requests keep arriving, and tells how long', async () => {
+    feeder = await arriving(requestArrivals());
+    const { ms, pages, waited } = await readFourPages({ givesWayMs: 100, taskTimeoutMs: 10_000 });
+    expect(pages.every((page) => page.ok)).toBe(true);
+    // 100 ms before each of the 4 pages (about 5 ms without the waits), less the moments the counting
+    // thread was not scheduled, which a loaded test machine makes many
+    expect(ms).toBeGreaterThanOrEqual(4 * 100 * 0.25);
+    expect(waited).toBeGreaterThanOrEqual(0.4 * 0.25);
+    expect(waited * 1000).toBeLessThanOrEqual(ms);
+  });
+
+  it('reads on at once when no request arrives', async () => {
+    const { ms, waited } = await readFourPages({ givesWayMs: 1000, taskTimeoutMs: 10_000 });
+    expect(ms).toBeLessThan(1000);
+    expect(waited).toBe(0);
+  });
+
+  it("waits at most a quarter of the task's time limit in a task, so that waiting never times it out", async () => {
+    feeder = await arriving(requestArrivals());
+    const { pages, waited } = await readFourPages({ givesWayMs: 1000, taskTimeoutMs: 1000 });
+    expect(pages.every((page) => page.ok)).toBe(true);
+    expect(waited).toBeGreaterThanOrEqual(0.25 * 0.25);
+    expect(waited).toBeLessThan(0.26);
+  });
+});
