@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
+import { linuxThreadId } from './thread-cpu.js';
 
 /**
  * Batch work (parsing PDFs, executing runs) lowers the scheduling priority of the thread it runs on, on
@@ -12,13 +12,13 @@ import { setPriority } from 'node:os';
  * process's priority.
  */
 export function lowerThreadPriority(): void {
-  let threadId: number;
+  const threadId = linuxThreadId();
+  // not Linux: the thread keeps the process's priority
+  if (threadId === undefined) return;
   try {
-    threadId = Number(readlinkSync('/proc/thread-self').split('/').pop());
-    if (!Number.isInteger(threadId)) return;
     setPriority(threadId, 19);
   } catch {
-    return; // not Linux: the thread keeps the process's priority
+    return;
   }
   try {
     execFileSync('chrt', ['--idle', '--pid', '0', String(threadId)], { stdio: 'ignore', timeout: 2000 });

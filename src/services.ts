@@ -51,8 +51,7 @@ export function createServices(
 ): Services {
   const metrics = new Metrics(store, clock);
   let pool: PdfPool | undefined;
-  const pdfPool = () =>
-    (pool ??= parserPool(config, Math.max(1, config.parserThreads), metrics, config.parserYieldMs));
+  const pdfPool = () => (pool ??= parserPool(config, Math.max(1, config.parserThreads), metrics));
   // an upload's `complete` opens its file on threads of its own: it never waits behind runs
   let probePool: PdfPool | undefined;
   const probe = (file: string, tenantId: string) => {

@@ -1,9 +1,9 @@
-import { requestArrived } from '../give-way.js';
 import { randomUUID } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
 import Router from '@koa/router';
 import Koa, { type Context } from 'koa';
 import { AppError } from '../errors.js';
+import { requestArrived } from '../give-way.js';
 import { accessLogWriter } from '../logger.js';
 import { ADMIN_DOCS_PATH, CONTRACT_PATH, DOCS_PATH, PUBLIC_CONTRACT_PATH } from '../paths.js';
 import type { Services } from '../services.js';

@@ -60,7 +60,7 @@ export class Metrics {
     });
     this.parserGaveWaySeconds = new Counter({
       name: 'ota_parser_gave_way_seconds_total',
-      help: "Time the runs' parser threads waited before pages while requests kept arriving (PARSER_YIELD_MS)",
+      help: "Time the runs' parser threads waited before pages, pictures and text while requests kept arriving (PARSER_YIELD_MS); parser task durations include it",
       registers: [this.registry],
     });
     const runs = new Gauge({

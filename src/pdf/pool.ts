@@ -1,6 +1,7 @@
-import { requestArrivals } from '../give-way.js';
 import { setFlagsFromString } from 'node:v8';
 import { Worker } from 'node:worker_threads';
+import { QUIET_MS, requestArrivals } from '../give-way.js';
+import { linuxThreadId, threadCpuMs } from '../thread-cpu.js';
 import { pdfiumModule } from './pdfium.js';
 import { ThreadCacheMirror } from './thread-cache.js';
 import type {
@@ -44,6 +45,11 @@ export interface PoolOptions {
    * limit. Past the wasm cap PDFium aborts and only the task at hand fails.
    */
   memoryMb: number;
+  /**
+   * A task is stopped this long after it started whatever CPU time its thread ran (see `startClock`):
+   * WALL_CLOCK_FACTOR times `taskTimeoutMs` unless given.
+   */
+  wallClockLimitMs?: number;
   /** A thread whose wasm heap has grown past this is replaced after its task (wasm memory never shrinks). */
   recycleMb?: number;
   /**
@@ -56,6 +62,8 @@ export interface PoolOptions {
    * 0: it never waits. Within a task it waits at most a quarter of `taskTimeoutMs`.
    */
   givesWayMs?: number;
+  /** The quiet moment a thread that gives way waits for (QUIET_MS; tests take longer ones). */
+  givesWayQuietMs?: number;
   /** Told of every task that ends: its kind, `ok` or the failure kind, its seconds and its thread's id. */
   onTaskEnd?: (kind: string, outcome: string, seconds: number, threadId: number) => void;
   /** Told the PDFium heap of a thread after each of its tasks. */
@@ -76,8 +84,13 @@ interface Pending {
 
 interface Slot {
   worker: Worker;
-  /** The page the thread is reading (it writes it before each page): where a task it did not survive was. */
+  /**
+   * [0]: the page the thread is reading (it writes it before each page): where a task it did not survive
+   * was. [1]: its Linux thread id (it writes it at start; 0 until then, and elsewhere), for its CPU time.
+   */
   reading: Int32Array;
+  /** The thread's CPU milliseconds when its current task started (0: since the thread started). */
+  cpuAtStart?: number;
   current?: Pending;
   lastPath?: string;
   /** The documents and pages this thread keeps loaded between tasks, as far as the pool can tell. */
@@ -108,6 +121,12 @@ export const MAX_PASSED_OVER = 4;
  * it: about what loading a heavy page again costs (a 1.4 MB content stream parses in ~25 ms).
  */
 export const AFFINITY_WAIT_MS = 25;
+
+/** How many times its time limit a task may take in wall-clock time while its thread waits for a core. */
+export const WALL_CLOCK_FACTOR = 10;
+
+/** Whether threads' CPU time can be read here (Linux): each parser thread then tells its id at start. */
+const CPU_CLOCK = linuxThreadId() !== undefined;
 
 /** Under tsx (tests, the CLI) the thread runs from its .ts source; from dist it is plain JS. */
 function threadEntry(): URL {
@@ -207,7 +226,7 @@ export class PdfPool {
   }
 
   private spawn(): Slot {
-    const reading = new Int32Array(new SharedArrayBuffer(4));
+    const reading = new Int32Array(new SharedArrayBuffer(8));
     setFlagsFromString(`--initial-old-space-size=${firstFullCollectionMb(this.options.memoryMb)}`);
     const worker = new Worker(threadEntry(), {
       execArgv: [],
@@ -216,6 +235,7 @@ export class PdfPool {
         requestArrivals: requestArrivals(),
         givesWayMs: this.options.givesWayMs ?? 0,
         givesWayPerTaskMs: this.options.taskTimeoutMs / 4,
+        givesWayQuietMs: this.options.givesWayQuietMs ?? QUIET_MS,
         pdfium: pdfiumModule(),
         heapLimitBytes: this.options.memoryMb * 1024 * 1024,
         recycleHeapBytes: (this.options.recycleMb ?? Math.min(128, this.options.memoryMb / 2)) * 1024 * 1024,
@@ -334,6 +354,41 @@ export class PdfPool {
     return this.slots.some((other) => other !== slot && other.cache.hasPage(task.path, page));
   }
 
+  /**
+   * A task's time limit counts its thread's CPU time where Linux tells it. A parser at the idle policy gets
+   * no CPU while other work keeps every core busy, and a wall-clock limit then failed its pages as too
+   * complex (a run's `pdf_too_complex`) for having waited. The task is stopped once its thread has run
+   * `taskTimeoutMs`, or `wallClockLimitMs` after it started whatever it ran (a thread blocked on something
+   * that never comes). A thread still starting (it has not told its id) has run nothing of the task yet.
+   * Elsewhere than Linux the limit is wall-clock time.
+   */
+  private startClock(slot: Slot, pending: Pending): void {
+    const threadId = Atomics.load(slot.reading, 1);
+    slot.cpuAtStart = threadId > 0 ? threadCpuMs(threadId) : 0;
+    this.checkClockIn(slot, pending, this.options.taskTimeoutMs);
+  }
+
+  private checkClockIn(slot: Slot, pending: Pending, delayMs: number): void {
+    slot.timer = setTimeout(() => {
+      if (slot.current !== pending) return;
+      const limitMs = this.options.taskTimeoutMs;
+      const threadId = Atomics.load(slot.reading, 1);
+      let ranMs: number | undefined;
+      if (threadId === 0) ranMs = CPU_CLOCK ? 0 : undefined;
+      else {
+        const cpuNow = threadCpuMs(threadId);
+        if (cpuNow !== undefined && slot.cpuAtStart !== undefined) ranMs = cpuNow - slot.cpuAtStart;
+      }
+      const wallLimitMs = this.options.wallClockLimitMs ?? limitMs * WALL_CLOCK_FACTOR;
+      const wallLeftMs = wallLimitMs - (performance.now() - (pending.startedAt ?? 0));
+      if (ranMs !== undefined && ranMs < limitMs && wallLeftMs > 0) {
+        this.checkClockIn(slot, pending, Math.max(1, Math.min(limitMs - ranMs, wallLeftMs)));
+        return;
+      }
+      this.replace(slot, new TaskFailure('timeout', `The parser took longer than ${limitMs} ms`));
+    }, delayMs);
+  }
+
   private pump(): void {
     const now = performance.now();
     let leftWaiting = false;
@@ -349,14 +404,7 @@ export class PdfPool {
       next.startedAt = now;
       slot.lastPath = next.request.task.path;
       slot.cache.read(next.request.task.path, pageOf(next.request.task));
-      slot.timer = setTimeout(
-        () =>
-          this.replace(
-            slot,
-            new TaskFailure('timeout', `The parser took longer than ${this.options.taskTimeoutMs} ms`),
-          ),
-        this.options.taskTimeoutMs,
-      );
+      this.startClock(slot, next);
       slot.worker.postMessage(next.request);
     }
     // a free thread left tasks to the threads that have their pages: it takes them if those stay busy

@@ -36,8 +36,10 @@ export interface ForgetRequest {
   forget: string;
 }
 
-/** Every answer carries the thread's PDFium heap size after the task (wasm memory: it only grows). */
-/** `gaveWayMs`: how long the thread waited in the task for requests to stop arriving (src/give-way.ts). */
+/**
+ * Every answer carries the thread's PDFium heap size after the task (wasm memory: it only grows), and how
+ * long the thread waited in the task for requests to stop arriving (`gaveWayMs`, src/give-way.ts).
+ */
 export type TaskResponse =
   | {
       id: number;

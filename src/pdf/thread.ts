@@ -3,6 +3,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { PNG } from 'pngjs';
 import { lowerThreadPriority } from '../batch-priority.js';
 import { GiveWay } from '../give-way.js';
+import { linuxThreadId } from '../thread-cpu.js';
 import { CosFile } from './cos/file.js';
 import { DocumentReader } from './facts.js';
 import { type OpenDocument, Pdfium, PdfiumAborted, PdfOpenError, type WasmModule } from './pdfium.js';
@@ -31,12 +32,17 @@ const {
   requestArrivals,
   givesWayMs,
   givesWayPerTaskMs,
+  givesWayQuietMs,
 } = workerData as {
   /** The process's count of requests, and how long this thread waits for them (src/give-way.ts). */
   requestArrivals: Int32Array;
   givesWayMs: number;
   givesWayPerTaskMs: number;
-  /** Where this thread says which page it is reading, for the pool to tell when it has to stop it. */
+  givesWayQuietMs: number;
+  /**
+   * Where this thread says which page it is reading, for the pool to tell when it has to stop it, and its
+   * Linux thread id, for the pool to read its CPU time.
+   */
   reading: Int32Array;
   pdfium: WasmModule;
   heapLimitBytes: number;
@@ -49,8 +55,10 @@ interface Opened {
   objects?: { fd: number; cos: CosFile };
 }
 
+// the pool reads this thread's CPU time for its tasks' time limit
+Atomics.store(reading, 1, linuxThreadId() ?? 0);
 const pdfium = await Pdfium.create(heapLimitBytes, compiled);
-const giveWay = new GiveWay(requestArrivals, givesWayMs, givesWayPerTaskMs);
+const giveWay = new GiveWay(requestArrivals, givesWayMs, givesWayPerTaskMs, givesWayQuietMs);
 const open = new Map<string, Opened>();
 
 function documentAt(path: string): DocumentReader {
@@ -119,8 +127,10 @@ function pages(path: string, first: number, count: number): PageOutcome[] {
   const reader = documentAt(path);
   const outcomes: PageOutcome[] = [];
   for (let page = first; page < first + count; page++) {
-    Atomics.store(reading, 0, page);
+    // a task stopped while it waits was not reading a page: none is blamed for it
+    Atomics.store(reading, 0, 0);
     giveWay.beforeStep();
+    Atomics.store(reading, 0, page);
     try {
       outcomes.push({ ok: true, facts: reader.pageFacts(page - 1) });
     } catch (error) {

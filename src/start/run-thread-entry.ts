@@ -1,8 +1,8 @@
-import { adoptRequestArrivals } from '../give-way.js';
 import { parentPort, workerData } from 'node:worker_threads';
 import { pino } from 'pino';
 import { lowerThreadPriority } from '../batch-priority.js';
 import { openBlobStore } from '../blobs/open.js';
+import { adoptRequestArrivals } from '../give-way.js';
 import type { LeaseKeeping } from '../queue/claim-loop.js';
 import { parserPool } from '../pdf/pool.js';
 import { runLifecycle } from '../runs/lifecycle.js';

@@ -1,7 +1,7 @@
-import { requestArrivals } from '../give-way.js';
 import { Worker } from 'node:worker_threads';
 import type { Config } from '../config.js';
 import { pino } from 'pino';
+import { requestArrivals } from '../give-way.js';
 import type { Logger } from '../logger.js';
 import { type HeldLease, keepLease } from '../queue/claim-loop.js';
 import type { Services } from '../services.js';

@@ -30,3 +30,41 @@ export function hasChrt(): boolean {
     return false;
   }
 }
+
+/**
+ * Other work keeping a core busy, as a thread at the idle policy sees it: every such thread of this process
+ * is pinned to CPU 0 (util-linux `taskset`), with a thread spinning there at normal priority, until `stop`.
+ * One core only, so that the rest of the test run keeps the others.
+ */
+export async function idleThreadsStarved(): Promise<{ stop(): Promise<void> }> {
+  const { availableParallelism } = await import('node:os');
+  const { Worker } = await import('node:worker_threads');
+  const control = new Int32Array(new SharedArrayBuffer(8));
+  const spinner = new Worker(
+    `const { workerData } = require('node:worker_threads');
+     const { execFileSync } = require('node:child_process');
+     const { readlinkSync } = require('node:fs');
+     const tid = readlinkSync('/proc/thread-self').split('/').pop();
+     execFileSync('taskset', ['-p', '-c', '0', tid], { stdio: 'ignore' });
+     Atomics.store(workerData.control, 1, 1);
+     while (Atomics.load(workerData.control, 0) === 0);`,
+    { eval: true, workerData: { control } },
+  );
+  while (Atomics.load(control, 1) === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+  const idle = threadsOf('self').filter((thread) => thread.policy === SCHED_IDLE);
+  const pin = (tid: number, cpus: string) => {
+    try {
+      execFileSync('taskset', ['-p', '-c', cpus, String(tid)], { stdio: 'ignore' });
+    } catch {
+      // the thread ended meanwhile
+    }
+  };
+  for (const { tid } of idle) pin(tid, '0');
+  return {
+    async stop() {
+      Atomics.store(control, 0, 1);
+      await spinner.terminate();
+      for (const { tid } of idle) pin(tid, `0-${availableParallelism() - 1}`);
+    },
+  };
+}

@@ -8,7 +8,7 @@ import { PdfPool } from '../../src/pdf/pool.js';
 import { textPdf } from '../helpers/files.js';
 
 /**
- * Requests that keep arriving: another thread counts them without pause, as a saturated API would, while
+ * Requests that keep arriving: another thread counts one every 0.1 ms or so, as a saturated API would, while
  * this thread blocks in `beforeStep`.
  */
 function requestsKeepArriving(arrivals: Int32Array): { stop(): Promise<void> } {
@@ -16,7 +16,11 @@ function requestsKeepArriving(arrivals: Int32Array): { stop(): Promise<void> } {
   const worker = new Worker(
     `const { workerData } = require('node:worker_threads');
      const { arrivals, stopped } = workerData;
-     while (Atomics.load(stopped, 0) === 0) Atomics.add(arrivals, 0, 1);`,
+     const pause = new Int32Array(new SharedArrayBuffer(4));
+     while (Atomics.load(stopped, 0) === 0) {
+       Atomics.add(arrivals, 0, 1);
+       Atomics.wait(pause, 0, 0, 0.1);
+     }`,
     { eval: true, workerData: { arrivals, stopped } },
   );
   const started = new Promise<void>((resolve) => worker.once('online', () => resolve()));
@@ -47,7 +51,7 @@ function aStep(giveWay: GiveWay): number {
  * The quiet moment these tests wait for: longer than the production one (QUIET_MS), so that the counting
  * thread's moments off the CPU on a loaded test machine do not read as quiet.
  */
-const QUIET = 10;
+const QUIET = 20;
 
 let feeder: { stop(): Promise<void> } | undefined;
 afterEach(async () => {
@@ -66,7 +70,8 @@ describe('a batch thread giving way to requests', () => {
   it('after one request, waits for a quiet moment, not its whole allowance', () => {
     const arrivals = new Int32Array(new SharedArrayBuffer(4));
     const giveWay = new GiveWay(arrivals, 200, 1000, QUIET);
-    Atomics.add(arrivals, 0, 1);
+    // a few at once (the step's threshold is one per quiet moment since the last step)
+    Atomics.add(arrivals, 0, 5);
     const waited = giveWay.beforeStep();
     expect(waited).toBeGreaterThanOrEqual(QUIET * 0.9);
     expect(waited).toBeLessThan(100);
@@ -82,8 +87,8 @@ describe('a batch thread giving way to requests', () => {
     // a step of 5 quiet moments saw 2 requests
     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5 * QUIET);
     expect(giveWay.beforeStep()).toBe(0);
-    // one that saw 6 waits
-    Atomics.add(arrivals, 0, 6);
+    // one that saw 20 waits
+    Atomics.add(arrivals, 0, 20);
     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5 * QUIET);
     expect(giveWay.beforeStep()).toBeGreaterThanOrEqual(QUIET * 0.9);
   });
@@ -132,7 +137,13 @@ describe("a runs' parser thread", () => {
 
   const readFourPages = async (options: { givesWayMs: number; taskTimeoutMs: number }) => {
     const waits: number[] = [];
-    const pool = new PdfPool({ size: 1, memoryMb: 256, ...options, onGaveWay: (s) => waits.push(s) });
+    const pool = new PdfPool({
+      size: 1,
+      memoryMb: 256,
+      givesWayQuietMs: QUIET,
+      ...options,
+      onGaveWay: (s) => waits.push(s),
+    });
     try {
       // the thread starts and opens the file first, so that only the pages are timed
       await pool.run({ kind: 'probe', path: file });
@@ -148,10 +159,9 @@ describe("a runs' parser thread", () => {
     feeder = await arriving(requestArrivals());
     const { ms, pages, waited } = await readFourPages({ givesWayMs: 100, taskTimeoutMs: 10_000 });
     expect(pages.every((page) => page.ok)).toBe(true);
-    // 100 ms before each of the 4 pages (about 5 ms without the waits), less the moments the counting
-    // thread was not scheduled, which a loaded test machine makes many
-    expect(ms).toBeGreaterThanOrEqual(4 * 100 * 0.25);
-    expect(waited).toBeGreaterThanOrEqual(0.4 * 0.25);
+    // 100 ms before each of the 4 pages (about 5 ms without the waits)
+    expect(ms).toBeGreaterThanOrEqual(4 * 100 * 0.9);
+    expect(waited).toBeGreaterThanOrEqual(0.4 * 0.9);
     expect(waited * 1000).toBeLessThanOrEqual(ms);
   });
 
@@ -161,11 +171,12 @@ describe("a runs' parser thread", () => {
     expect(waited).toBe(0);
   });
 
-  it("waits at most a quarter of the task's time limit in a task, so that waiting never times it out", async () => {
+  it("waits at most a quarter of the task's time limit in a task", async () => {
     feeder = await arriving(requestArrivals());
     const { pages, waited } = await readFourPages({ givesWayMs: 1000, taskTimeoutMs: 1000 });
     expect(pages.every((page) => page.ok)).toBe(true);
-    expect(waited).toBeGreaterThanOrEqual(0.25 * 0.25);
-    expect(waited).toBeLessThan(0.26);
+    expect(waited).toBeGreaterThanOrEqual(0.25 * 0.9);
+    // a late wake-up of the thread, at the idle policy on a loaded machine, may add to the last wait
+    expect(waited).toBeLessThan(0.5);
   });
 });

@@ -6,7 +6,7 @@ import { AFFINITY_WAIT_MS, MAX_PASSED_OVER, PdfPool } from '../../src/pdf/pool.j
 import { textPdf } from '../helpers/files.js';
 import { amongOrdinaryPages, fourthObjectStream, operatorBomb, streamOf } from '../helpers/hostile-pdfs.js';
 import { readPdf } from '../helpers/files.js';
-import { hasChrt, SCHED_IDLE, threadsOf } from '../helpers/threads.js';
+import { hasChrt, idleThreadsStarved, SCHED_IDLE, threadsOf } from '../helpers/threads.js';
 import { TaskFailure } from '../../src/pdf/pool.js';
 
 let dir: string;
@@ -186,5 +186,46 @@ describe('pages read four to a task', () => {
     } finally {
       await hasty.close();
     }
+  });
+});
+
+describe.runIf(process.platform === 'linux' && hasChrt())('a task whose thread gets no CPU', () => {
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  /** Four pages read while the thread, already started, gets no CPU for `busyMs`. */
+  async function readWhileBusy(busyMs: number, wallClockLimitMs?: number) {
+    const starved = new PdfPool({ size: 1, taskTimeoutMs: 500, wallClockLimitMs, memoryMb: 256 });
+    try {
+      await starved.run({ kind: 'probe', path: longFile });
+      const busy = await idleThreadsStarved();
+      const started = performance.now();
+      const pages = starved.run({ kind: 'pages', path: longFile, page: 1, count: 4 }).then(
+        (outcomes) => ({ outcomes, ms: performance.now() - started }),
+        (error: unknown) => ({ error, ms: performance.now() - started }),
+      );
+      await sleep(busyMs);
+      await busy.stop();
+      return await pages;
+    } finally {
+      await starved.close();
+    }
+  }
+
+  it("is not stopped at its time limit while it waits for a core: the limit counts the thread's CPU time", async () => {
+    const read = await readWhileBusy(900);
+    expect(
+      'outcomes' in read && read.outcomes.every((page) => page.ok),
+      String('error' in read && read.error),
+    ).toBe(true);
+    // the parser, at the idle policy, got (almost) no CPU until the cores were free again
+    expect(read.ms).toBeGreaterThan(500);
+  });
+
+  it('is stopped at its wall-clock limit (by default ten times its time limit), whatever it ran', async () => {
+    const read = await readWhileBusy(1500, 800);
+    expect('error' in read && read.error).toBeInstanceOf(TaskFailure);
+    expect(('error' in read && (read.error as TaskFailure).kind) || undefined).toBe('timeout');
+    expect(read.ms).toBeGreaterThanOrEqual(800 - 5);
+    expect(read.ms).toBeLessThan(1500);
   });
 });
