@@ -45,7 +45,10 @@ export interface Config {
    * (src/give-way.ts); 0: parsers never wait for requests.
    */
   parserYieldMs: number;
-  /** Wall-clock limit for one diagnosis task (one page, or opening the document). */
+  /**
+   * Limit for one diagnosis task (one page, or opening the document): its thread's CPU time on Linux, at
+   * most ten times that in wall-clock time (src/pdf/pool.ts); elsewhere wall-clock time.
+   */
   taskTimeoutMs: number;
   /** Memory limit of a parser thread: the cap on its PDFium heap, and its V8 heap limit. */
   taskMemoryMb: number;

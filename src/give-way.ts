@@ -35,9 +35,9 @@ export function requestArrived(): void {
 /**
  * A batch thread's side: `beforeStep` blocks the thread (Atomics.wait: never call it on an event loop that
  * answers requests) while requests arrive at one per `quietMs` or faster, and then until `quietMs` pass
- * without one, at most `perStepMs` a step and `perTaskMs` a
- * task: the work is slowed, never starved, and a wait spends at most `perTaskMs` of the task's time limit
- * (which counts the thread's CPU time on Linux, src/pdf/pool.ts, so that there a wait spends none of it).
+ * without one, at most `perStepMs` a step and `perTaskMs` a task. The work is slowed, never starved. On
+ * Linux a task's time limit counts CPU time (src/pdf/pool.ts), which a wait does not spend; elsewhere a
+ * wait spends at most `perTaskMs` of it.
  */
 export class GiveWay {
   private seen: number;

@@ -39,6 +39,7 @@ export class TaskFailure extends Error {
 
 export interface PoolOptions {
   size: number;
+  /** A task's time limit: its thread's CPU time where Linux tells it (see `startClock`). */
   taskTimeoutMs: number;
   /**
    * Memory of each thread: the cap on its PDFium (wasm) heap, where documents are parsed, and its V8 heap

@@ -1,5 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
 
 /** Linux's idle scheduling policy, as /proc reports it. */
 export const SCHED_IDLE = 5;
@@ -37,16 +39,12 @@ export function hasChrt(): boolean {
  * One core only, so that the rest of the test run keeps the others.
  */
 export async function idleThreadsStarved(): Promise<{ stop(): Promise<void> }> {
-  const { availableParallelism } = await import('node:os');
-  const { Worker } = await import('node:worker_threads');
+  // [0]: stop; [1]: the spinner's thread id, once it spins
   const control = new Int32Array(new SharedArrayBuffer(8));
   const spinner = new Worker(
     `const { workerData } = require('node:worker_threads');
-     const { execFileSync } = require('node:child_process');
      const { readlinkSync } = require('node:fs');
-     const tid = readlinkSync('/proc/thread-self').split('/').pop();
-     execFileSync('taskset', ['-p', '-c', '0', tid], { stdio: 'ignore' });
-     Atomics.store(workerData.control, 1, 1);
+     Atomics.store(workerData.control, 1, Number(readlinkSync('/proc/thread-self').split('/').pop()));
      while (Atomics.load(workerData.control, 0) === 0);`,
     { eval: true, workerData: { control } },
   );
@@ -59,7 +57,7 @@ export async function idleThreadsStarved(): Promise<{ stop(): Promise<void> }> {
       // the thread ended meanwhile
     }
   };
-  for (const { tid } of idle) pin(tid, '0');
+  for (const tid of [Atomics.load(control, 1), ...idle.map((thread) => thread.tid)]) pin(tid, '0');
   return {
     async stop() {
       Atomics.store(control, 0, 1);
