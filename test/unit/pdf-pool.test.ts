@@ -212,7 +212,7 @@ describe.runIf(process.platform === 'linux' && hasChrt())('a task whose thread g
   }
 
   it("is not stopped at its time limit while it waits for a core: the limit counts the thread's CPU time", async () => {
-    const read = await readWhileBusy(900);
+    const read = await readWhileBusy(700);
     expect(
       'outcomes' in read && read.outcomes.every((page) => page.ok),
       String('error' in read && read.error),
@@ -222,10 +222,10 @@ describe.runIf(process.platform === 'linux' && hasChrt())('a task whose thread g
   });
 
   it('is stopped at its wall-clock limit (by default ten times its time limit), whatever it ran', async () => {
-    const read = await readWhileBusy(1500, 800);
+    const read = await readWhileBusy(1100, 800);
     expect('error' in read && read.error).toBeInstanceOf(TaskFailure);
     expect(('error' in read && (read.error as TaskFailure).kind) || undefined).toBe('timeout');
     expect(read.ms).toBeGreaterThanOrEqual(800 - 5);
-    expect(read.ms).toBeLessThan(1500);
+    expect(read.ms).toBeLessThan(1100);
   });
 });
