@@ -70,11 +70,11 @@ describe('BLOB_STORE and the S3 settings', () => {
     expect(problems({ UPLOAD_PART_SIZE: '65536' })).toEqual([]);
   });
 
-  it('parts are 8 MiB on the local disk and 32 MiB in S3 unless UPLOAD_PART_SIZE says otherwise', () => {
+  it('parts are 8 MiB on the local disk and 64 MiB in S3 unless UPLOAD_PART_SIZE says otherwise', () => {
     const s3 = { BLOB_STORE: 's3', S3_BUCKET: 'b' };
     expect(loadConfig({}).uploadPartSize).toBe(8 * 1024 * 1024);
-    expect(loadConfig(s3).uploadPartSize).toBe(32 * 1024 * 1024);
-    expect(DEFAULT_PART_SIZE).toEqual({ local: 8 * 1024 * 1024, s3: 32 * 1024 * 1024 });
+    expect(loadConfig(s3).uploadPartSize).toBe(64 * 1024 * 1024);
+    expect(DEFAULT_PART_SIZE).toEqual({ local: 8 * 1024 * 1024, s3: 64 * 1024 * 1024 });
     expect(loadConfig({ ...s3, UPLOAD_PART_SIZE: String(S3_MIN_PART_SIZE) }).uploadPartSize).toBe(
       S3_MIN_PART_SIZE,
     );

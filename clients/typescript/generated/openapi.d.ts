@@ -1184,7 +1184,7 @@ export interface components {
             /**
              * Format: int64
              * @description Bytes of every part but the last: the server's `UPLOAD_PART_SIZE` (by default 8 MiB with files on
-             *     the local disk and 32 MiB with files in S3-compatible object storage; there at least 5 MiB).
+             *     the local disk and 64 MiB with files in S3-compatible object storage; there at least 5 MiB).
              */
             part_size: number;
             /** Format: int32 */
