@@ -18,9 +18,11 @@ interface Lease {
 /**
  * One bucket per key shared by every process on the database, without a database write per request: a
  * process takes tokens from the shared bucket a few at a time (5% of the burst, or as many as requests are
- * waiting) and spends them locally. Tokens are never created, so processes together admit no more than
- * the shared bucket gives; a lease not spent within a second is dropped, which bounds what a process can
- * hold back to its last lease.
+ * waiting) and spends them locally. Once half a lease is left and the shared bucket had more, the next
+ * lease is taken while the rest is spent, so that a busy key's requests do not all wait for the database
+ * every lease. Tokens are never created, so processes together admit no more than the shared bucket gives;
+ * a lease not spent within a second is dropped, which bounds what a process can hold back to a lease and a
+ * half.
  */
 export class SharedRateLimiter implements RateLimiter {
   private readonly leases = new Map<string, Lease>();
@@ -46,8 +48,12 @@ export class SharedRateLimiter implements RateLimiter {
 
   take(key: string): Decision | Promise<Decision> {
     const lease = this.leases.get(key);
-    if (lease && !lease.pending && lease.tokens >= 1 && this.now() - lease.takenAt < LEASE_LIFETIME_MS) {
+    if (lease && lease.tokens >= 1 && this.now() - lease.takenAt < LEASE_LIFETIME_MS) {
       lease.tokens -= 1;
+      if (!lease.pending && lease.tokens < this.leaseSize / 2 && lease.sharedLeft >= 1) {
+        // a failed take ahead costs nothing: the request that finds the lease empty takes again, and fails
+        this.refill(key, lease).catch(() => undefined);
+      }
       return decide(this.policy, lease.tokens + lease.sharedLeft, true);
     }
     return this.takeLeased(key);
@@ -79,6 +85,7 @@ export class SharedRateLimiter implements RateLimiter {
     }
   }
 
+  /** Takes a lease from the shared bucket and adds it to what is left of this one, if that is still alive. */
   private async refill(key: string, lease: Lease): Promise<number> {
     let granted = 0;
     const want = Math.min(this.policy.burst, Math.max(this.leaseSize, lease.waiting));
@@ -86,8 +93,10 @@ export class SharedRateLimiter implements RateLimiter {
       .take(key, want, this.policy.perSecond, this.policy.burst)
       .then((taken) => {
         granted = taken.granted;
-        lease.tokens = granted;
-        lease.takenAt = this.now();
+        const now = this.now();
+        const alive = now - lease.takenAt < LEASE_LIFETIME_MS ? lease.tokens : 0;
+        lease.tokens = alive + granted;
+        lease.takenAt = now;
         lease.sharedLeft = taken.left;
       })
       .finally(() => {
