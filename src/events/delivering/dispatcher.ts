@@ -3,14 +3,9 @@ import { hostname } from 'node:os';
 import type { WebhooksConfig } from '../../config.js';
 import type { Logger } from '../../logger.js';
 import { ClaimLoop } from '../../queue/claim-loop.js';
-import type {
-  AttemptRecord,
-  ClaimedDelivery,
-  ClaimRequest,
-  DeliveryVerdict,
-  Store,
-} from '../../store/types.js';
+import type { ClaimedDelivery, ClaimRequest, DeliveryVerdict, Store } from '../../store/types.js';
 import type { Clock } from '../../time.js';
+import { AttemptLog } from './attempt-log.js';
 import { sendDelivery, type SendResult } from './sender.js';
 import { signedHeaders } from './signing.js';
 
@@ -42,58 +37,6 @@ export function verdictOf(
   };
 }
 
-const RECORD_BATCH_MAX = 64;
-/** How long the first attempt of a batch waits for others before the batch is written. */
-const RECORD_GATHER_MS = 2;
-
-/**
- * Writes the attempts that ended within a few milliseconds of each other in one transaction, which also claims
- * as many due deliveries as those free slots: a dispatcher draining a backlog commits once per batch, not
- * once to record and once to claim. Each delivery still waits for its own record (its lease is held until
- * then), so nothing is acknowledged before it is durable.
- */
-class AttemptLog {
-  private queue: { entry: AttemptRecord; settle: (ok: boolean) => void; fail: (error: unknown) => void }[] =
-    [];
-  private timer?: NodeJS.Timeout;
-
-  constructor(
-    private readonly store: Store,
-    /** The claim for `free` slots, made with the record (max 0: none, the dispatcher is stopping). */
-    private readonly nextClaim: (free: number) => ClaimRequest,
-    private readonly claimed: (deliveries: ClaimedDelivery[]) => void,
-  ) {}
-
-  record(entry: AttemptRecord): Promise<boolean> {
-    return new Promise<boolean>((settle, fail) => {
-      this.queue.push({ entry, settle, fail });
-      if (this.queue.length >= RECORD_BATCH_MAX) this.flush();
-      // answers come one by one: a few milliseconds gather several into one commit
-      else this.timer ??= setTimeout(() => this.flush(), RECORD_GATHER_MS);
-    });
-  }
-
-  private flush(): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    const batch = this.queue.splice(0);
-    if (batch.length === 0) return;
-    this.store.webhooks
-      .recordAndClaim(
-        batch.map((b) => b.entry),
-        this.nextClaim(batch.length),
-      )
-      .then(
-        ({ recorded, claimed }) => {
-          // the new deliveries take the slots of those recorded, before these count themselves out
-          this.claimed(claimed);
-          batch.forEach((b, i) => b.settle(recorded[i] ?? false));
-        },
-        (error: unknown) => batch.forEach((b) => b.fail(error)),
-      );
-  }
-}
-
 /**
  * Delivers webhook events at least once: claims due deliveries under leases (the run queue's loop and
  * fairness), signs and POSTs each, and records the attempt with its verdict in one transaction. A dispatcher
@@ -121,9 +64,10 @@ export class WebhookDispatcher {
   ) {
     this.leaseMs = leaseMs;
     this.log = new AttemptLog(
-      store,
+      store.webhooks,
       (free) => this.claimRequest(this.loop.stopped ? 0 : free),
       (deliveries) => this.loop.offer(deliveries),
+      () => this.inFlight.size,
     );
     this.loop = new ClaimLoop<ClaimedDelivery>(
       {
