@@ -183,9 +183,9 @@ export const S3_MIN_PART_SIZE = 5 * 1024 * 1024;
  * `UPLOAD_PART_SIZE` when unset. On the local disk a part is an append to a file; in an object store every
  * part is a request and an object of its own until completion, and that cost per part is what small parts
  * pay: on Swift, 8 MiB parts (two at once) reach 0.6-0.7x one PutObject's speed even without our hop, 32 MiB
- * parts 0.9x; through the API, 32 MiB parts reach 0.69-0.80x and 64 MiB parts 0.79-0.90x (bench/README,
- * scenario 10). A client re-sends at most one part after a failure, so parts stay well under the 100 MB an
- * object store such as Backblaze B2 recommends.
+ * parts 0.9x; through the API, 32 MiB parts reach 0.69-0.80x and 64 MiB parts 0.77-0.90x (bench/README,
+ * scenario 10). Larger parts are faster still, but a client re-sends a whole part after a failure: 64 MiB
+ * stays under the 100 MB that Backblaze B2, whose API also tells clients the part size, recommends.
  */
 export const DEFAULT_PART_SIZE: Record<BlobsConfig['kind'], number> = {
   local: 8 * 1024 * 1024,
