@@ -6,8 +6,13 @@ import LongestFirst from './test/setup/longest-first.js';
 const perEngine = ['test/http/**/*.test.ts', 'test/process/**/*.test.ts', 'test/store/**/*.test.ts'];
 
 // What no storage engine takes part in, though it stores files on the way: the parser's defences against
-// hostile PDFs. Once, on the embedded default.
-const onceOnly = ['test/process/hostile.test.ts'];
+// hostile PDFs; and a full disk, which is the embedded default's (SQLite and blobs on one small filesystem).
+// Once, on the embedded default.
+const onceOnly = [
+  'test/process/hostile.test.ts',
+  'test/process/full-disk.test.ts',
+  'test/process/full-disk-runs.test.ts',
+];
 
 // The scale-out deployment (PostgreSQL + S3): the upload, run and kill -9 suites again, and its own.
 const s3 = s3TestsAvailable();
@@ -48,6 +53,7 @@ const haproxyProject = {
       'test/http/retries.test.ts',
       'test/http/run-queue.test.ts',
       'test/http/runs.test.ts',
+      'test/http/stream-revocation.test.ts',
       'test/http/uploads.test.ts',
     ],
     tagsFilter: ['two-processes'],

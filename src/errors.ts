@@ -285,6 +285,28 @@ export const ERRORS = {
   internal: () => new AppError(500, 'internal_error', 'Internal server error'),
 } as const;
 
+/** How long a client waits to retry a write on a full disk: space comes back when an operator frees it. */
+export const DISK_FULL_RETRY_AFTER_SECONDS = 30;
+
+/**
+ * The server's disk (SQLite's or the local blobs') has no space or quota left: nothing the request did
+ * wrong, and nothing was changed, so it is 503 `unavailable` with `Retry-After`, as when the database is
+ * unreachable. The errno or SQLite error underneath is kept as `cause` for the log.
+ */
+export class DiskFullError extends AppError {
+  constructor(cause?: unknown) {
+    super(
+      503,
+      'unavailable',
+      "The server's disk is full; retry later",
+      undefined,
+      retryAfter(DISK_FULL_RETRY_AFTER_SECONDS),
+    );
+    this.name = 'DiskFullError';
+    if (cause !== undefined) this.because(cause);
+  }
+}
+
 /** The failing envelope of the contract's ErrorEnvelope: the only place one is built. */
 export function envelopeOf(error: AppError, requestId: string) {
   return {

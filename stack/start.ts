@@ -16,9 +16,16 @@ import { AdminTokens } from '../src/platform/admin-tokens.js';
 import { Tenants } from '../src/tenants/service.js';
 import { systemClock } from '../src/time.js';
 import { haproxyConfig } from './haproxy.js';
-import { ALL_PORTS, PORTS } from './ports.js';
+import { allPorts, PORT_BLOCK, type StackPorts, stackPorts } from './ports.js';
 import { findPostgres, type LocalPostgres, startLocalPostgres, stopLocalPostgres } from './postgres.js';
-import { busyPorts, installLine, missingPrograms, type Started, startAll } from './prerequisites.js';
+import {
+  busyPorts,
+  describeHolders,
+  installLine,
+  missingPrograms,
+  type Started,
+  startAll,
+} from './prerequisites.js';
 import { createBucket, type LocalSwift, startLocalSwift, stopLocalSwift } from './swift.js';
 import { runLifecycle } from '../src/runs/lifecycle.js';
 
@@ -101,7 +108,7 @@ async function waitFor(url: string, what: string): Promise<void> {
 }
 
 /** Everything `up` needs, checked before anything starts: one line says what to install or free. */
-async function checkPrerequisites(): Promise<void> {
+async function checkPrerequisites(ports: StackPorts): Promise<void> {
   const missing = missingPrograms();
   try {
     await findPostgres();
@@ -112,21 +119,25 @@ async function checkPrerequisites(): Promise<void> {
     });
   }
   if (missing.length > 0) throw new Error(installLine(missing));
-  const busy = await busyPorts(ALL_PORTS);
+  const busy = await busyPorts(allPorts(ports));
   if (busy.length > 0) {
+    const holders = describeHolders(busy);
     throw new Error(
-      `npm run stack needs ports ${busy.join(', ')} on 127.0.0.1, and something else listens there: stop it first`,
+      `npm run stack needs ports ${busy.join(', ')} on 127.0.0.1, and something else listens there` +
+        `${holders ? ` (${holders})` : ''}: stop it, or give the stack ${PORT_BLOCK} free ports from ` +
+        `another base, e.g. STACK_PORT_BASE=20000 npm run stack`,
     );
   }
 }
 
 async function up(): Promise<void> {
+  const PORTS = stackPorts();
   const previous = readState();
   if (previous?.up && Object.values(previous.pids).some(alive))
     throw new Error(`the stack in ${dir} is up already: npm run stack -- down`);
   // what a start that did not finish left running (it was killed, or an older version left it): ours to stop
   await stopEverything(previous);
-  await checkPrerequisites();
+  await checkPrerequisites(PORTS);
   mkdirSync(path.join(dir, 'logs'), { recursive: true });
 
   const pids: Record<string, number> = {};

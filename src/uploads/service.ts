@@ -1,6 +1,6 @@
 import type { HeldKey } from '../store/held-key.js';
 import { randomUUID } from 'node:crypto';
-import type { Readable } from 'node:stream';
+import { pipeline, type Readable } from 'node:stream';
 import {
   type AssembledBlob,
   BlobSizeError,
@@ -19,6 +19,7 @@ import { jsonText } from '../records/json-text.js';
 import type { Clock } from '../time.js';
 import { fileKey, multipartOf } from './keys.js';
 import { PartSlots } from './part-slots.js';
+import { NOT_A_PDF_MESSAGE, PdfHeaderCheck } from './pdf-header.js';
 import { type PdfProbe, type ProbedPdf, UnreadablePdfError } from './pdf-probe.js';
 import { discardBytes, UploadSweep } from './sweep.js';
 import { UploadLock } from './upload-lock.js';
@@ -176,12 +177,22 @@ export class Uploads {
     if (declaredLength !== undefined && declaredLength > expected) throw tooLarge();
     if (declaredLength !== undefined && declaredLength < expected) throw wrongSize(declaredLength);
 
+    // the part that holds the file's first bytes shows whether it can be a PDF at all
+    const headerCheck =
+      partNumber === 1 && PdfHeaderCheck.decides(expected, upload.part_count)
+        ? new PdfHeaderCheck(expected)
+        : undefined;
+
     // the blob store replaces a stored part only with a whole one of the right size
     const release = this.partSlots.acquire(tenantId);
     let stored;
     try {
-      stored = await this.blobs.multipart.putPart(multipartOf(upload), partNumber, body, expected);
+      // piped only now: a body refused before this point is left unread (src/http/continue.ts); errors
+      // travel both ways, a body cut off fails the write and a failed write stops reading the body
+      const source = headerCheck ? pipeline(body, headerCheck, () => undefined) : body;
+      stored = await this.blobs.multipart.putPart(multipartOf(upload), partNumber, source, expected);
     } catch (error) {
+      if (headerCheck?.refused) throw ERRORS.invalidPdf(NOT_A_PDF_MESSAGE).because(error);
       if (error instanceof BlobTooLargeError) throw tooLarge();
       if (error instanceof BlobSizeError) throw wrongSize(error.got);
       if (error instanceof MultipartGoneError) throw this.goneWhileSent();

@@ -146,8 +146,20 @@ describe('parts and complete', () => {
     expect((await filesStored(h.tenant.tenant_id)).length).toBe(before);
   });
 
+  it('a file that is not a PDF is refused with its first part, which is not kept', async () => {
+    const bytes = readPdf('malformed/not-a-pdf-text.pdf');
+    const started = await h.request('POST', '/api/open/uploads', {
+      json: { file_name: 'x.pdf', size_bytes: bytes.length },
+    });
+    const { upload_id } = started.body.data;
+    const res = await put(upload_id, 1, bytes.subarray(0, PART));
+    expect(res.status).toBe(422);
+    expect(res.body.error).toBe('invalid_pdf');
+    expect(res.body.message).toMatch(/%PDF/);
+    expect((await h.request('GET', `/api/open/uploads/${upload_id}`)).body.data.missing_parts).toContain(1);
+  });
+
   it.each([
-    ['text named .pdf', 'malformed/not-a-pdf-text.pdf'],
     ['a truncated PDF', 'malformed/truncated-half.pdf'],
     ['a header then garbage', 'malformed/header-then-garbage.pdf'],
   ])('%s is not a PDF that opens', async (_name, file) => {

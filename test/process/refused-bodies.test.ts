@@ -32,11 +32,13 @@ function put(url: string, token: string, path: string, headers: Record<string, s
     });
     req.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
     const piece = Buffer.alloc(256 * 1024, 7);
+    // part 1 begins as a PDF does, or the part that is let in is refused as not a PDF
+    const first = Buffer.concat([Buffer.from('%PDF-1.7\n'), piece.subarray(9)]);
     let left = PART / piece.length;
     const write = () => {
       while (left > 0) {
         left--;
-        if (!req.write(piece)) return void req.once('drain', write);
+        if (!req.write(left === PART / piece.length - 1 ? first : piece)) return void req.once('drain', write);
       }
       req.end();
     };

@@ -188,7 +188,8 @@ export interface paths {
          * Send one part's bytes
          * @description The raw bytes of one part. Every part but the last is exactly `part_size` bytes; the last is the
          *     remainder. Sending a part again replaces it. A body longer than the part may be is cut off with 413;
-         *     a shorter one is refused with 422; nothing of a refused body is kept.
+         *     a shorter one is refused with 422; a first part whose bytes cannot begin a PDF is refused with 422
+         *     `invalid_pdf`; nothing of a refused body is kept.
          */
         put: operations["uploadPart"];
         post?: never;
@@ -2425,8 +2426,8 @@ export interface components {
         };
         /**
          * @description The server is receiving `MAX_CONCURRENT_PARTS` part bodies already (default 64): `busy`; or, as for
-         *     every operation (see StoreUnavailable), the database or the object store could not answer:
-         *     `unavailable`. Retry after
+         *     every operation (see StoreUnavailable), the database or the object store could not answer, or the
+         *     server's disk is full: `unavailable`. Retry after
          *     `Retry-After` seconds.
          */
         Busy: {
@@ -2465,7 +2466,8 @@ export interface components {
          * @description The database could not do the work for a reason that says nothing about the request: it is
          *     unreachable or restarting, a statement ran past `DATABASE_STATEMENT_TIMEOUT_MS`, no connection was
          *     free within `DATABASE_CONNECT_TIMEOUT_MS`, or a write conflict persisted after retries; or the object
-         *     store that holds the files (S3) is unreachable or failing: `unavailable`. Nothing was changed. Also
+         *     store that holds the files (S3) is unreachable or failing; or the server's disk is full (message
+         *     `The server's disk is full; retry later`, `Retry-After` 30): `unavailable`. Nothing was changed. Also
          *     `busy`: another request has been working on the same upload for `UPLOAD_LOCK_WAIT_MS` (see completeUpload). Retry
          *     after `Retry-After` seconds.
          */
@@ -2791,6 +2793,8 @@ export interface components {
          * @description The request, or its content, is refused; `error` says why:
          *     - `validation_error`: The request does not match the contract: `detail[]` says where and why.
          *     - `part_size_mismatch`: A part is not exactly the size its number requires.
+         *     - `invalid_pdf`: The first part shows the file is not a PDF (no `%PDF` header in its first 1,024 bytes);
+         *       nothing of it was kept, and the part stays missing.
          */
         UploadPartRefused: {
             headers: {
@@ -2801,7 +2805,7 @@ export interface components {
             content: {
                 "application/json": components["schemas"]["ErrorEnvelope"] & {
                     /** @enum {string} */
-                    error?: "validation_error" | "part_size_mismatch";
+                    error?: "validation_error" | "part_size_mismatch" | "invalid_pdf";
                 };
             };
         };

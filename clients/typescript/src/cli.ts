@@ -1,4 +1,5 @@
-import { Command, InvalidArgumentError, Option } from 'commander';
+import path from 'node:path';
+import { Command, type CommanderError, InvalidArgumentError, Option } from 'commander';
 import {
   type AdminTenant,
   type AdminToken,
@@ -20,6 +21,7 @@ import {
 } from './client.js';
 import type { Event, EventType } from './event-stream.js';
 import { IntegrityError, OtaError } from './errors.js';
+import { formatMoney } from './money.js';
 import type { RetryNotice } from './retry.js';
 import { ProgressLine, table } from './terminal.js';
 
@@ -41,6 +43,57 @@ class UsageError extends Error {}
 
 /** A profile's verdict was `fail`: already printed; `ota` exits 3 so that a CI step fails on it. */
 class VerdictFailed extends Error {}
+
+/** A run `ota` waited for failed or was cancelled: printed already (with --json the run is the output); exit 1. */
+class RunNotSucceeded extends Error {
+  constructor(run: Run) {
+    super(
+      run.status === 'cancelled'
+        ? `run ${run.id} was cancelled`
+        : `run ${run.id} failed${run.error_code ? ` (${run.error_code})` : ''}${run.error ? `: ${run.error}` : ''}`,
+    );
+  }
+}
+
+/** Throws RunNotSucceeded for a run that finished other than `succeeded`. */
+function mustHaveSucceeded(run: Run): void {
+  if (run.status === 'failed' || run.status === 'cancelled') throw new RunNotSucceeded(run);
+}
+
+/**
+ * The directory the user typed the command in. `npm run ota -- diagnose mine.pdf` runs the script in the
+ * package's root, wherever the user was, and npm says where that was in INIT_CWD: the `ota` script passes the
+ * user's arguments through, so their relative paths are the user's. Any other script (a project's own
+ * `"report": "ota diagnose docs/a.pdf"`) wrote its paths for the root it runs in, as does a shell.
+ */
+function userDirectory(): string {
+  const npmMovedUs = process.env.npm_lifecycle_event === 'ota' && process.env.INIT_CWD;
+  return npmMovedUs ? process.env.INIT_CWD! : process.cwd();
+}
+
+/** A path the user gave, absolute: relative ones are the user's directory's. */
+const userPath = (given: string): string => path.resolve(userDirectory(), given);
+
+const UUID = /^[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}$/i;
+
+/**
+ * An argument the contract says is a UUID (every id is): anything else is refused here, exit 2, rather than
+ * sent to the server for a 404 or a 422 that says less. `where` says where to find one.
+ */
+function idArgument(what: string, where: string): (value: string) => string {
+  return (value) => {
+    if (!UUID.test(value))
+      throw new InvalidArgumentError(
+        `${what} is a UUID, such as 5d6f0e3a-8a0c-4a55-9a34-0d1c7c0f5b1e (${where} shows them)`,
+      );
+    return value;
+  };
+}
+const runId = idArgument('a run id', 'ota runs list');
+const endpointId = idArgument('a webhook endpoint id', 'ota webhooks list');
+const uploadId = idArgument('an upload id', 'GET /api/open/uploads');
+const tenantId = idArgument('a tenant id', 'ota admin tenants list');
+const tokenId = idArgument('a token id', 'ota admin tokens list TENANT_ID');
 
 const TARGETS = ['pdf-preflight', 'pdf-text', 'pdf-print', 'pdf-archive', 'pdf-accessibility'] as const;
 type Target = (typeof TARGETS)[number];
@@ -77,7 +130,9 @@ function sayRetry(notice: RetryNotice): void {
       : notice.status === 409
         ? 'the same request is still being executed'
         : notice.status === 'network'
-          ? 'the connection failed'
+          ? notice.url
+            ? `could not connect to ${new URL(notice.url).origin}${notice.reason ? ` (${notice.reason})` : ''}`
+            : 'the connection failed'
           : `the server is busy (${notice.status})`;
   process.stderr.write(`${why}, retrying in ${seconds} s\n`);
 }
@@ -130,15 +185,29 @@ function runRows(runs: Run[]) {
   );
 }
 
-function describeRun(run: Run): string {
+/**
+ * A run as lines. Its outputs are on the server until fetched: `saved` says that `ota diagnose` was not
+ * told where to write them (`not saved`); otherwise the line says how to fetch them.
+ */
+function describeRun(run: Run, outputs: 'saved' | 'not saved' | 'on the server' = 'on the server'): string {
+  const download = `ota runs download ${run.id} --out DIR`;
+  const names = run.output_files.join(', ');
   const lines = [
     `run      ${run.id}`,
-    `status   ${run.status}${run.error ? `: ${run.error}` : ''}`,
+    `status   ${run.status}${run.error_code ? ` (${run.error_code})` : ''}${run.error ? `: ${run.error}` : ''}`,
     `target   ${run.target} (attempt ${run.attempt})`,
     `tasks    ${run.completed_tasks} done, ${run.failed_tasks} failed of ${run.total_tasks} (${run.progress}%)`,
     `points   ${run.points_consumed}`,
     `file     ${run.input_file_name} (${run.file_id})`,
-    `outputs  ${run.output_files.join(', ') || '-'}`,
+    `outputs  ${
+      !names
+        ? '-'
+        : outputs === 'saved'
+          ? names
+          : outputs === 'not saved'
+            ? `${names} (not saved: ${download})`
+            : `${names} (${download} saves them)`
+    }`,
   ];
   if (Object.keys(run.options).length > 0) lines.splice(3, 0, `options  ${JSON.stringify(run.options)}`);
   return lines.join('\n');
@@ -219,10 +288,10 @@ export function buildProgram(): Command {
     .description('upload a PDF in parallel parts; prints its file id')
     .argument('<file>')
     .option('--concurrency <n>', 'parts sent at once', positiveInt, 4)
-    .option('--resume <upload_id>', 'resume an interrupted upload')
+    .option('--resume <upload_id>', 'resume an interrupted upload', uploadId)
     .action(async (file: string, options: { concurrency: number; resume?: string }, command: Command) => {
       const { client, json } = clientOf(command);
-      const done = await client.uploadFile(file, {
+      const done = await client.uploadFile(userPath(file), {
         concurrency: options.concurrency,
         resumeUploadId: options.resume,
         onProgress: uploadBar(),
@@ -242,7 +311,7 @@ export function buildProgram(): Command {
       positiveInt,
     )
     .option('--cmyk', 'pdf-print: the job prints in CMYK (RGB images are then a warning)')
-    .option('--out <dir>', 'write the outputs here')
+    .option('--out <dir>', 'write the outputs here (else: ota runs download RUN_ID --out DIR)')
     .addHelpText(
       'after',
       '\nWith a profile target (pdf-print, pdf-archive, pdf-accessibility) it prints the verdict and the failed\n' +
@@ -259,10 +328,11 @@ export function buildProgram(): Command {
           ...(options.minPpi !== undefined ? { min_ppi: options.minPpi } : {}),
           ...(options.cmyk ? { cmyk: true } : {}),
         };
-        const result = await client.diagnose(file, {
+        const outDir = options.out === undefined ? undefined : userPath(options.out);
+        const result = await client.diagnose(userPath(file), {
           target: options.target,
           runOptions: Object.keys(runOptions).length > 0 ? runOptions : undefined,
-          outDir: options.out,
+          outDir,
           onUploadProgress: uploadBar(),
           onRunProgress: runBar(),
         });
@@ -270,10 +340,12 @@ export function buildProgram(): Command {
         const parsed = report ? (JSON.parse(report.toString()) as PreflightReport) : undefined;
         if (json) {
           printJson(result.run);
+          mustHaveSucceeded(result.run);
           if (parsed?.profile?.verdict === 'fail') throw new VerdictFailed();
           return;
         }
-        out(describeRun(result.run));
+        out(describeRun(result.run, outDir ? 'saved' : 'not saved'));
+        mustHaveSucceeded(result.run);
         if (parsed) {
           const s = parsed.summary;
           out(
@@ -297,7 +369,7 @@ export function buildProgram(): Command {
               out(`... and ${parsed.findings.length - 20} more in report.json`);
           }
         }
-        if (options.out) out(`\noutputs written to ${options.out}`);
+        if (outDir && result.run.output_files.length > 0) out(`\noutputs written to ${outDir}`);
         if (parsed?.profile && printProfile(parsed.profile)) throw new VerdictFailed();
       },
     );
@@ -342,28 +414,56 @@ export function buildProgram(): Command {
     runs
       .command(name)
       .description(description)
-      .argument('<run_id>')
-      .action(async (runId: string, _options: object, command: Command) => {
+      .argument('<run_id>', '', runId)
+      .action(async (id: string, _options: object, command: Command) => {
         const { client, json } = clientOf(command);
         const run =
           name === 'get'
-            ? await client.getRun(runId)
+            ? await client.getRun(id)
             : name === 'rerun'
-              ? await client.rerunRun(runId)
-              : await client.cancelRun(runId);
+              ? await client.rerunRun(id)
+              : await client.cancelRun(id);
         if (json) printJson(run);
         else out(describeRun(run));
       });
   }
   runs
     .command('watch')
-    .description('follow a run until it has finished')
-    .argument('<run_id>')
-    .action(async (runId: string, _options: object, command: Command) => {
+    .description('follow a run until it has finished; exits 1 when it failed or was cancelled')
+    .argument('<run_id>', '', runId)
+    .action(async (id: string, _options: object, command: Command) => {
       const { client, json } = clientOf(command);
-      const run = await client.waitForRun(runId, { onProgress: runBar() });
+      const run = await client.waitForRun(id, { onProgress: runBar() });
       if (json) printJson(run);
       else out(describeRun(run));
+      mustHaveSucceeded(run);
+    });
+  runs
+    .command('download')
+    .description("save a finished run's outputs (report.json, report.html, text.txt, ...) in a directory")
+    .argument('<run_id>', '', runId)
+    .option('--out <dir>', 'the directory, made when missing (default: the current one)')
+    .action(async (id: string, options: { out?: string }, command: Command) => {
+      const { client, json } = clientOf(command);
+      const run = await client.getRun(id);
+      if (run.output_files.length === 0) {
+        const why =
+          run.status === 'failed' || run.status === 'cancelled'
+            ? new RunNotSucceeded(run).message.replace(`run ${run.id} `, 'it ')
+            : run.status === 'succeeded'
+              ? 'it made none'
+              : `it is ${run.status}; ota runs watch ${run.id} waits for it`;
+        throw new Error(`run ${run.id} has no outputs: ${why}`);
+      }
+      const dir = userPath(options.out ?? '.');
+      const outputs = await client.downloadRunOutputs(run, dir);
+      const files = Object.entries(outputs).map(([name, bytes]) => ({
+        name,
+        path: path.join(dir, name),
+        size_bytes: bytes.length,
+      }));
+      if (json) return printJson({ run_id: run.id, files });
+      for (const file of files) out(file.path);
     });
 
   const revenue = program.command('revenue').description('the revenue ledger');
@@ -371,7 +471,7 @@ export function buildProgram(): Command {
     const { client, json } = clientOf(command);
     const d = await client.dashboard();
     if (json) return printJson(d);
-    const money = (n: number) => `${(n / 100).toFixed(2)} ${d.currency}`;
+    const money = (n: number) => formatMoney(n, d.currency);
     out(
       table(
         [
@@ -394,9 +494,7 @@ export function buildProgram(): Command {
         ['total', 'tech', 'ecosystem'],
       ),
     );
-    out(
-      `${d.transaction_count} transactions; latest ${d.latest_transaction_at ?? '-'} (amounts assume 2 decimals)`,
-    );
+    out(`${d.transaction_count} transactions; latest ${d.latest_transaction_at ?? '-'}`);
   });
   revenue
     .command('transactions')
@@ -427,20 +525,24 @@ export function buildProgram(): Command {
             list.map((t) => ({
               when: t.occurred_at,
               type: t.type,
-              amount: `${t.amount} ${t.currency}`,
+              amount: formatMoney(t.amount, t.currency),
               what: t.description,
             })),
             [
               ['when', 'OCCURRED'],
               ['type', 'TYPE'],
-              ['amount', 'AMOUNT (MINOR UNITS)'],
+              ['amount', 'AMOUNT'],
               ['what', 'DESCRIPTION'],
             ],
             ['amount'],
           ),
         );
-        const sum = list.reduce((n, t) => n + t.amount, 0);
-        out(`${list.length} of ${total} transactions; these sum to ${sum} minor units`);
+        // a tenant's ledger has one currency; the sum is of integers, exact past 2^53 as a bigint
+        const sum = list.reduce((n, t) => n + BigInt(t.amount), 0n);
+        const currency = list[0]?.currency;
+        out(
+          `${list.length} of ${total} transactions${currency ? `; these sum to ${formatMoney(sum, currency)}` : ''}`,
+        );
       },
     );
   const events = program.command('events').description('what happened to runs and uploads');
@@ -520,7 +622,7 @@ export function buildProgram(): Command {
   });
   webhooks
     .command('delete')
-    .argument('<endpoint_id>')
+    .argument('<endpoint_id>', '', endpointId)
     .action(async (id: string, _options: object, command: Command) => {
       const { client, json } = clientOf(command);
       await client.webhooks.delete(id);
@@ -530,7 +632,7 @@ export function buildProgram(): Command {
   webhooks
     .command('rotate')
     .description('give the endpoint a new secret; the old one keeps signing during the overlap')
-    .argument('<endpoint_id>')
+    .argument('<endpoint_id>', '', endpointId)
     .action(async (id: string, _options: object, command: Command) => {
       const { client, json } = clientOf(command);
       const endpoint = await client.webhooks.rotate(id);
@@ -539,7 +641,7 @@ export function buildProgram(): Command {
     });
   webhooks
     .command('enable')
-    .argument('<endpoint_id>')
+    .argument('<endpoint_id>', '', endpointId)
     .action(async (id: string, _options: object, command: Command) => {
       const { client, json } = clientOf(command);
       const endpoint = await client.webhooks.enable(id);
@@ -549,7 +651,7 @@ export function buildProgram(): Command {
   webhooks
     .command('deliveries')
     .description('the latest delivery attempts of an endpoint')
-    .argument('<endpoint_id>')
+    .argument('<endpoint_id>', '', endpointId)
     .option('--limit <n>', 'how many (at most 100)', positiveInt, 20)
     .action(async (id: string, options: { limit: number }, command: Command) => {
       const { client, json } = clientOf(command);
@@ -600,6 +702,7 @@ function tenantRows(list: AdminTenant[]): string {
   return table(
     list.map((t) => ({
       ...t,
+      price_per_point: formatMoney(t.price_per_point, t.currency),
       state: t.state === 'suspended' ? `suspended ${t.suspended_at ?? ''}`.trim() : t.state,
     })),
     [
@@ -731,7 +834,7 @@ function addAdminCommands(program: Command): void {
   tenants
     .command('get')
     .description('one tenant')
-    .argument('<tenant_id>')
+    .argument('<tenant_id>', '', tenantId)
     .action(async (tenantId: string, _options: object, command: Command) => {
       const { admin: client, json } = adminClientOf(command);
       const tenant = await client.getTenant(tenantId);
@@ -741,7 +844,7 @@ function addAdminCommands(program: Command): void {
   tenants
     .command('rename')
     .description('give a tenant another name (unique among tenants)')
-    .argument('<tenant_id>')
+    .argument('<tenant_id>', '', tenantId)
     .requiredOption('--name <name>', 'the new name')
     .action(async (tenantId: string, options: { name: string }, command: Command) => {
       const { admin: client, json } = adminClientOf(command);
@@ -752,7 +855,7 @@ function addAdminCommands(program: Command): void {
   tenants
     .command('set-price')
     .description('set the price of a diagnosis point for the runs booked from now on')
-    .argument('<tenant_id>')
+    .argument('<tenant_id>', '', tenantId)
     .requiredOption(
       '--price-per-point <minor>',
       "price of one diagnosis point in minor units of the tenant's currency",
@@ -774,7 +877,7 @@ function addAdminCommands(program: Command): void {
     tenants
       .command(name)
       .description(description)
-      .argument('<tenant_id>')
+      .argument('<tenant_id>', '', tenantId)
       .action(async (tenantId: string, _options: object, command: Command) => {
         const { admin: client, json } = adminClientOf(command);
         const tenant =
@@ -788,7 +891,7 @@ function addAdminCommands(program: Command): void {
   tokens
     .command('issue')
     .description('issue a token for a tenant; prints its secret once')
-    .argument('<tenant_id>')
+    .argument('<tenant_id>', '', tenantId)
     .requiredOption('--name <name>', 'a label for people')
     .addOption(
       new Option('--scope <scope>', `what the token may do, once per scope: ${TOKEN_SCOPES.join(', ')}`)
@@ -819,7 +922,7 @@ function addAdminCommands(program: Command): void {
   tokens
     .command('list')
     .description('every token of a tenant, revoked and expired ones included; never a secret')
-    .argument('<tenant_id>')
+    .argument('<tenant_id>', '', tenantId)
     .action(async (tenantId: string, _options: object, command: Command) => {
       const { admin: client, json } = adminClientOf(command);
       const list = await client.listTokens(tenantId);
@@ -829,8 +932,8 @@ function addAdminCommands(program: Command): void {
   tokens
     .command('revoke')
     .description('revoke a token: it gets 401 from then on')
-    .argument('<tenant_id>')
-    .argument('<token_id>')
+    .argument('<tenant_id>', '', tenantId)
+    .argument('<token_id>', '', tokenId)
     .action(async (tenantId: string, tokenId: string, _options: object, command: Command) => {
       const { admin: client, json } = adminClientOf(command);
       const token = await client.revokeToken(tenantId, tokenId);
@@ -841,7 +944,7 @@ function addAdminCommands(program: Command): void {
   admin
     .command('usage')
     .description('what a tenant used in a period: runs by status and pipeline, pages, points, files stored')
-    .argument('<tenant_id>')
+    .argument('<tenant_id>', '', tenantId)
     .option('--from <date>', 'first UTC day included, YYYY-MM-DD (default: the first of this month)')
     .option('--to <date>', 'last UTC day included, YYYY-MM-DD (default: today)')
     .action(async (tenantId: string, options: { from?: string; to?: string }, command: Command) => {
@@ -854,7 +957,7 @@ function addAdminCommands(program: Command): void {
   admin
     .command('audit')
     .description('the audit trail: every change to tenants and tokens, newest first')
-    .option('--tenant <tenant_id>', 'only the changes to this tenant and its tokens')
+    .option('--tenant <tenant_id>', 'only the changes to this tenant and its tokens', tenantId)
     .option('--limit <n>', 'how many (at most 100)', positiveInt, 20)
     .option('--all', 'every event, page after page')
     .action(async (options: { tenant?: string; limit: number; all?: boolean }, command: Command) => {
@@ -935,11 +1038,17 @@ export async function main(argv: string[]): Promise<number> {
   const json = argv.includes('--json');
   const program = buildProgram();
   const every = (command: Command): Command[] => [command, ...command.commands.flatMap(every)];
+  const words = (command: Command): string[] =>
+    command.parent ? [...words(command.parent), command.name()] : [command.name()];
   for (const command of every(program)) {
     // errors are printed once, below; help asked for by an incomplete command goes to stderr
     command.configureOutput({
       outputError: () => undefined,
       writeErr: (text) => void (json || process.stderr.write(text)),
+    });
+    // a wrong command line is told the usage of the command it was for
+    command.exitOverride((error: CommanderError) => {
+      throw Object.assign(error, { usage: `${words(command).join(' ')} ${command.usage()}` });
     });
   }
   try {
@@ -951,6 +1060,11 @@ export async function main(argv: string[]): Promise<number> {
     const code = typeof raw === 'string' ? raw : undefined;
     if (code === 'commander.helpDisplayed' || code === 'commander.version') return 0;
     if (error instanceof VerdictFailed) return 3;
+    // the run is printed already; with --json it is the one document on stdout
+    if (error instanceof RunNotSucceeded) {
+      if (!json) process.stderr.write(`error: ${error.message}\n`);
+      return 1;
+    }
     // a command group without its subcommand: commander printed the group's help on stderr
     if (code === 'commander.help') {
       if (json)
@@ -958,6 +1072,7 @@ export async function main(argv: string[]): Promise<number> {
       return 2;
     }
     const usage = error instanceof UsageError || (code?.startsWith('commander.') ?? false);
+    const usageLine = (error as { usage?: string }).usage;
     const message =
       error instanceof OtaError
         ? error.describe()
@@ -974,10 +1089,10 @@ export async function main(argv: string[]): Promise<number> {
               request_id: error.request_id,
               detail: error.detail,
             }
-          : { error: usage ? 'usage' : 'failed', message };
+          : { error: usage ? 'usage' : 'failed', message, ...(usageLine ? { usage: usageLine } : {}) };
       process.stdout.write(`${JSON.stringify(body)}\n`);
     } else {
-      process.stderr.write(`error: ${message}\n`);
+      process.stderr.write(`error: ${message}\n${usageLine ? `usage: ${usageLine}\n` : ''}`);
     }
     return usage ? 2 : 1;
   }

@@ -3,7 +3,7 @@ import { mkdir, open, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { components, operations } from '../generated/openapi.js';
-import { type ErrorEnvelope, IntegrityError, OtaError } from './errors.js';
+import { type ErrorEnvelope, IntegrityError, NetworkError, networkFailure, OtaError } from './errors.js';
 import { type Event, eventStream, type StreamOptions } from './event-stream.js';
 import { verifyWebhook } from './webhooks.js';
 import { request as httpRequest } from 'node:http';
@@ -452,9 +452,17 @@ export class OpenTenantClient extends ApiTransport {
       try {
         answer = await putBytes(url, this.options.token, bytes, signal);
       } catch (error) {
-        if (signal?.aborted || attempt >= this.retry.retries) throw error;
+        if (signal?.aborted) throw error;
+        if (attempt >= this.retry.retries) throw new NetworkError('PUT', url.href, attempt + 1, error);
         const delayMs = backoffMs(this.retry, attempt);
-        this.options.onRetry?.({ status: 'network', delayMs, attempt: attempt + 1 });
+        const { code, reason } = networkFailure(error);
+        this.options.onRetry?.({
+          status: 'network',
+          delayMs,
+          attempt: attempt + 1,
+          url: url.href,
+          reason: code ?? reason,
+        });
         await sleep(delayMs, signal);
         continue;
       }
@@ -469,7 +477,13 @@ export class OpenTenantClient extends ApiTransport {
       }
       if (RETRY_STATUSES.has(answer.status) && attempt < this.retry.retries) {
         const delayMs = retryAfterMs(answer) ?? backoffMs(this.retry, attempt);
-        this.options.onRetry?.({ status: answer.status, error: body?.error, delayMs, attempt: attempt + 1 });
+        this.options.onRetry?.({
+          status: answer.status,
+          error: body?.error,
+          delayMs,
+          attempt: attempt + 1,
+          url: url.href,
+        });
         await sleep(delayMs, signal);
         continue;
       }
@@ -502,15 +516,21 @@ export class OpenTenantClient extends ApiTransport {
       onProgress: options.onRunProgress,
       timeoutMs: options.timeoutMs,
     });
+    const outputs = await this.downloadRunOutputs(run, options.outDir);
+    return { upload, run, outputs };
+  }
+
+  /** Every output of a finished run (`output_files`), as bytes; with `outDir` written there too. */
+  async downloadRunOutputs(run: Run, outDir?: string): Promise<Partial<Record<OutputName, Buffer>>> {
     const outputs: Partial<Record<OutputName, Buffer>> = {};
     for (const name of run.output_files as OutputName[]) {
       outputs[name] = await this.downloadRunFile(run.id, name);
-      if (options.outDir) {
-        await mkdir(options.outDir, { recursive: true });
-        await writeFile(path.join(options.outDir, name), outputs[name]!);
+      if (outDir) {
+        await mkdir(outDir, { recursive: true });
+        await writeFile(path.join(outDir, name), outputs[name]!);
       }
     }
-    return { upload, run, outputs };
+    return outputs;
   }
 }
 

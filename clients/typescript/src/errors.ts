@@ -48,3 +48,50 @@ export class IntegrityError extends Error {
     this.name = 'IntegrityError';
   }
 }
+
+/**
+ * The server could not be reached, after every retry the request was allowed: the request's method and URL,
+ * how many times it was sent, and why the last attempt failed (`systemCode` is the system's, ECONNREFUSED,
+ * ENOTFOUND, ECONNRESET, ..., when there was one). `cause` is the error fetch or node:http threw.
+ */
+export class NetworkError extends Error {
+  readonly method: string;
+  readonly url: string;
+  readonly attempts: number;
+  readonly reason: string;
+  readonly systemCode: string | undefined;
+
+  constructor(method: string, url: string, attempts: number, cause: unknown) {
+    const { reason, code } = networkFailure(cause);
+    super(`could not reach ${url} (${attempts} ${attempts === 1 ? 'attempt' : 'attempts'}): ${reason}`, {
+      cause,
+    });
+    this.name = 'NetworkError';
+    this.method = method;
+    this.url = url;
+    this.attempts = attempts;
+    this.reason = reason;
+    this.systemCode = code;
+  }
+}
+
+/**
+ * Why a connection failed, from what fetch threw: undici's `TypeError('fetch failed')` says nothing, its
+ * `cause` does (`connect ECONNREFUSED 127.0.0.1:8080`), or the causes of an AggregateError when a name had
+ * several addresses (localhost: ::1 and 127.0.0.1).
+ */
+export function networkFailure(error: unknown): { reason: string; code: string | undefined } {
+  let cause = error;
+  while (cause instanceof Error && cause.message === 'fetch failed' && cause.cause !== undefined)
+    cause = cause.cause;
+  const code = (cause as { code?: unknown } | undefined)?.code;
+  const reason =
+    cause instanceof AggregateError && cause.errors.length > 0
+      ? [...new Set(cause.errors.map((e: unknown) => (e instanceof Error ? e.message : String(e))))].join(
+          '; ',
+        )
+      : cause instanceof Error
+        ? cause.message || cause.name
+        : String(cause);
+  return { reason: reason || String(code ?? 'unknown'), code: typeof code === 'string' ? code : undefined };
+}

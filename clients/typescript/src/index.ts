@@ -48,8 +48,10 @@ export {
   type ErrorCode,
   type ErrorEnvelope,
   IntegrityError,
+  NetworkError,
   OtaError,
   type ValidationItem,
 } from './errors.js';
+export { currencyExponent, formatMoney } from './money.js';
 export { DEFAULT_RETRY, type RateLimitState, type RetryNotice, type RetryPolicy } from './retry.js';
 export type { components, operations, paths } from '../generated/openapi.js';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ErrorCode } from './errors.js';
+import { type ErrorCode, NetworkError, networkFailure } from './errors.js';
 
 /**
  * How a request is retried: 429, 503 and 409 `idempotency_key_in_use` always (the server did nothing, or
@@ -38,6 +38,10 @@ export interface RetryNotice {
   error?: ErrorCode;
   delayMs: number;
   attempt: number;
+  /** The request's URL. */
+  url?: string;
+  /** Why a connection failed (`network`): the system's code (ECONNREFUSED) or the error's message. */
+  reason?: string;
 }
 
 export interface RetryHooks {
@@ -158,8 +162,16 @@ export function retryingFetch(
         response = request ? await base(request.clone()) : await base(input, init);
       } catch (error) {
         if (signal?.aborted) throw error;
-        if (attempt >= policy.retries || !safeToRepeat(method, url, key)) throw error;
-        hooks.onRetry?.({ status: 'network', delayMs: backoff, attempt: attempt + 1 });
+        if (attempt >= policy.retries || !safeToRepeat(method, url, key))
+          throw new NetworkError(method, url, attempt + 1, error);
+        const { code, reason } = networkFailure(error);
+        hooks.onRetry?.({
+          status: 'network',
+          delayMs: backoff,
+          attempt: attempt + 1,
+          url,
+          reason: code ?? reason,
+        });
         await sleep(backoff, signal);
         continue;
       }
@@ -175,6 +187,7 @@ export function retryingFetch(
         error: await errorOf(response),
         delayMs,
         attempt: attempt + 1,
+        url,
       });
       await response.body?.cancel();
       await sleep(delayMs, signal);

@@ -365,7 +365,7 @@ describe('ota admin', () => {
     expect(created).toMatchObject({ code: 0, stderr: '' });
     const [header, row, blank, secret] = lines(created.stdout);
     expect(header).toMatch(TENANT_HEADER);
-    expect(row).toMatch(/^([0-9a-f-]{36})\s+cli-co\s+EUR\s+12\s+active\s+\d{4}-\d\d-\d\dT/);
+    expect(row).toMatch(/^([0-9a-f-]{36})\s+cli-co\s+EUR\s+0\.12 EUR\s+active\s+\d{4}-\d\d-\d\dT/);
     expect(blank).toBe('');
     expect(secret).toMatch(/^API token [0-9a-f-]{36} \(shown only now\): ota_[A-Za-z0-9_-]{43}$/);
     const id = row!.split(/\s+/)[0]!;
@@ -388,7 +388,7 @@ describe('ota admin', () => {
     const listed = await ota(['admin', 'tenants', 'list', '--limit', '2']);
     const total = (await admin().listTenants()).total;
     expect(lines(listed.stdout)[0]).toMatch(TENANT_HEADER);
-    expect(lines(listed.stdout)[1]).toMatch(/^[0-9a-f-]{36}\s+acme\s+USD\s+10\s+active/);
+    expect(lines(listed.stdout)[1]).toMatch(/^[0-9a-f-]{36}\s+acme\s+USD\s+0\.10 USD\s+active/);
     expect(lines(listed.stdout).at(-1)).toBe(`2 of ${total} tenants`);
     const everyOne = JSON.parse((await ota(['admin', 'tenants', 'list', '--all', '--json'])).stdout);
     expect(everyOne.total).toBe(total);
@@ -397,11 +397,11 @@ describe('ota admin', () => {
     expect(offset.data[0].name).toBe('globex');
 
     const renamed = await ota(['admin', 'tenants', 'rename', id, '--name', 'cli-gmbh']);
-    expect(lines(renamed.stdout)[1]).toMatch(/\s+cli-gmbh\s+EUR\s+12\s+active/);
+    expect(lines(renamed.stdout)[1]).toMatch(/\s+cli-gmbh\s+EUR\s+0\.12 EUR\s+active/);
     const repriced = await ota(['admin', 'tenants', 'set-price', id, '--price-per-point', '30', '--json']);
     expect(JSON.parse(repriced.stdout)).toMatchObject({ name: 'cli-gmbh', price_per_point: 30 });
     const suspended = await ota(['admin', 'tenants', 'suspend', id]);
-    expect(lines(suspended.stdout)[1]).toMatch(/\s+30\s+suspended \d{4}-\d\d-\d\dT\S+\s+\d{4}/);
+    expect(lines(suspended.stdout)[1]).toMatch(/\s+0\.30 EUR\s+suspended \d{4}-\d\d-\d\dT\S+\s+\d{4}/);
     expect((await admin().getTenant(id)).state).toBe('suspended');
     const resumed = await ota(['admin', 'tenants', 'resume', id, '--json']);
     expect(JSON.parse(resumed.stdout)).toMatchObject({ state: 'active', suspended_at: null });
@@ -599,7 +599,8 @@ describe('ota admin', () => {
     const noName = await ota(['admin', 'tenants', 'create']);
     expect(noName).toMatchObject({
       code: 2,
-      stderr: "error: required option '--name <name>' not specified\n",
+      stderr:
+        "error: required option '--name <name>' not specified\nusage: ota admin tenants create [options]\n",
     });
   });
 

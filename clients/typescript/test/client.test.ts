@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -14,6 +14,7 @@ import { Webhook } from 'standardwebhooks';
 import {
   createClient,
   IntegrityError,
+  NetworkError,
   type OpenTenantClient,
   OtaError,
   verifyWebhook,
@@ -544,6 +545,170 @@ describe('the ota command line', () => {
     const noToken = await ota(['revenue', 'dashboard'], { OTA_TOKEN: '' });
     expect(noToken.code).toBe(2);
     expect(noToken.stderr).toBe('error: no token: set OTA_TOKEN or pass --token\n');
+  });
+
+  const classified = path.join(PROJECT_ROOT, 'test/fixtures/pdfs/real/cups-filters__classified.pdf');
+
+  it('FILE and --out are the directory npm was run in (INIT_CWD), not the package root npm runs the script in', async () => {
+    const user = mkdtempSync(path.join(dir, 'user-'));
+    writeFileSync(path.join(user, 'mine.pdf'), await textPdf(1));
+    // what `npm run ota` sets: the script runs in the package root, and INIT_CWD says where the user is
+    const inProcess = await ota(['diagnose', 'mine.pdf', '--out', 'report'], {
+      npm_lifecycle_event: 'ota',
+      INIT_CWD: user,
+    });
+    expect(inProcess.code, inProcess.stderr).toBe(0);
+    expect(readdirSync(path.join(user, 'report')).sort()).toEqual(['report.html', 'report.json']);
+    expect(inProcess.stdout).toContain(`outputs written to ${path.join(user, 'report')}`);
+    expect(existsSync(path.join(PROJECT_ROOT, 'report'))).toBe(false);
+    // and through npm itself, from a directory outside the project
+    const npm = await promisify(execFile)(
+      'npm',
+      ['--prefix', PROJECT_ROOT, 'run', '--silent', 'ota', '--', 'upload', 'mine.pdf', '--json'],
+      { cwd: user, env: { ...process.env, OTA_URL: h.url, OTA_TOKEN: h.tenant.token } },
+    );
+    expect(JSON.parse(npm.stdout)).toMatchObject({ file_name: 'mine.pdf', status: 'completed' });
+  });
+
+  it('a run that fails: diagnose prints its error code and message, and exits 1 (--json too)', async () => {
+    const encrypted = path.join(
+      PROJECT_ROOT,
+      'test/fixtures/pdfs/real/r-cran-pdftools__pdf-example-password.original.pdf',
+    );
+    const failed = await ota(['diagnose', encrypted]);
+    expect(failed.code, failed.stderr).toBe(1);
+    expect(failed.stdout).toMatch(/^status {3}failed \(encrypted_pdf\): \S.+$/m);
+    expect(failed.stderr).toMatch(/^error: run [0-9a-f-]{36} failed \(encrypted_pdf\): \S.+\n$/);
+    const json = await ota(['diagnose', encrypted, '--json']);
+    expect([json.code, json.stderr]).toEqual([1, '']);
+    expect(JSON.parse(json.stdout)).toMatchObject({ status: 'failed', error_code: 'encrypted_pdf' });
+    // a run that failed has no outputs to download: said, exit 1
+    const runId = (JSON.parse(json.stdout) as { id: string }).id;
+    const nothing = await ota(['runs', 'download', runId, '--out', path.join(dir, 'none')]);
+    expect(nothing.code).toBe(1);
+    expect(nothing.stderr).toMatch(/^error: run \S+ has no outputs: it failed \(encrypted_pdf\)/);
+  });
+
+  it('without --out diagnose says how to get the outputs; runs download saves them', async () => {
+    const diagnosed = await ota(['diagnose', classified]);
+    expect(diagnosed.code).toBe(0);
+    const runId = /^run {6}(\S+)$/m.exec(diagnosed.stdout)![1]!;
+    expect(diagnosed.stdout).toMatch(
+      new RegExp(
+        `^outputs  report\\.json, report\\.html \\(not saved: ota runs download ${runId} --out DIR\\)$`,
+        'm',
+      ),
+    );
+    const into = path.join(dir, 'downloaded');
+    const downloaded = await ota(['runs', 'download', runId, '--out', into]);
+    expect(downloaded.code, downloaded.stderr).toBe(0);
+    expect(downloaded.stdout).toBe(`${path.join(into, 'report.json')}\n${path.join(into, 'report.html')}\n`);
+    expect(readdirSync(into).sort()).toEqual(['report.html', 'report.json']);
+    expect(JSON.parse(readFileSync(path.join(into, 'report.json'), 'utf8')).summary).toMatchObject({
+      errors: 1,
+    });
+    const json = await ota(['runs', 'download', runId, '--out', into, '--json']);
+    expect(JSON.parse(json.stdout)).toEqual({
+      run_id: runId,
+      files: [
+        { name: 'report.json', path: path.join(into, 'report.json'), size_bytes: expect.any(Number) },
+        { name: 'report.html', path: path.join(into, 'report.html'), size_bytes: expect.any(Number) },
+      ],
+    });
+  });
+
+  it("money is printed from minor units with the currency's decimals, the same in the dashboard and the transactions", async () => {
+    // each run books its points at the tenant's price (10 minor units of USD a point): cents, not dollars
+    const list = JSON.parse((await ota(['revenue', 'transactions', '--json'])).stdout).data as {
+      amount: number;
+      currency: string;
+    }[];
+    expect(list.length).toBeGreaterThan(0);
+    const human = await ota(['revenue', 'transactions']);
+    const lines = human.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^OCCURRED\s+TYPE\s+AMOUNT\s+DESCRIPTION$/);
+    const dollars = (minor: number) => `${Math.trunc(minor / 100)}.${String(minor % 100).padStart(2, '0')}`;
+    list.forEach((t, i) => {
+      expect(t.currency).toBe('USD');
+      expect(lines[i + 1]).toMatch(new RegExp(`\\s${dollars(t.amount).replace('.', '\\.')} USD\\s`));
+    });
+    const sum = list.reduce((n, t) => n + t.amount, 0);
+    expect(lines.at(-1)).toMatch(new RegExp(`these sum to ${dollars(sum).replace('.', '\\.')} USD$`));
+    const dashboard = await ota(['revenue', 'dashboard']);
+    const d = JSON.parse((await ota(['revenue', 'dashboard', '--json'])).stdout) as {
+      all_time: { total: number };
+    };
+    expect(dashboard.stdout).toMatch(
+      new RegExp(`^all time\\s+${dollars(d.all_time.total).replace('.', '\\.')} USD\\s`, 'm'),
+    );
+    expect(dashboard.stdout).not.toMatch(/assume/);
+  });
+
+  it('a server that cannot be reached: after the retries, the URL and the cause, and exit 1', async () => {
+    const closed = createNetServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', () => resolve()));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const result = await ota(['runs', 'list'], { OTA_URL: `http://127.0.0.1:${port}` });
+    expect(result.code).toBe(1);
+    const lines = result.stderr.trimEnd().split('\n');
+    expect(lines.slice(0, -1)).toEqual(
+      Array.from({ length: 5 }, () =>
+        expect.stringMatching(
+          new RegExp(
+            `^could not connect to http://127\\.0\\.0\\.1:${port} \\(ECONNREFUSED\\), retrying in \\d+ s$`,
+          ),
+        ),
+      ),
+    );
+    expect(lines.at(-1)).toBe(
+      `error: could not reach http://127.0.0.1:${port}/api/open/runs?limit=20 (6 attempts): connect ECONNREFUSED 127.0.0.1:${port}`,
+    );
+    // the client's own error says it too, typed
+    const error = await createClient({
+      baseUrl: `http://127.0.0.1:${port}`,
+      token: h.tenant.token,
+      retry: { retries: 1, baseDelayMs: 1 },
+    })
+      .getRun('00000000-0000-4000-8000-000000000000')
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error).toMatchObject({
+      method: 'GET',
+      url: `http://127.0.0.1:${port}/api/open/runs/00000000-0000-4000-8000-000000000000`,
+      attempts: 2,
+      reason: `connect ECONNREFUSED 127.0.0.1:${port}`,
+    });
+  });
+
+  it('an argument that cannot be an id is refused here, exit 2 with the usage; nothing is sent', async () => {
+    const before = seen.length;
+    const runGet = await ota(['runs', 'get', 'latest'], { OTA_URL: proxyUrl });
+    expect(runGet).toMatchObject({ code: 2, stdout: '' });
+    expect(runGet.stderr).toBe(
+      "error: command-argument value 'latest' is invalid for argument 'run_id'. a run id is a UUID, such as 5d6f0e3a-8a0c-4a55-9a34-0d1c7c0f5b1e (ota runs list shows them)\n" +
+        'usage: ota runs get [options] <run_id>\n',
+    );
+    for (const args of [
+      ['runs', 'watch', '42'],
+      ['runs', 'rerun', 'abc'],
+      ['runs', 'cancel', 'abc'],
+      ['runs', 'download', 'report.json'],
+      ['upload', classified, '--resume', 'abc'],
+      ['webhooks', 'delete', 'hook'],
+      ['admin', 'tenants', 'get', 'acme'],
+    ]) {
+      const refused = await ota(args, { OTA_URL: proxyUrl, OTA_ADMIN_URL: proxyUrl, OTA_ADMIN_TOKEN: 'x' });
+      expect(refused.code, args.join(' ')).toBe(2);
+      expect(refused.stderr, args.join(' ')).toMatch(/is a UUID, such as .*\nusage: ota /);
+    }
+    const json = await ota(['runs', 'get', 'latest', '--json'], { OTA_URL: proxyUrl });
+    expect([json.code, json.stderr]).toEqual([2, '']);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      error: 'usage',
+      usage: 'ota runs get [options] <run_id>',
+    });
+    expect(seen.length).toBe(before);
   });
 
   it('a command group without its subcommand prints its help on stderr and exits 2 (every group)', async () => {

@@ -15,6 +15,7 @@ import {
   type MultipartTarget,
   type OpenedBlob,
 } from '../blob-store.js';
+import { asDiskFull } from '../disk-full.js';
 import { HashingLimit } from '../hashing-limit.js';
 import { noteStreamedBytes } from '../streamed-garbage.js';
 
@@ -57,8 +58,10 @@ export class LocalBlobStore implements BlobStore {
   }
 
   /**
-   * Writes into a temporary file beside `key`, syncs it and renames it into place. A writer that syncs its
-   * file itself says so (`synced`), and the file is not opened a second time.
+   * Every write to the disk goes through here: into a temporary file beside `key`, synced, then renamed into
+   * place. A writer that syncs its file itself says so (`synced`), and the file is not opened a second time.
+   * A write that fails removes its temporary file at once (a full disk must not stay full of it until the
+   * sweep), and a full disk or spent quota leaves as DiskFullError: 503 with `Retry-After`, not a bug.
    */
   async write(
     key: string,
@@ -67,9 +70,9 @@ export class LocalBlobStore implements BlobStore {
   ): Promise<BlobInfo> {
     const finalPath = this.localPath(key);
     const dir = path.dirname(finalPath);
-    await mkdir(dir, { recursive: true });
     const tempPath = path.join(dir, `${TEMP_PREFIX}${randomUUID()}`);
     try {
+      await mkdir(dir, { recursive: true });
       const info = await write(tempPath);
       if (!synced) {
         const handle = await open(tempPath, 'r+');
@@ -84,7 +87,7 @@ export class LocalBlobStore implements BlobStore {
       return info;
     } catch (error) {
       await unlink(tempPath).catch(() => undefined);
-      throw error;
+      throw asDiskFull(error);
     }
   }
 
@@ -211,7 +214,13 @@ class LocalMultipart implements MultipartStore {
   /** A folder of its own, named by a new id, that knows the key it will become. */
   async start(key: string): Promise<string> {
     const id = randomUUID();
-    await this.blobs.putBytes(`${stagingOf(id)}/${TARGET_FILE}`, Buffer.from(key));
+    try {
+      await this.blobs.putBytes(`${stagingOf(id)}/${TARGET_FILE}`, Buffer.from(key));
+    } catch (error) {
+      // a folder without its target is never listed open, so nothing would ever remove it
+      await this.blobs.deletePrefix(stagingOf(id)).catch(() => undefined);
+      throw error;
+    }
     return id;
   }
 
@@ -243,26 +252,22 @@ class LocalMultipart implements MultipartStore {
     const assembled = await this.blobs.write(target.key, async (tempPath) => {
       const hash = createHash('sha256');
       let size = 0;
-      const out = createWriteStream(tempPath);
-      try {
+      const partPath = (n: number) => this.blobs.localPath(partKey(target.id, n));
+      // one pipeline from the parts to the file: a failing write (ENOSPC) rejects it like any other error
+      // instead of being an 'error' event nobody listens to, which would end the process
+      await pipeline(async function* () {
         for (let n = 1; n <= partSizes.length; n++) {
           let partBytes = 0;
-          await pipeline(createReadStream(this.blobs.localPath(partKey(target.id, n))), async (chunks) => {
-            for await (const chunk of chunks as AsyncIterable<Buffer>) {
-              hash.update(chunk);
-              noteStreamedBytes(chunk.length);
-              partBytes += chunk.length;
-              if (!out.write(chunk)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
-            }
-          });
+          for await (const chunk of createReadStream(partPath(n)) as AsyncIterable<Buffer>) {
+            hash.update(chunk);
+            noteStreamedBytes(chunk.length);
+            partBytes += chunk.length;
+            yield chunk;
+          }
           if (partBytes !== partSizes[n - 1]) throw new BlobSizeError(partSizes[n - 1]!, partBytes);
           size += partBytes;
         }
-      } finally {
-        await new Promise<void>((resolve, reject) =>
-          out.end((error?: Error | null) => (error ? reject(error) : resolve())),
-        );
-      }
+      }, createWriteStream(tempPath));
       return { size, sha256: hash.digest('hex') };
     });
     let result: T;
