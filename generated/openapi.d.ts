@@ -1367,10 +1367,11 @@ export interface components {
              *     - `run_timeout`: The run took longer than `RUN_TIMEOUT_MS`.
              *     - `interrupted`: The run was claimed three times and interrupted each time (its worker crashed or lost its lease): it is given up.
              *     - `ledger_overflow`: The run's revenue would carry the tenant's ledger past 2^53 - 1 minor units; nothing was booked.
+             *     - `storage_full`: The server's disk was full: the run's outputs could not be written, though tried again after 0.5, 1 and 2 s (the run stays `running` meanwhile); nothing was booked. Rerun it once space is back.
              *     - `cancelled`: The run was cancelled.
              * @enum {string|null}
              */
-            error_code: "file_missing" | "invalid_pdf" | "encrypted_pdf" | "pdf_too_complex" | "parser_crashed" | "run_timeout" | "interrupted" | "ledger_overflow" | "cancelled" | null;
+            error_code: "file_missing" | "invalid_pdf" | "encrypted_pdf" | "pdf_too_complex" | "parser_crashed" | "run_timeout" | "interrupted" | "ledger_overflow" | "storage_full" | "cancelled" | null;
             /**
              * Format: int32
              * @description Execution number; a rerun adds one.
@@ -1398,10 +1399,14 @@ export interface components {
             /** @example font_not_embedded */
             code: string;
             severity: components["schemas"]["Severity"];
-            /** @description The first page it occurs on (1-based); null for document-level findings. */
+            /** @description The first of `pages` (1-based); null for document-level findings. */
             page: number | null;
-            /** @description Every page it occurs on, ascending; empty for document-level findings. */
+            /** @description Every page it occurs on, each once, ascending; empty for document-level findings. */
             pages: number[];
+            /**
+             * @description What is wrong and, in a sentence of its own, what to do about it. Image resolution is in ppi
+             *     (pixels per inch; the same number as the images' `dpi` fact).
+             */
             message: string;
         };
         /** @enum {string} */
@@ -1570,6 +1575,8 @@ export interface components {
                  *     `xmp_info_agreement`, and for `xmp_properties` and `xmp_extension_schemas` when the file claims
                  *     PDF/A-1);
                  *     null for a check no clause states (`pdf-print`'s, `pages_readable`, `scanned_pages`).
+                 *     `pdf-print` is this service's own profile; `report.html` shows in place of a clause what each
+                 *     of its checks rests on (print practice, or the PDF/X part that asks the same).
                  * @example 6.2.11.4.1
                  */
                 clause: string | null;
@@ -1759,10 +1766,12 @@ export interface components {
          *     - `has_text`: the page draws at least one text object.
          *     - A page object that is damaged or missing is reported as a failed page (`status: failed`) with a
          *       `page_unreadable` finding; the other pages are still read.
-         *     `report.html` is the same report for a person: with a profile, its verdict first and its checks grouped
-         *     by severity; counts; pictures of pages (for each error or warning code, or each failed check of a profile,
+         *     `report.html` is the same report for a person, titled by its target (Preflight report, Print check,
+         *     Archive (PDF/A) check, Accessibility (PDF/UA) check): with a profile, its verdict first and its checks
+         *     grouped by severity, a failed check labelled Fail only at severity error (Warning or Note otherwise);
+         *     counts of findings, as `summary` counts them, on its cards and page captions; pictures of pages (for each error or warning code, or each failed check of a profile,
          *     the first page it appears on, most severe first, at most `REPORT_THUMBNAILS`; a page that could not be
-         *     parsed is not pictured), the findings with their pages as ranges, and a per-page table
+         *     parsed is not pictured; headed "Pages that fail" only when a failed check of severity error is on them), the findings with their pages as ranges, and a per-page table
          *     (`REPORT_HTML_PAGES` rows).
          *     What the `document`, `pages[].boxes`, `fonts` and `images` facts come from: PDFium, and for what its API
          *     does not expose (the catalog's XMP, output intents, viewer preferences and structure tree, the font and

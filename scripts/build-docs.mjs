@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// The references the server shows: the public one (dist/docs/index.html) and the public contract
-// (dist/openapi.public.yaml) without the platform's admin operations, which the public listener does not
-// serve; and the whole contract's reference for the admin listener (dist/docs/admin.html).
-import { spawn, spawnSync } from 'node:child_process';
-import { once } from 'node:events';
+// The contracts and references each listener serves: the public one's (dist/openapi.public.yaml,
+// dist/docs/index.html) without the platform's admin operations, and the admin listener's
+// (dist/openapi.admin.yaml, dist/docs/admin.html) with only what that listener serves. Both references carry
+// Redoc inside them (`--inlineBundle`): offline, and in a deployment that cannot reach a CDN, a reference
+// that loads its script from the internet shows no operation at all.
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -18,45 +19,85 @@ const redocly = (...args) => {
   if (result.status !== 0) process.exit(result.status ?? 1);
 };
 
+/**
+ * A relative server: the reference and the contract name the server they were read from, whatever its
+ * PORT, HOST or the proxy in front of it (Redoc resolves it against the page's address). openapi.yaml's own
+ * `http://localhost:8080` is right for `npm start` with nothing set only.
+ */
+const THIS_SERVER = [
+  {
+    url: '/',
+    description:
+      'The server this contract was read from. It speaks plain HTTP; a deployment puts a ' +
+      "TLS-terminating proxy in front of it and gives its users that proxy's https URL.",
+  },
+];
+
+const ADMIN_INTRODUCTION =
+  'The platform\'s admin API (the "Platform admin" operations), as the admin listener serves it ' +
+  "(`ADMIN_PORT`, bound to `ADMIN_HOST`), with admin tokens (`adminAuth`). The tenants' operations " +
+  "(`/api/open/*`) are served on the public listener only; its reference is that listener's `/docs`. " +
+  'What follows holds for both listeners.';
+
+/** The operations a listener serves: each audience's own, and those with no audience (health, readiness). */
+function servedTo(contract, audience) {
+  const served = JSON.parse(JSON.stringify(contract));
+  const leftTags = new Set();
+  for (const [route, item] of Object.entries(served.paths)) {
+    for (const [method, operation] of Object.entries(item)) {
+      if (typeof operation !== 'object' || operation === null || !('responses' in operation)) continue;
+      const isAdmin = operation['x-audience'] === 'admin';
+      const isOpen = Array.isArray(operation.security) && operation.security.length === 0;
+      if (isOpen || isAdmin === (audience === 'admin')) {
+        for (const tag of operation.tags ?? []) leftTags.add(tag);
+      } else {
+        delete item[method];
+      }
+    }
+    const left = Object.keys(item).filter((key) => key !== 'parameters' && !key.startsWith('x-'));
+    if (left.length === 0) delete served.paths[route];
+  }
+  served.tags = (served.tags ?? []).filter((tag) => leftTags.has(tag.name));
+  served.servers = THIS_SERVER;
+  if (audience === 'admin') {
+    served.info.title = `${contract.info.title}: platform admin`;
+    // the public introduction's first paragraph speaks to tenants; the sections after it hold for both
+    const [, ...sections] = (contract.info.description ?? '').split('\n\n');
+    served.info.description = [ADMIN_INTRODUCTION, ...sections].join('\n\n');
+    served.security = [{ adminAuth: [] }];
+    delete served.components.securitySchemes.bearerAuth;
+  } else {
+    delete served.components.securitySchemes.adminAuth;
+  }
+  return served;
+}
+
 const work = mkdtempSync(path.join(tmpdir(), 'ota-docs-'));
 try {
   mkdirSync('dist/docs', { recursive: true });
-  // the admin reference needs nothing of the public one's steps: it is built beside them
-  const admin = spawn(
-    process.execPath,
-    [...cli, 'build-docs', 'openapi.yaml', '--output', 'dist/docs/admin.html'],
-    options,
-  );
-  const adminDone = once(admin, 'exit');
   const full = path.join(work, 'full.json');
   redocly('bundle', 'openapi.yaml', '--ext', 'json', '-o', full);
   const contract = JSON.parse(readFileSync(full, 'utf8'));
-  const adminTags = new Set();
-  for (const [route, item] of Object.entries(contract.paths)) {
-    for (const [method, operation] of Object.entries(item)) {
-      if (operation?.['x-audience'] !== 'admin') continue;
-      for (const tag of operation.tags ?? []) adminTags.add(tag);
-      delete item[method];
-    }
-    const left = Object.keys(item).filter((key) => key !== 'parameters' && !key.startsWith('x-'));
-    if (left.length === 0) delete contract.paths[route];
+  const listeners = [
+    { audience: 'tenant', contract: 'dist/openapi.public.yaml', docs: 'dist/docs/index.html' },
+    { audience: 'admin', contract: 'dist/openapi.admin.yaml', docs: 'dist/docs/admin.html' },
+  ];
+  // one after the other: the machine these run on is small, and each step needs the one before
+  for (const listener of listeners) {
+    const served = servedTo(contract, listener.audience);
+    const json = path.join(work, `${listener.audience}.json`);
+    writeFileSync(json, JSON.stringify(served));
+    redocly('bundle', json, '--remove-unused-components', '--ext', 'yaml', '-o', listener.contract);
+    redocly(
+      'build-docs',
+      listener.contract,
+      '--inlineBundle',
+      '--title',
+      served.info.title,
+      '--output',
+      listener.docs,
+    );
   }
-  contract.tags = (contract.tags ?? []).filter((tag) => !adminTags.has(tag.name));
-  delete contract.components.securitySchemes.adminAuth;
-  const publicJson = path.join(work, 'public.json');
-  writeFileSync(publicJson, JSON.stringify(contract));
-  redocly(
-    'bundle',
-    publicJson,
-    '--remove-unused-components',
-    '--ext',
-    'yaml',
-    '-o',
-    'dist/openapi.public.yaml',
-  );
-  redocly('build-docs', 'dist/openapi.public.yaml', '--output', 'dist/docs/index.html');
-  const [adminStatus] = await adminDone;
-  if (adminStatus !== 0) process.exit(adminStatus ?? 1);
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

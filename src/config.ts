@@ -7,6 +7,11 @@ import type { Schemas } from './contract.js';
 /** Everything the process reads from its environment, read once at start. */
 export interface Config {
   port: number;
+  /**
+   * The interface the public listener (and the metrics one) binds: loopback unless HOST is set, so that the
+   * first `npm start`, which creates a demo tenant, exposes nothing to the network; a deployment sets
+   * `HOST=0.0.0.0`.
+   */
   host: string;
   /** Prometheus metrics on a port of their own; 0 serves none. */
   metricsPort: number;
@@ -399,7 +404,7 @@ function readConfig(env: EnvReader, role: Role): Config {
   const blobs = readBlobs(env);
   return {
     port: env.int('PORT', 8080, 0, 65535),
-    host: env.text('HOST', '0.0.0.0'),
+    host: env.text('HOST', '127.0.0.1'),
     dataDir: path.resolve(env.text('DATA_DIR', './data')),
     database: readDatabase(env),
     blobs,

@@ -18,5 +18,7 @@ export const CONTRACT_PATH = path.join(PROJECT_ROOT, 'openapi.yaml');
 export const DOCS_PATH = path.join(PROJECT_ROOT, 'dist', 'docs', 'index.html');
 /** The contract without the admin operations: what the public listener serves (scripts/build-docs.mjs). */
 export const PUBLIC_CONTRACT_PATH = path.join(PROJECT_ROOT, 'dist', 'openapi.public.yaml');
-/** The whole contract's reference, served on the admin listener. */
+/** The admin listener's contract: its operations and health, under its own title (scripts/build-docs.mjs). */
+export const ADMIN_CONTRACT_PATH = path.join(PROJECT_ROOT, 'dist', 'openapi.admin.yaml');
+/** The admin contract's reference, served on the admin listener. */
 export const ADMIN_DOCS_PATH = path.join(PROJECT_ROOT, 'dist', 'docs', 'admin.html');

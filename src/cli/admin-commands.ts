@@ -9,6 +9,7 @@ import { table } from '../../clients/typescript/src/terminal.js';
 import { TenantError } from '../tenants/service.js';
 import { SCOPES } from '../tenants/scopes.js';
 import { AdminTokenNotFound } from '../platform/admin-tokens.js';
+import { isDiskFull } from '../blobs/disk-full.js';
 
 /**
  * Operator commands against the same DATA_DIR as the server (safe while it runs: SQLite WAL with a busy
@@ -265,12 +266,22 @@ const KNOWN_FAILURES = [CliFailure, TenantError, ImportError, AdminTokenNotFound
 /** Exit codes: 0 done, 1 the command failed (the message says why), 2 the command line is wrong. */
 const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
 
+/** The engine's or the system's own words under a translated error: "database or disk is full". */
+function rootMessage(error: unknown): string {
+  let root = error as Error;
+  while (root.cause instanceof Error) root = root.cause;
+  return root.message;
+}
+
 /** One message for a failure, whatever raised it: no stack traces, no "unexpected failure" prefixes. */
-function describeFailure(error: unknown): string {
+export function describeFailure(error: unknown): string {
   const failure = error as NodeJS.ErrnoException;
   if (KNOWN_FAILURES.some((kind) => error instanceof kind)) {
     return error instanceof ImportError ? 'import refused, nothing was written' : failure.message;
   }
+  // what the operator can do about it: the database is there, the space it writes into is not
+  if (isDiskFull(error))
+    return `the disk is full (${rootMessage(error)}): free space on the disk that holds DATA_DIR and run the command again`;
   if (failure.code === 'ENOENT' && failure.path) return `no such file: ${failure.path}`;
   if (failure.code === 'EACCES' && failure.path) return `not allowed to read ${failure.path}`;
   if (failure.code === 'EISDIR') return `a directory, not a file: ${failure.path ?? ''}`;

@@ -91,7 +91,13 @@ export function pagesReadable(facts: Facts): Draft {
   const failed = facts.pages.filter((p) => p.status === 'failed').map((p) => p.page);
   return failed.length === 0
     ? pass('pages_readable', 'error', 'Every page could be read')
-    : fail('pages_readable', 'error', 'Pages could not be read, so they were not checked', failed);
+    : fail(
+        'pages_readable',
+        'error',
+        'Pages could not be read, so they were not checked. Make the PDF again from its source (or repair ' +
+          'it) and check it again',
+        failed,
+      );
 }
 
 export const fontsEmbedded = (facts: Facts) =>

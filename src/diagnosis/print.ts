@@ -15,6 +15,24 @@ import {
 
 /** `pdf-print`: what a print shop asks of a file before it goes to press. */
 
+/**
+ * What each check rests on. The print profile is this service's own, not a standard's: no check has a
+ * clause, and a check a PDF/X part (ISO 15930) also asks for says so here without one (the service does
+ * not hold the file to PDF/X). report.html shows it where the other profiles show their clauses.
+ */
+export const PRINT_BASIS: Readonly<Record<string, string>> = {
+  pages_readable: 'A page that cannot be read can be neither checked nor printed',
+  image_resolution_critical: 'Print practice: under half of min_ppi an image prints visibly coarse',
+  image_resolution:
+    'Print practice: images at min_ppi (PRINT_MIN_PPI unless the run sets it) at their printed size',
+  fonts_embedded: 'Every PDF/X part (ISO 15930) asks for embedded fonts; a printer substitutes a missing one',
+  rgb_in_cmyk_job:
+    'PDF/X-1a (ISO 15930-1) allows no RGB; in a CMYK job RGB is converted with a profile not chosen',
+  trim_and_bleed: 'PDF/X (ISO 15930) asks for a TrimBox or ArtBox; 3 mm of bleed is print-shop practice',
+  transparency: 'PDF/X-1a and PDF/X-3 allow no transparency; PDF/X-4 does, and the RIP flattens it',
+  spot_colors: 'Each spot colour is a printing plate of its own, which the print shop needs to know of',
+};
+
 /** Bleed a print shop wants beyond the trim on every side: 3 mm, in points. */
 const MIN_BLEED_PT = (3 / 25.4) * 72;
 
@@ -35,7 +53,9 @@ export function printChecks(facts: Facts, options: RunOptions, settings: Profile
           .map((i) => `${i.width_px}x${i.height_px} px at ${i.dpi} ppi`),
       {
         pass: `No image is placed ${range}`,
-        fail: ([images]) => `Images placed ${range}: ${images}`,
+        fail: ([images]) =>
+          `Images placed ${range}: ${images}. Use images of at least ${minPpi} ppi at their printed size, ` +
+          'or place them smaller',
       },
     );
   };
@@ -61,7 +81,9 @@ export function printChecks(facts: Facts, options: RunOptions, settings: Profile
               .map((i) => `${i.color_space} ${i.width_px}x${i.height_px} px`),
           {
             pass: 'No RGB or Lab images in a CMYK job',
-            fail: ([images]) => `RGB or Lab images in a CMYK job: ${images}`,
+            fail: ([images]) =>
+              `RGB or Lab images in a CMYK job: ${images}. Convert them to CMYK with the print shop's ` +
+              'profile before the PDF is made, or the shop converts them as it sees fit',
           },
         )
       : notApplicable(
@@ -85,19 +107,24 @@ export function printChecks(facts: Facts, options: RunOptions, settings: Profile
       },
       {
         pass: 'Every page has a TrimBox with 3 mm of bleed around it',
-        fail: ([problems]) => `Pages without print boxes: ${problems}`,
+        fail: ([problems]) =>
+          `Print boxes missing or short: ${problems}. Set the TrimBox to the finished size and extend the ` +
+          'artwork 3 mm beyond it into the BleedBox (the "bleed" of the PDF export settings)',
       },
     ),
     pageCheck(facts, 'transparency', 'info', (p) => (p.transparency ? ['transparency'] : []), {
       pass: 'No transparency',
-      fail: () => 'Pages use transparency (soft masks, blend modes or alpha): flattening may change them',
+      fail: () =>
+        'Pages use transparency (soft masks, blend modes or alpha): flattening may change them. Send ' +
+        'PDF/X-4, which keeps transparency, or check a flattened proof',
     }),
     spots.length === 0
       ? pass('spot_colors', 'info', 'No spot colours')
       : fail(
           'spot_colors',
           'info',
-          `Spot colours: ${spots.join(', ')}`,
+          `Spot colours: ${spots.join(', ')}. Each prints on a plate of its own; convert any that should ` +
+            'print in CMYK',
           okPages(facts)
             .filter((p) => p.spot_colors.length > 0)
             .map((p) => p.page),

@@ -1,3 +1,4 @@
+import { PRINT_BASIS } from './print.js';
 import { describeCounts, type Finding, pageRanges, type PreflightReport } from './report.js';
 
 /** Bounds of `report.html`: `report.json` always holds everything. */
@@ -29,7 +30,7 @@ body{font:14px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;color:
 main{max-width:1100px;margin:0 auto;padding:2rem 1.5rem 4rem}
 h1{font-size:1.6rem;margin:0 0 .25rem}h2{font-size:1.15rem;margin:2.5rem 0 .75rem}
 .meta{color:#4a5568;margin:0 0 1.5rem;word-break:break-all}
-.cards{display:flex;gap:1rem;flex-wrap:wrap;margin-top:1.5rem}
+.cards{display:flex;gap:1rem;flex-wrap:wrap;margin:1rem 0 1.5rem}
 .card{background:#fff;border:1px solid var(--line);border-radius:10px;padding:.9rem 1.2rem;min-width:140px}
 .card b{display:block;font-size:1.7rem;line-height:1.2}
 .card.error b{color:var(--error)}.card.warning b{color:var(--warning)}.card.info b{color:var(--info)}
@@ -48,7 +49,8 @@ figcaption{margin-top:.4rem;font-size:.85rem}
 .verdict b{font-size:1.5rem;margin-right:.6rem}
 .verdict.pass{background:#1e7b34}.verdict.fail{background:var(--error)}
 .status{font-weight:600}.status.fail{color:var(--error)}.status.pass{color:#1e7b34}.status.not_applicable{color:#718096}
-.clause{white-space:nowrap}
+.clause{white-space:nowrap}.basis{color:#4a5568;font-size:.9em;min-width:12rem;max-width:20rem}
+.status.fail.warning{color:var(--warning)}.status.fail.info{color:var(--info)}
 `;
 
 function badge(severity: Finding['severity']): string {
@@ -81,22 +83,35 @@ function factsTable(report: PreflightReport): string {
 
 function thumbnailGrid(report: PreflightReport, thumbnails: Map<number, Uint8Array>): string {
   if (thumbnails.size === 0) return '';
-  const byPage = new Map<number, Finding[]>();
+  // each finding once on each of its pages: the captions count what the summary counts, findings
+  const byPage = new Map<number, Set<Finding>>();
   for (const f of report.findings)
-    for (const page of f.pages) byPage.set(page, [...(byPage.get(page) ?? []), f]);
+    for (const page of f.pages) byPage.set(page, (byPage.get(page) ?? new Set()).add(f));
   const figures = [...thumbnails.keys()]
     .sort((a, b) => a - b)
     .map((page) => {
-      const found = byPage.get(page) ?? [];
+      const found = [...(byPage.get(page) ?? [])];
       const counts = {
         errors: found.filter((f) => f.severity === 'error').length,
         warnings: found.filter((f) => f.severity === 'warning').length,
         infos: found.filter((f) => f.severity === 'info').length,
       };
       const png = Buffer.from(thumbnails.get(page)!).toString('base64');
-      return `<figure><img alt="Page ${page}" src="data:image/png;base64,${png}"><figcaption><b>Page ${page}</b> &middot; ${escapeHtml(describeCounts(counts))}</figcaption></figure>`;
+      return `<figure><img alt="Page ${page}" src="data:image/png;base64,${png}"><figcaption><b>Page ${page}</b> &middot; findings: ${escapeHtml(describeCounts(counts))}</figcaption></figure>`;
     });
-  return `<h2>${report.profile ? 'Pages that fail' : 'Pages with findings'}</h2><div class="thumbs">${figures.join('')}</div>`;
+  return `<h2>${escapeHtml(thumbnailHeading(report, [...thumbnails.keys()]))}</h2><div class="thumbs">${figures.join('')}</div>`;
+}
+
+/**
+ * What the pictured pages are: under a profile, pages that fail only where a check of severity error failed
+ * on them (a PASS report's pictures are of its warnings); without one, pages with findings.
+ */
+function thumbnailHeading(report: PreflightReport, pages: number[]): string {
+  if (!report.profile) return 'Pages with findings';
+  const failing = report.profile.checks.some(
+    (c) => c.status === 'fail' && c.severity === 'error' && c.pages.some((page) => pages.includes(page)),
+  );
+  return failing ? 'Pages that fail' : 'Pages with warnings';
 }
 
 function findingsTable(findings: Finding[]): string {
@@ -113,7 +128,15 @@ function findingsTable(findings: Finding[]): string {
   return `<table><tr><th>Severity</th><th>Pages</th><th>Code</th><th>Message</th></tr>${rows.join('')}</table>${more}`;
 }
 
-const STATUS_LABEL = { pass: 'Pass', fail: 'Fail', not_applicable: 'Not applicable' } as const;
+/**
+ * A check's status as a reader takes it: a failed check of severity error fails the profile ("Fail"); one of
+ * severity warning or info does not, and says what it is ("Warning", "Note"), as report.json's `severity` does.
+ */
+function statusLabel(check: NonNullable<PreflightReport['profile']>['checks'][number]): string {
+  if (check.status === 'pass') return 'Pass';
+  if (check.status === 'not_applicable') return 'Not applicable';
+  return check.severity === 'error' ? 'Fail' : SEVERITY_LABEL[check.severity];
+}
 /**
  * Where a profile's clauses are from: the part of ISO 19005 `pdf-archive` judged by (ISO 19005-1's for the
  * PDF/A-1-only checks whatever the part).
@@ -131,6 +154,14 @@ function profileSection(profile: NonNullable<PreflightReport['profile']>): strin
   const order = { fail: 0, pass: 1, not_applicable: 2 } as const;
   const standard = profile.judged_as?.standard ?? STANDARD_OF[profile.name];
   const part1Only = new Set(['no_transparency_part1', 'xmp_info_agreement']);
+  // the print profile is the service's own: its checks rest on print practice and PDF/X, not on clauses
+  const printing = profile.name === 'pdf-print';
+  const reference = (c: (typeof profile.checks)[number]) =>
+    printing
+      ? (PRINT_BASIS[c.id] ?? '')
+      : c.clause
+        ? `${part1Only.has(c.id) ? 'ISO 19005-1' : standard} ${c.clause}`
+        : '';
   const groups = (['error', 'warning', 'info'] as const).map((severity) => {
     const checks = profile.checks
       .filter((c) => c.severity === severity)
@@ -138,9 +169,9 @@ function profileSection(profile: NonNullable<PreflightReport['profile']>): strin
     if (checks.length === 0) return '';
     const rows = checks.map(
       (c) =>
-        `<tr><td class="status ${c.status}">${STATUS_LABEL[c.status]}</td><td><code>${escapeHtml(c.id)}</code></td><td class="clause">${escapeHtml(c.clause ? `${part1Only.has(c.id) ? 'ISO 19005-1' : standard} ${c.clause}` : '')}</td><td>${escapeHtml(c.message)}</td><td>${escapeHtml(pageRanges(c.pages))}</td></tr>`,
+        `<tr><td class="status ${c.status === 'fail' ? `fail ${c.severity}` : c.status}">${statusLabel(c)}</td><td><code>${escapeHtml(c.id)}</code></td><td class="${printing ? 'basis' : 'clause'}">${escapeHtml(reference(c))}</td><td>${escapeHtml(c.message)}</td><td>${escapeHtml(pageRanges(c.pages))}</td></tr>`,
     );
-    return `<h3>${badge(severity)} checks</h3><table><tr><th>Status</th><th>Check</th><th>Clause</th><th>Result</th><th>Pages</th></tr>${rows.join('')}</table>`;
+    return `<h3>${badge(severity)} checks</h3><table><tr><th>Status</th><th>Check</th><th>${printing ? 'Basis' : 'Clause'}</th><th>Result</th><th>Pages</th></tr>${rows.join('')}</table>`;
   });
   return `${banner}<h2>Checks</h2>${groups.join('')}`;
 }
@@ -159,7 +190,7 @@ function pagesTable(report: PreflightReport, limit: number): string {
       p.has_text ? 'yes' : 'no',
       p.images.length === 0
         ? '0'
-        : `${p.images.length} (lowest ${dpis.length ? Math.min(...dpis) : '-'} dpi)`,
+        : `${p.images.length} (lowest ${dpis.length ? Math.min(...dpis) : '-'} ppi)`,
       p.annotations,
       p.links,
     ];
@@ -172,6 +203,14 @@ function pagesTable(report: PreflightReport, limit: number): string {
   return `<table><tr><th>Page</th><th>Status</th><th>Size (pt)</th><th>Rotation</th><th>Fonts</th><th>Text</th><th>Images</th><th>Annotations</th><th>Links</th></tr>${rows.join('')}</table>${more}`;
 }
 
+/** Each target's page by what it checks: a print check's page is no preflight report. */
+const REPORT_TITLE = {
+  'pdf-preflight': 'Preflight report',
+  'pdf-print': 'Print check',
+  'pdf-archive': 'Archive (PDF/A) check',
+  'pdf-accessibility': 'Accessibility (PDF/UA) check',
+} as const;
+
 /**
  * A page a person reads: the counts, pictures of the pages with the most severe findings, the findings
  * most severe first, and a per-page table. Self-contained (images inline), no scripts, bounded in size.
@@ -182,17 +221,18 @@ export function renderReportHtml(
   limits: ReportLimits,
 ): string {
   const s = report.summary;
+  const title = REPORT_TITLE[report.profile?.name ?? 'pdf-preflight'];
   const card = (cls: string, n: number, label: string) =>
     `<div class="card ${cls}"><b>${n}</b>${label}</div>`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>Preflight report: ${escapeHtml(report.file_name)}</title><style>${STYLE}</style></head><body><main>
-<h1>Preflight report</h1>
+<title>${escapeHtml(title)}: ${escapeHtml(report.file_name)}</title><style>${STYLE}</style></head><body><main>
+<h1>${escapeHtml(title)}</h1>
 <p class="meta">${escapeHtml(report.file_name)} &middot; run ${escapeHtml(report.run_id)} &middot; ${escapeHtml(report.generated_at)}</p>
 ${report.profile ? profileSection(report.profile) : ''}
-<div class="cards">${card('error', s.errors, s.errors === 1 ? 'error' : 'errors')}${card('warning', s.warnings, s.warnings === 1 ? 'warning' : 'warnings')}${card('info', s.infos, s.infos === 1 ? 'note' : 'notes')}${card('', report.document.page_count ?? 0, 'pages')}</div>
 <h2>Summary</h2>
-<p>${escapeHtml(describeCounts(s))}.</p>
+<p>Findings: ${escapeHtml(describeCounts(s))}${report.profile ? ' (each failed check is one, and so is each observation no check judges)' : ''}.</p>
+<div class="cards">${card('error', s.errors, s.errors === 1 ? 'error' : 'errors')}${card('warning', s.warnings, s.warnings === 1 ? 'warning' : 'warnings')}${card('info', s.infos, s.infos === 1 ? 'note' : 'notes')}${card('', report.document.page_count ?? 0, report.document.page_count === 1 ? 'page' : 'pages')}</div>
 ${factsTable(report)}
 ${thumbnailGrid(report, thumbnails)}
 <h2>Findings</h2>

@@ -13,7 +13,8 @@ export type PageResult<T> =
 
 export type PageOutcome = PageResult<PageFacts>;
 
-export const MIN_IMAGE_DPI = 150;
+/** Pixels per inch an image needs at its placed size (`dpi` in the facts; "ppi" in every message). */
+export const MIN_IMAGE_PPI = 150;
 
 export function documentFindings(doc: DocumentFacts, pages: PageOutcome[]): Hit[] {
   const findings: Hit[] = [];
@@ -22,7 +23,9 @@ export function documentFindings(doc: DocumentFacts, pages: PageOutcome[]): Hit[
       code: 'encrypted',
       severity: 'warning',
       page: null,
-      message: 'The document is encrypted; some tools will refuse to edit or print it',
+      message:
+        'The document is encrypted; some tools will refuse to edit or print it. Save it without encryption ' +
+        '(no password, no restrictions) before passing it on',
     });
   }
   if (doc.javascript) {
@@ -30,7 +33,9 @@ export function documentFindings(doc: DocumentFacts, pages: PageOutcome[]): Hit[
       code: 'javascript',
       severity: 'warning',
       page: null,
-      message: 'The document contains JavaScript',
+      message:
+        'The document contains JavaScript, which print and archive workflows refuse. Remove it unless ' +
+        'the file needs it',
     });
   }
   if (doc.form !== 'none') {
@@ -38,7 +43,7 @@ export function documentFindings(doc: DocumentFacts, pages: PageOutcome[]): Hit[
       code: 'form_fields',
       severity: 'info',
       page: null,
-      message: `The document has interactive form fields (${doc.form})`,
+      message: `The document has interactive form fields (${doc.form}). Flatten the form if the file goes to print or to an archive`,
     });
   }
   if (!doc.title && !doc.xmp_title) {
@@ -46,7 +51,9 @@ export function documentFindings(doc: DocumentFacts, pages: PageOutcome[]): Hit[
       code: 'missing_title',
       severity: 'info',
       page: null,
-      message: 'The document has no title in its metadata',
+      message:
+        'The document has no title in its metadata. Set one in the document properties, or in the title ' +
+        'field of the application that makes the PDF',
     });
   }
   const sizes = new Set(
@@ -59,7 +66,7 @@ export function documentFindings(doc: DocumentFacts, pages: PageOutcome[]): Hit[
       code: 'mixed_page_sizes',
       severity: 'warning',
       page: null,
-      message: `Pages come in ${sizes.size} sizes: ${[...sizes].join(', ')} pt`,
+      message: `Pages come in ${sizes.size} sizes: ${[...sizes].join(', ')} pt. If they should be one size, set it where the PDF is made`,
     });
   }
   return findings;
@@ -73,7 +80,7 @@ export function pageFindings(outcome: PageOutcome): Hit[] {
         code: 'page_unreadable',
         severity: 'error',
         page,
-        message: `The page could not be parsed: ${outcome.error}`,
+        message: `The page could not be parsed: ${outcome.error}. Make the PDF again from its source (or repair it) and run the diagnosis again`,
       },
     ];
   }
@@ -85,7 +92,7 @@ export function pageFindings(outcome: PageOutcome): Hit[] {
         code: 'font_not_embedded',
         severity: 'error',
         page,
-        message: `Font ${font.name} (${font.type}) is not embedded`,
+        message: `Font ${font.name} (${font.type}) is not embedded. Embed it when the PDF is made (or print it to PDF again)`,
       });
     }
   }
@@ -94,23 +101,25 @@ export function pageFindings(outcome: PageOutcome): Hit[] {
       code: 'image_only_page',
       severity: 'warning',
       page,
-      message: 'The page has images but no text layer (scanned?)',
+      message:
+        'The page has images but no text layer (scanned?). Run text recognition (OCR) on it so that its ' +
+        'text can be searched, copied and read aloud',
     });
   } else if (!facts.has_text && facts.images.length === 0) {
     findings.push({
       code: 'blank_page',
       severity: 'info',
       page,
-      message: 'The page has neither text nor images',
+      message: 'The page has neither text nor images. Remove it unless it is meant to be blank',
     });
   }
   for (const image of facts.images) {
-    if (image.dpi !== null && image.dpi < MIN_IMAGE_DPI) {
+    if (image.dpi !== null && image.dpi < MIN_IMAGE_PPI) {
       findings.push({
         code: 'low_resolution_image',
         severity: 'warning',
         page,
-        message: `An image of ${image.width_px}x${image.height_px} px is placed at ${image.dpi} dpi (under ${MIN_IMAGE_DPI})`,
+        message: `An image of ${image.width_px}x${image.height_px} px is placed at ${image.dpi} ppi (under ${MIN_IMAGE_PPI}). Use an image with more pixels, or place it smaller`,
       });
     }
   }
@@ -129,21 +138,22 @@ export type PreflightReport = Schemas['PreflightReport'];
 
 /**
  * One finding per check and subject: hits with the same code, severity and message (which names the subject,
- * never the page) become one finding listing their pages, where the first hit stood.
+ * never the page) become one finding listing their pages, each once and ascending, where the first hit
+ * stood; its `page` is the first of them (five images of one size on one page are one finding on page 1,
+ * not on pages 1, 1, 1, 1, 1).
  */
 export function groupFindings(hits: Hit[]): Finding[] {
-  const grouped = new Map<string, Finding>();
+  const grouped = new Map<string, { finding: Finding; pages: Set<number> }>();
   for (const hit of hits) {
     const key = `${hit.code}\n${hit.severity}\n${hit.message}`;
     const found = grouped.get(key);
-    if (!found) grouped.set(key, { ...hit, pages: hit.page === null ? [] : [hit.page] });
-    else if (hit.page !== null) {
-      found.pages.push(hit.page);
-      found.page ??= hit.page;
-    }
+    if (!found) grouped.set(key, { finding: { ...hit, pages: [] }, pages: new Set() });
+    if (hit.page !== null) grouped.get(key)!.pages.add(hit.page);
   }
-  for (const finding of grouped.values()) finding.pages.sort((a, b) => a - b);
-  return [...grouped.values()];
+  return [...grouped.values()].map(({ finding, pages }) => {
+    const sorted = [...pages].sort((a, b) => a - b);
+    return { ...finding, page: sorted[0] ?? null, pages: sorted };
+  });
 }
 
 export function buildReport(

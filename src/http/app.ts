@@ -5,7 +5,13 @@ import Koa, { type Context } from 'koa';
 import { AppError } from '../errors.js';
 import { requestArrived } from '../give-way.js';
 import { accessLogWriter } from '../logger.js';
-import { ADMIN_DOCS_PATH, CONTRACT_PATH, DOCS_PATH, PUBLIC_CONTRACT_PATH } from '../paths.js';
+import {
+  ADMIN_CONTRACT_PATH,
+  ADMIN_DOCS_PATH,
+  CONTRACT_PATH,
+  DOCS_PATH,
+  PUBLIC_CONTRACT_PATH,
+} from '../paths.js';
 import type { Services } from '../services.js';
 import { disposeUnreadBody } from './continue.js';
 import { FairTurns, takeTurn } from './fair-turns.js';
@@ -107,10 +113,16 @@ function errorBoundary(services: Services): Step {
   };
 }
 
-/** The routes outside the contract: the docs, the contract itself, and `/` pointing at the docs. */
+/** The admin listener's part of the contract, written by scripts/build-docs.mjs beside the public one. */
+
+/**
+ * The routes outside the contract: the docs, the contract itself, and `/` pointing at the docs. Each
+ * listener's built contract and reference name a relative server, the one they were read from; before
+ * dist/ is built the source contract stands in.
+ */
 function publicRoutes(audience: Audience): Router {
   const docs = audience === 'admin' ? ADMIN_DOCS_PATH : DOCS_PATH;
-  const contract = audience === 'admin' ? CONTRACT_PATH : PUBLIC_CONTRACT_PATH;
+  const contract = audience === 'admin' ? ADMIN_CONTRACT_PATH : PUBLIC_CONTRACT_PATH;
   const router = new Router();
   router.get('/', (ctx) => ctx.redirect('/docs'));
   router.get('/openapi.yaml', (ctx) => {

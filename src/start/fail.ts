@@ -1,4 +1,5 @@
 import { ConfigError } from '../config.js';
+import { isDiskFull } from '../blobs/disk-full.js';
 import { StoreUnavailableError } from '../store/types.js';
 
 /**
@@ -12,19 +13,23 @@ export function failStart(error: unknown, apiPort?: number): never {
   const lines =
     error instanceof ConfigError
       ? error.problems.map((problem) => `configuration: ${problem}`)
-      : error instanceof StoreUnavailableError
+      : isDiskFull(error)
         ? [
-            `start-up: ${error.message} (${(error.cause as Error | undefined)?.message ?? 'no detail'}); check DATABASE_URL`,
+            `start-up: the disk that holds DATA_DIR is full (${(error as Error).message}); free some space and start again`,
           ]
-        : (error as NodeJS.ErrnoException).code === 'EADDRINUSE'
+        : error instanceof StoreUnavailableError
           ? [
-              `start-up: port ${port} is already in use; stop what listens there or set ${setting} to another port`,
+              `start-up: ${error.message} (${(error.cause as Error | undefined)?.message ?? 'no detail'}); check DATABASE_URL`,
             ]
-          : (error as NodeJS.ErrnoException).code === 'EACCES'
+          : (error as NodeJS.ErrnoException).code === 'EADDRINUSE'
             ? [
-                `start-up: not allowed to listen on port ${port}; use a port above 1023 or run with the right to bind it`,
+                `start-up: port ${port} is already in use; stop what listens there or set ${setting} to another port`,
               ]
-            : [`start-up failed: ${(error as Error).message}`];
+            : (error as NodeJS.ErrnoException).code === 'EACCES'
+              ? [
+                  `start-up: not allowed to listen on port ${port}; use a port above 1023 or run with the right to bind it`,
+                ]
+              : [`start-up failed: ${(error as Error).message}`];
   process.stderr.write(`${lines.join('\n')}\n`);
   process.exit(1);
 }

@@ -66,7 +66,8 @@ async function listen(
 function urlOf(server: Server, bound: string): string {
   const { port } = server.address() as AddressInfo;
   const host = bound === '0.0.0.0' || bound === '::' ? '127.0.0.1' : bound;
-  return `http://${host}:${port}`;
+  // an IPv6 address is bracketed in a URL (http://[::1]:8080)
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
 export async function startServer(

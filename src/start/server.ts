@@ -6,12 +6,22 @@ import { refuseUnsupportedRuntime } from './runtime.js';
 
 refuseUnsupportedRuntime();
 const config = await loadOrFail(() => loadConfig());
+
+/**
+ * Where the listener is bound, as it is: a wildcard HOST binds every interface, which the banner says
+ * before the loopback URL it can be reached at here (a URL that named 127.0.0.1 alone hid the exposure).
+ */
+function boundAt(host: string, url: string): string {
+  if (host !== '0.0.0.0' && host !== '::') return url;
+  const { port } = new URL(url);
+  return `every interface (HOST=${host}, port ${port}), here at ${url}`;
+}
 const logger = createLogger(config.logLevel);
 
 try {
   const running = await startServer(config, logger, (url, metricsUrl, adminUrl) =>
     process.stdout.write(
-      `Open Tenant API listening on ${url} (reference: ${url}/docs)` +
+      `Open Tenant API listening on ${boundAt(config.host, url)} (reference: ${url}/docs)` +
         (metricsUrl ? `; metrics on ${metricsUrl}/metrics` : '') +
         (adminUrl ? `; admin API on ${adminUrl} (reference: ${adminUrl}/docs)` : '') +
         '\n',

@@ -4,8 +4,9 @@ type Translate = (error: unknown) => unknown;
 
 /**
  * A repository whose every method (its own or its class's) hands the engine's transient failures to callers
- * as `translate` says (StoreUnavailableError, 503). A Proxy, not a copy: nothing of the repository is
- * enumerated, so class methods and fields added later are guarded too, and the type is the repository's own.
+ * as `translate` says (StoreUnavailableError, 503; DiskFullError, a 503 that says the disk is full). A
+ * Proxy, not a copy: nothing of the repository is enumerated, so class methods and fields added later are
+ * guarded too, and the type is the repository's own.
  */
 export function guardRepo<R extends object>(repo: R, translate: Translate): R {
   const guarded = new Map<PropertyKey, unknown>();

@@ -319,14 +319,21 @@ async function executeOnFile(
     if (hooks.stopped()) throw new ExecutionStopped('lease lost');
 
     // side by side: each is synced before the run may finish, and the syncs overlap
-    await Promise.all(
-      outputs.map((output) =>
-        deps.blobs.putBytes(
-          outputKey(run.tenant_id, run.id, claim.queueMessageId, output.name),
-          Buffer.from(output.body),
-        ),
-      ),
+    const keys = outputs.map((output) => outputKey(run.tenant_id, run.id, claim.queueMessageId, output.name));
+    const written = await Promise.allSettled(
+      outputs.map((output, i) => deps.blobs.putBytes(keys[i]!, Buffer.from(output.body))),
     );
+    const failure = written.find((result) => result.status === 'rejected');
+    if (failure) {
+      // the outputs that were written go too: on a full disk they hold the space the next try needs,
+      // and a run that ends without its outputs must not leave some behind
+      await Promise.all(
+        written.map((result, i) =>
+          result.status === 'fulfilled' ? deps.blobs.delete(keys[i]!).catch(() => undefined) : undefined,
+        ),
+      );
+      throw failure.reason;
+    }
     return {
       ...progressOf(total, completed, failedTasks),
       status: 'succeeded',

@@ -129,7 +129,7 @@ describe('pdf-print', () => {
     expect(profile.checks.find((c) => c.id === 'spot_colors')).toMatchObject({
       severity: 'info',
       pages: [1],
-      message: 'Spot colours: PANTONE 021 C',
+      message: expect.stringMatching(/^Spot colours: PANTONE 021 C\. /),
     });
   });
 

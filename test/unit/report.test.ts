@@ -94,7 +94,7 @@ describe('preflight rules', () => {
     expect(documentFindings(doc, [{ page: 1, status: 'ok', value: page() }])).toEqual([]);
   });
 
-  it('flags images under 150 dpi but not at 150', () => {
+  it('flags images under 150 ppi but not at 150', () => {
     const facts = page({
       images: [image(100, 100, 149.9), image(1, 1, 150)],
     });
@@ -131,6 +131,30 @@ describe('preflight rules', () => {
     ]);
     expect(report.summary).toEqual({ errors: 2, warnings: 0, infos: 0, pages_ok: 1, pages_failed: 1 });
     expect(report.pages[1]).toMatchObject({ status: 'failed', error: 'boom', width_pt: null });
+  });
+});
+
+describe('a finding lists each of its pages once, ascending', () => {
+  it('five images of one size on one page are one finding on page 1, not on pages 1, 1, 1, 1, 1', () => {
+    const report = buildReport({ run_id: 'r', file_id: 'f', file_name: 'x.pdf', generated_at: 'now' }, doc, [
+      {
+        page: 1,
+        status: 'ok',
+        value: page({ images: Array.from({ length: 5 }, () => image(104, 71, 88.1)) }),
+      },
+      { page: 2, status: 'ok', value: page() },
+    ]);
+    const lowResolution = report.findings.filter((f) => f.code === 'low_resolution_image');
+    expect(lowResolution).toHaveLength(1);
+    expect(lowResolution[0]).toMatchObject({ page: 1, pages: [1] });
+    expect(report.summary.warnings).toBe(1);
+  });
+
+  it('hits in any order, repeated, become sorted pages without repeats', () => {
+    const hit = (page: number): Hit => ({ code: 'font_not_embedded', severity: 'error', page, message: 'm' });
+    expect(groupFindings([3, 1, 3, 2, 1].map(hit))).toEqual([
+      { code: 'font_not_embedded', severity: 'error', page: 1, pages: [1, 2, 3], message: 'm' },
+    ]);
   });
 });
 

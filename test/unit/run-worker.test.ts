@@ -5,6 +5,7 @@ import { type ClaimedRun, type RunQueue, type RunRow, StoreUnavailableError } fr
 import { systemClock } from '../../src/time.js';
 import type { ExecutionDeps } from '../../src/worker/execute.js';
 import { OUTAGE_RETRY_MS, RunWorker } from '../../src/worker/runner.js';
+import type { RunOutcome } from '../../src/store/types.js';
 
 const ROUND_TRIP_MS = 20;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -148,5 +149,54 @@ describe('the run worker', () => {
     const at = Date.parse(released[0]!.availableAt!);
     expect(at - before).toBeGreaterThanOrEqual(OUTAGE_RETRY_MS);
     expect(at - Date.now()).toBeLessThanOrEqual(OUTAGE_RETRY_MS);
+  });
+
+  it('hands a run that found the disk full back with growing waits, then fails it as storage_full', async () => {
+    const released: { availableAt: number; at: number }[] = [];
+    const outcomes: RunOutcome[] = [];
+    const entry = { queueMessageId: 'q1', claims: 1, run: { id: 'r1' } as RunRow, storageKey: 'k' };
+    // the entry is claimable again once the time it was held back to has come, as the store's is
+    let availableAt = 0;
+    let leased = false;
+    const queue = {
+      async claim() {
+        if (leased || outcomes.length > 0 || Date.now() < availableAt) return undefined;
+        leased = true;
+        return entry;
+      },
+      watch: () => () => undefined,
+      renewLease: async () => true,
+      async releaseLease(_id: string, _worker: string, at?: string) {
+        availableAt = Date.parse(at!);
+        released.push({ availableAt, at: Date.now() });
+        leased = false;
+      },
+      saveProgress: async () => true,
+      async finish(_id: string, _worker: string, outcome: RunOutcome) {
+        outcomes.push(outcome);
+        return true;
+      },
+    } satisfies RunQueue;
+    const full = Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+    const deps = { blobs: { withLocalFile: () => Promise.reject(full) } } as unknown as ExecutionDeps;
+    const waits = [50, 100];
+    const worker = new RunWorker(queue, async () => null, deps, systemClock, createLogger('silent'), {
+      concurrency: 1,
+      leaseMs: 60_000,
+      pollMs: 10,
+      maxClaims: 3,
+      diskFullRetryMs: waits,
+    });
+    worker.start();
+    await until(() => outcomes.length === 1);
+    await worker.stop();
+    // held back by each wait in turn (the hold is reckoned as the release is sent: a few ms of margin)
+    expect(released).toHaveLength(waits.length);
+    for (const [i, r] of released.entries()) {
+      expect(r.availableAt - r.at).toBeGreaterThanOrEqual(waits[i]! - 5);
+      expect(r.availableAt - r.at).toBeLessThanOrEqual(waits[i]!);
+    }
+    expect(outcomes[0]).toMatchObject({ status: 'failed', error_code: 'storage_full', points_consumed: 0 });
+    expect(outcomes[0]!.error).toMatch(/disk is full.*tried 3 times.*rerun it later/);
   });
 });

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { DiskFullError } from '../../errors.js';
 import { StoreUnavailableError } from '../types.js';
 import { type PostgresMigration, migrations } from './migrations.js';
 
@@ -70,6 +71,8 @@ export function isUnavailable(error: unknown): boolean {
 /** Turns the engine's transient failures into StoreUnavailableError; anything else is a bug and stays as is. */
 export function translate(error: unknown): unknown {
   if (error instanceof StoreUnavailableError) return error;
+  // disk_full: the server's disk, named as such to the caller and the operator (as SQLite's SQLITE_FULL)
+  if (code(error) === '53100') return new DiskFullError(error);
   if (code(error) === '57014')
     return new StoreUnavailableError('a database statement ran past its time limit', error);
   if (isUnavailable(error) || (code(error) && RETRYABLE.has(code(error)!))) {

@@ -1,3 +1,4 @@
+import { asDiskFull, isDiskFull } from '../../blobs/disk-full.js';
 import { guardStore } from '../guard.js';
 import { type RunLifecycle, StoreUnavailableError, type Store } from '../types.js';
 import { openDatabase } from './database.js';
@@ -16,11 +17,16 @@ import { transactor } from '../sql/unit-of-work.js';
 import { tenantUnits } from '../sql/units.js';
 import { sqlPlatform } from '../sql/platform.js';
 
-/** Busy past busy_timeout, a full or failing disk, a closed handle: nothing the request did wrong. */
-function translate(error: unknown): unknown {
+/**
+ * Busy past busy_timeout, a full or failing disk, a closed handle: nothing the request did wrong. A full
+ * disk ("database or disk is full") says so, to the client and in the log, as DiskFullError (503 with
+ * Retry-After): "the database is unavailable" would send the operator to look for an outage.
+ */
+export function translateSqliteError(error: unknown): unknown {
+  if (isDiskFull(error)) return asDiskFull(error);
   const code = (error as { code?: unknown } | undefined)?.code;
   const transient =
-    (typeof code === 'string' && /^SQLITE_(BUSY|LOCKED|FULL|IOERR|CANTOPEN|PROTOCOL)/.test(code)) ||
+    (typeof code === 'string' && /^SQLITE_(BUSY|LOCKED|IOERR|CANTOPEN|PROTOCOL)/.test(code)) ||
     (error instanceof TypeError && /database connection is not open/.test(error.message));
   return transient ? new StoreUnavailableError('the database is unavailable', error) : error;
 }
@@ -58,6 +64,6 @@ export function openSqliteStore(dataDir: string, lifecycle: RunLifecycle): Store
         if (db.open) db.close();
       },
     },
-    translate,
+    translateSqliteError,
   );
 }
