@@ -512,7 +512,11 @@ export interface paths {
          *     `MAX_STREAM_UNREAD_BYTES` (1,048,576) unread is cut off and resumes. A tenant has at most `MAX_STREAMS_PER_TENANT` (8) streams open on one
          *     server process: one more is 429 `too_many_streams`. Behind a proxy, give streams a long idle timeout
          *     (HAProxy: `timeout tunnel`; see the README). Browsers' `EventSource` cannot send the bearer token:
-         *     use a client that streams with fetch (the TypeScript client does, and resumes).
+         *     use a client that streams with fetch (the TypeScript client does, and resumes). The stream answers for
+         *     its token as a request does: once the token is revoked or expires, or its tenant is suspended, the
+         *     stream sends no event committed after the change and ends within a second (a comment says why), on
+         *     every server process; reconnecting answers 401 `invalid_token` / `token_expired` or 403
+         *     `tenant_suspended`.
          */
         get: operations["streamEvents"];
         put?: never;
@@ -590,7 +594,7 @@ export interface paths {
         /**
          * Suspend a tenant
          * @description The tenant's tokens get 403 `tenant_suspended` from then on (every server process within the same
-         *     second) and its queued runs wait; nothing of its data is touched. Suspending a suspended tenant
+         *     second; its open event streams end) and its queued runs wait; nothing of its data is touched. Suspending a suspended tenant
          *     keeps its first `suspended_at`, so a retry needs no `Idempotency-Key` (one is honoured all the same).
          */
         post: operations["adminSuspendTenant"];
@@ -666,8 +670,8 @@ export interface paths {
         put?: never;
         /**
          * Revoke a tenant's token
-         * @description The token gets 401 `invalid_token` from then on (every server process within the same second).
-         *     Revoking a revoked token keeps its first `revoked_at`. Another tenant's token is 404.
+         * @description The token gets 401 `invalid_token` from then on (every server process within the same second; its
+         *     open event streams end). Revoking a revoked token keeps its first `revoked_at`. Another tenant's token is 404.
          */
         post: operations["adminRevokeToken"];
         delete?: never;

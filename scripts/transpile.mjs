@@ -9,7 +9,7 @@ import { build } from 'esbuild';
 
 const root = path.resolve(import.meta.dirname, '..');
 // what tsconfig.build.json includes
-const entries = ['src', 'generated', 'clients/typescript/src/terminal.ts'];
+const entries = ['src', 'generated', 'clients/typescript/src/terminal.ts', 'clients/typescript/src/money.ts'];
 
 function sources(entry) {
   const full = path.join(root, entry);

@@ -45,6 +45,29 @@ export class AppError extends Error {
 const retryAfter = (seconds: number) => ({ 'Retry-After': String(seconds) });
 const BEARER_CHALLENGE = { 'WWW-Authenticate': 'Bearer' };
 
+/**
+ * Why an `Authorization` header that was sent gave no bearer token, for the 401 to say how to send one:
+ * a token alone (no `Bearer `), `Bearer` alone, or another scheme (`Basic`, `Token`).
+ */
+export type AuthorizationFault = 'token_without_scheme' | 'bearer_without_token' | 'other_scheme';
+/** A token refused because it is the other listener's, for the 401 to say which was given and where it goes. */
+export type MisplacedToken = 'admin_token_on_public_api' | 'tenant_token_on_admin_api';
+
+/** How a 401 says to send a token, when the header sent was not a bearer token. */
+const SEND_BEARER = 'send `Authorization: Bearer <token>`';
+const AUTHORIZATION_FAULTS: Record<AuthorizationFault, string> = {
+  token_without_scheme: `the Authorization header holds a token without its scheme: ${SEND_BEARER}`,
+  bearer_without_token: `the Authorization header says Bearer but holds no token: ${SEND_BEARER}`,
+  other_scheme: `the Authorization header is not a bearer token: ${SEND_BEARER}`,
+};
+/** Which token was given, and the listener it belongs to. */
+const MISPLACED_TOKENS: Record<MisplacedToken, string> = {
+  admin_token_on_public_api:
+    "this is an admin token (ota_admin_...), which only the admin API takes, on its own listener (ADMIN_PORT); the public API takes a tenant's token (ota_...)",
+  tenant_token_on_admin_api:
+    "this is a tenant's token (ota_...), which the public API takes (PORT); the admin API takes an admin token (ota_admin_..., from `npm run admin -- admin-tokens issue`)",
+};
+
 /** Three things an upload was when a request found it completed. */
 export type CompletedUploadSeen = 'on_part' | 'while_part_sent' | 'on_abort';
 const COMPLETED_UPLOAD_MESSAGES: Record<CompletedUploadSeen, string> = {
@@ -55,9 +78,22 @@ const COMPLETED_UPLOAD_MESSAGES: Record<CompletedUploadSeen, string> = {
 
 export const ERRORS = {
   // the request itself
-  notAuthenticated: () =>
-    new AppError(401, 'not_authenticated', 'Not authenticated', undefined, BEARER_CHALLENGE),
-  invalidToken: () => new AppError(401, 'invalid_token', 'Invalid token', undefined, BEARER_CHALLENGE),
+  notAuthenticated: (fault?: AuthorizationFault) =>
+    new AppError(
+      401,
+      'not_authenticated',
+      fault ? `Not authenticated: ${AUTHORIZATION_FAULTS[fault]}` : 'Not authenticated',
+      undefined,
+      BEARER_CHALLENGE,
+    ),
+  invalidToken: (misplaced?: MisplacedToken) =>
+    new AppError(
+      401,
+      'invalid_token',
+      misplaced ? `Invalid token: ${MISPLACED_TOKENS[misplaced]}` : 'Invalid token',
+      undefined,
+      BEARER_CHALLENGE,
+    ),
   tokenExpired: () => new AppError(401, 'token_expired', 'Token expired', undefined, BEARER_CHALLENGE),
   tenantSuspended: () => new AppError(403, 'tenant_suspended', 'The tenant is suspended'),
   insufficientScope: (scope: string) =>
@@ -68,6 +104,15 @@ export const ERRORS = {
   methodNotAllowed: (allowed: string[]) =>
     new AppError(405, 'method_not_allowed', 'Method not allowed', undefined, { Allow: allowed.join(', ') }),
   notFound: (what: string) => new AppError(404, 'not_found', `${what} not found`),
+  /** A run asked for with an upload's id where its file's id goes (the ids look alike: both are UUIDs). */
+  fileIdIsAnUpload: (uploadId: string, fileId: string | null) =>
+    new AppError(
+      404,
+      'not_found',
+      fileId
+        ? `File not found: ${uploadId} is an upload's id (upload_id); pass the file_id its completion returned, ${fileId}`
+        : `File not found: ${uploadId} is an upload's id (upload_id), and the upload is not completed; complete it (POST /api/open/uploads/complete) and pass the file_id that returns`,
+    ),
   validation: (detail: ValidationIssue[]) =>
     new AppError(422, 'validation_error', 'Validation failed', detail),
   unsupportedMediaType: (expected: string[]) =>

@@ -10,6 +10,7 @@ import { TenantError } from '../tenants/service.js';
 import { SCOPES } from '../tenants/scopes.js';
 import { AdminTokenNotFound } from '../platform/admin-tokens.js';
 import { isDiskFull } from '../blobs/disk-full.js';
+import { formatMoney } from '../../clients/typescript/src/money.js';
 
 /**
  * Operator commands against the same DATA_DIR as the server (safe while it runs: SQLite WAL with a busy
@@ -97,7 +98,12 @@ function buildProgram(io: AdminIo): Command {
       const list = rows.map(({ id, ...rest }) => ({ tenant_id: id, ...rest }));
       print(options, { tenants: list }, () =>
         table(
-          list.map((t) => ({ ...t, state: t.suspended_at ? `suspended ${t.suspended_at}` : 'active' })),
+          list.map((t) => ({
+            ...t,
+            // minor units shown as the currency writes them (12 USD cents: 0.12 USD), as `ota` does
+            price_per_point: formatMoney(t.price_per_point, t.currency),
+            state: t.suspended_at ? `suspended ${t.suspended_at}` : 'active',
+          })),
           [
             ['tenant_id', 'TENANT'],
             ['name', 'NAME'],

@@ -1,7 +1,7 @@
 import type { Request as OpenApiRequest } from 'openapi-backend';
 import { ERRORS } from '../errors.js';
 import { grants, isScope } from '../tenants/scopes.js';
-import { bearerToken } from './bearer.js';
+import { authorizationFault, bearerToken, misplacedToken } from './bearer.js';
 import type { Services } from '../services.js';
 import { normalize } from './normalize.js';
 import type { Audience, Contract } from './operations.js';
@@ -114,9 +114,9 @@ export function authenticate(
   return async (ctx, state, next) => {
     if (!state.operation.authenticated) return next(advance(state, { principal: undefined }));
     const token = bearerToken(ctx);
-    if (!token) throw ERRORS.notAuthenticated();
+    if (!token) throw ERRORS.notAuthenticated(authorizationFault(ctx));
     const principal = await tokens.authenticate(token);
-    if (principal === 'invalid') throw ERRORS.invalidToken();
+    if (principal === 'invalid') throw ERRORS.invalidToken(misplacedToken(token, state.operation.audience));
     if (principal === 'expired') throw ERRORS.tokenExpired();
     if (principal === 'suspended') throw ERRORS.tenantSuspended();
     const scope = state.operation.scope;

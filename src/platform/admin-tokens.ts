@@ -8,7 +8,7 @@ import type { Clock } from '../time.js';
  * only, stored as a SHA-256 hash like tenants' tokens, and shaped apart from them: `ota_admin_` and 32
  * random bytes, so that neither kind of token passes for the other before any lookup.
  */
-const ADMIN_TOKEN_PREFIX = 'ota_admin_';
+export const ADMIN_TOKEN_PREFIX = 'ota_admin_';
 const ADMIN_TOKEN_PATTERN = /^ota_admin_[A-Za-z0-9_-]{43}$/;
 /** Where an admin token's idempotency keys and rate bucket live: never a tenant's id (those are UUIDs). */
 export const ADMIN_SPACE = 'admin:';

@@ -64,7 +64,11 @@ export class Runs {
   ): Promise<RunRow> {
     checkOptions(target, options);
     const file = await this.store.uploads.getFile(principal.tenantId, fileId);
-    if (!file) throw ERRORS.notFound('File');
+    if (!file) {
+      // a first try often passes the upload's id: say so, and which id to pass
+      const upload = await this.store.uploads.get(principal.tenantId, fileId);
+      throw upload ? ERRORS.fileIdIsAnUpload(upload.id, upload.file_id) : ERRORS.notFound('File');
+    }
     const run = create({
       id: randomUUID(),
       tenant_id: principal.tenantId,

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import type { TokenLookup } from '../store/types.js';
 
 /** Recognizable in logs and secret scanners; the rest is 32 random bytes. */
 export const TOKEN_PREFIX = 'ota_';
@@ -15,4 +16,19 @@ export function hashToken(token: string): string {
 
 export function looksLikeToken(value: string): boolean {
   return TOKEN_PATTERN.test(value);
+}
+
+/**
+ * Why a token, as its lookup found it, does not authenticate now: unknown or revoked, past its
+ * `expires_at`, or its tenant suspended; undefined when it does. The one rule, for a request and for a
+ * stream that asks again while it is open.
+ */
+export function tokenRefusal(
+  found: TokenLookup | undefined,
+  now: Date,
+): 'invalid' | 'expired' | 'suspended' | undefined {
+  if (!found || found.revokedAt) return 'invalid';
+  if (found.expiresAt && found.expiresAt <= now.toISOString()) return 'expired';
+  if (found.tenantSuspendedAt) return 'suspended';
+  return undefined;
 }

@@ -113,7 +113,10 @@ describe('authentication, for every operation', () => {
       headers: { authorization: `Basic ${h.tenant.token}` },
     });
     expect(res.status).toBe(401);
-    expect(res.body.message).toBe('Not authenticated');
+    // another scheme than Bearer: the message says how to send the token
+    expect(res.body.message).toBe(
+      'Not authenticated: the Authorization header is not a bearer token: send `Authorization: Bearer <token>`',
+    );
   });
 
   it.each(cases)('%s with an unknown token is 401 Invalid token', async (_op, [method, route]) => {

@@ -3,10 +3,25 @@ import type { EventsConfig } from '../../config.js';
 import { ERRORS } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { EventType, LogPosition, Store, StoredEvent } from '../../store/types.js';
+import { hashToken, tokenRefusal } from '../../tenants/tokens.js';
 import type { Clock } from '../../time.js';
 
 /** Events read per look at the store, and per page of a Last-Event-ID replay. */
 const BATCH = 500;
+/**
+ * How often an idle stream's token is looked up again: a revoked or expired token, or a suspended tenant,
+ * ends its streams within this time even when no event comes (one indexed read per token on SQLite, most
+ * often none on PostgreSQL, whose token cache every process empties when it hears of a revocation).
+ */
+const RECHECK_MS = 500;
+/** A stream ended for its token has this long to be read to its end before its connection is cut. */
+const ENDED_GRACE_MS = 5_000;
+
+const ENDED_BECAUSE = {
+  invalid: 'the token of this stream was revoked',
+  expired: 'the token of this stream expired',
+  suspended: 'the tenant of this stream was suspended',
+} as const;
 
 /** One SSE message: the event's id, its type, and the event as the contract's Event on one data line. */
 export function sseMessage(event: Pick<StoredEvent, 'id' | 'type' | 'body'>): string {
@@ -20,6 +35,8 @@ class Stream {
 
   constructor(
     readonly tenantId: string,
+    /** The SHA-256 of the bearer token the stream was opened with (never the token); none: never asked again. */
+    readonly tokenHash: string | undefined,
     /** Only events of this type, when set. */
     private readonly type: EventType | undefined,
     private readonly maxUnreadBytes: number,
@@ -31,8 +48,13 @@ class Stream {
     if (this.type === undefined || event.type === this.type) this.push(sseMessage(event));
   }
 
+  /** Closed by its client, or ended or closed by the hub: nothing more is written to it. */
+  get closed(): boolean {
+    return this.body.destroyed || this.body.writableEnded;
+  }
+
   push(text: string): void {
-    if (this.body.destroyed) return;
+    if (this.closed) return;
     if (this.body.writableLength > this.maxUnreadBytes) this.body.destroy();
     else this.body.write(text);
   }
@@ -55,6 +77,11 @@ class Stream {
  * position. Why nothing is sent twice on one connection: a stream skips every event at or below the last
  * one it sent. Why one tenant cannot hold back another: the reader has no time window and no cap; a burst
  * costs the other tenants only the time to read the pages before theirs.
+ *
+ * Why a revoked key reads nothing more: every page read is sent only after its streams' tokens were looked
+ * up again, after the read, so no event committed after a revocation, an expiry or a suspension reaches a
+ * stream of that token; and every RECHECK_MS the open streams' tokens are looked up, so that an idle stream
+ * ends too. The lookups go to the database, where every process's revocations are.
  */
 export class EventStreams {
   /** Every open stream, by tenant: counted against the limit and sent heartbeats. */
@@ -72,6 +99,8 @@ export class EventStreams {
   private timer?: NodeJS.Timeout;
   private heartbeat?: NodeJS.Timeout;
   private unwatch?: () => void;
+  private recheck?: NodeJS.Timeout;
+  private rechecking = false;
   private closed = false;
 
   constructor(
@@ -84,12 +113,24 @@ export class EventStreams {
   /**
    * Opens a stream for the tenant: the events after `lastEventId`, else those after the log's end as it is
    * when the stream is answered (taken before the answer, so that nothing committed after it is missed).
+   * `token`, the bearer token the request was authenticated with, is looked up again while the stream is
+   * open: the stream ends when it no longer authenticates.
    */
-  async open(tenantId: string, lastEventId: string | undefined, type?: EventType): Promise<PassThrough> {
+  async open(
+    tenantId: string,
+    lastEventId: string | undefined,
+    type?: EventType,
+    token?: string,
+  ): Promise<PassThrough> {
     const mine = this.opened.get(tenantId) ?? new Set<Stream>();
     if (mine.size >= this.config.maxStreamsPerTenant)
       throw ERRORS.tooManyStreams(this.config.maxStreamsPerTenant);
-    const stream = new Stream(tenantId, type, this.config.maxUnreadBytes);
+    const stream = new Stream(
+      tenantId,
+      token === undefined ? undefined : hashToken(token),
+      type,
+      this.config.maxUnreadBytes,
+    );
     mine.add(stream);
     this.opened.set(tenantId, mine);
     let from: LogPosition | undefined;
@@ -131,7 +172,7 @@ export class EventStreams {
       stream.body.destroy();
       return;
     }
-    if (stream.body.destroyed) return;
+    if (stream.closed) return;
     this.joining.push(stream);
     void this.read();
   }
@@ -140,9 +181,10 @@ export class EventStreams {
   private async catchUp(stream: Stream): Promise<LogPosition> {
     for (;;) {
       const { events, upTo } = await this.store.events.since([stream.tenantId], stream.sentUpTo, BATCH);
+      if (events.length > 0) await this.endRefused([stream]);
       for (const event of events) stream.send(event);
       if (upTo > stream.sentUpTo) stream.sentUpTo = upTo;
-      if (events.length < BATCH || stream.body.destroyed) return upTo;
+      if (events.length < BATCH || stream.closed) return upTo;
     }
   }
 
@@ -162,6 +204,8 @@ export class EventStreams {
       for (const mine of this.opened.values()) for (const stream of mine) stream.push(': heartbeat\n\n');
     }, this.config.heartbeatMs);
     this.heartbeat.unref();
+    this.recheck = setInterval(() => void this.recheckAll(), RECHECK_MS);
+    this.recheck.unref();
   }
 
   private end(): void {
@@ -169,6 +213,7 @@ export class EventStreams {
     this.unwatch = undefined;
     clearInterval(this.timer);
     clearInterval(this.heartbeat);
+    clearInterval(this.recheck);
     this.position = null;
   }
 
@@ -186,6 +231,11 @@ export class EventStreams {
           const tenants = [...this.live.keys()];
           if (tenants.length === 0 || this.position === null) break;
           const { events, upTo } = await this.store.events.since(tenants, this.position, BATCH);
+          // before the page moves the reader on: a failed lookup reads the page again next time
+          const tenantsSent = new Set(events.map((event) => event.tenant_id));
+          await this.endRefused([...tenantsSent].flatMap((tenant) => [...(this.live.get(tenant) ?? [])]));
+          // the last stream may have ended meanwhile, and the reader with it
+          if (this.position === null) break;
           this.position = upTo;
           this.lastReadAt = this.clock.now().getTime();
           for (const event of events)
@@ -203,12 +253,12 @@ export class EventStreams {
   /** Lets the waiting streams join, each after a last catch-up (no read of the shared reader is under way). */
   private async admit(): Promise<void> {
     for (const stream of this.joining.splice(0)) {
-      if (stream.body.destroyed) continue;
+      if (stream.closed) continue;
       try {
         const end = await this.catchUp(stream);
         // the first stream to join places the reader: at the end of the log it has caught up to
         this.position ??= end;
-        if (stream.body.destroyed) continue;
+        if (stream.closed) continue;
         const mine = this.live.get(stream.tenantId) ?? new Set<Stream>();
         mine.add(stream);
         this.live.set(stream.tenantId, mine);
@@ -217,6 +267,58 @@ export class EventStreams {
         stream.body.destroy();
       }
     }
+  }
+
+  /**
+   * Looks the streams' tokens up again (once per token), and ends the streams of each that no longer
+   * authenticates. Throws when a lookup fails: the caller sends nothing it has not checked.
+   */
+  private async endRefused(streams: Iterable<Stream>): Promise<void> {
+    const byToken = new Map<string, Stream[]>();
+    for (const stream of streams) {
+      if (stream.tokenHash === undefined || stream.closed) continue;
+      const mine = byToken.get(stream.tokenHash);
+      if (mine) mine.push(stream);
+      else byToken.set(stream.tokenHash, [stream]);
+    }
+    await Promise.all(
+      [...byToken].map(async ([tokenHash, mine]) => {
+        const found = await this.store.tenants.lookupToken(tokenHash);
+        const refusal = tokenRefusal(found, this.clock.now());
+        if (!refusal) return;
+        this.logger.info(
+          { tenantId: mine[0]!.tenantId, tokenId: found?.tokenId, streams: mine.length },
+          `event streams ended: ${ENDED_BECAUSE[refusal]}`,
+        );
+        for (const stream of mine) this.endFor(stream, ENDED_BECAUSE[refusal]);
+      }),
+    );
+  }
+
+  /** Every open stream's token, looked up again: an idle stream ends too. */
+  private async recheckAll(): Promise<void> {
+    if (this.rechecking) return;
+    this.rechecking = true;
+    try {
+      await this.endRefused([...this.opened.values()].flatMap((mine) => [...mine]));
+    } catch (error) {
+      // nothing is sent unchecked meanwhile (the reader checks every page it sends): the next time asks again
+      this.logger.warn({ err: error }, "looking up event streams' tokens failed");
+    } finally {
+      this.rechecking = false;
+    }
+  }
+
+  /**
+   * Ends a stream that may read no more: it leaves the hub at once (nothing more is sent, and it no longer
+   * counts against the tenant's limit), says why in a comment, and ends; its client, reconnecting, is told
+   * by the 401 or 403. One that does not read its end is cut after ENDED_GRACE_MS.
+   */
+  private endFor(stream: Stream, because: string): void {
+    stream.push(`: ${because}; the stream ends\n\n`);
+    this.drop(stream);
+    stream.body.end();
+    setTimeout(() => stream.body.destroy(), ENDED_GRACE_MS).unref();
   }
 
   /** What an operator sees: streams open, bytes waiting for slow clients, and the reader's age. */

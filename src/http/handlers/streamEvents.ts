@@ -1,8 +1,9 @@
+import { bearerToken } from '../bearer.js';
 import { authed, raw } from '../handler.js';
 
 export const streamEvents = authed('streamEvents', {}, async ({ query, ctx, services, principal }) => {
   const lastEventId = ctx.get('last-event-id') || undefined;
-  const body = await services.streams.open(principal.tenantId, lastEventId, query.type);
+  const body = await services.streams.open(principal.tenantId, lastEventId, query.type, bearerToken(ctx));
   return raw(() => {
     const socket = ctx.req.socket;
     socket.setNoDelay(true);
