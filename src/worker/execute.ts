@@ -86,6 +86,7 @@ async function forEachBatch<T>(
   work: (first: number, count: number) => Promise<T[]>,
 ) {
   const results: T[] = new Array(count);
+  let filled = 0;
   let next = 1;
   const lanes = Array.from({ length: Math.min(parallel, Math.ceil(count / size)) }, async () => {
     while (next <= count && !deadline.expired()) {
@@ -95,9 +96,13 @@ async function forEachBatch<T>(
       next += taken;
       const batch = await work(first, taken);
       for (let i = 0; i < batch.length; i++) results[first - 1 + i] = batch[i]!;
+      filled += batch.length;
     }
   });
   await deadline.race(Promise.all(lanes));
+  // the lanes stop at the deadline, and may see it pass before its timer fires: pages left unread mean the
+  // run timed out, never a report that leaves them out
+  if (filled < count) throw new RunTimedOut();
   return results;
 }
 
@@ -116,6 +121,9 @@ const OPEN_FAILURES: Record<TaskFailureKind, RunErrorCode> = {
   out_of_memory: 'pdf_too_complex',
   crashed: 'parser_crashed',
 };
+
+const timedOutMessage = (runTimeoutMs: number) =>
+  `The run took longer than ${Math.round(runTimeoutMs / 1000)} s and was stopped`;
 
 function failureReason(error: unknown): string {
   if (error instanceof TaskFailure) return error.message;
@@ -175,8 +183,11 @@ async function executeOnFile(
 
   let doc: DocumentFacts;
   try {
-    doc = await deps.pool.run({ kind: 'document', path }, run.tenant_id);
+    // the open counts against the run's time too: its task may wait in the pool behind other runs' tasks
+    doc = await deadline.race(deps.pool.run({ kind: 'document', path }, run.tenant_id));
   } catch (error) {
+    if (error instanceof RunTimedOut)
+      return failed(timedOutMessage(deps.runTimeoutMs), 'run_timeout', progressOf(1, 0, 1));
     const reason =
       error instanceof TaskFailure && error.kind === 'encrypted'
         ? 'The PDF is encrypted with a password and cannot be diagnosed'
@@ -271,7 +282,7 @@ async function executeOnFile(
   } catch (error) {
     if (!(error instanceof RunTimedOut)) throw error;
     return failed(
-      `The run took longer than ${Math.round(deps.runTimeoutMs / 1000)} s and was stopped`,
+      timedOutMessage(deps.runTimeoutMs),
       'run_timeout',
       progressOf(total, completed, failedTasks),
     );

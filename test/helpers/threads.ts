@@ -66,3 +66,51 @@ export async function idleThreadsStarved(): Promise<{ stop(): Promise<void> }> {
     },
   };
 }
+
+/** A thread doing batch work: at the idle policy, or at nice 19 where `chrt` is missing. */
+function isBatchThread(thread: { nice: number; policy: number }): boolean {
+  return thread.policy === SCHED_IDLE || thread.nice >= 19;
+}
+
+/**
+ * How long a process's batch threads (its parsers, its run thread) waited for a core, sampled every
+ * `everyMs` until `stop`: from each thread's run-queue delay (the second field of
+ * /proc/<pid>/task/<tid>/schedstat, in ns). Such a thread gets (almost) no CPU while other work keeps every
+ * core busy, so what it does in a window takes that much longer on a loaded machine: this is how much.
+ */
+export function recordBatchThreadsWaiting(pid: number, everyMs = 50) {
+  const samples: { at: number; waitedMs: Map<number, number> }[] = [];
+  const sample = () => {
+    const waitedMs = new Map<number, number>();
+    for (const thread of threadsOf(pid)) {
+      if (!isBatchThread(thread)) continue;
+      try {
+        const schedstat = readFileSync(`/proc/${pid}/task/${thread.tid}/schedstat`, 'utf8');
+        waitedMs.set(thread.tid, Number(schedstat.split(' ')[1]) / 1e6);
+      } catch {
+        // the thread ended meanwhile
+      }
+    }
+    samples.push({ at: Date.now(), waitedMs });
+  };
+  sample();
+  const timer = setInterval(sample, everyMs);
+  return {
+    stop() {
+      clearInterval(timer);
+      sample();
+    },
+    /**
+     * The longest any one batch thread waited for a core between `from` and `to` (epoch ms), from the
+     * samples just outside the window; a thread started inside it counts from its start.
+     */
+    waitedBetween(from: number, to: number): number {
+      const before = samples.findLast((s) => s.at <= from) ?? samples[0]!;
+      const after = samples.find((s) => s.at >= to) ?? samples.at(-1)!;
+      let longest = 0;
+      for (const [tid, ms] of after.waitedMs)
+        longest = Math.max(longest, ms - (before.waitedMs.get(tid) ?? 0));
+      return longest;
+    },
+  };
+}

@@ -22,6 +22,7 @@ import {
   tempDataDir,
   uploadWhole,
 } from '../helpers/processes.js';
+import { recordBatchThreadsWaiting } from '../helpers/threads.js';
 
 /**
  * Every class of hostile PDF, through both pipelines, against a real server process: the process lives,
@@ -88,6 +89,9 @@ describe('hostile PDFs', () => {
     for (const [name, bytes] of Object.entries(hostile))
       files.set(name, await uploadWhole(server.url, token, bytes));
 
+    // the runs execute on threads at the idle policy: on a loaded machine they wait for a core, and each
+    // run's time past its deadline is judged without what the machine denied them
+    const waiting = recordBatchThreadsWaiting(server.child.pid!);
     const latencies: number[] = [];
     let probing = true;
     const prober = (async () => {
@@ -112,22 +116,47 @@ describe('hostile PDFs', () => {
     }
     probing = false;
     await prober;
+    waiting.stop();
 
     expect(server.child.exitCode).toBeNull();
     for (const { name, target, state } of outcomes) {
       expect(['succeeded', 'failed'], `${name} ${target}`).toContain(state.status);
-      const took = Date.parse(state.completed_at) - Date.parse(state.started_at);
-      // ended at its deadline: what is left after it (stopping the thread, the report, the commit) took 1.2 s
-      // once on a loaded CI machine, beside the storm's other runs
-      expect(took, `${name} ${target} took ${took} ms`).toBeLessThanOrEqual(RUN_TIMEOUT_MS + 2000);
+      // ended by its deadline: what is left after it (stopping the thread, the report, the commit) took 1.2 s
+      // once on a loaded CI machine, beside the storm's other runs. Beyond that, only the time its threads
+      // waited for a core: on this machine class beside other test runs they waited 9 s of a 9.3 s overrun
+      const deadline = Date.parse(state.started_at) + RUN_TIMEOUT_MS;
+      const ended = Date.parse(state.completed_at);
+      const denied = ended > deadline ? waiting.waitedBetween(deadline, ended) : 0;
+      expect(
+        ended - deadline - denied,
+        `${name} ${target} took ${ended - deadline + RUN_TIMEOUT_MS} ms, its threads waited ${Math.round(denied)} ms for a core past its deadline`,
+      ).toBeLessThanOrEqual(2000);
     }
     const sorted = [...latencies].sort((a, b) => a - b);
     const p99 = sorted[Math.floor(sorted.length * 0.99)]!;
     expect(latencies.length).toBeGreaterThan(20);
     expect(p99, `healthz p99 ${p99.toFixed(1)} ms over ${latencies.length} probes`).toBeLessThan(200);
 
+    // parser threads that grew are replaced; what they held goes back (the pool that replaces them runs at
+    // the idle policy too: on a loaded machine that comes later, not never)
+    let rss = rssMb(server.child.pid!);
+    for (let i = 0; i < 300 && rss > idleRss + 100; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      rss = rssMb(server.child.pid!);
+    }
+    expect(rss, `RSS ${rss.toFixed(0)} MB after the runs, ${idleRss.toFixed(0)} MB idle`).toBeLessThanOrEqual(
+      idleRss + 100,
+    );
+
     // the flate bomb fails its page at the memory cap, and only its page; judged once the storm is over, so
-    // that what is judged is the page's failure and not the wait for threads the other hostile runs hold
+    // that what is judged is the page's failure and not the wait for threads the other hostile runs hold.
+    // This is about memory, not time: the server is started again without the storm's short run timeout,
+    // which a loaded machine's starved parser threads could reach before the ordinary pages are read
+    await server.kill();
+    server = await startServerProcess(dataDir, port(), {
+      PARSER_THREADS: '2',
+      TASK_TIMEOUT_MS: String(TASK_TIMEOUT_MS),
+    });
     const preflightAlone = async (name: string) =>
       pollRun(server.url, token, await runOn(files.get(name)!, 'pdf-preflight'), finished, 60_000);
     const bomb = await preflightAlone('flate bomb (512 MB)');
@@ -145,17 +174,7 @@ describe('hostile PDFs', () => {
       })
     ).json()) as { pages: { page: number; status: string }[] };
     expect(report.pages.map((p) => p.status)).toEqual(['ok', 'ok', 'failed', 'ok', 'ok', 'ok']);
-
-    // parser threads that grew are replaced; what they held goes back
-    let rss = rssMb(server.child.pid!);
-    for (let i = 0; i < 50 && rss > idleRss + 100; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      rss = rssMb(server.child.pid!);
-    }
-    expect(rss, `RSS ${rss.toFixed(0)} MB after the runs, ${idleRss.toFixed(0)} MB idle`).toBeLessThanOrEqual(
-      idleRss + 100,
-    );
-  });
+  }, 300_000);
 
   it('a million blank pages: complete refuses it past MAX_PAGES and the upload stays pending', async () => {
     // the page count takes 1.2 s on an idle machine and more than the storm's 3 s task timeout on a loaded
@@ -184,6 +203,8 @@ describe('hostile PDFs', () => {
       );
       expect(sent.status).toBe(200);
     }
+    // the page count is read on a parser thread at the idle policy: its wait for a core is not its time
+    const waiting = recordBatchThreadsWaiting(server.child.pid!);
     const started = Date.now();
     const done = await call(server.url, token, 'POST', '/api/open/uploads/complete', {
       upload_id: upload.upload_id,
@@ -193,7 +214,13 @@ describe('hostile PDFs', () => {
       error: 'too_many_pages',
       message: 'The PDF has 1000000 pages; at most 10000 are accepted',
     });
-    expect(Date.now() - started).toBeLessThan(10_000);
+    const ended = Date.now();
+    waiting.stop();
+    const denied = waiting.waitedBetween(started, ended);
+    expect(
+      ended - started - denied,
+      `${ended - started} ms, ${Math.round(denied)} ms waiting for a core`,
+    ).toBeLessThan(10_000);
     const after = await call(server.url, token, 'GET', `/api/open/uploads/${upload.upload_id}`);
     expect(after.body.data).toMatchObject({ status: 'pending', missing_parts: [] });
   });
