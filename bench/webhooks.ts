@@ -132,6 +132,7 @@ const endpointRow = (
   previous_secret: null,
   previous_secret_until: null,
   failing_since: null,
+  api_version: '2026-11-29',
   created_at: new Date().toISOString(),
   ...row,
 });
@@ -255,8 +256,8 @@ export async function webhooks(ctx: WebhooksContext): Promise<void> {
       });
       await api(server.url, tenant.token, 'POST', '/api/open/runs', { file_id: fileId });
       const { body, at } = await arrived;
-      const event = JSON.parse(body) as { data: { completed_at: string } };
-      delays.push(at - Date.parse(event.data.completed_at));
+      const event = JSON.parse(body) as { data: { object: { completed_at: string } } };
+      delays.push(at - Date.parse(event.data.object.completed_at));
     }
     ctx.record({
       scenario: '13 webhooks',

@@ -124,6 +124,8 @@ export const ERRORS = {
     new AppError(408, 'request_timeout', `The request body sent nothing for ${idleMs} ms`, undefined, {
       Connection: 'close',
     }),
+  /** `Open-Tenant-Version` (or a tenant's pin) names no version a request may ask for (src/versions). */
+  unsupportedVersion: (why: string) => new AppError(400, 'unsupported_version', why),
   // refused by Node's HTTP parser, before Koa (http/client-error.ts)
   badRequest: () => new AppError(400, 'bad_request', 'The request is not valid HTTP'),
   headersTooLarge: () => new AppError(431, 'headers_too_large', 'The request headers are larger than 16 KiB'),

@@ -8,6 +8,7 @@ import { createRuntime } from '../start/create-runtime.js';
 import { table } from '../../clients/typescript/src/terminal.js';
 import { TenantError } from '../tenants/service.js';
 import { SCOPES } from '../tenants/scopes.js';
+import { NEWEST_VERSION, SUPPORTED_VERSIONS } from '../versions/registry.js';
 import { AdminTokenNotFound } from '../platform/admin-tokens.js';
 import { isDiskFull } from '../blobs/disk-full.js';
 import { formatMoney } from '../../clients/typescript/src/money.js';
@@ -77,19 +78,34 @@ function buildProgram(io: AdminIo): Command {
     .requiredOption('--name <name>', 'unique tenant name')
     .option('--currency <code>', 'ISO 4217 currency of the ledger', 'USD')
     .option('--price-per-point <minor>', 'price of one diagnosis point in minor units', nonNegativeInt)
+    .option(
+      '--api-version <date>',
+      `the API version its requests without Open-Tenant-Version get (${SUPPORTED_VERSIONS.join(', ')})`,
+      NEWEST_VERSION,
+    )
     .option('--json', 'print one JSON object')
-    .action(async (options: JsonOption & { name: string; currency: string; pricePerPoint?: number }) => {
-      const created = await withServices((s) =>
-        s.tenants.create(options.name, options.currency, options.pricePerPoint),
-      );
-      const { tenant_id, user_id, token_id, token } = created;
-      print(
-        options,
-        { tenant_id, user_id, token_id, token },
-        () =>
-          `tenant ${created.tenant_id}\nuser   ${created.user_id}\ntoken  ${created.token} (shown only now)`,
-      );
-    });
+    .action(
+      async (
+        options: JsonOption & { name: string; currency: string; pricePerPoint?: number; apiVersion: string },
+      ) => {
+        const created = await withServices((s) =>
+          s.tenants.create(
+            options.name,
+            options.currency,
+            options.pricePerPoint,
+            undefined,
+            options.apiVersion,
+          ),
+        );
+        const { tenant_id, user_id, token_id, token } = created;
+        print(
+          options,
+          { tenant_id, user_id, token_id, token },
+          () =>
+            `tenant ${created.tenant_id}\nuser   ${created.user_id}\ntoken  ${created.token} (shown only now)`,
+        );
+      },
+    );
   tenants
     .command('list')
     .option('--json', 'print one JSON object')
@@ -110,6 +126,7 @@ function buildProgram(io: AdminIo): Command {
             ['currency', 'CURRENCY'],
             ['price_per_point', 'PRICE/POINT'],
             ['state', 'STATE'],
+            ['api_version', 'API VERSION'],
             ['created_at', 'CREATED'],
           ],
         ),
@@ -150,6 +167,20 @@ function buildProgram(io: AdminIo): Command {
       await withServices((s) => s.tenants.update(options.tenant, { price_per_point: options.pricePerPoint }));
       const result = { tenant_id: options.tenant, price_per_point: options.pricePerPoint };
       print(options, result, () => `price per point of ${options.tenant} is now ${options.pricePerPoint}`);
+    });
+
+  tenants
+    .command('set-version')
+    .description(
+      'pin the tenant to an API version: its requests without Open-Tenant-Version get it (its webhook endpoints keep theirs)',
+    )
+    .requiredOption('--tenant <id>', 'tenant id')
+    .requiredOption('--api-version <date>', `one of ${SUPPORTED_VERSIONS.join(', ')}`)
+    .option('--json', 'print one JSON object')
+    .action(async (options: JsonOption & { tenant: string; apiVersion: string }) => {
+      await withServices((s) => s.tenants.update(options.tenant, { api_version: options.apiVersion }));
+      const result = { tenant_id: options.tenant, api_version: options.apiVersion };
+      print(options, result, () => `${options.tenant} is pinned to API version ${options.apiVersion}`);
     });
 
   const tokens = program.command('tokens').description('API tokens');

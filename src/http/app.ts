@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { createReadStream, existsSync } from 'node:fs';
+import { createReadStream, existsSync, readFileSync } from 'node:fs';
+import { dump, load } from 'js-yaml';
 import Router from '@koa/router';
 import Koa, { type Context } from 'koa';
-import { AppError } from '../errors.js';
+import { AppError, ERRORS } from '../errors.js';
 import { requestArrived } from '../give-way.js';
 import { accessLogWriter } from '../logger.js';
 import {
@@ -18,7 +19,7 @@ import { FairTurns, takeTurn } from './fair-turns.js';
 import { handlers } from './handlers/index.js';
 import { idempotency } from './idempotency.js';
 import { type Audience, Contract } from './operations.js';
-import { authenticate, checkHandlers, invoke, readBody, route, validate } from './pipeline.js';
+import { applyVersion, authenticate, checkHandlers, invoke, readBody, route, validate } from './pipeline.js';
 import { createRateLimiters } from '../rate-limit/index.js';
 import {
   clientAddress,
@@ -29,6 +30,8 @@ import {
 } from './rate-limit.js';
 import { sendError } from './render.js';
 import { type AppState, Stages, type Step } from './state.js';
+import type { ContractDocument } from '../versions/change.js';
+import { contractAt, NEWEST_VERSION, supportedVersion, versionRefusal } from '../versions/registry.js';
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -41,6 +44,21 @@ const requestId: Step = (ctx, next) => {
   ctx.state.traceId = TRACEPARENT.exec(ctx.get('traceparent'))?.[1];
   ctx.set('X-Request-Id', ctx.state.requestId);
   return next();
+};
+
+/**
+ * Every answer of the tenants' listener says the API version it was rendered at (`Open-Tenant-Version`),
+ * failures included: the header's version when it names a supported one, else the newest, until the
+ * version step settles it (the tenant's pin).
+ */
+const answeredVersion: Step = async (ctx, next) => {
+  ctx.state.apiVersion = supportedVersion(ctx.get('open-tenant-version')) ?? NEWEST_VERSION;
+  try {
+    await next();
+  } finally {
+    // Koa sends the headers after the last middleware returns, a stream's too: this is in time
+    ctx.set('Open-Tenant-Version', ctx.state.apiVersion);
+  }
 };
 
 function accessLog(services: Services): Step {
@@ -123,11 +141,27 @@ function errorBoundary(services: Services): Step {
 function publicRoutes(audience: Audience): Router {
   const docs = audience === 'admin' ? ADMIN_DOCS_PATH : DOCS_PATH;
   const contract = audience === 'admin' ? ADMIN_CONTRACT_PATH : PUBLIC_CONTRACT_PATH;
+  const served = () => (existsSync(contract) ? contract : CONTRACT_PATH);
+  const versioned = new Map<string, string>();
   const router = new Router();
   router.get('/', (ctx) => ctx.redirect('/docs'));
   router.get('/openapi.yaml', (ctx) => {
+    const asked = ctx.query.version;
     ctx.type = 'application/yaml';
-    ctx.body = createReadStream(existsSync(contract) ? contract : CONTRACT_PATH);
+    if (asked === undefined || asked === NEWEST_VERSION) {
+      ctx.body = createReadStream(served());
+      return;
+    }
+    const version = typeof asked === 'string' ? supportedVersion(asked) : undefined;
+    if (version === undefined) throw ERRORS.unsupportedVersion(versionRefusal(String(asked)));
+    // an older version's contract is the listener's own, taken down by each change since (src/versions)
+    let text = versioned.get(version);
+    if (text === undefined) {
+      const newest = load(readFileSync(served(), 'utf8')) as ContractDocument;
+      text = dump(contractAt(newest, version), { lineWidth: -1, noRefs: true });
+      versioned.set(version, text);
+    }
+    ctx.body = text;
   });
   router.get(['/docs', '/docs/'], (ctx, next) => {
     if (!existsSync(docs)) return next();
@@ -163,6 +197,7 @@ export async function createApp(services: Services, audience: Audience = 'tenant
   app.use(clientAddress(services.config.trustProxy));
   app.use(accessLog(services));
   app.use(disposeUnreadBody(services.config.uploadPartSize, services.config.bodyIdleTimeoutMs));
+  if (audience === 'tenant') app.use(answeredVersion);
   app.use(errorBoundary(services));
   app.use(publicRoutes(audience).routes());
   app.use(limitAnonymous(limiters.addresses));
@@ -176,6 +211,7 @@ export async function createApp(services: Services, audience: Audience = 'tenant
       .then(limitTenant(limiters.tenants, limiters.addresses, validTokens))
       .then(takeTurn(new FairTurns()))
       .then(readBody())
+      .then(applyVersion())
       .then(validate(contract))
       .then(idempotency(services, handlers))
       .then(invoke(handlers, services))

@@ -6,6 +6,7 @@ import type { HeldKey } from '../store/held-key.js';
 import type { Principal } from '../store/types.js';
 import type { OperationId } from './operations.js';
 import type { AppContext } from './state.js';
+import type { ApiVersion } from '../versions/change.js';
 
 /**
  * A handler is typed by its operation: its path parameters, query and body are the contract's generated
@@ -113,6 +114,12 @@ export interface Scope<K extends OperationId, D extends DefaultableKey<K> = neve
   body: BodyOf<K>;
   ctx: AppContext;
   services: Services;
+  /**
+   * The API version the request is answered at. Handlers speak the newest version only (the version step
+   * translates around them); this is for what outlives the request: an endpoint keeps the version it was
+   * made at, a stream renders its events at it.
+   */
+  version: ApiVersion;
 }
 
 export interface AuthedScope<K extends OperationId, D extends DefaultableKey<K> = never> extends Scope<K, D> {
@@ -160,6 +167,7 @@ export interface ValidatedScope {
   services: Services;
   principal?: Principal;
   effect?: HeldKey;
+  version: ApiVersion;
 }
 
 /** A handler as the pipeline runs it, whatever its operation. */

@@ -5,8 +5,8 @@ import type { Services } from '../services.js';
 import { HeldKeyLostError } from '../store/held-key.js';
 import type { StoredAnswer } from '../store/types.js';
 import type { Handlers, RegisteredOnceOnly } from './handler.js';
-import { registry, scopeOf } from './pipeline.js';
-import { sendAnswer, sendError } from './render.js';
+import { registry, scopeOf, sendVersioned } from './pipeline.js';
+import { sendError } from './render.js';
 import { advance, type AppContext, type Keyed, type Stage, type Validated } from './state.js';
 
 /** The once-only declaration of each POST's handler, by operation. */
@@ -69,7 +69,7 @@ async function execute(
     if (resourceId !== null && 'recover' in policy) {
       // not executed now: the effect is an earlier request's, so this answer is a replay too
       // the recovery gets the key: one that makes its effect anew (a secret) records it there
-      sendAnswer(ctx, await policy.recover(scopeOf(ctx, state, services, lease.held), resourceId));
+      sendVersioned(ctx, state, await policy.recover(scopeOf(ctx, state, services, lease.held), resourceId));
       ctx.set('Idempotent-Replayed', 'true');
     } else {
       await next(advance(state, { heldKey: lease.held }));

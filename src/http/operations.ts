@@ -36,6 +36,8 @@ export interface ContractOperation {
   audience: Audience | undefined;
   /** the scope a token needs for it (`x-scope`), for authenticated operations */
   scope: string | undefined;
+  /** `x-scope: any`: any valid token of a tenant, whatever its scopes */
+  anyToken: boolean;
   /** the request body is JSON: the pipeline reads it before validation */
   jsonBody: boolean;
   queryNames: ReadonlySet<string>;
@@ -126,6 +128,14 @@ function audienceOf(operation: Operation): Audience | undefined {
   return (operation.security ?? []).length > 0 ? 'tenant' : undefined;
 }
 
+/** `x-scope: any`: the operation takes any valid token (it tells a tenant about the API, not its data). */
+const ANY_TOKEN = 'any';
+
+function scopeOf(operation: Operation): string | undefined {
+  const declared = (operation as { 'x-scope'?: string })['x-scope'];
+  return declared === ANY_TOKEN ? undefined : declared;
+}
+
 function describe(operation: Operation): ContractOperation {
   const parameters = (operation.parameters ?? []).flatMap((p) => ('in' in p ? [p] : []));
   const requestBody = operation.requestBody;
@@ -135,7 +145,8 @@ function describe(operation: Operation): ContractOperation {
     template: operation.path,
     authenticated: (operation.security ?? []).length > 0,
     audience: audienceOf(operation),
-    scope: (operation as { 'x-scope'?: string })['x-scope'],
+    scope: scopeOf(operation),
+    anyToken: (operation as { 'x-scope'?: string })['x-scope'] === ANY_TOKEN,
     jsonBody: Boolean(requestBody && 'content' in requestBody && requestBody.content['application/json']),
     queryNames: new Set(parameters.filter((p) => p.in === 'query').map((p) => p.name)),
     queryDefaults: new Set(

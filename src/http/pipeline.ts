@@ -10,6 +10,10 @@ import type { Handlers, RegisteredHandler, ValidatedScope } from './handler.js';
 
 export type { Handlers } from './handler.js';
 import { sendAnswer } from './render.js';
+import type { AnyAnswer } from './handler.js';
+import type { JsonText } from '../records/json-text.js';
+import type { VersionChange, VersionedRequest } from '../versions/change.js';
+import { changesOf, NEWEST_VERSION, supportedVersion, versionRefusal } from '../versions/registry.js';
 import type { HeldKey } from '../store/held-key.js';
 import {
   type AddressPaced,
@@ -22,13 +26,14 @@ import {
   type Routed,
   type Stage,
   type Validated,
+  type Versioned,
 } from './state.js';
 import { toValidationIssues } from './validation-errors.js';
 
 /**
  * The steps every request of the contract goes through, in this order (app.ts lists them):
- * route -> pace address -> authenticate -> tenant rate limit -> fair turn -> read body -> validate ->
- * idempotency -> invoke.
+ * route -> pace address -> authenticate -> tenant rate limit -> fair turn -> read body -> version ->
+ * validate -> idempotency -> invoke.
  * Each reads the state of its stage and hands the next step the next stage's (state.ts).
  */
 
@@ -55,7 +60,8 @@ export function checkHandlers(contract: Contract, handlers: Handlers): void {
       );
     // a tenant's operation names the scope a token needs; an admin operation none (admin tokens have none)
     const scoped = operation.audience === 'tenant';
-    if (scoped !== (operation.scope !== undefined) || (operation.scope && !isScope(operation.scope)))
+    const declared = operation.scope !== undefined || operation.anyToken;
+    if (scoped !== declared || (operation.scope && !isScope(operation.scope)))
       throw new Error(
         `${operation.id}: openapi.yaml's x-scope ${operation.scope ?? '(none)'} is not one of the scopes, or is ` +
           `given where no tenant's token is asked for`,
@@ -132,8 +138,61 @@ export function readBody(): Stage<Authenticated, BodyRead> {
     next(advance(state, { jsonBody: state.operation.jsonBody ? await readJsonBody(ctx) : undefined }));
 }
 
+const NO_CHANGES: readonly VersionChange[] = [];
+
+/**
+ * The API version the request is answered at: `Open-Tenant-Version` when sent, else the tenant's pin. A
+ * request at an older version is brought up to the newest here, before validation, one change at a time,
+ * oldest first; its answer is taken back down after the handler (`sendVersioned`). At the newest version
+ * there is nothing to do: no change is looked at, nothing is copied.
+ */
+export function applyVersion(): Stage<BodyRead, Versioned> {
+  return (ctx, state, next) => {
+    // only the tenants' operations are versioned: health, readiness and the admin API answer at the newest
+    if (state.operation.audience !== 'tenant')
+      return next(advance(state, { version: NEWEST_VERSION, versionChanges: NO_CHANGES }));
+    const asked = ctx.get('open-tenant-version');
+    const pinned = state.principal?.apiVersion;
+    const named = asked !== '' ? asked : (pinned ?? NEWEST_VERSION);
+    const version = supportedVersion(named);
+    if (version === undefined)
+      throw ERRORS.unsupportedVersion(
+        asked !== '' ? versionRefusal(named) : `The tenant's pinned version: ${versionRefusal(named)}`,
+      );
+    ctx.state.apiVersion = version;
+    const changes = changesOf(version, state.operation.id);
+    if (changes.length === 0) return next(advance(state, { version, versionChanges: changes }));
+    const request: VersionedRequest = {
+      operationId: state.operation.id,
+      query: ctx.query as Record<string, unknown>,
+      headers: ctx.headers,
+      body: state.jsonBody,
+    };
+    for (let i = changes.length - 1; i >= 0; i--) changes[i]!.upRequest?.(request);
+    return next(advance(state, { jsonBody: request.body, version, versionChanges: changes }));
+  };
+}
+
+/**
+ * A handler's answer (the newest version's) taken down to the request's version, newest change first, and
+ * rendered. A list's items are JSON already: only a request at an older version pays for parsing them.
+ */
+export function sendVersioned(ctx: AppContext, state: Versioned, answer: AnyAnswer): void {
+  // at the newest version (most requests) nothing is looked at
+  if (state.versionChanges.length === 0 || answer.kind === 'raw' || answer.status >= 300)
+    return sendAnswer(ctx, answer);
+  const changes = state.versionChanges.filter((change) => change.downResponse);
+  const operationId = state.operation.id;
+  let data: unknown =
+    answer.kind === 'data' ? answer.data : answer.items.map((item) => JSON.parse(item) as unknown);
+  for (const change of changes) data = change.downResponse!(data, operationId);
+  if (answer.kind === 'data') return sendAnswer(ctx, { ...answer, data });
+  const items = (data as unknown[]).map((item) => JSON.stringify(item) as JsonText<unknown>);
+  return sendAnswer(ctx, { ...answer, items });
+}
+
 /** The request judged by the contract's schemas (ajv); failures are FastAPI's `detail[]`. */
-export function validate(contract: Contract): Stage<BodyRead, Validated> {
+export function validate(contract: Contract): Stage<Versioned, Validated> {
   return (ctx, state, next) => {
     const { operation, jsonBody: body } = state;
     const headers = ctx.headers as Record<string, string | string[]>;
@@ -187,7 +246,7 @@ export function scopeOf(
   services: Services,
   effect: HeldKey | undefined,
 ): ValidatedScope {
-  const { request, principal } = state;
+  const { request, principal, version } = state;
   return {
     params: request.params,
     query: request.query,
@@ -196,6 +255,7 @@ export function scopeOf(
     services,
     principal,
     effect,
+    version,
   };
 }
 
@@ -206,6 +266,6 @@ export function invoke(handlers: Handlers, services: Services): Stage<Keyed, nev
     const handler = byOperation.get(state.request.operationId);
     // checkHandlers found every operation's handler at start; an authenticated one gets its principal
     if (!handler || (handler.authenticated && !state.principal)) throw ERRORS.internal();
-    sendAnswer(ctx, await handler.run(scopeOf(ctx, state, services, state.heldKey)));
+    sendVersioned(ctx, state, await handler.run(scopeOf(ctx, state, services, state.heldKey)));
   };
 }

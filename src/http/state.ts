@@ -2,6 +2,7 @@ import type { Middleware, ParameterizedContext } from 'koa';
 import type { HeldKey } from '../store/held-key.js';
 import type { Principal } from '../store/types.js';
 import type { ContractOperation, OperationId } from './operations.js';
+import type { ApiVersion, VersionChange } from '../versions/change.js';
 
 /** A request as validated against its operation: what a handler reads. */
 export interface ValidatedRequest {
@@ -38,6 +39,11 @@ export interface AppState {
   addressCharged?: boolean;
   /** readBody: the JSON body as sent (its text when it is not JSON); undefined when none came */
   jsonBody?: unknown;
+  /**
+   * The API version the answer is rendered at, said in its `Open-Tenant-Version`: the header's when it
+   * names a supported one, else the newest, until the version step settles it (the tenant's pin).
+   */
+  apiVersion?: ApiVersion;
   /** validate: the request as the contract accepted it */
   request?: ValidatedRequest;
   /** idempotency: the Idempotency-Key this request executes under, for the effect's transaction */
@@ -70,8 +76,16 @@ export interface Authenticated extends AddressPaced {
 export interface BodyRead extends Authenticated {
   jsonBody: unknown;
 }
+/**
+ * applyVersion: the version the request is answered at, and the changes since it that touch its
+ * operation (newest first; none at the newest version).
+ */
+export interface Versioned extends BodyRead {
+  version: ApiVersion;
+  versionChanges: readonly VersionChange[];
+}
 /** validate: the request as the contract accepted it. */
-export interface Validated extends BodyRead {
+export interface Validated extends Versioned {
   request: ValidatedRequest;
 }
 /** idempotency: the Idempotency-Key the request executes under, if any. */

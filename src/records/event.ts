@@ -19,12 +19,14 @@ export const EVENT_TYPES = [
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /**
- * The contract's Event around its data's JSON as stored (a run's or an upload's): the data's bytes are kept
- * as they are, so an event repeats its object exactly as GET answered it then.
+ * An event as it is stored: the contract's Event as version 2026-11-29 wrote it, its object's JSON as
+ * `data` (a run's or an upload's). The data's bytes are kept as they are, so an event repeats its object
+ * exactly as GET answered it then; every reader renders it at its version (src/versions/events.ts).
  */
-export type EventData = Schemas['Event']['data'];
+export type EventData = Schemas['EventData']['object'];
 export type EventDataJson = JsonText<EventData>;
-export type EventJson = JsonText<Schemas['Event']>;
+export type StoredEventBody = Omit<Schemas['Event'], 'data'> & { data: EventData };
+export type EventJson = JsonText<StoredEventBody>;
 
 /**
  * The version of the stored event bodies: the envelope below, and the objects in `data` (a run as `runView`
@@ -39,8 +41,6 @@ export function eventJson(
   type: EventType,
   createdAt: string,
   data: JsonText<EventData>,
-): JsonText<Schemas['Event']> {
-  return `{"id":${JSON.stringify(id)},"type":${JSON.stringify(type)},"created_at":${JSON.stringify(createdAt)},"data":${data}}` as JsonText<
-    Schemas['Event']
-  >;
+): EventJson {
+  return `{"id":${JSON.stringify(id)},"type":${JSON.stringify(type)},"created_at":${JSON.stringify(createdAt)},"data":${data}}` as EventJson;
 }

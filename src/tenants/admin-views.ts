@@ -12,6 +12,7 @@ export function tenantView(row: TenantRow): Schemas['AdminTenant'] {
     state: row.suspended_at ? 'suspended' : 'active',
     created_at: row.created_at,
     suspended_at: row.suspended_at,
+    api_version: row.api_version as Schemas['ApiVersion'],
   };
 }
 

@@ -10,6 +10,7 @@ import type {
 } from '../store/types.js';
 import { auditRow, type ChangeOrigin, OPERATOR } from '../platform/audit.js';
 import type { Clock } from '../time.js';
+import { NEWEST_VERSION, supportedVersion, versionRefusal } from '../versions/registry.js';
 import { isScope, readScopes, type Scope, SCOPES, storedScopes } from './scopes.js';
 import { hashToken, looksLikeToken, newToken } from './tokens.js';
 
@@ -59,6 +60,11 @@ export class TenantNameTaken extends TenantError {
   }
 }
 
+/** A tenant is pinned only to a version requests may ask for. */
+function checkVersion(version: string): void {
+  if (!supportedVersion(version)) throw new TenantError(versionRefusal(version));
+}
+
 function viewToken(row: TokenRow): TokenView {
   const { id, scopes, ...rest } = row;
   return { token_id: id, ...rest, scopes: readScopes(scopes) };
@@ -83,7 +89,9 @@ export class Tenants {
     currency = 'USD',
     pricePerPoint = DEFAULT_PRICE_PER_POINT,
     origin: ChangeOrigin = { actor: OPERATOR },
+    apiVersion: string = NEWEST_VERSION,
   ): Promise<CreatedTenant> {
+    checkVersion(apiVersion);
     if (!/^[A-Z]{3}$/.test(currency))
       throw new TenantError(`currency must be an ISO 4217 code, got "${currency}"`);
     if (!Number.isSafeInteger(pricePerPoint) || pricePerPoint < 0) {
@@ -99,6 +107,7 @@ export class Tenants {
       price_per_point: pricePerPoint,
       created_at: now,
       suspended_at: null,
+      api_version: apiVersion,
     };
     const user = { id: randomUUID(), tenant_id: tenant.id, name: `${name}-owner`, created_at: now };
     const secret = newToken();
@@ -121,6 +130,7 @@ export class Tenants {
           name,
           currency,
           price_per_point: pricePerPoint,
+          api_version: apiVersion,
         });
         // the effect is the first token: a retry that finds it replaces its lost secret (replaceLostSecret)
         await tx.recordEffect(token.id);
@@ -229,12 +239,13 @@ export class Tenants {
     return { ...viewToken(token), token: secret.token };
   }
 
-  /** Renames and reprices a tenant; a name another tenant has is refused. */
+  /** Renames, reprices or re-pins a tenant; a name another tenant has is refused. */
   async update(
     tenantId: string,
-    changes: { name?: string; price_per_point?: number },
+    changes: { name?: string; price_per_point?: number; api_version?: string },
     origin: ChangeOrigin = { actor: OPERATOR },
   ): Promise<TenantRow> {
+    if (changes.api_version !== undefined) checkVersion(changes.api_version);
     if (changes.name !== undefined) {
       const holder = await this.store.tenants.findByName(changes.name);
       if (holder && holder.id !== tenantId) throw new TenantNameTaken(changes.name);
@@ -351,6 +362,12 @@ export class Tenants {
     if (!found.lastUsedAt || now.getTime() - Date.parse(found.lastUsedAt) > TOUCH_INTERVAL_MS) {
       await this.store.tenants.touchToken(found.tokenId, now.toISOString());
     }
-    return { tenantId: found.tenantId, userId: found.userId, tokenId: found.tokenId, scopes: found.scopes };
+    return {
+      tenantId: found.tenantId,
+      userId: found.userId,
+      tokenId: found.tokenId,
+      scopes: found.scopes,
+      apiVersion: found.apiVersion,
+    };
   }
 }

@@ -76,8 +76,13 @@ class StreamReader {
     try {
       for await (const message of sseEvents(body)) {
         if (!message.id) continue;
-        const event = JSON.parse(message.data) as { type: string; data?: { id?: string } };
-        this.messages.push({ id: message.id, type: event.type, runId: event.data?.id, at: Date.now() });
+        const event = JSON.parse(message.data) as { type: string; data?: { object?: { id?: string } } };
+        this.messages.push({
+          id: message.id,
+          type: event.type,
+          runId: event.data?.object?.id,
+          at: Date.now(),
+        });
         for (const wake of this.waiters.splice(0)) wake();
       }
     } catch {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import formats from 'ajv-formats';
 import type { ValidateFunction } from 'ajv';
-import { OpenAPIBackend, ValidationContext } from 'openapi-backend';
+import { type Document, OpenAPIBackend, ValidationContext } from 'openapi-backend';
 import type { OpenAPIV3 } from 'openapi-types';
 import { expect } from 'vitest';
 import { startHaproxy } from '../../stack/haproxy.js';
@@ -13,6 +13,8 @@ import { type Config, loadConfig } from '../../src/config.js';
 import { createLogger, type Logger } from '../../src/logger.js';
 import { CONTRACT_PATH, PUBLIC_CONTRACT_PATH } from '../../src/paths.js';
 import { contractDocument } from '../../src/http/contract-document.js';
+import type { ContractDocument } from '../../src/versions/change.js';
+import { contractAt, NEWEST_VERSION, supportedVersion } from '../../src/versions/registry.js';
 import { type RunningServer, startServer } from '../../src/start/http-server.js';
 import type { CreatedTenant } from '../../src/tenants/service.js';
 import { dropPostgresDatabase, engineEnv, queryDatabase } from './engine.js';
@@ -21,9 +23,12 @@ import { dropPostgresDatabase, engineEnv, queryDatabase } from './engine.js';
  * openapi.yaml in openapi-backend as the tests read it: strict, every ajv error, the contract's formats.
  * `quick` compiles each operation's validators when first asked for them.
  */
-export function contractBackend(quick: boolean): OpenAPIBackend {
+export function contractBackend(quick: boolean, version: string = NEWEST_VERSION): OpenAPIBackend {
   return new OpenAPIBackend({
-    definition: contractDocument(),
+    // an older version's contract as the server serves it: the newest, taken down by each change since
+    definition: (version === NEWEST_VERSION
+      ? contractDocument()
+      : contractAt(contractDocument() as ContractDocument, version)) as Document,
     strict: true,
     quick,
     ajvOpts: { allErrors: true },
@@ -39,18 +44,31 @@ export function contractBackend(quick: boolean): OpenAPIBackend {
  * operation's validators are compiled when a test first meets it (quick): compiling all of them up front
  * cost every test file 2.6 s. test/unit/contract.test.ts checks the whole document once, strictly.
  */
-let contract: Promise<OpenAPIBackend> | undefined;
-function loadContract(): Promise<OpenAPIBackend> {
-  contract ??= (async () => {
-    const api = contractBackend(true);
-    await api.init();
-    // the judge matches as openapi-backend does, on an operation list built once (its router rebuilds the
-    // list from the document twice per match)
-    const operations = api.router.getOperations();
-    api.router.getOperations = () => operations;
-    return api;
-  })();
+const contracts = new Map<string, Promise<OpenAPIBackend>>();
+function loadContract(version: string = NEWEST_VERSION): Promise<OpenAPIBackend> {
+  let contract = contracts.get(version);
+  if (!contract) {
+    contract = (async () => {
+      const api = contractBackend(true, version);
+      await api.init();
+      // the judge matches as openapi-backend does, on an operation list built once (its router rebuilds the
+      // list from the document twice per match)
+      const operations = api.router.getOperations();
+      api.router.getOperations = () => operations;
+      return api;
+    })();
+    contracts.set(version, contract);
+  }
   return contract;
+}
+
+/**
+ * The version an answer is judged at: the one it says it was rendered at (`Open-Tenant-Version`, from the
+ * request's header or the tenant's pin), when that is a released one; else the newest.
+ */
+function judgedVersion(response: ApiResponse): string {
+  const said = response.headers.get('open-tenant-version');
+  return said !== null && supportedVersion(said) ? said : NEWEST_VERSION;
 }
 
 export interface ApiResponse {
@@ -96,6 +114,7 @@ export async function loadedContract(): Promise<OpenAPIBackend> {
 }
 
 let envelopeCheck: ValidateFunction | undefined;
+/** The failing envelope is the same in every version: one validator. */
 function envelopeValidator(api: OpenAPIBackend): ValidateFunction {
   const schemas = (api.definition as OpenAPIV3.Document).components?.schemas ?? {};
   envelopeCheck ??= api.validator.getAjv(ValidationContext.Response).compile(schemas.ErrorEnvelope!);
@@ -104,6 +123,7 @@ function envelopeValidator(api: OpenAPIBackend): ValidateFunction {
 
 /** Response validators by where they are used (operation, status, header), and by the schema's text. */
 const checksByUse = new Map<string, ValidateFunction>();
+const contractVersions = new WeakMap<OpenAPIBackend, string>();
 const checksBySchema = new Map<string, ValidateFunction>();
 
 /**
@@ -111,7 +131,9 @@ const checksBySchema = new Map<string, ValidateFunction>();
  * the rate limit headers), and openapi-backend's validateResponse compiled every status of an operation at
  * its first answer, about 1.5 s of each test file's CPU.
  */
-function compiledOnce(api: OpenAPIBackend, use: string, schema: object): ValidateFunction {
+function compiledOnce(api: OpenAPIBackend, where: string, schema: object): ValidateFunction {
+  // the same operation's answer is another schema in another version
+  const use = `${contractVersions.get(api) ?? NEWEST_VERSION}|${where}`;
   const known = checksByUse.get(use);
   if (known) return known;
   // the contract has no cycles (JSON.stringify would throw on one)
@@ -172,7 +194,9 @@ async function checkAgainstContract(
   response: ApiResponse,
   audience: 'tenant' | 'admin' = 'tenant',
 ): Promise<void> {
-  const api = await loadContract();
+  const version = judgedVersion(response);
+  const api = await loadContract(version);
+  contractVersions.set(api, version);
   const pathOnly = route.split('?')[0]!;
   const matched = api.router.matchOperation({ method, path: pathOnly, headers: {} });
   // another listener's operation does not exist here: its answer is an unknown route's

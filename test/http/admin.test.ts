@@ -53,7 +53,13 @@ describe('the signup flow', () => {
     });
     expect(res.status).toBe(201);
     const { tenant, token } = res.body.data;
-    expect(tenant).toMatchObject({ name: 'initech', currency: 'EUR', price_per_point: 12, state: 'active' });
+    expect(tenant).toMatchObject({
+      name: 'initech',
+      currency: 'EUR',
+      price_per_point: 12,
+      state: 'active',
+      api_version: '2026-12-01',
+    });
     expect(token.token).toMatch(/^ota_/);
     expect(token.scopes).toHaveLength(8);
     const runs = await h.request('GET', '/api/open/runs', { token: token.token });
@@ -69,7 +75,7 @@ describe('the signup flow', () => {
         tenant_id: tenant.tenant_id,
         target_id: tenant.tenant_id,
         request_id: requestId,
-        detail: { name: 'initech', currency: 'EUR', price_per_point: 12 },
+        detail: { name: 'initech', currency: 'EUR', price_per_point: 12, api_version: '2026-12-01' },
       }),
     ]);
     expect(trail.body.data[0].admin_token_id).toBeTruthy();

@@ -225,20 +225,20 @@ describe('deliveries', () => {
         const event = verifier.verify(r.body, r.headers) as {
           id: string;
           type: string;
-          data: { id: string };
+          data: { object: { id: string } };
         };
         expect(r.headers['webhook-id']).toBe(event.id);
         expect(Math.abs(Number(r.headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(60);
         return event;
       });
-      const forRun = types.filter((e) => e.data.id === run.id);
+      const forRun = types.filter((e) => e.data.object.id === run.id);
       expect(forRun.map((e) => e.type)).toEqual(
         expect.arrayContaining(['run.created', 'run.started', 'run.succeeded']),
       );
       const succeeded = forRun.find((e) => e.type === 'run.succeeded')!;
-      // the event's data is the run as GET answers it then
+      // the event's object is the run as GET answers it then
       const now = await open.request('GET', `/api/open/runs/${run.id}`);
-      expect(succeeded.data).toEqual(now.body.data);
+      expect(succeeded.data).toEqual({ object: now.body.data });
       // a signature made with another secret is refused by the same judge
       const forged = new Webhook(`whsec_${Buffer.alloc(32, 1).toString('base64')}`);
       expect(() => forged.verify(got[0]!.body, got[0]!.headers)).toThrow();
@@ -253,10 +253,10 @@ describe('deliveries', () => {
     const [delivery] = on(path)(await receiver.until((all) => on(path)(all).length >= 1));
     const event = new Webhook(endpoint.secret).verify(delivery!.body, delivery!.headers) as {
       type: string;
-      data: { file_id: string; status: string };
+      data: { object: { file_id: string; status: string } };
     };
     expect(event.type).toBe('upload.completed');
-    expect(event.data).toMatchObject({ file_id: fileId, status: 'completed' });
+    expect(event.data.object).toMatchObject({ file_id: fileId, status: 'completed' });
     await runOnce(open);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(on(path)(receiver.received).every((r) => JSON.parse(r.body).type === 'upload.completed')).toBe(
@@ -439,7 +439,9 @@ describe('the events list', () => {
     const run = await runOnce(open);
     const all = await open.request('GET', '/api/open/events?limit=100');
     expect(all.status).toBe(200);
-    const mine = all.body.data.filter((e: { data: { id: string } }) => e.data.id === run.id);
+    const mine = all.body.data.filter(
+      (e: { data: { object: { id: string } } }) => e.data.object.id === run.id,
+    );
     expect(mine.map((e: { type: string }) => e.type)).toEqual([
       'run.succeeded',
       'run.started',
@@ -455,9 +457,13 @@ describe('the events list', () => {
     expect(second.body.data[0].id).toBe(all.body.data[2].id);
     const typed = await open.request('GET', '/api/open/events?type=run.started&limit=100');
     expect(typed.body.data.every((e: { type: string }) => e.type === 'run.started')).toBe(true);
-    expect(typed.body.data.some((e: { data: { id: string } }) => e.data.id === run.id)).toBe(true);
+    expect(
+      typed.body.data.some((e: { data: { object: { id: string } } }) => e.data.object.id === run.id),
+    ).toBe(true);
     const theirs = await open.request('GET', '/api/open/events?limit=100', { token: open.other.token });
-    expect(theirs.body.data.some((e: { data: { id: string } }) => e.data.id === run.id)).toBe(false);
+    expect(
+      theirs.body.data.some((e: { data: { object: { id: string } } }) => e.data.object.id === run.id),
+    ).toBe(false);
     const foreignCursor = await open.request('GET', `/api/open/events?starting_after=${mine[0].id}`, {
       token: open.other.token,
     });
@@ -489,10 +495,10 @@ describe('the live stream', () => {
       const seen: { id?: string; event?: string; data: string }[] = [];
       for await (const message of sseEvents(mine.response.body!)) {
         seen.push(message);
-        if (message.event === 'run.succeeded' && JSON.parse(message.data).data.id === run.id) break;
+        if (message.event === 'run.succeeded' && JSON.parse(message.data).data.object.id === run.id) break;
       }
       mine.close();
-      const forRun = seen.filter((m) => JSON.parse(m.data).data.id === run.id);
+      const forRun = seen.filter((m) => JSON.parse(m.data).data.object.id === run.id);
       expect(forRun.map((m) => m.event)).toEqual(['run.created', 'run.started', 'run.succeeded']);
       for (const m of forRun) expect(JSON.parse(m.data).id).toBe(m.id);
 
@@ -509,7 +515,7 @@ describe('the live stream', () => {
       // the other tenant's stream saw none of it: it gets its own event first
       await uploadPdf(open, pdf, { token: open.other.token });
       for await (const message of sseEvents(theirs.response.body!)) {
-        expect(JSON.parse(message.data).data.id).not.toBe(run.id);
+        expect(JSON.parse(message.data).data.object.id).not.toBe(run.id);
         expect(message.event).toBe('upload.completed');
         break;
       }

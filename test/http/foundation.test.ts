@@ -33,10 +33,12 @@ const OPERATIONS: Record<string, [string, string]> = {
   listWebhookDeliveries: ['GET', `/api/open/webhook_endpoints/${id}/deliveries`],
   listEvents: ['GET', '/api/open/events'],
   streamEvents: ['GET', '/api/open/events/stream'],
+  listApiVersions: ['GET', '/api/open/versions'],
 };
 
 /** The scope each operation needs, as the contract's description lists them. */
-const SCOPE_OF: Record<string, Scope> = {
+/** `any`: any valid token of the tenant, whatever its scopes. */
+const SCOPE_OF: Record<string, Scope | 'any'> = {
   getRevenueDashboard: 'finance:read',
   listRevenueTransactions: 'finance:read',
   createUpload: 'uploads:write',
@@ -61,6 +63,7 @@ const SCOPE_OF: Record<string, Scope> = {
   listWebhookDeliveries: 'webhooks:manage',
   listEvents: 'events:read',
   streamEvents: 'events:read',
+  listApiVersions: 'any',
 };
 
 let h: Harness;
@@ -145,10 +148,20 @@ describe('authentication, for every operation', () => {
     expect(res.headers.get('www-authenticate')).toBe('Bearer');
   });
 
-  it.each(cases)(
+  it('takes any valid token where the operation needs no scope (x-scope: any)', async () => {
+    const tenants = h.server.services.tenants;
+    for (const [operationId, scope] of Object.entries(SCOPE_OF)) {
+      if (scope !== 'any') continue;
+      const [method, route] = OPERATIONS[operationId]!;
+      const narrow = await tenants.issueToken(h.tenant.tenant_id, 'narrow', undefined, ['runs:read']);
+      expect((await h.request(method, route, { token: narrow.token })).status, operationId).toBe(200);
+    }
+  });
+
+  it.each(cases.filter(([operationId]) => SCOPE_OF[operationId] !== 'any'))(
     '%s needs its scope: 403 insufficient_scope with every other scope, past authentication with it alone',
     async (operationId, [method, route]) => {
-      const scope = SCOPE_OF[operationId]!;
+      const scope = SCOPE_OF[operationId] as Scope;
       const tenants = h.server.services.tenants;
       const others = SCOPES.filter((s) => s !== scope);
       const without = await tenants.issueToken(h.tenant.tenant_id, 'without', undefined, others);

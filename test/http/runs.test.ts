@@ -423,9 +423,9 @@ describe('create, list, rerun', () => {
       // every status change is one event, the rerun's too, with the run as the rerun left it
       const events = (await h.request('GET', '/api/open/events?limit=100')).body.data as {
         type: string;
-        data: { id: string; status: string; attempt: number };
+        data: { object: { id: string; status: string; attempt: number } };
       }[];
-      const mine = events.filter((e) => e.data.id === created.id).reverse();
+      const mine = events.filter((e) => e.data.object.id === created.id).reverse();
       expect(mine.map((e) => e.type)).toEqual([
         'run.created',
         'run.started',
@@ -434,7 +434,7 @@ describe('create, list, rerun', () => {
         'run.started',
         'run.succeeded',
       ]);
-      expect(mine[3]!.data).toMatchObject({ status: 'queued', attempt: 2 });
+      expect(mine[3]!.data.object).toMatchObject({ status: 'queued', attempt: 2 });
     },
   );
 

@@ -45,8 +45,8 @@ async function watch(token: string): Promise<Watched> {
   const ended = (async () => {
     try {
       for await (const message of sseEvents(response.body!)) {
-        const event = JSON.parse(message.data) as { type: string; data: { upload_id: string } };
-        if (event.type === 'upload.completed') uploads.push(event.data.upload_id);
+        const event = JSON.parse(message.data) as { type: string; data: { object: { upload_id: string } } };
+        if (event.type === 'upload.completed') uploads.push(event.data.object.upload_id);
       }
     } catch {
       // the connection was cut rather than ended: the stream ended all the same

@@ -62,6 +62,47 @@ describe('admin CLI, while the server runs on the same DATA_DIR', () => {
     expect(dup.json).toEqual({ error: 'tenant "acme" exists' });
   });
 
+  it('tenants create --api-version and set-version pin the tenant; an unsupported version is refused', async () => {
+    const pinned = (
+      await admin(
+        dataDir,
+        'tenants',
+        'create',
+        '--name',
+        'pinned-co',
+        '--api-version',
+        '2026-11-29',
+        '--json',
+      )
+    ).json as typeof tenant;
+    const pinOf = async () => (await get('/api/open/versions', pinned.token)).body.data.pinned as string;
+    expect(await pinOf()).toBe('2026-11-29');
+    const moved = await admin(
+      dataDir,
+      'tenants',
+      'set-version',
+      '--tenant',
+      pinned.tenant_id,
+      '--api-version',
+      '2026-12-01',
+      '--json',
+    );
+    expect(moved.json).toEqual({ tenant_id: pinned.tenant_id, api_version: '2026-12-01' });
+    await expect.poll(pinOf, { timeout: 1000, interval: 10 }).toBe('2026-12-01');
+    const refused = await admin(
+      dataDir,
+      'tenants',
+      'set-version',
+      '--tenant',
+      pinned.tenant_id,
+      '--api-version',
+      '2099-01-01',
+      '--json',
+    );
+    expect(refused.code).toBe(1);
+    expect(refused.json.error).toContain('2026-11-29, 2026-12-01');
+  });
+
   it('tenants suspend and resume: the running server refuses, then serves, the tenant', async () => {
     const suspended = await admin(dataDir, 'tenants', 'suspend', tenant.tenant_id, '--json');
     expect(suspended.json).toMatchObject({ tenant_id: tenant.tenant_id, suspended_at: expect.any(String) });
@@ -240,7 +281,7 @@ describe('admin CLI output and errors', () => {
     for (const line of lines.slice(1)) expect(line[stateColumn - 1]).toBe(' ');
     const tenants = await admin(dataDir, 'tenants', 'list');
     expect(tenants.stdout.split('\n')[0]).toMatch(
-      /^TENANT\s+NAME\s+CURRENCY\s+PRICE\/POINT\s+STATE\s+CREATED$/,
+      /^TENANT\s+NAME\s+CURRENCY\s+PRICE\/POINT\s+STATE\s+API VERSION\s+CREATED$/,
     );
   });
 

@@ -144,7 +144,7 @@ describe('the event stream across processes', () => {
       .data;
     for await (const message of sseEvents(stream.body!)) {
       expect(message.event).toBe('run.succeeded');
-      expect(JSON.parse(message.data).data).toMatchObject({ id: run.id, status: 'succeeded' });
+      expect(JSON.parse(message.data).data.object).toMatchObject({ id: run.id, status: 'succeeded' });
       break;
     }
     stop.abort();

@@ -58,6 +58,7 @@ function endpoint(tenant: string, overrides: Partial<WebhookEndpointRow> = {}): 
     previous_secret: null,
     previous_secret_until: null,
     failing_since: null,
+    api_version: '2026-11-29',
     created_at: at(),
     ...overrides,
   };

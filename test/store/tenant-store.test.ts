@@ -32,6 +32,7 @@ function rows(name: string) {
     price_per_point: 7,
     created_at: at,
     suspended_at: null,
+    api_version: '2026-11-29',
   };
   const user: UserRow = { id: randomUUID(), tenant_id: tenant.id, name: 'owner', created_at: at };
   const token: TokenRow = {
@@ -114,7 +115,13 @@ describe('tokens', () => {
       lastUsedAt: null,
       scopes: null,
       tenantSuspendedAt: null,
+      apiVersion: '2026-11-29',
     });
+    // the tenant's pinned API version comes with its token, as the pin moves
+    expect((await change((t) => t.update(tenant.id, { api_version: '2026-12-01' })))?.api_version).toBe(
+      '2026-12-01',
+    );
+    expect((await store.tenants.lookupToken(hash))?.apiVersion).toBe('2026-12-01');
     expect(await store.tenants.lookupToken(token.id)).toBeUndefined();
     await store.tenants.touchToken(token.id, '2026-11-26T11:00:00.000Z');
     expect((await store.tenants.lookupToken(hash))?.lastUsedAt).toBe('2026-11-26T11:00:00.000Z');

@@ -14,6 +14,7 @@ const tenant: TenantRow = {
   price_per_point: 25,
   created_at: '2026-01-01T00:00:00.000Z',
   suspended_at: null,
+  api_version: '2026-11-29',
 };
 const run = { id: 'r1', tenant_id: 't1', target: 'pdf-print', attempt: 2 } as RunRow;
 const outcome = (points: number): RunOutcome => ({

@@ -33,6 +33,8 @@ function fakeStore(answers: { create?: 'created' | 'over_limit'; rerun?: unknown
   mocks.store.uploads.getFile.mockImplementation(async (tenantId, id) =>
     tenantId === 't1' && id === 'f1' ? file : undefined,
   );
+  // a file id that is no file is looked up as an upload's id, for the 404 to say which id to pass
+  mocks.store.uploads.get.mockImplementation(async () => undefined);
   return { store, created };
 }
 

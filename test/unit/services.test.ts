@@ -102,6 +102,7 @@ describe('the tenant service', () => {
       price_per_point: 1,
       created_at: '',
       suspended_at: null,
+      api_version: '2026-11-29',
     });
     await expect(sut.create('a')).rejects.toThrow(/exists/);
     expect(mocks.store.platform.change).not.toHaveBeenCalled();
@@ -132,6 +133,7 @@ describe('the tenant service', () => {
       lastUsedAt: null,
       scopes: 'runs:read runs:write',
       tenantSuspendedAt: null,
+      apiVersion: '2026-11-29',
     };
     mocks.store.tenants.lookupToken.mockResolvedValue(found);
     mocks.store.tenants.touchToken.mockResolvedValue(undefined);
@@ -140,6 +142,7 @@ describe('the tenant service', () => {
       userId: 'u',
       tokenId: 'k',
       scopes: 'runs:read runs:write',
+      apiVersion: '2026-11-29',
     });
     expect(mocks.store.tenants.lookupToken).toHaveBeenCalledWith(hashToken(token));
     expect(mocks.store.tenants.touchToken).toHaveBeenCalledTimes(1);
@@ -239,6 +242,7 @@ describe('the webhook endpoint service', () => {
     previous_secret: null,
     previous_secret_until: null,
     failing_since: null,
+    api_version: '2026-11-29',
     created_at: NOW.toISOString(),
     ...over,
   });

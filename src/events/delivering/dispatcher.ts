@@ -8,6 +8,7 @@ import type { Clock } from '../../time.js';
 import { AttemptLog } from './attempt-log.js';
 import { sendDelivery, type SendResult } from './sender.js';
 import { signedHeaders } from './signing.js';
+import { eventAt } from '../../versions/events.js';
 
 /** A receiver's Retry-After is honoured up to this long. */
 const MAX_RETRY_AFTER_MS = 24 * 3_600_000;
@@ -149,13 +150,10 @@ export class WebhookDispatcher {
       if (endpoint.previous_secret && (endpoint.previous_secret_until ?? '') > sentAt.toISOString()) {
         secrets.push(endpoint.previous_secret);
       }
-      const headers = signedHeaders(
-        secrets,
-        delivery.eventId,
-        Math.floor(sentAt.getTime() / 1000),
-        delivery.body,
-      );
-      const result = await sendDelivery(endpoint.url, headers, delivery.body, this.config);
+      // at the endpoint's version, signed as sent: the same bytes at every attempt
+      const body = eventAt(delivery.body, endpoint.api_version, 'webhook');
+      const headers = signedHeaders(secrets, delivery.eventId, Math.floor(sentAt.getTime() / 1000), body);
+      const result = await sendDelivery(endpoint.url, headers, body, this.config);
       const now = this.clock.now();
       const { verdict, disable } = verdictOf(result, delivery.attempt, this.config.retryScheduleMs, now);
       const recorded = await this.log.record({

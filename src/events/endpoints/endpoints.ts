@@ -7,6 +7,7 @@ import { EVENT_TYPES } from '../../records/event.js';
 import type { EventType, Store, WebhookEndpointRow } from '../../store/types.js';
 import type { Clock } from '../../time.js';
 import { newSecret } from '../delivering/signing.js';
+import { NEWEST_VERSION } from '../../versions/registry.js';
 import { parseEndpointUrl, resolveAllowed, UrlNotAllowed } from '../delivering/url-policy.js';
 
 export type EndpointView = Schemas['WebhookEndpoint'];
@@ -27,6 +28,7 @@ export function endpointView(row: WebhookEndpointRow): EndpointView {
     status: row.status,
     description: row.description,
     created_at: row.created_at,
+    api_version: row.api_version as Schemas['ApiVersion'],
   };
 }
 
@@ -50,6 +52,8 @@ export class WebhookEndpoints {
   async create(
     tenantId: string,
     request: NewEndpoint,
+    /** The version of the request that creates it: its deliveries are rendered at it. */
+    apiVersion: string = NEWEST_VERSION,
     effect?: HeldKey,
   ): Promise<EndpointView & { secret: string }> {
     await this.checkUrl(request.url);
@@ -67,6 +71,7 @@ export class WebhookEndpoints {
       previous_secret_until: null,
       failing_since: null,
       created_at: this.clock.now().toISOString(),
+      api_version: apiVersion,
     };
     const created = await this.store.transaction(
       tenantId,

@@ -2,6 +2,7 @@ import { ERRORS } from '../../errors.js';
 import { type SweepPass, sweepInBatches } from '../../store/sweep.js';
 import type { EventType, Store } from '../../store/types.js';
 import type { Clock } from '../../time.js';
+import { newestEvent } from '../../versions/events.js';
 
 /**
  * The outbox as its readers see it: the events list, and the retention sweep. The writing itself happens in
@@ -17,7 +18,8 @@ export class Events {
   async list(tenantId: string, type: EventType | undefined, limit: number, startingAfter?: string) {
     const page = await this.store.events.list(tenantId, type, limit, startingAfter);
     if (!page) throw ERRORS.notFound('Event');
-    return page;
+    // the newest version's events: the request's version step takes them down to the caller's
+    return { items: page.items.map(newestEvent), lastId: page.lastId };
   }
 
   /**

@@ -5,6 +5,9 @@ import type { Logger } from '../../logger.js';
 import type { EventType, LogPosition, Store, StoredEvent } from '../../store/types.js';
 import { hashToken, tokenRefusal } from '../../tenants/tokens.js';
 import type { Clock } from '../../time.js';
+import type { ApiVersion } from '../../versions/change.js';
+import { eventAt } from '../../versions/events.js';
+import { NEWEST_VERSION } from '../../versions/registry.js';
 
 /** Events read per look at the store, and per page of a Last-Event-ID replay. */
 const BATCH = 500;
@@ -23,9 +26,12 @@ const ENDED_BECAUSE = {
   suspended: 'the tenant of this stream was suspended',
 } as const;
 
-/** One SSE message: the event's id, its type, and the event as the contract's Event on one data line. */
-export function sseMessage(event: Pick<StoredEvent, 'id' | 'type' | 'body'>): string {
-  return `id: ${event.id}\nevent: ${event.type}\ndata: ${event.body}\n\n`;
+/**
+ * One SSE message: the event's id, its type, and the event as the contract's Event at the stream's version
+ * on one data line.
+ */
+export function sseMessage(event: Pick<StoredEvent, 'id' | 'type' | 'body'>, version: ApiVersion): string {
+  return `id: ${event.id}\nevent: ${event.type}\ndata: ${eventAt(event.body, version, 'streamEvents')}\n\n`;
 }
 
 class Stream {
@@ -40,12 +46,14 @@ class Stream {
     /** Only events of this type, when set. */
     private readonly type: EventType | undefined,
     private readonly maxUnreadBytes: number,
+    /** The API version its events are rendered at: the request's that opened it. */
+    private readonly version: ApiVersion,
   ) {}
 
   send(event: StoredEvent): void {
     if (event.position <= this.sentUpTo) return;
     this.sentUpTo = event.position;
-    if (this.type === undefined || event.type === this.type) this.push(sseMessage(event));
+    if (this.type === undefined || event.type === this.type) this.push(sseMessage(event, this.version));
   }
 
   /** Closed by its client, or ended or closed by the hub: nothing more is written to it. */
@@ -121,6 +129,7 @@ export class EventStreams {
     lastEventId: string | undefined,
     type?: EventType,
     token?: string,
+    version: ApiVersion = NEWEST_VERSION,
   ): Promise<PassThrough> {
     const mine = this.opened.get(tenantId) ?? new Set<Stream>();
     if (mine.size >= this.config.maxStreamsPerTenant)
@@ -130,6 +139,7 @@ export class EventStreams {
       token === undefined ? undefined : hashToken(token),
       type,
       this.config.maxUnreadBytes,
+      version,
     );
     mine.add(stream);
     this.opened.set(tenantId, mine);

@@ -26,6 +26,7 @@ export const adminCreateTenant = authed(
         body.currency,
         body.price_per_point,
         adminOrigin(scope),
+        body.api_version,
       );
       return created({
         tenant: tenantView(made.tenant),

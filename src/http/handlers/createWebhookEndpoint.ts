@@ -11,6 +11,7 @@ export const createWebhookEndpoint = authed(
       finalConflicts: [],
     },
   },
-  async ({ body, services, principal, effect }) =>
-    created(await services.webhooks.create(principal.tenantId, body, effect)),
+  // the endpoint keeps the version it was made at: its deliveries are rendered at it
+  async ({ body, services, principal, effect, version }) =>
+    created(await services.webhooks.create(principal.tenantId, body, version, effect)),
 );

@@ -25,6 +25,7 @@ import { enableWebhookEndpoint } from './enableWebhookEndpoint.js';
 import { listWebhookDeliveries } from './listWebhookDeliveries.js';
 import { listEvents } from './listEvents.js';
 import { streamEvents } from './streamEvents.js';
+import { listApiVersions } from './listApiVersions.js';
 import { adminCreateTenant } from './adminCreateTenant.js';
 import { adminListTenants } from './adminListTenants.js';
 import { adminGetTenant } from './adminGetTenant.js';
@@ -66,6 +67,7 @@ export const handlers: Handlers = {
     listWebhookDeliveries,
     listEvents,
     streamEvents,
+    listApiVersions,
     // the platform's admin API, served on the admin listener only
     adminCreateTenant,
     adminListTenants,

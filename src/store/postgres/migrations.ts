@@ -458,4 +458,13 @@ export const migrations: PostgresMigration[] = [
       DROP TABLE ledger_daily;
     `,
   },
+  {
+    version: 14,
+    name: "dated API versions: each tenant's pinned version, and the version each webhook endpoint was made at",
+    sql: `
+      -- tenants and endpoints from before dated versions were built against the contract of 2026-11-29
+      ALTER TABLE tenants ADD COLUMN api_version text COLLATE "C" NOT NULL DEFAULT '2026-11-29';
+      ALTER TABLE webhook_endpoints ADD COLUMN api_version text COLLATE "C" NOT NULL DEFAULT '2026-11-29';
+    `,
+  },
 ];

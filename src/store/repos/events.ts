@@ -1,6 +1,4 @@
-import type { Schemas } from '../../contract.js';
-import type { EventType } from '../../records/event.js';
-import type { JsonText } from '../../records/json-text.js';
+import type { EventJson, EventType } from '../../records/event.js';
 
 /** The event log: the outbox of run and upload changes. Part of the storage layer's contract (../types.ts). */
 
@@ -18,7 +16,7 @@ export interface StoredEvent {
   tenant_id: string;
   type: EventType;
   created_at: string;
-  body: JsonText<Schemas['Event']>;
+  body: EventJson;
 }
 
 /**
@@ -39,7 +37,7 @@ export interface EventRepo {
     type: EventType | undefined,
     limit: number,
     startingAfter?: string,
-  ): Promise<{ items: JsonText<Schemas['Event']>[]; lastId: string | null } | undefined>;
+  ): Promise<{ items: EventJson[]; lastId: string | null } | undefined>;
   /** The event's place in the log, if the tenant has such an event. */
   positionOf(tenantId: string, eventId: string): Promise<LogPosition | undefined>;
   /** The log's end now: every event a reader can see is at or below it. */

@@ -55,7 +55,7 @@ export interface TenantChanges {
   /** Renames and reprices; the tenant as it is now, undefined when there is none. */
   update(
     tenantId: string,
-    changes: { name?: string; price_per_point?: number },
+    changes: { name?: string; price_per_point?: number; api_version?: string },
   ): Promise<TenantRow | undefined>;
   /** Suspends (a time) or resumes (null); the tenant as it is now, undefined when there is none. */
   setSuspended(tenantId: string, at: string | null): Promise<TenantRow | undefined>;

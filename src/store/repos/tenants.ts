@@ -8,6 +8,8 @@ export interface TenantRow {
   created_at: string;
   /** when the tenant was suspended; null while it is active */
   suspended_at: string | null;
+  /** the API version its requests without Open-Tenant-Version get (src/versions) */
+  api_version: string;
 }
 
 export interface UserRow {
@@ -38,6 +40,8 @@ export interface Principal {
   tokenId: string;
   /** the token's scopes as stored (space separated); null: every scope */
   scopes: string | null;
+  /** the tenant's pinned API version, read with the token; none for an admin token */
+  apiVersion?: string;
 }
 
 export interface TokenLookup extends Principal {

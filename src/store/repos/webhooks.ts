@@ -1,6 +1,4 @@
-import type { Schemas } from '../../contract.js';
-import type { EventType } from '../../records/event.js';
-import type { JsonText } from '../../records/json-text.js';
+import type { EventJson, EventType } from '../../records/event.js';
 
 /** Webhook endpoints, and the deliveries of events to them. Part of the storage layer's contract (../types.ts). */
 
@@ -21,6 +19,8 @@ export interface WebhookEndpointRow {
   /** The first failure since the last success; null while deliveries succeed. */
   failing_since: string | null;
   created_at: string;
+  /** The API version its deliveries are rendered at: its creating request's (src/versions). */
+  api_version: string;
 }
 
 /** A delivery a dispatcher holds under a lease: one event to one endpoint. */
@@ -28,7 +28,7 @@ export interface ClaimedDelivery {
   endpoint: WebhookEndpointRow;
   eventId: string;
   eventType: EventType;
-  body: JsonText<Schemas['Event']>;
+  body: EventJson;
   /** This attempt's number, from 1. */
   attempt: number;
 }

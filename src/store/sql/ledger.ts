@@ -33,79 +33,159 @@ function nextDayStart(day: string): string {
   return next.toISOString();
 }
 
+/** What a batch adds to one day's sums. */
+interface DayAddition {
+  tech: number;
+  ecosystem: number;
+  techCount: number;
+  ecosystemCount: number;
+}
+
+/** What a batch adds to one type's all-time total. */
+interface TypeAddition {
+  amount: number;
+  absAmount: number;
+  count: number;
+  latestAt: string;
+}
+
+/** Ascending by a text key: the one order every transaction takes the locks of a kind in. */
+function byKey<T>(map: Map<string, T>): [string, T][] {
+  return [...map].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** An entry's unique key as the ledger's indexes see it, for ordering its insertion. */
+function entryKey(entry: LedgerEntry): string {
+  return `${entry.tenant_id}/${entry.external_id === null ? `id:${entry.id}` : `external:${entry.external_id}`}`;
+}
+
+/** What a batch adds to one tenant's sums: by day and by type. */
+interface TenantAddition {
+  days: Map<string, DayAddition>;
+  types: Map<string, TypeAddition>;
+}
+
+function addEntry(to: TenantAddition, entry: LedgerEntry): void {
+  const dayKey = entry.occurred_at.slice(0, 10);
+  const day = to.days.get(dayKey) ?? { tech: 0, ecosystem: 0, techCount: 0, ecosystemCount: 0 };
+  if (entry.type === 'tech') {
+    day.tech += entry.amount;
+    day.techCount++;
+  } else {
+    day.ecosystem += entry.amount;
+    day.ecosystemCount++;
+  }
+  to.days.set(dayKey, day);
+  const type = to.types.get(entry.type) ?? { amount: 0, absAmount: 0, count: 0, latestAt: entry.occurred_at };
+  type.amount += entry.amount;
+  type.absAmount += Math.abs(entry.amount);
+  type.count++;
+  if (entry.occurred_at > type.latestAt) type.latestAt = entry.occurred_at;
+  to.types.set(entry.type, type);
+}
+
 /**
- * Inserts one ledger row and adds it to the daily and all-time sums, inside the caller's transaction
- * (a LedgerRangeError rolls it back); false when the row was there already (same id, external id or queue
- * entry).
+ * Inserts ledger rows and adds them to the daily and all-time sums, inside the caller's transaction (a
+ * LedgerRangeError rolls it back); returns how many were new (a row already there, by id, external id or
+ * queue entry, is skipped).
+ *
+ * Concurrent batches touch the same rows (an external id sent twice, a day, a type): each kind of row is
+ * locked in one global order (ledger rows by tenant and key, then days by tenant and day, then totals by
+ * tenant and type), and a batch's additions are summed first so that each day and total row is written
+ * once. Batches that met the same rows in different orders deadlocked on PostgreSQL (issue 69).
  */
+export async function writeLedgerEntries(
+  tx: SqlSession,
+  entries: readonly LedgerEntry[],
+  queueMessageId: string | null = null,
+): Promise<number> {
+  const ordered = [...entries].sort((a, b) => {
+    const [ka, kb] = [entryKey(a), entryKey(b)];
+    return ka < kb ? -1 : ka > kb ? 1 : 0;
+  });
+  const tenants = new Map<string, TenantAddition>();
+  let inserted = 0;
+  for (const entry of ordered) {
+    const added = await tx.run(
+      `INSERT INTO ledger (id, tenant_id, type, amount, currency, description, source, run_id, queue_message_id,
+         external_id, occurred_at, created_at, record, record_view)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ${TRANSACTION_VIEW_VERSION})
+       ON CONFLICT DO NOTHING`,
+      [
+        entry.id,
+        entry.tenant_id,
+        entry.type,
+        entry.amount,
+        entry.currency,
+        entry.description,
+        entry.source,
+        entry.run_id,
+        queueMessageId,
+        entry.external_id,
+        entry.occurred_at,
+        entry.created_at,
+        transactionJson(entry),
+      ],
+    );
+    if (added === 0) continue;
+    inserted++;
+    const tenant = tenants.get(entry.tenant_id) ?? { days: new Map(), types: new Map() };
+    addEntry(tenant, entry);
+    tenants.set(entry.tenant_id, tenant);
+  }
+  const byTenant = byKey(tenants);
+  for (const [tenantId, { days }] of byTenant) {
+    for (const [day, add] of byKey(days)) {
+      await tx.run(
+        `INSERT INTO ledger_days (tenant_id, day, tech, ecosystem, tech_count, ecosystem_count)
+         VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT (tenant_id, day) DO UPDATE SET tech = ledger_days.tech + excluded.tech,
+           ecosystem = ledger_days.ecosystem + excluded.ecosystem,
+           tech_count = ledger_days.tech_count + excluded.tech_count,
+           ecosystem_count = ledger_days.ecosystem_count + excluded.ecosystem_count`,
+        [tenantId, day, add.tech, add.ecosystem, add.techCount, add.ecosystemCount],
+      );
+    }
+  }
+  for (const [tenantId, { types }] of byTenant) {
+    for (const [type, add] of byKey(types)) {
+      await tx.run(
+        `INSERT INTO ledger_totals (tenant_id, type, amount, abs_amount, tx_count, latest_at)
+         VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT (tenant_id, type) DO UPDATE SET amount = ledger_totals.amount + excluded.amount,
+           abs_amount = ledger_totals.abs_amount + excluded.abs_amount,
+           tx_count = ledger_totals.tx_count + excluded.tx_count,
+           latest_at = CASE WHEN ledger_totals.latest_at IS NULL OR excluded.latest_at > ledger_totals.latest_at
+             THEN excluded.latest_at ELSE ledger_totals.latest_at END`,
+        [tenantId, type, add.amount, add.absAmount, add.count, add.latestAt],
+      );
+    }
+    // this batch's types' rows as just written (locked by this transaction), any other's as committed;
+    // the sum of |amount| only grows, so one check after the batch refuses what a check per entry refused
+    const range = await tx.get<{ total: number }>(
+      'SELECT COALESCE(SUM(abs_amount), 0) AS total FROM ledger_totals WHERE tenant_id = ?',
+      [tenantId],
+    );
+    // every sum the API shows is at most the sum of |amount|: past 2^53 - 1 a total would lose precision
+    if ((range?.total ?? 0) > Number.MAX_SAFE_INTEGER) throw new LedgerRangeError(tenantId);
+  }
+  return inserted;
+}
+
+/** One ledger row (a run's booking), as `writeLedgerEntries`; false when it was there already. */
 export async function writeLedger(
   tx: SqlSession,
   entry: LedgerEntry,
   queueMessageId: string | null = null,
 ): Promise<boolean> {
-  const inserted = await tx.run(
-    `INSERT INTO ledger (id, tenant_id, type, amount, currency, description, source, run_id, queue_message_id,
-       external_id, occurred_at, created_at, record, record_view)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ${TRANSACTION_VIEW_VERSION})
-     ON CONFLICT DO NOTHING`,
-    [
-      entry.id,
-      entry.tenant_id,
-      entry.type,
-      entry.amount,
-      entry.currency,
-      entry.description,
-      entry.source,
-      entry.run_id,
-      queueMessageId,
-      entry.external_id,
-      entry.occurred_at,
-      entry.created_at,
-      transactionJson(entry),
-    ],
-  );
-  if (inserted === 0) return false;
-  const tech = entry.type === 'tech';
-  await tx.run(
-    `INSERT INTO ledger_days (tenant_id, day, tech, ecosystem, tech_count, ecosystem_count)
-     VALUES (?, ?, ?, ?, ?, ?)
-     ON CONFLICT (tenant_id, day) DO UPDATE SET tech = ledger_days.tech + excluded.tech,
-       ecosystem = ledger_days.ecosystem + excluded.ecosystem,
-       tech_count = ledger_days.tech_count + excluded.tech_count,
-       ecosystem_count = ledger_days.ecosystem_count + excluded.ecosystem_count`,
-    [
-      entry.tenant_id,
-      entry.occurred_at.slice(0, 10),
-      tech ? entry.amount : 0,
-      tech ? 0 : entry.amount,
-      tech ? 1 : 0,
-      tech ? 0 : 1,
-    ],
-  );
-  await tx.run(
-    `INSERT INTO ledger_totals (tenant_id, type, amount, abs_amount, tx_count, latest_at) VALUES (?, ?, ?, ?, 1, ?)
-     ON CONFLICT (tenant_id, type) DO UPDATE SET amount = ledger_totals.amount + excluded.amount,
-       abs_amount = ledger_totals.abs_amount + excluded.abs_amount, tx_count = ledger_totals.tx_count + 1,
-       latest_at = CASE WHEN ledger_totals.latest_at IS NULL OR excluded.latest_at > ledger_totals.latest_at
-         THEN excluded.latest_at ELSE ledger_totals.latest_at END`,
-    [entry.tenant_id, entry.type, entry.amount, Math.abs(entry.amount), entry.occurred_at],
-  );
-  // this type's row as just written (locked by this transaction), the other's as committed
-  const range = await tx.get<{ total: number }>(
-    'SELECT COALESCE(SUM(abs_amount), 0) AS total FROM ledger_totals WHERE tenant_id = ?',
-    [entry.tenant_id],
-  );
-  // every sum the API shows is at most the sum of |amount|: past 2^53 - 1 a total would lose precision
-  if ((range?.total ?? 0) > Number.MAX_SAFE_INTEGER) throw new LedgerRangeError(entry.tenant_id);
-  return true;
+  return (await writeLedgerEntries(tx, [entry], queueMessageId)) === 1;
 }
 
 export function sqlLedger(sql: SqlDialect): LedgerRepo {
   return {
     async append(entries) {
       return sql.transaction(async (tx) => {
-        let inserted = 0;
-        for (const entry of entries) if (await writeLedger(tx, entry)) inserted++;
+        const inserted = await writeLedgerEntries(tx, entries);
         return { inserted, skipped: entries.length - inserted };
       });
     },

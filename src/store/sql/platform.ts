@@ -11,7 +11,7 @@ import type {
 } from '../types.js';
 import { type SqlDialect, type SqlSession, TEXT } from './dialect.js';
 import { recordEffect } from './idempotency.js';
-import { writeLedger } from './ledger.js';
+import { writeLedgerEntries } from './ledger.js';
 import { insertTenant, insertToken, TENANT, TOKEN } from './tenants.js';
 import type { Transact, WorkSession } from './unit-of-work.js';
 
@@ -36,6 +36,14 @@ function tenantChanges(tx: WorkSession, tokensChanged: TokensChanged): TenantCha
           changes.price_per_point,
           tenantId,
         ]);
+      if (changes.api_version !== undefined) {
+        const changed = await tx.run('UPDATE tenants SET api_version = ? WHERE id = ?', [
+          changes.api_version,
+          tenantId,
+        ]);
+        // a token lookup carries the pin: PostgreSQL's token caches forget theirs
+        if (changed > 0) await tokensChanged(tx, tenantId);
+      }
       return tenant(tenantId);
     },
     async setSuspended(tenantId, at) {
@@ -101,8 +109,7 @@ export function sqlPlatform(sql: SqlDialect, transact: Transact, tokensChanged: 
             return token && { token, revoked: changed > 0 };
           },
           async appendLedger(entries) {
-            let inserted = 0;
-            for (const entry of entries) if (await writeLedger(tx, entry)) inserted++;
+            const inserted = await writeLedgerEntries(tx, entries);
             return { inserted, skipped: entries.length - inserted };
           },
           recordEffect: (resourceId) => recordEffect(tx, heldKey, resourceId),

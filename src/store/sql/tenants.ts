@@ -1,7 +1,7 @@
 import type { TenantRepo, TenantRow, TokenLookup, TokenRow, UserRow } from '../types.js';
 import type { SqlDialect, SqlSession, SqlValue } from './dialect.js';
 
-export const TENANT = 'id, name, currency, price_per_point, created_at, suspended_at';
+export const TENANT = 'id, name, currency, price_per_point, created_at, suspended_at, api_version';
 export const TOKEN =
   'id, tenant_id, user_id, name, prefix, created_at, last_used_at, expires_at, revoked_at, scopes';
 
@@ -35,9 +35,17 @@ export async function insertTenant(
   tokenHash: string,
 ): Promise<void> {
   await tx.run(
-    `INSERT INTO tenants (id, name, currency, price_per_point, created_at, suspended_at)
-       VALUES (?, ?, ?, ?, ?, ?)`,
-    [tenant.id, tenant.name, tenant.currency, tenant.price_per_point, tenant.created_at, tenant.suspended_at],
+    `INSERT INTO tenants (id, name, currency, price_per_point, created_at, suspended_at, api_version)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    [
+      tenant.id,
+      tenant.name,
+      tenant.currency,
+      tenant.price_per_point,
+      tenant.created_at,
+      tenant.suspended_at,
+      tenant.api_version,
+    ],
   );
   await tx.run('INSERT INTO users (id, tenant_id, name, created_at) VALUES (?, ?, ?, ?)', [
     user.id,
@@ -73,11 +81,13 @@ export function sqlTenants(sql: SqlDialect): TenantRepo {
     },
     async lookupToken(tokenHash) {
       return sql.get<TokenLookup>(
-        // the tenant's suspension as a subquery, not a join: SQLite answers this in a third of the join's
-        // time (8 against 20 us found, 6 against 15 us for an unknown token), and every request pays it
+        // the tenant's suspension and pinned version as subqueries, not a join: SQLite answers this in a third
+        // of the join's time (8 against 20 us found, 6 against 15 us for an unknown token), and every request
+        // pays it
         `SELECT k.id AS "tokenId", k.tenant_id AS "tenantId", k.user_id AS "userId", k.expires_at AS "expiresAt",
            k.revoked_at AS "revokedAt", k.last_used_at AS "lastUsedAt", k.scopes,
-           (SELECT t.suspended_at FROM tenants t WHERE t.id = k.tenant_id) AS "tenantSuspendedAt"
+           (SELECT t.suspended_at FROM tenants t WHERE t.id = k.tenant_id) AS "tenantSuspendedAt",
+           (SELECT t.api_version FROM tenants t WHERE t.id = k.tenant_id) AS "apiVersion"
          FROM api_tokens k WHERE k.token_hash = ?`,
         [tokenHash],
       );

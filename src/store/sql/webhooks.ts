@@ -28,7 +28,7 @@ export function toEndpoint(row: EndpointRecord | undefined): WebhookEndpointRow 
 }
 
 export const ENDPOINT_COLUMNS = `id, tenant_id, url, events, description, status, secret, previous_secret,
-  previous_secret_until, failing_since, created_at`;
+  previous_secret_until, failing_since, created_at, api_version`;
 
 /** A delivery's columns, with its event's and its endpoint's, as both engines' claims select them. */
 export interface DeliveryRecord extends EndpointRecord {
@@ -130,7 +130,7 @@ export function sqlWebhookChanges(sql: SqlDialect, tx: WorkSession, tenantId: st
       );
       if (counted!.n >= max) return 'over_limit';
       await tx.run(
-        `INSERT INTO webhook_endpoints (${ENDPOINT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO webhook_endpoints (${ENDPOINT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         [
           endpoint.id,
           endpoint.tenant_id,
@@ -143,6 +143,7 @@ export function sqlWebhookChanges(sql: SqlDialect, tx: WorkSession, tenantId: st
           endpoint.previous_secret_until,
           endpoint.failing_since,
           endpoint.created_at,
+          endpoint.api_version,
         ],
       );
       return 'created';

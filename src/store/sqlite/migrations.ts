@@ -645,4 +645,13 @@ export const migrations: Migration[] = [
       CREATE INDEX run_blocks_target ON run_blocks(tenant_id, target, block, n);
     `,
   },
+  {
+    version: 24,
+    name: "dated API versions: each tenant's pinned version, and the version each webhook endpoint was made at",
+    sql: `
+      -- tenants and endpoints from before dated versions were built against the contract of 2026-11-29
+      ALTER TABLE tenants ADD COLUMN api_version TEXT NOT NULL DEFAULT '2026-11-29';
+      ALTER TABLE webhook_endpoints ADD COLUMN api_version TEXT NOT NULL DEFAULT '2026-11-29';
+    `,
+  },
 ];
