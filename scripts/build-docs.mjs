@@ -4,10 +4,26 @@
 // (dist/openapi.admin.yaml, dist/docs/admin.html) with only what that listener serves. Both references carry
 // Redoc inside them (`--inlineBundle`): offline, and in a deployment that cannot reach a CDN, a reference
 // that loads its script from the internet shows no operation at all.
+//
+// Beside the public reference: the changelog (dist/docs/changelog.html), rendered from the version registry
+// (src/versions/registry.ts) by src/http/docs-pages.ts, and the reference of every supported version
+// (dist/docs/v/<version>.html) from the newest contract taken down to it (`contractAt`). The registry is
+// read from its TypeScript source through tsx: the docs are built side by side with dist/src
+// (scripts/build-if-stale.mjs), so the compiled registry may not exist yet, or be the previous build's.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { tsImport } from 'tsx/esm/api';
+
+const { VERSIONS, VERSION_CHANGES, SUPPORTED_VERSIONS, NEWEST_VERSION, contractAt } = await tsImport(
+  '../src/versions/registry.ts',
+  import.meta.url,
+);
+const { changelogPage, changelogPath, versionReferencePath } = await tsImport(
+  '../src/http/docs-pages.ts',
+  import.meta.url,
+);
 
 const cli = ['node_modules/@redocly/cli/bin/cli.js'];
 const options = {
@@ -38,6 +54,53 @@ const ADMIN_INTRODUCTION =
   "(`ADMIN_PORT`, bound to `ADMIN_HOST`), with admin tokens (`adminAuth`). The tenants' operations " +
   "(`/api/open/*`) are served on the public listener only; its reference is that listener's `/docs`. " +
   'What follows holds for both listeners.';
+
+/**
+ * Where the tenants' reference says which version it is and where the others are: the sidebar gets a
+ * section of its own. Absolute links: Redoc renders them in the page it is served as (`/docs`, `/docs/v/...`).
+ */
+function versionsSection(version) {
+  const others = SUPPORTED_VERSIONS.filter((v) => v !== version);
+  const lines = [
+    '## Changelog and other versions',
+    `This reference is version \`${version}\`${version === NEWEST_VERSION ? ', the newest' : ''}; its contract is ` +
+      `[/openapi.yaml?version=${version}](/openapi.yaml?version=${version}). ` +
+      'What changed from one version to the next, and why: [the changelog](/docs/changelog).',
+  ];
+  if (others.length > 0) {
+    lines.push(
+      `The reference of ${others.length === 1 ? 'the other supported version' : 'every other supported version'}: ` +
+        others.map((v) => `[${v}](${v === NEWEST_VERSION ? '/docs' : `/docs/v/${v}`})`).join(', ') +
+        '.',
+    );
+  }
+  return lines.join('\n\n');
+}
+
+/** An older version's reference says so first, and how to reach the newest (Redoc shows the version by the title). */
+function atVersion(served, version) {
+  served.info.version = version;
+  if (version === NEWEST_VERSION) return served;
+  const notice =
+    `> This is the reference of version \`${version}\`, which an integration pinned to it keeps. The newest ` +
+    `version is \`${NEWEST_VERSION}\`: [its reference](/docs), and [the changelog](/docs/changelog) says ` +
+    'what changed.';
+  served.info.description = `${notice}\n\n${served.info.description ?? ''}`;
+  return served;
+}
+
+/** operationId to `GET /api/open/events`, for the changelog. */
+function operationNames(contract) {
+  const names = {};
+  for (const [route, item] of Object.entries(contract.paths)) {
+    for (const [method, operation] of Object.entries(item)) {
+      if (typeof operation === 'object' && operation?.operationId) {
+        names[operation.operationId] = `${method.toUpperCase()} ${route}`;
+      }
+    }
+  }
+  return names;
+}
 
 /** The operations a listener serves: each audience's own, and those with no audience (health, readiness). */
 function servedTo(contract, audience) {
@@ -78,14 +141,32 @@ try {
   const full = path.join(work, 'full.json');
   redocly('bundle', 'openapi.yaml', '--ext', 'json', '-o', full);
   const contract = JSON.parse(readFileSync(full, 'utf8'));
+  // the newest version's reference is the public listener's own (`/docs`); older ones are built apart
+  const older = SUPPORTED_VERSIONS.filter((version) => version !== NEWEST_VERSION);
   const listeners = [
     { audience: 'tenant', contract: 'dist/openapi.public.yaml', docs: 'dist/docs/index.html' },
     { audience: 'admin', contract: 'dist/openapi.admin.yaml', docs: 'dist/docs/admin.html' },
+    ...older.map((version) => ({
+      audience: 'tenant',
+      version,
+      // the listener serves an older version's contract from the newest (`/openapi.yaml?version=`)
+      contract: path.join(work, `public-${version}.yaml`),
+      docs: path.relative(process.cwd(), versionReferencePath(version)),
+    })),
   ];
+  mkdirSync('dist/docs/v', { recursive: true });
   // one after the other: the machine these run on is small, and each step needs the one before
   for (const listener of listeners) {
-    const served = servedTo(contract, listener.audience);
-    const json = path.join(work, `${listener.audience}.json`);
+    const version = listener.version ?? NEWEST_VERSION;
+    let served = servedTo(
+      listener.version ? contractAt(contract, listener.version) : contract,
+      listener.audience,
+    );
+    if (listener.audience === 'tenant') {
+      served = atVersion(served, version);
+      served.info.description = `${served.info.description ?? ''}\n\n${versionsSection(version)}`;
+    }
+    const json = path.join(work, `${listener.audience}-${version}.json`);
     writeFileSync(json, JSON.stringify(served));
     redocly('bundle', json, '--remove-unused-components', '--ext', 'yaml', '-o', listener.contract);
     redocly(
@@ -93,11 +174,21 @@ try {
       listener.contract,
       '--inlineBundle',
       '--title',
-      served.info.title,
+      listener.version ? `${served.info.title} ${listener.version}` : served.info.title,
       '--output',
       listener.docs,
     );
   }
+  copyFileSync('dist/docs/index.html', versionReferencePath(NEWEST_VERSION));
+  writeFileSync(
+    changelogPath(),
+    changelogPage({
+      title: contract.info.title,
+      versions: VERSIONS,
+      changes: VERSION_CHANGES,
+      operations: operationNames(contract),
+    }),
+  );
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

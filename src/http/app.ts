@@ -29,6 +29,7 @@ import {
   RecentlyValidTokens,
 } from './rate-limit.js';
 import { sendError } from './render.js';
+import { docsPages } from './docs-pages.js';
 import { type AppState, Stages, type Step } from './state.js';
 import type { ContractDocument } from '../versions/change.js';
 import { contractAt, NEWEST_VERSION, supportedVersion, versionRefusal } from '../versions/registry.js';
@@ -200,6 +201,8 @@ export async function createApp(services: Services, audience: Audience = 'tenant
   if (audience === 'tenant') app.use(answeredVersion);
   app.use(errorBoundary(services));
   app.use(publicRoutes(audience).routes());
+  // the changelog and each supported version's reference (scripts/build-docs.mjs), beside the tenants' /docs
+  if (audience === 'tenant') app.use(docsPages().routes());
   app.use(limitAnonymous(limiters.addresses));
   // everything else, the API and unknown paths alike, is the contract's: its 404 and 405 are the envelope
   const validTokens = new RecentlyValidTokens();

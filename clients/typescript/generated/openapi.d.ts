@@ -480,7 +480,8 @@ export interface paths {
          * List events
          * @description The tenant's events, newest first, kept for `EVENT_RETENTION_DAYS` (30). Cursor paged: `next_cursor`
          *     is the page's last event when more follow; `starting_after=<next_cursor>` gives the next page. There
-         *     is no `total` (counting a month of events would cost more than the page).
+         *     is no `total` (counting a month of events would cost more than the page). Each event is rendered at
+         *     the request's version (see "Versioning": since `2026-12-01` its object is under `data.object`).
          */
         get: operations["listEvents"];
         put?: never;
@@ -501,7 +502,7 @@ export interface paths {
         /**
          * A live stream of events (Server-Sent Events)
          * @description `text/event-stream`: each event is sent as `id: <event id>`, `event: <type>` and `data: <the Event as
-         *     one line of JSON>`, then a blank line; a comment line (`: heartbeat`) is sent every
+         *     one line of JSON, at the request's version>`, then a blank line; a comment line (`: heartbeat`) is sent every
          *     `EVENT_STREAM_HEARTBEAT_MS` (15,000) so that proxies keep an idle stream open. The stream opens with
          *     `retry: 1000`. A client that reconnects with `Last-Event-ID` first gets every retained event after
          *     that one in log order, then the live ones, without duplicates; an id that is not a retained event of
@@ -519,6 +520,28 @@ export interface paths {
          *     `tenant_suspended`.
          */
         get: operations["streamEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/open/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The API versions, the tenant's pinned one, and what each changed
+         * @description Every released version, oldest first, with its status and the changes it made (the changelog), the
+         *     newest, the version the tenant is pinned to (what a request without `Open-Tenant-Version` gets) and
+         *     the version this answer was rendered at. Any valid token may call it: it needs no scope.
+         */
+        get: operations["listApiVersions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -760,6 +783,33 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * @description A released API version, the date it was released (see "Versioning").
+         * @enum {string}
+         */
+        ApiVersion: "2026-11-29" | "2026-12-01";
+        ApiVersionInfo: {
+            version: components["schemas"]["ApiVersion"];
+            /**
+             * @description `newest`: what a tenant created now is pinned to; `supported`: still served; `retired`: answers 400 `unsupported_version`.
+             * @enum {string}
+             */
+            status: "newest" | "supported" | "retired";
+            /** @description What the version changed from the one before it (the changelog); empty for the first. */
+            changes: string[];
+        };
+        ApiVersions: {
+            /** @description Every released version, oldest first. */
+            versions: components["schemas"]["ApiVersionInfo"][];
+            newest: components["schemas"]["ApiVersion"];
+            /** @description The tenant's pinned version: what a request without `Open-Tenant-Version` gets. */
+            pinned: components["schemas"]["ApiVersion"];
+            /** @description The version this request was answered at. */
+            current: components["schemas"]["ApiVersion"];
+        };
+        ApiVersionsResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["ApiVersions"];
+        };
         AdminLedgerEntry: {
             /** @description The entry's id in the feeding system; booked once per tenant. */
             external_id: string;
@@ -844,10 +894,17 @@ export interface components {
             currency: string;
             /** @default 10 */
             price_per_point: components["schemas"]["PricePerPoint"];
+            /** @description The version to pin the tenant to; the newest when not given. */
+            api_version?: components["schemas"]["ApiVersion"];
         };
         AdminUpdateTenantRequest: {
             name?: components["schemas"]["TenantName"];
             price_per_point?: components["schemas"]["PricePerPoint"];
+            /**
+             * @description Moves the tenant's pin: its requests without `Open-Tenant-Version` get this version from now on
+             *     (its webhook endpoints keep theirs).
+             */
+            api_version?: components["schemas"]["ApiVersion"];
         };
         AdminIssueTokenRequest: {
             /** @description A label for people; tokens are told apart by `token_id`. */
@@ -870,6 +927,8 @@ export interface components {
             created_at: components["schemas"]["UtcTime"];
             /** Format: date-time */
             suspended_at: string | null;
+            /** @description The tenant's pinned API version: what its requests without `Open-Tenant-Version` get. */
+            api_version: components["schemas"]["ApiVersion"];
         };
         AdminToken: {
             /** Format: uuid */
@@ -923,9 +982,10 @@ export interface components {
             target_id: string;
             /** @description The admin API request that made the change (its `X-Request-Id`). */
             request_id: string | null;
-            /** @description What changed (names, prices, scopes, expiry); never a secret. */
+            /** @description What changed (names, prices, pinned API versions, scopes, expiry); never a secret. */
             detail: {
                 name?: string;
+                api_version?: components["schemas"]["ApiVersion"];
                 currency?: string;
                 price_per_point?: components["schemas"]["PricePerPoint"];
                 scopes?: components["schemas"]["TokenScope"][];
@@ -994,6 +1054,7 @@ export interface components {
         /**
          * @description Stable machine-readable name of a failure. Each response of each operation lists the codes it can carry.
          *     - `bad_request`: The request is not valid HTTP (refused by the HTTP parser).
+         *     - `unsupported_version`: `Open-Tenant-Version` (or `/openapi.yaml?version=`) names no supported version: unknown, retired, later than the newest, or not a `YYYY-MM-DD` date. The message names the supported ones.
          *     - `headers_too_large`: The request headers are larger than 16 KiB.
          *     - `request_timeout`: The request, or a body that stopped sending, did not arrive in time.
          *     - `not_authenticated`: No bearer token was sent.
@@ -1033,7 +1094,7 @@ export interface components {
          *     - `internal_error`: A failure of the server, logged with the request id.
          * @enum {string}
          */
-        ErrorCode: "bad_request" | "headers_too_large" | "request_timeout" | "not_authenticated" | "invalid_token" | "token_expired" | "insufficient_scope" | "tenant_suspended" | "not_found" | "method_not_allowed" | "unsupported_media_type" | "payload_too_large" | "validation_error" | "body_unreadable" | "idempotency_key_reused" | "idempotency_key_in_use" | "tenant_name_taken" | "rate_limited" | "upload_completed" | "upload_expired" | "upload_incomplete" | "size_mismatch" | "part_size_mismatch" | "checksum_mismatch" | "too_many_pages" | "invalid_pdf" | "too_many_pending_uploads" | "pending_upload_bytes_exceeded" | "too_many_concurrent_parts" | "too_many_queued_runs" | "run_not_finished" | "run_finished" | "webhook_url_not_allowed" | "too_many_webhook_endpoints" | "too_many_streams" | "busy" | "unavailable" | "internal_error";
+        ErrorCode: "bad_request" | "unsupported_version" | "headers_too_large" | "request_timeout" | "not_authenticated" | "invalid_token" | "token_expired" | "insufficient_scope" | "tenant_suspended" | "not_found" | "method_not_allowed" | "unsupported_media_type" | "payload_too_large" | "validation_error" | "body_unreadable" | "idempotency_key_reused" | "idempotency_key_in_use" | "tenant_name_taken" | "rate_limited" | "upload_completed" | "upload_expired" | "upload_incomplete" | "size_mismatch" | "part_size_mismatch" | "checksum_mismatch" | "too_many_pages" | "invalid_pdf" | "too_many_pending_uploads" | "pending_upload_bytes_exceeded" | "too_many_concurrent_parts" | "too_many_queued_runs" | "run_not_finished" | "run_finished" | "webhook_url_not_allowed" | "too_many_webhook_endpoints" | "too_many_streams" | "busy" | "unavailable" | "internal_error";
         ErrorEnvelope: {
             /**
              * Format: int32
@@ -2014,8 +2075,16 @@ export interface components {
             id: string;
             type: components["schemas"]["EventType"];
             created_at: components["schemas"]["UtcTime"];
+            data: components["schemas"]["EventData"];
+        };
+        /**
+         * @description What the event is about, in one place whatever its type (since `2026-12-01`; earlier versions carry
+         *     the object itself as `data`): a generic consumer finds the object under `data.object`, and `data` has
+         *     room for more about the change beside it.
+         */
+        EventData: {
             /** @description The run (for `run.*`) or the upload (for `upload.completed`) as `GET` returned it at that moment. */
-            data: components["schemas"]["Run"] | components["schemas"]["Upload"];
+            object: components["schemas"]["Run"] | components["schemas"]["Upload"];
         };
         EventListResponse: components["schemas"]["SuccessEnvelope"] & {
             data: components["schemas"]["Event"][];
@@ -2050,6 +2119,11 @@ export interface components {
             status: "enabled" | "disabled";
             description: string | null;
             created_at: components["schemas"]["UtcTime"];
+            /**
+             * @description The version its deliveries are rendered at: the version of the request that created it (see
+             *     "Versioning"). Endpoints registered before dated versions have `2026-11-29`.
+             */
+            api_version: components["schemas"]["ApiVersion"];
         };
         WebhookEndpointWithSecret: {
             /** Format: uuid */
@@ -2064,6 +2138,11 @@ export interface components {
             status: "enabled" | "disabled";
             description: string | null;
             created_at: components["schemas"]["UtcTime"];
+            /**
+             * @description The version its deliveries are rendered at: the version of the request that created it (see
+             *     "Versioning"). Endpoints registered before dated versions have `2026-11-29`.
+             */
+            api_version: components["schemas"]["ApiVersion"];
             /**
              * @description `whsec_` + base64 of 32 random bytes: the Standard Webhooks signing secret. Shown only when the
              *     endpoint is created and when its secret is rotated.
@@ -2111,6 +2190,34 @@ export interface components {
     };
     responses: {
         /**
+         * @description `Open-Tenant-Version` names no supported version (`unsupported_version`); the message names the
+         *     supported ones.
+         */
+        UnsupportedVersion: {
+            headers: {
+                "Open-Tenant-Version": components["headers"]["OpenTenantVersion"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": 400,
+                 *       "message": "Unsupported API version \"2025-01-01\": the supported versions are 2026-11-29, 2026-12-01",
+                 *       "error": "unsupported_version",
+                 *       "data": null,
+                 *       "timestamp": 1795340000000,
+                 *       "request_id": "5f0c6c1e-2b7d-4a55-8f50-3c8e7f9d1a22"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorEnvelope"] & {
+                    /** @enum {string} */
+                    error?: "unsupported_version";
+                };
+            };
+        };
+        /**
          * @description The request is refused; `error` says why:
          *     - `validation_error`: The request does not match the contract: `detail[]` says where and why.
          *     - `body_unreadable`: The request body could not be read.
@@ -2118,6 +2225,7 @@ export interface components {
          */
         AdminRequestRefused: {
             headers: {
+                "Open-Tenant-Version": components["headers"]["OpenTenantVersion"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -2136,6 +2244,7 @@ export interface components {
          */
         AdminTenantConflict: {
             headers: {
+                "Open-Tenant-Version": components["headers"]["OpenTenantVersion"];
                 "Retry-After": components["headers"]["RetryAfterWhenKeyInUse"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -2154,6 +2263,7 @@ export interface components {
          */
         RateLimited: {
             headers: {
+                "Open-Tenant-Version": components["headers"]["OpenTenantVersion"];
                 "Retry-After": components["headers"]["RetryAfter"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -2183,6 +2293,7 @@ export interface components {
          */
         TooManyStreams: {
             headers: {
+                "Open-Tenant-Version": components["headers"]["OpenTenantVersion"];
                 "Retry-After": components["headers"]["RetryAfter"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -2201,6 +2312,7 @@ export interface components {
          */
         IdempotencyKeyInUse: {
             headers: {
+                "Open-Tenant-Version": components["headers"]["OpenTenantVersion"];
                 "Retry-After": components["headers"]["RetryAfter"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -2221,6 +2333,7 @@ export interface components {
          */
         Forbidden: {
             headers: {
+                "Open-Tenant-Version": components["headers"]["OpenTenantVersion"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 /**
@@ -2253,6 +2366,7 @@ export interface components {
          */
         Unauthorized: {
             headers: {
+                "Open-Tenant-Version": components["headers"]["OpenTenantVersion"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 /** @example Bearer */
@@ -2279,6 +2393,7 @@ export interface components {
         /** @description No such object for this tenant (another tenant's object included), or no such route. */
         NotFound: {
             headers: {
+                "Open-Tenant-Version": components["headers"]["OpenTenantVersion"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -2303,6 +2418,7 @@ export interface components {
         /** @description The declared or sent size is over the limit. */
         PayloadTooLarge: {
             headers: {
+                "Open-Tenant-Version": components["headers"]["OpenTenantVersion"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -2317,6 +2433,7 @@ export interface components {
         /** @description The request's Content-Type is not one the operation takes. */
         UnsupportedMediaType: {
             headers: {
+                "Open-Tenant-Version": components["headers"]["OpenTenantVersion"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -2334,6 +2451,7 @@ export interface components {
          */
         ValidationFailed: {
             headers: {
+                "Open-Tenant-Version": components["headers"]["OpenTenantVersion"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -2372,6 +2490,7 @@ export interface components {
          */
         TooManyQueuedRuns: {
             headers: {
+                "Open-Tenant-Version": components["headers"]["OpenTenantVersion"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 /** @description Seconds to wait before retrying. */
@@ -2404,6 +2523,7 @@ export interface components {
          */
         TooManyPendingUploads: {
             headers: {
+                "Open-Tenant-Version": components["headers"]["OpenTenantVersion"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 /** @description Seconds to wait before retrying. */
@@ -2424,6 +2544,7 @@ export interface components {
          */
         TooManyConcurrentParts: {
             headers: {
+                "Open-Tenant-Version": components["headers"]["OpenTenantVersion"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 /** @description Seconds to wait before retrying. */
@@ -2445,6 +2566,7 @@ export interface components {
          */
         Busy: {
             headers: {
+                "Open-Tenant-Version": components["headers"]["OpenTenantVersion"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 /** @description Seconds to wait before retrying. */
@@ -2464,6 +2586,7 @@ export interface components {
          */
         BodyIdle: {
             headers: {
+                "Open-Tenant-Version": components["headers"]["OpenTenantVersion"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -2486,6 +2609,7 @@ export interface components {
          */
         StoreUnavailable: {
             headers: {
+                "Open-Tenant-Version": components["headers"]["OpenTenantVersion"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 /** @description Seconds to wait before retrying. */
@@ -2512,6 +2636,7 @@ export interface components {
         /** @description An unexpected failure; the `request_id` finds it in the logs. */
         InternalError: {
             headers: {
+                "Open-Tenant-Version": components["headers"]["OpenTenantVersion"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -2541,6 +2666,7 @@ export interface components {
          */
         AbortUploadConflict: {
             headers: {
+                "Open-Tenant-Version": components["headers"]["OpenTenantVersion"];
                 "Retry-After": components["headers"]["RetryAfterWhenKeyInUse"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -2560,6 +2686,7 @@ export interface components {
          */
         CancelRunConflict: {
             headers: {
+                "Open-Tenant-Version": components["headers"]["OpenTenantVersion"];
                 "Retry-After": components["headers"]["RetryAfterWhenKeyInUse"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -2579,6 +2706,7 @@ export interface components {
          */
         CancelRunRefused: {
             headers: {
+                "Open-Tenant-Version": components["headers"]["OpenTenantVersion"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -2599,6 +2727,7 @@ export interface components {
          */
         CompleteUploadConflict: {
             headers: {
+                "Open-Tenant-Version": components["headers"]["OpenTenantVersion"];
                 "Retry-After": components["headers"]["RetryAfterWhenKeyInUse"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -2622,6 +2751,7 @@ export interface components {
          */
         CompleteUploadRefused: {
             headers: {
+                "Open-Tenant-Version": components["headers"]["OpenTenantVersion"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -2641,6 +2771,7 @@ export interface components {
          */
         CreateRunRefused: {
             headers: {
+                "Open-Tenant-Version": components["headers"]["OpenTenantVersion"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -2660,6 +2791,7 @@ export interface components {
          */
         CreateUploadRefused: {
             headers: {
+                "Open-Tenant-Version": components["headers"]["OpenTenantVersion"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -2678,6 +2810,7 @@ export interface components {
          */
         CreateWebhookEndpointConflict: {
             headers: {
+                "Open-Tenant-Version": components["headers"]["OpenTenantVersion"];
                 "Retry-After": components["headers"]["RetryAfterWhenKeyInUse"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -2699,6 +2832,7 @@ export interface components {
          */
         CreateWebhookEndpointRefused: {
             headers: {
+                "Open-Tenant-Version": components["headers"]["OpenTenantVersion"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -2717,6 +2851,7 @@ export interface components {
          */
         EnableWebhookEndpointRefused: {
             headers: {
+                "Open-Tenant-Version": components["headers"]["OpenTenantVersion"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -2735,6 +2870,7 @@ export interface components {
          */
         RerunRunConflict: {
             headers: {
+                "Open-Tenant-Version": components["headers"]["OpenTenantVersion"];
                 "Retry-After": components["headers"]["RetryAfterWhenKeyInUse"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -2754,6 +2890,7 @@ export interface components {
          */
         RerunRunRefused: {
             headers: {
+                "Open-Tenant-Version": components["headers"]["OpenTenantVersion"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -2772,6 +2909,7 @@ export interface components {
          */
         RotateWebhookSecretRefused: {
             headers: {
+                "Open-Tenant-Version": components["headers"]["OpenTenantVersion"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -2790,6 +2928,7 @@ export interface components {
          */
         UploadPartConflict: {
             headers: {
+                "Open-Tenant-Version": components["headers"]["OpenTenantVersion"];
                 "Retry-After": components["headers"]["RetryAfterWhenKeyInUse"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -2811,6 +2950,7 @@ export interface components {
          */
         UploadPartRefused: {
             headers: {
+                "Open-Tenant-Version": components["headers"]["OpenTenantVersion"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -2824,6 +2964,11 @@ export interface components {
         };
     };
     parameters: {
+        /**
+         * @description The API version to answer at (see "Versioning"); without it, the tenant's pinned version. Unknown,
+         *     retired, future or malformed versions are 400 `unsupported_version`.
+         */
+        OpenTenantVersion: string;
         TenantId: string;
         TokenId: string;
         AdminLimit: number;
@@ -2841,6 +2986,8 @@ export interface components {
     };
     requestBodies: never;
     headers: {
+        /** @description The API version the answer was rendered at (see "Versioning"). */
+        OpenTenantVersion: components["schemas"]["ApiVersion"];
         /**
          * @description The caller's bucket now (IETF draft-ietf-httpapi-ratelimit-headers): `r` requests may still be sent at
          *     once, and the bucket is full again in `t` seconds. The name is the policy's: `default` for a tenant's
@@ -2936,7 +3083,13 @@ export interface operations {
     getRevenueDashboard: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The API version to answer at (see "Versioning"); without it, the tenant's pinned version. Unknown,
+                 *     retired, future or malformed versions are 400 `unsupported_version`.
+                 */
+                "Open-Tenant-Version"?: components["parameters"]["OpenTenantVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2945,6 +3098,7 @@ export interface operations {
             /** @description The dashboard. */
             200: {
                 headers: {
+                    "Open-Tenant-Version": components["headers"]["OpenTenantVersion"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -2953,6 +3107,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardResponse"];
                 };
             };
+            400: components["responses"]["UnsupportedVersion"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
@@ -2978,7 +3133,13 @@ export interface operations {
                  */
                 end_date?: string;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The API version to answer at (see "Versioning"); without it, the tenant's pinned version. Unknown,
+                 *     retired, future or malformed versions are 400 `unsupported_version`.
+                 */
+                "Open-Tenant-Version"?: components["parameters"]["OpenTenantVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2987,6 +3148,7 @@ export interface operations {
             /** @description One page of transactions. */
             200: {
                 headers: {
+                    "Open-Tenant-Version": components["headers"]["OpenTenantVersion"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -2995,6 +3157,7 @@ export interface operations {
                     "application/json": components["schemas"]["TransactionListResponse"];
                 };
             };
+            400: components["responses"]["UnsupportedVersion"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             422: components["responses"]["ValidationFailed"];
@@ -3016,7 +3179,13 @@ export interface operations {
                  */
                 starting_after?: string;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The API version to answer at (see "Versioning"); without it, the tenant's pinned version. Unknown,
+                 *     retired, future or malformed versions are 400 `unsupported_version`.
+                 */
+                "Open-Tenant-Version"?: components["parameters"]["OpenTenantVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3025,6 +3194,7 @@ export interface operations {
             /** @description One page of pending uploads. */
             200: {
                 headers: {
+                    "Open-Tenant-Version": components["headers"]["OpenTenantVersion"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -3033,6 +3203,7 @@ export interface operations {
                     "application/json": components["schemas"]["UploadListResponse"];
                 };
             };
+            400: components["responses"]["UnsupportedVersion"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -3046,6 +3217,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description The API version to answer at (see "Versioning"); without it, the tenant's pinned version. Unknown,
+                 *     retired, future or malformed versions are 400 `unsupported_version`.
+                 */
+                "Open-Tenant-Version"?: components["parameters"]["OpenTenantVersion"];
                 /**
                  * @description Makes a retry of this POST safe: the same key with the same request replays the first answer instead
                  *     of executing again (see "Retries and rate limits"). 1 to 255 printable ASCII characters; a UUID is a
@@ -3073,6 +3249,7 @@ export interface operations {
             /** @description The upload was started. */
             201: {
                 headers: {
+                    "Open-Tenant-Version": components["headers"]["OpenTenantVersion"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
@@ -3082,6 +3259,7 @@ export interface operations {
                     "application/json": components["schemas"]["UploadResponse"];
                 };
             };
+            400: components["responses"]["UnsupportedVersion"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             409: components["responses"]["IdempotencyKeyInUse"];
@@ -3097,6 +3275,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description The API version to answer at (see "Versioning"); without it, the tenant's pinned version. Unknown,
+                 *     retired, future or malformed versions are 400 `unsupported_version`.
+                 */
+                "Open-Tenant-Version"?: components["parameters"]["OpenTenantVersion"];
                 /**
                  * @description Makes a retry of this POST safe: the same key with the same request replays the first answer instead
                  *     of executing again (see "Retries and rate limits"). 1 to 255 printable ASCII characters; a UUID is a
@@ -3122,6 +3305,7 @@ export interface operations {
             /** @description The stored file. */
             200: {
                 headers: {
+                    "Open-Tenant-Version": components["headers"]["OpenTenantVersion"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
@@ -3131,6 +3315,7 @@ export interface operations {
                     "application/json": components["schemas"]["CompletedUploadResponse"];
                 };
             };
+            400: components["responses"]["UnsupportedVersion"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -3146,7 +3331,13 @@ export interface operations {
     getUpload: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The API version to answer at (see "Versioning"); without it, the tenant's pinned version. Unknown,
+                 *     retired, future or malformed versions are 400 `unsupported_version`.
+                 */
+                "Open-Tenant-Version"?: components["parameters"]["OpenTenantVersion"];
+            };
             path: {
                 upload_id: components["parameters"]["UploadId"];
             };
@@ -3157,6 +3348,7 @@ export interface operations {
             /** @description The upload. */
             200: {
                 headers: {
+                    "Open-Tenant-Version": components["headers"]["OpenTenantVersion"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -3165,6 +3357,7 @@ export interface operations {
                     "application/json": components["schemas"]["UploadResponse"];
                 };
             };
+            400: components["responses"]["UnsupportedVersion"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -3177,7 +3370,13 @@ export interface operations {
     abortUpload: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The API version to answer at (see "Versioning"); without it, the tenant's pinned version. Unknown,
+                 *     retired, future or malformed versions are 400 `unsupported_version`.
+                 */
+                "Open-Tenant-Version"?: components["parameters"]["OpenTenantVersion"];
+            };
             path: {
                 upload_id: components["parameters"]["UploadId"];
             };
@@ -3188,6 +3387,7 @@ export interface operations {
             /** @description The upload was aborted and its parts deleted. */
             200: {
                 headers: {
+                    "Open-Tenant-Version": components["headers"]["OpenTenantVersion"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -3196,6 +3396,7 @@ export interface operations {
                     "application/json": components["schemas"]["AbortedUploadResponse"];
                 };
             };
+            400: components["responses"]["UnsupportedVersion"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -3209,7 +3410,13 @@ export interface operations {
     uploadPart: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The API version to answer at (see "Versioning"); without it, the tenant's pinned version. Unknown,
+                 *     retired, future or malformed versions are 400 `unsupported_version`.
+                 */
+                "Open-Tenant-Version"?: components["parameters"]["OpenTenantVersion"];
+            };
             path: {
                 upload_id: components["parameters"]["UploadId"];
                 /** @description 1-based part number, at most the upload's `part_count` (never more than 10,000). */
@@ -3227,6 +3434,7 @@ export interface operations {
             /** @description The part was stored. */
             200: {
                 headers: {
+                    "Open-Tenant-Version": components["headers"]["OpenTenantVersion"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -3235,6 +3443,7 @@ export interface operations {
                     "application/json": components["schemas"]["UploadPartResponse"];
                 };
             };
+            400: components["responses"]["UnsupportedVersion"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -3251,7 +3460,13 @@ export interface operations {
     getFile: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The API version to answer at (see "Versioning"); without it, the tenant's pinned version. Unknown,
+                 *     retired, future or malformed versions are 400 `unsupported_version`.
+                 */
+                "Open-Tenant-Version"?: components["parameters"]["OpenTenantVersion"];
+            };
             path: {
                 file_id: string;
             };
@@ -3262,6 +3477,7 @@ export interface operations {
             /** @description The file. */
             200: {
                 headers: {
+                    "Open-Tenant-Version": components["headers"]["OpenTenantVersion"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -3270,6 +3486,7 @@ export interface operations {
                     "application/json": components["schemas"]["FileResponse"];
                 };
             };
+            400: components["responses"]["UnsupportedVersion"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -3300,7 +3517,13 @@ export interface operations {
                  */
                 starting_after?: string;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The API version to answer at (see "Versioning"); without it, the tenant's pinned version. Unknown,
+                 *     retired, future or malformed versions are 400 `unsupported_version`.
+                 */
+                "Open-Tenant-Version"?: components["parameters"]["OpenTenantVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3309,6 +3532,7 @@ export interface operations {
             /** @description One page of runs. */
             200: {
                 headers: {
+                    "Open-Tenant-Version": components["headers"]["OpenTenantVersion"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -3317,6 +3541,7 @@ export interface operations {
                     "application/json": components["schemas"]["RunListResponse"];
                 };
             };
+            400: components["responses"]["UnsupportedVersion"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -3330,6 +3555,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description The API version to answer at (see "Versioning"); without it, the tenant's pinned version. Unknown,
+                 *     retired, future or malformed versions are 400 `unsupported_version`.
+                 */
+                "Open-Tenant-Version"?: components["parameters"]["OpenTenantVersion"];
                 /**
                  * @description Makes a retry of this POST safe: the same key with the same request replays the first answer instead
                  *     of executing again (see "Retries and rate limits"). 1 to 255 printable ASCII characters; a UUID is a
@@ -3356,6 +3586,7 @@ export interface operations {
             /** @description The run was created and queued. */
             201: {
                 headers: {
+                    "Open-Tenant-Version": components["headers"]["OpenTenantVersion"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
@@ -3365,6 +3596,7 @@ export interface operations {
                     "application/json": components["schemas"]["RunResponse"];
                 };
             };
+            400: components["responses"]["UnsupportedVersion"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -3380,7 +3612,13 @@ export interface operations {
     getRun: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The API version to answer at (see "Versioning"); without it, the tenant's pinned version. Unknown,
+                 *     retired, future or malformed versions are 400 `unsupported_version`.
+                 */
+                "Open-Tenant-Version"?: components["parameters"]["OpenTenantVersion"];
+            };
             path: {
                 run_id: components["parameters"]["RunId"];
             };
@@ -3391,6 +3629,7 @@ export interface operations {
             /** @description The run. */
             200: {
                 headers: {
+                    "Open-Tenant-Version": components["headers"]["OpenTenantVersion"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -3399,6 +3638,7 @@ export interface operations {
                     "application/json": components["schemas"]["RunResponse"];
                 };
             };
+            400: components["responses"]["UnsupportedVersion"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -3412,6 +3652,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description The API version to answer at (see "Versioning"); without it, the tenant's pinned version. Unknown,
+                 *     retired, future or malformed versions are 400 `unsupported_version`.
+                 */
+                "Open-Tenant-Version"?: components["parameters"]["OpenTenantVersion"];
                 /**
                  * @description Makes a retry of this POST safe: the same key with the same request replays the first answer instead
                  *     of executing again (see "Retries and rate limits"). 1 to 255 printable ASCII characters; a UUID is a
@@ -3430,6 +3675,7 @@ export interface operations {
             /** @description The run, queued again. */
             200: {
                 headers: {
+                    "Open-Tenant-Version": components["headers"]["OpenTenantVersion"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
@@ -3439,6 +3685,7 @@ export interface operations {
                     "application/json": components["schemas"]["RunResponse"];
                 };
             };
+            400: components["responses"]["UnsupportedVersion"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -3453,6 +3700,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description The API version to answer at (see "Versioning"); without it, the tenant's pinned version. Unknown,
+                 *     retired, future or malformed versions are 400 `unsupported_version`.
+                 */
+                "Open-Tenant-Version"?: components["parameters"]["OpenTenantVersion"];
                 /**
                  * @description Makes a retry of this POST safe: the same key with the same request replays the first answer instead
                  *     of executing again (see "Retries and rate limits"). 1 to 255 printable ASCII characters; a UUID is a
@@ -3471,6 +3723,7 @@ export interface operations {
             /** @description The run, cancelled. */
             200: {
                 headers: {
+                    "Open-Tenant-Version": components["headers"]["OpenTenantVersion"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
@@ -3480,6 +3733,7 @@ export interface operations {
                     "application/json": components["schemas"]["RunResponse"];
                 };
             };
+            400: components["responses"]["UnsupportedVersion"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -3493,7 +3747,13 @@ export interface operations {
     downloadRunFile: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The API version to answer at (see "Versioning"); without it, the tenant's pinned version. Unknown,
+                 *     retired, future or malformed versions are 400 `unsupported_version`.
+                 */
+                "Open-Tenant-Version"?: components["parameters"]["OpenTenantVersion"];
+            };
             path: {
                 run_id: components["parameters"]["RunId"];
                 name: "report.json" | "report.html" | "text.txt" | "pages.json";
@@ -3505,6 +3765,7 @@ export interface operations {
             /** @description The file's bytes. */
             200: {
                 headers: {
+                    "Open-Tenant-Version": components["headers"]["OpenTenantVersion"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -3515,6 +3776,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
+            400: components["responses"]["UnsupportedVersion"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -3527,7 +3789,13 @@ export interface operations {
     listWebhookEndpoints: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The API version to answer at (see "Versioning"); without it, the tenant's pinned version. Unknown,
+                 *     retired, future or malformed versions are 400 `unsupported_version`.
+                 */
+                "Open-Tenant-Version"?: components["parameters"]["OpenTenantVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3536,6 +3804,7 @@ export interface operations {
             /** @description The endpoints, without their secrets. */
             200: {
                 headers: {
+                    "Open-Tenant-Version": components["headers"]["OpenTenantVersion"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -3544,6 +3813,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpointListResponse"];
                 };
             };
+            400: components["responses"]["UnsupportedVersion"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
@@ -3555,6 +3825,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description The API version to answer at (see "Versioning"); without it, the tenant's pinned version. Unknown,
+                 *     retired, future or malformed versions are 400 `unsupported_version`.
+                 */
+                "Open-Tenant-Version"?: components["parameters"]["OpenTenantVersion"];
                 /**
                  * @description Makes a retry of this POST safe: the same key with the same request replays the first answer instead
                  *     of executing again (see "Retries and rate limits"). 1 to 255 printable ASCII characters; a UUID is a
@@ -3584,6 +3859,7 @@ export interface operations {
             /** @description The endpoint, with its secret. */
             201: {
                 headers: {
+                    "Open-Tenant-Version": components["headers"]["OpenTenantVersion"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
@@ -3593,6 +3869,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpointSecretResponse"];
                 };
             };
+            400: components["responses"]["UnsupportedVersion"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             409: components["responses"]["CreateWebhookEndpointConflict"];
@@ -3607,7 +3884,13 @@ export interface operations {
     getWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The API version to answer at (see "Versioning"); without it, the tenant's pinned version. Unknown,
+                 *     retired, future or malformed versions are 400 `unsupported_version`.
+                 */
+                "Open-Tenant-Version"?: components["parameters"]["OpenTenantVersion"];
+            };
             path: {
                 endpoint_id: components["parameters"]["EndpointId"];
             };
@@ -3618,6 +3901,7 @@ export interface operations {
             /** @description The endpoint, without its secret. */
             200: {
                 headers: {
+                    "Open-Tenant-Version": components["headers"]["OpenTenantVersion"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -3626,6 +3910,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpointResponse"];
                 };
             };
+            400: components["responses"]["UnsupportedVersion"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -3638,7 +3923,13 @@ export interface operations {
     deleteWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The API version to answer at (see "Versioning"); without it, the tenant's pinned version. Unknown,
+                 *     retired, future or malformed versions are 400 `unsupported_version`.
+                 */
+                "Open-Tenant-Version"?: components["parameters"]["OpenTenantVersion"];
+            };
             path: {
                 endpoint_id: components["parameters"]["EndpointId"];
             };
@@ -3649,6 +3940,7 @@ export interface operations {
             /** @description The endpoint was deleted. */
             200: {
                 headers: {
+                    "Open-Tenant-Version": components["headers"]["OpenTenantVersion"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -3657,6 +3949,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeletedWebhookEndpointResponse"];
                 };
             };
+            400: components["responses"]["UnsupportedVersion"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -3670,6 +3963,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description The API version to answer at (see "Versioning"); without it, the tenant's pinned version. Unknown,
+                 *     retired, future or malformed versions are 400 `unsupported_version`.
+                 */
+                "Open-Tenant-Version"?: components["parameters"]["OpenTenantVersion"];
                 /**
                  * @description Makes a retry of this POST safe: the same key with the same request replays the first answer instead
                  *     of executing again (see "Retries and rate limits"). 1 to 255 printable ASCII characters; a UUID is a
@@ -3688,6 +3986,7 @@ export interface operations {
             /** @description The endpoint, with its new secret. */
             200: {
                 headers: {
+                    "Open-Tenant-Version": components["headers"]["OpenTenantVersion"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
@@ -3697,6 +3996,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpointSecretResponse"];
                 };
             };
+            400: components["responses"]["UnsupportedVersion"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -3711,6 +4011,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description The API version to answer at (see "Versioning"); without it, the tenant's pinned version. Unknown,
+                 *     retired, future or malformed versions are 400 `unsupported_version`.
+                 */
+                "Open-Tenant-Version"?: components["parameters"]["OpenTenantVersion"];
                 /**
                  * @description Makes a retry of this POST safe: the same key with the same request replays the first answer instead
                  *     of executing again (see "Retries and rate limits"). 1 to 255 printable ASCII characters; a UUID is a
@@ -3729,6 +4034,7 @@ export interface operations {
             /** @description The endpoint, enabled. */
             200: {
                 headers: {
+                    "Open-Tenant-Version": components["headers"]["OpenTenantVersion"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
@@ -3738,6 +4044,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpointResponse"];
                 };
             };
+            400: components["responses"]["UnsupportedVersion"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -3753,7 +4060,13 @@ export interface operations {
             query?: {
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The API version to answer at (see "Versioning"); without it, the tenant's pinned version. Unknown,
+                 *     retired, future or malformed versions are 400 `unsupported_version`.
+                 */
+                "Open-Tenant-Version"?: components["parameters"]["OpenTenantVersion"];
+            };
             path: {
                 endpoint_id: components["parameters"]["EndpointId"];
             };
@@ -3764,6 +4077,7 @@ export interface operations {
             /** @description The attempts. */
             200: {
                 headers: {
+                    "Open-Tenant-Version": components["headers"]["OpenTenantVersion"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -3772,6 +4086,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeliveryAttemptListResponse"];
                 };
             };
+            400: components["responses"]["UnsupportedVersion"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -3790,7 +4105,13 @@ export interface operations {
                 /** @description An event id (a previous page's `next_cursor`). An unknown or expired id, or another tenant's, is 404. */
                 starting_after?: string;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The API version to answer at (see "Versioning"); without it, the tenant's pinned version. Unknown,
+                 *     retired, future or malformed versions are 400 `unsupported_version`.
+                 */
+                "Open-Tenant-Version"?: components["parameters"]["OpenTenantVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3799,6 +4120,7 @@ export interface operations {
             /** @description One page of events. */
             200: {
                 headers: {
+                    "Open-Tenant-Version": components["headers"]["OpenTenantVersion"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -3807,6 +4129,7 @@ export interface operations {
                     "application/json": components["schemas"]["EventListResponse"];
                 };
             };
+            400: components["responses"]["UnsupportedVersion"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -3823,6 +4146,11 @@ export interface operations {
                 type?: components["schemas"]["EventType"];
             };
             header?: {
+                /**
+                 * @description The API version to answer at (see "Versioning"); without it, the tenant's pinned version. Unknown,
+                 *     retired, future or malformed versions are 400 `unsupported_version`.
+                 */
+                "Open-Tenant-Version"?: components["parameters"]["OpenTenantVersion"];
                 /** @description The id of the last event received; the stream resumes after it. */
                 "Last-Event-ID"?: string;
             };
@@ -3834,6 +4162,7 @@ export interface operations {
             /** @description The stream; it ends only when the client or the server closes it. */
             200: {
                 headers: {
+                    "Open-Tenant-Version": components["headers"]["OpenTenantVersion"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -3847,10 +4176,72 @@ export interface operations {
                     "text/event-stream": string;
                 };
             };
+            400: components["responses"]["UnsupportedVersion"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyStreams"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    listApiVersions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The API version to answer at (see "Versioning"); without it, the tenant's pinned version. Unknown,
+                 *     retired, future or malformed versions are 400 `unsupported_version`.
+                 */
+                "Open-Tenant-Version"?: components["parameters"]["OpenTenantVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The versions. */
+            200: {
+                headers: {
+                    "Open-Tenant-Version": components["headers"]["OpenTenantVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 0,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "versions": [
+                     *           {
+                     *             "version": "2026-11-29",
+                     *             "status": "supported",
+                     *             "changes": []
+                     *           },
+                     *           {
+                     *             "version": "2026-12-01",
+                     *             "status": "newest",
+                     *             "changes": [
+                     *               "An event carries its object under `data.object` ..."
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "newest": "2026-12-01",
+                     *         "pinned": "2026-11-29",
+                     *         "current": "2026-11-29"
+                     *       },
+                     *       "timestamp": 1795340000000
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiVersionsResponse"];
+                };
+            };
+            400: components["responses"]["UnsupportedVersion"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StoreUnavailable"];
         };

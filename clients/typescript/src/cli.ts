@@ -3,6 +3,7 @@ import { Command, type CommanderError, InvalidArgumentError, Option } from 'comm
 import {
   type AdminTenant,
   type AdminToken,
+  type AdminUpdateTenantInput,
   type AdminUsage,
   type AuditEvent,
   createAdminClient,
@@ -10,6 +11,7 @@ import {
   type TokenScope,
 } from './admin-client.js';
 import {
+  type ApiVersions,
   createClient,
   type OpenTenantClient,
   type PreflightReport,
@@ -24,6 +26,7 @@ import { IntegrityError, OtaError } from './errors.js';
 import { formatMoney } from './money.js';
 import type { RetryNotice } from './retry.js';
 import { ProgressLine, table } from './terminal.js';
+import { API_VERSION, CLIENT_VERSION } from '../generated/version.js';
 
 /**
  * `ota`: the Open Tenant API from a shell. Reads OTA_URL and OTA_TOKEN (or --url/--token); `ota admin`, the
@@ -34,6 +37,7 @@ import { ProgressLine, table } from './terminal.js';
 interface Global {
   url?: string;
   token?: string;
+  apiVersion?: string;
   adminUrl?: string;
   adminToken?: string;
   json?: boolean;
@@ -98,13 +102,20 @@ const tokenId = idArgument('a token id', 'ota admin tokens list TENANT_ID');
 const TARGETS = ['pdf-preflight', 'pdf-text', 'pdf-print', 'pdf-archive', 'pdf-accessibility'] as const;
 type Target = (typeof TARGETS)[number];
 
+/** The version ota sends: --api-version, else OTA_API_VERSION, else the one it was generated from. */
+const versionSent = (global: Global): string =>
+  global.apiVersion ?? (process.env.OTA_API_VERSION || API_VERSION);
+
 function clientOf(command: Command): { client: OpenTenantClient; json: boolean } {
   const global = command.optsWithGlobals<Global>();
   const url = global.url ?? process.env.OTA_URL;
   const token = global.token ?? process.env.OTA_TOKEN;
   if (!url) throw new UsageError('no server: set OTA_URL or pass --url');
   if (!token) throw new UsageError('no token: set OTA_TOKEN or pass --token');
-  return { client: createClient({ baseUrl: url, token, onRetry: sayRetry }), json: global.json === true };
+  return {
+    client: createClient({ baseUrl: url, token, apiVersion: versionSent(global), onRetry: sayRetry }),
+    json: global.json === true,
+  };
 }
 
 function adminClientOf(command: Command): { admin: OpenTenantAdminClient; json: boolean } {
@@ -275,13 +286,78 @@ function nonNegativeInt(value: string): number {
   return n;
 }
 
+/** What `ota --version` and `ota version` say: this ota, and the API version its requests are sent at. */
+const VERSION_LINE = `ota ${CLIENT_VERSION} (API version ${API_VERSION})`;
+
+function versionRows(versions: ApiVersions, speaks: string): string {
+  return table(
+    [...versions.versions].reverse().map((v) => ({
+      version: v.version,
+      status: v.status,
+      // what a request gets: ota's own version (sent on every request), the tenant's pin without it
+      notes: [v.version === speaks ? 'ota sends it' : '', v.version === versions.pinned ? 'pinned' : '']
+        .filter(Boolean)
+        .join(', '),
+      changes: v.changes.length,
+    })),
+    [
+      ['version', 'VERSION'],
+      ['status', 'STATUS'],
+      ['changes', 'CHANGES'],
+      ['notes', ''],
+    ],
+  );
+}
+
 export function buildProgram(): Command {
   const program = new Command('ota')
     .description('The Open Tenant API from the command line')
     .option('--url <url>', 'the server (default: $OTA_URL)')
     .option('--token <token>', 'a tenant API token (default: $OTA_TOKEN)')
+    .option(
+      '--api-version <date>',
+      `the API version to send as Open-Tenant-Version (default: $OTA_API_VERSION, else ${API_VERSION}, ` +
+        'the one this ota was generated from)',
+    )
     .option('--json', 'print exactly one JSON document on stdout')
+    .version(VERSION_LINE, '-V, --version', "print ota's version and the API version it speaks")
     .exitOverride();
+
+  program
+    .command('version')
+    .description("ota's version and the API version it sends (Open-Tenant-Version); asks no server")
+    .action((_options: object, command: Command) => {
+      const global = command.optsWithGlobals<Global>();
+      const apiVersion = versionSent(global);
+      if (global.json === true) {
+        return printJson({
+          client_version: CLIENT_VERSION,
+          api_version: apiVersion,
+          generated_from: API_VERSION,
+        });
+      }
+      out(`ota ${CLIENT_VERSION}`);
+      out(
+        `API version ${apiVersion}${apiVersion === API_VERSION ? ' (the one this ota was generated from)' : ` (chosen; this ota was generated from ${API_VERSION})`}`,
+      );
+    });
+
+  program
+    .command('versions')
+    .description("the server's API versions, the tenant's pinned one, and the one ota sends")
+    .action(async (_options: object, command: Command) => {
+      const { client, json } = clientOf(command);
+      const versions = await client.versions();
+      if (json) return printJson(versions);
+      out(versionRows(versions, client.apiVersion));
+      out(
+        `\nota sends ${client.apiVersion}; the tenant is pinned to ${versions.pinned} (what a request without ` +
+          `Open-Tenant-Version gets); the newest is ${versions.newest}`,
+      );
+      for (const v of [...versions.versions].reverse()) {
+        for (const change of v.changes) out(`\n${v.version}: ${change}`);
+      }
+    });
 
   program
     .command('upload')
@@ -587,7 +663,7 @@ export function buildProgram(): Command {
             id: e.id,
             type: e.type,
             at: e.created_at,
-            object: 'upload_id' in e.data ? e.data.upload_id : e.data.id,
+            object: 'upload_id' in e.data.object ? e.data.object.upload_id : e.data.object.id,
           })),
           [
             ['at', 'CREATED'],
@@ -712,6 +788,7 @@ function tenantRows(list: AdminTenant[]): string {
       ['price_per_point', 'PRICE/POINT'],
       ['state', 'STATE'],
       ['created_at', 'CREATED'],
+      ['api_version', 'API VERSION'],
     ],
     ['price_per_point'],
   );
@@ -784,7 +861,7 @@ function addAdminCommands(program: Command): void {
 
   const tenants = admin
     .command('tenants')
-    .description('tenants: create, list, get, rename, set-price, suspend, resume');
+    .description('tenants: create, list, get, rename, set-price, pin, suspend, resume');
   tenants
     .command('create')
     .description("create a tenant and its first token (every scope); prints the token's secret once")
@@ -864,6 +941,23 @@ function addAdminCommands(program: Command): void {
     .action(async (tenantId: string, options: { pricePerPoint: number }, command: Command) => {
       const { admin: client, json } = adminClientOf(command);
       const tenant = await client.updateTenant(tenantId, { price_per_point: options.pricePerPoint });
+      if (json) return printJson(tenant);
+      out(tenantRows([tenant]));
+    });
+  tenants
+    .command('pin')
+    .description(
+      'pin a tenant to an API version: what its requests without Open-Tenant-Version get from now on ' +
+        '(a request that names its version, and a webhook endpoint, keep theirs)',
+    )
+    .argument('<tenant_id>', '', tenantId)
+    .argument('<version>', 'a supported version, YYYY-MM-DD (ota versions lists them)')
+    .action(async (tenantId: string, version: string, _options: object, command: Command) => {
+      const { admin: client, json } = adminClientOf(command);
+      const tenant = await client.updateTenant(tenantId, {
+        // the server says which versions it supports (422 otherwise); ota's list may be older
+        api_version: version as AdminUpdateTenantInput['api_version'],
+      });
       if (json) return printJson(tenant);
       out(tenantRows([tenant]));
     });
@@ -1008,7 +1102,7 @@ const EVENT_TYPE_SET: Record<EventType, true> = {
 const EVENT_TYPES = Object.keys(EVENT_TYPE_SET) as EventType[];
 
 function describeEvent(event: Event): string {
-  const data = event.data as {
+  const data = event.data.object as {
     id?: string;
     status?: string;
     progress?: number;
@@ -1073,6 +1167,12 @@ export async function main(argv: string[]): Promise<number> {
     }
     const usage = error instanceof UsageError || (code?.startsWith('commander.') ?? false);
     const usageLine = (error as { usage?: string }).usage;
+    // a version this server does not serve: say which one ota sent and how to choose another
+    const versionHint =
+      error instanceof OtaError && error.error === 'unsupported_version'
+        ? `ota sent Open-Tenant-Version ${versionSent(program.opts<Global>())}; choose another with --api-version or OTA_API_VERSION ` +
+          '(ota versions lists what the server supports), or use an ota generated from its contract'
+        : undefined;
     const message =
       error instanceof OtaError
         ? error.describe()
@@ -1088,11 +1188,14 @@ export async function main(argv: string[]): Promise<number> {
               message: error.message,
               request_id: error.request_id,
               detail: error.detail,
+              ...(versionHint ? { api_version: versionSent(program.opts<Global>()), hint: versionHint } : {}),
             }
           : { error: usage ? 'usage' : 'failed', message, ...(usageLine ? { usage: usageLine } : {}) };
       process.stdout.write(`${JSON.stringify(body)}\n`);
     } else {
-      process.stderr.write(`error: ${message}\n${usageLine ? `usage: ${usageLine}\n` : ''}`);
+      process.stderr.write(
+        `error: ${message}\n${usageLine ? `usage: ${usageLine}\n` : ''}${versionHint ? `hint: ${versionHint}\n` : ''}`,
+      );
     }
     return usage ? 2 : 1;
   }

@@ -10,6 +10,7 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { backoffMs, RETRY_STATUSES, parseRateLimit, retryAfterMs, sleep } from './retry.js';
 import { ApiTransport, type TransportOptions, unwrap } from './transport.js';
+import { API_VERSION } from '../generated/version.js';
 
 export type Schemas = components['schemas'];
 export type Run = Schemas['Run'];
@@ -34,7 +35,17 @@ export type EventListQuery = NonNullable<operations['listEvents']['parameters'][
 export interface ClientOptions extends TransportOptions {
   /** A tenant API token (`ota_...`). */
   token: string;
+  /**
+   * The API version to speak, sent as `Open-Tenant-Version` on every request: by default API_VERSION, the
+   * version this client was generated from, whose answers its types describe. Another version's answers
+   * may not be what the types say; a version the server does not support is 400 `unsupported_version`.
+   */
+  apiVersion?: string;
 }
+
+/** The versions a server supports and the one the tenant is pinned to (`GET /api/open/versions`). */
+export type ApiVersions =
+  operations['listApiVersions']['responses'][200]['content']['application/json']['data'];
 
 export interface UploadProgress {
   sentBytes: number;
@@ -73,7 +84,7 @@ const FINISHED: RunStatus[] = ['succeeded', 'failed', 'cancelled'];
 /** PUTs bytes as they are (no copy) and collects the (small) answer. */
 function putBytes(
   url: URL,
-  token: string,
+  headers: Record<string, string>,
   bytes: Buffer,
   signal?: AbortSignal,
 ): Promise<{ status: number; headers: Headers; body: string }> {
@@ -85,7 +96,7 @@ function putBytes(
         method: 'PUT',
         signal,
         headers: {
-          authorization: `Bearer ${token}`,
+          ...headers,
           'content-type': 'application/pdf',
           'content-length': String(bytes.length),
         },
@@ -151,8 +162,23 @@ async function partReader(source: string | { stream: Readable }): Promise<PartRe
  * waiting for runs, diagnosing a file in one call, and iterators over every page of a list.
  */
 export class OpenTenantClient extends ApiTransport {
+  /** The version every request is sent at (`Open-Tenant-Version`): `apiVersion`, else API_VERSION. */
+  readonly apiVersion: string;
+
   constructor(options: ClientOptions) {
-    super(options);
+    const apiVersion = options.apiVersion ?? API_VERSION;
+    super(options, { 'open-tenant-version': apiVersion });
+    this.apiVersion = apiVersion;
+  }
+
+  /** The headers every request carries: the token and the version. */
+  private get requestHeaders(): Record<string, string> {
+    return { authorization: `Bearer ${this.options.token}`, 'open-tenant-version': this.apiVersion };
+  }
+
+  /** The versions the server supports, its newest, and the one this tenant is pinned to. */
+  async versions(): Promise<ApiVersions> {
+    return unwrap(await this.api.GET('/api/open/versions')).data;
   }
 
   async dashboard(): Promise<Dashboard> {
@@ -255,7 +281,7 @@ export class OpenTenantClient extends ApiTransport {
             });
             for await (const event of events) {
               if (!event.type.startsWith('run.')) continue;
-              const run = event.data as Run;
+              const run = event.data.object as Run;
               if (run.id === runId && FINISHED.includes(run.status)) return run;
             }
           } catch {
@@ -300,12 +326,16 @@ export class OpenTenantClient extends ApiTransport {
    * connection; ends when `signal` aborts.
    */
   eventStream(options: StreamOptions = {}): AsyncGenerator<Event> {
-    return eventStream(this.options.baseUrl, this.options.token, this.options.fetch ?? fetch, options);
+    return eventStream(this.options.baseUrl, this.requestHeaders, this.options.fetch ?? fetch, options);
   }
 
   /** Webhook endpoints, and `verify` for receivers. */
   readonly webhooks = {
-    /** Checks a delivery's Standard Webhooks signature against the endpoint's secret; returns its event. */
+    /**
+     * Checks a delivery's Standard Webhooks signature against the endpoint's secret; returns its event. A
+     * delivery is rendered at its endpoint's version, the one of the request that created it: `Event` (its
+     * object under `data.object`) for an endpoint this client's `webhooks.add` created.
+     */
     verify: (secret: string, headers: Parameters<typeof verifyWebhook>[1], body: string | Buffer): Event =>
       verifyWebhook<Event>(secret, headers, body),
     add: async (
@@ -450,7 +480,7 @@ export class OpenTenantClient extends ApiTransport {
     for (let attempt = 0; ; attempt++) {
       let answer: { status: number; headers: Headers; body: string };
       try {
-        answer = await putBytes(url, this.options.token, bytes, signal);
+        answer = await putBytes(url, this.requestHeaders, bytes, signal);
       } catch (error) {
         if (signal?.aborted) throw error;
         if (attempt >= this.retry.retries) throw new NetworkError('PUT', url.href, attempt + 1, error);

@@ -3,6 +3,7 @@ import type { components } from '../generated/openapi.js';
 import { type ErrorEnvelope, OtaError } from './errors.js';
 import { sleep } from './retry.js';
 
+/** An event, in the shape of the version this client was generated from: its run or upload is `data.object`. */
 export type Event = components['schemas']['Event'];
 export type EventType = components['schemas']['EventType'];
 
@@ -24,7 +25,8 @@ export interface StreamOptions {
  */
 export async function* eventStream(
   baseUrl: string,
-  token: string,
+  /** The token's and the version's (`authorization`, `open-tenant-version`). */
+  headers: Record<string, string>,
   fetchImpl: typeof fetch,
   options: StreamOptions = {},
 ): AsyncGenerator<Event> {
@@ -42,7 +44,7 @@ export async function* eventStream(
     try {
       const response = await fetchImpl(url, {
         headers: {
-          authorization: `Bearer ${token}`,
+          ...headers,
           accept: 'text/event-stream',
           ...(lastEventId ? { 'last-event-id': lastEventId } : {}),
         },

@@ -1,4 +1,6 @@
+export { API_VERSION, CLIENT_VERSION } from '../generated/version.js';
 export {
+  type ApiVersions,
   type ClientOptions,
   type CompletedUpload,
   createClient,

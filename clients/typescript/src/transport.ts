@@ -51,7 +51,11 @@ export class ApiTransport {
   /** The rate limit as the latest answer told it (RateLimit headers); undefined before any answer. */
   rateLimit: RateLimitState | undefined;
 
-  constructor(protected readonly options: TransportOptions) {
+  /** `headers` go on every request besides the token (the tenant client's `Open-Tenant-Version`). */
+  constructor(
+    protected readonly options: TransportOptions,
+    headers: Record<string, string> = {},
+  ) {
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
     const fetchWithRetry = retryingFetch(this.retry, options.fetch ?? fetch, {
       idempotencyKeys: options.idempotencyKeys,
@@ -62,7 +66,7 @@ export class ApiTransport {
     });
     this.api = createFetchClient<paths>({
       baseUrl: options.baseUrl.replace(/\/+$/, ''),
-      headers: { authorization: `Bearer ${options.token}` },
+      headers: { authorization: `Bearer ${options.token}`, ...headers },
       fetch: fetchWithRetry,
     });
   }

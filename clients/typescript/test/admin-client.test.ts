@@ -346,7 +346,7 @@ describe('ota admin', () => {
   /** `ota` in this process (see runOta), with the admin listener and token in the environment. */
   const ota = (args: string[], env: Record<string, string> = {}) =>
     runOta(args, { OTA_ADMIN_URL: h.adminUrl, OTA_ADMIN_TOKEN: h.adminToken, ...env });
-  const TENANT_HEADER = /^TENANT\s+NAME\s+CURRENCY\s+PRICE\/POINT\s+STATE\s+CREATED$/;
+  const TENANT_HEADER = /^TENANT\s+NAME\s+CURRENCY\s+PRICE\/POINT\s+STATE\s+CREATED\s+API VERSION$/;
   const TOKEN_HEADER = /^TOKEN\s+NAME\s+PREFIX\s+STATE\s+SCOPES\s+LAST USED$/;
   const lines = (text: string) => text.trimEnd().split('\n');
 
@@ -405,6 +405,20 @@ describe('ota admin', () => {
     expect((await admin().getTenant(id)).state).toBe('suspended');
     const resumed = await ota(['admin', 'tenants', 'resume', id, '--json']);
     expect(JSON.parse(resumed.stdout)).toMatchObject({ state: 'active', suspended_at: null });
+  });
+
+  it('tenants pin: the version a tenant gets without Open-Tenant-Version; an unknown one is refused', async () => {
+    const { tenant, token } = await admin().createTenant({ name: 'cli-pin-co' });
+    const pinned = await ota(['admin', 'tenants', 'pin', tenant.tenant_id, '2026-11-29']);
+    expect(pinned.code).toBe(0);
+    expect(lines(pinned.stdout)[1]).toMatch(/\s2026-11-29$/);
+    expect((await admin().getTenant(tenant.tenant_id)).api_version).toBe('2026-11-29');
+    // the tenant's own view says so: ota sends its version, the pin is what a bare request gets
+    expect((await tenantClient(token.token).versions()).pinned).toBe('2026-11-29');
+    const refused = await ota(['admin', 'tenants', 'pin', tenant.tenant_id, '2020-01-01']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^error: /);
+    expect((await admin().getTenant(tenant.tenant_id)).api_version).toBe('2026-11-29');
   });
 
   it('tokens issue, list, revoke: tables with the state and scopes, the secret once', async () => {
@@ -503,7 +517,7 @@ describe('ota admin', () => {
         ),
       ),
       expect.stringMatching(
-        /\s+tenant\.created\s+admin_token\s+.+\s+name=cli-audit-co currency=EUR price_per_point=10$/,
+        /\s+tenant\.created\s+admin_token\s+.+\s+name=cli-audit-co currency=EUR price_per_point=10 api_version=\d{4}-\d\d-\d\d$/,
       ),
       '2 of 2 events',
     ]);

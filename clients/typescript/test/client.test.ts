@@ -372,7 +372,10 @@ describe('events and webhooks', () => {
     const first = client().uploadFile(file);
     const next = await pending;
     got.push((next.value as { id: string }).id);
-    expect((next.value as { data: { upload_id: string } }).data.upload_id).toBe((await first).upload_id);
+    // at the version the client speaks, an event's object is `data.object`
+    expect((next.value as { data: { object: { upload_id: string } } }).data.object.upload_id).toBe(
+      (await first).upload_id,
+    );
     // the proxy drops the stream's connection; two more uploads complete meanwhile
     const streamSockets = seen.length;
     for (const socket of [...openStreams]) socket.destroy();
@@ -380,7 +383,9 @@ describe('events and webhooks', () => {
     for (let i = 0; i < 2; i++) {
       const event = await stream.next();
       got.push((event.value as { id: string }).id);
-      expect((event.value as { data: { upload_id: string } }).data.upload_id).toBe(later[i]!.upload_id);
+      expect((event.value as { data: { object: { upload_id: string } } }).data.object.upload_id).toBe(
+        later[i]!.upload_id,
+      );
     }
     stop.abort();
     await stream.return(undefined);
