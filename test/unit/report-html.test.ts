@@ -1,69 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import type { DocumentFacts, PageFacts } from '../../src/pdf/facts.js';
+import type { PageFacts } from '../../src/pdf/facts.js';
 import { judge, type ProfileName } from '../../src/diagnosis/profiles.js';
 import { PRINT_BASIS } from '../../src/diagnosis/print.js';
 import { buildReport, type PageOutcome, type PreflightReport } from '../../src/diagnosis/report.js';
 import { renderReportHtml } from '../../src/diagnosis/report-html.js';
+import { font, image, plainDocument } from '../helpers/report-facts.js';
 
 /**
  * report.html as a reader takes it, for every target: its counts agree with report.json, its words with
  * its verdict, and each problem it names comes with what to do about it.
  */
 
-const doc: DocumentFacts = {
-  pdf_version: '1.7',
-  page_count: 1,
-  encrypted: false,
-  title: 'T',
-  author: null,
-  producer: null,
-  form: 'none',
-  javascript: false,
-  outline: false,
-  tagged: false,
-  language: null,
-  display_doc_title: false,
-  xmp_title: null,
-  linearized: false,
-  xmp_metadata: false,
-  pdfa: null,
-  pdfua: null,
-  pdfx: null,
-  output_intents: [],
-  embedded_files: 0,
-  struct_figures: 0,
-  struct_figures_without_alt: 0,
-  struct_content: 0,
-  struct_content_without_language: 0,
-  struct_languages: [],
-  struct_types_nonstandard: [],
-  struct_heading_skips: [],
-  struct_table_headers_without_scope: 0,
-  trailer_id: true,
-  suspects: false,
-  actions: [],
-  additional_actions: [],
-  form_fields: 0,
-  form_fields_without_description: 0,
-};
-const font = (name: string, embedded: boolean) => ({
-  name,
-  type: 'Type1',
-  embedded,
-  subset: false,
-  to_unicode: false,
-  encoding: 'WinAnsiEncoding',
-  unicode_mapping: 'standard_encoding' as const,
-});
-const image = (width_px: number, height_px: number, dpi: number) => ({
-  width_px,
-  height_px,
-  dpi,
-  color_space: 'rgb' as const,
-  icc_components: null,
-  bits_per_component: 8,
-  encoding: 'dct' as const,
-});
+const doc = plainDocument;
 const A4: [number, number, number, number] = [0, 0, 595, 842];
 /** Trimmed 10 pt inside, bled 10 pt beyond (3.5 mm): what pdf-print asks. */
 const BOXED = { media: A4, crop: A4, bleed: A4, trim: [10, 10, 585, 832] as typeof A4, art: A4 };

@@ -9,61 +9,9 @@ import {
   pageFindings,
   pagesWorthAPicture,
 } from '../../src/diagnosis/report.js';
+import { font, image, plainDocument } from '../helpers/report-facts.js';
 
-const doc: DocumentFacts = {
-  pdf_version: '1.7',
-  page_count: 2,
-  encrypted: false,
-  title: 'T',
-  author: null,
-  producer: null,
-  form: 'none',
-  javascript: false,
-  outline: false,
-  tagged: false,
-  language: null,
-  display_doc_title: false,
-  xmp_title: null,
-  linearized: false,
-  xmp_metadata: false,
-  pdfa: null,
-  pdfua: null,
-  pdfx: null,
-  output_intents: [],
-  embedded_files: 0,
-  struct_figures: 0,
-  struct_figures_without_alt: 0,
-  struct_content: 0,
-  struct_content_without_language: 0,
-  struct_languages: [],
-  struct_types_nonstandard: [],
-  struct_heading_skips: [],
-  struct_table_headers_without_scope: 0,
-  trailer_id: true,
-  suspects: false,
-  actions: [],
-  additional_actions: [],
-  form_fields: 0,
-  form_fields_without_description: 0,
-};
-const font = (name: string, embedded: boolean) => ({
-  name,
-  type: 'Type1',
-  embedded,
-  subset: false,
-  to_unicode: false,
-  encoding: 'WinAnsiEncoding',
-  unicode_mapping: 'standard_encoding' as const,
-});
-const image = (width_px: number, height_px: number, dpi: number) => ({
-  width_px,
-  height_px,
-  dpi,
-  color_space: 'rgb' as const,
-  icc_components: null,
-  bits_per_component: 8,
-  encoding: 'dct' as const,
-});
+const doc: DocumentFacts = { ...plainDocument, page_count: 2 };
 const A4: [number, number, number, number] = [0, 0, 612, 792];
 const page = (overrides: Partial<PageFacts> = {}): PageFacts => ({
   width_pt: 612,
