@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // The outside judge of the contract: the HTTP suites, each harness behind Stoplight Prism in proxy mode
-// (https://docs.stoplight.io/docs/prism), which checks every answer, headers included, against openapi.yaml.
+// (https://docs.stoplight.io/docs/prism), which checks every answer, headers included, against the contract
+// of the version the answer says it was rendered at (`Open-Tenant-Version`): one Prism per version, each
+// with the contract the server serves at `/openapi.yaml?version=` (test/helpers/harness.ts routes them).
 // Prism is installed on first use into node_modules/.cache (pinned; 90 MB, so not a dependency of every
 // install). Prints each distinct response violation Prism logged and exits 1 when there is any.
 //
@@ -43,17 +45,26 @@ const run = spawnSync(path.join(root, 'node_modules', '.bin', 'vitest'), ['run',
 
 const violations = new Map();
 let answers = 0;
+const routed = new Map();
 for (const name of readdirSync(logDir)) {
   for (const line of readFileSync(path.join(logDir, name), 'utf8').split('\n')) {
     if (line.includes('< Received forward response')) answers += 1;
     const found = /Violation: (response\.\S+ .*)$/.exec(line);
-    if (found) violations.set(found[1], (violations.get(found[1]) ?? 0) + 1);
+    // each Prism logs as prism-<version, or admin>-<port>.log: its violations say which contract judged
+    const contract = /^prism-(.+)-\d+\.log$/.exec(name)?.[1] ?? '?';
+    const key = found && `${contract}: ${found[1]}`;
+    if (key) violations.set(key, (violations.get(key) ?? 0) + 1);
+    // the router's log: at which version each public answer was judged, or why it was not
+    const how = name.startsWith('router-') && /^(judged at \S+|unjudged [a-z ]+?|failed) [A-Z]+ /.exec(line);
+    if (how) routed.set(how[1], (routed.get(how[1]) ?? 0) + 1);
   }
 }
+const failed = routed.get('failed') ?? 0;
 console.log(
   `\nPrism proxied ${answers} answers (logs in ${logDir}); response violations: ${violations.size} distinct`,
 );
+for (const [how, count] of [...routed].sort()) console.log(`  public answers ${how}: ${count}`);
 for (const [message, count] of [...violations].sort((a, b) => b[1] - a[1]))
   console.log(`  ${count} x ${message}`);
 console.log(`the suites themselves ${run.status === 0 ? 'passed' : `exited ${run.status}`} behind Prism`);
-process.exit(violations.size > 0 ? 1 : 0);
+process.exit(violations.size > 0 || failed > 0 ? 1 : 0);

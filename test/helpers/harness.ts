@@ -1,9 +1,26 @@
 import { spawn } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, rmSync } from 'node:fs';
-import { type AddressInfo, createServer as createNetServer } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import {
+  appendFileSync,
+  closeSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import {
+  createServer as createHttpServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  request as httpRequest,
+  type ServerResponse,
+} from 'node:http';
+import { type AddressInfo, connect, createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import formats from 'ajv-formats';
+import { dump, load } from 'js-yaml';
 import type { ValidateFunction } from 'ajv';
 import { type Document, OpenAPIBackend, ValidationContext } from 'openapi-backend';
 import type { OpenAPIV3 } from 'openapi-types';
@@ -11,7 +28,7 @@ import { expect } from 'vitest';
 import { startHaproxy } from '../../stack/haproxy.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { createLogger, type Logger } from '../../src/logger.js';
-import { CONTRACT_PATH, PUBLIC_CONTRACT_PATH } from '../../src/paths.js';
+import { CONTRACT_PATH } from '../../src/paths.js';
 import { contractDocument } from '../../src/http/contract-document.js';
 import type { ContractDocument } from '../../src/versions/change.js';
 import { contractAt, NEWEST_VERSION, supportedVersion } from '../../src/versions/registry.js';
@@ -235,45 +252,208 @@ async function checkAgainstContract(
 
 /**
  * `npm run judge:prism`: every harness is behind Stoplight Prism in proxy mode (PRISM_BIN), which checks each
- * answer, headers included, against openapi.yaml and says what it found in `sl-violations`.
+ * answer, headers included, against the contract and says what it found in `sl-violations`.
  */
 export const throughPrism = process.env.TEST_THROUGH_PRISM === 'true';
 
-async function behindPrism(
-  upstream: string,
-  contract: string,
-): Promise<{ url: string; close(): Promise<void> }> {
+type Judge = { url: string; close(): Promise<void> };
+
+/**
+ * The contract as Prism must read it to judge by it. Prism (5.14) turns `nullable: true` into a null in
+ * `enum`, so an enum that already lists null (as OpenAPI 3.0.3 asks: `error_code`, `color_space`) gets it
+ * twice, ajv refuses the schema, and Prism then passes every answer of that operation unjudged: the runs',
+ * the events' answers. Without the written null, Prism's schema is the contract's.
+ */
+function contractForPrism(text: string): string {
+  const unlistNull = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(unlistNull);
+    if (node === null || typeof node !== 'object') return;
+    const schema = node as { nullable?: unknown; enum?: unknown[] };
+    if (schema.nullable === true && Array.isArray(schema.enum))
+      schema.enum = schema.enum.filter((value) => value !== null);
+    Object.values(node).forEach(unlistNull);
+  };
+  const document = load(text);
+  unlistNull(document);
+  return dump(document, { lineWidth: -1, noRefs: true });
+}
+
+/** Prism in proxy mode in front of `upstream`, judging by `contract` (its text); logs `prism-<label>-<port>.log`. */
+async function behindPrism(upstream: string, contract: string, label: string): Promise<Judge> {
   const bin = process.env.PRISM_BIN;
   if (!bin) throw new Error('TEST_THROUGH_PRISM needs PRISM_BIN (npm run judge:prism sets it)');
   const port = await freePort();
   const logDir = process.env.PRISM_LOG_DIR ?? tmpdir();
-  const log = openSync(path.join(logDir, `prism-${port}.log`), 'a');
+  const log = openSync(path.join(logDir, `prism-${label}-${port}.log`), 'a');
+  // a copy of its own: Prism restarts, dropping what it was answering, when its contract file changes
+  const contractDir = mkdtempSync(path.join(tmpdir(), 'prism-contract-'));
+  const contractFile = path.join(contractDir, `${label}.yaml`);
+  writeFileSync(contractFile, contractForPrism(contract));
   const child = spawn(
     bin,
-    ['proxy', contract, upstream, '--host', '127.0.0.1', '--port', String(port), '--errors=false'],
+    ['proxy', contractFile, upstream, '--host', '127.0.0.1', '--port', String(port), '--errors=false'],
     { stdio: ['ignore', log, log] },
   );
-  const url = `http://127.0.0.1:${port}`;
+  // Prism listens once it has read the contract; a request through it would reach `upstream`, which may be
+  // the versioned judge waiting for this very Prism
   const deadline = Date.now() + 30_000;
-  for (;;) {
+  while (!(await listening(port))) {
     if (child.exitCode !== null) throw new Error(`prism exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) break;
-    } catch {
-      // not listening yet
-    }
     if (Date.now() > deadline) throw new Error('prism did not start');
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return {
-    url,
+    url: `http://127.0.0.1:${port}`,
     close: () =>
       new Promise<void>((resolve) => {
         closeSync(log);
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
+        const done = () => {
+          rmSync(contractDir, { recursive: true, force: true });
+          resolve();
+        };
+        if (child.exitCode !== null) return done();
+        child.once('exit', done);
         child.kill('SIGTERM');
       }),
+  };
+}
+
+function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+interface Answer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+/** One HTTP exchange, bytes as they are (no decoding, no added headers); the answer's body unread. */
+function exchange(
+  base: string,
+  incoming: { method?: string; url?: string; headers: IncomingHttpHeaders },
+  body: Buffer,
+  headers: IncomingHttpHeaders = {},
+): Promise<IncomingMessage> {
+  const { host: _host, ...sent } = incoming.headers;
+  return new Promise((resolve, reject) => {
+    const out = httpRequest(new URL(incoming.url ?? '/', base), {
+      method: incoming.method,
+      headers: { ...sent, ...headers },
+    });
+    out.once('response', resolve).once('error', reject);
+    out.end(body);
+  });
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/** An answer's headers for a body sent whole: its length, no chunking, no connection's own headers. */
+function wholeBody(answer: Answer): IncomingHttpHeaders {
+  const {
+    'transfer-encoding': _chunked,
+    connection: _connection,
+    'keep-alive': _keepAlive,
+    ...rest
+  } = answer.headers;
+  return { ...rest, 'content-length': String(answer.body.length) };
+}
+
+/**
+ * The public listener behind one Prism per version, each judging by its version's contract as the server
+ * serves it (`/openapi.yaml?version=`), so that an answer is judged at the version it says it was rendered at
+ * (`Open-Tenant-Version`: the request's header, else the tenant's pin), as checkAgainstContract does. That
+ * version is known only from the answer: the judge sends each request to the server, then the same request
+ * through the Prism of the answer's version, whose upstream is this judge replaying the recorded answer
+ * (`x-judged-answer` names it). The caller gets the server's own answer and Prism's `sl-violations`.
+ * An event stream passes unjudged: it never ends, and Prism answers only once its upstream has.
+ */
+async function behindVersionedPrism(upstream: string): Promise<Judge> {
+  const logDir = process.env.PRISM_LOG_DIR ?? tmpdir();
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const routing = openSync(path.join(logDir, `router-${port}.log`), 'a');
+  const note = (line: string) => appendFileSync(routing, `${line}\n`);
+  const recorded = new Map<string, Answer>();
+  const judges = new Map<string, Promise<Judge>>();
+  // an older version's is started on first need: most suites answer at the newest version only
+  const judgeAt = (version: string): Promise<Judge> => {
+    let judge = judges.get(version);
+    if (!judge) {
+      judge = (async () => {
+        const served = await fetch(`${upstream}/openapi.yaml?version=${version}`);
+        if (!served.ok) throw new Error(`the contract of ${version}: ${served.status}`);
+        return behindPrism(url, await served.text(), version);
+      })();
+      judges.set(version, judge);
+    }
+    return judge;
+  };
+  const judged = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const replay = req.headers['x-judged-answer'];
+    if (typeof replay === 'string') {
+      const answer = recorded.get(replay);
+      recorded.delete(replay);
+      if (!answer) throw new Error(`no recorded answer ${replay}`);
+      res.writeHead(answer.status, wholeBody(answer)).end(answer.body);
+      return;
+    }
+    const body = await readAll(req);
+    const reply = await exchange(upstream, req, body);
+    const where = `${req.method} ${req.url} -> ${reply.statusCode}`;
+    if ((reply.headers['content-type'] ?? '').startsWith('text/event-stream')) {
+      note(`unjudged stream ${where}`);
+      res.once('close', () => reply.destroy());
+      res.writeHead(reply.statusCode!, reply.headers);
+      reply.pipe(res);
+      return;
+    }
+    const answer: Answer = { status: reply.statusCode!, headers: reply.headers, body: await readAll(reply) };
+    const said = answer.headers['open-tenant-version'];
+    const version = (typeof said === 'string' && supportedVersion(said)) || NEWEST_VERSION;
+    const id = randomUUID();
+    recorded.set(id, answer);
+    const verdict = await exchange((await judgeAt(version)).url, req, body, { 'x-judged-answer': id });
+    await readAll(verdict);
+    // Prism answered without asking its upstream (it refused the request): the answer went unjudged
+    note(`${recorded.delete(id) ? 'unjudged by prism' : `judged at ${version}`} ${where}`);
+    const violations = verdict.headers['sl-violations'];
+    res
+      .writeHead(answer.status, {
+        ...wholeBody(answer),
+        ...(violations ? { 'sl-violations': violations } : {}),
+      })
+      .end(answer.body);
+  };
+  const router = createHttpServer((req, res) => {
+    judged(req, res).catch((error: unknown) => {
+      note(`failed ${req.method} ${req.url}: ${String(error)}`);
+      if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
+      res.end(`the versioned Prism judge failed: ${String(error)}`);
+    });
+  });
+  await new Promise<void>((resolve) => router.listen(port, '127.0.0.1', resolve));
+  // the newest is the one every suite answers at: started now, out of any test's timing
+  await judgeAt(NEWEST_VERSION);
+  return {
+    url,
+    async close() {
+      await Promise.all([...judges.values()].map(async (judge) => (await judge).close()));
+      router.closeAllConnections();
+      await new Promise((resolve) => router.close(resolve));
+      closeSync(routing);
+    },
   };
 }
 
@@ -356,10 +536,10 @@ export async function startHarness(
   const proxied = throughHaproxy ? await behindHaproxy(server, config, logger) : undefined;
   // the public listener is judged by the contract it serves (without the admin operations), the admin one by
   // the whole contract
-  const prism = throughPrism
-    ? await behindPrism(proxied?.url ?? server.url, PUBLIC_CONTRACT_PATH)
+  const prism = throughPrism ? await behindVersionedPrism(proxied?.url ?? server.url) : undefined;
+  const adminPrism = throughPrism
+    ? await behindPrism(server.adminUrl!, readFileSync(CONTRACT_PATH, 'utf8'), 'admin')
     : undefined;
-  const adminPrism = throughPrism ? await behindPrism(server.adminUrl!, CONTRACT_PATH) : undefined;
   const url = prism?.url ?? proxied?.url ?? server.url;
   const tenant = await server.services.tenants.create('acme');
   const other = await server.services.tenants.create('globex');
