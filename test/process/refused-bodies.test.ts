@@ -38,7 +38,8 @@ function put(url: string, token: string, path: string, headers: Record<string, s
     const write = () => {
       while (left > 0) {
         left--;
-        if (!req.write(left === PART / piece.length - 1 ? first : piece)) return void req.once('drain', write);
+        if (!req.write(left === PART / piece.length - 1 ? first : piece))
+          return void req.once('drain', write);
       }
       req.end();
     };
