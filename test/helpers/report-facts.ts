@@ -2,7 +2,7 @@
  * The facts a report is built from, as the parser gives them, for the report's unit tests: a plain
  * one-page document, and a font and an image of the shapes PDFium reports.
  */
-import type { DocumentFacts } from '../../src/pdf/facts.js';
+import type { DocumentFacts, PageFacts } from '../../src/pdf/facts.js';
 
 export const plainDocument: DocumentFacts = {
   pdf_version: '1.7',
@@ -57,4 +57,29 @@ export const image = (width_px: number, height_px: number, dpi: number) => ({
   icc_components: null,
   bits_per_component: 8,
   encoding: 'dct' as const,
+});
+
+/** A page of one embedded font's text and nothing else, of the size and boxes given; `overrides` change it. */
+export const plainPage = (
+  size: Pick<PageFacts, 'width_pt' | 'height_pt' | 'boxes'>,
+  overrides: Partial<PageFacts> = {},
+): PageFacts => ({
+  ...size,
+  rotation: 0,
+  transparency: false,
+  spot_colors: [],
+  fonts: [font('F', true)],
+  has_text: true,
+  images: [],
+  annotations: 0,
+  links: 0,
+  annotation_details: [],
+  tab_order: null,
+  blend_modes: [],
+  transfer_functions: false,
+  rendering_intents: [],
+  interpolated_images: 0,
+  device_colors: [],
+  untagged_content: 0,
+  ...overrides,
 });

@@ -4,7 +4,7 @@ import { judge, type ProfileName } from '../../src/diagnosis/profiles.js';
 import { PRINT_BASIS } from '../../src/diagnosis/print.js';
 import { buildReport, type PageOutcome, type PreflightReport } from '../../src/diagnosis/report.js';
 import { renderReportHtml } from '../../src/diagnosis/report-html.js';
-import { font, image, plainDocument } from '../helpers/report-facts.js';
+import { font, image, plainDocument, plainPage } from '../helpers/report-facts.js';
 
 /**
  * report.html as a reader takes it, for every target: its counts agree with report.json, its words with
@@ -15,28 +15,8 @@ const doc = plainDocument;
 const A4: [number, number, number, number] = [0, 0, 595, 842];
 /** Trimmed 10 pt inside, bled 10 pt beyond (3.5 mm): what pdf-print asks. */
 const BOXED = { media: A4, crop: A4, bleed: A4, trim: [10, 10, 585, 832] as typeof A4, art: A4 };
-const page = (overrides: Partial<PageFacts> = {}): PageFacts => ({
-  width_pt: 595,
-  height_pt: 842,
-  rotation: 0,
-  boxes: BOXED,
-  transparency: false,
-  spot_colors: [],
-  fonts: [font('F', true)],
-  has_text: true,
-  images: [],
-  annotations: 0,
-  links: 0,
-  annotation_details: [],
-  tab_order: null,
-  blend_modes: [],
-  transfer_functions: false,
-  rendering_intents: [],
-  interpolated_images: 0,
-  device_colors: [],
-  untagged_content: 0,
-  ...overrides,
-});
+const page = (overrides: Partial<PageFacts> = {}): PageFacts =>
+  plainPage({ width_pt: 595, height_pt: 842, boxes: BOXED }, overrides);
 
 const ids = { run_id: 'r', file_id: 'f', file_name: 'x.pdf', generated_at: 'now' };
 

@@ -9,32 +9,15 @@ import {
   pageFindings,
   pagesWorthAPicture,
 } from '../../src/diagnosis/report.js';
-import { font, image, plainDocument } from '../helpers/report-facts.js';
+import { font, image, plainDocument, plainPage } from '../helpers/report-facts.js';
 
 const doc: DocumentFacts = { ...plainDocument, page_count: 2 };
 const A4: [number, number, number, number] = [0, 0, 612, 792];
-const page = (overrides: Partial<PageFacts> = {}): PageFacts => ({
-  width_pt: 612,
-  height_pt: 792,
-  rotation: 0,
-  boxes: { media: A4, crop: A4, bleed: A4, trim: A4, art: A4 },
-  transparency: false,
-  spot_colors: [],
-  fonts: [font('F', true)],
-  has_text: true,
-  images: [],
-  annotations: 0,
-  links: 0,
-  annotation_details: [],
-  tab_order: null,
-  blend_modes: [],
-  transfer_functions: false,
-  rendering_intents: [],
-  interpolated_images: 0,
-  device_colors: [],
-  untagged_content: 0,
-  ...overrides,
-});
+const page = (overrides: Partial<PageFacts> = {}): PageFacts =>
+  plainPage(
+    { width_pt: 612, height_pt: 792, boxes: { media: A4, crop: A4, bleed: A4, trim: A4, art: A4 } },
+    overrides,
+  );
 
 describe('preflight rules', () => {
   it('a clean page has no findings', () => {
