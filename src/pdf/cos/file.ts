@@ -43,8 +43,12 @@ export class CosFile {
    */
   newestTrailer: PdfDict | undefined;
 
+  /**
+   * `source`: an open file's descriptor, or the file's bytes in memory (a file embedded in another, judged as
+   * a file of its own).
+   */
   constructor(
-    private readonly fd: number,
+    private readonly source: number | Uint8Array,
     readonly size: number,
   ) {
     try {
@@ -57,8 +61,10 @@ export class CosFile {
 
   read(offset: number, length: number): Uint8Array {
     const size = Math.max(0, Math.min(length, this.size - offset));
+    if (typeof this.source !== 'number')
+      return this.source.subarray(Math.max(0, offset), Math.max(0, offset) + size);
     const buffer = Buffer.allocUnsafe(size);
-    const got = size > 0 ? readSync(this.fd, buffer, 0, size, offset) : 0;
+    const got = size > 0 ? readSync(this.source, buffer, 0, size, offset) : 0;
     return new Uint8Array(buffer.buffer, buffer.byteOffset, got);
   }
 
