@@ -20,6 +20,15 @@ import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { PROJECT_ROOT } from '../src/paths.js';
 import { startServer } from '../src/start/http-server.js';
+import { publishedRules, type ProfileFile } from '../src/rules/inventory/index.js';
+import { PDFA_REASONS, PDFA_RULES } from '../src/rules/pdfa/index.js';
+import type { Specification } from '../src/rules/rule.js';
+
+const INVENTORY: [ProfileFile, Specification][] = [
+  ['PDFA-1B', 'ISO 19005-1'],
+  ['PDFA-2B', 'ISO 19005-2'],
+  ['PDFA-3B', 'ISO 19005-3'],
+];
 
 const CORPUS = path.resolve(
   process.env.CORPUS_DIR ?? path.join(PROJECT_ROOT, '../shared/corpus/verapdf-dev'),
@@ -39,6 +48,8 @@ interface Row {
   testId: string;
   expected: 'pass' | 'fail';
   description: string;
+  /** The published rule the file tests, `clause-test` as veraPDF numbers it. */
+  rule: string;
 }
 
 interface Outcome extends Row {
@@ -47,6 +58,8 @@ interface Outcome extends Row {
   failed: { id: string; clause: string | null }[];
   /** every check of the profile with the clause it names, whatever its status */
   checks: { id: string; clause: string | null }[];
+  /** The published rules that failed, `clause-test`. */
+  failedRules: string[];
   error?: string;
 }
 
@@ -72,6 +85,7 @@ const rows: Row[] = lines
     testId: cells[column.test_id!]!,
     expected: cells[column.expected!] as 'pass' | 'fail',
     description: cells[column.description!]!,
+    rule: `${cells[column.rule_clause!]}-${cells[column.rule_test!]}`,
   }))
   .filter(
     (row) =>
@@ -100,6 +114,7 @@ interface Check {
   status: string;
   severity: string;
   clause?: string | null;
+  rules?: { clause: string; test: number; status: string }[];
 }
 
 async function judgeFile(row: Row): Promise<Outcome> {
@@ -110,7 +125,14 @@ async function judgeFile(row: Row): Promise<Outcome> {
     const target = row.part.startsWith('PDF_UA') ? 'pdf-accessibility' : 'pdf-archive';
     const run = await client.waitForRun((await client.createRun(upload.file_id, target)).id, { poll: true });
     if (run.status !== 'succeeded')
-      return { ...row, verdict: 'error', failed: [], checks: [], error: run.error ?? run.status };
+      return {
+        ...row,
+        verdict: 'error',
+        failed: [],
+        checks: [],
+        failedRules: [],
+        error: run.error ?? run.status,
+      };
     const report = JSON.parse((await client.downloadRunFile(run.id, 'report.json')).toString('utf8')) as {
       profile?: { verdict: 'pass' | 'fail'; checks: Check[] };
     };
@@ -122,9 +144,21 @@ async function judgeFile(row: Row): Promise<Outcome> {
         .filter((c) => c.status === 'fail' && c.severity === 'error')
         .map((c) => ({ id: c.id, clause: c.clause ?? null })),
       checks: profile.checks.map((c) => ({ id: c.id, clause: c.clause ?? null })),
+      failedRules: profile.checks
+        .filter((c) => c.severity === 'error')
+        .flatMap((c) =>
+          (c.rules ?? []).filter((r) => r.status === 'fail').map((r) => `${r.clause}-${r.test}`),
+        ),
     };
   } catch (error) {
-    return { ...row, verdict: 'error', failed: [], checks: [], error: (error as Error).message };
+    return {
+      ...row,
+      verdict: 'error',
+      failed: [],
+      checks: [],
+      failedRules: [],
+      error: (error as Error).message,
+    };
   }
 }
 
@@ -223,10 +257,54 @@ for (const part of [...new Set(outcomes.map((o) => o.part))].sort()) {
     console.log(
       `\nchecks with no failing file of their clause here, and no false alarm: ${untried.join(', ')}`,
     );
+  // each published rule on the failing files that test it, and its false alarms on conforming files
+  const ruleIds = [...new Set([...failing.map((o) => o.rule), ...mine.flatMap((o) => o.failedRules)])].sort(
+    (a, b) => a.localeCompare(b, 'en', { numeric: true }),
+  );
+  console.log(
+    '\n| rule | its failing files that fail by this rule | ... that fail at all | false alarms on conforming files |\n|---|---|---|---|',
+  );
+  for (const id of ruleIds) {
+    const tested = failing.filter((o) => o.rule === id);
+    const alarms = count(conforming, (o) => o.failedRules.includes(id));
+    console.log(
+      `| ${id} | ${
+        tested.length > 0
+          ? pct(
+              count(tested, (o) => o.failedRules.includes(id)),
+              tested.length,
+            )
+          : '-'
+      } | ${
+        tested.length > 0
+          ? pct(
+              count(tested, (o) => o.verdict === 'fail'),
+              tested.length,
+            )
+          : '-'
+      } | ${alarms} |`,
+    );
+  }
   const alarmed = conforming.filter((o) => o.verdict === 'fail');
   if (alarmed.length > 0)
     console.log(
       `\nfalse alarms: ${alarmed.map((o) => `${path.basename(o.path, '.pdf').replace('veraPDF test suite ', '')} (${o.failed.map((f) => f.id).join(', ')})`).join('; ')}`,
     );
+}
+console.log('\n## The rule inventory (veraPDF validation profiles)\n');
+console.log('| profile | published rules | rules here | with a reason | missing |\n|---|---|---|---|---|');
+for (const [profile, specification] of INVENTORY) {
+  const listed = publishedRules(profile);
+  const has =
+    (list: readonly { specifications: readonly string[]; clause: string; test: number }[]) =>
+    (r: { clause: string; test: number }) =>
+      list.some(
+        (x) => x.specifications.includes(specification) && x.clause === r.clause && x.test === r.test,
+      );
+  const implemented = listed.filter(has(PDFA_RULES)).length;
+  const reasoned = listed.filter(has(PDFA_REASONS)).length;
+  console.log(
+    `| ${profile} | ${listed.length} | ${implemented} | ${reasoned} | ${listed.length - implemented - reasoned} |`,
+  );
 }
 if (jsonOut) writeFileSync(jsonOut, `${JSON.stringify(outcomes, null, 2)}\n`);

@@ -1,8 +1,10 @@
 import type { RunOptions } from '../store/types.js';
 import { accessibilityChecks } from './accessibility.js';
 import { archiveChecks } from './archive.js';
-import type { Check, Facts, JudgedPart, Profile, ProfileName, ProfileSettings } from './checks.js';
+import { PDFA_RULES } from '../rules/pdfa/index.js';
+import type { Check, Draft, Facts, JudgedPart, Profile, ProfileName, ProfileSettings } from './checks.js';
 import { printChecks } from './print.js';
+import { ruleChecks } from './rule-checks.js';
 
 export type { JudgedPart, Profile, ProfileName, ProfileSettings } from './checks.js';
 export { isLanguageTag } from './accessibility.js';
@@ -131,6 +133,18 @@ function titleOf(name: ProfileName, judged: JudgedPart | undefined): string {
   return `PDF/A-${judged?.part ?? 2}b requirements checked, ${why} (not a PDF/A validation)`;
 }
 
+/**
+ * `pdf-archive`'s checks with the published rules of the part the file is judged by in place: a check made of
+ * rules replaces the check of the same id that the facts alone made, in its place; the others follow.
+ */
+function withRuleChecks(drafts: Draft[], facts: Facts, judged: JudgedPart): Draft[] {
+  const made = ruleChecks(facts, `ISO 19005-${judged.part}`, PDFA_RULES);
+  const byId = new Map(made.map((check) => [check.id, check]));
+  const kept = drafts.map((draft) => byId.get(draft.id) ?? draft);
+  const known = new Set(drafts.map((draft) => draft.id));
+  return [...kept, ...made.filter((check) => !known.has(check.id))];
+}
+
 export function judge(
   name: ProfileName,
   facts: Facts,
@@ -145,7 +159,7 @@ export function judge(
         ? archiveChecks(facts, judged)
         : accessibilityChecks(facts);
   const clauses = judged?.part === 1 ? PART1_CLAUSES : CLAUSES[name];
-  const checks: Check[] = drafts.map((draft) => ({
+  const checks: Check[] = (judged ? withRuleChecks(drafts, facts, judged) : drafts).map((draft) => ({
     ...draft,
     clause: draft.clause ?? clauses[draft.id] ?? null,
   }));

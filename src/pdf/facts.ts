@@ -3,6 +3,7 @@ import { fontProgramType, isStandard14, nonEmbeddedFontType } from './font-progr
 import { KEPT_PAGES } from './thread-cache.js';
 import type { Pdfium } from './pdfium.js';
 import type { CosFile } from './cos/file.js';
+import { isDict, type PdfDict } from './cos/syntax.js';
 import {
   catalogFacts,
   NO_CATALOG_FACTS,
@@ -23,6 +24,16 @@ export interface ProbeFacts {
 }
 
 type PreflightReport = Schemas['PreflightReport'];
+type RuleFailure = Schemas['RuleFailure'];
+
+/**
+ * What judges a file's objects and each page's content by published rules, handed in by whoever runs the
+ * reader (the parser thread hands in the rules layer): the reader knows no rule, it gives the objects.
+ */
+export interface ObjectJudges {
+  document(cos: CosFile): RuleFailure[];
+  page(cos: CosFile, page: PdfDict, pageNumber: number): RuleFailure[];
+}
 /** The document's own facts; its `spot_colors` are the pages', gathered by the report. */
 export type DocumentFacts = Omit<PreflightReport['document'], 'spot_colors'>;
 type PageReport = PreflightReport['pages'][number];
@@ -147,6 +158,7 @@ export class DocumentReader {
     private readonly pdfium: Pdfium,
     readonly handle: number,
     private readonly objects: () => CosFile,
+    private readonly judges?: ObjectJudges,
   ) {
     this.scratch = pdfium.malloc(64);
   }
@@ -223,6 +235,7 @@ export class DocumentReader {
         language: language.trim() === '' ? null : language,
         embedded_files: Math.max(0, this.lib.FPDFDoc_GetAttachmentCount(this.handle)),
         ...catalog,
+        ...(this.judges ? { rule_failures: this.judges.document(this.objects()) } : {}),
       };
     });
   }
@@ -500,8 +513,18 @@ export class DocumentReader {
         untagged_content: structure?.content.untagged_content ?? 0,
         tagged_in_artifacts: structure?.content.tagged_in_artifacts ?? 0,
         content_findings: structure?.content.content_findings ?? [],
+        ...(this.judges && objectNumber > 0
+          ? { rule_failures: this.pageRuleFailures(objectNumber, index) }
+          : {}),
       };
     });
+  }
+
+  private pageRuleFailures(objectNumber: number, index: number): RuleFailure[] {
+    // a rule's own fault is not the file's: it fails the task, where a fallback would read as a pass
+    const cos = this.objects();
+    const page = cos.object(objectNumber);
+    return isDict(page) ? this.judges!.page(cos, page, index + 1) : [];
   }
 
   pageText(index: number): string {

@@ -17,6 +17,8 @@ import type {
   TaskResponse,
 } from './tasks.js';
 import { OPEN_DOCUMENTS } from './thread-cache.js';
+// the thread is where the rules layer meets the reader: src/pdf itself knows no rule
+import { RULE_JUDGES } from '../rules/object-judges.js';
 
 /**
  * A parser thread: one PDFium instance whose heap is capped. It keeps the last few documents open until
@@ -67,18 +69,23 @@ function documentAt(path: string): DocumentReader {
   const file = pdfium.openFile(path);
   const opened: Opened = {
     file,
-    reader: new DocumentReader(pdfium, file.handle, () => {
-      if (!opened.objects) {
-        const fd = openSync(path, 'r');
-        try {
-          opened.objects = { fd, cos: new CosFile(fd, fstatSync(fd).size) };
-        } catch (error) {
-          closeSync(fd);
-          throw error;
+    reader: new DocumentReader(
+      pdfium,
+      file.handle,
+      () => {
+        if (!opened.objects) {
+          const fd = openSync(path, 'r');
+          try {
+            opened.objects = { fd, cos: new CosFile(fd, fstatSync(fd).size) };
+          } catch (error) {
+            closeSync(fd);
+            throw error;
+          }
         }
-      }
-      return opened.objects.cos;
-    }),
+        return opened.objects.cos;
+      },
+      RULE_JUDGES,
+    ),
   };
   open.set(path, opened);
   while (open.size > OPEN_DOCUMENTS) closeDocument(open.keys().next().value as string);

@@ -1651,7 +1651,62 @@ export interface components {
                 /** @description Pages where a failed check found its problem; empty otherwise. */
                 pages: number[];
                 message: string;
+                /**
+                 * @description The standard whose published rules the check is made of (`pdf-archive`: the part the file is
+                 *     judged by; see `rules`). Absent for checks not made of published rules, and in reports made
+                 *     before 2026-12-02.
+                 * @enum {string}
+                 */
+                specification?: "ISO 19005-1" | "ISO 19005-2" | "ISO 19005-3" | "ISO 14289-1";
+                /**
+                 * @description The published rules the check is made of, as veraPDF's validation profiles number them
+                 *     (specification, clause, test number), each with its own status: the check fails when one of its
+                 *     rules fails. The check ids are those of earlier reports: a rule belongs to the check of its
+                 *     requirement. Absent for checks not made of published rules, and in reports made before
+                 *     2026-12-02.
+                 */
+                rules?: components["schemas"]["RuleOutcome"][];
             }[];
+        };
+        /** @description One published rule of a check, and what it found. */
+        RuleOutcome: {
+            /** @example 6.1.13 */
+            clause: string;
+            /**
+             * Format: int32
+             * @example 3
+             */
+            test: number;
+            /** @enum {string} */
+            status: "pass" | "fail";
+            /**
+             * Format: int32
+             * @description How many objects of the file break the rule (0 when it passes).
+             */
+            objects: number;
+            /**
+             * @description What the rule asks, when it passes; when it fails, the first objects that break it ("where: what")
+             *     and what to change.
+             */
+            message: string;
+        };
+        /**
+         * @description What one published rule found in the file (or on one page): how many objects break it, and the first of
+         *     them, each "where: what".
+         */
+        RuleFailure: {
+            /** @enum {string} */
+            specification: "ISO 19005-1" | "ISO 19005-2" | "ISO 19005-3" | "ISO 14289-1";
+            /** @example 6.1.13 */
+            clause: string;
+            /**
+             * Format: int32
+             * @example 3
+             */
+            test: number;
+            /** Format: int32 */
+            objects: number;
+            examples: string[];
         };
         PageReport: {
             page: number;
@@ -1806,6 +1861,12 @@ export interface components {
              *     Absent in reports made before 2026-11-27.
              */
             tagged_in_artifacts?: number;
+            /**
+             * @description The published rules (ISO 19005-1, -2 and -3, as veraPDF's validation profiles number them) that the
+             *     page's content breaks: what its content streams, and the forms they draw, hold. The document's
+             *     own objects are judged in `document.rule_failures`. Absent in reports made before 2026-12-02.
+             */
+            rule_failures?: components["schemas"]["RuleFailure"][];
             /**
              * @description What the page's content streams (and the forms, patterns and Type 3 glyphs they draw) break of
              *     ISO 19005, by part and clause: numbers past the implementation limits (integers beyond 32 bits;
@@ -1964,6 +2025,13 @@ export interface components {
                  *     reports made before 2026-11-27.
                  */
                 metadata_findings?: components["schemas"]["ClauseFinding"][];
+                /**
+                 * @description The published rules of ISO 19005-1, -2 and -3 (as veraPDF's validation profiles number them) that
+                 *     the file's objects break, each with how many objects and the first of them; every part's, whatever
+                 *     the run asked: `pdf-archive` reads the part it judges by. A page's content is judged in
+                 *     `pages[].rule_failures`. Absent in reports made before 2026-12-02.
+                 */
+                rule_failures?: components["schemas"]["RuleFailure"][];
                 /**
                  * @description What the file's syntax breaks of ISO 19005's file-structure clauses, for each part, read object by
                  *     object from the cross-reference: indirect objects framed by end-of-line markers with single spaces
