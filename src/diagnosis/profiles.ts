@@ -138,6 +138,8 @@ function titleOf(name: ProfileName, judged: JudgedPart | undefined): string {
  * rules replaces the check of the same id that the facts alone made, in its place; the others follow.
  */
 function withRuleChecks(drafts: Draft[], facts: Facts, judged: JudgedPart): Draft[] {
+  // facts read without the rules (no `rule_failures`) say nothing of them: no rule passes for want of a reading
+  if (facts.document.rule_failures === undefined) return drafts;
   const made = ruleChecks(facts, `ISO 19005-${judged.part}`, PDFA_RULES);
   const byId = new Map(made.map((check) => [check.id, check]));
   const kept = drafts.map((draft) => byId.get(draft.id) ?? draft);

@@ -49,7 +49,7 @@ figcaption{margin-top:.4rem;font-size:.85rem}
 .verdict b{font-size:1.5rem;margin-right:.6rem}
 .verdict.pass{background:#1e7b34}.verdict.fail{background:var(--error)}
 .status{font-weight:600}.status.fail{color:var(--error)}.status.pass{color:#1e7b34}.status.not_applicable{color:#718096}
-.clause{white-space:nowrap}.basis{color:#4a5568;font-size:.9em;min-width:12rem;max-width:20rem}
+.clause{white-space:nowrap}.rules ul{margin:.3em 0;padding-left:1.2em}.rules li{font-size:.9em}.rules summary{cursor:pointer;color:#4a5568;font-size:.9em}.basis{color:#4a5568;font-size:.9em;min-width:12rem;max-width:20rem}
 .status.fail.warning{color:var(--warning)}.status.fail.info{color:var(--info)}
 `;
 
@@ -147,6 +147,25 @@ const STANDARD_OF = {
   'pdf-accessibility': 'ISO 14289-1',
 } as const;
 
+type RuleOutcome = NonNullable<NonNullable<PreflightReport['profile']>['checks'][number]['rules']>[number];
+
+/** A check's published rules in its clause cell: the failing rules' ids, or the clause and how many rules. */
+function ruleReference(specification: string, rules: readonly RuleOutcome[]): string {
+  const failing = rules.filter((r) => r.status === 'fail');
+  if (failing.length > 0) return `${specification} ${failing.map((r) => `${r.clause}-${r.test}`).join(', ')}`;
+  const clauses = [...new Set(rules.map((r) => r.clause))];
+  return `${specification} ${clauses.join(', ')} (${rules.length} ${rules.length === 1 ? 'rule' : 'rules'})`;
+}
+
+/** Every rule of a check with its status, folded: what "passed" was made of. */
+function rulesList(rules: readonly RuleOutcome[]): string {
+  const items = rules.map(
+    (r) =>
+      `<li><span class="status ${r.status}">${r.status === 'fail' ? 'Fail' : 'Pass'}</span> <code>${escapeHtml(`${r.clause}-${r.test}`)}</code> ${escapeHtml(r.status === 'fail' ? `${r.objects} ${r.objects === 1 ? 'object' : 'objects'}` : r.message)}</li>`,
+  );
+  return `<details class="rules"><summary>${rules.length} published ${rules.length === 1 ? 'rule' : 'rules'}</summary><ul>${items.join('')}</ul></details>`;
+}
+
 /** The verdict first, then the checks grouped by severity, failed checks first within a group. */
 function profileSection(profile: NonNullable<PreflightReport['profile']>): string {
   const failedErrors = profile.checks.filter((c) => c.status === 'fail' && c.severity === 'error').length;
@@ -159,9 +178,11 @@ function profileSection(profile: NonNullable<PreflightReport['profile']>): strin
   const reference = (c: (typeof profile.checks)[number]) =>
     printing
       ? (PRINT_BASIS[c.id] ?? '')
-      : c.clause
-        ? `${part1Only.has(c.id) ? 'ISO 19005-1' : standard} ${c.clause}`
-        : '';
+      : c.rules
+        ? ruleReference(c.specification ?? standard, c.rules)
+        : c.clause
+          ? `${part1Only.has(c.id) ? 'ISO 19005-1' : standard} ${c.clause}`
+          : '';
   const groups = (['error', 'warning', 'info'] as const).map((severity) => {
     const checks = profile.checks
       .filter((c) => c.severity === severity)
@@ -169,7 +190,7 @@ function profileSection(profile: NonNullable<PreflightReport['profile']>): strin
     if (checks.length === 0) return '';
     const rows = checks.map(
       (c) =>
-        `<tr><td class="status ${c.status === 'fail' ? `fail ${c.severity}` : c.status}">${statusLabel(c)}</td><td><code>${escapeHtml(c.id)}</code></td><td class="${printing ? 'basis' : 'clause'}">${escapeHtml(reference(c))}</td><td>${escapeHtml(c.message)}</td><td>${escapeHtml(pageRanges(c.pages))}</td></tr>`,
+        `<tr><td class="status ${c.status === 'fail' ? `fail ${c.severity}` : c.status}">${statusLabel(c)}</td><td><code>${escapeHtml(c.id)}</code></td><td class="${printing ? 'basis' : 'clause'}">${escapeHtml(reference(c))}</td><td>${escapeHtml(c.message)}${c.rules ? rulesList(c.rules) : ''}</td><td>${escapeHtml(pageRanges(c.pages))}</td></tr>`,
     );
     return `<h3>${badge(severity)} checks</h3><table><tr><th>Status</th><th>Check</th><th>${printing ? 'Basis' : 'Clause'}</th><th>Result</th><th>Pages</th></tr>${rows.join('')}</table>`;
   });

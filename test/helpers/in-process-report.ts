@@ -1,6 +1,7 @@
 import { closeSync, fstatSync, openSync } from 'node:fs';
 import { CosFile } from '../../src/pdf/cos/file.js';
 import { DocumentReader } from '../../src/pdf/facts.js';
+import { RULE_JUDGES } from '../../src/rules/object-judges.js';
 import type { Pdfium } from '../../src/pdf/pdfium.js';
 import { buildReport, type PreflightReport } from '../../src/diagnosis/report.js';
 
@@ -21,6 +22,7 @@ export function inProcessReport(
       pdfium,
       opened.handle,
       () => (cos ??= new CosFile(fd, fstatSync(fd).size)),
+      RULE_JUDGES,
     );
     const doc = reader.documentFacts();
     const pages = Array.from({ length: doc.page_count ?? 0 }, (_, i) => ({

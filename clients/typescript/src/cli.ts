@@ -256,12 +256,22 @@ function printProfile(profile: Profile): boolean {
         failed.map((c) => ({
           ...c,
           pages: pageRanges(c.pages) || 'document',
-          clause: c.clause ? `${clauseStandard(profile, c.id)} ${c.clause}`.trim() : '',
+          // a check made of published rules names the rules that failed, as veraPDF numbers them
+          clause: c.rules?.some((r) => r.status === 'fail')
+            ? `${c.specification ?? clauseStandard(profile, c.id)} ${c.rules
+                .filter((r) => r.status === 'fail')
+                .map((r) => `${r.clause}-${r.test}`)
+                .join(', ')}`
+            : c.clause
+              ? `${clauseStandard(profile, c.id)} ${c.clause}`.trim()
+              : '',
         })),
         [
           ['severity', 'SEVERITY'],
           ['id', 'CHECK'],
-          ...(failed.some((c) => c.clause) ? [['clause', 'CLAUSE'] as [string, string]] : []),
+          ...(failed.some((c) => c.clause)
+            ? [[`clause`, failed.some((c) => c.rules) ? 'RULES' : 'CLAUSE'] as [string, string]]
+            : []),
           ['pages', 'PAGES'],
           ['message', 'MESSAGE'],
         ],
