@@ -1,6 +1,7 @@
 /**
  * Prints the conformance corpus's table (test/fixtures/pdfs/conformance, made by make-conformance-corpus.mts):
- * conforming files that pass, failing files caught, and each check against the files of its clause.
+ * conforming files that pass, failing files caught, and each check against the files of its clause; then
+ * sends every rule's fixture pair (test/rules/pdfa) through the public API.
  *
  *   npm run judge:fixtures
  */
@@ -30,3 +31,101 @@ const unclaimed = outcomes.filter((o) => o.expect === 'fail' && o.check === null
 console.log(
   `failing files of clauses no check claims: ${unclaimed.map((o) => `${o.clause} (${o.verdict})`).join(', ') || 'none'}`,
 );
+
+// ---------------------------------------------------------------------------------------------------------
+// Every rule's fixture pair (test/rules/pdfa/**) through the public API, as a user's files go: upload, a
+// `pdf-archive` run held to the pair's part (`pdfa_part`), `report.json`. The pass file's verdict is to be
+// pass; the fail file is to fail by its own rule.
+await judgeRulePairs();
+
+async function judgeRulePairs(): Promise<void> {
+  const { readdirSync, mkdtempSync, rmSync, writeFileSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const path = await import('node:path');
+  const { pathToFileURL } = await import('node:url');
+  const { createClient } = await import('../clients/typescript/src/index.js');
+  const { loadConfig } = await import('../src/config.js');
+  const { createLogger } = await import('../src/logger.js');
+  const { startServer } = await import('../src/start/http-server.js');
+  type Pairs = import('../test/rules/fixtures.js').FixturePairs;
+  type RuleModule = { rules: import('../src/rules/rule.js').Rule[] };
+
+  const root = path.resolve(import.meta.dirname, '../src/rules/pdfa');
+  const files = (readdirSync(root, { recursive: true }) as string[]).filter(
+    (f) => f.endsWith('.ts') && f.startsWith('part'),
+  );
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'ota-pairs-'));
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    SEED_DEMO_TENANT: 'false',
+    RATE_LIMIT_PER_SECOND: '0',
+    RATE_LIMIT_ANONYMOUS_PER_SECOND: '0',
+    MAX_PENDING_UPLOADS_PER_TENANT: '100000',
+    MAX_QUEUED_RUNS_PER_TENANT: '100000',
+  });
+  const server = await startServer(config, createLogger('silent'));
+  const { token } = await server.services.tenants.create('pairs');
+  const client = createClient({ baseUrl: server.url, token });
+  const PARTS = { 'ISO 19005-1': 1, 'ISO 19005-2': 2, 'ISO 19005-3': 3 } as const;
+  type Checked = { verdict: string; failed: string[] };
+  const judgeBytes = async (bytes: Uint8Array, name: string, part: 1 | 2 | 3): Promise<Checked> => {
+    const file = path.join(dataDir, name);
+    writeFileSync(file, bytes);
+    const upload = await client.uploadFile(file, { fileName: name });
+    const created = await client.createRun(upload.file_id, 'pdf-archive', { pdfa_part: part });
+    const run = await client.waitForRun(created.id, { poll: true });
+    if (run.status !== 'succeeded') return { verdict: `error: ${run.error ?? run.status}`, failed: [] };
+    const report = JSON.parse((await client.downloadRunFile(run.id, 'report.json')).toString('utf8')) as {
+      profile: { verdict: string; checks: { rules?: { clause: string; test: number; status: string }[] }[] };
+    };
+    return {
+      verdict: report.profile.verdict,
+      failed: report.profile.checks.flatMap((c) =>
+        (c.rules ?? []).filter((r) => r.status === 'fail').map((r) => `${r.clause}-${r.test}`),
+      ),
+    };
+  };
+  let pairs = 0;
+  const wrong: string[] = [];
+  for (const file of files.sort()) {
+    const rules = ((await import(pathToFileURL(path.join(root, file)).href)) as RuleModule).rules;
+    if (rules.length === 0) continue;
+    const fixtureFile = path.resolve(import.meta.dirname, '../test/rules/pdfa', file);
+    let fixtures: Pairs;
+    try {
+      fixtures = ((await import(pathToFileURL(fixtureFile).href)) as { fixtures: Pairs }).fixtures;
+    } catch {
+      wrong.push(`${file}: no fixture file`);
+      continue;
+    }
+    for (const rule of rules)
+      for (const specification of rule.specifications) {
+        const part = PARTS[specification as keyof typeof PARTS];
+        const id = `${rule.clause}-${rule.test}`;
+        const pair = fixtures[rule.test];
+        if (!part || !pair) {
+          wrong.push(`${specification} ${id}: no pair`);
+          continue;
+        }
+        pairs++;
+        const passed = await judgeBytes(pair.pass(part), `${id}-pass.pdf`, part);
+        if (passed.verdict !== 'pass')
+          wrong.push(
+            `${specification} ${id}: the pass file's verdict is ${passed.verdict} (${passed.failed.join(', ')})`,
+          );
+        const failed = await judgeBytes(pair.fail(part), `${id}-fail.pdf`, part);
+        if (!failed.failed.includes(id))
+          wrong.push(
+            `${specification} ${id}: the fail file does not fail by it (${failed.verdict}: ${failed.failed.join(', ') || 'nothing'})`,
+          );
+      }
+  }
+  await server.close();
+  rmSync(dataDir, { recursive: true, force: true });
+  console.log(
+    `\nrule fixture pairs through the API: ${pairs} pairs, ${pairs * 2 - wrong.length} of ${pairs * 2} files as expected`,
+  );
+  for (const line of wrong) console.log(`  ${line}`);
+}
