@@ -1,4 +1,73 @@
-import type { Reason, Rule } from '../../../rule.js';
+import { rule, type Reason, type Rule } from '../../../rule.js';
 
-export const rules: Rule[] = [];
+// Like veraPDF, these judge the images and XObjects the pages draw (their content, forms, glyphs, patterns,
+// soft masks and annotation appearances), not those a resource dictionary holds unused.
+const BIT_DEPTHS = new Set([1, 2, 4, 8]);
+
+/** ISO 19005-1, 6.2.4 Image XObjects. */
+export const rules: Rule[] = [
+  rule({
+    specifications: ['ISO 19005-1'],
+    clause: '6.2.4',
+    test: 1,
+    object: 'image',
+    check: 'image_dictionaries',
+    says: 'An image dictionary has no Alternates entry',
+    fault: (image) => (image.drawn && image.hasAlternates ? 'an /Alternates entry' : undefined),
+    fix: 'remove the /Alternates entry from the image (keep only the image itself)',
+  }),
+  rule({
+    specifications: ['ISO 19005-1'],
+    clause: '6.2.4',
+    test: 2,
+    object: 'xobject',
+    check: 'image_dictionaries',
+    says: 'An XObject dictionary (image or form) has no OPI entry',
+    fault: (xobject) => (xobject.drawn && xobject.hasOpi ? 'an /OPI entry' : undefined),
+    fix: 'remove the /OPI entry (Open Prepress Interface proxies are not allowed in PDF/A)',
+  }),
+  rule({
+    specifications: ['ISO 19005-1'],
+    clause: '6.2.4',
+    test: 3,
+    object: 'image',
+    check: 'image_dictionaries',
+    says: 'An image dictionary that has an Interpolate entry sets it to false',
+    fault: (image) => (image.drawn && image.interpolate === true ? 'Interpolate is true' : undefined),
+    fix: 'set /Interpolate false on the image, or remove the entry',
+  }),
+  rule({
+    specifications: ['ISO 19005-1'],
+    clause: '6.2.4',
+    test: 4,
+    object: 'image',
+    check: 'image_dictionaries',
+    says: 'An image (other than an image mask) has BitsPerComponent 1, 2, 4 or 8, when the entry is there',
+    fault: (image) =>
+      image.drawn &&
+      !image.imageMask &&
+      image.role !== 'mask' &&
+      image.bitsPerComponent !== undefined &&
+      !BIT_DEPTHS.has(image.bitsPerComponent)
+        ? `BitsPerComponent is ${image.bitsPerComponent}`
+        : undefined,
+    fix: 'convert the image to 1, 2, 4 or 8 bits per component (16-bit images are not allowed in PDF/A-1)',
+  }),
+  rule({
+    specifications: ['ISO 19005-1'],
+    clause: '6.2.4',
+    test: 5,
+    object: 'image',
+    check: 'image_dictionaries',
+    says: 'An image mask has BitsPerComponent 1, when the entry is there',
+    fault: (image) =>
+      image.drawn &&
+      (image.imageMask || image.role === 'mask') &&
+      image.bitsPerComponent !== undefined &&
+      image.bitsPerComponent !== 1
+        ? `an image mask with BitsPerComponent ${image.bitsPerComponent}`
+        : undefined,
+    fix: 'write the image mask with /BitsPerComponent 1 (or leave the entry out)',
+  }),
+];
 export const reasons: Reason[] = [];

@@ -1,0 +1,32 @@
+import type { FixturePairs } from '../../../fixtures.js';
+import { drawing, form, graphicsState, grayImage, image } from '../../../graphics-fixtures.js';
+import { pdfaFile, ref } from '../../../pdfa-file.js';
+
+export const fixtures: FixturePairs = {
+  1: {
+    pass: (part) => pdfaFile(part, graphicsState('/SMask /None')),
+    fail: (part) =>
+      pdfaFile(part, graphicsState(`/SMask << /Type /Mask /S /Luminosity /G ${ref(0)} >>`, [form()])),
+  },
+  2: {
+    pass: (part) => pdfaFile(part, drawing(image())),
+    fail: (part) => pdfaFile(part, drawing(image(`/SMask ${ref(1)}`), [grayImage()])),
+  },
+  3: {
+    pass: (part) => pdfaFile(part, drawing(form())),
+    fail: (part) => pdfaFile(part, drawing(form('/Group << /S /Transparency /CS /DeviceRGB >>'))),
+  },
+  4: {
+    pass: (part) => pdfaFile(part, graphicsState('/BM /Normal')),
+    fail: (part) => pdfaFile(part, graphicsState('/BM /Multiply')),
+  },
+  5: {
+    // a writer's float for 1
+    pass: (part) => pdfaFile(part, graphicsState('/CA 1.0000001')),
+    fail: (part) => pdfaFile(part, graphicsState('/CA 0.5')),
+  },
+  6: {
+    pass: (part) => pdfaFile(part, graphicsState('/ca 0.9999999')),
+    fail: (part) => pdfaFile(part, graphicsState('/ca 0.5')),
+  },
+};

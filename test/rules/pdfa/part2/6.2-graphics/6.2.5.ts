@@ -1,0 +1,48 @@
+import type { FixturePairs } from '../../../fixtures.js';
+import { graphicsState } from '../../../graphics-fixtures.js';
+import { pdfaFile, ref, stream } from '../../../pdfa-file.js';
+
+const TYPE1 = '/Type /Halftone /HalftoneType 1 /Frequency 60 /Angle 45 /SpotFunction /Round';
+const FUNCTION = '<< /FunctionType 2 /Domain [0 1] /C0 [0] /C1 [1] /N 1 >>';
+
+export const fixtures: FixturePairs = {
+  1: {
+    pass: (part) => pdfaFile(part, graphicsState('/LW 1')),
+    fail: (part) => pdfaFile(part, graphicsState('/TR /Identity')),
+  },
+  2: {
+    pass: (part) => pdfaFile(part, graphicsState('/TR2 /Default')),
+    fail: (part) => pdfaFile(part, graphicsState('/TR2 /Identity')),
+  },
+  3: {
+    pass: (part) => pdfaFile(part, graphicsState('/LW 1')),
+    fail: (part) => pdfaFile(part, graphicsState('/HTP [0 0]')),
+  },
+  4: {
+    pass: (part) => pdfaFile(part, graphicsState(`/HT << ${TYPE1} >>`)),
+    // a type 6 halftone: a threshold array of its own
+    fail: (part) =>
+      pdfaFile(
+        part,
+        graphicsState(`/HT ${ref(0)}`, [
+          stream('/Type /Halftone /HalftoneType 6 /Width 1 /Height 1', '\x80'),
+        ]),
+      ),
+  },
+  5: {
+    pass: (part) => pdfaFile(part, graphicsState(`/HT << ${TYPE1} >>`)),
+    fail: (part) => pdfaFile(part, graphicsState(`/HT << ${TYPE1} /HalftoneName (Screen) >>`)),
+  },
+  6: {
+    // a type 5 halftone: Default and the primaries without a transfer function, a spot colorant with one
+    pass: (part) =>
+      pdfaFile(
+        part,
+        graphicsState(
+          `/HT << /Type /Halftone /HalftoneType 5 /Default << ${TYPE1} >> /Cyan << ${TYPE1} >> ` +
+            `/Orange << ${TYPE1} /TransferFunction ${FUNCTION} >> >>`,
+        ),
+      ),
+    fail: (part) => pdfaFile(part, graphicsState(`/HT << ${TYPE1} /TransferFunction ${FUNCTION} >>`)),
+  },
+};
