@@ -43,12 +43,14 @@ const rows = readFileSync(path.join(CORPUS, 'manifest.tsv'), 'utf8')
 
 interface Tally {
   caught: number;
+  /** caught by another rule of the same clause (the corpus's numbering is not always the profile's) */
+  byClause: number;
   missed: string[];
   falseAlarms: string[];
 }
 const byRule = new Map<string, Tally>();
 const tally = (id: string) => {
-  const t = byRule.get(id) ?? { caught: 0, missed: [], falseAlarms: [] };
+  const t = byRule.get(id) ?? { caught: 0, byClause: 0, missed: [], falseAlarms: [] };
   byRule.set(id, t);
   return t;
 };
@@ -85,8 +87,9 @@ for (const row of rows) {
     fail++;
     if (ids.length > 0) failOk++;
     const byClause = row.rule.endsWith('-*');
-    if (byClause ? ids.some((id) => id.startsWith(row.rule.slice(0, -1))) : ids.includes(row.rule))
-      tally(row.rule).caught++;
+    const ofClause = ids.some((id) => id.replace(/-\d+$/, '') === row.clause);
+    if (!byClause && ids.includes(row.rule)) tally(row.rule).caught++;
+    else if (ofClause) tally(row.rule).byClause++;
     else tally(row.rule).missed.push(`${path.basename(row.file)} (found: ${ids.join(', ') || 'nothing'})`);
   }
 }
@@ -96,11 +99,13 @@ console.log(
 );
 for (const [id, t] of [...byRule].sort(([a], [b]) => a.localeCompare(b, undefined, { numeric: true }))) {
   if (t.missed.length === 0 && t.falseAlarms.length === 0) {
-    console.log(`  ${id}: caught ${t.caught}`);
+    console.log(
+      `  ${id}: caught ${t.caught}${t.byClause ? `, by another rule of its clause ${t.byClause}` : ''}`,
+    );
     continue;
   }
   console.log(
-    `  ${id}: caught ${t.caught}, missed ${t.missed.length}, false alarms ${t.falseAlarms.length} (family ${family(id)})`,
+    `  ${id}: caught ${t.caught}, by another rule of its clause ${t.byClause}, missed ${t.missed.length}, false alarms ${t.falseAlarms.length} (family ${family(id)})`,
   );
   for (const m of t.missed.slice(0, 6)) console.log(`      missed ${m}`);
   for (const a of t.falseAlarms.slice(0, 6)) console.log(`      false alarm ${a}`);
