@@ -1,6 +1,6 @@
 import { SyntaxFailure } from '../pdf/cos/syntax.js';
 import type { Builders, DocumentSource, Emitter, KindName, PageSource } from '../pdf/model/kinds.js';
-import type { Rule, RuleFailure } from './rule.js';
+import type { Rule, RuleContext, RuleFailure } from './rule.js';
 
 /** The most objects one rule names in a failure; the count is always whole. */
 export const MAX_EXAMPLES = 5;
@@ -10,7 +10,10 @@ class Tally implements Emitter {
   private readonly byKind = new Map<KindName, Rule[]>();
   private readonly found = new Map<Rule, { objects: number; examples: string[] }>();
 
-  constructor(rules: readonly Rule[]) {
+  private readonly context: RuleContext;
+
+  constructor(rules: readonly Rule[], context: RuleContext = { rules }) {
+    this.context = context;
     for (const r of rules) {
       const list = this.byKind.get(r.object) ?? [];
       list.push(r);
@@ -24,7 +27,7 @@ class Tally implements Emitter {
 
   emit(kind: KindName, node: { where: string }): void {
     for (const r of this.byKind.get(kind) ?? []) {
-      const fault = (r.fault as (n: unknown) => string | undefined)(node);
+      const fault = (r.fault as (n: unknown, c: RuleContext) => string | undefined)(node, this.context);
       if (fault === undefined) continue;
       const tally = this.found.get(r) ?? { objects: 0, examples: [] };
       tally.objects++;
@@ -63,8 +66,9 @@ export function judgeDocument(
   rules: readonly Rule[],
   families: readonly Builders[],
   source: DocumentSource,
+  context?: RuleContext,
 ): RuleFailure[] {
-  const tally = new Tally(rules);
+  const tally = new Tally(rules, context);
   for (const family of families) if (family.document) guarded(() => family.document!(source, tally));
   return tally.failures();
 }
@@ -74,8 +78,9 @@ export function judgePage(
   rules: readonly Rule[],
   families: readonly Builders[],
   source: PageSource,
+  context?: RuleContext,
 ): RuleFailure[] {
-  const tally = new Tally(rules);
+  const tally = new Tally(rules, context);
   for (const family of families) if (family.page) guarded(() => family.page!(source, tally));
   return tally.failures();
 }

@@ -2,7 +2,7 @@ import type { CosFile } from '../pdf/cos/file.js';
 import type { Builders } from '../pdf/model/kinds.js';
 import { pageEntries } from '../pdf/model/pages.js';
 import { judgeDocument, judgePage, mergeFailures } from './engine.js';
-import type { Rule, RuleFailure } from './rule.js';
+import type { Rule, RuleContext, RuleFailure } from './rule.js';
 
 /**
  * The rules' failures over a whole file, its document kinds and every page's, in one thread: what the fixture
@@ -13,16 +13,22 @@ export function judgeFile(
   cos: CosFile,
   rules: readonly Rule[],
   families: readonly Builders[],
+  context?: RuleContext,
 ): RuleFailure[] {
-  const lists = [judgeDocument(rules, families, { cos, head: cos.read(0, 1024) })];
+  const lists = [judgeDocument(rules, families, { cos, head: cos.read(0, 1024) }, context)];
   for (const page of pageEntries(cos))
     lists.push(
-      judgePage(rules, families, {
-        cos,
-        page: page.dict,
-        pageNumber: page.pageNumber,
-        resources: cos.inherited(page.dict, 'Resources'),
-      }),
+      judgePage(
+        rules,
+        families,
+        {
+          cos,
+          page: page.dict,
+          pageNumber: page.pageNumber,
+          resources: cos.inherited(page.dict, 'Resources'),
+        },
+        context,
+      ),
     );
   return mergeFailures(lists);
 }

@@ -20,8 +20,16 @@ export interface Rule<K extends KindName = KindName> {
   check: string;
   /** What the rule asks, in one sentence. */
   says: string;
-  fault: (node: Kinds[K]) => string | undefined;
+  fault: (node: Kinds[K], context: RuleContext) => string | undefined;
   fix: string;
+}
+
+/**
+ * What a rule may read besides its object: the rules being run (a file embedded in another is judged by the
+ * rules of the part it claims, PDF/A-2 6.8).
+ */
+export interface RuleContext {
+  rules: readonly Rule[];
 }
 
 /** A rule declaration, checked against its kind. */

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { CosFile } from '../../src/pdf/cos/file.js';
 import { judgeFile } from '../../src/rules/judge-file.js';
 import { MODEL_FAMILIES } from '../../src/rules/families.js';
+import { PDFA_RULES } from '../../src/rules/pdfa/index.js';
 import type { Rule, RuleFailure } from '../../src/rules/rule.js';
 
 /**
@@ -27,7 +28,8 @@ export function judgeBytes(bytes: Uint8Array, rules: readonly Rule[]): RuleFailu
   writeFileSync(file, bytes);
   const fd = openSync(file, 'r');
   try {
-    return judgeFile(new CosFile(fd, bytes.length), rules, MODEL_FAMILIES);
+    // an embedded file is judged by every rule of the part it claims, whichever part the pair is of
+    return judgeFile(new CosFile(fd, bytes.length), rules, MODEL_FAMILIES, { rules: PDFA_RULES });
   } finally {
     closeSync(fd);
   }

@@ -1,4 +1,82 @@
-import type { Reason, Rule } from '../../../rule.js';
+import { rule, type Reason, type Rule } from '../../../rule.js';
+import { FLAG_HIDDEN, FLAG_INVISIBLE, FLAG_NOVIEW, flagsFault } from '../../part2/6.3-annotations/6.3.2.js';
+import {
+  buttonAppearanceFault,
+  onlyNormalFault,
+  streamAppearanceFault,
+} from '../../part2/6.3-annotations/6.3.3.js';
 
-export const rules: Rule[] = [];
+/** ISO 19005-1, 6.5.3 Annotation dictionaries. */
+export const rules: Rule[] = [
+  rule({
+    specifications: ['ISO 19005-1'],
+    clause: '6.5.3',
+    test: 1,
+    object: 'annotation',
+    check: 'annotation_opacity',
+    says: 'An annotation has no CA key other than 1.0',
+    fault: (a) => (a.opacity === null || a.opacity === 1 ? undefined : `its opacity (/CA) is ${a.opacity}`),
+    fix: 'make the annotation opaque: remove its /CA or set it to 1.0 (PDF/A-1 has no transparency)',
+  }),
+  rule({
+    specifications: ['ISO 19005-1'],
+    clause: '6.5.3',
+    test: 2,
+    object: 'annotation',
+    check: 'annotation_flags',
+    says: 'Every annotation has the F key, with Print set and Hidden, Invisible and NoView clear',
+    fault: (a) =>
+      a.flags === null
+        ? 'it has no flags (/F)'
+        : flagsFault(a.flags, [
+            [FLAG_INVISIBLE, 'Invisible'],
+            [FLAG_HIDDEN, 'Hidden'],
+            [FLAG_NOVIEW, 'NoView'],
+          ]),
+    fix: 'give the annotation flags with Print set and Hidden, Invisible and NoView clear (/F 4)',
+  }),
+  rule({
+    specifications: ['ISO 19005-1'],
+    clause: '6.5.3',
+    test: 3,
+    object: 'annotation',
+    check: 'annotation_colors',
+    says: 'An annotation has no C or IC array unless the PDF/A output intent’s profile is RGB',
+    fault: (a) =>
+      (!a.color && !a.interiorColor) || a.outputProfileColorSpace === 'RGB'
+        ? undefined
+        : `it has ${a.color ? '/C' : '/IC'} colours and the output intent is ${a.outputProfileColorSpace ?? 'missing'}, not RGB`,
+    fix: 'remove the annotation’s /C and /IC colours, or use an RGB output intent',
+  }),
+  rule({
+    specifications: ['ISO 19005-1'],
+    clause: '6.5.3',
+    test: 4,
+    object: 'annotation',
+    check: 'annotation_appearances',
+    says: 'An appearance dictionary contains only the N key',
+    fault: onlyNormalFault,
+    fix: 'keep only the normal appearance (/N) of the annotation: remove its rollover (/R) and down (/D) ones',
+  }),
+  rule({
+    specifications: ['ISO 19005-1'],
+    clause: '6.5.3',
+    test: 5,
+    object: 'annotation',
+    check: 'annotation_appearances',
+    says: "A button widget's normal appearance is a subdictionary of appearance states",
+    fault: buttonAppearanceFault,
+    fix: 'give the button a normal appearance subdictionary with a stream per state (/AP << /N << /Off ... /On ... >> >>)',
+  }),
+  rule({
+    specifications: ['ISO 19005-1'],
+    clause: '6.5.3',
+    test: 6,
+    object: 'annotation',
+    check: 'annotation_appearances',
+    says: "Any other annotation's normal appearance is an appearance stream",
+    fault: streamAppearanceFault,
+    fix: 'make the annotation’s normal appearance (/AP /N) one appearance stream',
+  }),
+];
 export const reasons: Reason[] = [];

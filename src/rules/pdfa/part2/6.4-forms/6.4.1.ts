@@ -1,4 +1,42 @@
-import type { Reason, Rule } from '../../../rule.js';
+import { rule, type Reason, type Rule } from '../../../rule.js';
 
-export const rules: Rule[] = [];
+const actionKeys = (node: { action: boolean; additionalActions: boolean }) =>
+  [node.action ? '/A' : '', node.additionalActions ? '/AA' : ''].filter(Boolean).join(' and ');
+
+/** ISO 19005-2 and -3, 6.4.1 Interactive forms: general. */
+export const rules: Rule[] = [
+  rule({
+    specifications: ['ISO 19005-2', 'ISO 19005-3'],
+    clause: '6.4.1',
+    test: 1,
+    object: 'annotation',
+    check: 'form_field_actions',
+    says: 'A widget annotation has neither an A nor an AA entry',
+    fault: (a) =>
+      a.subtype === 'Widget' && (a.action || a.additionalActions)
+        ? `the widget has ${actionKeys(a)}`
+        : undefined,
+    fix: 'remove the widget’s action (/A) and additional actions (/AA)',
+  }),
+  rule({
+    specifications: ['ISO 19005-2', 'ISO 19005-3'],
+    clause: '6.4.1',
+    test: 2,
+    object: 'form_field',
+    check: 'form_field_actions',
+    says: 'A field dictionary has neither an A nor an AA entry',
+    fault: (f) => (f.action || f.additionalActions ? `the field has ${actionKeys(f)}` : undefined),
+    fix: 'remove the field’s action (/A) and additional actions (/AA: keystroke, format, validate and calculate scripts)',
+  }),
+  rule({
+    specifications: ['ISO 19005-2', 'ISO 19005-3'],
+    clause: '6.4.1',
+    test: 3,
+    object: 'acroform',
+    check: 'need_appearances',
+    says: 'The interactive form has no NeedAppearances flag, or it is false',
+    fault: (form) => (form.needAppearances === true ? 'NeedAppearances is true' : undefined),
+    fix: 'give every field an appearance stream and remove /NeedAppearances (or set it to false)',
+  }),
+];
 export const reasons: Reason[] = [];

@@ -1,4 +1,26 @@
-import type { Reason, Rule } from '../../../rule.js';
+import { rule, type Reason, type Rule } from '../../../rule.js';
 
-export const rules: Rule[] = [];
+/** ISO 19005-2 and -3, 6.5.2 Trigger events. */
+export const rules: Rule[] = [
+  rule({
+    specifications: ['ISO 19005-2', 'ISO 19005-3'],
+    clause: '6.5.2',
+    test: 1,
+    object: 'document',
+    check: 'additional_actions',
+    says: 'The document catalog has no AA entry',
+    fault: (doc) => (doc.additionalActions ? 'the catalog has additional actions (/AA)' : undefined),
+    fix: 'remove the catalog’s /AA (PDF/A runs no action on document events)',
+  }),
+  rule({
+    specifications: ['ISO 19005-2', 'ISO 19005-3'],
+    clause: '6.5.2',
+    test: 2,
+    object: 'page',
+    check: 'additional_actions',
+    says: 'No page dictionary has an AA entry',
+    fault: (page) => (page.additionalActions ? 'the page has additional actions (/AA)' : undefined),
+    fix: 'remove the page’s /AA (PDF/A runs no action when a page opens or closes)',
+  }),
+];
 export const reasons: Reason[] = [];

@@ -1,0 +1,10 @@
+import type { FixturePairs } from '../../../fixtures.js';
+import { pdfaFile } from '../../../pdfa-file.js';
+
+export const fixtures: FixturePairs = {
+  1: {
+    pass: (part) => pdfaFile(part),
+    fail: (part) =>
+      pdfaFile(part, { catalog: '/Requirements [<< /Type /Requirement /S /EnableJavaScripts >>]' }),
+  },
+};
