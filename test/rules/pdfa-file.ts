@@ -30,6 +30,8 @@ export interface PdfaEdits {
   xmpNamespaces?: string;
   /** The whole XMP packet, instead of the default. */
   xmpPacket?: Bytes;
+  /** Entries added to the metadata stream's dictionary (`/Filter /ASCIIHexDecode`, with an `xmpPacket` to match). */
+  metadataEntries?: string;
   /** The document information dictionary's entries; when given, an /Info is written (as object 8's last). */
   info?: string;
   /** The output intent dictionary's entries, instead of the default sRGB one. */
@@ -191,7 +193,10 @@ export function pdfaFile(part: 1 | 2 | 3, edits: PdfaEdits = {}): Uint8Array {
       `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << ${edits.resources ?? ''} >> /Contents 4 0 R${edits.page ? ` ${edits.page}` : ''} >>`,
     ),
     stream('', edits.content ?? SQUARE),
-    stream('/Type /Metadata /Subtype /XML', packet),
+    stream(
+      `/Type /Metadata /Subtype /XML${edits.metadataEntries ? ` ${edits.metadataEntries}` : ''}`,
+      packet,
+    ),
     latin1(
       edits.outputIntent !== undefined
         ? `<< ${edits.outputIntent} >>`
@@ -222,4 +227,50 @@ export function pdfaFile(part: 1 | 2 | 3, edits: PdfaEdits = {}): Uint8Array {
   );
   const file = concat(parts);
   return edits.finish ? edits.finish(file) : file;
+}
+
+/**
+ * `file` with an incremental update appended (ISO 32000-1 7.5.6): `objects` by number, then a cross-reference
+ * table (or, with `xrefStream`, a cross-reference stream of that object number) and a trailer of `trailer`'s
+ * entries and /Prev. Write /Size, /Root and /ID in `trailer` as the test needs.
+ */
+export function appendUpdate(
+  file: Uint8Array,
+  update: {
+    objects: Record<number, Bytes>;
+    trailer: string;
+    xrefStream?: number;
+    /** Objects already in `file`, by number, at these offsets, listed again in the update. */
+    listed?: Record<number, number>;
+  },
+): Uint8Array {
+  const text = Buffer.from(file).toString('latin1');
+  const prev = Number([...text.matchAll(/startxref\s+(\d+)/g)].at(-1)?.[1] ?? 0);
+  const parts: Uint8Array[] = [file];
+  let at = file.length;
+  const offsets: [number, number][] = Object.entries(update.listed ?? {}).map(([n, o]) => [Number(n), o]);
+  for (const [num, body] of Object.entries(update.objects)) {
+    const object = concat([latin1(`${num} 0 obj\n`), bytesOf(body), latin1('\nendobj\n')]);
+    offsets.push([Number(num), at]);
+    parts.push(object);
+    at += object.length;
+  }
+  if (update.xrefStream === undefined) {
+    const table = offsets.map(([num, o]) => `${num} 1\n${String(o).padStart(10, '0')} 00000 n \n`).join('');
+    parts.push(
+      latin1(`xref\n${table}trailer\n<< ${update.trailer} /Prev ${prev} >>\nstartxref\n${at}\n%%EOF\n`),
+    );
+  } else {
+    offsets.push([update.xrefStream, at]);
+    const rows = offsets.map(([, o]) => [1, (o >>> 24) & 255, (o >>> 16) & 255, (o >>> 8) & 255, o & 255, 0]);
+    const index = offsets.map(([num]) => `${num} 1`).join(' ');
+    const body = stream(
+      `/Type /XRef /W [1 4 1] /Index [${index}] ${update.trailer} /Prev ${prev}`,
+      Uint8Array.from(rows.flat()),
+    );
+    parts.push(
+      concat([latin1(`${update.xrefStream} 0 obj\n`), body, latin1(`\nendobj\nstartxref\n${at}\n%%EOF\n`)]),
+    );
+  }
+  return concat(parts);
 }
