@@ -37,6 +37,30 @@ for (const c of '()<>[]{}/%') DELIMITER[c.charCodeAt(0)] = 1;
 
 const isRegular = (c: number) => !WHITESPACE[c] && !DELIMITER[c];
 
+/** A literal string's escapes that stand for one byte (`\\n`, `\\r`, `\\t`, `\\b`, `\\f`); 0 for the others. */
+const ESCAPES = new Uint8Array(256);
+ESCAPES[110] = 10;
+ESCAPES[114] = 13;
+ESCAPES[116] = 9;
+ESCAPES[98] = 8;
+ESCAPES[102] = 12;
+/** A hexadecimal digit's value; 0xff for any other byte. */
+const HEX_VALUE = new Uint8Array(256).fill(0xff);
+for (let i = 0; i < 16; i++) HEX_VALUE['0123456789abcdef'.charCodeAt(i)] = i;
+for (let i = 10; i < 16; i++) HEX_VALUE['ABCDEF'.charCodeAt(i - 10)] = i;
+
+/** Where the literal string whose bytes start at `pos` (past its `(`) ends: past its `)`, or the end. */
+function literalStringEnd(b: Uint8Array, pos: number): number {
+  let nesting = 1;
+  for (let i = pos; i < b.length; i++) {
+    const c = b[i]!;
+    if (c === 0x5c) i++;
+    else if (c === 0x28) nesting++;
+    else if (c === 0x29 && --nesting === 0) return i + 1;
+  }
+  return b.length;
+}
+
 /**
  * What a syntax scan wants told about each token as it is read (ISO 19005's implementation limits and hex
  * strings): the lexer reads as it always does, and calls these when a watcher is given.
@@ -155,33 +179,35 @@ export class Lexer {
   private literalString(): Uint8Array {
     const b = this.bytes;
     this.pos++;
-    const out: number[] = [];
+    // the decoded string is never longer than what is written: one buffer of that size, filled once
+    const out = new Uint8Array(literalStringEnd(b, this.pos) - this.pos);
+    let length = 0;
     let nesting = 1;
     while (this.pos < b.length) {
       const c = b[this.pos++]!;
       if (c === 0x5c) {
         const next = b[this.pos++];
         if (next === undefined) break;
-        const escapes: Record<number, number> = { 110: 10, 114: 13, 116: 9, 98: 8, 102: 12 };
-        if (escapes[next] !== undefined) out.push(escapes[next]);
+        const escaped = ESCAPES[next]!;
+        if (escaped !== 0) out[length++] = escaped;
         else if (next >= 0x30 && next <= 0x37) {
           let code = next - 0x30;
           for (let i = 0; i < 2 && b[this.pos]! >= 0x30 && b[this.pos]! <= 0x37; i++)
             code = code * 8 + (b[this.pos++]! - 0x30);
-          out.push(code & 0xff);
+          out[length++] = code & 0xff;
         } else if (next === 13) {
           if (b[this.pos] === 10) this.pos++;
-        } else if (next !== 10) out.push(next);
+        } else if (next !== 10) out[length++] = next;
       } else if (c === 0x28) {
         nesting++;
-        out.push(c);
+        out[length++] = c;
       } else if (c === 0x29) {
         if (--nesting === 0) {
-          this.watcher?.string(out.length);
-          return Uint8Array.from(out);
+          this.watcher?.string(length);
+          return out.slice(0, length);
         }
-        out.push(c);
-      } else out.push(c);
+        out[length++] = c;
+      } else out[length++] = c;
     }
     this.fail();
   }
@@ -189,22 +215,24 @@ export class Lexer {
   private hexString(): Uint8Array {
     const b = this.bytes;
     this.pos++;
-    const digits: number[] = [];
+    const close = b.indexOf(0x3e, this.pos);
+    const digits = new Uint8Array(Math.max(0, (close < 0 ? b.length : close) - this.pos) + 1);
+    let count = 0;
     while (this.pos < b.length && b[this.pos] !== 0x3e) {
       const c = b[this.pos++]!;
-      const digit = Number.parseInt(String.fromCharCode(c), 16);
-      if (!Number.isNaN(digit)) digits.push(digit);
+      const digit = HEX_VALUE[c]!;
+      if (digit !== 0xff) digits[count++] = digit;
       else if (!WHITESPACE[c]) {
-        this.watcher?.hexString(digits.length, false);
+        this.watcher?.hexString(count, false);
         this.fail();
       }
     }
     if (this.pos >= b.length) this.fail();
     this.pos++;
-    this.watcher?.hexString(digits.length, true);
-    this.watcher?.string(Math.ceil(digits.length / 2));
-    if (digits.length % 2) digits.push(0);
-    const out = new Uint8Array(digits.length / 2);
+    this.watcher?.hexString(count, true);
+    this.watcher?.string(Math.ceil(count / 2));
+    if (count % 2) digits[count++] = 0;
+    const out = new Uint8Array(count / 2);
     for (let i = 0; i < out.length; i++) out[i] = digits[2 * i]! * 16 + digits[2 * i + 1]!;
     return out;
   }

@@ -6,6 +6,7 @@ import {
   type PdfDict,
   PdfRef,
   type PdfValue,
+  SyntaxFailure,
   type TokenWatcher,
 } from '../cos/syntax.js';
 import type { CosFile } from '../cos/file.js';
@@ -332,6 +333,7 @@ function readStream(
   const log = tokenLog(where);
   tokens.push(log.tokens);
   const lexer = new Lexer(bytes, 0, log.watcher);
+  const fast = new FastTokens(bytes, lexer, log.watcher);
   let operands: PdfValue[] = [];
   let depth = 0;
   while (out.length < MAX_OPERATIONS) {
@@ -351,7 +353,7 @@ function readStream(
       (c >= 0x30 && c <= 0x39)
     ) {
       try {
-        operands.push(operand(lexer));
+        operands.push(fast.operand());
       } catch {
         // a hexadecimal string with a stray byte is skipped whole, not read again from its second byte
         const close = c === 0x3c && bytes[start + 1] !== 0x3c ? bytes.indexOf(0x3e, start) : -1;
@@ -360,7 +362,7 @@ function readStream(
       }
       continue;
     }
-    const word = lexer.word();
+    const word = fast.keyword();
     if (word === '') {
       lexer.pos = start + 1; // a stray delimiter: `)`, `]`, `>`, `{`, `}`
       operands = [];
@@ -452,3 +454,127 @@ function inlineImage(lexer: Lexer): PdfDict {
 
 const isSpace = (c: number | undefined) =>
   c === undefined || c === 32 || c === 10 || c === 13 || c === 9 || c === 12 || c === 0;
+
+const REGULAR = new Uint8Array(256).fill(1);
+for (const c of [0, 9, 10, 12, 13, 32]) REGULAR[c] = 0;
+for (const c of '()<>[]{}/%') REGULAR[c.charCodeAt(0)] = 0;
+const MAX_ARRAY_NESTING = 32;
+
+/**
+ * The tokens content is mostly made of, read without making a string for each: numbers (values computed
+ * from their digits; content has no references, so no look-ahead for `R`), operators (the known ones taken
+ * from a table by their bytes) and arrays (a `TJ` array is numbers and strings). Strings, names and
+ * dictionaries go to the object lexer. Every token is told to the watcher as the lexer tells it.
+ */
+class FastTokens {
+  private readonly keywords = new Map<number, string>();
+
+  constructor(
+    private readonly bytes: Uint8Array,
+    private readonly lexer: Lexer,
+    private readonly watcher: TokenWatcher,
+  ) {}
+
+  /** The operand at the cursor (the cursor is on its first byte). */
+  operand(depth = 0): PdfValue {
+    const b = this.bytes;
+    const c = b[this.lexer.pos]!;
+    if (c === 0x5b) return this.array(depth);
+    if (c === 0x2f || c === 0x28 || c === 0x3c) {
+      const value = this.lexer.value();
+      return value instanceof PdfRef ? value.num : value;
+    }
+    return this.number();
+  }
+
+  private array(depth: number): PdfValue[] {
+    if (depth > MAX_ARRAY_NESTING) throw new SyntaxFailure('nesting');
+    const b = this.bytes;
+    const lexer = this.lexer;
+    lexer.pos++;
+    const items: PdfValue[] = [];
+    for (;;) {
+      lexer.skipSpace();
+      if (lexer.pos >= b.length) throw new SyntaxFailure('unterminated array');
+      const c = b[lexer.pos]!;
+      if (c === 0x5d) {
+        lexer.pos++;
+        this.watcher.array(items.length);
+        return items;
+      }
+      if (REGULAR[c] && !(c === 0x2b || c === 0x2d || c === 0x2e || (c >= 0x30 && c <= 0x39))) {
+        // true, false, null inside an array
+        const word = lexer.word();
+        if (word === 'true' || word === 'false') items.push(word === 'true');
+        else if (word === 'null') items.push(null);
+        else throw new SyntaxFailure('not an operand');
+        continue;
+      }
+      items.push(this.operand(depth + 1));
+    }
+  }
+
+  /** A number: sign, digits, a point, digits, as PDF writes them; anything else in the token is a failure. */
+  private number(): number {
+    const b = this.bytes;
+    const lexer = this.lexer;
+    const start = lexer.pos;
+    let i = start;
+    let negative = false;
+    if (b[i] === 0x2b || b[i] === 0x2d) negative = b[i++] === 0x2d;
+    let value = 0;
+    let digits = 0;
+    let scale = 0;
+    let real = false;
+    for (; i < b.length; i++) {
+      const c = b[i]!;
+      if (c >= 0x30 && c <= 0x39) {
+        value = value * 10 + (c - 0x30);
+        digits++;
+        if (real) scale++;
+      } else if (c === 0x2e && !real) real = true;
+      else break;
+    }
+    const end = i;
+    while (i < b.length && REGULAR[b[i]!]) i++;
+    lexer.pos = i;
+    if (i !== end || digits === 0) {
+      // not a plain number (`1.2.3`, `--5`, `5x`): read as the lexer reads it, which fails on it
+      lexer.pos = start;
+      return lexer.value() as number;
+    }
+    // past 15 digits the sum loses precision: the text is read as the lexer reads it
+    if (digits > 15) value = Math.abs(Number(latin1Of(b, start, end)));
+    else if (scale > 0) value /= 10 ** scale;
+    if (negative) value = -value;
+    this.watcher.number(real ? '.' : '', value);
+    return value;
+  }
+
+  /** An operator's name (or `true`, `false`, `null`), '' at a delimiter. */
+  keyword(): string {
+    const b = this.bytes;
+    const lexer = this.lexer;
+    const start = lexer.pos;
+    let i = start;
+    while (i < b.length && REGULAR[b[i]!]) i++;
+    lexer.pos = i;
+    const length = i - start;
+    if (length === 0) return '';
+    if (length > 3) return latin1Of(b, start, i);
+    const key =
+      (b[start]! << 16) | ((length > 1 ? b[start + 1]! : 0) << 8) | (length > 2 ? b[start + 2]! : 0);
+    let word = this.keywords.get(key);
+    if (word === undefined) {
+      word = latin1Of(b, start, i);
+      this.keywords.set(key, word);
+    }
+    return word;
+  }
+}
+
+function latin1Of(bytes: Uint8Array, start: number, end: number): string {
+  let out = '';
+  for (let i = start; i < end; i++) out += String.fromCharCode(bytes[i]!);
+  return out;
+}
