@@ -26,9 +26,68 @@ function utf32(bytes: Uint8Array, littleEndian: boolean): string {
   return chars.join('').replace(/^\ufeff/, '');
 }
 
+/** Windows-1252's characters for the bytes 0x80 to 0x9F (0 where it has none: those read as Latin-1). */
+const CP1252 = [
+  0x20ac, 0, 0x201a, 0x0192, 0x201e, 0x2026, 0x2020, 0x2021, 0x02c6, 0x2030, 0x0160, 0x2039, 0x0152, 0,
+  0x017d, 0, 0, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x02dc, 0x2122, 0x0161, 0x203a,
+  0x0153, 0, 0x017e, 0x0178,
+];
+
+/** The length of the UTF-8 sequence at `at` when it is a well-formed one, else 0. */
+function utf8Sequence(bytes: Uint8Array, at: number): number {
+  const lead = bytes[at]!;
+  const length =
+    lead < 0x80
+      ? 1
+      : lead >= 0xc2 && lead <= 0xdf
+        ? 2
+        : lead >= 0xe0 && lead <= 0xef
+          ? 3
+          : lead >= 0xf0 && lead <= 0xf4
+            ? 4
+            : 0;
+  if (length === 0 || at + length > bytes.length) return 0;
+  for (let i = 1; i < length; i++) if ((bytes[at + i]! & 0xc0) !== 0x80) return 0;
+  const second = bytes[at + 1]!;
+  // overlong forms, surrogates and code points above U+10FFFF are not UTF-8
+  if ((lead === 0xe0 && second < 0xa0) || (lead === 0xed && second > 0x9f)) return 0;
+  if ((lead === 0xf0 && second < 0x90) || (lead === 0xf4 && second > 0x8f)) return 0;
+  return length;
+}
+
+/**
+ * UTF-8 with each byte that is not part of a well-formed sequence read as Windows-1252 (Latin-1): how the
+ * XMP Toolkit reads a packet some writer filled with Latin-1 text (its ACCEPT_LATIN_1 parse option, on by
+ * default), so that the text is what that writer meant.
+ */
+function utf8OrLatin1(bytes: Uint8Array): string {
+  const decoder = new TextDecoder('utf-8');
+  const parts: string[] = [];
+  let start = 0;
+  for (let at = 0; at < bytes.length;) {
+    const length = utf8Sequence(bytes, at);
+    if (length > 0) {
+      at += length;
+      continue;
+    }
+    parts.push(decoder.decode(bytes.subarray(start, at)));
+    const byte = bytes[at]!;
+    const mapped = byte >= 0x80 && byte <= 0x9f ? CP1252[byte - 0x80] || byte : byte;
+    parts.push(String.fromCharCode(mapped));
+    start = ++at;
+  }
+  parts.push(decoder.decode(bytes.subarray(start)));
+  return parts.join('').replace(/^\ufeff/, '');
+}
+
 /** The packet as text, in whichever of the five encodings it is written (a byte order mark dropped). */
 export function xmpText(bytes: Uint8Array): string {
   const encoding = xmpEncoding(bytes);
   if (encoding === 'utf-32le' || encoding === 'utf-32be') return utf32(bytes, encoding === 'utf-32le');
-  return new TextDecoder(encoding).decode(bytes);
+  if (encoding !== 'utf-8') return new TextDecoder(encoding).decode(bytes);
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return utf8OrLatin1(bytes);
+  }
 }

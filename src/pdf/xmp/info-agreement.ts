@@ -88,6 +88,41 @@ function disagreement(value: XmpValue | undefined, info: string, as: Comparison)
 
 const clip = (text: string) => (text.length > 60 ? `${text.slice(0, 60)}…` : text);
 
+/** One entry of the document information dictionary beside its XMP analogue. */
+export interface InfoAnalogue {
+  /** The entry's key: Title, Author, Subject, Keywords, Creator, Producer, CreationDate, ModDate. */
+  entry: string;
+  /** Its text. */
+  value: string;
+  /** The XMP property it has for analogue, as written with its usual prefix (`dc:title`). */
+  analogue: string;
+  /** The analogue's text (a Lang Alt's x-default item, an array's first item); null when absent or not text. */
+  xmp: string | null;
+  /** The number of items of an array analogue; 1 for a simple value, 0 when absent. */
+  items: number;
+  /** Why the two disagree; null when they agree. */
+  disagreement: string | null;
+}
+
+/** Each entry of `info` (the dictionary's text entries) that has an XMP analogue, beside it in `packet`. */
+export function infoAnalogues(info: ReadonlyMap<string, string>, packet: XmpPacket): InfoAnalogue[] {
+  return ANALOGUES.flatMap(({ entry, namespace, name, shown, as }) => {
+    const value = info.get(entry);
+    if (value === undefined) return [];
+    const xmp = propertyOf(packet, namespace, name)?.value;
+    return [
+      {
+        entry,
+        value,
+        analogue: shown,
+        xmp: firstText(xmp),
+        items: !xmp ? 0 : xmp.kind === 'array' ? xmp.items.length : 1,
+        disagreement: disagreement(xmp, value, as),
+      },
+    ];
+  });
+}
+
 /**
  * Where the document information dictionary and the XMP metadata disagree, as sentences: `info` holds the
  * dictionary's entries as text (absent or non-text entries left out).

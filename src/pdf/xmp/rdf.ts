@@ -25,7 +25,9 @@ export interface XmpProperty {
 }
 
 export type XmpPacket =
-  { wellFormed: true; properties: XmpProperty[] } | { wellFormed: false; reason: string; properties: [] };
+  | { wellFormed: true; properties: XmpProperty[] }
+  /** `noRdf`: the XML is well-formed but holds no `rdf:RDF` (an empty packet). */
+  | { wellFormed: false; reason: string; properties: []; noRdf?: true };
 
 const ELEMENT_NODE = 1;
 const TEXT_NODE = 3;
@@ -86,11 +88,25 @@ function fieldsOf(element: Element, depth: number): XmpProperty[] {
 
 const MAX_DEPTH = 32;
 
+/**
+ * The `xml:lang` in scope at an element: its own, or the nearest ancestor's (XML 1.0, 2.12: the language is
+ * inherited), as RDF/XML reads it; a Lang Alt may name its language on the `rdf:Alt` or higher.
+ */
+function langInScope(element: Element): string | null {
+  let node: Node | null = element;
+  for (let hops = 0; node && isElement(node) && hops < 4 * MAX_DEPTH; hops++) {
+    const lang = node.getAttributeNS(XML, 'lang');
+    if (lang) return lang;
+    node = node.parentNode;
+  }
+  return null;
+}
+
 /** The value a property element (or an `rdf:li`) holds, in whichever RDF form it is written. */
 function valueOf(element: Element, depth: number): XmpValue {
   if (depth > MAX_DEPTH) return { kind: 'malformed', reason: 'nested too deeply' };
   const next = depth + 1;
-  const lang = element.getAttributeNS(XML, 'lang') || null;
+  const lang = langInScope(element);
   const resource = element.getAttributeNodeNS(RDF, 'resource');
   if (resource) return simple(resource.value, lang);
   const parseType = element.getAttributeNS(RDF, 'parseType');
@@ -154,7 +170,7 @@ export function readXmp(text: string): XmpPacket {
   }
   if (errors) return { wellFormed: false, reason: errors.split('\n')[0]!, properties: [] };
   const root = document.getElementsByTagNameNS(RDF, 'RDF')[0];
-  if (!root) return { wellFormed: false, reason: 'no rdf:RDF element', properties: [] };
+  if (!root) return { wellFormed: false, reason: 'no rdf:RDF element', properties: [], noRdf: true };
   const properties: XmpProperty[] = [];
   for (const description of childElements(root)) {
     if (!isRdf(description, 'Description')) continue;

@@ -4,15 +4,19 @@
  * schema a PDF/A extension schema describes, and its value has the type its schema gives it; the extension
  * schemas themselves are written as ISO 19005 defines them (their fields, types and prefixes).
  */
-import {
-  type PropertyType,
-  type StructuredType,
-  XMP_2004,
-  XMP_2005,
-  type XmpDefinitions,
-} from './predefined-schemas.js';
+import { XMP_2004, XMP_2005, type XmpDefinitions } from './predefined-schemas.js';
 import type { XmpPacket, XmpProperty, XmpValue } from './rdf.js';
-import { canonicalType, type StructuredTypes, typeMismatch } from './value-types.js';
+import { canonicalType, typeMismatch } from './value-types.js';
+import {
+  type Described,
+  describedBy as described,
+  EXTENSION,
+  FIELD,
+  PROPERTY,
+  SCHEMA,
+  TYPE,
+  typesFor,
+} from '../model/metadata/extension-schema.js';
 
 export interface MetadataFinding {
   /** The part of ISO 19005 whose clause this is: 1 for PDF/A-1, 2 for PDF/A-2 and -3. */
@@ -20,12 +24,6 @@ export interface MetadataFinding {
   clause: string;
   message: string;
 }
-
-const EXTENSION = 'http://www.aiim.org/pdfa/ns/extension/';
-const SCHEMA = 'http://www.aiim.org/pdfa/ns/schema#';
-const PROPERTY = 'http://www.aiim.org/pdfa/ns/property#';
-const TYPE = 'http://www.aiim.org/pdfa/ns/type#';
-const FIELD = 'http://www.aiim.org/pdfa/ns/field#';
 
 /** The structures of an extension schema (ISO 19005-1 6.7.8, ISO 19005-2 6.6.2.3.3), with their prefixes. */
 interface ContainerType {
@@ -77,19 +75,6 @@ const CONTAINER_TYPES: Record<string, ContainerType> = {
   },
 };
 
-/** What the extension schemas of a packet describe: properties by namespace, and their value types. */
-interface Described {
-  properties: Map<string, Map<string, string>>;
-  types: Record<string, StructuredType>;
-}
-
-const textOf = (value: XmpValue | undefined) => (value?.kind === 'simple' ? value.text.trim() : undefined);
-const fieldOf = (value: XmpValue, namespace: string, name: string) =>
-  value.kind === 'struct'
-    ? value.fields.find((field) => field.namespace === namespace && field.name === name)?.value
-    : undefined;
-const itemsOf = (value: XmpValue | undefined) => (value?.kind === 'array' ? value.items : []);
-
 /** The problems of one extension-schema structure (and those nested in it), as sentences. */
 function containerProblems(value: XmpValue, typeName: string, where: string): string[] {
   const type = CONTAINER_TYPES[typeName]!;
@@ -124,50 +109,6 @@ function containerProblems(value: XmpValue, typeName: string, where: string): st
     )
       problems.push(`${where} has no ${type.prefix}:${name}`);
   return problems;
-}
-
-/** The properties and value types that the packet's extension schemas describe. */
-function described(containers: XmpProperty[]): Described {
-  const properties = new Map<string, Map<string, string>>();
-  const types: Record<string, StructuredType> = {};
-  for (const container of containers)
-    for (const schema of itemsOf(container.value)) {
-      const namespace = textOf(fieldOf(schema, SCHEMA, 'namespaceURI'));
-      if (!namespace) continue;
-      const known = properties.get(namespace) ?? new Map<string, string>();
-      properties.set(namespace, known);
-      for (const property of itemsOf(fieldOf(schema, SCHEMA, 'property'))) {
-        const name = textOf(fieldOf(property, PROPERTY, 'name'));
-        const valueType = textOf(fieldOf(property, PROPERTY, 'valueType'));
-        if (name && valueType) known.set(name, valueType);
-      }
-      for (const valueType of itemsOf(fieldOf(schema, SCHEMA, 'valueType'))) {
-        const name = textOf(fieldOf(valueType, TYPE, 'type'));
-        const typeNamespace = textOf(fieldOf(valueType, TYPE, 'namespaceURI'));
-        if (!name || !typeNamespace) continue;
-        const fields: Record<string, PropertyType> = {};
-        for (const field of itemsOf(fieldOf(valueType, TYPE, 'field'))) {
-          const fieldName = textOf(fieldOf(field, FIELD, 'name'));
-          const fieldType = textOf(fieldOf(field, FIELD, 'valueType'));
-          if (fieldName && fieldType) fields[fieldName] = { type: fieldType };
-        }
-        types[name] = { namespace: typeNamespace, fields };
-      }
-    }
-  return { properties, types };
-}
-
-/** Every type a packet can use: the edition's, then those its extension schemas declare, canonically named. */
-function typesFor(definitions: XmpDefinitions, extension: Described): StructuredTypes {
-  const all: Record<string, StructuredType> = { ...definitions.types, ...extension.types };
-  for (const [name, type] of Object.entries(extension.types))
-    all[name] = {
-      namespace: type.namespace,
-      fields: Object.fromEntries(
-        Object.entries(type.fields).map(([field, spec]) => [field, { type: canonicalType(spec.type, all) }]),
-      ),
-    };
-  return all;
 }
 
 function propertyProblems(
