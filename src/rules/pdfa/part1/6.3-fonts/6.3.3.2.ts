@@ -1,4 +1,25 @@
-import type { Reason, Rule } from '../../../rule.js';
+import { rule, type Reason, type Rule } from '../../../rule.js';
+import { rendered } from './font-use.js';
 
-export const rules: Rule[] = [];
+/** ISO 19005-1, 6.3.3.2 CIDFonts. */
+export const rules: Rule[] = [
+  rule({
+    specifications: ['ISO 19005-1'],
+    clause: '6.3.3.2',
+    test: 1,
+    object: 'cid_font',
+    check: 'composite_fonts',
+    says: 'A Type 2 CIDFont used for rendering has a /CIDToGIDMap that is a stream or /Identity',
+    fault: (font) =>
+      font.subtype === 'CIDFontType2' &&
+      rendered(font) &&
+      font.cidToGidMap !== 'stream' &&
+      font.cidToGidMap !== '/Identity'
+        ? font.cidToGidMap === 'none'
+          ? 'it has no /CIDToGIDMap'
+          : `its /CIDToGIDMap is ${font.cidToGidMap === 'other' ? 'neither a stream nor a name' : font.cidToGidMap}`
+        : undefined,
+    fix: 'write /CIDToGIDMap /Identity (or the CID to glyph map as a stream) in the TrueType CIDFont',
+  }),
+];
 export const reasons: Reason[] = [];

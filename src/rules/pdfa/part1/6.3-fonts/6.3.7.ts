@@ -1,4 +1,62 @@
-import type { Reason, Rule } from '../../../rule.js';
+import { rule, type Reason, type Rule } from '../../../rule.js';
+import { drawn } from './font-use.js';
 
-export const rules: Rule[] = [];
+const LATIN = new Set(['MacRomanEncoding', 'WinAnsiEncoding']);
+
+/** ISO 19005-1, 6.3.7 Character encodings (TrueType fonts). */
+export const rules: Rule[] = [
+  rule({
+    specifications: ['ISO 19005-1'],
+    clause: '6.3.7',
+    test: 1,
+    object: 'font',
+    check: 'font_encodings',
+    says: 'A non-symbolic TrueType font is encoded by MacRomanEncoding or WinAnsiEncoding, without /Differences',
+    fault: (font) => {
+      if (!drawn(font) || font.subtype !== 'TrueType' || font.symbolic) return undefined;
+      if (!LATIN.has(font.encodingName ?? ''))
+        return font.encodingName
+          ? `it is encoded by /${font.encodingName}`
+          : 'it names no MacRomanEncoding or WinAnsiEncoding';
+      return font.hasDifferences ? 'its encoding has /Differences' : undefined;
+    },
+    fix: 'encode the non-symbolic TrueType font by /WinAnsiEncoding (or /MacRomanEncoding) without /Differences',
+  }),
+  rule({
+    specifications: ['ISO 19005-1'],
+    clause: '6.3.7',
+    test: 2,
+    object: 'font',
+    check: 'font_encodings',
+    says: 'A symbolic TrueType font has no /Encoding',
+    fault: symbolicEncodingFault,
+    fix: "remove /Encoding from the symbolic TrueType font (its program's cmap encodes it)",
+  }),
+  rule({
+    specifications: ['ISO 19005-1'],
+    clause: '6.3.7',
+    test: 3,
+    object: 'font_program',
+    check: 'font_encodings',
+    says: "The cmap table of a symbolic TrueType font's program has exactly one encoding",
+    fault: (program) =>
+      drawn(program) && program.symbolic && program.cmapEncodings && program.cmapEncodings.length !== 1
+        ? `its cmap has ${program.cmapEncodings.length} encodings (${program.cmapEncodings.join('; ') || 'none'})`
+        : undefined,
+    fix: 'embed the symbolic TrueType program with a single cmap subtable (3,0)',
+  }),
+];
+
+/** Shared with ISO 19005-2 6.2.11.6-3. */
+export function symbolicEncodingFault(font: {
+  drawnModes: number[];
+  subtype: string | undefined;
+  symbolic: boolean;
+  encodingKind: string;
+}): string | undefined {
+  return drawn(font) && font.subtype === 'TrueType' && font.symbolic && font.encodingKind !== 'none'
+    ? 'the symbolic font has an /Encoding'
+    : undefined;
+}
+
 export const reasons: Reason[] = [];

@@ -1,4 +1,26 @@
-import type { Reason, Rule } from '../../../rule.js';
+import { rule, type Reason, type Rule } from '../../../rule.js';
+import { drawn } from '../../part1/6.3-fonts/font-use.js';
 
-export const rules: Rule[] = [];
+/** ISO 19005-2 and -3, 6.2.11.3.2 CIDFonts. */
+export const rules: Rule[] = [
+  rule({
+    specifications: ['ISO 19005-2', 'ISO 19005-3'],
+    clause: '6.2.11.3.2',
+    test: 1,
+    object: 'cid_font',
+    check: 'composite_fonts',
+    says: 'An embedded Type 2 CIDFont has a /CIDToGIDMap that is a stream or /Identity',
+    fault: (font) =>
+      drawn(font) &&
+      font.subtype === 'CIDFontType2' &&
+      font.embedded &&
+      font.cidToGidMap !== 'stream' &&
+      font.cidToGidMap !== '/Identity'
+        ? font.cidToGidMap === 'none'
+          ? 'it has no /CIDToGIDMap'
+          : `its /CIDToGIDMap is ${font.cidToGidMap === 'other' ? 'neither a stream nor a name' : font.cidToGidMap}`
+        : undefined,
+    fix: 'write /CIDToGIDMap /Identity (or the CID to glyph map as a stream) in the TrueType CIDFont',
+  }),
+];
 export const reasons: Reason[] = [];

@@ -1,0 +1,104 @@
+import type { CosFile } from '../../cos/file.js';
+import type { PdfDict } from '../../cos/syntax.js';
+
+/**
+ * What an embedded CMap program says (Adobe Technical Note #5014, ISO 32000-1 9.7.5.3): its code space
+ * ranges, the CID of each code, its `/WMode`, the CMap it uses (`usecmap`), and the largest CID it maps.
+ */
+export interface CMapProgram {
+  /** `/WMode n def` in the program, when written. */
+  wmode: number | undefined;
+  /** The CMap named by `/Name usecmap`. */
+  useCMap: string | undefined;
+  /** The largest CID any `cidrange` or `cidchar` maps to; -1 when it maps none. */
+  maxCid: number;
+  /** The codes of a string and each one's CID (0 when the CMap maps it to none). */
+  decode(bytes: Uint8Array): { code: number; cid: number }[];
+}
+
+interface Range {
+  low: number;
+  high: number;
+  bytes: number;
+}
+
+const MAX_MAPPINGS = 200_000;
+
+export function readCMap(text: string): CMapProgram {
+  const wmode = /\/WMode\s+(\d+)\s+def/.exec(text)?.[1];
+  const useCMap = /\/([^\s/<>[\](){}%]+)\s+usecmap/.exec(text)?.[1];
+  const spaces: Range[] = [];
+  for (const block of text.matchAll(/begincodespacerange([\s\S]*?)endcodespacerange/g))
+    for (const [, low, high] of block[1]!.matchAll(/<([0-9a-fA-F]+)>\s*<([0-9a-fA-F]+)>/g))
+      spaces.push({ low: hex(low!), high: hex(high!), bytes: Math.ceil(low!.length / 2) });
+  const ranges: { low: number; high: number; cid: number }[] = [];
+  const singles = new Map<number, number>();
+  let maxCid = -1;
+  for (const block of text.matchAll(/begincidrange([\s\S]*?)endcidrange/g))
+    for (const [, low, high, first] of block[1]!.matchAll(/<([0-9a-fA-F]*)>\s*<([0-9a-fA-F]*)>\s*(\d+)/g)) {
+      if (ranges.length >= MAX_MAPPINGS) break;
+      const range = { low: hex(low!), high: hex(high!), cid: Number(first) };
+      ranges.push(range);
+      maxCid = Math.max(maxCid, range.cid + Math.max(0, range.high - range.low));
+    }
+  for (const block of text.matchAll(/begincidchar([\s\S]*?)endcidchar/g))
+    for (const [, code, cid] of block[1]!.matchAll(/<([0-9a-fA-F]*)>\s*(\d+)/g)) {
+      if (singles.size >= MAX_MAPPINGS) break;
+      singles.set(hex(code!), Number(cid));
+      maxCid = Math.max(maxCid, Number(cid));
+    }
+  const cidOf = (code: number) => {
+    const single = singles.get(code);
+    if (single !== undefined) return single;
+    for (const r of ranges) if (code >= r.low && code <= r.high) return r.cid + (code - r.low);
+    return 0;
+  };
+  return {
+    wmode: wmode === undefined ? undefined : Number(wmode),
+    useCMap,
+    maxCid,
+    decode: (bytes) => {
+      const out: { code: number; cid: number }[] = [];
+      for (let i = 0; i < bytes.length;) {
+        let code = 0;
+        let taken = 0;
+        // the shortest code space range that holds the first bytes (ISO 32000-1 9.7.6.2)
+        for (let n = 1; n <= 4 && i + n <= bytes.length; n++) {
+          code = code * 256 + bytes[i + n - 1]!;
+          if (spaces.some((s) => s.bytes === n && code >= s.low && code <= s.high)) {
+            taken = n;
+            break;
+          }
+        }
+        if (taken === 0) {
+          // a code no range holds: one byte, mapped to nothing
+          out.push({ code: bytes[i]!, cid: 0 });
+          i++;
+          continue;
+        }
+        out.push({ code, cid: cidOf(code) });
+        i += taken;
+      }
+      return out;
+    },
+  };
+}
+
+const hex = (digits: string) => Number.parseInt(digits || '0', 16);
+
+const MAX_CMAP_BYTES = 4 * 1024 * 1024;
+const cmapCache = new WeakMap<object, CMapProgram | undefined>();
+
+/** An embedded CMap stream's program, read once. */
+export function cmapProgram(
+  cos: CosFile,
+  stream: { stream: { dict: PdfDict; dataStart: number } },
+): CMapProgram | undefined {
+  if (cmapCache.has(stream.stream)) return cmapCache.get(stream.stream);
+  const bytes = cos.streamBytes(stream, MAX_CMAP_BYTES);
+  const program = bytes
+    ? readCMap(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1'))
+    : undefined;
+  cmapCache.set(stream.stream, program);
+  return program;
+}
