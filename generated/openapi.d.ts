@@ -1750,16 +1750,24 @@ export interface components {
                 /**
                  * @description The font's `/BaseFont` as PDFium names it: a simple font's without its subset tag (`subset`
                  *     says whether it had one), a Type 0 font's descendant font's, tag included, without the CMap
-                 *     suffix pdffonts shows (`ABCDEF+Name`, not `ABCDEF+Name-Identity-H`). The facts are those of the
-                 *     font object in the page's resources (two of one name in one page's resources: the first's), so
-                 *     two fonts of one name on different pages each keep their own.
+                 *     suffix pdffonts shows (`ABCDEF+Name`, not `ABCDEF+Name-Identity-H`); `unnamed` when it has none
+                 *     (pdffonts' `[none]`, a Type 3 font). Each font object of the page's resources is one entry with
+                 *     its own facts, so two fonts of one name are two entries (since 2026-12-02; before, the first's).
                  */
                 name: string;
+                /**
+                 * @description The kind of the font's program: `Type1`, `Type1C`, `TrueType`, `OpenType`, `Type3`; `unknown`
+                 *     for a font not embedded other than the standard 14 (`Type1`).
+                 */
                 type: string;
+                /**
+                 * @description As pdffonts' `emb` column: a Type 3 font, or a font descriptor (a Type 0 font's descendant's)
+                 *     whose `/FontFile`, `/FontFile2` or `/FontFile3` is a stream.
+                 */
                 embedded: boolean;
                 /** @description The font's `/BaseFont` carries a subset prefix (`ABCDEF+`), as pdffonts' `sub` column. */
                 subset: boolean;
-                /** @description The font dictionary has a `/ToUnicode` CMap, as pdffonts' `uni` column. */
+                /** @description The font dictionary's `/ToUnicode` is a CMap stream, as pdffonts' `uni` column. */
                 to_unicode: boolean;
                 /**
                  * @description The font dictionary's `/Encoding`: its name (`WinAnsiEncoding`, `Identity-H`, ...), the
@@ -1776,6 +1784,17 @@ export interface components {
                  * @enum {string}
                  */
                 unicode_mapping: "to_unicode" | "standard_encoding" | "glyph_names" | "predefined_cmap" | "none";
+                /**
+                 * @description Some text showing operator (`Tj`, `TJ`, `'`, `"`) of the page, of a form XObject it paints or of
+                 *     an annotation's appearance draws with this font (in any text rendering mode). `fonts` lists every
+                 *     font of the page's resources as pdffonts does (the page's `/Font` entries, then those its
+                 *     XObjects' and patterns' resources reach, then those of each annotation's appearance; each font
+                 *     object once), so a font no text uses is listed with `false`. The checks that ask fonts to be
+                 *     embedded or to map to Unicode (`fonts_embedded`, `unicode_text`, the finding `font_not_embedded`)
+                 *     read only the fonts with `true`: the fonts used for rendering of ISO 19005-2 6.2.11.4.1 and
+                 *     ISO 14289-1 7.21.4.1. Since 2026-12-02: before, `fonts` left out the fonts no text draws with.
+                 */
+                used_for_rendering: boolean;
             }[];
             has_text: boolean;
             images: {

@@ -299,7 +299,7 @@ export function accessibilityChecks(facts: Facts): Draft[] {
       facts,
       'unicode_text',
       'error',
-      (p) => p.fonts.filter((f) => f.unicode_mapping === 'none').map((f) => f.name),
+      (p) => p.fonts.filter((f) => f.used_for_rendering && f.unicode_mapping === 'none').map((f) => f.name),
       {
         pass: 'Text can be extracted as Unicode',
         fail: ([names]) =>

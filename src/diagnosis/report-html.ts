@@ -200,7 +200,7 @@ function profileSection(profile: NonNullable<PreflightReport['profile']>): strin
 function pagesTable(report: PreflightReport, limit: number): string {
   const shown = report.pages.slice(0, limit);
   const rows = shown.map((p) => {
-    const notEmbedded = p.fonts.filter((f) => !f.embedded).length;
+    const notEmbedded = p.fonts.filter((f) => f.used_for_rendering && !f.embedded).length;
     const dpis = p.images.flatMap((i) => (i.dpi === null ? [] : [i.dpi]));
     const cells = [
       p.page,

@@ -87,7 +87,7 @@ export function pageFindings(outcome: PageOutcome): Hit[] {
   const facts = outcome.value;
   const findings: Hit[] = [];
   for (const font of facts.fonts) {
-    if (!font.embedded) {
+    if (font.used_for_rendering && !font.embedded) {
       findings.push({
         code: 'font_not_embedded',
         severity: 'error',

@@ -10,9 +10,9 @@ import {
   type ColorSpaceName,
   encodingOf,
   formFonts,
+  type ListedFont,
   type PageStructure,
   pageStructure,
-  type RawFont,
   type RawImage,
 } from './structure.js';
 
@@ -37,6 +37,7 @@ export interface ObjectJudges {
 /** The document's own facts; its `spot_colors` are the pages', gathered by the report. */
 export type DocumentFacts = Omit<PreflightReport['document'], 'spot_colors'>;
 type PageReport = PreflightReport['pages'][number];
+/** A font of the page; `used_for_rendering` until the generated contract types carry it. */
 type FontFacts = PageReport['fonts'][number];
 type ImageFacts = PageReport['images'][number];
 /** A page that parsed: its report row without the status and error columns. */
@@ -65,7 +66,6 @@ const PDFIUM_COLOR_SPACES: Record<number, ColorSpaceName> = {
 };
 
 const SUBSET_PREFIX = /^[A-Z]{6}\+/;
-const NO_RAW_FONT: RawFont = { subset: false, to_unicode: false, encoding: null, unicode_mapping: 'none' };
 
 const sameFacts = (a: RawImage, b: RawImage) =>
   a.color_space === b.color_space &&
@@ -103,9 +103,17 @@ const FORMTYPE_ACRO = 1;
 
 type Matrix = [number, number, number, number, number, number];
 
-/** What a walk over a page's objects gathers; `structure` is the page's dictionary facts, when readable. */
+/**
+ * What a walk over a page's objects gathers; `structure` is the page's dictionary facts, when readable.
+ * `fonts`: PDFium's font handles drawn with, each to the listed font it is (or, for a font the page's resources
+ * do not hold, such as one of a field appearance PDFium made, to facts of its own).
+ */
 interface Found {
-  fonts: Map<number, FontFacts>;
+  fonts: Map<number, FontFacts | ListedFont>;
+  /** The listed fonts some text is drawn with. */
+  used: Set<ListedFont>;
+  /** Fonts drawn with that the page's resources do not list, in the order met. */
+  unlisted: FontFacts[];
   images: ImageFacts[];
   text: boolean;
   structure: PageStructure | undefined;
@@ -139,9 +147,10 @@ function version(code: number): string | null {
 }
 
 /**
- * Facts of one open document, read with PDFium. A form field's fonts are those its appearance draws with:
- * the font its `/DA` names for text not yet typed is used for no rendering (ISO 14289-1 7.21.4.1 and
- * ISO 19005-2 6.2.11.4.1 ask embedding of fonts used for rendering; pdffonts does not list it either).
+ * Facts of one open document, read with PDFium. A page's fonts are those pdffonts lists (its resources',
+ * its forms' and patterns', its annotation appearances'), each marked `used_for_rendering` when PDFium draws
+ * text with it: the fonts ISO 14289-1 7.21.4.1 and ISO 19005-2 6.2.11.4.1 ask to be embedded. An empty form
+ * field's appearance font is listed and used for no rendering.
  */
 export class DocumentReader {
   private form = 0;
@@ -151,7 +160,7 @@ export class DocumentReader {
   /** Pages kept loaded after their task, oldest first. */
   private readonly loaded = new Map<number, number>();
 
-  private formFontsCache: Map<string, RawFont> | undefined;
+  private formFontsCache: Map<string, ListedFont> | undefined;
 
   /** `objects` opens the file's object reader, once, when a fact needs it. */
   constructor(
@@ -317,29 +326,7 @@ export class DocumentReader {
       if (type === OBJ_TEXT) {
         into.text = true;
         const font = this.direct.FPDFTextObj_GetFont(object);
-        if (font && !into.fonts.has(font)) {
-          const name =
-            this.pdfium.readString(
-              (buffer, length) => this.lib.FPDFFont_GetBaseFontName(font, buffer, length),
-              'utf8',
-            ) || 'unnamed';
-          const embedded = this.direct.FPDFFont_GetIsEmbedded(font) === 1;
-          const known = into.structure?.fonts.get(name) ?? this.formFonts().get(name);
-          // a standard font of no font resource is PDFium's stand-in for one it does not take (an
-          // ExtGState's /Font, text before any Tf): not the file's font, and pdffonts does not list it
-          if (!known && !embedded && into.structure && isStandard14(name)) continue;
-          const raw = known ?? NO_RAW_FONT;
-          const subset = raw.subset || SUBSET_PREFIX.test(name);
-          into.fonts.set(font, {
-            name,
-            type: this.fontType(font, name, embedded),
-            embedded,
-            subset,
-            to_unicode: raw.to_unicode,
-            encoding: raw.encoding,
-            unicode_mapping: raw.unicode_mapping,
-          });
-        }
+        if (font && !into.fonts.has(font)) this.drawnFont(font, into);
       } else if (type === OBJ_IMAGE) {
         // stencil masks (/ImageMask) are image objects too, as pdfimages lists them
         if (this.direct.FPDFImageObj_GetImagePixelSize(object, this.scratch, this.scratch + 4)) {
@@ -377,7 +364,68 @@ export class DocumentReader {
     }
   }
 
-  private formFonts(): Map<string, RawFont> {
+  /**
+   * A font PDFium draws text with: the page's listed font of its name (of two of one name, one not yet
+   * matched whose embedding and flags PDFium confirms), else a font of its own.
+   */
+  private drawnFont(font: number, into: Found): void {
+    const name =
+      this.pdfium.readString(
+        (buffer, length) => this.lib.FPDFFont_GetBaseFontName(font, buffer, length),
+        'utf8',
+      ) || 'unnamed';
+    const embedded = this.direct.FPDFFont_GetIsEmbedded(font) === 1;
+    const named = into.structure?.listed_fonts.filter((listed) => listed.name === name) ?? [];
+    let listed: ListedFont | undefined = named[0];
+    if (named.length > 1) {
+      const flags = this.lib.FPDFFont_GetFlags(font);
+      const fresh = named.filter((candidate) => !into.used.has(candidate));
+      listed =
+        fresh.find((c) => c.embedded === embedded && c.flags === flags) ??
+        fresh.find((c) => c.embedded === embedded) ??
+        fresh[0] ??
+        listed;
+    }
+    listed ??= into.structure?.fonts.get(name);
+    if (listed && into.structure?.listed_fonts.includes(listed)) {
+      into.used.add(listed);
+      into.fonts.set(font, listed);
+      return;
+    }
+    const known = this.formFonts().get(name);
+    // a standard font of no font resource is PDFium's stand-in for one it does not take (an
+    // ExtGState's /Font, text before any Tf): not the file's font, and pdffonts does not list it
+    if (!known && !embedded && into.structure && isStandard14(name)) return;
+    const facts: FontFacts = {
+      name,
+      type: this.fontType(font, name, embedded),
+      embedded,
+      subset: (known?.subset ?? false) || SUBSET_PREFIX.test(name),
+      to_unicode: known?.to_unicode ?? false,
+      encoding: known?.encoding ?? null,
+      unicode_mapping: known?.unicode_mapping ?? 'none',
+      used_for_rendering: true,
+    };
+    into.fonts.set(font, facts);
+    into.unlisted.push(facts);
+  }
+
+  /** The page's fonts: those pdffonts lists, in its order, then those drawn with that it does not list. */
+  private pageFonts(found: Found): FontFacts[] {
+    const listed = (found.structure?.listed_fonts ?? []).map((font): FontFacts => ({
+      name: font.name,
+      type: font.type === 'unknown' && !font.embedded ? nonEmbeddedFontType(font.name) : font.type,
+      embedded: font.embedded,
+      subset: font.subset,
+      to_unicode: font.to_unicode,
+      encoding: font.encoding,
+      unicode_mapping: font.unicode_mapping,
+      used_for_rendering: found.used.has(font),
+    }));
+    return [...listed, ...found.unlisted];
+  }
+
+  private formFonts(): Map<string, ListedFont> {
     this.formFontsCache ??= this.structureOr(() => formFonts(this.objects()), new Map());
     return this.formFontsCache;
   }
@@ -439,7 +487,15 @@ export class DocumentReader {
         ? this.structureOr(() => pageStructure(this.objects(), objectNumber), undefined)
         : undefined;
     return this.withPage(index, (page) => {
-      const found: Found = { fonts: new Map(), images: [], text: false, structure, page };
+      const found: Found = {
+        fonts: new Map(),
+        used: new Set(),
+        unlisted: [],
+        images: [],
+        text: false,
+        structure,
+        page,
+      };
       this.collect(
         {
           count: this.direct.FPDFPage_CountObjects(page),
@@ -456,14 +512,18 @@ export class DocumentReader {
         if (!annot) continue;
         try {
           const subtype = this.lib.FPDFAnnot_GetSubtype(annot);
-          if (subtype === ANNOT_LINK) links++;
-          if (subtype !== ANNOT_WIDGET) continue;
-          const form = this.formHandle();
-          if (form && !formLoaded) {
-            this.lib.FORM_OnAfterLoadPage(page, form);
-            formLoaded = true;
+          if (subtype === ANNOT_LINK) {
+            links++;
+            continue;
           }
-          // only the fonts of a field's appearance: its images are not part of the page's content
+          if (subtype === ANNOT_WIDGET) {
+            const form = this.formHandle();
+            if (form && !formLoaded) {
+              this.lib.FORM_OnAfterLoadPage(page, form);
+              formLoaded = true;
+            }
+          } else if (found.used.size === (structure?.listed_fonts.length ?? 0)) continue;
+          // only the fonts of an appearance (a field's, a free text's): its images are not the page's content
           const fieldFound: Found = { ...found, images: [], text: false };
           this.collect(
             {
@@ -498,7 +558,7 @@ export class DocumentReader {
         group_color_space: structure?.group_color_space ?? null,
         group_device_colors: structure?.group_device_colors ?? [],
         spot_colors: structure?.spot_colors ?? [],
-        fonts: [...found.fonts.values()],
+        fonts: this.pageFonts(found),
         has_text: found.text,
         images: found.images,
         annotations,

@@ -81,6 +81,18 @@ export type RawImage = Pick<
 
 export type RawFont = Pick<FontFacts, 'subset' | 'to_unicode' | 'encoding' | 'unicode_mapping'>;
 
+/** A font of a page's resources as pdffonts lists it, with what its dictionary says. */
+export interface ListedFont extends RawFont {
+  /** The name PDFium gives it: a simple font's `/BaseFont` without its subset tag, a Type 0 font's descendant's. */
+  name: string;
+  /** The kind of its program, by the font file key and its `/Subtype` (Type1, TrueType, Type1C, OpenType, Type3). */
+  type: string;
+  /** As pdffonts' `emb`: a Type 3 font, or a font descriptor whose FontFile, FontFile2 or FontFile3 is a stream. */
+  embedded: boolean;
+  /** The font descriptor's `/Flags` (the descendant's of a Type 0 font), which PDFium gives too. */
+  flags: number | null;
+}
+
 export interface PageStructure {
   boxes: { media: Box; crop: Box; bleed: Box; trim: Box; art: Box };
   transparency: boolean;
@@ -89,7 +101,10 @@ export interface PageStructure {
   /** Device spaces that transparency groups (the page's, forms', ...) name as their blending space (`/CS`). */
   group_device_colors: DeviceColor[];
   spot_colors: string[];
-  fonts: Map<string, RawFont>;
+  /** The fonts by every name PDFium may give them (see `ResourceWalk.font`). */
+  fonts: Map<string, ListedFont>;
+  /** The fonts pdffonts lists for the page, in its order, each font object once. */
+  listed_fonts: ListedFont[];
   images: RawImage[];
   blend_modes: string[];
   transfer_functions: boolean;
@@ -386,7 +401,7 @@ type UnicodeMapping = RawFont['unicode_mapping'];
  * Adobe Glyph List; a Type 0 font's predefined CMap other than Identity. `none` when no way applies.
  */
 function unicodeMapping(cos: CosFile, dict: PdfDict, baseFont: string): UnicodeMapping {
-  if (cos.get(dict, 'ToUnicode') !== undefined) return 'to_unicode';
+  if (isStream(cos.get(dict, 'ToUnicode'))) return 'to_unicode';
   const encoding = cos.get(dict, 'Encoding');
   const encodingName = nameOf(encoding);
   if (nameOf(cos.get(dict, 'Subtype')) === 'Type0')
@@ -412,9 +427,60 @@ interface ColorSpaceFacts {
   spots: string[];
 }
 
-/** Walks one page's resources (forms, patterns and annotation appearances included), at most once each. */
+/**
+ * The font file of a font dictionary (a Type 0 font's descendant's), as poppler finds it (`GfxFont::getFontType`):
+ * FontFile, then FontFile2, then FontFile3, each an indirect stream.
+ */
+function fontProgram(cos: CosFile, dict: PdfDict): { embedded: boolean; type: string; flags: number | null } {
+  if (nameOf(cos.get(dict, 'Subtype')) === 'Type3') return { embedded: true, type: 'Type3', flags: null };
+  const descendant = cos.resolve(cos.array(dict, 'DescendantFonts')[0]);
+  const descriptor = cos.dict(isDict(descendant) ? descendant : dict, 'FontDescriptor');
+  const flags = cos.get(descriptor, 'Flags');
+  const found = { embedded: false, type: 'unknown', flags: typeof flags === 'number' ? flags : null };
+  for (const key of ['FontFile', 'FontFile2', 'FontFile3']) {
+    const raw = descriptor?.get(key);
+    const program = raw instanceof PdfRef ? cos.resolve(raw) : undefined;
+    if (!isStream(program)) continue;
+    const subtype = nameOf(cos.get(program.stream.dict, 'Subtype'));
+    const type =
+      key === 'FontFile'
+        ? 'Type1'
+        : key === 'FontFile2'
+          ? 'TrueType'
+          : subtype === 'OpenType'
+            ? 'OpenType'
+            : subtype === 'Type1C' || subtype === 'CIDFontType0C'
+              ? 'Type1C'
+              : 'unknown';
+    return { ...found, embedded: true, type };
+  }
+  return found;
+}
+
+/**
+ * The appearance stream poppler takes as an annotation's (`Annot::initialize`): `/AP /N` itself when it is a
+ * stream, else its entry named by `/AS` (the only entry when there is no `/AS`, else `Off`).
+ */
+function selectedAppearance(cos: CosFile, annotation: PdfDict): PdfValue | undefined {
+  const normal = cos.get(cos.dict(annotation, 'AP'), 'N');
+  if (isStream(normal) || !isDict(normal)) return normal;
+  const state = nameOf(cos.get(annotation, 'AS')) ?? (normal.size === 1 ? [...normal.keys()][0]! : 'Off');
+  return cos.get(normal, state);
+}
+
+/**
+ * Walks one page's resources (forms, patterns and annotation appearances included), at most once each. Its
+ * fonts are listed as pdffonts lists them (poppler's `FontInfoScanner`): the page's `/Font` entries, then those
+ * of its XObjects' and patterns' resources, depth first, then those of each annotation's appearance; each font
+ * object once. The fonts of Type 3 glyphs' resources, which pdffonts does not scan, are walked last, unlisted.
+ */
 class ResourceWalk {
-  readonly fonts = new Map<string, RawFont>();
+  /** The fonts by name: see `font`. */
+  readonly fonts = new Map<string, ListedFont>();
+  readonly listed: ListedFont[] = [];
+  /** Type 3 fonts' resources, walked after everything else (their fonts are not listed). */
+  private readonly glyphResources: { value: PdfValue | undefined; depth: number }[] = [];
+  private listing = true;
   /** The names in `fonts` that are a font's own (as written), not a tagless alias of one. */
   private readonly ownFontNames = new Set<string>();
   /** The tagless names that stand for a Type 0 font, until a simple font of that name claims them. */
@@ -533,11 +599,11 @@ class ResourceWalk {
    */
   private font(dict: PdfDict): void {
     const cos = this.cos;
+    if (!this.listing) return;
     const baseFont = nameOf(cos.get(dict, 'BaseFont')) ?? 'unnamed';
     const descendant = cos.resolve(cos.array(dict, 'DescendantFonts')[0]);
     const descendantName = isDict(descendant) ? nameOf(cos.get(descendant, 'BaseFont')) : undefined;
     const written = [baseFont, ...(descendantName ? [descendantName] : [])];
-    if (this.ownFontNames.has(baseFont)) return;
     const encoding = cos.get(dict, 'Encoding');
     let encodingName: string | null = nameOf(encoding) ?? null;
     if (isDict(encoding))
@@ -545,25 +611,33 @@ class ResourceWalk {
         ? 'Custom'
         : (nameOf(cos.get(encoding, 'BaseEncoding')) ?? null);
     else if (isStream(encoding)) encodingName = 'Embedded';
-    const raw: RawFont = {
-      subset: SUBSET_PREFIX.test(baseFont),
-      to_unicode: cos.get(dict, 'ToUnicode') !== undefined,
+    const typeZero = nameOf(cos.get(dict, 'Subtype')) === 'Type0';
+    const raw: ListedFont = {
+      name: typeZero ? (descendantName ?? baseFont) : baseFont.replace(SUBSET_PREFIX, ''),
+      ...fontProgram(cos, dict),
+      // poppler's GfxFont::isSubset: six capitals and a '+' before more of the name
+      subset: SUBSET_PREFIX.test(baseFont) && baseFont.length > 7,
+      // as pdffonts' `uni` column: a /ToUnicode that is not a stream is no map (ISO 32000-1 9.10.3)
+      to_unicode: isStream(cos.get(dict, 'ToUnicode')),
       encoding: encodingName,
       unicode_mapping: unicodeMapping(cos, dict, baseFont.replace(SUBSET_PREFIX, '')),
     };
+    this.listed.push(raw);
+    // the first font of a name keeps it: two font objects of one name are told apart by the listing
+    if (this.ownFontNames.has(baseFont)) return;
     for (const name of written) {
       this.fonts.set(name, raw);
       this.ownFontNames.add(name);
     }
     // PDFium names a simple font without its subset tag and a Type 0 font as written: a tagless name is a
     // simple font's before it is a Type 0 font's
-    const typeZero = descendantName !== undefined;
+    const hasDescendant = descendantName !== undefined;
     for (const name of written) {
       const untagged = name.replace(SUBSET_PREFIX, '');
       if (this.ownFontNames.has(untagged)) continue;
-      if (!this.fonts.has(untagged) || (!typeZero && this.typeZeroAliases.has(untagged))) {
+      if (!this.fonts.has(untagged) || (!hasDescendant && this.typeZeroAliases.has(untagged))) {
         this.fonts.set(untagged, raw);
-        if (typeZero) this.typeZeroAliases.add(untagged);
+        if (hasDescendant) this.typeZeroAliases.add(untagged);
         else this.typeZeroAliases.delete(untagged);
       }
     }
@@ -615,7 +689,8 @@ class ResourceWalk {
       if (!isDict(font)) return;
       this.font(font);
       // a Type 3 font's glyphs are content streams with resources of their own
-      if (nameOf(cos.get(font, 'Subtype')) === 'Type3') this.resources(font.get('Resources'), depth + 1);
+      if (nameOf(cos.get(font, 'Subtype')) === 'Type3')
+        this.glyphResources.push({ value: font.get('Resources'), depth: depth + 1 });
     });
     each('ExtGState', (state) => {
       if (isDict(state)) this.graphicsState(state);
@@ -625,9 +700,7 @@ class ResourceWalk {
       const dict = isStream(shading) ? shading.stream.dict : isDict(shading) ? shading : undefined;
       this.addSpots(this.colorSpace(dict?.get('ColorSpace'), resources).spots);
     });
-    each('Pattern', (pattern) => {
-      if (isStream(pattern)) this.resources(pattern.stream.dict.get('Resources'), depth + 1);
-    });
+    // XObjects before patterns, as pdffonts lists their fonts
     each('XObject', (xobject) => {
       if (!isStream(xobject)) return;
       const dict = xobject.stream.dict;
@@ -638,24 +711,43 @@ class ResourceWalk {
         this.resources(dict.get('Resources'), depth + 1);
       }
     });
+    each('Pattern', (pattern) => {
+      if (isStream(pattern)) this.resources(pattern.stream.dict.get('Resources'), depth + 1);
+    });
   }
 
-  /** Fonts of annotation appearances (a form field's font is drawn only there). */
+  /** The resources of the Type 3 fonts met, last: pdffonts lists none of their fonts. */
+  glyphs(): void {
+    this.listing = false;
+    for (let next = this.glyphResources.shift(); next; next = this.glyphResources.shift())
+      this.resources(next.value, next.depth);
+  }
+
+  /**
+   * Annotation appearances (a form field's font is drawn only there): each annotation's selected one first,
+   * whose fonts pdffonts lists, then the other states of `/AP /N`, whose fonts it does not.
+   */
   appearances(page: PdfDict): void {
     const cos = this.cos;
-    for (const raw of cos.array(page, 'Annots')) {
-      const annotation = cos.resolve(raw);
-      if (!isDict(annotation)) continue;
+    const annotations = cos
+      .array(page, 'Annots')
+      .map((raw) => cos.resolve(raw))
+      .filter(isDict);
+    const others: (PdfValue | undefined)[] = [];
+    for (const annotation of annotations) {
+      const selected = cos.resolve(selectedAppearance(cos, annotation));
+      if (isStream(selected)) this.resources(selected.stream.dict.get('Resources'), 1);
       const normal = cos.get(cos.dict(annotation, 'AP'), 'N');
-      const streams = isStream(normal)
-        ? [normal]
-        : isDict(normal)
-          ? [...normal.values()].map((v) => cos.resolve(v))
-          : [];
-      for (const stream of streams) {
-        if (isStream(stream)) this.resources(stream.stream.dict.get('Resources'), 1);
-      }
+      if (isDict(normal))
+        for (const value of normal.values()) {
+          const stream = cos.resolve(value);
+          if (stream !== selected) others.push(stream);
+        }
     }
+    const listing = this.listing;
+    this.listing = false;
+    for (const stream of others) if (isStream(stream)) this.resources(stream.stream.dict.get('Resources'), 1);
+    this.listing = listing;
   }
 }
 
@@ -666,6 +758,7 @@ export function pageStructure(cos: CosFile, objectNumber: number): PageStructure
   const walk = new ResourceWalk(cos);
   walk.resources(cos.inherited(page, 'Resources'));
   walk.appearances(page);
+  walk.glyphs();
   walk.group(page);
   const content = scanPageContent(cos, page, cos.inherited(page, 'Resources'));
   return {
@@ -675,6 +768,7 @@ export function pageStructure(cos: CosFile, objectNumber: number): PageStructure
     group_device_colors: [...walk.groupDevices].sort(),
     spot_colors: [...walk.spots].sort(),
     fonts: walk.fonts,
+    listed_fonts: walk.listed,
     images: walk.images,
     blend_modes: [...walk.blendModes].sort(),
     transfer_functions: walk.transferFunctions,
@@ -698,7 +792,7 @@ function transparencyGroupSpace(cos: CosFile, owner: PdfDict): string | null | u
 }
 
 /** Fonts of the interactive form's default resources: what a filled-in field draws with. */
-export function formFonts(cos: CosFile): Map<string, RawFont> {
+export function formFonts(cos: CosFile): Map<string, ListedFont> {
   const walk = new ResourceWalk(cos);
   walk.resources(cos.dict(cos.catalog, 'AcroForm')?.get('DR'));
   return walk.fonts;

@@ -228,7 +228,13 @@ export function compareFacts(truth: FactTruth, report: Report): Record<string, [
   // By the name as written first, then without the subset tag (PDFium names a simple font without it) and
   // without a Type 0 font's CMap suffix (its BaseFont is the descendant's name and the CMap's, ISO 32000-1
   // 9.7.6.1; PDFium gives the descendant's)
-  type OurFont = { embedded: boolean; subset: boolean; to_unicode: boolean };
+  type OurFont = {
+    name: string;
+    embedded: boolean;
+    subset: boolean;
+    to_unicode: boolean;
+    used_for_rendering?: boolean;
+  };
   const bare = (name: string) => stripSubset(name).replace(/-Identity-[HV]$/, '');
   const byName = new Map<string, OurFont[]>();
   const byBareName = new Map<string, OurFont[]>();
@@ -242,10 +248,9 @@ export function compareFacts(truth: FactTruth, report: Report): Record<string, [
       add(byName, font.name, font);
       add(byBareName, bare(font.name), font);
     }
+  // the report lists every font of the pages' resources, as pdffonts does; `used_for_rendering` says which
+  // some text draws with, as pdftohtml names them (`drawn`)
   for (const font of truth.fonts) {
-    // a font of the resources that no text draws with is not one the report lists (ISO 19005-2 6.2.11.4.1
-    // asks embedding of fonts used for rendering); truths recorded before `drawn` was count every font
-    if (font.drawn === false) continue;
     const name = font.name === '[none]' ? 'unnamed' : font.name;
     const candidates = byName.get(name) ?? byBareName.get(bare(name)) ?? [];
     const ours =
@@ -254,6 +259,16 @@ export function compareFacts(truth: FactTruth, report: Report): Record<string, [
     count('font_embedded', ours?.embedded === font.emb);
     count('font_subset', ours?.subset === font.sub);
     count('font_to_unicode', ours?.to_unicode === font.uni);
+    if (font.drawn !== undefined)
+      count('font_used_for_rendering', candidates.some((o) => o.used_for_rendering === true) === font.drawn);
   }
+  // the document's fonts not embedded, told apart by name: the count a reader of the report makes
+  const notEmbedded = (fonts: { name: string; emb: boolean }[]) =>
+    new Set(fonts.filter((f) => !f.emb).map((f) => bare(f.name === '[none]' ? 'unnamed' : f.name))).size;
+  count(
+    'fonts_not_embedded',
+    notEmbedded(report.pages.flatMap((p) => p.fonts.map((f) => ({ name: f.name, emb: f.embedded })))) ===
+      notEmbedded(truth.fonts),
+  );
   return result;
 }

@@ -48,6 +48,7 @@ export const font = (name: string, embedded: boolean) => ({
   to_unicode: false,
   encoding: 'WinAnsiEncoding',
   unicode_mapping: 'standard_encoding' as const,
+  used_for_rendering: true,
 });
 export const image = (width_px: number, height_px: number, dpi: number) => ({
   width_px,
