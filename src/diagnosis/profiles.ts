@@ -2,7 +2,16 @@ import type { RunOptions } from '../store/types.js';
 import { accessibilityChecks } from './accessibility.js';
 import { archiveChecks } from './archive.js';
 import { PDFA_RULES } from '../rules/pdfa/index.js';
-import type { Check, Draft, Facts, JudgedPart, Profile, ProfileName, ProfileSettings } from './checks.js';
+import {
+  type Check,
+  type Draft,
+  type Facts,
+  type JudgedPart,
+  notApplicable,
+  type Profile,
+  type ProfileName,
+  type ProfileSettings,
+} from './checks.js';
 import { printChecks } from './print.js';
 import { ruleChecks } from './rule-checks.js';
 
@@ -134,15 +143,33 @@ function titleOf(name: ProfileName, judged: JudgedPart | undefined): string {
 }
 
 /**
- * `pdf-archive`'s checks with the published rules of the part the file is judged by in place: a check made of
- * rules replaces the check of the same id that the facts alone made, in its place; the others follow.
+ * The checks of `pdf-archive` that are not published rules and stay as the facts make them: whether every
+ * page could be read (a page that could not be is judged by no rule), and JavaScript as PDFium finds it.
+ */
+const SERVICE_CHECKS = new Set(['pages_readable', 'no_javascript']);
+
+/**
+ * `pdf-archive`'s checks from the published rules of the part the file is judged by: a check of today's ids
+ * made of rules takes its place; a check id no rule of this part belongs to stays, not applicable, so that a
+ * client that looks a check up by id finds it; the checks of new ids follow.
  */
 function withRuleChecks(drafts: Draft[], facts: Facts, judged: JudgedPart): Draft[] {
   // facts read without the rules (no `rule_failures`) say nothing of them: no rule passes for want of a reading
   if (facts.document.rule_failures === undefined) return drafts;
-  const made = ruleChecks(facts, `ISO 19005-${judged.part}`, PDFA_RULES);
+  const specification = `ISO 19005-${judged.part}` as const;
+  const made = ruleChecks(facts, specification, PDFA_RULES);
   const byId = new Map(made.map((check) => [check.id, check]));
-  const kept = drafts.map((draft) => byId.get(draft.id) ?? draft);
+  const kept = drafts.map(
+    (draft): Draft =>
+      byId.get(draft.id) ??
+      (SERVICE_CHECKS.has(draft.id) || draft.status === 'not_applicable'
+        ? draft
+        : notApplicable(
+            draft.id,
+            draft.severity,
+            `No published rule of ${specification} belongs to this check: the checks with rules judge the file`,
+          )),
+  );
   const known = new Set(drafts.map((draft) => draft.id));
   return [...kept, ...made.filter((check) => !known.has(check.id))];
 }
