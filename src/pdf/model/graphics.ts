@@ -77,12 +77,19 @@ export interface GraphicsStateNode extends Drawable {
   blendModes: string[];
   /** `BM` is written and is neither a name nor an array of names. */
   blendModeUnreadable: boolean;
-  /** `CA` and `ca` when numbers. */
+  /** `BM` is written (any value). */
+  hasBM: boolean;
+  /** `BM` when it is a name (not an array). */
+  blendModeName: string | undefined;
+  /** `CA` and `ca` when written: the number, or NaN when the value is not a number. */
   strokeAlpha: number | undefined;
   fillAlpha: number | undefined;
 }
 
-/** A blend mode named in a graphics state's `BM`. */
+/**
+ * The blend mode a graphics state's `BM` names: the name, or the first name of an array (the one a reader
+ * tries first; ISO 32000-1 11.6.3).
+ */
 export interface BlendModeNode extends Drawable {
   name: string;
 }
@@ -152,11 +159,18 @@ const JPX_HEADER_BYTES = 64 * 1024;
 /** An alpha this close to 1 composites as opaque (a writer's float: 0.9999999). */
 const OPAQUE = 1 - 1e-6;
 
-const PAINT_FILL = new Set(['f', 'F', 'f*', 'sh', 'BI', 'Tj', 'TJ', "'", '"']);
+const PAINT_FILL = new Set(['f', 'F', 'f*', 'sh', 'BI']);
+const SHOW_TEXT = new Set(['Tj', 'TJ', "'", '"']);
+/** Text rendering modes (`Tr`, ISO 32000-1 9.3.6) that fill the glyphs, and those that stroke them. */
+const TEXT_FILLS = new Set([0, 2, 4, 6]);
+const TEXT_STROKES = new Set([1, 2, 5, 6]);
 const PAINT_STROKE = new Set(['S', 's']);
 const PAINT_BOTH = new Set(['B', 'B*', 'b', 'b*']);
 
 const numberOf = (value: PdfValue | undefined) => (typeof value === 'number' ? value : undefined);
+/** A value written for a number: the number, NaN for anything else, undefined when absent. */
+const writtenNumber = (value: PdfValue | undefined) =>
+  value === undefined || value === null ? undefined : typeof value === 'number' ? value : Number.NaN;
 const refNum = (value: PdfValue | undefined) => (value instanceof PdfRef ? value.num : undefined);
 const filterNames = (cos: CosFile, value: PdfValue | undefined): string[] =>
   (Array.isArray(value) ? value : value === undefined ? [] : [value])
@@ -175,6 +189,8 @@ interface PaintState {
   blend: boolean;
   /** A soft mask other than None. */
   mask: boolean;
+  /** The text rendering mode (`Tr`): invisible text (3, 7) paints nothing. */
+  textMode: number;
 }
 
 const fills = (s: PaintState) => s.fillAlpha || s.blend || s.mask;
@@ -197,6 +213,12 @@ class PageGraphics {
 
   private get cos(): CosFile {
     return this.source.cos;
+  }
+
+  /** `key` is written with a value: an entry whose value is null is no entry (ISO 32000-1, 7.3.7). */
+  private has(dict: PdfDict, key: string): boolean {
+    const value = this.cos.get(dict, key);
+    return value !== undefined && value !== null;
   }
 
   private label(num: number | undefined, what: string): string {
@@ -247,7 +269,7 @@ class PageGraphics {
 
   private readOperations(source: PageSource): void {
     const cos = this.cos;
-    let state: PaintState = { fillAlpha: false, strokeAlpha: false, blend: false, mask: false };
+    let state: PaintState = { fillAlpha: false, strokeAlpha: false, blend: false, mask: false, textMode: 0 };
     const saved: PaintState[] = [];
     // a form is drawn in the state its Do found, and leaves it as it was (ISO 32000-1 8.10.1): the forms
     // pageOperations reads in place, each with the state and q stack it was entered with
@@ -317,6 +339,11 @@ class PageGraphics {
           if (isDict(gs)) this.drawn.add(gs);
           break;
         }
+        case 'Tr': {
+          const mode = op.operands[0];
+          if (typeof mode === 'number') state = { ...state, textMode: mode };
+          break;
+        }
         case 'ri': {
           const name = nameOf(op.operands[0]);
           if (name !== undefined && this.out.wants('rendering_intent'))
@@ -336,6 +363,12 @@ class PageGraphics {
       if ((PAINT_FILL.has(op.op) && fills(state)) || (PAINT_STROKE.has(op.op) && strokes(state)))
         this.usesTransparency = true;
       if (PAINT_BOTH.has(op.op) && (fills(state) || strokes(state))) this.usesTransparency = true;
+      if (
+        SHOW_TEXT.has(op.op) &&
+        ((TEXT_FILLS.has(state.textMode) && fills(state)) ||
+          (TEXT_STROKES.has(state.textMode) && strokes(state)))
+      )
+        this.usesTransparency = true;
     }
   }
 
@@ -348,10 +381,10 @@ class PageGraphics {
     const cos = this.cos;
     const next = { ...state };
     const smask = cos.get(gs, 'SMask');
-    if (smask !== undefined) next.mask = nameOf(smask) !== 'None';
+    if (smask !== undefined && smask !== null) next.mask = nameOf(smask) !== 'None';
     if (isDict(smask)) this.enqueue(cos.get(smask, 'G'), resources);
     const blend = cos.get(gs, 'BM');
-    if (blend !== undefined) {
+    if (blend !== undefined && blend !== null) {
       const modes = Array.isArray(blend) ? blend.map((b) => nameOf(cos.resolve(b))) : [nameOf(blend)];
       next.blend = modes.some((m) => m !== 'Normal' && m !== 'Compatible');
     }
@@ -409,6 +442,9 @@ class PageGraphics {
   /** Every graphics object the page's resources hold, and its annotations' appearances. */
   readResources(): void {
     this.resources(this.source.resources, 0);
+    // the own resources of the streams the content reached: glyph procedures, patterns, soft masks' groups
+    for (const { stream } of this.queue.slice(0, MAX_EXTRA_STREAMS))
+      this.resources(stream.stream.dict.get('Resources'), 1);
     for (const annotation of this.cos.array(this.source.page, 'Annots')) {
       const dict = this.cos.resolve(annotation);
       if (!isDict(dict)) continue;
@@ -478,8 +514,8 @@ class PageGraphics {
         objectNumber: num,
         drawn,
         subtype,
-        hasOpi: dict.has('OPI'),
-        hasSMask: dict.has('SMask'),
+        hasOpi: this.has(dict, 'OPI'),
+        hasSMask: this.has(dict, 'SMask'),
       });
     if (subtype === 'Image' || role !== undefined)
       this.image(value, num, where, drawn, role ?? 'image', depth);
@@ -489,10 +525,10 @@ class PageGraphics {
           where,
           objectNumber: num,
           drawn,
-          hasPs: dict.has('PS'),
+          hasPs: this.has(dict, 'PS'),
           subtype2: nameOf(cos.get(dict, 'Subtype2')),
-          hasOpi: dict.has('OPI'),
-          hasRef: dict.has('Ref'),
+          hasOpi: this.has(dict, 'OPI'),
+          hasRef: this.has(dict, 'Ref'),
         });
       const group = cos.dict(dict, 'Group');
       if (group) this.group(group, 'form', num, drawn);
@@ -520,14 +556,14 @@ class PageGraphics {
         inline: false,
         role,
         imageMask: cos.get(dict, 'ImageMask') === true,
-        hasAlternates: dict.has('Alternates'),
-        hasOpi: dict.has('OPI'),
+        hasAlternates: this.has(dict, 'Alternates'),
+        hasOpi: this.has(dict, 'OPI'),
         interpolate: booleanOf(cos.get(dict, 'Interpolate')),
         bitsPerComponent: numberOf(cos.get(dict, 'BitsPerComponent')),
         intent,
         filters,
-        hasColorSpace: dict.has('ColorSpace'),
-        hasSMask: dict.has('SMask'),
+        hasColorSpace: this.has(dict, 'ColorSpace'),
+        hasSMask: this.has(dict, 'SMask'),
       });
     if (intent !== undefined && this.out.wants('rendering_intent'))
       this.out.emit('rendering_intent', { where, objectNumber: num, drawn, name: intent, source: 'image' });
@@ -538,7 +574,7 @@ class PageGraphics {
         where,
         objectNumber: num,
         drawn,
-        hasColorSpace: dict.has('ColorSpace'),
+        hasColorSpace: this.has(dict, 'ColorSpace'),
         ...jpeg2000Header(head),
       });
     }
@@ -561,29 +597,32 @@ class PageGraphics {
     if (!this.first(gs)) return;
     const drawn = this.drawn.has(gs);
     const where = this.label(num, what);
-    const blend = cos.get(gs, 'BM');
+    const blend = this.has(gs, 'BM') ? cos.get(gs, 'BM') : undefined;
     const modes = (
       Array.isArray(blend) ? blend.map((b) => cos.resolve(b)) : blend === undefined ? [] : [blend]
     ).map(nameOf);
     const blendModes = modes.filter((m): m is string => m !== undefined);
-    const smask = cos.get(gs, 'SMask');
-    const tr2 = cos.get(gs, 'TR2');
+    const smask = this.has(gs, 'SMask') ? cos.get(gs, 'SMask') : undefined;
+    const tr2 = this.has(gs, 'TR2') ? cos.get(gs, 'TR2') : undefined;
     if (this.out.wants('graphics_state'))
       this.out.emit('graphics_state', {
         where,
         objectNumber: num,
         drawn,
-        hasTR: gs.has('TR'),
+        hasTR: this.has(gs, 'TR'),
         tr2: tr2 === undefined ? undefined : (nameOf(tr2) ?? ''),
-        hasHTP: gs.has('HTP'),
+        hasHTP: this.has(gs, 'HTP'),
         softMask: smask === undefined ? undefined : (nameOf(smask) ?? ''),
         blendModes,
         blendModeUnreadable: blend !== undefined && (modes.length === 0 || blendModes.length < modes.length),
-        strokeAlpha: numberOf(cos.get(gs, 'CA')),
-        fillAlpha: numberOf(cos.get(gs, 'ca')),
+        hasBM: blend !== undefined && blend !== null,
+        blendModeName: nameOf(blend),
+        strokeAlpha: writtenNumber(cos.get(gs, 'CA')),
+        fillAlpha: writtenNumber(cos.get(gs, 'ca')),
       });
-    if (this.out.wants('blend_mode'))
-      for (const name of blendModes) this.out.emit('blend_mode', { where, objectNumber: num, drawn, name });
+    const firstMode = blendModes[0];
+    if (firstMode !== undefined && this.out.wants('blend_mode'))
+      this.out.emit('blend_mode', { where, objectNumber: num, drawn, name: firstMode });
     const intent = nameOf(cos.get(gs, 'RI'));
     if (intent !== undefined && this.out.wants('rendering_intent'))
       this.out.emit('rendering_intent', {
@@ -616,8 +655,8 @@ class PageGraphics {
       objectNumber: num,
       drawn,
       halftoneType,
-      hasHalftoneName: dict.has('HalftoneName'),
-      hasTransferFunction: dict.has('TransferFunction'),
+      hasHalftoneName: this.has(dict, 'HalftoneName'),
+      hasTransferFunction: this.has(dict, 'TransferFunction'),
       colorant,
     });
     if (halftoneType !== 5) return;

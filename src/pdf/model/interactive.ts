@@ -25,9 +25,9 @@ export interface DocumentNode extends ModelNode {
   optionalContent: boolean;
   /** The catalog has an additional-actions dictionary (/AA). */
   additionalActions: boolean;
-  /** The catalog has a /NeedsRendering key, whatever its value. */
-  needsRendering: boolean;
-  /** The catalog has a /Requirements key. */
+  /** /NeedsRendering: its boolean value, `'not a boolean'` for any other value, null when absent. */
+  needsRendering: boolean | 'not a boolean' | null;
+  /** The catalog has /Requirements: an array of requirement dictionaries, or one (any other value is none). */
   requirements: boolean;
 }
 
@@ -48,7 +48,7 @@ export interface AnnotationNode extends ModelNode {
   flags: number | null;
   /** /CA, or null when absent (or not a number). */
   opacity: number | null;
-  /** The /C array is there. */
+  /** The /C array is there (an array: any other value is no colour). */
   color: boolean;
   /** The /IC array is there. */
   interiorColor: boolean;
@@ -90,8 +90,8 @@ export interface FormFieldNode extends ModelNode {
 
 /** The interactive form dictionary (/AcroForm). */
 export interface AcroFormNode extends ModelNode {
-  /** /NeedAppearances: its boolean value, null when absent (or not a boolean). */
-  needAppearances: boolean | null;
+  /** /NeedAppearances: its boolean value, `'not a boolean'` for any other value, null when absent. */
+  needAppearances: boolean | 'not a boolean' | null;
   /** The /XFA key is there. */
   xfa: boolean;
 }
@@ -127,6 +127,7 @@ export interface SignatureReferenceNode extends ModelNode {
 export interface FileSpecificationNode extends ModelNode {
   /** The /EF key is there. */
   embeddedFile: boolean;
+  /** /F and /UF are there as strings (a file specification string; any other value names no file). */
   hasF: boolean;
   hasUF: boolean;
   /** /AFRelationship, or null when absent (or not a name). */
@@ -148,7 +149,7 @@ export interface EmbeddedFileNode extends ModelNode {
 
 /** An optional content configuration dictionary: /OCProperties /D, or one of /Configs. */
 export interface OcConfigNode extends ModelNode {
-  /** /Name as text, or null when absent (or not a string). */
+  /** /Name as text (perhaps empty), or null when absent (or not a string). */
   name: string | null;
   /** Another configuration has the same /Name. */
   nameDuplicated: boolean;
@@ -185,18 +186,31 @@ const MAX_PROFILE_BYTES = 16 * 1024 * 1024;
 const PKCS7_SUBFILTERS = new Set(['adbe.pkcs7.detached', 'adbe.pkcs7.sha1', 'ETSI.CAdES.detached']);
 
 const objectName = (raw: PdfValue | undefined) => (raw instanceof PdfRef ? ` (object ${raw.num})` : '');
+/** `key` is written with a value: an entry whose value is null is no entry (ISO 32000-1, 7.3.7). */
+const present = (cos: CosFile, dict: PdfDict | undefined, key: string): boolean => {
+  const value = cos.get(dict, key);
+  return value !== undefined && value !== null;
+};
 const numberOrNull = (value: PdfValue | undefined) => (typeof value === 'number' ? value : null);
+/** A flag as written: its boolean value, `'not a boolean'` for any other value, null when absent. */
+const flagOf = (value: PdfValue | undefined) =>
+  value === undefined || value === null
+    ? null
+    : typeof value === 'boolean'
+      ? value
+      : ('not a boolean' as const);
 
 function documentNode(cos: CosFile, catalog: PdfDict): DocumentNode {
   const names = cos.dict(catalog, 'Names');
+  const requirements = cos.get(catalog, 'Requirements');
   return {
     where: 'the document catalog',
-    embeddedFilesTree: names?.has('EmbeddedFiles') ?? false,
-    alternatePresentations: names?.has('AlternatePresentations') ?? false,
-    optionalContent: catalog.has('OCProperties'),
-    additionalActions: catalog.has('AA'),
-    needsRendering: catalog.has('NeedsRendering'),
-    requirements: catalog.has('Requirements'),
+    embeddedFilesTree: present(cos, names, 'EmbeddedFiles'),
+    alternatePresentations: present(cos, names, 'AlternatePresentations'),
+    optionalContent: present(cos, catalog, 'OCProperties'),
+    additionalActions: present(cos, catalog, 'AA'),
+    needsRendering: flagOf(cos.get(catalog, 'NeedsRendering')),
+    requirements: isDict(requirements) || Array.isArray(requirements),
   };
 }
 
@@ -242,17 +256,19 @@ function annotationNode(cos: CosFile, raw: PdfValue, dict: PdfDict, pageNumber: 
     subtype,
     flags: numberOrNull(cos.get(dict, 'F')),
     opacity: numberOrNull(cos.get(dict, 'CA')),
-    color: dict.has('C'),
-    interiorColor: dict.has('IC'),
-    appearanceKeys: appearance ? [...appearance.keys()].sort() : null,
+    color: Array.isArray(cos.get(dict, 'C')),
+    interiorColor: Array.isArray(cos.get(dict, 'IC')),
+    appearanceKeys: appearance
+      ? [...appearance.keys()].filter((k) => present(cos, appearance, k)).sort()
+      : null,
     normalAppearance:
       normal === undefined ? null : isStream(normal) ? 'stream' : isDict(normal) ? 'dictionary' : 'other',
     normalAppearanceStates: states,
     fieldType: subtype === 'Widget' ? (nameOf(inheritedField(cos, dict, 'FT')) ?? null) : null,
     width: corners ? Math.abs(corners[2]! - corners[0]!) : null,
     height: corners ? Math.abs(corners[3]! - corners[1]!) : null,
-    action: dict.has('A'),
-    additionalActions: dict.has('AA'),
+    action: present(cos, dict, 'A'),
+    additionalActions: present(cos, dict, 'AA'),
     outputProfileColorSpace: outputProfileColorSpace(cos),
   };
 }
@@ -337,11 +353,10 @@ function emitForm(cos: CosFile, catalog: PdfDict, fields: PdfDict[], out: Emitte
   const form = cos.dict(catalog, 'AcroForm');
   if (!form) return;
   if (out.wants('acroform')) {
-    const need = cos.get(form, 'NeedAppearances');
     out.emit('acroform', {
       where: 'the interactive form (/AcroForm)',
-      needAppearances: typeof need === 'boolean' ? need : null,
-      xfa: form.has('XFA'),
+      needAppearances: flagOf(cos.get(form, 'NeedAppearances')),
+      xfa: present(cos, form, 'XFA'),
     });
   }
   if (out.wants('form_field'))
@@ -351,8 +366,8 @@ function emitForm(cos: CosFile, catalog: PdfDict, fields: PdfDict[], out: Emitte
       const name = textString(cos.get(field, 'T'));
       out.emit('form_field', {
         where: name !== undefined && !cos.encrypted ? `form field "${name.slice(0, 80)}"` : 'a form field',
-        action: field.has('A'),
-        additionalActions: field.has('AA'),
+        action: present(cos, field, 'A'),
+        additionalActions: present(cos, field, 'AA'),
       });
     }
 }
@@ -463,9 +478,9 @@ function emitFiles(cos: CosFile, catalog: PdfDict, out: Emitter): void {
     if (out.wants('file_specification')) {
       out.emit('file_specification', {
         where,
-        embeddedFile: dict.has('EF'),
-        hasF: dict.has('F'),
-        hasUF: dict.has('UF'),
+        embeddedFile: present(cos, dict, 'EF'),
+        hasF: cos.get(dict, 'F') instanceof Uint8Array,
+        hasUF: cos.get(dict, 'UF') instanceof Uint8Array,
         afRelationship: nameOf(cos.get(dict, 'AFRelationship')) ?? null,
         associated:
           fromAF ||
@@ -542,7 +557,7 @@ function emitOptionalContent(cos: CosFile, catalog: PdfDict, out: Emitter): void
       where,
       name,
       nameDuplicated: name !== null && names.some((other, j) => j !== i && other === name),
-      hasAS: config.has('AS'),
+      hasAS: present(cos, config, 'AS'),
       groupsMissingFromOrder: listed ? groups.filter((g) => !listed.has(g)).length : null,
     });
   });
@@ -571,8 +586,8 @@ export const interactiveBuilders: Builders = {
       out.emit('page', {
         where: `page ${pageNumber}`,
         pageNumber,
-        additionalActions: page.has('AA'),
-        presSteps: page.has('PresSteps'),
+        additionalActions: present(cos, page, 'AA'),
+        presSteps: present(cos, page, 'PresSteps'),
       });
     if (out.wants('annotation')) emitAnnotations(cos, page, pageNumber, out);
   },

@@ -1,4 +1,5 @@
 import { rule, type Reason, type Rule } from '../../../rule.js';
+import { needAppearancesFault } from '../../part2/6.4-forms/6.4.1.js';
 
 /** ISO 19005-1, 6.9 Interactive forms. */
 export const rules: Rule[] = [
@@ -9,7 +10,7 @@ export const rules: Rule[] = [
     object: 'acroform',
     check: 'need_appearances',
     says: 'The interactive form has no NeedAppearances flag, or it is false',
-    fault: (form) => (form.needAppearances === true ? 'NeedAppearances is true' : undefined),
+    fault: needAppearancesFault,
     fix: 'give every field an appearance stream and remove /NeedAppearances (or set it to false)',
   }),
   rule({

@@ -44,10 +44,10 @@ export const rules: Rule[] = [
     test: 4,
     object: 'image',
     check: 'image_dictionaries',
-    says: 'An image (other than an image mask) has BitsPerComponent 1, 2, 4, 8 or 16, when the entry is there',
+    says: 'An image (other than an explicit mask) has BitsPerComponent 1, 2, 4, 8 or 16, when the entry is there',
     fault: (image) =>
       image.drawn &&
-      !image.imageMask &&
+      // a stencil mask (ImageMask) is an image here too; only an explicit mask (/Mask) is left to test 5
       image.role !== 'mask' &&
       image.bitsPerComponent !== undefined &&
       !BIT_DEPTHS.has(image.bitsPerComponent)

@@ -1,4 +1,13 @@
+import type { AcroFormNode } from '../../../../pdf/model/interactive.js';
 import { rule, type Reason, type Rule } from '../../../rule.js';
+
+/** NeedAppearances set, or written as something a reader cannot take for false. */
+export const needAppearancesFault = (form: AcroFormNode): string | undefined =>
+  form.needAppearances === true
+    ? 'NeedAppearances is true'
+    : form.needAppearances === 'not a boolean'
+      ? 'NeedAppearances is not a boolean'
+      : undefined;
 
 const actionKeys = (node: { action: boolean; additionalActions: boolean }) =>
   [node.action ? '/A' : '', node.additionalActions ? '/AA' : ''].filter(Boolean).join(' and ');
@@ -35,7 +44,7 @@ export const rules: Rule[] = [
     object: 'acroform',
     check: 'need_appearances',
     says: 'The interactive form has no NeedAppearances flag, or it is false',
-    fault: (form) => (form.needAppearances === true ? 'NeedAppearances is true' : undefined),
+    fault: needAppearancesFault,
     fix: 'give every field an appearance stream and remove /NeedAppearances (or set it to false)',
   }),
 ];

@@ -6,10 +6,12 @@ const PERMITTED_NAMED = new Set(['NextPage', 'PrevPage', 'FirstPage', 'LastPage'
 
 /**
  * An action whose type is not among `permitted`: the types the part's reference defines less those the clause
- * forbids (the deprecated set-state and no-op actions among them); an action without /S says nothing.
+ * forbids (the deprecated set-state and no-op actions among them). An action dictionary without /S is none of
+ * the permitted types either (a viewer cannot tell what it does), as the published test reads it.
  */
 export function actionTypeFault(action: ActionNode, permitted: ReadonlySet<string>): string | undefined {
-  return action.type === null || permitted.has(action.type) ? undefined : `a ${action.type} action`;
+  if (action.type === null) return 'an action without a type (/S)';
+  return permitted.has(action.type) ? undefined : `a ${action.type} action`;
 }
 
 export function namedActionFault(action: ActionNode): string | undefined {

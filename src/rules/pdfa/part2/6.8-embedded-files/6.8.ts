@@ -19,10 +19,17 @@ import {
  * deeper is not judged, and so breaks no rule: unknown is not a fault.
  */
 export const MAX_EMBEDDED_DEPTH = 2;
+/**
+ * How many files one embedded file's own embedded files are judged for: without it a file of N attachments that
+ * each embed N more would be judged N * N times. Those past it break no rule (unknown is not a fault).
+ */
+export const MAX_NESTED_JUDGED = 8;
 const MAX_LISTED = 5;
 
 /** How many embedded files are being judged, one inside the other, right now (judging is synchronous). */
 let depth = 0;
+/** How many files the embedded file being judged at depth 1 has had judged inside it. */
+let nestedJudged = 0;
 
 const PARTS: Record<string, Specification> = { '1': 'ISO 19005-1', '2': 'ISO 19005-2' };
 
@@ -32,6 +39,7 @@ const PARTS: Record<string, Specification> = { '1': 'ISO 19005-1', '2': 'ISO 190
  */
 function embeddedConformanceFault(file: EmbeddedFileNode, context: RuleContext): string | undefined {
   if (depth >= MAX_EMBEDDED_DEPTH) return undefined;
+  if (depth > 0 && nestedJudged++ >= MAX_NESTED_JUDGED) return undefined;
   const bytes = file.bytes;
   if (bytes === undefined) return undefined;
   if (!latin1(bytes, 0, Math.min(bytes.length, 1024)).includes('%PDF-')) return 'it is not a PDF file';
@@ -40,6 +48,7 @@ function embeddedConformanceFault(file: EmbeddedFileNode, context: RuleContext):
   if (claim === null) return 'it is a PDF file that claims no PDF/A conformance';
   const specification = PARTS[claim.part];
   if (specification === undefined) return `it claims PDF/A-${claim.part}, not PDF/A-1 or PDF/A-2`;
+  if (depth === 0) nestedJudged = 0;
   depth++;
   let broken: RuleFailure[];
   try {

@@ -8,8 +8,9 @@ export const rules: Rule[] = [
     test: 1,
     object: 'oc_config',
     check: 'optional_content',
-    says: 'Every optional content configuration (D and those of Configs) has the Name key',
-    fault: (config) => (config.name === null ? 'it has no /Name' : undefined),
+    says: 'Every optional content configuration (D and those of Configs) has the Name key, not empty',
+    fault: (config) =>
+      config.name === null ? 'it has no /Name' : config.name === '' ? 'its /Name is empty' : undefined,
     fix: 'give every optional content configuration a /Name',
   }),
   rule({

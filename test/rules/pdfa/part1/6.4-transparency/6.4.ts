@@ -18,7 +18,8 @@ export const fixtures: FixturePairs = {
   },
   4: {
     pass: (part) => pdfaFile(part, graphicsState('/BM /Normal')),
-    fail: (part) => pdfaFile(part, graphicsState('/BM /Multiply')),
+    // an array, even of Normal alone, is not the value Normal (the published test reads BM as a name)
+    fail: (part) => pdfaFile(part, graphicsState('/BM [/Normal]')),
   },
   5: {
     // a writer's float for 1
@@ -26,7 +27,9 @@ export const fixtures: FixturePairs = {
     fail: (part) => pdfaFile(part, graphicsState('/CA 0.5')),
   },
   6: {
-    pass: (part) => pdfaFile(part, graphicsState('/ca 0.9999999')),
-    fail: (part) => pdfaFile(part, graphicsState('/ca 0.5')),
+    // a writer's float for 1; a soft mask written null is none (ISO 32000-1, 7.3.7)
+    pass: (part) => pdfaFile(part, graphicsState('/ca 0.9999999 /SMask null')),
+    // a value that is not a number is no opacity of 1
+    fail: (part) => pdfaFile(part, graphicsState('/ca /Half')),
   },
 };

@@ -19,7 +19,8 @@ export const fixtures: FixturePairs = {
     fail: (part) => withAnnotation(part, `${SQUARE_ANNOTATION} /C [1 0 0]`, { noOutputIntent: true }),
   },
   4: {
-    pass: (part) => withAnnotation(part, SQUARE_ANNOTATION),
+    // a down appearance written null is none (ISO 32000-1, 7.3.7)
+    pass: (part) => withAnnotation(part, SQUARE_ANNOTATION.replace('/N 9 0 R', '/N 9 0 R /D null')),
     fail: (part) => withAnnotation(part, SQUARE_ANNOTATION.replace('/N 9 0 R', '/N 9 0 R /D 9 0 R')),
   },
   5: {

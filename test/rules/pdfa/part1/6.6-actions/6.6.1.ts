@@ -4,8 +4,11 @@ import { pdfaFile } from '../../../pdfa-file.js';
 
 export const fixtures: FixturePairs = {
   1: {
-    pass: (part) => pdfaFile(part, { catalog: '/OpenAction << /S /GoTo /D [3 0 R /Fit] >>' }),
-    fail: (part) => pdfaFile(part, { catalog: "/OpenAction << /S /JavaScript /JS (app.alert\\('hi'\\)) >>" }),
+    // an action entry written null is no action (ISO 32000-1, 7.3.7)
+    pass: (part) =>
+      pdfaFile(part, { catalog: '/OpenAction << /S /GoTo /D [3 0 R /Fit] /Next null >> /AA null' }),
+    // an action without a type is none of the permitted ones (a JavaScript one, without its /S)
+    fail: (part) => pdfaFile(part, { catalog: "/OpenAction << /JS (app.alert\\('hi'\\)) >>" }),
   },
   2: {
     pass: (part) => pdfaFile(part, { catalog: '/OpenAction << /S /Named /N /LastPage >>' }),

@@ -4,7 +4,8 @@ import { TEXT_FIELD, withField } from '../../../interactive-fixtures.js';
 export const fixtures: FixturePairs = {
   1: {
     pass: (part) => withField(part, TEXT_FIELD, '/NeedAppearances false'),
-    fail: (part) => withField(part, TEXT_FIELD, '/NeedAppearances true'),
+    // not a boolean: a reader cannot take it for false
+    fail: (part) => withField(part, TEXT_FIELD, '/NeedAppearances /true'),
   },
   2: {
     pass: (part) => withField(part, TEXT_FIELD),

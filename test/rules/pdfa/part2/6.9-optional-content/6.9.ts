@@ -11,7 +11,8 @@ const layered = (part: 1 | 2 | 3, d: string, configs = '') =>
 export const fixtures: FixturePairs = {
   1: {
     pass: (part) => layered(part, '/Name (Default) /Order [8 0 R]', '<< /Name (Other) >>'),
-    fail: (part) => layered(part, '/Name (Default) /Order [8 0 R]', '<< /Order [8 0 R] >>'),
+    // an empty name names nothing
+    fail: (part) => layered(part, '/Name (Default) /Order [8 0 R]', '<< /Name () /Order [8 0 R] >>'),
   },
   2: {
     pass: (part) => layered(part, '/Name (Default) /Order [8 0 R]', '<< /Name (Other) >>'),
