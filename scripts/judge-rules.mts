@@ -87,6 +87,7 @@ for (const row of rows) {
   } else if (inFamily(row.rule)) {
     fail++;
     if (ids.length > 0) failOk++;
+    else console.log(`  no rule fails ${row.file}`);
     const ofClause = ids.some((id) => id.replace(/-\d+$/, '') === row.clause);
     if (ids.includes(row.rule)) tally(row.rule).caught++;
     else if (ofClause) tally(row.rule).byClause++;

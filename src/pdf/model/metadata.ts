@@ -336,14 +336,18 @@ function identification(packet: XmpPacket): PdfaIdentificationNode {
   };
 }
 
-/** The document information dictionary's text entries (ISO 32000-1, 14.3.3); null when there is none. */
-function infoEntries(cos: CosFile): Map<string, string> | null {
+/**
+ * The document information dictionary's entries (ISO 32000-1, 14.3.3) as text, null for one whose value is
+ * not a text string (a null value is no entry, 7.3.7); null when there is no dictionary.
+ */
+function infoEntries(cos: CosFile): Map<string, string | null> | null {
   const info = cos.resolve(cos.trailer.get('Info'));
   if (!isDict(info)) return null;
-  const entries = new Map<string, string>();
+  const entries = new Map<string, string | null>();
   for (const key of info.keys()) {
-    const text = textString(cos.get(info, key));
-    if (text !== undefined) entries.set(key, text);
+    const value = cos.get(info, key);
+    if (value === null || value === undefined) continue;
+    entries.set(key, textString(value) ?? null);
   }
   return entries;
 }

@@ -82,7 +82,8 @@ function disagreement(value: XmpValue | undefined, info: string, as: Comparison)
   if (text === null) return 'is not text';
   if (as === 'text') return text === info ? null : `holds "${clip(text)}"`;
   const [ours, theirs] = [dateParts(PDF_DATE, info), dateParts(XMP_DATE, text)];
-  if (!ours) return null; // an unreadable PDF date is another rule's (ISO 32000-1 7.9.4)
+  // a date the dictionary does not write as PDF dates are written (ISO 32000-1 7.9.4) is equivalent to none
+  if (!ours) return `holds "${clip(text)}", and the dictionary's "${clip(info)}" is not a PDF date`;
   return theirs && sameDate(ours, theirs) ? null : `holds "${clip(text)}", another date`;
 }
 
@@ -104,12 +105,26 @@ export interface InfoAnalogue {
   disagreement: string | null;
 }
 
-/** Each entry of `info` (the dictionary's text entries) that has an XMP analogue, beside it in `packet`. */
-export function infoAnalogues(info: ReadonlyMap<string, string>, packet: XmpPacket): InfoAnalogue[] {
+/**
+ * Each entry of `info` that has an XMP analogue, beside it in `packet`: `info` holds the dictionary's text
+ * entries, and null for an entry whose value is not a text string (which is equivalent to no XMP value).
+ */
+export function infoAnalogues(info: ReadonlyMap<string, string | null>, packet: XmpPacket): InfoAnalogue[] {
   return ANALOGUES.flatMap(({ entry, namespace, name, shown, as }) => {
     const value = info.get(entry);
     if (value === undefined) return [];
     const xmp = propertyOf(packet, namespace, name)?.value;
+    if (value === null)
+      return [
+        {
+          entry,
+          value: '',
+          analogue: shown,
+          xmp: firstText(xmp),
+          items: !xmp ? 0 : xmp.kind === 'array' ? xmp.items.length : 1,
+          disagreement: 'is beside an entry that is not a text string',
+        },
+      ];
     return [
       {
         entry,
