@@ -9,6 +9,7 @@ import { type Clock, systemClock } from './time.js';
 import type { BlobStore } from './blobs/blob-store.js';
 import { Uploads } from './uploads/service.js';
 import { type PdfPool, parserPool, TaskFailure } from './pdf/pool.js';
+import { RULE_JUDGES_MODULE } from './rules/object-judges.js';
 import { UnreadablePdfError } from './uploads/pdf-probe.js';
 import { WebhookEndpoints } from './events/endpoints/endpoints.js';
 import { Events } from './events/outbox/log.js';
@@ -51,7 +52,8 @@ export function createServices(
 ): Services {
   const metrics = new Metrics(store, clock);
   let pool: PdfPool | undefined;
-  const pdfPool = () => (pool ??= parserPool(config, Math.max(1, config.parserThreads), metrics));
+  const pdfPool = () =>
+    (pool ??= parserPool(config, Math.max(1, config.parserThreads), metrics, 0, RULE_JUDGES_MODULE));
   // an upload's `complete` opens its file on threads of its own: it never waits behind runs
   let probePool: PdfPool | undefined;
   const probe = (file: string, tenantId: string) => {

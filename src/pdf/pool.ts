@@ -65,6 +65,11 @@ export interface PoolOptions {
   givesWayMs?: number;
   /** The quiet moment a thread that gives way waits for (QUIET_MS; tests take longer ones). */
   givesWayQuietMs?: number;
+  /**
+   * The module (a URL) whose `RULE_JUDGES` each thread hands its readers, to judge a file's objects and pages
+   * by published rules; without it, documents are read without rules (a probe needs none).
+   */
+  judges?: string;
   /** Told of every task that ends: its kind, `ok` or the failure kind, its seconds and its thread's id. */
   onTaskEnd?: (kind: string, outcome: string, seconds: number, threadId: number) => void;
   /** Told the PDFium heap of a thread after each of its tasks. */
@@ -238,6 +243,7 @@ export class PdfPool {
         givesWayPerTaskMs: this.options.taskTimeoutMs / 4,
         givesWayQuietMs: this.options.givesWayQuietMs ?? QUIET_MS,
         pdfium: pdfiumModule(),
+        judgesModule: this.options.judges,
         heapLimitBytes: this.options.memoryMb * 1024 * 1024,
         recycleHeapBytes: (this.options.recycleMb ?? Math.min(128, this.options.memoryMb / 2)) * 1024 * 1024,
       },
@@ -433,9 +439,12 @@ export function parserPool(
   reports: ParserReports,
   /** As in PoolOptions: the runs' threads give way, those a request waits for do not. */
   givesWayMs = 0,
+  /** As in PoolOptions: the runs' threads judge by the rules, a probe's do not. */
+  judges?: string,
 ): PdfPool {
   return new PdfPool({
     size,
+    ...(judges ? { judges } : {}),
     taskTimeoutMs: limits.taskTimeoutMs,
     memoryMb: limits.taskMemoryMb,
     givesWayMs,

@@ -5,7 +5,7 @@ import { lowerThreadPriority } from '../batch-priority.js';
 import { GiveWay } from '../give-way.js';
 import { linuxThreadId } from '../thread-cpu.js';
 import { CosFile } from './cos/file.js';
-import { DocumentReader } from './facts.js';
+import { DocumentReader, type ObjectJudges } from './facts.js';
 import { type OpenDocument, Pdfium, PdfiumAborted, PdfOpenError, type WasmModule } from './pdfium.js';
 import type {
   ForgetRequest,
@@ -17,8 +17,6 @@ import type {
   TaskResponse,
 } from './tasks.js';
 import { OPEN_DOCUMENTS } from './thread-cache.js';
-// the thread is where the rules layer meets the reader: src/pdf itself knows no rule
-import { RULE_JUDGES } from '../rules/object-judges.js';
 
 /**
  * A parser thread: one PDFium instance whose heap is capped. It keeps the last few documents open until
@@ -31,6 +29,7 @@ const {
   pdfium: compiled,
   heapLimitBytes,
   recycleHeapBytes,
+  judgesModule,
   requestArrivals,
   givesWayMs,
   givesWayPerTaskMs,
@@ -49,6 +48,8 @@ const {
   pdfium: WasmModule;
   heapLimitBytes: number;
   recycleHeapBytes: number;
+  /** The module whose `RULE_JUDGES` judge what this thread reads (PoolOptions.judges). */
+  judgesModule?: string;
 };
 
 interface Opened {
@@ -60,6 +61,10 @@ interface Opened {
 // the pool reads this thread's CPU time for its tasks' time limit
 Atomics.store(reading, 1, linuxThreadId() ?? 0);
 const pdfium = await Pdfium.create(heapLimitBytes, compiled);
+// the rules are handed in by the pool's maker: src/pdf reads files and knows no rule
+const judges = judgesModule
+  ? ((await import(judgesModule)) as { RULE_JUDGES: ObjectJudges }).RULE_JUDGES
+  : undefined;
 const giveWay = new GiveWay(requestArrivals, givesWayMs, givesWayPerTaskMs, givesWayQuietMs);
 const open = new Map<string, Opened>();
 
@@ -84,7 +89,7 @@ function documentAt(path: string): DocumentReader {
         }
         return opened.objects.cos;
       },
-      RULE_JUDGES,
+      judges,
     ),
   };
   open.set(path, opened);

@@ -17,3 +17,6 @@ export const RULE_JUDGES: ObjectJudges = {
       resources: cos.inherited(page, 'Resources'),
     }),
 };
+
+/** This module, as a parser thread imports it (PoolOptions.judges): its .ts source under tsx, .js in dist. */
+export const RULE_JUDGES_MODULE = import.meta.url;

@@ -5,6 +5,7 @@ import { openBlobStore } from '../blobs/open.js';
 import { adoptRequestArrivals } from '../give-way.js';
 import type { LeaseKeeping } from '../queue/claim-loop.js';
 import { parserPool } from '../pdf/pool.js';
+import { RULE_JUDGES_MODULE } from '../rules/object-judges.js';
 import { runLifecycle } from '../runs/lifecycle.js';
 import { adoptStoreThreadShare, openStore } from '../store/open.js';
 import { systemClock } from '../time.js';
@@ -62,6 +63,7 @@ const pool = parserPool(
     parserGaveWay: (seconds) => void (told().parserGaveWay += seconds),
   },
   config.parserYieldMs,
+  RULE_JUDGES_MODULE,
 );
 /** Leases the API's event loop keeps for this thread's runs, and those it found lost. */
 const keptByTheProcess = new Set<string>();
