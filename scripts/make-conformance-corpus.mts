@@ -407,8 +407,11 @@ await variant(
   loA,
   'a-fail-6.2.10-blend-mode.pdf',
   archiveFail('6.2.10', 'blend_modes', 'a blend mode ISO 32000-1 does not define'),
-  (doc) =>
-    addResource(doc, 'ExtGState', 'GSx', doc.context.obj({ Type: 'ExtGState', BM: 'Dissolve' }) as PDFDict),
+  // the page paints with the state: one in the resources that nothing uses is not judged (as veraPDF)
+  (doc) => {
+    addResource(doc, 'ExtGState', 'GSx', doc.context.obj({ Type: 'ExtGState', BM: 'Dissolve' }) as PDFDict);
+    appendContent(doc, '/GSx gs 10 10 20 20 re f', false);
+  },
 );
 await variant(
   loA,
@@ -529,7 +532,7 @@ await variant(
 await variant(
   loA,
   'a-fail-6.8-text-attachment.pdf',
-  archiveFail('6.8', 'no_embedded_files', 'an embedded text file (not PDF/A)'),
+  archiveFail('6.8', 'embedded_pdfa', 'an embedded text file (not PDF/A)'),
   async (doc) => {
     await doc.attach(Buffer.from('plain text'), 'notes.txt', {
       mimeType: 'text/plain',
@@ -552,15 +555,21 @@ await variant(
   loA,
   'a-fail-6.2.5-transfer-function.pdf',
   archiveFail('6.2.5', 'transfer_functions', 'a graphics state with a transfer function (/TR)'),
-  (doc) =>
-    addResource(doc, 'ExtGState', 'GSt', doc.context.obj({ Type: 'ExtGState', TR: 'Identity' }) as PDFDict),
+  // the page paints with the state: one in the resources that nothing uses is not judged (as veraPDF)
+  (doc) => {
+    addResource(doc, 'ExtGState', 'GSt', doc.context.obj({ Type: 'ExtGState', TR: 'Identity' }) as PDFDict);
+    appendContent(doc, '/GSt gs 10 10 20 20 re f', false);
+  },
 );
 await variant(
   loA,
   'a-fail-6.2.6-rendering-intent.pdf',
   archiveFail('6.2.6', 'rendering_intents', 'a rendering intent PDF does not define'),
-  (doc) =>
-    addResource(doc, 'ExtGState', 'GSr', doc.context.obj({ Type: 'ExtGState', RI: 'Vivid' }) as PDFDict),
+  // the page paints with the state: one in the resources that nothing uses is not judged (as veraPDF)
+  (doc) => {
+    addResource(doc, 'ExtGState', 'GSr', doc.context.obj({ Type: 'ExtGState', RI: 'Vivid' }) as PDFDict);
+    appendContent(doc, '/GSr gs 10 10 20 20 re f', false);
+  },
 );
 await variant(
   loA,
