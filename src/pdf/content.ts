@@ -1,5 +1,4 @@
 import type { CosFile } from './cos/file.js';
-import type { ClauseFinding } from './findings.js';
 import {
   isDict,
   isStream,
@@ -22,8 +21,6 @@ export interface ContentFacts {
   untagged_content: number;
   /** Marked content with an MCID (real content) inside an Artifact, in the page's own content. */
   tagged_in_artifacts: number;
-  /** What the content breaks of ISO 19005's limits and image rules, by part and clause. */
-  content_findings: ClauseFinding[];
 }
 
 /** The device colour spaces by the names content (and inline images' abbreviations) give them. */
@@ -136,13 +133,6 @@ function skipLiteralString(bytes: Uint8Array, pos: number): number {
 }
 
 const MAX_OPERATIONS = 2_000_000;
-/** ISO 32000-1 Annex C and PDF Reference 1.4 Appendix C, as ISO 19005-2 6.1.13 and -1 6.1.12 apply them. */
-const INT_MAX = 2_147_483_647;
-const REAL_MAX: Record<1 | 2, number> = { 1: 32_767, 2: 3.403e38 };
-const MAX_Q_NESTING = 28;
-const LIMIT_CLAUSE: Record<1 | 2, string> = { 1: '6.1.12', 2: '6.1.13' };
-const IMAGE_CLAUSE: Record<1 | 2, string> = { 1: '6.2.4', 2: '6.2.8.1' };
-const MAX_FINDINGS_PER_CLAUSE = 5;
 
 /** Whether the fill and the stroke colour have been set, and how text is rendered (`Tr`). */
 interface ColorState {
@@ -157,8 +147,8 @@ const MAX_STREAM_BYTES = 16 * 1024 * 1024;
 
 /**
  * Reads a page's content streams as operators (ISO 32000-1, 7.8.2), bounded in operations and form depth:
- * which device colour spaces are painted with, for PDF/A (6.2.4.3), and how much of the page's content is
- * neither tagged nor an artifact, for PDF/UA (7.1). A stream this reader cannot decode adds nothing.
+ * which device colour spaces are painted with (`device_colors`), and how much of the page's content is
+ * neither tagged nor an artifact (`untagged_content`). A stream this reader cannot decode adds nothing.
  */
 class ContentScan {
   readonly devices = new Set<DeviceColor>();
@@ -168,7 +158,6 @@ class ContentScan {
   private readonly forms = new Set<number>();
   private readonly patterns = new Set<number>();
   private readonly type3Fonts = new Set<number>();
-  private readonly found = new Map<string, ClauseFinding>();
   /**
    * When set, each marked-content id met, and whether every text show inside it has a language from a
    * marked-content `/Lang` around it.
@@ -208,58 +197,6 @@ class ContentScan {
 
   private add(device: DeviceColor | undefined): void {
     if (device !== undefined) this.devices.add(device);
-  }
-
-  private finding(part: 1 | 2, clause: string, message: string): void {
-    const same = [...this.found.values()].filter((f) => f.part === part && f.clause === clause).length;
-    if (same < MAX_FINDINGS_PER_CLAUSE)
-      this.found.set(`${part}:${clause}:${message}`, { part, clause, message });
-  }
-
-  get findings(): ClauseFinding[] {
-    return [...this.found.values()];
-  }
-
-  /** A number operand's value, checked against each part's limits; only written-out large ones are parsed. */
-  private number(bytes: Uint8Array, start: number, end: number): void {
-    let digits = 0;
-    for (let i = start; i < end; i++) {
-      const c = bytes[i]!;
-      if (c === 0x2e) break;
-      if (c >= 0x30 && c <= 0x39) digits++;
-    }
-    if (digits < 5) return;
-    const word = latin1(bytes, start, Math.min(end, start + 64));
-    const value = Math.abs(Number(word));
-    if (!Number.isFinite(value)) return;
-    if (word.includes('.')) {
-      for (const part of [1, 2] as const)
-        if (value > REAL_MAX[part])
-          this.finding(part, LIMIT_CLAUSE[part], `the real number ${word} in a content stream`);
-    } else if (value > INT_MAX)
-      for (const part of [1, 2] as const)
-        this.finding(part, LIMIT_CLAUSE[part], `the integer ${word} in a content stream`);
-  }
-
-  /** A hexadecimal string's bytes between `<` and `>`: whole bytes of hex digits (ISO 19005 6.1.6). */
-  private hexString(bytes: Uint8Array, start: number, end: number): void {
-    let digits = 0;
-    for (let i = start; i < end; i++) {
-      const c = bytes[i]!;
-      if (HEX_DIGIT[c]) digits++;
-      else if (!WHITESPACE[c]) {
-        for (const part of [1, 2] as const)
-          this.finding(
-            part,
-            '6.1.6',
-            'a hexadecimal string with a byte that is no hex digit in a content stream',
-          );
-        return;
-      }
-    }
-    if (digits % 2 === 1)
-      for (const part of [1, 2] as const)
-        this.finding(part, '6.1.6', `a hexadecimal string of ${digits} digits in a content stream`);
   }
 
   /** A pattern selected as a colour: a coloured tiling pattern's cell is content; a shading's space, colour. */
@@ -334,12 +271,6 @@ class ContentScan {
       return;
     }
     if (subtype !== 'Form' || depth >= MAX_FORM_DEPTH) return;
-    // PDF/A-1 forbids these in the forms content paints (ISO 19005-1 6.2.5); PDF/A-2's rule is on every
-    // form XObject (6.2.9.1), read by the object scan
-    for (const key of ['PS', 'OPI'])
-      if (dict.has(key)) this.finding(1, '6.2.5', `a form XObject painted with a /${key} entry`);
-    if (nameOf(cos.get(dict, 'Subtype2')) === 'PS')
-      this.finding(1, '6.2.5', 'a PostScript form XObject painted (/Subtype2 /PS)');
     // a form drawn many times is read once: its colours are the same each time
     if (raw instanceof PdfRef) {
       if (this.forms.has(raw.num)) return;
@@ -387,7 +318,6 @@ class ContentScan {
     const spans: { mcid: number | undefined; language: boolean }[] = [];
     let state: ColorState = { ...(inherited ?? { fill: false, stroke: false, textMode: 0 }) };
     const saved: ColorState[] = [];
-    let deepest = 0;
     let numberStart = -1;
     let numberEnd = -1;
     const paintsUnset = (uses: 'fill' | 'stroke' | 'both' | 'text') => {
@@ -438,7 +368,6 @@ class ContentScan {
           }
         } else {
           const end = bytes.indexOf(0x3e, pos);
-          this.hexString(bytes, pos + 1, end === -1 ? n : end);
           pos = end === -1 ? n : end + 1;
           operand(undefined);
         }
@@ -452,7 +381,6 @@ class ContentScan {
       const start = pos;
       while (pos < n && REGULAR[bytes[pos]!]) pos++;
       if (NUMBER_START[c]) {
-        if (pos - start >= 5) this.number(bytes, start, pos);
         numberStart = start;
         numberEnd = pos;
         operand(undefined);
@@ -481,7 +409,6 @@ class ContentScan {
         } else if (kind.op === 'q') {
           saved.push(state);
           state = { ...state };
-          if (saved.length > deepest) deepest = saved.length;
         } else if (kind.op === 'Q') state = saved.pop() ?? state;
         else if (kind.op === 'Tr') {
           const mode = numberStart < 0 ? NaN : Number(latin1(bytes, numberStart, numberEnd));
@@ -534,13 +461,6 @@ class ContentScan {
       last = undefined;
       numberStart = -1;
     }
-    if (deepest > MAX_Q_NESTING)
-      for (const part of [1, 2] as const)
-        this.finding(
-          part,
-          LIMIT_CLAUSE[part],
-          `graphics states nested ${deepest} deep (q), more than ${MAX_Q_NESTING}`,
-        );
   }
 
   /** `BI` key-value pairs `ID` data `EI` from `pos`: the image's colour space; answers the position past it. */
@@ -585,9 +505,6 @@ class ContentScan {
     const mask = dict.get('IM') ?? dict.get('ImageMask');
     if (mask !== true) this.add(this.device(dict.get('CS') ?? dict.get('ColorSpace'), resources));
     else if (!state.fill) this.defaultGray(resources);
-    if ((dict.get('I') ?? dict.get('Interpolate')) === true)
-      for (const part of [1, 2] as const)
-        this.finding(part, IMAGE_CLAUSE[part], 'an inline image asks to be interpolated (/I true)');
     return end;
   }
 }
@@ -645,6 +562,5 @@ export function scanPageContent(cos: CosFile, page: PdfDict, resources: PdfValue
     device_colors: [...scan.devices].sort(),
     untagged_content: scan.untagged,
     tagged_in_artifacts: scan.taggedInArtifacts,
-    content_findings: scan.findings,
   };
 }

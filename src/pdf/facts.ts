@@ -572,7 +572,6 @@ export class DocumentReader {
         device_colors: structure?.content.device_colors ?? [],
         untagged_content: structure?.content.untagged_content ?? 0,
         tagged_in_artifacts: structure?.content.tagged_in_artifacts ?? 0,
-        content_findings: structure?.content.content_findings ?? [],
         ...(this.judges && objectNumber > 0
           ? { rule_failures: this.pageRuleFailures(objectNumber, index) }
           : {}),

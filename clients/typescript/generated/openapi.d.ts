@@ -1507,71 +1507,63 @@ export interface components {
          *       intent or `cmyk: true`), `trim_and_bleed` (warning: no TrimBox distinct from the CropBox, or a
          *       BleedBox less than 3 mm beyond the TrimBox on a side), `transparency` (info), `spot_colors` (info,
          *       lists them).
-         *     - `pdf-archive`: the PDF/A requirements this service can check, for the part the file is held to
-         *       (`judged_as`), each with its clause: ISO 19005-2's below (ISO 19005-3 shares them), ISO 19005-1's
-         *       when the file is held to PDF/A-1; all errors:
-         *       - `pages_readable`; `fonts_embedded` (6.2.11.4.1); `not_encrypted` and `trailer_id` (6.1.3);
-         *       - `output_intent` (6.2.4.3: device colour, as `pages[].device_colors` reads it, only where the PDF/A
-         *         output intent (`GTS_PDFA1`) covers it: DeviceRGB under an RGB one, DeviceCMYK under a CMYK one,
-         *         DeviceGray under any; no device colour at all without one); `output_intent_profile` (6.2.3: the
-         *         intent's ICC profile is an output (`prtr`) or display (`mntr`) profile of RGB, CMYK or gray;
-         *         not applicable without an intent); `blend_modes` (6.2.10: only blend modes ISO 32000-1 defines);
-         *         `blending_color_space` (6.2.10: a transparency group's device blending colour space,
-         *         `pages[].group_device_colors`, is covered by the PDF/A output intent as `output_intent` says of
-         *         device colour (until 2026-11-27 `output_intent` judged it); without an intent, a page with
-         *         `transparency` also names its blending colour space, `group_color_space`);
-         *         `transfer_functions` (6.2.5: no `/TR`, no `/TR2` other than `/Default`); `rendering_intents`
-         *         (6.2.6: only the four ISO 32000-1 defines); `image_dictionaries` (6.2.8.1 [6.2.4]: no image with
-         *         `/Interpolate true`, `/Alternates`, `/OPI` or a rendering intent ISO 32000-1 does not define; it is
-         *         what `image_interpolation` was until 2026-11-27, widened); `form_xobjects` (6.2.9.1, PDF/A-2 and -3
-         *         only: no PostScript XObject, no form XObject with `/PS`, `/OPI` or `/Subtype2 /PS`); `halftones` (6.2.5,
-         *         PDF/A-2 and -3 only: halftones of type 1 or 5 without `/HalftoneName`);
-         *         `font_subsets` (6.2.11.4.2 [6.3.5]: a CIDFont's `/CIDSet` lists as many CIDs as its program holds
-         *         glyphs, .notdef aside; in PDF/A-1 also an embedded Type 1 subset has a `/CharSet` and an embedded
-         *         CIDFont subset a `/CIDSet`; since 2026-11-27 a Type 1 font's `/CharSet` names exactly the glyphs
-         *         of its program, Type 1 or bare CFF);
-         *       - `annotation_types` (6.3.1: no 3D, Sound, Screen, Movie or unknown annotations);
-         *         `annotation_flags` (6.3.2: every annotation but a Popup prints and is not hidden, invisible,
-         *         NoView or ToggleNoView); `annotation_appearances` (6.3.3: every annotation but a Popup, a Link or
-         *         one of zero size has a normal appearance, and no appearance other than `N`);
-         *       - `no_javascript` (6.5.1: JavaScript anywhere, see `document.javascript`); `forbidden_actions`
-         *         (6.5.1: Launch, Sound, Movie, ResetForm, ImportData, Hide, SetOCGState, Rendition, Trans,
-         *         GoTo3DView, and named actions other than NextPage, PrevPage, FirstPage and LastPage);
-         *         `additional_actions` (6.5.2: no `/AA` on the catalog, pages, annotations or fields);
-         *       - `file_header` (6.1.2: `%PDF-1.0` to `%PDF-1.7` at byte 0, one end-of-line marker, then a comment of
-         *         four bytes above 127; a file that claims PDF/A-1 is held to ISO 19005-1 6.1.2, which takes any
-         *         `%PDF-n.n` and does not count the end-of-line markers); `page_boundaries` (until 2026-11-27;
-         *         now part of `implementation_limits`, which reads the boxes as written);
-         *       - `xmp_pdfa_claim` (6.6.4: `pdfaid:part` 1-4 and `pdfaid:conformance` A, B or U in
-         *         `http://www.aiim.org/pdfa/ns/id/`, every property of that schema written with the prefix `pdfaid`); `no_embedded_files` (6.8: PDF/A-2 allows only PDF/A
-         *         attachments; whether one is PDF/A is not checked, so any attachment fails);
-         *       - file syntax, from `document.object_findings` (ISO 19005-1's clause in brackets): `object_syntax`
-         *         (6.1.9 [6.1.8]: objects begin and end on their own lines, single spaces in `N G obj`),
-         *         `stream_syntax` (6.1.7.1 [6.1.7]: `stream` followed by CR LF or LF, an end-of-line before
-         *         `endstream`, an exact `Length`), `hex_strings` (6.1.6), `implementation_limits` (6.1.13 [6.1.12]:
-         *         32-bit integers, reals, string, name, array and dictionary sizes, page boundaries of 3 to 14,400
-         *         units on pages and page tree nodes as written; content streams not read),
-         *         `lzw_filters` (6.1.7.2 [6.1.10]) and `permissions` (6.1.12, PDF/A-2 and -3 only: a permissions
-         *         dictionary of UR3 and DocMDP, no digests in DocMDP's signature references);
-         *       - `xmp_properties` (6.6.2.3.1; ISO 19005-1 6.7.2 when the file claims PDF/A-1: every XMP property is
-         *         of a schema the XMP Specification predefines (2005 for PDF/A-2, 2004 for PDF/A-1) or one a PDF/A
-         *         extension schema describes, with the value type its schema gives it) and `xmp_extension_schemas`
-         *         (6.6.2.3.3; ISO 19005-1 6.7.8: extension schemas written with the `pdfaExtension`, `pdfaSchema`,
-         *         `pdfaProperty`, `pdfaType` and `pdfaField` structures, their prefixes, required fields and types);
-         *         both read `document.metadata_findings`; `xmp_info_agreement` (ISO 19005-1 6.7.3, only when the file
-         *         claims PDF/A-1: each entry of the document information dictionary with an XMP analogue holds the same
-         *         value, dates compared as dates; not applicable otherwise);
-         *       - `no_transparency_part1` (ISO 19005-1 6.4, only when the file claims PDF/A-1; an opacity within
-         *         1e-6 of 1 is opaque).
+         *     - `pdf-archive` (since 2026-12-02): the published rules of the part the file is held to (`judged_as`),
+         *       as veraPDF's validation profiles for PDF/A-1b, -2b and -3b number them (129, 144 and 146 rules; all but
+         *       the count of indirect objects, 6.1.12-7 / 6.1.13-7, are judged here). Every check is of severity error
+         *       and is made of rules (`rules`: each rule's clause, test number, status and what it found;
+         *       `specification`: the part's standard); it fails when one of its rules fails, and names the failing
+         *       rules' ids in its message ("6.1.13-3: object 12: a string of 70,012 bytes: ..."). A rule judges what
+         *       the file holds and, for content, what its pages draw (the page's content streams, the forms,
+         *       patterns, Type 3 glyphs and annotation appearances they use): an object in the resources that
+         *       nothing draws is not judged, as veraPDF does not. What a reader cannot tell (a stream it cannot
+         *       decode, an object it cannot read) breaks no rule. The check ids of earlier reports are kept, each now
+         *       the group of its rules; by part (1: ISO 19005-1, 2 and 3: ISO 19005-2 and -3, which share all but 6.8):
+         *       - file structure: `file_header` (6.1.2-1, -2), `trailer_id` (6.1.3-1; part 1 also 6.1.3-4),
+         *         `not_encrypted` (6.1.3-2), `end_of_file` (6.1.3-3), `xref_syntax` (6.1.4), `xref_streams` (part 1
+         *         6.1.4-3), `hex_strings` (6.1.6), `stream_syntax` (part 1 6.1.7-1, -2; 2/3 6.1.7.1-1, -2),
+         *         `external_streams` (part 1 6.1.7-3; 2/3 6.1.7.1-3), `object_syntax` (part 1 6.1.8; 2/3 6.1.9),
+         *         `utf8_names` (2/3 6.1.8), `lzw_filters` (part 1 6.1.10; 2/3 6.1.7.2 and 6.1.10: only the filters of
+         *         ISO 32000-1 Table 6, no LZW, Crypt only as Identity, in streams and inline images),
+         *         `no_embedded_files` (part 1 6.1.11), `implementation_limits` (part 1 6.1.12; 2/3 6.1.13: numbers,
+         *         strings, names, arrays, dictionaries, q nesting, DeviceN colourants, CIDs and page boundaries, in
+         *         objects and in content), `permissions` (2/3 6.1.12), `optional_content` (part 1 6.1.13; 2/3 6.9);
+         *       - colour and graphics: `output_intent_profile` (part 1 6.2.2; 2/3 6.2.3), `output_intent` (part 1
+         *         6.2.3.3; 2/3 6.2.4.3: device colour where it is used, by content, images, shadings, patterns, Type 3
+         *         glyphs, appearances and transparency groups, only under a PDF/A output intent of its space or a
+         *         Default colour space), `icc_profiles` (part 1 6.2.3.2; 2/3 6.2.4.2-1), `overprint_mode` (2/3
+         *         6.2.4.2-2), `spot_colors` (2/3 6.2.4.4), `content_operators` (part 1 6.2.10; 2/3 6.2.2-1),
+         *         `content_resources` (2/3 6.2.2-2), `image_dictionaries` (part 1 6.2.4; 2/3 6.2.8),
+         *         `jpeg2000_images` (2/3 6.2.8.3), `form_xobjects` (part 1 6.2.5 to 6.2.7; 2/3 6.2.9),
+         *         `transfer_functions` (part 1 6.2.8; 2/3 6.2.5-1, -2), `halftones` (2/3 6.2.5-3 to -6),
+         *         `rendering_intents` (part 1 6.2.9; 2/3 6.2.6), `blend_modes` (2/3 6.2.10-1), `blending_color_space`
+         *         (2/3 6.2.10-2: without a PDF/A output intent, a page with transparency has a group with a colour
+         *         space), `no_transparency_part1` (part 1 6.4);
+         *       - fonts: `font_dictionaries` (part 1 6.3.2; 2/3 6.2.11.2), `composite_fonts` (part 1 6.3.3; 2/3
+         *         6.2.11.3), `fonts_embedded` (part 1 6.3.4; 2/3 6.2.11.4.1-1: fonts used for rendering),
+         *         `font_glyphs` (part 1 6.3.5-1; 2/3 6.2.11.4.1-2), `font_subsets` (part 1 6.3.5-2, -3; 2/3
+         *         6.2.11.4.2), `font_widths` (part 1 6.3.6; 2/3 6.2.11.5), `font_encodings` (part 1 6.3.7; 2/3
+         *         6.2.11.6), `notdef_glyphs` (2/3 6.2.11.8);
+         *       - annotations, actions, forms: `annotation_types` (part 1 6.5.2; 2/3 6.3.1), `annotation_flags`
+         *         (part 1 6.5.3-2; 2/3 6.3.2), `annotation_appearances` (part 1 6.5.3-4 to -6 and 6.9-2; 2/3 6.3.3),
+         *         `annotation_opacity` and `annotation_colors` (part 1 6.5.3-1, -3), `forbidden_actions` (part 1
+         *         6.6.1-1, -2; 2/3 6.5.1), `additional_actions` (part 1 6.6.2-3; 2/3 6.5.2), `form_field_actions`
+         *         (part 1 6.6.1-3, 6.6.2-1, -2; 2/3 6.4.1-1, -2), `need_appearances` (part 1 6.9-1; 2/3 6.4.1-3),
+         *         `xfa_forms` (2/3 6.4.2), `signatures` (2/3 6.4.3);
+         *       - metadata: `xmp_metadata_stream` (part 1 6.7.2; 2/3 6.6.2.1-1), `xmp_packet` (part 1 6.7.5, 6.7.9-1;
+         *         2/3 6.6.2.1-2 to -5), `xmp_info_agreement` (part 1 6.7.3: each entry of the information dictionary
+         *         that has an XMP analogue holds the same value, dates compared as dates), `xmp_properties` (part 1
+         *         6.7.9-2, -3; 2/3 6.6.2.3.1), `xmp_extension_schemas` (part 1 6.7.8; 2/3 6.6.2.3.2, 6.6.2.3.3),
+         *         `xmp_pdfa_claim` (part 1 6.7.11; 2/3 6.6.4);
+         *       - embedded files and the rest: `embedded_files` (2/3 6.8-2; part 3 also 6.8-1, the MIME type),
+         *         `embedded_pdfa` (part 2 6.8-5: an embedded file is itself PDF/A-1 or -2, judged here by the rules
+         *         of the part it claims, two files deep), `associated_files` (part 3 6.8-3, -4),
+         *         `alternate_presentations` (2/3 6.10), `document_requirements` (2/3 6.11).
          *
-         *       "PDF/A requirements checked", never "valid PDF/A": this is not a validator (veraPDF is one), and
-         *       `title` says so. Not checked: cross-reference syntax and the trailers of
-         *       incremental updates (6.1.3, 6.1.4), content streams' operands against the limits, ICC-based colour spaces' profiles (6.2.4.2), Separation and DeviceN
-         *       rules (6.2.4.4), halftones and other graphics-state keys, image alternates and XObject keys (6.2.5
-         *       to 6.2.9),
-         *       font programs' contents (widths, glyphs, CIDSystemInfo), forms
-         *       (6.4), XMP packet syntax (6.6.2.1), optional content (6.9), and whether
-         *       embedded files are PDF/A.
+         *       Two checks are the service's own, with no rule: `pages_readable` (a page that could not be read is
+         *       judged by no rule) and `no_javascript` (JavaScript as PDFium finds it). A check id of this list that
+         *       no rule of the part belongs to is there, `not_applicable` (so a client that looks a check up by id
+         *       finds it). The ids until 2026-12-02 judged the report's facts directly; their clauses were the same.
+         *       "PDF/A requirements checked", never "valid PDF/A": veraPDF is a validator, and `title` says so.
          *     - `pdf-accessibility`: with their ISO 14289-1 clauses; all errors:
          *       - `xmp_pdfua_claim` (5: XMP metadata with `pdfuaid:part` 1 in the identification schema's namespace,
          *         every property of that schema written with the prefix `pdfuaid`); `pages_readable`;
@@ -1635,10 +1627,9 @@ export interface components {
                 /** @example fonts_embedded */
                 id: string;
                 /**
-                 * @description The clause of the standard the check implements: ISO 19005-2 (PDF/A-2) for `pdf-archive`,
-                 *     ISO 14289-1 (PDF/UA-1) for `pdf-accessibility` (ISO 19005-1 for `no_transparency_part1` and
-                 *     `xmp_info_agreement`, and for `xmp_properties` and `xmp_extension_schemas` when the file claims
-                 *     PDF/A-1);
+                 * @description The clause of the standard the check implements: for `pdf-archive`, of the part the file is
+                 *     judged by (`specification`): the clause of its first failing rule, else of its first rule;
+                 *     ISO 14289-1 (PDF/UA-1) for `pdf-accessibility`;
                  *     null for a check no clause states (`pdf-print`'s, `pages_readable`, `scanned_pages`).
                  *     `pdf-print` is this service's own profile; `report.html` shows in place of a clause what each
                  *     of its checks rests on (print practice, or the PDF/X part that asks the same).
