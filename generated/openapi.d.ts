@@ -1878,10 +1878,10 @@ export interface components {
              */
             rule_failures?: components["schemas"]["RuleFailure"][];
             /**
-             * @description What the page's content streams (and the forms, patterns and Type 3 glyphs they draw) break of
-             *     ISO 19005, by part and clause: numbers past the implementation limits (integers beyond 32 bits;
-             *     for PDF/A-1, reals beyond ±32,767), graphics states nested more than 28 deep, inline images
-             *     with `/I true`. At most five per part and clause. Absent in reports made before 2026-11-27.
+             * @deprecated
+             * @description Deprecated since 2026-12-02: read `rule_failures`. What the page's rules found of ISO 19005-1 and -2 (part
+             *     3 shares part 2's), in the form of earlier reports: one item per failing rule, `message` "clause-test:
+             *     where: what". At most 40. Absent in reports made before 2026-11-27.
              */
             content_findings?: components["schemas"]["ClauseFinding"][];
             error: string | null;
@@ -2026,13 +2026,10 @@ export interface components {
                     binary_comment: boolean;
                 } | null;
                 /**
-                 * @description What the XMP metadata breaks of ISO 19005's metadata clauses, for each part: every property of a
-                 *     predefined schema (the XMP Specification 2004 for PDF/A-1, 2005 for PDF/A-2 and -3) or of one an
-                 *     extension schema describes, with the value type its schema gives it; extension schemas written as
-                 *     ISO 19005 defines them; for PDF/A-1 (6.7.3), the document information dictionary's entries equal
-                 *     to their XMP analogues. Read with a namespace-aware XML parser; empty when there is no metadata or
-                 *     it is not well-formed XML (`xmp_metadata`, `pdfa` tell those). At most 20 per part. Absent in
-                 *     reports made before 2026-11-27.
+                 * @deprecated
+                 * @description Deprecated since 2026-12-02: read `rule_failures`. The failures of ISO 19005's metadata rules (6.7 of
+                 *     part 1, 6.6 of part 2; part 3 shares part 2's), in the form of earlier reports: one item per failing
+                 *     rule, `message` "clause-test: where: what". At most 40. Absent in reports made before 2026-11-27.
                  */
                 metadata_findings?: components["schemas"]["ClauseFinding"][];
                 /**
@@ -2043,15 +2040,11 @@ export interface components {
                  */
                 rule_failures?: components["schemas"]["RuleFailure"][];
                 /**
-                 * @description What the file's syntax breaks of ISO 19005's file-structure clauses, for each part, read object by
-                 *     object from the cross-reference: indirect objects framed by end-of-line markers with single spaces
-                 *     in their headers (PDF/A-2 6.1.9, PDF/A-1 6.1.8); stream keywords followed by CR LF or LF and
-                 *     lengths that end at the end-of-line before `endstream` (6.1.7.1, 6.1.7); hexadecimal strings of
-                 *     whole bytes (6.1.6); integers, reals, strings, names, arrays and dictionaries within each part's
-                 *     implementation limits (6.1.13, 6.1.12); no LZWDecode stream (6.1.7.2, 6.1.10); a permissions
-                 *     dictionary of UR3 and DocMDP only, whose signature references hold no digests (PDF/A-2 6.1.12).
-                 *     Content streams' operands are not read. At most five of each kind and part. Absent in reports made
-                 *     before 2026-11-27.
+                 * @deprecated
+                 * @description Deprecated since 2026-12-02: read `rule_failures`. The failures of ISO 19005's rules other than the
+                 *     metadata ones, for parts 1 and 2 (part 3 shares part 2's), in the form of earlier reports: one item per
+                 *     failing rule, `message` "clause-test: where: what". At most 60. Absent in reports made before
+                 *     2026-11-27.
                  */
                 object_findings?: components["schemas"]["ClauseFinding"][];
                 /**

@@ -156,6 +156,41 @@ export function groupFindings(hits: Hit[]): Finding[] {
   });
 }
 
+type RuleFailure = NonNullable<DocumentFacts['rule_failures']>[number];
+type ClauseFinding = NonNullable<PreflightReport['document']['object_findings']>[number];
+
+/** ISO 19005's metadata clauses: 6.7 of part 1, 6.6 of parts 2 and 3. */
+const isMetadataClause = (f: RuleFailure) =>
+  f.specification === 'ISO 19005-1' ? f.clause.startsWith('6.7') : f.clause.startsWith('6.6');
+
+/**
+ * The findings of earlier reports (`object_findings`, `metadata_findings`, `content_findings`), kept for their
+ * readers: the rules' failures of parts 1 and 2 (part 3 shares part 2's) by clause, in a sentence each.
+ */
+function clauseFindings(
+  failures: readonly RuleFailure[],
+  keep: (f: RuleFailure) => boolean,
+  limit: number,
+): ClauseFinding[] {
+  return failures
+    .filter((f) => f.specification === 'ISO 19005-1' || f.specification === 'ISO 19005-2')
+    .filter(keep)
+    .slice(0, limit)
+    .map((f) => ({
+      part: f.specification === 'ISO 19005-1' ? 1 : 2,
+      clause: f.clause,
+      message: `${f.clause}-${f.test}: ${f.examples.join('; ')}`.slice(0, 400),
+    }));
+}
+
+function earlierFindings(failures: DocumentFacts['rule_failures']) {
+  if (!failures) return {};
+  return {
+    object_findings: clauseFindings(failures, (f) => !isMetadataClause(f), 60),
+    metadata_findings: clauseFindings(failures, isMetadataClause, 40),
+  };
+}
+
 export function buildReport(
   ids: { run_id: string; file_id: string; file_name: string; generated_at: string },
   doc: DocumentFacts,
@@ -165,10 +200,18 @@ export function buildReport(
   const observed = groupFindings([...documentFindings(doc, pages), ...pages.flatMap(pageFindings)]);
   const spots = new Set(pages.flatMap((p) => (p.status === 'ok' ? p.value.spot_colors : [])));
   const facts: Pick<PreflightReport, 'document' | 'pages'> = {
-    document: { ...doc, spot_colors: [...spots].sort() },
+    document: { ...doc, spot_colors: [...spots].sort(), ...earlierFindings(doc.rule_failures) },
     pages: pages.map((p) =>
       p.status === 'ok'
-        ? { page: p.page, status: 'ok', ...p.value, error: null }
+        ? {
+            page: p.page,
+            status: 'ok',
+            ...p.value,
+            ...(p.value.rule_failures
+              ? { content_findings: clauseFindings(p.value.rule_failures, () => true, 40) }
+              : {}),
+            error: null,
+          }
         : {
             page: p.page,
             status: 'failed',

@@ -8,7 +8,6 @@ import {
   PdfName,
   type PdfDict,
   PdfRef,
-  SyntaxFailure,
   type PdfValue,
   textString,
 } from './cos/syntax.js';
@@ -21,8 +20,6 @@ import { scanObjects } from './object-scan.js';
 import { fileHeader } from './file-header.js';
 import { xmpText as decodeXmp } from './xmp-encoding.js';
 import { firstText, propertyOf, readXmp, type XmpPacket } from './xmp/rdf.js';
-import { infoDisagreements } from './xmp/info-agreement.js';
-import { metadataFindings } from './xmp/validate.js';
 
 /**
  * Facts read from the file's objects rather than through PDFium's API: the catalog's accessibility and
@@ -60,8 +57,6 @@ export type CatalogFacts = Pick<
   | 'struct_table_headers_without_scope'
   | 'trailer_id'
   | 'file_header'
-  | 'metadata_findings'
-  | 'object_findings'
   | 'ua_findings'
   | 'suspects'
   | 'actions'
@@ -136,8 +131,6 @@ export const NO_CATALOG_FACTS: CatalogFacts = {
   struct_table_headers_without_scope: 0,
   trailer_id: false,
   file_header: null,
-  metadata_findings: [],
-  object_findings: [],
   ua_findings: [],
   suspects: false,
   actions: [],
@@ -204,19 +197,7 @@ export function catalogFacts(cos: CosFile, fileHead: Uint8Array, infoPdfx: strin
         return bytes instanceof Uint8Array && bytes.length > 0;
       }),
     file_header: fileHeader(fileHead),
-    object_findings: scanned.pdfa.map((f) => ({ ...f, message: f.message.slice(0, 400) })),
     ua_findings: [...scanned.ua, ...uaFindings].map((f) => ({ ...f, message: f.message.slice(0, 400) })),
-    metadata_findings: limitPerClause(
-      orEmpty(() => [
-        ...metadataFindings(packet),
-        ...infoDisagreements(infoText(cos), packet).map((message) => ({
-          part: 1 as const,
-          clause: '6.7.3',
-          message,
-        })),
-      ]),
-      20,
-    ).map((f) => ({ ...f, message: f.message.slice(0, 400) })),
     suspects: cos.get(markInfo, 'Suspects') === true,
     ...struct,
     ...actionFacts(cos),
@@ -287,42 +268,6 @@ function pdfuaOf(packet: XmpPacket): string | null {
 /** Every top-level property of the namespace is written with the prefix an identification schema requires. */
 const writtenWithPrefix = (packet: XmpPacket, namespace: string, prefix: string) =>
   packet.properties.every((property) => property.namespace !== namespace || property.prefix === prefix);
-
-/** The document information dictionary's text entries (ISO 32000-1, 14.3.3), as text. */
-function infoText(cos: CosFile): Map<string, string> {
-  const info = cos.resolve(cos.trailer.get('Info'));
-  const entries = new Map<string, string>();
-  if (!isDict(info)) return entries;
-  for (const key of info.keys()) {
-    const text = textString(cos.get(info, key));
-    if (text !== undefined) entries.set(key, text);
-  }
-  return entries;
-}
-
-/** The first `limit` findings of each part's clause: a packet can break a rule thousands of times. */
-function limitPerClause<T extends { part: number; clause: string }>(findings: T[], limit: number): T[] {
-  const counts = new Map<string, number>();
-  return findings.filter((finding) => {
-    const key = `${finding.part} ${finding.clause}`;
-    const count = (counts.get(key) ?? 0) + 1;
-    counts.set(key, count);
-    return count <= limit;
-  });
-}
-
-/**
- * A reader of one more fact that must not cost the others: bytes it cannot read as it expects (a RangeError
- * or a SyntaxFailure) leave it empty.
- */
-function orEmpty<T>(read: () => T[]): T[] {
-  try {
-    return read();
-  } catch (error) {
-    if (error instanceof RangeError || error instanceof SyntaxFailure) return [];
-    throw error;
-  }
-}
 
 function boxOf(cos: CosFile, value: PdfValue | undefined): Box | undefined {
   const array = cos.resolve(value);

@@ -45,171 +45,13 @@ function withCos<T>(bytes: Buffer, read: (cos: CosFile) => T): T {
     closeSync(fd);
   }
 }
-function findings(bytes: Buffer, part: 1 | 2 = 2) {
-  return withCos(bytes, (cos) => {
-    return scanObjects(cos).pdfa.filter((f) => f.part === part);
-  });
+/** What the scan finds of ISO 14289-1 in the file of `bytes`. */
+function findings(bytes: Buffer) {
+  return withCos(bytes, (cos) => scanObjects(cos).ua);
 }
 
 const CATALOG = '<< /Type /Catalog /Pages 2 0 R >>';
 const PAGES = '<< /Type /Pages /Kids [] /Count 0 >>';
-
-describe('the file syntax scan (ISO 19005 6.1)', () => {
-  it('finds nothing in a file written as PDF/A asks', () => {
-    const stream = '<< /Length 5 >>\nstream\nhello\nendstream';
-    expect(findings(pdf([CATALOG, PAGES, stream]))).toEqual([]);
-    expect(findings(pdf([CATALOG, PAGES, stream]), 1)).toEqual([]);
-  });
-
-  it('fails an object header with two spaces and an endobj on the line of its value (6.1.9)', () => {
-    const found = findings(
-      pdf([`1  0 obj\n${CATALOG}\nendobj\n`, `2 0 obj\n${PAGES} endobj\n`], { framed: false }),
-    );
-    expect(found.map((f) => f.clause)).toEqual(['6.1.9', '6.1.9']);
-    expect(found[0]?.message).toContain('does not use single spaces');
-    expect(found[1]?.message).toContain('endobj keyword of object 2 is not on a new line');
-  });
-
-  it('fails a stream keyword followed by CR alone and a Length that misses the end (6.1.7.1)', () => {
-    const cr = findings(pdf([CATALOG, PAGES, '<< /Length 5 >>\nstream\rhello\nendstream']));
-    expect(cr.map((f) => f.clause)).toContain('6.1.7.1');
-    const long = findings(pdf([CATALOG, PAGES, '<< /Length 9 >>\nstream\nhello\nendstream']));
-    expect(long[0]?.message).toContain('Length (9) is not the number of bytes');
-  });
-
-  it('fails a Length that is not a whole number, and goes on with the objects after it', () => {
-    const found = findings(
-      pdf([CATALOG, PAGES, '<< /Length 5.5 >>\nstream\nhello\nendstream', '<< /X <414> >>']),
-    );
-    expect(found.map((f) => f.message)).toEqual([
-      "object 3's Length is not a whole number of bytes",
-      'a hexadecimal string of 3 digits in object 4',
-    ]);
-  });
-
-  it('fails a hex string of an odd number of digits, and one with a byte that is no digit (6.1.6)', () => {
-    expect(findings(pdf([CATALOG, PAGES, '<< /X <414> >>']))[0]).toMatchObject({ clause: '6.1.6' });
-    expect(findings(pdf([CATALOG, PAGES, '<< /X <41G1> >>']), 1)[0]?.message).toContain('no hex digit');
-  });
-
-  it('holds numbers to each part: 32-bit integers in both, reals within 32,767 in PDF/A-1', () => {
-    const big = pdf([CATALOG, PAGES, '<< /Widths [-2157483648] >>']);
-    expect(findings(big)[0]).toMatchObject({
-      clause: '6.1.13',
-      message: expect.stringContaining('-2157483648'),
-    });
-    expect(findings(big, 1)[0]).toMatchObject({ clause: '6.1.12' });
-    const real = pdf([CATALOG, PAGES, '<< /X 60000.1 >>']);
-    expect(findings(real, 1)[0]?.message).toContain('60000.1');
-    expect(findings(real, 2)).toEqual([]);
-    const name = pdf([CATALOG, PAGES, `<< /${'N'.repeat(128)} 1 >>`]);
-    expect(findings(name)[0]?.message).toContain('a name of 128 bytes');
-  });
-
-  it('fails an embedded CMap that maps a code to a CID above 65,535, by range or by char', () => {
-    const cmap = (body: string) => {
-      const data = `/CIDInit /ProcSet findresource begin\n${body}\nendcmap\n`;
-      return `<< /Type /CMap /CMapName /Test /Length ${data.length} >>\nstream\n${data}\nendstream`;
-    };
-    const within = pdf([CATALOG, PAGES, cmap('1 begincidrange\n<3f00> <3fff> 65280\nendcidrange')]);
-    expect(findings(within)).toEqual([]);
-    const range = pdf([CATALOG, PAGES, cmap('1 begincidrange\n<3f00> <3fff> 65281\nendcidrange')]);
-    expect(findings(range)[0]).toMatchObject({ clause: '6.1.13', message: expect.stringContaining('65536') });
-    const char = pdf([CATALOG, PAGES, cmap('1 begincidchar\n<20> 70000\nendcidchar')]);
-    expect(findings(char, 1)[0]).toMatchObject({
-      clause: '6.1.12',
-      message: expect.stringContaining('70000'),
-    });
-  });
-
-  it('fails an LZW stream, and a permissions dictionary with more than UR3 and DocMDP (PDF/A-2 only)', () => {
-    const lzw = findings(
-      pdf([CATALOG, PAGES, '<< /Length 1 /Filter /LZWDecode >>\nstream\n\x80\nendstream']),
-      1,
-    );
-    expect(lzw[0]).toMatchObject({ clause: '6.1.10' });
-    const perms = pdf([
-      '<< /Type /Catalog /Pages 2 0 R /Perms << /UR3 3 0 R /Other 3 0 R >> >>',
-      PAGES,
-      '<< >>',
-    ]);
-    expect(findings(perms)[0]).toMatchObject({
-      clause: '6.1.12',
-      message: expect.stringContaining('/Other'),
-    });
-    expect(findings(perms, 1)).toEqual([]);
-  });
-});
-
-describe('dictionary keys PDF/A forbids, wherever the object is (6.2.8.1, 6.2.9.1, 6.2.5)', () => {
-  const stream = (dict: string) => `${dict}\nstream\nx\nendstream`;
-
-  it('fails an image with Alternates or OPI, and passes a plain one', () => {
-    const image = (extra: string) =>
-      pdf([
-        CATALOG,
-        PAGES,
-        stream(
-          `<< /Type /XObject /Subtype /Image /Width 1 /Height 1 /BitsPerComponent 8 /ColorSpace /DeviceGray /Length 1 ${extra} >>`,
-        ),
-      ]);
-    expect(findings(image(''))).toEqual([]);
-    expect(findings(image('/Alternates []'))[0]).toMatchObject({
-      clause: '6.2.8.1',
-      message: 'image 3 has an /Alternates entry',
-    });
-    expect(findings(image('/OPI << >>'), 1)[0]).toMatchObject({ clause: '6.2.4' });
-    expect(findings(image('/Intent /Custom'))[0]?.message).toContain('/Custom');
-  });
-
-  it('fails a form XObject with PS in PDF/A-2 (PDF/A-1 follows only what content paints)', () => {
-    const form = pdf([
-      CATALOG,
-      PAGES,
-      stream('<< /Type /XObject /Subtype /Form /BBox [0 0 1 1] /PS 4 0 R /Length 1 >>'),
-      '<< >>',
-    ]);
-    expect(findings(form)[0]).toMatchObject({ clause: '6.2.9.1', message: 'form XObject 3 has a /PS entry' });
-    expect(findings(form, 1)).toEqual([]);
-  });
-
-  it('fails a halftone with a HalftoneName or of type 6 (PDF/A-2)', () => {
-    expect(
-      findings(
-        pdf([
-          CATALOG,
-          PAGES,
-          '<< /Type /Halftone /HalftoneType 1 /HalftoneName (x) /Frequency 60 /Angle 0 /SpotFunction /Round >>',
-        ]),
-      )[0],
-    ).toMatchObject({ clause: '6.2.5' });
-    expect(findings(pdf([CATALOG, PAGES, '<< /Type /Halftone /HalftoneType 6 >>']))[0]?.message).toContain(
-      'type 6',
-    );
-    expect(findings(pdf([CATALOG, PAGES, '<< /Type /Halftone /HalftoneType 5 >>']))).toEqual([]);
-  });
-
-  it('asks a CIDFont subset for a CIDSet in PDF/A-1, and any CIDSet to list something', () => {
-    const font = (cidSet: string) =>
-      pdf([
-        CATALOG,
-        PAGES,
-        `<< /Type /Font /Subtype /CIDFontType2 /BaseFont /ABCDEF+Some /CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> /FontDescriptor 4 0 R >>`,
-        `<< /Type /FontDescriptor /FontName /ABCDEF+Some /FontFile2 5 0 R ${cidSet} >>`,
-        stream('<< /Length 1 >>'),
-        stream('<< /Length 1 >>').replace('\nx\n', '\n\x00\n'),
-      ]);
-    expect(findings(font(''), 1)[0]).toMatchObject({
-      clause: '6.3.5',
-      message: expect.stringContaining('has no CIDSet'),
-    });
-    expect(findings(font(''), 2)).toEqual([]);
-    expect(findings(font('/CIDSet 6 0 R'), 2)[0]).toMatchObject({
-      clause: '6.2.11.4.2',
-      message: expect.stringContaining('lists no CID'),
-    });
-  });
-});
 
 describe('glyphs in embedded TrueType programs, as fontkit reads them', () => {
   it('counts the outlined glyphs of every FontFile2 in the fixtures as fontkit does', async () => {
@@ -242,31 +84,6 @@ describe('glyphs in embedded TrueType programs, as fontkit reads them', () => {
       }
     }
     expect(programs).toBeGreaterThanOrEqual(2);
-  });
-});
-
-describe('page boundaries as written (6.1.13, 6.1.12)', () => {
-  const withPage = (node: string, page: string) =>
-    pdf([
-      CATALOG,
-      `<< /Type /Pages /Kids [3 0 R] /Count 1 ${node} >>`,
-      `<< /Type /Page /Parent 2 0 R ${page} >>`,
-    ]);
-
-  it('fails a CropBox a page inherits beyond 14,400 units, though a viewer clips it to the MediaBox', () => {
-    const found = findings(withPage('/MediaBox [0 0 500 500] /CropBox [0 0 14405 14405]', ''));
-    expect(found).toEqual([
-      {
-        part: 2,
-        clause: '6.1.13',
-        message: 'the /CropBox of page object 3 is 14405 x 14405 units, not 3 to 14,400',
-      },
-    ]);
-    expect(findings(withPage('/MediaBox [0 0 3 14400]', ''))).toEqual([]);
-  });
-
-  it("passes a page tree node's box that the page overrides", () => {
-    expect(findings(withPage('/MediaBox [0 0 2 2]', '/MediaBox [0 0 500 500]'))).toEqual([]);
   });
 });
 
@@ -350,14 +167,13 @@ describe('the glyph names of Type 1 and CFF programs, against the CharSet their 
         `<< /Length ${program.length} /Length1 ${clear.length} /Length2 ${program.length - clear.length} /Length3 0 >>\nstream\n${program.toString('latin1')}\nendstream`,
       ]);
     expect(findings(withCharSet('/a'))[0]).toMatchObject({
-      clause: '6.2.11.4.2',
+      clause: '7.21.4.2',
       message: expect.stringContaining('leaves out 1 glyphs its program holds (b)'),
     });
-    expect(findings(withCharSet('/a'), 1)[0]).toMatchObject({ clause: '6.3.5' });
     expect(findings(withCharSet('/a/b'))).toEqual([]);
     // the CharSet names the program's glyphs exactly: one it does not hold is a finding too
     expect(findings(withCharSet('/a/b/c'))[0]).toMatchObject({
-      clause: '6.2.11.4.2',
+      clause: '7.21.4.2',
       message: expect.stringContaining('lists 1 glyphs its program does not hold (c)'),
     });
   });
