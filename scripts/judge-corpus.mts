@@ -291,13 +291,14 @@ for (const part of [...new Set(outcomes.map((o) => o.part))].sort()) {
       } | ${alarms} |`,
     );
   }
+  // the corpus numbers some tests as the profile does not (an older numbering): judged by the verdict
   const unnumbered = failing.filter((o) => !o.rule);
   if (unnumbered.length > 0)
     console.log(
       `\nfailing files of tests the profile numbers otherwise: ${pct(
-        count(unnumbered, (o) => o.failedRules.some((id) => under(id.replace(/-\d+$/, ''), o.clause))),
+        count(unnumbered, (o) => o.verdict === 'fail'),
         unnumbered.length,
-      )} fail by a rule of their clause`,
+      )} fail`,
     );
   const alarmed = conforming.filter((o) => o.verdict === 'fail');
   if (alarmed.length > 0)
