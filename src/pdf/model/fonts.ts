@@ -415,8 +415,8 @@ function cidFontNode(
   const map = cos.get(cidFont, 'CIDToGIDMap');
   const cidSet = cos.get(descriptor, 'CIDSet');
   const identity = map === undefined || nameOf(map) === 'Identity';
-  let listed: { value: number[] | undefined } | undefined;
-  let held: { value: number[] | undefined } | undefined;
+  // one reading per CIDFont dictionary and file, however many pages show it
+  const cids = cidListsOf(cidFont);
   return {
     where,
     drawnModes,
@@ -437,14 +437,30 @@ function cidFontNode(
     hasCidSet: isStream(cidSet),
     drawnCids,
     get cidSetCids() {
-      listed ??= { value: isStream(cidSet) ? setBits(cos.streamBytes(cidSet)) : undefined };
-      return listed.value;
+      cids.listed ??= { value: isStream(cidSet) ? setBits(cos.streamBytes(cidSet)) : undefined };
+      return cids.listed.value;
     },
     get programCids() {
-      held ??= { value: program ? programCids(readProgram(cos, program), subtype, identity) : undefined };
-      return held.value;
+      cids.held ??= {
+        value: program ? programCids(readProgram(cos, program), subtype, identity) : undefined,
+      };
+      return cids.held.value;
     },
   };
+}
+
+interface CidLists {
+  listed?: { value: number[] | undefined };
+  held?: { value: number[] | undefined };
+}
+const cidLists = new WeakMap<PdfDict, CidLists>();
+function cidListsOf(cidFont: PdfDict): CidLists {
+  let lists = cidLists.get(cidFont);
+  if (!lists) {
+    lists = {};
+    cidLists.set(cidFont, lists);
+  }
+  return lists;
 }
 
 function setBits(bytes: Uint8Array | undefined): number[] | undefined {

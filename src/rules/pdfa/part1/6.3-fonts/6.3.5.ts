@@ -80,14 +80,29 @@ export function charSetFault(
  * the text shows that the program holds are the ones it must list (a CIDSet of an unused glyph's CID less is
  * kept).
  */
+/**
+ * A font's CID lists as sets, made once per list: a font is judged again on every page that shows it, and a
+ * CJK font's lists hold thousands of CIDs.
+ */
+const asSets = new WeakMap<readonly number[], ReadonlySet<number>>();
+function setOf(list: readonly number[]): ReadonlySet<number> {
+  let set = asSets.get(list);
+  if (!set) {
+    set = new Set(list);
+    asSets.set(list, set);
+  }
+  return set;
+}
+const programFaults = new WeakMap<readonly number[], WeakMap<readonly number[], string | undefined>>();
+
 function shownCidsFault(
   listed: readonly number[] | undefined,
   held: readonly number[] | undefined,
   shown: readonly number[],
 ): string | undefined {
   if (!listed || !held) return undefined;
-  const set = new Set(listed);
-  const inProgram = new Set(held);
+  const set = setOf(listed);
+  const inProgram = setOf(held);
   const unlisted = [...new Set(shown)].filter((cid) => cid > 0 && inProgram.has(cid) && !set.has(cid));
   return unlisted.length > 0
     ? `the /CIDSet leaves out ${unlisted.length} CIDs the text shows (${some(unlisted)})`
@@ -102,11 +117,18 @@ export function cidSetFault(
   if (!listed) return undefined;
   if (listed.length === 0) return 'the /CIDSet lists no CID';
   if (!held) return undefined;
-  const set = new Set(listed);
+  const known = programFaults.get(listed)?.get(held);
+  if (known !== undefined || programFaults.get(listed)?.has(held)) return known;
+  const set = setOf(listed);
   const unlisted = held.filter((cid) => cid > 0 && !set.has(cid));
-  return unlisted.length > 0
-    ? `the /CIDSet leaves out ${unlisted.length} CIDs of the program (${some(unlisted)})`
-    : undefined;
+  const fault =
+    unlisted.length > 0
+      ? `the /CIDSet leaves out ${unlisted.length} CIDs of the program (${some(unlisted)})`
+      : undefined;
+  const byProgram = programFaults.get(listed) ?? new WeakMap<readonly number[], string | undefined>();
+  byProgram.set(held, fault);
+  programFaults.set(listed, byProgram);
+  return fault;
 }
 
 export const reasons: Reason[] = [];
