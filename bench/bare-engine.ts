@@ -17,7 +17,8 @@ export async function bareEngine(files: string[], rounds: number) {
     const started = performance.now();
     let roundPages = 0;
     for (const file of files) {
-      const report = inProcessReport(pdfium, file);
+      // as the pdf-preflight runs it is set against read it: without the published rules
+      const report = inProcessReport(pdfium, file, undefined, false);
       roundPages += report.pages.length;
       if (round === 0) reports.set(file, report);
     }

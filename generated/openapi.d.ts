@@ -1874,7 +1874,8 @@ export interface components {
             /**
              * @description The published rules (ISO 19005-1, -2 and -3, as veraPDF's validation profiles number them) that the
              *     page's content breaks: what its content streams, and the forms they draw, hold. The document's
-             *     own objects are judged in `document.rule_failures`. Absent in reports made before 2026-12-02.
+             *     own objects are judged in `document.rule_failures`. In reports of `pdf-archive` runs only; absent in
+             *     reports made before 2026-12-02.
              */
             rule_failures?: components["schemas"]["RuleFailure"][];
             /**
@@ -2035,8 +2036,9 @@ export interface components {
                 /**
                  * @description The published rules of ISO 19005-1, -2 and -3 (as veraPDF's validation profiles number them) that
                  *     the file's objects break, each with how many objects and the first of them; every part's, whatever
-                 *     the run asked: `pdf-archive` reads the part it judges by. A page's content is judged in
-                 *     `pages[].rule_failures`. Absent in reports made before 2026-12-02.
+                 *     the part judged by: `pdf-archive` reads the part it judges by. A page's content is judged in
+                 *     `pages[].rule_failures`. In reports of `pdf-archive` runs only (the other targets do not read the
+                 *     rules, and do not pay for them); absent in reports made before 2026-12-02.
                  */
                 rule_failures?: components["schemas"]["RuleFailure"][];
                 /**

@@ -112,3 +112,9 @@ export function judge(
 
 export const isProfile = (target: string): target is ProfileName =>
   (PROFILE_NAMES as readonly string[]).includes(target);
+
+/**
+ * Whether a run of `target` has its file judged by the published rules: only the profiles whose checks are
+ * made of them pay for the reading (`pdf-archive`; the reports of the others carry no `rule_failures`).
+ */
+export const judgedByRules = (target: string): boolean => target === 'pdf-archive';

@@ -213,7 +213,8 @@ export class DocumentReader {
     return value.trim() === '' ? null : value;
   }
 
-  documentFacts(): DocumentFacts {
+  /** `judged`: the objects are judged by the reader's judges too (`rule_failures`). */
+  documentFacts(judged = true): DocumentFacts {
     return this.pdfium.call(() => {
       const probe = this.probe();
       const formType = this.lib.FPDF_GetFormType(this.handle);
@@ -244,7 +245,7 @@ export class DocumentReader {
         language: language.trim() === '' ? null : language,
         embedded_files: Math.max(0, this.lib.FPDFDoc_GetAttachmentCount(this.handle)),
         ...catalog,
-        ...(this.judges ? { rule_failures: this.judges.document(this.objects()) } : {}),
+        ...(this.judges && judged ? { rule_failures: this.judges.document(this.objects()) } : {}),
       };
     });
   }
@@ -478,7 +479,7 @@ export class DocumentReader {
     return this.form;
   }
 
-  pageFacts(index: number): PageFacts {
+  pageFacts(index: number, judged = true): PageFacts {
     const objectNumber = this.pdfium.call(() =>
       this.lib.EPDFDoc_GetPageObjectNumberByIndex(this.handle, index),
     );
@@ -572,7 +573,7 @@ export class DocumentReader {
         device_colors: structure?.content.device_colors ?? [],
         untagged_content: structure?.content.untagged_content ?? 0,
         tagged_in_artifacts: structure?.content.tagged_in_artifacts ?? 0,
-        ...(this.judges && objectNumber > 0
+        ...(this.judges && judged && objectNumber > 0
           ? { rule_failures: this.pageRuleFailures(objectNumber, index) }
           : {}),
       };

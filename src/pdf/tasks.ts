@@ -3,10 +3,11 @@ import type { DocumentFacts, PageFacts, ProbeFacts } from './facts.js';
 /** Work one parser thread does; each is bounded in time and memory by the pool. */
 export type PdfTask =
   | { kind: 'probe'; path: string }
-  | { kind: 'document'; path: string }
-  | { kind: 'page'; path: string; page: number }
+  /** `judged`: the objects are also judged by the published rules the thread holds (a profile reads them). */
+  | { kind: 'document'; path: string; judged?: boolean }
+  | { kind: 'page'; path: string; page: number; judged?: boolean }
   /** `count` pages from `page` on, each read as a `page` task reads it; a page that fails fails alone. */
-  | { kind: 'pages'; path: string; page: number; count: number }
+  | { kind: 'pages'; path: string; page: number; count: number; judged?: boolean }
   | { kind: 'text'; path: string; page: number }
   | { kind: 'thumbnail'; path: string; page: number; width: number };
 

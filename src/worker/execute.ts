@@ -1,6 +1,6 @@
 import { outputKey } from '../runs/outputs.js';
 import type { ClaimedRun, RunErrorCode, RunOutcome, RunProgress, RunTarget } from '../store/types.js';
-import { isProfile, judge, type ProfileSettings } from '../diagnosis/profiles.js';
+import { isProfile, judge, judgedByRules, type ProfileSettings } from '../diagnosis/profiles.js';
 import type { Clock } from '../time.js';
 import { BlobMissingError, type BlobStore } from '../blobs/blob-store.js';
 import type { DocumentFacts, PageFacts } from '../pdf/facts.js';
@@ -181,10 +181,12 @@ async function executeOnFile(
     completed_at: deps.clock.now().toISOString(),
   });
 
+  // the published rules are read where a profile reads them: a run of pdf-preflight does not pay for them
+  const judged = judgedByRules(run.target);
   let doc: DocumentFacts;
   try {
     // the open counts against the run's time too: its task may wait in the pool behind other runs' tasks
-    doc = await deadline.race(deps.pool.run({ kind: 'document', path }, run.tenant_id));
+    doc = await deadline.race(deps.pool.run({ kind: 'document', path, judged }, run.tenant_id));
   } catch (error) {
     if (error instanceof RunTimedOut)
       return failed(timedOutMessage(deps.runTimeoutMs), 'run_timeout', progressOf(1, 0, 1));
@@ -210,7 +212,10 @@ async function executeOnFile(
     page: number,
   ): Promise<PageResult<PdfTaskResult[K]>> => {
     try {
-      const value = await deps.pool.run({ kind, path, page } as Extract<PdfTask, { kind: K }>, run.tenant_id);
+      const value = await deps.pool.run(
+        { kind, path, page, ...(kind === 'page' ? { judged } : {}) } as Extract<PdfTask, { kind: K }>,
+        run.tenant_id,
+      );
       settle(true);
       return { page, status: 'ok', value };
     } catch (error) {
@@ -239,7 +244,10 @@ async function executeOnFile(
         if (count > 1) {
           let outcomes: PageOutcome[] | undefined;
           try {
-            outcomes = await deps.pool.run({ kind: 'pages', path, page: first, count }, run.tenant_id);
+            outcomes = await deps.pool.run(
+              { kind: 'pages', path, page: first, count, judged },
+              run.tenant_id,
+            );
           } catch (error) {
             failureReason(error);
             const at = error instanceof TaskFailure ? error.page : undefined;

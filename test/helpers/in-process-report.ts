@@ -6,13 +6,16 @@ import type { Pdfium } from '../../src/pdf/pdfium.js';
 import { buildReport, type PreflightReport } from '../../src/diagnosis/report.js';
 
 /**
- * The report of `file` read on this thread as a pdf-preflight run reads it (the document's facts, then every
- * page's), with no HTTP, queue, report file or thumbnail: for the facts' tests and the bench's bare engine.
+ * The report of `file` read on this thread as a run reads it (the document's facts, then every page's), with
+ * no HTTP, queue, report file or thumbnail: for the facts' tests and the bench's bare engine. `judged`: read as
+ * a pdf-archive run reads it, judged by the published rules too (the default, so that any profile can judge
+ * the report), or as a pdf-preflight run (false).
  */
 export function inProcessReport(
   pdfium: Pdfium,
   file: string,
   judge?: Parameters<typeof buildReport>[3],
+  judged = true,
 ): PreflightReport {
   const opened = pdfium.openFile(file);
   const fd = openSync(file, 'r');
@@ -24,11 +27,11 @@ export function inProcessReport(
       () => (cos ??= new CosFile(fd, fstatSync(fd).size)),
       RULE_JUDGES,
     );
-    const doc = reader.documentFacts();
+    const doc = reader.documentFacts(judged);
     const pages = Array.from({ length: doc.page_count ?? 0 }, (_, i) => ({
       page: i + 1,
       status: 'ok' as const,
-      value: reader.pageFacts(i),
+      value: reader.pageFacts(i, judged),
     }));
     reader.close();
     return buildReport(

@@ -21,6 +21,8 @@ interface Check {
   severity: string;
   status: string;
   pages: number[];
+  specification?: string;
+  rules?: { clause: string; test: number; status: string }[];
 }
 
 async function create(fileId: string, target: string, options?: object) {
@@ -35,6 +37,8 @@ async function profileOf(runId: string) {
   return JSON.parse(report.text) as {
     profile: { name: string; title: string; verdict: string; checks: Check[]; judged_as?: unknown };
     findings: { code: string; page: number | null; pages: number[] }[];
+    document: { rule_failures?: unknown[] };
+    pages: { rule_failures?: unknown[] }[];
   };
 }
 
@@ -84,8 +88,21 @@ describe('profile targets', () => {
     ]);
     expect(a).toMatchObject({ status: 'succeeded', options: {} });
     expect(b).toMatchObject({ status: 'succeeded', points_consumed: 4 });
-    expect((await profileOf(a.id)).profile).toMatchObject({ name: 'pdf-archive', verdict: 'pass' });
-    expect((await profileOf(b.id)).profile).toMatchObject({ name: 'pdf-accessibility', verdict: 'pass' });
+    const archived = await profileOf(a.id);
+    expect(archived.profile).toMatchObject({ name: 'pdf-archive', verdict: 'pass' });
+    // judged by the published rules of every part, read in the document's task and each page's: none of
+    // PDF/A-2's fails here (the file is no PDF/A-3 file, so a rule of ISO 19005-3 does)
+    const failures = archived.document.rule_failures as { specification: string }[];
+    expect(failures.filter((f) => f.specification === 'ISO 19005-2')).toEqual([]);
+    expect(failures.some((f) => f.specification === 'ISO 19005-3')).toBe(true);
+    expect(archived.pages.every((p) => Array.isArray(p.rule_failures))).toBe(true);
+    const judgedChecks = archived.profile!.checks.filter((c) => c.rules);
+    expect(judgedChecks.length).toBeGreaterThan(30);
+    expect(judgedChecks.every((c) => c.specification === 'ISO 19005-2')).toBe(true);
+    const accessibility = await profileOf(b.id);
+    expect(accessibility.profile).toMatchObject({ name: 'pdf-accessibility', verdict: 'pass' });
+    // only pdf-archive reads the rules, so only it pays for them
+    expect(accessibility.document).not.toHaveProperty('rule_failures');
   });
 
   it('pdf-preflight has no profile, and a font missing from every page is one finding listing the pages', async () => {
@@ -98,6 +115,8 @@ describe('profile targets', () => {
     );
     const report = await profileOf(run.id);
     expect(report).not.toHaveProperty('profile');
+    expect(report.document).not.toHaveProperty('rule_failures');
+    expect(report.pages[0]).not.toHaveProperty('rule_failures');
     const missing = report.findings.filter((f) => f.code === 'font_not_embedded');
     expect(missing).toEqual([expect.objectContaining({ page: 1, pages: [1, 2, 3, 4, 5] })]);
   });
