@@ -175,6 +175,8 @@ function profileSection(profile: NonNullable<PreflightReport['profile']>): strin
   const part1Only = new Set(['no_transparency_part1', 'xmp_info_agreement']);
   // the print profile is the service's own: its checks rest on print practice and PDF/X, not on clauses
   const printing = profile.name === 'pdf-print';
+  // a profile made of published rules names them by id (6.1.13-3), not by clause
+  const ruled = profile.checks.some((c) => c.rules);
   const reference = (c: (typeof profile.checks)[number]) =>
     printing
       ? (PRINT_BASIS[c.id] ?? '')
@@ -192,7 +194,7 @@ function profileSection(profile: NonNullable<PreflightReport['profile']>): strin
       (c) =>
         `<tr><td class="status ${c.status === 'fail' ? `fail ${c.severity}` : c.status}">${statusLabel(c)}</td><td><code>${escapeHtml(c.id)}</code></td><td class="${printing ? 'basis' : 'clause'}">${escapeHtml(reference(c))}</td><td>${escapeHtml(c.message)}${c.rules ? rulesList(c.rules) : ''}</td><td>${escapeHtml(pageRanges(c.pages))}</td></tr>`,
     );
-    return `<h3>${badge(severity)} checks</h3><table><tr><th>Status</th><th>Check</th><th>${printing ? 'Basis' : 'Clause'}</th><th>Result</th><th>Pages</th></tr>${rows.join('')}</table>`;
+    return `<h3>${badge(severity)} checks</h3><table><tr><th>Status</th><th>Check</th><th>${printing ? 'Basis' : ruled ? 'Rules' : 'Clause'}</th><th>Result</th><th>Pages</th></tr>${rows.join('')}</table>`;
   });
   return `${banner}<h2>Checks</h2>${groups.join('')}`;
 }
