@@ -1,6 +1,21 @@
 import { rule, type Reason, type Rule } from '../../../rule.js';
+import { clauseTests, type Numbering } from '../../shared/numbering.js';
 
 const shown = (white: string) => JSON.stringify(white);
+
+/** The rule that one end-of-line marker follows the xref keyword, as each part numbers it. */
+export const xrefKeywordRule = (at: Numbering): Rule =>
+  rule({
+    ...at,
+    object: 'xref_section',
+    check: 'xref_syntax',
+    says: 'One end-of-line marker separates the xref keyword and the first subsection header',
+    fault: (section) =>
+      /^(\r\n|\r|\n)$/.test(section.afterKeyword)
+        ? undefined
+        : `the xref keyword is followed by ${shown(section.afterKeyword)}`,
+    fix: 'save the file again with a PDF/A writer (it writes the cross-reference table as PDF/A asks)',
+  });
 
 /** ISO 19005-1, 6.1.4 Cross reference table. */
 export const rules: Rule[] = [
@@ -17,19 +32,7 @@ export const rules: Rule[] = [
     },
     fix: 'save the file again with a PDF/A writer (it writes the cross-reference table as PDF/A asks)',
   }),
-  rule({
-    specifications: ['ISO 19005-1'],
-    clause: '6.1.4',
-    test: 2,
-    object: 'xref_section',
-    check: 'xref_syntax',
-    says: 'One end-of-line marker separates the xref keyword and the first subsection header',
-    fault: (section) =>
-      /^(\r\n|\r|\n)$/.test(section.afterKeyword)
-        ? undefined
-        : `the xref keyword is followed by ${shown(section.afterKeyword)}`,
-    fix: 'save the file again with a PDF/A writer (it writes the cross-reference table as PDF/A asks)',
-  }),
+  xrefKeywordRule(clauseTests(['ISO 19005-1'], '6.1.4')(2)),
   rule({
     specifications: ['ISO 19005-1'],
     clause: '6.1.4',

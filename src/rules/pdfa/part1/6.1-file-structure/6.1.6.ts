@@ -1,11 +1,10 @@
 import { rule, type Reason, type Rule } from '../../../rule.js';
+import { clauseTests, type ClauseTests } from '../../shared/numbering.js';
 
-/** ISO 19005-1, 6.1.6 String objects. */
-export const rules: Rule[] = [
+/** The hexadecimal string rules (whole bytes, hex digits only), as each part numbers them. */
+export const hexStringRules = (at: ClauseTests): Rule[] => [
   rule({
-    specifications: ['ISO 19005-1'],
-    clause: '6.1.6',
-    test: 1,
+    ...at(1),
     object: 'string',
     check: 'hex_strings',
     says: 'A hexadecimal string holds an even number of digits',
@@ -14,9 +13,7 @@ export const rules: Rule[] = [
     fix: 'write each hexadecimal string as whole bytes, two digits each (save the file again with a PDF/A writer)',
   }),
   rule({
-    specifications: ['ISO 19005-1'],
-    clause: '6.1.6',
-    test: 2,
+    ...at(2),
     object: 'string',
     check: 'hex_strings',
     says: 'A hexadecimal string holds only digits 0-9, A-F and a-f (and white space)',
@@ -25,4 +22,7 @@ export const rules: Rule[] = [
     fix: 'write hexadecimal strings with the digits 0-9 and A-F only (save the file again with a PDF/A writer)',
   }),
 ];
+
+/** ISO 19005-1, 6.1.6 String objects. */
+export const rules: Rule[] = hexStringRules(clauseTests(['ISO 19005-1'], '6.1.6'));
 export const reasons: Reason[] = [];

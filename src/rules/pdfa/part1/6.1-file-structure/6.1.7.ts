@@ -1,13 +1,12 @@
 import { rule, type Reason, type Rule } from '../../../rule.js';
+import { clauseTests, type ClauseTests } from '../../shared/numbering.js';
 
 const EOL_NAMES = { CRLF: 'CR LF', LF: 'LF', CR: 'a CR alone', none: 'no end-of-line marker' } as const;
 
-/** ISO 19005-1, 6.1.7 Stream objects. */
-export const rules: Rule[] = [
+/** The stream object rules (exact /Length, end-of-line markers, no external data), as each part numbers them. */
+export const streamObjectRules = (at: ClauseTests): Rule[] => [
   rule({
-    specifications: ['ISO 19005-1'],
-    clause: '6.1.7',
-    test: 1,
+    ...at(1),
     object: 'stream',
     check: 'stream_syntax',
     says: 'A stream’s /Length is the number of bytes between the end of line after `stream` and the one before `endstream`',
@@ -22,9 +21,7 @@ export const rules: Rule[] = [
     fix: 'save the file again with a PDF/A writer (it writes each stream’s exact /Length)',
   }),
   rule({
-    specifications: ['ISO 19005-1'],
-    clause: '6.1.7',
-    test: 2,
+    ...at(2),
     object: 'stream',
     check: 'stream_syntax',
     says: 'The `stream` keyword is followed by CR LF or LF, and `endstream` is preceded by an end-of-line marker',
@@ -37,9 +34,7 @@ export const rules: Rule[] = [
     fix: 'save the file again with a PDF/A writer (it ends the stream keyword with LF and starts endstream on a new line)',
   }),
   rule({
-    specifications: ['ISO 19005-1'],
-    clause: '6.1.7',
-    test: 3,
+    ...at(3),
     object: 'stream',
     check: 'external_streams',
     says: 'A stream dictionary has no /F, /FFilter or /FDecodeParms (no data in an external file)',
@@ -50,4 +45,7 @@ export const rules: Rule[] = [
     fix: 'embed the stream’s data in the file itself and remove /F, /FFilter and /FDecodeParms',
   }),
 ];
+
+/** ISO 19005-1, 6.1.7 Stream objects. */
+export const rules: Rule[] = streamObjectRules(clauseTests(['ISO 19005-1'], '6.1.7'));
 export const reasons: Reason[] = [];

@@ -1,10 +1,11 @@
 import { rule, type Reason, type Rule } from '../../../rule.js';
+import { clauseTests, type Numbering } from '../../shared/numbering.js';
 import type { IndirectObjectNode } from '../../../../pdf/model/file-structure.js';
 
 const WHITE = /^[\0\t\n\f\r ]$/;
 
 /** What is wrong with an indirect object's frame (ISO 19005-1 6.1.8, ISO 19005-2 6.1.9 ask the same). */
-export function frameFault(object: IndirectObjectNode): string | undefined {
+function frameFault(object: IndirectObjectNode): string | undefined {
   if (!WHITE.test(object.afterNumber))
     return `the object and generation numbers are separated by ${JSON.stringify(object.afterNumber)}`;
   if (!WHITE.test(object.afterGeneration))
@@ -16,17 +17,17 @@ export function frameFault(object: IndirectObjectNode): string | undefined {
   return undefined;
 }
 
-/** ISO 19005-1, 6.1.8 Indirect objects. */
-export const rules: Rule[] = [
+/** The rule of an indirect object's frame, as each part numbers it. */
+export const indirectObjectRule = (at: Numbering): Rule =>
   rule({
-    specifications: ['ISO 19005-1'],
-    clause: '6.1.8',
-    test: 1,
+    ...at,
     object: 'indirect_object',
     check: 'object_syntax',
     says: 'An indirect object’s header has single white-space separators, and `N G obj` and `endobj` each stand on their own line',
     fault: frameFault,
     fix: 'save the file again with a PDF/A writer (it writes each object on lines of its own)',
-  }),
-];
+  });
+
+/** ISO 19005-1, 6.1.8 Indirect objects. */
+export const rules: Rule[] = [indirectObjectRule(clauseTests(['ISO 19005-1'], '6.1.8')(1))];
 export const reasons: Reason[] = [];

@@ -1,24 +1,8 @@
-import type { IccProfileNode } from '../../../../pdf/model/color.js';
 import { rule, type Reason, type Rule } from '../../../rule.js';
-
-const INPUT_CLASSES = ['prtr', 'mntr', 'scnr', 'spac'];
-const INPUT_SPACES = ['RGB', 'CMYK', 'GRAY', 'Lab'];
+import { inputProfileFault } from '../../shared/icc-profiles.js';
 
 /** The components a profile of each colour space has (ISO 32000-1, 8.6.5.5: N is 1, 3 or 4). */
 const COMPONENTS: Readonly<Record<string, number>> = { GRAY: 1, RGB: 3, Lab: 3, CMYK: 4 };
-
-/** What is wrong with an ICCBased space's profile for PDF/A-1: one of ICC version 2 of a usual class. */
-function inputProfileFault(profile: IccProfileNode): string | undefined {
-  if (profile.role !== 'input' || !profile.decoded) return undefined;
-  if (!profile.readable) return 'an ICCBased colour space whose profile is not an ICC profile';
-  const faults: string[] = [];
-  if (!INPUT_CLASSES.includes(profile.deviceClass ?? ''))
-    faults.push(`device class "${profile.deviceClass ?? ''}"`);
-  if (!INPUT_SPACES.includes(profile.colorSpace ?? ''))
-    faults.push(`colour space "${profile.colorSpace ?? ''}"`);
-  if ((profile.version ?? 0) >= 3) faults.push(`version ${profile.version?.toFixed(1) ?? ''}`);
-  return faults.length > 0 ? `a profile of ${faults.join(', ')}` : undefined;
-}
 
 /** ISO 19005-1, 6.2.3.2 ICCBased colour spaces. */
 export const rules: Rule[] = [
@@ -29,7 +13,7 @@ export const rules: Rule[] = [
     object: 'iccProfile',
     check: 'icc_profiles',
     says: 'An ICCBased colour space embeds an ICC version 2 profile of an input, display, output or colour space class, in gray, RGB, CMYK or Lab',
-    fault: inputProfileFault,
+    fault: inputProfileFault(3),
     fix: 'embed an ICC version 2 profile (ICC.1:1998-09) in the ICCBased colour space, or convert its colours to one that has such a profile',
   }),
   rule({

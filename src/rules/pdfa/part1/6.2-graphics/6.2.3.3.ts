@@ -1,5 +1,6 @@
 import type { DeviceColorNode } from '../../../../pdf/model/color.js';
 import { rule, type Reason, type Rule } from '../../../rule.js';
+import { clauseTests, type ClauseTests, type Numbering } from '../../shared/numbering.js';
 
 const intent = (color: DeviceColorNode) =>
   color.pdfaOutputIntent
@@ -12,41 +13,32 @@ const uncovered = (color: DeviceColorNode, space: string) =>
 const used = (color: DeviceColorNode) =>
   `${color.space}${color.via ? ` (in ${color.via})` : ''} for ${color.use}`;
 
-/** ISO 19005-1, 6.2.3.3 Uncalibrated colour spaces. */
-export const rules: Rule[] = [
+/** The rule of DeviceRGB or DeviceCMYK: used only under an output intent of its kind, or replaced by a default space. */
+const colourDeviceRule = (at: Numbering, space: 'RGB' | 'CMYK', article: string, intentName: string): Rule =>
   rule({
-    specifications: ['ISO 19005-1'],
-    clause: '6.2.3.3',
-    test: 1,
+    ...at,
     object: 'deviceColor',
     check: 'output_intent',
-    says: 'DeviceRGB is used only under a PDF/A-1 output intent of an RGB profile (or where a DefaultRGB replaces it)',
+    says: `Device${space} is used only under a ${intentName} output intent of ${article} ${space} profile (or where a Default${space} replaces it)`,
     fault: (color) =>
-      color.space === 'DeviceRGB' && uncovered(color, 'RGB')
+      color.space === `Device${space}` && uncovered(color, space)
         ? `${used(color)}, and ${intent(color)}`
         : undefined,
-    fix: 'convert the DeviceRGB colour to an ICC-based colour space, or give the file a GTS_PDFA1 output intent with an RGB profile',
-  }),
+    fix: `convert the Device${space} colour to an ICC-based colour space, or give the file a GTS_PDFA1 output intent with ${article} ${space} profile`,
+  });
+
+/**
+ * The uncalibrated colour space rules (DeviceRGB, DeviceCMYK, DeviceGray, numbered from `firstTest`), as each part
+ * numbers them; `intentName` is the output intent the part's sentences name ("PDF/A-1", "PDF/A").
+ */
+export const deviceColorRules = (at: ClauseTests, firstTest: number, intentName: string): Rule[] => [
+  colourDeviceRule(at(firstTest), 'RGB', 'an', intentName),
+  colourDeviceRule(at(firstTest + 1), 'CMYK', 'a', intentName),
   rule({
-    specifications: ['ISO 19005-1'],
-    clause: '6.2.3.3',
-    test: 2,
+    ...at(firstTest + 2),
     object: 'deviceColor',
     check: 'output_intent',
-    says: 'DeviceCMYK is used only under a PDF/A-1 output intent of a CMYK profile (or where a DefaultCMYK replaces it)',
-    fault: (color) =>
-      color.space === 'DeviceCMYK' && uncovered(color, 'CMYK')
-        ? `${used(color)}, and ${intent(color)}`
-        : undefined,
-    fix: 'convert the DeviceCMYK colour to an ICC-based colour space, or give the file a GTS_PDFA1 output intent with a CMYK profile',
-  }),
-  rule({
-    specifications: ['ISO 19005-1'],
-    clause: '6.2.3.3',
-    test: 3,
-    object: 'deviceColor',
-    check: 'output_intent',
-    says: 'DeviceGray is used only in a file with a PDF/A-1 output intent (or where a DefaultGray replaces it)',
+    says: `DeviceGray is used only in a file with a ${intentName} output intent (or where a DefaultGray replaces it)`,
     fault: (color) =>
       color.space === 'DeviceGray' && color.replacedBy === undefined && !color.pdfaOutputIntent
         ? `${used(color)}, and no PDF/A output intent`
@@ -54,4 +46,7 @@ export const rules: Rule[] = [
     fix: 'give the file a GTS_PDFA1 output intent with an ICC profile, or convert the gray colour to an ICC-based colour space',
   }),
 ];
+
+/** ISO 19005-1, 6.2.3.3 Uncalibrated colour spaces. */
+export const rules: Rule[] = deviceColorRules(clauseTests(['ISO 19005-1'], '6.2.3.3'), 1, 'PDF/A-1');
 export const reasons: Reason[] = [];

@@ -1,11 +1,10 @@
 import { rule, type Reason, type Rule } from '../../../rule.js';
+import { clauseTests, type ClauseTests } from '../../shared/numbering.js';
 
-/** ISO 19005-1, 6.2.8 Extended graphics state. The graphics states the pages set with `gs`. */
-export const rules: Rule[] = [
+/** The transfer function rules (no TR, no TR2 but /Default) of the graphics states the pages set, as each part numbers them. */
+export const transferFunctionRules = (at: ClauseTests): Rule[] => [
   rule({
-    specifications: ['ISO 19005-1'],
-    clause: '6.2.8',
-    test: 1,
+    ...at(1),
     object: 'graphics_state',
     check: 'transfer_functions',
     says: 'An ExtGState dictionary has no TR entry',
@@ -13,9 +12,7 @@ export const rules: Rule[] = [
     fix: 'remove the /TR entry from the graphics state (transfer functions are not allowed)',
   }),
   rule({
-    specifications: ['ISO 19005-1'],
-    clause: '6.2.8',
-    test: 2,
+    ...at(2),
     object: 'graphics_state',
     check: 'transfer_functions',
     says: 'An ExtGState dictionary has no TR2 entry other than /Default',
@@ -26,4 +23,7 @@ export const rules: Rule[] = [
     fix: 'remove the /TR2 entry from the graphics state, or set it to /Default',
   }),
 ];
+
+/** ISO 19005-1, 6.2.8 Extended graphics state. The graphics states the pages set with `gs`. */
+export const rules: Rule[] = transferFunctionRules(clauseTests(['ISO 19005-1'], '6.2.8'));
 export const reasons: Reason[] = [];

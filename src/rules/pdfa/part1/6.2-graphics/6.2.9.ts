@@ -1,13 +1,12 @@
 import { rule, type Reason, type Rule } from '../../../rule.js';
+import { clauseTests, type Numbering } from '../../shared/numbering.js';
 
 const INTENTS = new Set(['RelativeColorimetric', 'AbsoluteColorimetric', 'Perceptual', 'Saturation']);
 
-/** ISO 19005-1, 6.2.9 Rendering intents. */
-export const rules: Rule[] = [
+/** The rule of the rendering intents the pages use, as each part numbers it and says its fix. */
+export const renderingIntentRule = (at: Numbering, fix: string): Rule =>
   rule({
-    specifications: ['ISO 19005-1'],
-    clause: '6.2.9',
-    test: 1,
+    ...at,
     object: 'rendering_intent',
     check: 'rendering_intents',
     says: 'Every rendering intent is one of RelativeColorimetric, AbsoluteColorimetric, Perceptual, Saturation',
@@ -16,7 +15,16 @@ export const rules: Rule[] = [
       intent.drawn && !INTENTS.has(intent.name)
         ? `the rendering intent /${intent.name} (${intent.source})`
         : undefined,
-    fix: 'use one of the four standard rendering intents (/RelativeColorimetric is the usual one)',
-  }),
+    fix,
+  });
+
+const at = clauseTests(['ISO 19005-1'], '6.2.9');
+
+/** ISO 19005-1, 6.2.9 Rendering intents. */
+export const rules: Rule[] = [
+  renderingIntentRule(
+    at(1),
+    'use one of the four standard rendering intents (/RelativeColorimetric is the usual one)',
+  ),
 ];
 export const reasons: Reason[] = [];

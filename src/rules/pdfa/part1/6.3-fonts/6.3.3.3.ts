@@ -1,5 +1,17 @@
 import { rule, type Reason, type Rule } from '../../../rule.js';
+import { clauseTests, type Numbering } from '../../shared/numbering.js';
 import { drawn } from './font-use.js';
+
+/** The rule that an embedded CMap's /WMode is its program's, as each part numbers it. */
+export const wmodeRule = (at: Numbering): Rule =>
+  rule({
+    ...at,
+    object: 'cmap',
+    check: 'composite_fonts',
+    says: "An embedded CMap's /WMode is the one its program defines",
+    fault: wmodeFault,
+    fix: "make the CMap stream's /WMode the same as the /WMode its program defines",
+  });
 
 /** ISO 19005-1, 6.3.3.3 CMaps. */
 export const rules: Rule[] = [
@@ -16,20 +28,11 @@ export const rules: Rule[] = [
         : undefined,
     fix: 'embed the CMap as a stream, or encode the font with Identity-H (save the file again with a PDF/A writer)',
   }),
-  rule({
-    specifications: ['ISO 19005-1'],
-    clause: '6.3.3.3',
-    test: 2,
-    object: 'cmap',
-    check: 'composite_fonts',
-    says: "An embedded CMap's /WMode is the one its program defines",
-    fault: wmodeFault,
-    fix: "make the CMap stream's /WMode the same as the /WMode its program defines",
-  }),
+  wmodeRule(clauseTests(['ISO 19005-1'], '6.3.3.3')(2)),
 ];
 
-/** Shared with ISO 19005-2 6.2.11.3.3-2. */
-export function wmodeFault(cmap: {
+/** What is wrong with an embedded CMap's /WMode: not the one its program defines. */
+function wmodeFault(cmap: {
   drawnModes: number[];
   embedded: boolean;
   wmodeDeclared: number;

@@ -1,7 +1,34 @@
+import type { FontNode } from '../../../../pdf/model/fonts.js';
 import { rule, type Reason, type Rule } from '../../../rule.js';
+import { clauseTests, type Numbering } from '../../shared/numbering.js';
 import { drawn } from './font-use.js';
 
 const LATIN = new Set(['MacRomanEncoding', 'WinAnsiEncoding']);
+
+/** A drawn non-symbolic TrueType font: the fonts whose encoding both parts' clauses judge. */
+export const nonSymbolicTrueType = (font: FontNode): boolean =>
+  drawn(font) && font.subtype === 'TrueType' && !font.symbolic;
+
+/** What is wrong with a non-symbolic TrueType font's encoding name: neither MacRomanEncoding nor WinAnsiEncoding. */
+export function latinEncodingFault(font: FontNode): string | undefined {
+  if (LATIN.has(font.encodingName ?? '')) return undefined;
+  return font.encodingName
+    ? `it is encoded by /${font.encodingName}`
+    : 'it names no MacRomanEncoding or WinAnsiEncoding';
+}
+
+/** The rule that a symbolic TrueType font has no /Encoding, as each part numbers it. */
+export const symbolicEncodingRule = (at: Numbering): Rule =>
+  rule({
+    ...at,
+    object: 'font',
+    check: 'font_encodings',
+    says: 'A symbolic TrueType font has no /Encoding',
+    fault: symbolicEncodingFault,
+    fix: "remove /Encoding from the symbolic TrueType font (its program's cmap encodes it)",
+  });
+
+const at = clauseTests(['ISO 19005-1'], '6.3.7');
 
 /** ISO 19005-1, 6.3.7 Character encodings (TrueType fonts). */
 export const rules: Rule[] = [
@@ -13,25 +40,12 @@ export const rules: Rule[] = [
     check: 'font_encodings',
     says: 'A non-symbolic TrueType font is encoded by MacRomanEncoding or WinAnsiEncoding, without /Differences',
     fault: (font) => {
-      if (!drawn(font) || font.subtype !== 'TrueType' || font.symbolic) return undefined;
-      if (!LATIN.has(font.encodingName ?? ''))
-        return font.encodingName
-          ? `it is encoded by /${font.encodingName}`
-          : 'it names no MacRomanEncoding or WinAnsiEncoding';
-      return font.hasDifferences ? 'its encoding has /Differences' : undefined;
+      if (!nonSymbolicTrueType(font)) return undefined;
+      return latinEncodingFault(font) ?? (font.hasDifferences ? 'its encoding has /Differences' : undefined);
     },
     fix: 'encode the non-symbolic TrueType font by /WinAnsiEncoding (or /MacRomanEncoding) without /Differences',
   }),
-  rule({
-    specifications: ['ISO 19005-1'],
-    clause: '6.3.7',
-    test: 2,
-    object: 'font',
-    check: 'font_encodings',
-    says: 'A symbolic TrueType font has no /Encoding',
-    fault: symbolicEncodingFault,
-    fix: "remove /Encoding from the symbolic TrueType font (its program's cmap encodes it)",
-  }),
+  symbolicEncodingRule(at(2)),
   rule({
     specifications: ['ISO 19005-1'],
     clause: '6.3.7',
@@ -47,8 +61,8 @@ export const rules: Rule[] = [
   }),
 ];
 
-/** Shared with ISO 19005-2 6.2.11.6-3. */
-export function symbolicEncodingFault(font: {
+/** What is wrong with a symbolic TrueType font's encoding: it has one. */
+function symbolicEncodingFault(font: {
   drawnModes: number[];
   subtype: string | undefined;
   symbolic: boolean;

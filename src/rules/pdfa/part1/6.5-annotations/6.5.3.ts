@@ -1,10 +1,7 @@
 import { rule, type Reason, type Rule } from '../../../rule.js';
 import { FLAG_HIDDEN, FLAG_INVISIBLE, FLAG_NOVIEW, flagsFault } from '../../part2/6.3-annotations/6.3.2.js';
-import {
-  buttonAppearanceFault,
-  onlyNormalFault,
-  streamAppearanceFault,
-} from '../../part2/6.3-annotations/6.3.3.js';
+import { appearanceRules } from '../../part2/6.3-annotations/6.3.3.js';
+import { clauseTests } from '../../shared/numbering.js';
 
 /** ISO 19005-1, 6.5.3 Annotation dictionaries. */
 export const rules: Rule[] = [
@@ -48,35 +45,6 @@ export const rules: Rule[] = [
         : `it has ${a.color ? '/C' : '/IC'} colours and the output intent is ${a.outputProfileColorSpace ?? 'missing'}, not RGB`,
     fix: 'remove the annotation’s /C and /IC colours, or use an RGB output intent',
   }),
-  rule({
-    specifications: ['ISO 19005-1'],
-    clause: '6.5.3',
-    test: 4,
-    object: 'annotation',
-    check: 'annotation_appearances',
-    says: 'An appearance dictionary contains only the N key',
-    fault: onlyNormalFault,
-    fix: 'keep only the normal appearance (/N) of the annotation: remove its rollover (/R) and down (/D) ones',
-  }),
-  rule({
-    specifications: ['ISO 19005-1'],
-    clause: '6.5.3',
-    test: 5,
-    object: 'annotation',
-    check: 'annotation_appearances',
-    says: "A button widget's normal appearance is a subdictionary of appearance states",
-    fault: buttonAppearanceFault,
-    fix: 'give the button a normal appearance subdictionary with a stream per state (/AP << /N << /Off ... /On ... >> >>)',
-  }),
-  rule({
-    specifications: ['ISO 19005-1'],
-    clause: '6.5.3',
-    test: 6,
-    object: 'annotation',
-    check: 'annotation_appearances',
-    says: "Any other annotation's normal appearance is an appearance stream",
-    fault: streamAppearanceFault,
-    fix: 'make the annotation’s normal appearance (/AP /N) one appearance stream',
-  }),
+  ...appearanceRules(clauseTests(['ISO 19005-1'], '6.5.3'), 4),
 ];
 export const reasons: Reason[] = [];

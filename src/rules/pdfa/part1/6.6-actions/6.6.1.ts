@@ -1,5 +1,6 @@
 import { rule, type Reason, type Rule } from '../../../rule.js';
-import { actionTypeFault, namedActionFault } from '../../part2/6.5-actions/6.5.1.js';
+import { actionTypeFault, namedActionRule } from '../../part2/6.5-actions/6.5.1.js';
+import { clauseTests } from '../../shared/numbering.js';
 
 /**
  * PDF Reference 1.4's action types (8.5.3) less Launch, Sound, Movie, ResetForm, ImportData, JavaScript, the
@@ -19,16 +20,7 @@ export const rules: Rule[] = [
     fault: (a) => actionTypeFault(a, PERMITTED),
     fix: 'remove the action: links may go to destinations, other files, threads and URIs, and submit forms',
   }),
-  rule({
-    specifications: ['ISO 19005-1'],
-    clause: '6.6.1',
-    test: 2,
-    object: 'action',
-    check: 'forbidden_actions',
-    says: 'Named actions only NextPage, PrevPage, FirstPage and LastPage',
-    fault: namedActionFault,
-    fix: 'remove the named action, or make it NextPage, PrevPage, FirstPage or LastPage',
-  }),
+  namedActionRule(clauseTests(['ISO 19005-1'], '6.6.1')(2)),
   rule({
     specifications: ['ISO 19005-1'],
     clause: '6.6.1',

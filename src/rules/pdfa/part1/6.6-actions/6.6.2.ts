@@ -1,4 +1,16 @@
 import { rule, type Reason, type Rule } from '../../../rule.js';
+import { clauseTests, type Numbering } from '../../shared/numbering.js';
+
+/** The rule that the catalog has no additional actions, as each part numbers it. */
+export const catalogActionsRule = (at: Numbering): Rule =>
+  rule({
+    ...at,
+    object: 'document',
+    check: 'additional_actions',
+    says: 'The document catalog has no AA entry',
+    fault: (doc) => (doc.additionalActions ? 'the catalog has additional actions (/AA)' : undefined),
+    fix: 'remove the catalog’s /AA (PDF/A runs no action on document events)',
+  });
 
 /** ISO 19005-1, 6.6.2 Trigger events. */
 export const rules: Rule[] = [
@@ -23,15 +35,6 @@ export const rules: Rule[] = [
     fault: (f) => (f.additionalActions ? 'the field has additional actions (/AA)' : undefined),
     fix: 'remove the field’s /AA (its keystroke, format, validate and calculate scripts)',
   }),
-  rule({
-    specifications: ['ISO 19005-1'],
-    clause: '6.6.2',
-    test: 3,
-    object: 'document',
-    check: 'additional_actions',
-    says: 'The document catalog has no AA entry',
-    fault: (doc) => (doc.additionalActions ? 'the catalog has additional actions (/AA)' : undefined),
-    fix: 'remove the catalog’s /AA (PDF/A runs no action on document events)',
-  }),
+  catalogActionsRule(clauseTests(['ISO 19005-1'], '6.6.2')(3)),
 ];
 export const reasons: Reason[] = [];

@@ -1,18 +1,10 @@
 import { rule, type Reason, type Rule } from '../../../rule.js';
-import { needAppearancesFault } from '../../part2/6.4-forms/6.4.1.js';
+import { needAppearancesRule } from '../../part2/6.4-forms/6.4.1.js';
+import { clauseTests } from '../../shared/numbering.js';
 
 /** ISO 19005-1, 6.9 Interactive forms. */
 export const rules: Rule[] = [
-  rule({
-    specifications: ['ISO 19005-1'],
-    clause: '6.9',
-    test: 1,
-    object: 'acroform',
-    check: 'need_appearances',
-    says: 'The interactive form has no NeedAppearances flag, or it is false',
-    fault: needAppearancesFault,
-    fix: 'give every field an appearance stream and remove /NeedAppearances (or set it to false)',
-  }),
+  needAppearancesRule(clauseTests(['ISO 19005-1'], '6.9')(1)),
   rule({
     specifications: ['ISO 19005-1'],
     clause: '6.9',

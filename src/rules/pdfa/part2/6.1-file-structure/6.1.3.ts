@@ -1,9 +1,15 @@
 import { rule, type Reason, type Rule } from '../../../rule.js';
+import { clauseTests } from '../../shared/numbering.js';
+import { endOfFileRule, noEncryptionRule } from '../../part1/6.1-file-structure/6.1.3.js';
+
+const SPECS = ['ISO 19005-2', 'ISO 19005-3'] as const;
+
+const at = clauseTests(SPECS, '6.1.3');
 
 /** ISO 19005-2 and -3, 6.1.3 File trailer. */
 export const rules: Rule[] = [
   rule({
-    specifications: ['ISO 19005-2', 'ISO 19005-3'],
+    specifications: SPECS,
     clause: '6.1.3',
     test: 1,
     object: 'file',
@@ -19,28 +25,7 @@ export const rules: Rule[] = [
     },
     fix: 'write an /ID (two file identifiers) in the trailer, as a PDF/A writer does',
   }),
-  rule({
-    specifications: ['ISO 19005-2', 'ISO 19005-3'],
-    clause: '6.1.3',
-    test: 2,
-    object: 'trailer',
-    check: 'not_encrypted',
-    says: 'No trailer has an /Encrypt entry',
-    fault: (trailer) => (trailer.keys.includes('Encrypt') ? 'it has an /Encrypt entry' : undefined),
-    fix: 'save the file without encryption or passwords',
-  }),
-  rule({
-    specifications: ['ISO 19005-2', 'ISO 19005-3'],
-    clause: '6.1.3',
-    test: 3,
-    object: 'file',
-    check: 'end_of_file',
-    says: 'Nothing follows the last %%EOF marker but one optional end-of-line marker',
-    fault: (file) =>
-      file.bytesAfterEof !== null && file.bytesAfterEof > 0
-        ? `${file.bytesAfterEof.toLocaleString('en')} bytes follow the last %%EOF`
-        : undefined,
-    fix: 'remove what follows the last %%EOF marker (or save the file again with a PDF/A writer)',
-  }),
+  noEncryptionRule(at(2)),
+  endOfFileRule(at(3)),
 ];
 export const reasons: Reason[] = [];

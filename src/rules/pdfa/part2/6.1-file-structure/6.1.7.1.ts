@@ -1,53 +1,7 @@
-import { rule, type Reason, type Rule } from '../../../rule.js';
-
-const EOL_NAMES = { CRLF: 'CR LF', LF: 'LF', CR: 'a CR alone', none: 'no end-of-line marker' } as const;
+import type { Reason, Rule } from '../../../rule.js';
+import { clauseTests } from '../../shared/numbering.js';
+import { streamObjectRules } from '../../part1/6.1-file-structure/6.1.7.js';
 
 /** ISO 19005-2 and -3, 6.1.7.1 Stream objects. */
-export const rules: Rule[] = [
-  rule({
-    specifications: ['ISO 19005-2', 'ISO 19005-3'],
-    clause: '6.1.7.1',
-    test: 1,
-    object: 'stream',
-    check: 'stream_syntax',
-    says: 'A stream’s /Length is the number of bytes between the end of line after `stream` and the one before `endstream`',
-    fault: (stream) =>
-      stream.lengthActual === undefined
-        ? undefined
-        : stream.lengthDeclared === undefined
-          ? 'its /Length is not a whole number of bytes'
-          : stream.lengthDeclared !== stream.lengthActual
-            ? `its /Length is ${stream.lengthDeclared} and its data is ${stream.lengthActual} bytes`
-            : undefined,
-    fix: 'save the file again with a PDF/A writer (it writes each stream’s exact /Length)',
-  }),
-  rule({
-    specifications: ['ISO 19005-2', 'ISO 19005-3'],
-    clause: '6.1.7.1',
-    test: 2,
-    object: 'stream',
-    check: 'stream_syntax',
-    says: 'The `stream` keyword is followed by CR LF or LF, and `endstream` is preceded by an end-of-line marker',
-    fault: (stream) =>
-      stream.afterStreamKeyword !== 'CRLF' && stream.afterStreamKeyword !== 'LF'
-        ? `the stream keyword is followed by ${EOL_NAMES[stream.afterStreamKeyword]}`
-        : stream.eolBeforeEndstream === false
-          ? 'the endstream keyword is not preceded by an end-of-line marker'
-          : undefined,
-    fix: 'save the file again with a PDF/A writer (it ends the stream keyword with LF and starts endstream on a new line)',
-  }),
-  rule({
-    specifications: ['ISO 19005-2', 'ISO 19005-3'],
-    clause: '6.1.7.1',
-    test: 3,
-    object: 'stream',
-    check: 'external_streams',
-    says: 'A stream dictionary has no /F, /FFilter or /FDecodeParms (no data in an external file)',
-    fault: (stream) => {
-      const keys = stream.keys.filter((k) => k === 'F' || k === 'FFilter' || k === 'FDecodeParms');
-      return keys.length > 0 ? `its dictionary has ${keys.map((k) => `/${k}`).join(', ')}` : undefined;
-    },
-    fix: 'embed the stream’s data in the file itself and remove /F, /FFilter and /FDecodeParms',
-  }),
-];
+export const rules: Rule[] = streamObjectRules(clauseTests(['ISO 19005-2', 'ISO 19005-3'], '6.1.7.1'));
 export const reasons: Reason[] = [];

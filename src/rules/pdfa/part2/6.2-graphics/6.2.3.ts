@@ -1,21 +1,9 @@
-import type { OutputIntentNode } from '../../../../pdf/model/color.js';
 import { rule, type Reason, type Rule } from '../../../rule.js';
+import { clauseTests } from '../../shared/numbering.js';
+import { sameProfileRule } from '../../part1/6.2-graphics/6.2.2.js';
+import { outputProfileFault } from '../../shared/icc-profiles.js';
 
-/** What is wrong with an output intent's profile for PDF/A-2: an output or display profile before version 5. */
-function outputProfileFault(intent: OutputIntentNode): string | undefined {
-  const profile = intent.profile;
-  if (!profile)
-    return intent.subtype === 'GTS_PDFA1' ? 'a PDF/A output intent without /DestOutputProfile' : undefined;
-  if (!profile.decoded) return undefined; // a filter this reader lacks: unknown, not wrong
-  if (!profile.readable) return 'a /DestOutputProfile that is not an ICC profile';
-  const faults: string[] = [];
-  if (profile.deviceClass !== 'prtr' && profile.deviceClass !== 'mntr')
-    faults.push(`device class "${profile.deviceClass ?? ''}"`);
-  if (!['RGB', 'CMYK', 'GRAY'].includes(profile.colorSpace ?? ''))
-    faults.push(`colour space "${profile.colorSpace ?? ''}"`);
-  if ((profile.version ?? 0) >= 5) faults.push(`version ${profile.version?.toFixed(1) ?? ''}`);
-  return faults.length > 0 ? `a profile of ${faults.join(', ')}` : undefined;
-}
+const at = clauseTests(['ISO 19005-2', 'ISO 19005-3'], '6.2.3');
 
 /** ISO 19005-2 and -3, 6.2.3 Output intent. */
 export const rules: Rule[] = [
@@ -26,22 +14,13 @@ export const rules: Rule[] = [
     object: 'outputIntent',
     check: 'output_intent_profile',
     says: 'An output intent\'s /DestOutputProfile is an output ("prtr") or display ("mntr") ICC profile of gray, RGB or CMYK',
-    fault: outputProfileFault,
+    fault: outputProfileFault(5),
     fix: 'embed as the output intent\'s /DestOutputProfile an output ("prtr") or display ("mntr") ICC profile of gray, RGB or CMYK, such as sRGB IEC61966-2.1',
   }),
-  rule({
-    specifications: ['ISO 19005-2', 'ISO 19005-3'],
-    clause: '6.2.3',
-    test: 2,
-    object: 'outputIntents',
-    check: 'output_intent_profile',
-    says: 'When there are several output intents, all that have a /DestOutputProfile share the same profile object',
-    fault: (intents) =>
-      intents.distinctProfiles > 1
-        ? `${intents.withProfile} output intents with ${intents.distinctProfiles} different profiles`
-        : undefined,
-    fix: 'make every output intent (PDF/A, PDF/X, PDF/E) refer to one and the same ICC profile object',
-  }),
+  sameProfileRule(
+    at(2),
+    'make every output intent (PDF/A, PDF/X, PDF/E) refer to one and the same ICC profile object',
+  ),
   rule({
     specifications: ['ISO 19005-2', 'ISO 19005-3'],
     clause: '6.2.3',

@@ -1,21 +1,5 @@
-import type { IccProfileNode } from '../../../../pdf/model/color.js';
 import { rule, type Reason, type Rule } from '../../../rule.js';
-
-const INPUT_CLASSES = ['prtr', 'mntr', 'scnr', 'spac'];
-const INPUT_SPACES = ['RGB', 'CMYK', 'GRAY', 'Lab'];
-
-/** What is wrong with an ICCBased space's profile: ICC.1:1998-09 to ISO 15076-1 (before version 5). */
-function inputProfileFault(profile: IccProfileNode): string | undefined {
-  if (profile.role !== 'input' || !profile.decoded) return undefined;
-  if (!profile.readable) return 'an ICCBased colour space whose profile is not an ICC profile';
-  const faults: string[] = [];
-  if (!INPUT_CLASSES.includes(profile.deviceClass ?? ''))
-    faults.push(`device class "${profile.deviceClass ?? ''}"`);
-  if (!INPUT_SPACES.includes(profile.colorSpace ?? ''))
-    faults.push(`colour space "${profile.colorSpace ?? ''}"`);
-  if ((profile.version ?? 0) >= 5) faults.push(`version ${profile.version?.toFixed(1) ?? ''}`);
-  return faults.length > 0 ? `a profile of ${faults.join(', ')}` : undefined;
-}
+import { inputProfileFault } from '../../shared/icc-profiles.js';
 
 /** ISO 19005-2 and -3, 6.2.4.2 ICCBased colour spaces. */
 export const rules: Rule[] = [
@@ -26,7 +10,7 @@ export const rules: Rule[] = [
     object: 'iccProfile',
     check: 'icc_profiles',
     says: 'An ICCBased colour space embeds an ICC profile (ICC.1:1998-09 to ISO 15076-1) of an input, display, output or colour space class, in gray, RGB, CMYK or Lab',
-    fault: inputProfileFault,
+    fault: inputProfileFault(5),
     fix: 'embed an ICC profile of version 2 or 4 of class scnr, mntr, prtr or spac in the ICCBased colour space',
   }),
   rule({

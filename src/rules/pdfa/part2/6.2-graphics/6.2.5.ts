@@ -1,4 +1,6 @@
 import { rule, type Reason, type Rule } from '../../../rule.js';
+import { clauseTests } from '../../shared/numbering.js';
+import { transferFunctionRules } from '../../part1/6.2-graphics/6.2.8.js';
 
 // Judged on the graphics states the pages set with `gs` and their halftones, as veraPDF reads the clause.
 const SPECS = ['ISO 19005-2', 'ISO 19005-3'] as const;
@@ -7,29 +9,7 @@ const PRIMARIES = new Set(['Cyan', 'Magenta', 'Yellow', 'Black']);
 
 /** ISO 19005-2 and -3, 6.2.5 Extended graphics state. */
 export const rules: Rule[] = [
-  rule({
-    specifications: SPECS,
-    clause: '6.2.5',
-    test: 1,
-    object: 'graphics_state',
-    check: 'transfer_functions',
-    says: 'An ExtGState dictionary has no TR entry',
-    fault: (gs) => (gs.drawn && gs.hasTR ? 'a /TR (transfer function) entry' : undefined),
-    fix: 'remove the /TR entry from the graphics state (transfer functions are not allowed)',
-  }),
-  rule({
-    specifications: SPECS,
-    clause: '6.2.5',
-    test: 2,
-    object: 'graphics_state',
-    check: 'transfer_functions',
-    says: 'An ExtGState dictionary has no TR2 entry other than /Default',
-    fault: (gs) =>
-      gs.drawn && gs.tr2 !== undefined && gs.tr2 !== 'Default'
-        ? `TR2 is ${gs.tr2 === '' ? 'a transfer function' : `/${gs.tr2}`}`
-        : undefined,
-    fix: 'remove the /TR2 entry from the graphics state, or set it to /Default',
-  }),
+  ...transferFunctionRules(clauseTests(SPECS, '6.2.5')),
   rule({
     specifications: SPECS,
     clause: '6.2.5',

@@ -1,22 +1,14 @@
-import { rule, type Reason, type Rule } from '../../../rule.js';
+import type { Reason, Rule } from '../../../rule.js';
+import { clauseTests } from '../../shared/numbering.js';
+import { renderingIntentRule } from '../../part1/6.2-graphics/6.2.9.js';
 
-const INTENTS = new Set(['RelativeColorimetric', 'AbsoluteColorimetric', 'Perceptual', 'Saturation']);
+const at = clauseTests(['ISO 19005-2', 'ISO 19005-3'], '6.2.6');
 
 /** ISO 19005-2 and -3, 6.2.6 Rendering intents. */
 export const rules: Rule[] = [
-  rule({
-    specifications: ['ISO 19005-2', 'ISO 19005-3'],
-    clause: '6.2.6',
-    test: 1,
-    object: 'rendering_intent',
-    check: 'rendering_intents',
-    says: 'Every rendering intent is one of RelativeColorimetric, AbsoluteColorimetric, Perceptual, Saturation',
-    // intents of what the pages draw: graphics states set, images painted, inline images and `ri`
-    fault: (intent) =>
-      intent.drawn && !INTENTS.has(intent.name)
-        ? `the rendering intent /${intent.name} (${intent.source})`
-        : undefined,
-    fix: 'use one of the four rendering intents of ISO 32000-1 (/RelativeColorimetric is the usual one)',
-  }),
+  renderingIntentRule(
+    at(1),
+    'use one of the four rendering intents of ISO 32000-1 (/RelativeColorimetric is the usual one)',
+  ),
 ];
 export const reasons: Reason[] = [];

@@ -1,22 +1,16 @@
 import { rule, type Reason, type Rule } from '../../../rule.js';
+import { clauseTests } from '../../shared/numbering.js';
+import { imageBitDepthRule, maskBitDepthRule, noAlternatesRule } from '../../part1/6.2-graphics/6.2.4.js';
 
 // Like veraPDF, these judge the images the pages draw (image XObjects and inline images, with their masks
 // and alternates), not those a resource dictionary holds unused.
 const SPECS = ['ISO 19005-2', 'ISO 19005-3'] as const;
-const BIT_DEPTHS = new Set([1, 2, 4, 8, 16]);
+
+const at = clauseTests(SPECS, '6.2.8');
 
 /** ISO 19005-2 and -3, 6.2.8 Image dictionaries. */
 export const rules: Rule[] = [
-  rule({
-    specifications: SPECS,
-    clause: '6.2.8',
-    test: 1,
-    object: 'image',
-    check: 'image_dictionaries',
-    says: 'An image dictionary has no Alternates entry',
-    fault: (image) => (image.drawn && image.hasAlternates ? 'an /Alternates entry' : undefined),
-    fix: 'remove the /Alternates entry from the image (keep only the image itself)',
-  }),
+  noAlternatesRule(at(1)),
   rule({
     specifications: SPECS,
     clause: '6.2.8',
@@ -38,38 +32,11 @@ export const rules: Rule[] = [
       image.drawn && image.interpolate === true ? `${image.inline ? 'I' : 'Interpolate'} is true` : undefined,
     fix: 'set /Interpolate false on the image (/I false on an inline image), or remove the entry',
   }),
-  rule({
-    specifications: SPECS,
-    clause: '6.2.8',
-    test: 4,
-    object: 'image',
-    check: 'image_dictionaries',
+  imageBitDepthRule(at(4), {
+    bitDepths: new Set([1, 2, 4, 8, 16]),
     says: 'An image (other than an explicit mask) has BitsPerComponent 1, 2, 4, 8 or 16, when the entry is there',
-    fault: (image) =>
-      image.drawn &&
-      // a stencil mask (ImageMask) is an image here too; only an explicit mask (/Mask) is left to test 5
-      image.role !== 'mask' &&
-      image.bitsPerComponent !== undefined &&
-      !BIT_DEPTHS.has(image.bitsPerComponent)
-        ? `BitsPerComponent is ${image.bitsPerComponent}`
-        : undefined,
     fix: 'convert the image to 1, 2, 4, 8 or 16 bits per component',
   }),
-  rule({
-    specifications: SPECS,
-    clause: '6.2.8',
-    test: 5,
-    object: 'image',
-    check: 'image_dictionaries',
-    says: 'An image mask has BitsPerComponent 1, when the entry is there',
-    fault: (image) =>
-      image.drawn &&
-      (image.imageMask || image.role === 'mask') &&
-      image.bitsPerComponent !== undefined &&
-      image.bitsPerComponent !== 1
-        ? `an image mask with BitsPerComponent ${image.bitsPerComponent}`
-        : undefined,
-    fix: 'write the image mask with /BitsPerComponent 1 (or leave the entry out)',
-  }),
+  maskBitDepthRule(at(5)),
 ];
 export const reasons: Reason[] = [];

@@ -1,4 +1,5 @@
 import { rule, type Reason, type Rule } from '../../../rule.js';
+import { cidToGidMapFault } from '../../part1/6.3-fonts/6.3.3.2.js';
 import { drawn } from '../../part1/6.3-fonts/font-use.js';
 
 /** ISO 19005-2 and -3, 6.2.11.3.2 CIDFonts. */
@@ -11,15 +12,7 @@ export const rules: Rule[] = [
     check: 'composite_fonts',
     says: 'An embedded Type 2 CIDFont has a /CIDToGIDMap that is a stream or /Identity',
     fault: (font) =>
-      drawn(font) &&
-      font.subtype === 'CIDFontType2' &&
-      font.embedded &&
-      font.cidToGidMap !== 'stream' &&
-      font.cidToGidMap !== '/Identity'
-        ? font.cidToGidMap === 'none'
-          ? 'it has no /CIDToGIDMap'
-          : `its /CIDToGIDMap is ${font.cidToGidMap === 'other' ? 'neither a stream nor a name' : font.cidToGidMap}`
-        : undefined,
+      drawn(font) && font.subtype === 'CIDFontType2' && font.embedded ? cidToGidMapFault(font) : undefined,
     fix: 'write /CIDToGIDMap /Identity (or the CID to glyph map as a stream) in the TrueType CIDFont',
   }),
 ];

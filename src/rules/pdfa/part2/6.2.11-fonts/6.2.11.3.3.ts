@@ -1,6 +1,7 @@
 import { rule, type Reason, type Rule } from '../../../rule.js';
 import { drawn, PREDEFINED_CMAPS } from '../../part1/6.3-fonts/font-use.js';
-import { wmodeFault } from '../../part1/6.3-fonts/6.3.3.3.js';
+import { wmodeRule } from '../../part1/6.3-fonts/6.3.3.3.js';
+import { clauseTests } from '../../shared/numbering.js';
 
 const spec = ['ISO 19005-2', 'ISO 19005-3'] as const;
 
@@ -19,16 +20,7 @@ export const rules: Rule[] = [
         : undefined,
     fix: 'embed the CMap as a stream, or encode the font with a predefined CMap such as Identity-H',
   }),
-  rule({
-    specifications: spec,
-    clause: '6.2.11.3.3',
-    test: 2,
-    object: 'cmap',
-    check: 'composite_fonts',
-    says: "An embedded CMap's /WMode is the one its program defines",
-    fault: wmodeFault,
-    fix: "make the CMap stream's /WMode the same as the /WMode its program defines",
-  }),
+  wmodeRule(clauseTests(spec, '6.2.11.3.3')(2)),
   rule({
     specifications: spec,
     clause: '6.2.11.3.3',

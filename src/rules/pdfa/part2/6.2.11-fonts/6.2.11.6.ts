@@ -1,9 +1,15 @@
 import { rule, type Reason, type Rule } from '../../../rule.js';
+import { clauseTests } from '../../shared/numbering.js';
 import { drawn, rendered } from '../../part1/6.3-fonts/font-use.js';
-import { symbolicEncodingFault } from '../../part1/6.3-fonts/6.3.7.js';
+import {
+  latinEncodingFault,
+  nonSymbolicTrueType,
+  symbolicEncodingRule,
+} from '../../part1/6.3-fonts/6.3.7.js';
 
 const spec = ['ISO 19005-2', 'ISO 19005-3'] as const;
-const LATIN = new Set(['MacRomanEncoding', 'WinAnsiEncoding']);
+
+const at = clauseTests(spec, '6.2.11.6');
 
 /** ISO 19005-2 and -3, 6.2.11.6 Character encodings (TrueType fonts). */
 export const rules: Rule[] = [
@@ -31,11 +37,9 @@ export const rules: Rule[] = [
     check: 'font_encodings',
     says: 'A non-symbolic TrueType font is encoded by MacRomanEncoding or WinAnsiEncoding, and its /Differences (if any) name only Adobe Glyph List glyphs of a program with a (3,1) cmap',
     fault: (font) => {
-      if (!drawn(font) || font.subtype !== 'TrueType' || font.symbolic) return undefined;
-      if (!LATIN.has(font.encodingName ?? ''))
-        return font.encodingName
-          ? `it is encoded by /${font.encodingName}`
-          : 'it names no MacRomanEncoding or WinAnsiEncoding';
+      if (!nonSymbolicTrueType(font)) return undefined;
+      const nameFault = latinEncodingFault(font);
+      if (nameFault) return nameFault;
       if (!font.hasDifferences) return undefined;
       if (!font.differencesInGlyphList) return 'its /Differences name glyphs outside the Adobe Glyph List';
       const cmaps = font.programCmapEncodings;
@@ -45,16 +49,7 @@ export const rules: Rule[] = [
     },
     fix: 'encode the non-symbolic TrueType font by /WinAnsiEncoding (or /MacRomanEncoding), with /Differences only of standard glyph names and a (3,1) cmap in the program',
   }),
-  rule({
-    specifications: spec,
-    clause: '6.2.11.6',
-    test: 3,
-    object: 'font',
-    check: 'font_encodings',
-    says: 'A symbolic TrueType font has no /Encoding',
-    fault: symbolicEncodingFault,
-    fix: "remove /Encoding from the symbolic TrueType font (its program's cmap encodes it)",
-  }),
+  symbolicEncodingRule(at(3)),
   rule({
     specifications: spec,
     clause: '6.2.11.6',

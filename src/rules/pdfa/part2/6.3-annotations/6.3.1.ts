@@ -1,4 +1,6 @@
-import { rule, type Reason, type Rule } from '../../../rule.js';
+import type { Reason, Rule } from '../../../rule.js';
+import { annotationTypeRule } from '../../part1/6.5-annotations/6.5.2.js';
+import { clauseTests } from '../../shared/numbering.js';
 
 /** The annotation types ISO 32000-1 (12.5.6) defines, less 3D, Sound, Screen and Movie. */
 const PERMITTED = new Set([
@@ -9,19 +11,9 @@ const PERMITTED = new Set([
 
 /** ISO 19005-2 and -3, 6.3.1 Annotation types. */
 export const rules: Rule[] = [
-  rule({
-    specifications: ['ISO 19005-2', 'ISO 19005-3'],
-    clause: '6.3.1',
-    test: 1,
-    object: 'annotation',
-    check: 'annotation_types',
+  annotationTypeRule(clauseTests(['ISO 19005-2', 'ISO 19005-3'], '6.3.1')(1), {
+    permitted: PERMITTED,
     says: 'Only annotation types ISO 32000-1 defines, and none of 3D, Sound, Screen and Movie',
-    fault: (a) =>
-      a.subtype === null
-        ? 'it has no /Subtype'
-        : PERMITTED.has(a.subtype)
-          ? undefined
-          : `its type is ${a.subtype}`,
     fix: 'remove the annotation (3D, sound, screen, movie and non-standard annotations are not permitted)',
   }),
 ];

@@ -1,8 +1,9 @@
 import type { AnnotationNode } from '../../../../pdf/model/interactive.js';
 import { rule, type Reason, type Rule } from '../../../rule.js';
+import { clauseTests, type ClauseTests } from '../../shared/numbering.js';
 
 /** An appearance dictionary with keys other than N (the normal appearance). */
-export function onlyNormalFault(a: AnnotationNode): string | undefined {
+function onlyNormalFault(a: AnnotationNode): string | undefined {
   if (a.appearanceKeys === null) return undefined;
   if (a.appearanceKeys.length === 1 && a.appearanceKeys[0] === 'N') return undefined;
   return a.appearanceKeys.length === 0
@@ -13,7 +14,7 @@ export function onlyNormalFault(a: AnnotationNode): string | undefined {
 const isButtonWidget = (a: AnnotationNode) => a.subtype === 'Widget' && a.fieldType === 'Btn';
 
 /** A button widget's normal appearance that is not a subdictionary of appearance streams. */
-export function buttonAppearanceFault(a: AnnotationNode): string | undefined {
+function buttonAppearanceFault(a: AnnotationNode): string | undefined {
   if (!isButtonWidget(a) || a.normalAppearance === null) return undefined;
   if (a.normalAppearance !== 'dictionary')
     return `its normal appearance is ${describe(a)}, not a subdictionary`;
@@ -23,7 +24,7 @@ export function buttonAppearanceFault(a: AnnotationNode): string | undefined {
 }
 
 /** Any other annotation's normal appearance that is not a stream. */
-export function streamAppearanceFault(a: AnnotationNode): string | undefined {
+function streamAppearanceFault(a: AnnotationNode): string | undefined {
   if (isButtonWidget(a) || a.normalAppearance === null || a.normalAppearance === 'stream') return undefined;
   return `its normal appearance is ${describe(a)}, not a stream`;
 }
@@ -34,6 +35,34 @@ const describe = (a: AnnotationNode) =>
     : a.normalAppearance === 'stream'
       ? 'a stream'
       : 'neither a stream nor a dictionary';
+
+/** The rules of the appearance dictionary's keys and the normal appearance's form, numbered from `firstTest`. */
+export const appearanceRules = (at: ClauseTests, firstTest: number): Rule[] => [
+  rule({
+    ...at(firstTest),
+    object: 'annotation',
+    check: 'annotation_appearances',
+    says: 'An appearance dictionary contains only the N key',
+    fault: onlyNormalFault,
+    fix: 'keep only the normal appearance (/N) of the annotation: remove its rollover (/R) and down (/D) ones',
+  }),
+  rule({
+    ...at(firstTest + 1),
+    object: 'annotation',
+    check: 'annotation_appearances',
+    says: "A button widget's normal appearance is a subdictionary of appearance states",
+    fault: buttonAppearanceFault,
+    fix: 'give the button a normal appearance subdictionary with a stream per state (/AP << /N << /Off ... /On ... >> >>)',
+  }),
+  rule({
+    ...at(firstTest + 2),
+    object: 'annotation',
+    check: 'annotation_appearances',
+    says: "Any other annotation's normal appearance is an appearance stream",
+    fault: streamAppearanceFault,
+    fix: 'make the annotation’s normal appearance (/AP /N) one appearance stream',
+  }),
+];
 
 /** ISO 19005-2 and -3, 6.3.3 Annotation appearances. */
 export const rules: Rule[] = [
@@ -53,35 +82,6 @@ export const rules: Rule[] = [
         : 'it has no appearance dictionary (/AP)',
     fix: 'give the annotation an appearance stream (/AP /N), so that it looks the same everywhere',
   }),
-  rule({
-    specifications: ['ISO 19005-2', 'ISO 19005-3'],
-    clause: '6.3.3',
-    test: 2,
-    object: 'annotation',
-    check: 'annotation_appearances',
-    says: 'An appearance dictionary contains only the N key',
-    fault: onlyNormalFault,
-    fix: 'keep only the normal appearance (/N) of the annotation: remove its rollover (/R) and down (/D) ones',
-  }),
-  rule({
-    specifications: ['ISO 19005-2', 'ISO 19005-3'],
-    clause: '6.3.3',
-    test: 3,
-    object: 'annotation',
-    check: 'annotation_appearances',
-    says: "A button widget's normal appearance is a subdictionary of appearance states",
-    fault: buttonAppearanceFault,
-    fix: 'give the button a normal appearance subdictionary with a stream per state (/AP << /N << /Off ... /On ... >> >>)',
-  }),
-  rule({
-    specifications: ['ISO 19005-2', 'ISO 19005-3'],
-    clause: '6.3.3',
-    test: 4,
-    object: 'annotation',
-    check: 'annotation_appearances',
-    says: "Any other annotation's normal appearance is an appearance stream",
-    fault: streamAppearanceFault,
-    fix: 'make the annotation’s normal appearance (/AP /N) one appearance stream',
-  }),
+  ...appearanceRules(clauseTests(['ISO 19005-2', 'ISO 19005-3'], '6.3.3'), 2),
 ];
 export const reasons: Reason[] = [];

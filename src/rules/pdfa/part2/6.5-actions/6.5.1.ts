@@ -1,5 +1,6 @@
 import type { ActionNode } from '../../../../pdf/model/interactive.js';
 import { rule, type Reason, type Rule } from '../../../rule.js';
+import { clauseTests, type Numbering } from '../../shared/numbering.js';
 
 /** The named actions PDF/A permits: page turns. */
 const PERMITTED_NAMED = new Set(['NextPage', 'PrevPage', 'FirstPage', 'LastPage']);
@@ -14,11 +15,23 @@ export function actionTypeFault(action: ActionNode, permitted: ReadonlySet<strin
   return permitted.has(action.type) ? undefined : `a ${action.type} action`;
 }
 
-export function namedActionFault(action: ActionNode): string | undefined {
+/** A named action other than the page turns. */
+function namedActionFault(action: ActionNode): string | undefined {
   if (action.type !== 'Named' || (action.named !== null && PERMITTED_NAMED.has(action.named)))
     return undefined;
   return `the named action ${action.named ?? '(without /N)'}`;
 }
+
+/** The rule of the named actions PDF/A permits, as each part numbers it. */
+export const namedActionRule = (at: Numbering): Rule =>
+  rule({
+    ...at,
+    object: 'action',
+    check: 'forbidden_actions',
+    says: 'Named actions only NextPage, PrevPage, FirstPage and LastPage',
+    fault: namedActionFault,
+    fix: 'remove the named action, or make it NextPage, PrevPage, FirstPage or LastPage',
+  });
 
 /**
  * ISO 32000-1's action types (12.6.4) less Launch, Sound, Movie, ResetForm, ImportData, Hide, SetOCGState,
@@ -38,15 +51,6 @@ export const rules: Rule[] = [
     fault: (a) => actionTypeFault(a, PERMITTED),
     fix: 'remove the action: links may go to destinations, other files, threads and URIs, and submit forms',
   }),
-  rule({
-    specifications: ['ISO 19005-2', 'ISO 19005-3'],
-    clause: '6.5.1',
-    test: 2,
-    object: 'action',
-    check: 'forbidden_actions',
-    says: 'Named actions only NextPage, PrevPage, FirstPage and LastPage',
-    fault: namedActionFault,
-    fix: 'remove the named action, or make it NextPage, PrevPage, FirstPage or LastPage',
-  }),
+  namedActionRule(clauseTests(['ISO 19005-2', 'ISO 19005-3'], '6.5.1')(2)),
 ];
 export const reasons: Reason[] = [];

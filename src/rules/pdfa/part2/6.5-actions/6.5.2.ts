@@ -1,17 +1,10 @@
 import { rule, type Reason, type Rule } from '../../../rule.js';
+import { catalogActionsRule } from '../../part1/6.6-actions/6.6.2.js';
+import { clauseTests } from '../../shared/numbering.js';
 
 /** ISO 19005-2 and -3, 6.5.2 Trigger events. */
 export const rules: Rule[] = [
-  rule({
-    specifications: ['ISO 19005-2', 'ISO 19005-3'],
-    clause: '6.5.2',
-    test: 1,
-    object: 'document',
-    check: 'additional_actions',
-    says: 'The document catalog has no AA entry',
-    fault: (doc) => (doc.additionalActions ? 'the catalog has additional actions (/AA)' : undefined),
-    fix: 'remove the catalog’s /AA (PDF/A runs no action on document events)',
-  }),
+  catalogActionsRule(clauseTests(['ISO 19005-2', 'ISO 19005-3'], '6.5.2')(1)),
   rule({
     specifications: ['ISO 19005-2', 'ISO 19005-3'],
     clause: '6.5.2',

@@ -1,7 +1,6 @@
 import type { FixturePairs } from '../../../fixtures.js';
-import { SQUARE_ANNOTATION, withAnnotation, withField } from '../../../interactive-fixtures.js';
-
-const BUTTON = '/Type /Annot /Subtype /Widget /FT /Btn /T (box) /V /Off /AS /Off /Rect [10 10 30 30] /F 4';
+import { SQUARE_ANNOTATION, withAnnotation } from '../../../interactive-fixtures.js';
+import { buttonAppearancePair, streamAppearancePair } from '../../part2/6.3-annotations/6.3.3.js';
 
 export const fixtures: FixturePairs = {
   1: {
@@ -23,12 +22,6 @@ export const fixtures: FixturePairs = {
     pass: (part) => withAnnotation(part, SQUARE_ANNOTATION.replace('/N 9 0 R', '/N 9 0 R /D null')),
     fail: (part) => withAnnotation(part, SQUARE_ANNOTATION.replace('/N 9 0 R', '/N 9 0 R /D 9 0 R')),
   },
-  5: {
-    pass: (part) => withField(part, `${BUTTON} /AP << /N << /Off 9 0 R /On 9 0 R >> >>`),
-    fail: (part) => withField(part, `${BUTTON} /AP << /N 9 0 R >>`),
-  },
-  6: {
-    pass: (part) => withAnnotation(part, SQUARE_ANNOTATION),
-    fail: (part) => withAnnotation(part, SQUARE_ANNOTATION.replace('/N 9 0 R', '/N << /On 9 0 R >>')),
-  },
+  5: buttonAppearancePair,
+  6: streamAppearancePair,
 };

@@ -61,7 +61,8 @@ export const EXTENSION = `<pdfaExtension:schemas><rdf:Bag><rdf:li rdf:parseType=
 <fix:size rdf:parseType="Resource"><ext:width>12</ext:width></fix:size>
 <fix:kind>round</fix:kind>`;
 
-const EXTENSION_NAMESPACES = xmlns(
+/** The namespaces EXTENSION uses, declared. */
+export const EXTENSION_NAMESPACES = xmlns(
   'pdfaExtension',
   'pdfaSchema',
   'pdfaProperty',

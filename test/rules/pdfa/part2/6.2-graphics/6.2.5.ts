@@ -1,6 +1,7 @@
 import type { FixturePairs } from '../../../fixtures.js';
 import { graphicsState } from '../../../graphics-fixtures.js';
 import { pdfaFile, ref, stream } from '../../../pdfa-file.js';
+import { tr2Pair } from '../../part1/6.2-graphics/6.2.8.js';
 
 const TYPE1 = '/Type /Halftone /HalftoneType 1 /Frequency 60 /Angle 45 /SpotFunction /Round';
 const FUNCTION = '<< /FunctionType 2 /Domain [0 1] /C0 [0] /C1 [1] /N 1 >>';
@@ -26,10 +27,7 @@ export const fixtures: FixturePairs = {
     // in the own resources of a Type 3 glyph the page shows
     fail: (part) => pdfaFile(part, type3Glyph('/TR /Identity')),
   },
-  2: {
-    pass: (part) => pdfaFile(part, graphicsState('/TR2 /Default')),
-    fail: (part) => pdfaFile(part, graphicsState('/TR2 /Identity')),
-  },
+  2: tr2Pair,
   3: {
     pass: (part) => pdfaFile(part, graphicsState('/LW 1')),
     fail: (part) => pdfaFile(part, graphicsState('/HTP [0 0]')),

@@ -1,7 +1,7 @@
 import type { FixturePairs } from '../../../fixtures.js';
 import { cmapProgram, type0Page } from '../../../font-programs.js';
 import { pdfaFile } from '../../../pdfa-file.js';
-import { withCMap } from '../../part1/6.3-fonts/6.3.3.3.js';
+import { withCMap, wmodePair } from '../../part1/6.3-fonts/6.3.3.3.js';
 
 export const fixtures: FixturePairs = {
   1: {
@@ -9,12 +9,7 @@ export const fixtures: FixturePairs = {
     // a CMap name that ISO 32000-1 does not predefine, not embedded
     fail: (part) => pdfaFile(part, type0Page({ encoding: '/Fixture-H' })),
   },
-  2: {
-    pass: (part) =>
-      withCMap(part, '/CMapName /Fixture-V /WMode 1', cmapProgram({ name: 'Fixture-V', wmode: 1 })),
-    fail: (part) =>
-      withCMap(part, '/CMapName /Fixture-V /WMode 1', cmapProgram({ name: 'Fixture-V', wmode: 0 })),
-  },
+  2: wmodePair,
   3: {
     pass: (part) =>
       withCMap(part, '/CMapName /Fixture-H /UseCMap /Identity-H', cmapProgram({ usecmap: 'Identity-H' })),

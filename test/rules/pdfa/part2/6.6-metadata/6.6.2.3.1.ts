@@ -1,7 +1,7 @@
 import type { FixturePairs } from '../../../fixtures.js';
 import { pdfaFile, ref, stream } from '../../../pdfa-file.js';
 import { mistyped, undescribed, welltyped } from '../../part1/6.7-metadata/6.7.9.js';
-import { EXTENSION, withXmp, xmlns } from '../../part1/6.7-metadata/xmp-fixtures.js';
+import { EXTENSION, EXTENSION_NAMESPACES, withXmp, xmlns } from '../../part1/6.7-metadata/xmp-fixtures.js';
 
 /** Properties XMP 2005 predefines and XMP 2004 does not, written as their types ask. */
 const of2005 = (part: 1 | 2 | 3) =>
@@ -17,15 +17,7 @@ const onPage = (part: 1 | 2 | 3, described: boolean) => {
     ...(described
       ? {
           xmp: EXTENSION,
-          xmpNamespaces: xmlns(
-            'pdfaExtension',
-            'pdfaSchema',
-            'pdfaProperty',
-            'pdfaType',
-            'pdfaField',
-            'fix',
-            'ext',
-          ),
+          xmpNamespaces: EXTENSION_NAMESPACES,
         }
       : {}),
     page: `/Metadata ${ref(0)}`,
