@@ -39,7 +39,7 @@ const EEXEC_KEY = 55665;
 const MAX_GLYPHS = 65_536;
 
 /** Type 1 decryption (Adobe Type 1 Font Format, 7.1). */
-function decrypt(bytes: Uint8Array, key: number): Uint8Array {
+export function decrypt(bytes: Uint8Array, key: number): Uint8Array {
   const out = new Uint8Array(bytes.length);
   let r = key;
   for (let i = 0; i < bytes.length; i++) {
@@ -53,7 +53,7 @@ function decrypt(bytes: Uint8Array, key: number): Uint8Array {
 const HEX = /^[0-9A-Fa-f]{4}$/;
 
 /** The encrypted part as bytes: hexadecimal when its first four bytes are hex digits (7.2), else binary. */
-function asBinary(part: Uint8Array): Uint8Array {
+export function asBinary(part: Uint8Array): Uint8Array {
   let start = 0;
   while (start < part.length && (part[start] === 0x20 || part[start] === 0x0d || part[start] === 0x0a))
     start++;

@@ -1,3 +1,5 @@
+import { asBinary, decrypt } from '../../type1-glyphs.js';
+
 /**
  * What an embedded Type 1 program (FontFile) says about its glyphs (Adobe Type 1 Font Format): the names of
  * its CharStrings, each glyph's advance width (its `hsbw` or `sbw`), scaled by the FontMatrix to 1/1000 em,
@@ -97,31 +99,4 @@ function charStringWidth(bytes: Uint8Array): number | undefined {
     } else return undefined;
   }
   return undefined;
-}
-
-/** Type 1 decryption (Adobe Type 1 Font Format, 7.1). */
-function decrypt(bytes: Uint8Array, key: number): Uint8Array {
-  const out = new Uint8Array(bytes.length);
-  let r = key;
-  for (let i = 0; i < bytes.length; i++) {
-    const cipher = bytes[i]!;
-    out[i] = cipher ^ (r >> 8);
-    r = ((cipher + r) * 52845 + 22719) & 0xffff;
-  }
-  return out;
-}
-
-const HEX = /^[0-9A-Fa-f]{4}$/;
-
-/** The encrypted part as bytes: hexadecimal when its first four bytes are hex digits (7.2), else binary. */
-function asBinary(part: Uint8Array): Uint8Array {
-  let start = 0;
-  while (start < part.length && (part[start] === 0x20 || part[start] === 0x0d || part[start] === 0x0a))
-    start++;
-  const head = String.fromCharCode(...part.subarray(start, start + 4));
-  if (!HEX.test(head)) return part.subarray(start);
-  const digits = Buffer.from(part.subarray(start))
-    .toString('latin1')
-    .replace(/[^0-9A-Fa-f]/g, '');
-  return new Uint8Array(Buffer.from(digits.slice(0, digits.length - (digits.length % 2)), 'hex'));
 }
