@@ -1,11 +1,12 @@
 /**
  * The rules layer alone against the reference corpus's development half, in this process (no server): for
- * each PDF/A file of ../shared/corpus/verapdf-dev (or CORPUS_DIR), the rules of the part it is a test of, and
+ * each PDF/A file of ../shared/corpus/verapdf-dev (or CORPUS_DIR), the rules of the part (or standard) it is a test of, and
  * per rule id its catches on the failing files that test it and its false alarms on conforming files. For
  * working on rules; the verdicts a user sees are judged through the API by `npm run judge:corpus`.
  *
  *   npx tsx scripts/judge-rules.mts                 every PDF/A part
  *   npx tsx scripts/judge-rules.mts PDF_A-2b 6.2    one part, the rules of one clause family
+ *   npx tsx scripts/judge-rules.mts PDF_UA-1 7.18   PDF/UA-1, the rules of clause 7.18
  */
 import { closeSync, existsSync, openSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -14,12 +15,17 @@ import { PROJECT_ROOT } from '../src/paths.js';
 import { MODEL_FAMILIES } from '../src/rules/families.js';
 import { judgeFile } from '../src/rules/judge-file.js';
 import { PDFA_RULES } from '../src/rules/pdfa/index.js';
+import { PDFUA_RULES } from '../src/rules/pdfua/index.js';
 import type { RuleFailure, Specification } from '../src/rules/rule.js';
 
 const CORPUS = path.resolve(
   process.env.CORPUS_DIR ?? path.join(PROJECT_ROOT, '../shared/corpus/verapdf-dev'),
 );
-const SPEC: Record<string, Specification> = { 'PDF_A-1b': 'ISO 19005-1', 'PDF_A-2b': 'ISO 19005-2' };
+const SPEC: Record<string, Specification> = {
+  'PDF_A-1b': 'ISO 19005-1',
+  'PDF_A-2b': 'ISO 19005-2',
+  'PDF_UA-1': 'ISO 14289-1',
+};
 const [onlyPart, onlyFamily] = process.argv.slice(2);
 
 if (!existsSync(path.join(CORPUS, 'manifest.tsv'))) {
@@ -62,7 +68,7 @@ let failOk = 0;
 const family = (id: string) => id.split('.').slice(0, 2).join('.').replace(/-.*/, '');
 for (const row of rows) {
   const specification = SPEC[row.part]!;
-  const rules = PDFA_RULES.filter((r) => r.specifications.includes(specification));
+  const rules = [...PDFA_RULES, ...PDFUA_RULES].filter((r) => r.specifications.includes(specification));
   const file = path.join(CORPUS, row.file);
   const fd = openSync(file, 'r');
   let failures: RuleFailure[];

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { publishedRules, type ProfileFile } from '../../src/rules/inventory/index.js';
 import { PDFA_REASONS, PDFA_RULES } from '../../src/rules/pdfa/index.js';
+import { PDFUA_REASONS, PDFUA_RULES } from '../../src/rules/pdfua/index.js';
 import type { Specification } from '../../src/rules/rule.js';
 
 /**
@@ -11,13 +12,16 @@ const PROFILES: [ProfileFile, Specification][] = [
   ['PDFA-1B', 'ISO 19005-1'],
   ['PDFA-2B', 'ISO 19005-2'],
   ['PDFA-3B', 'ISO 19005-3'],
+  ['PDFUA-1', 'ISO 14289-1'],
 ];
+const RULES = [...PDFA_RULES, ...PDFUA_RULES];
+const REASONS = [...PDFA_REASONS, ...PDFUA_REASONS];
 const key = (specification: string, clause: string, test: number) => `${specification} ${clause}-${test}`;
 
 describe('the rule inventory', () => {
-  const ours = new Set(PDFA_RULES.flatMap((r) => r.specifications.map((s) => key(s, r.clause, r.test))));
+  const ours = new Set(RULES.flatMap((r) => r.specifications.map((s) => key(s, r.clause, r.test))));
   const reasoned = new Set(
-    PDFA_REASONS.flatMap((r) => r.specifications.map((s) => key(s, r.clause, r.test))),
+    REASONS.flatMap((r) => r.specifications.map((s) => key(s, r.clause, r.test))),
   );
   for (const [profile, specification] of PROFILES) {
     const listed = publishedRules(profile).map((r) => key(specification, r.clause, r.test));
@@ -39,7 +43,7 @@ describe('the rule inventory', () => {
     expect([...ours].filter((id) => reasoned.has(id))).toEqual([]);
   });
   it('declares each rule once', () => {
-    const keys = PDFA_RULES.flatMap((r) => r.specifications.map((s) => key(s, r.clause, r.test)));
+    const keys = RULES.flatMap((r) => r.specifications.map((s) => key(s, r.clause, r.test)));
     expect(keys.length).toBe(new Set(keys).size);
   });
 });

@@ -6,6 +6,10 @@ import type { GraphicsKinds } from './graphics.js';
 import type { FontKinds } from './fonts.js';
 import type { InteractiveKinds } from './interactive.js';
 import type { MetadataKinds } from './metadata.js';
+import type { StructureKinds } from './structure.js';
+import type { TableKinds } from './structure/tables.js';
+import type { TaggedContentKinds } from './tagged-content.js';
+import type { LanguageKinds } from './language.js';
 
 /**
  * The model the rules judge: every kind of object a published rule speaks of, by name. A node knows where it
@@ -22,7 +26,11 @@ export type Kinds = FileStructureKinds &
   GraphicsKinds &
   FontKinds &
   InteractiveKinds &
-  MetadataKinds;
+  MetadataKinds &
+  StructureKinds &
+  TableKinds &
+  TaggedContentKinds &
+  LanguageKinds;
 export type KindName = keyof Kinds;
 
 /** What a builder reads a file's document kinds from: the objects, and the file's first KiB. */

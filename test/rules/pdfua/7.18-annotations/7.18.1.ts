@@ -1,0 +1,3 @@
+import type { FixturePairs } from '../../fixtures.js';
+
+export const fixtures: FixturePairs = {};
