@@ -3,7 +3,7 @@
  * CORPUS_DIR) goes through the public API as a user's file would (upload, a `pdf-archive` run for PDF/A
  * files and a `pdf-accessibility` run for PDF/UA files, `report.json`), and the verdicts are compared with
  * the corpus's: specificity (conforming files that pass) and coverage (failing files that fail) per part and
- * per clause family and per clause a check names, and each check's catches on the failing files of the clause it names, with its false
+ * per clause family and per clause a check names (and for PDF/UA per Matterhorn checkpoint), and each check's catches on the failing files of the clause it names, with its false
  * alarms on conforming files. The corpus is veraPDF's (CC-BY-4.0), read where it is; nothing here ships it.
  *
  *   npm run judge:corpus                      every part
@@ -21,13 +21,16 @@ import { createLogger } from '../src/logger.js';
 import { PROJECT_ROOT } from '../src/paths.js';
 import { startServer } from '../src/start/http-server.js';
 import { publishedRules, type ProfileFile } from '../src/rules/inventory/index.js';
+import { matterhornConditions, matterhornOf } from '../src/rules/inventory/matterhorn.js';
 import { PDFA_REASONS, PDFA_RULES } from '../src/rules/pdfa/index.js';
+import { PDFUA_REASONS, PDFUA_RULES } from '../src/rules/pdfua/index.js';
 import type { Specification } from '../src/rules/rule.js';
 
 const INVENTORY: [ProfileFile, Specification][] = [
   ['PDFA-1B', 'ISO 19005-1'],
   ['PDFA-2B', 'ISO 19005-2'],
   ['PDFA-3B', 'ISO 19005-3'],
+  ['PDFUA-1', 'ISO 14289-1'],
 ];
 
 const CORPUS = path.resolve(
@@ -63,6 +66,8 @@ interface Outcome extends Row {
   checks: { id: string; clause: string | null }[];
   /** The published rules that failed, `clause-test`. */
   failedRules: string[];
+  /** `pdf-accessibility`: the Matterhorn conditions that failed. */
+  failedConditions: string[];
   error?: string;
 }
 
@@ -137,10 +142,15 @@ async function judgeFile(row: Row): Promise<Outcome> {
         failed: [],
         checks: [],
         failedRules: [],
+        failedConditions: [],
         error: run.error ?? run.status,
       };
     const report = JSON.parse((await client.downloadRunFile(run.id, 'report.json')).toString('utf8')) as {
-      profile?: { verdict: 'pass' | 'fail'; checks: Check[] };
+      profile?: {
+        verdict: 'pass' | 'fail';
+        checks: Check[];
+        matterhorn?: { conditions: { condition: string; status: string }[] }[];
+      };
     };
     const profile = report.profile!;
     return {
@@ -155,6 +165,10 @@ async function judgeFile(row: Row): Promise<Outcome> {
         .flatMap((c) =>
           (c.rules ?? []).filter((r) => r.status === 'fail').map((r) => `${r.clause}-${r.test}`),
         ),
+      failedConditions: (profile.matterhorn ?? [])
+        .flatMap((cp) => cp.conditions)
+        .filter((c) => c.status === 'fail')
+        .map((c) => c.condition),
     };
   } catch (error) {
     return {
@@ -163,6 +177,7 @@ async function judgeFile(row: Row): Promise<Outcome> {
       failed: [],
       checks: [],
       failedRules: [],
+      failedConditions: [],
       error: (error as Error).message,
     };
   }
@@ -300,6 +315,7 @@ for (const part of [...new Set(outcomes.map((o) => o.part))].sort()) {
         unnumbered.length,
       )} fail`,
     );
+  if (part.startsWith('PDF_UA')) matterhornTable(failing, conforming);
   const alarmed = conforming.filter((o) => o.verdict === 'fail');
   if (alarmed.length > 0)
     console.log(
@@ -316,10 +332,44 @@ for (const [profile, specification] of INVENTORY) {
       list.some(
         (x) => x.specifications.includes(specification) && x.clause === r.clause && x.test === r.test,
       );
-  const implemented = listed.filter(has(PDFA_RULES)).length;
-  const reasoned = listed.filter(has(PDFA_REASONS)).length;
+  const implemented = listed.filter(has([...PDFA_RULES, ...PDFUA_RULES])).length;
+  const reasoned = listed.filter(has([...PDFA_REASONS, ...PDFUA_REASONS])).length;
   console.log(
     `| ${profile} | ${listed.length} | ${implemented} | ${reasoned} | ${listed.length - implemented - reasoned} |`,
   );
+}
+/**
+ * PDF/UA by Matterhorn checkpoint: the failing files whose rule stands for a condition of the checkpoint, how
+ * many fail at all and how many by a condition of that checkpoint, and the conforming files a condition of it
+ * fails.
+ */
+function matterhornTable(failing: Outcome[], conforming: Outcome[]) {
+  const checkpointOf = (condition: string) => condition.slice(0, 2);
+  const titles = new Map(matterhornConditions().map((c) => [c.checkpoint, c.checkpointTitle]));
+  console.log(
+    '\n| Matterhorn checkpoint | its failing files that fail | ... by a condition of the checkpoint | false alarms |\n|---|---|---|---|',
+  );
+  for (const [checkpoint, title] of titles) {
+    const tested = failing.filter((o) => matterhornOf(o.rule).some((c) => checkpointOf(c) === checkpoint));
+    const alarms = count(conforming, (o) => o.failedConditions.some((c) => checkpointOf(c) === checkpoint));
+    if (tested.length === 0 && alarms === 0) continue;
+    console.log(
+      `| ${checkpoint} ${title} | ${
+        tested.length > 0
+          ? pct(
+              count(tested, (o) => o.verdict === 'fail'),
+              tested.length,
+            )
+          : '-'
+      } | ${
+        tested.length > 0
+          ? pct(
+              count(tested, (o) => o.failedConditions.some((c) => checkpointOf(c) === checkpoint)),
+              tested.length,
+            )
+          : '-'
+      } | ${alarms} |`,
+    );
+  }
 }
 if (jsonOut) writeFileSync(jsonOut, `${JSON.stringify(outcomes, null, 2)}\n`);

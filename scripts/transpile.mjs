@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-// Builds dist/ from the sources as tsc would emit them (same layout, source maps), by stripping types with
-// esbuild: under a second where tsc takes ten, and `npm start` and every test run build first. The types are
-// checked by `npm run typecheck` (CI's `npm run check`); verbatimModuleSyntax in tsconfig.json keeps every
-// file transpilable on its own.
-import { readdirSync } from 'node:fs';
+// Builds dist/ from the sources as tsc would emit them (same layout, source maps, and the data files beside
+// them), by stripping types with esbuild: under a second where tsc takes ten, and `npm start` and every test
+// run build first. The types are checked by `npm run typecheck` (CI's `npm run check`); verbatimModuleSyntax
+// in tsconfig.json keeps every file transpilable on its own.
+import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
 
@@ -31,3 +31,12 @@ await build({
   tsconfig: path.join(root, 'tsconfig.build.json'),
   logLevel: 'warning',
 });
+
+// data files the code reads beside itself (the published rule sets, the Matterhorn Protocol's conditions)
+for (const file of readdirSync(path.join(root, 'src'), { recursive: true, withFileTypes: true }))
+  if (file.isFile() && file.name.endsWith('.tsv')) {
+    const from = path.join(file.parentPath, file.name);
+    const to = path.join(root, 'dist', path.relative(root, from));
+    mkdirSync(path.dirname(to), { recursive: true });
+    copyFileSync(from, to);
+  }

@@ -1,6 +1,8 @@
+import type { RuleSetName } from '../rules/object-judges.js';
 import type { RunOptions } from '../store/types.js';
 import { accessibilityChecks } from './accessibility.js';
 import { archiveChecks } from './archive.js';
+import { matterhornCheckpoints, withConditions } from './matterhorn.js';
 import type { Check, Facts, JudgedPart, Profile, ProfileName, ProfileSettings } from './checks.js';
 import { printChecks } from './print.js';
 
@@ -61,7 +63,10 @@ const CLAUSES: Record<ProfileName, Readonly<Record<string, string>>> = {
  * The part of ISO 19005 a file is held to, as veraPDF decides it: the run's `pdfa_part`, else the part the
  * XMP metadata claims, else PDF/A-2.
  */
-export function judgedPart(facts: Facts, options: RunOptions): JudgedPart {
+export function judgedPart(
+  facts: { document: Pick<Facts['document'], 'pdfa'> },
+  options: RunOptions,
+): JudgedPart {
   const held = (part: number, basis: JudgedPart['basis']): JudgedPart | undefined =>
     part === 1 || part === 2 || part === 3 ? { part, basis, standard: `ISO 19005-${part}` } : undefined;
   return (
@@ -94,19 +99,21 @@ export function judge(
       ? printChecks(facts, options, settings)
       : judged
         ? archiveChecks(facts, judged)
-        : accessibilityChecks(facts);
+        : withConditions(accessibilityChecks(facts));
   const clauses = CLAUSES[name];
   const checks: Check[] = drafts.map((draft) => ({
     ...draft,
     clause: draft.clause ?? clauses[draft.id] ?? null,
   }));
   const failed = checks.some((c) => c.status === 'fail' && c.severity === 'error');
+  const byRules = name === 'pdf-accessibility' && facts.document.rule_failures !== undefined;
   return {
     name,
     title: titleOf(name, judged),
     ...(judged ? { judged_as: judged } : {}),
     verdict: failed ? 'fail' : 'pass',
     checks,
+    ...(byRules ? { matterhorn: matterhornCheckpoints(checks) } : {}),
   };
 }
 
@@ -114,7 +121,9 @@ export const isProfile = (target: string): target is ProfileName =>
   (PROFILE_NAMES as readonly string[]).includes(target);
 
 /**
- * Whether a run of `target` has its file judged by the published rules: only the profiles whose checks are
- * made of them pay for the reading (`pdf-archive`; the reports of the others carry no `rule_failures`).
+ * The published rules a run of `target` has its file judged by: only the profiles whose checks are made of
+ * them pay for the reading, and each for its own standard's (the reports of the others carry no
+ * `rule_failures`).
  */
-export const judgedByRules = (target: string): boolean => target === 'pdf-archive';
+export const judgedByRules = (target: string): RuleSetName | undefined =>
+  target === 'pdf-archive' ? 'ISO 19005' : target === 'pdf-accessibility' ? 'ISO 14289-1' : undefined;

@@ -51,6 +51,7 @@ figcaption{margin-top:.4rem;font-size:.85rem}
 .status{font-weight:600}.status.fail{color:var(--error)}.status.pass{color:#1e7b34}.status.not_applicable{color:#718096}
 .clause{white-space:nowrap}.rules ul{margin:.3em 0;padding-left:1.2em}.rules li{font-size:.9em}.rules summary{cursor:pointer;color:#4a5568;font-size:.9em}.basis{color:#4a5568;font-size:.9em;min-width:12rem;max-width:20rem}
 .status.fail.warning{color:var(--warning)}.status.fail.info{color:var(--info)}
+.status.review{color:var(--warning)}.status.not_checked{color:#718096}.conditions{margin:0 0 .3em;padding-left:1.2em}.review li{margin:.2em 0}
 `;
 
 function badge(severity: Finding['severity']): string {
@@ -196,7 +197,48 @@ function profileSection(profile: NonNullable<PreflightReport['profile']>): strin
     );
     return `<h3>${badge(severity)} checks</h3><table><tr><th>Status</th><th>Check</th><th>${printing ? 'Basis' : ruled ? 'Rules' : 'Clause'}</th><th>Result</th><th>Pages</th></tr>${rows.join('')}</table>`;
   });
-  return `${banner}<h2>Checks</h2>${groups.join('')}`;
+  return `${banner}<h2>Checks</h2>${groups.join('')}${profile.matterhorn ? matterhornSection(profile.matterhorn) : ''}`;
+}
+
+type Checkpoint = NonNullable<NonNullable<PreflightReport['profile']>['matterhorn']>[number];
+
+const MATTERHORN_LABEL = {
+  fail: 'Fail',
+  pass: 'Pass',
+  review: 'To review',
+  not_checked: 'Not checked',
+} as const;
+
+/**
+ * The checks as the Matterhorn Protocol groups them: a row per checkpoint with its failed conditions (and the
+ * checks that found them); then, apart, the conditions only a person can judge, which no machine passes.
+ */
+function matterhornSection(checkpoints: readonly Checkpoint[]): string {
+  const rows = checkpoints.map((cp) => {
+    const failed = cp.conditions.filter((c) => c.status === 'fail');
+    const counts = (['pass', 'review', 'not_checked'] as const)
+      .map((status) => [status, cp.conditions.filter((c) => c.status === status).length] as const)
+      .filter(([, n]) => n > 0)
+      .map(([status, n]) => `${n} ${MATTERHORN_LABEL[status].toLowerCase()}`);
+    const found = failed
+      .map(
+        (c) =>
+          `<li><code>${escapeHtml(c.condition)}</code> ${escapeHtml(c.description)} (${c.checks.map((id) => `<code>${escapeHtml(id)}</code>`).join(', ')})</li>`,
+      )
+      .join('');
+    return `<tr><td class="status ${cp.status === 'fail' ? 'fail error' : cp.status}">${MATTERHORN_LABEL[cp.status]}</td><td><code>${escapeHtml(cp.checkpoint)}</code> ${escapeHtml(cp.title)}</td><td>${found ? `<ul class="conditions">${found}</ul>` : ''}${escapeHtml(counts.join(', '))}</td></tr>`;
+  });
+  const review = checkpoints
+    .map((cp) => ({ cp, conditions: cp.conditions.filter((c) => c.status === 'review') }))
+    .filter(({ conditions }) => conditions.length > 0);
+  const reviewCount = review.reduce((n, { conditions }) => n + conditions.length, 0);
+  const reviewList = review
+    .map(
+      ({ cp, conditions }) =>
+        `<li><b>${escapeHtml(cp.checkpoint)} ${escapeHtml(cp.title)}</b><ul>${conditions.map((c) => `<li><code>${escapeHtml(c.condition)}</code> ${escapeHtml(c.description)}</li>`).join('')}</ul></li>`,
+    )
+    .join('');
+  return `<h2>Matterhorn Protocol</h2><p>The checks by the checkpoints of the Matterhorn Protocol 1.1 (PDF Association), as PAC and other checkers name PDF/UA faults.</p><table class="matterhorn"><tr><th>Status</th><th>Checkpoint</th><th>Failure conditions</th></tr>${rows.join('')}</table><h3>To review by a person (${reviewCount} conditions)</h3><p>Only a person can judge these (reading order, whether a description says what a figure shows, ...): no check passes them.</p><ul class="review">${reviewList}</ul>`;
 }
 
 function pagesTable(report: PreflightReport, limit: number): string {

@@ -31,8 +31,9 @@ type RuleFailure = Schemas['RuleFailure'];
  * reader (the parser thread hands in the rules layer): the reader knows no rule, it gives the objects.
  */
 export interface ObjectJudges {
-  document(cos: CosFile): RuleFailure[];
-  page(cos: CosFile, page: PdfDict, pageNumber: number): RuleFailure[];
+  /** `ruleSet`: the name of the set of rules to judge by, as the judges name their sets. */
+  document(cos: CosFile, ruleSet: string): RuleFailure[];
+  page(cos: CosFile, page: PdfDict, pageNumber: number, ruleSet: string): RuleFailure[];
 }
 /** The document's own facts; its `spot_colors` are the pages', gathered by the report. */
 export type DocumentFacts = Omit<PreflightReport['document'], 'spot_colors'>;
@@ -213,8 +214,8 @@ export class DocumentReader {
     return value.trim() === '' ? null : value;
   }
 
-  /** `judged`: the objects are judged by the reader's judges too (`rule_failures`). */
-  documentFacts(judged = true): DocumentFacts {
+  /** `judged`: the objects are judged by the reader's judges too (`rule_failures`), by that rule set. */
+  documentFacts(judged?: string): DocumentFacts {
     return this.pdfium.call(() => {
       const probe = this.probe();
       const formType = this.lib.FPDF_GetFormType(this.handle);
@@ -245,7 +246,7 @@ export class DocumentReader {
         language: language.trim() === '' ? null : language,
         embedded_files: Math.max(0, this.lib.FPDFDoc_GetAttachmentCount(this.handle)),
         ...catalog,
-        ...(this.judges && judged ? { rule_failures: this.judges.document(this.objects()) } : {}),
+        ...(this.judges && judged ? { rule_failures: this.judges.document(this.objects(), judged) } : {}),
       };
     });
   }
@@ -479,7 +480,7 @@ export class DocumentReader {
     return this.form;
   }
 
-  pageFacts(index: number, judged = true): PageFacts {
+  pageFacts(index: number, judged?: string): PageFacts {
     const objectNumber = this.pdfium.call(() =>
       this.lib.EPDFDoc_GetPageObjectNumberByIndex(this.handle, index),
     );
@@ -574,17 +575,17 @@ export class DocumentReader {
         untagged_content: structure?.content.untagged_content ?? 0,
         tagged_in_artifacts: structure?.content.tagged_in_artifacts ?? 0,
         ...(this.judges && judged && objectNumber > 0
-          ? { rule_failures: this.pageRuleFailures(objectNumber, index) }
+          ? { rule_failures: this.pageRuleFailures(objectNumber, index, judged) }
           : {}),
       };
     });
   }
 
-  private pageRuleFailures(objectNumber: number, index: number): RuleFailure[] {
+  private pageRuleFailures(objectNumber: number, index: number, ruleSet: string): RuleFailure[] {
     // a rule's own fault is not the file's: it fails the task, where a fallback would read as a pass
     const cos = this.objects();
     const page = cos.object(objectNumber);
-    return isDict(page) ? this.judges!.page(cos, page, index + 1) : [];
+    return isDict(page) ? this.judges!.page(cos, page, index + 1, ruleSet) : [];
   }
 
   pageText(index: number): string {

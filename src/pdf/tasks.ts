@@ -3,11 +3,14 @@ import type { DocumentFacts, PageFacts, ProbeFacts } from './facts.js';
 /** Work one parser thread does; each is bounded in time and memory by the pool. */
 export type PdfTask =
   | { kind: 'probe'; path: string }
-  /** `judged`: the objects are also judged by the published rules the thread holds (a profile reads them). */
-  | { kind: 'document'; path: string; judged?: boolean }
-  | { kind: 'page'; path: string; page: number; judged?: boolean }
+  /**
+   * `judged`: the objects are also judged by the thread's judges, by the rule set of that name (a profile
+   * reads them; the name means nothing here).
+   */
+  | { kind: 'document'; path: string; judged?: string }
+  | { kind: 'page'; path: string; page: number; judged?: string }
   /** `count` pages from `page` on, each read as a `page` task reads it; a page that fails fails alone. */
-  | { kind: 'pages'; path: string; page: number; count: number; judged?: boolean }
+  | { kind: 'pages'; path: string; page: number; count: number; judged?: string }
   | { kind: 'text'; path: string; page: number }
   | { kind: 'thumbnail'; path: string; page: number; width: number };
 

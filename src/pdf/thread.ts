@@ -135,7 +135,7 @@ function thumbnail(path: string, page: number, width: number): Uint8Array {
  * cap) is reported failed and ends the task there: the pages after it are left to a fresh thread, and the
  * pool replaces this one (`recycle`), so the page at fault is never parsed twice.
  */
-function pages(path: string, first: number, count: number, judged: boolean): PageOutcome[] {
+function pages(path: string, first: number, count: number, judged: string | undefined): PageOutcome[] {
   const reader = documentAt(path);
   const outcomes: PageOutcome[] = [];
   for (let page = first; page < first + count; page++) {
@@ -158,12 +158,12 @@ function run(task: PdfTask): PdfTaskResult[PdfTask['kind']] {
     case 'probe':
       return probe(task.path);
     case 'document':
-      return documentAt(task.path).documentFacts(task.judged ?? false);
+      return documentAt(task.path).documentFacts(task.judged);
     case 'page':
       giveWay.beforeStep();
-      return documentAt(task.path).pageFacts(task.page - 1, task.judged ?? false);
+      return documentAt(task.path).pageFacts(task.page - 1, task.judged);
     case 'pages':
-      return pages(task.path, task.page, task.count, task.judged ?? false);
+      return pages(task.path, task.page, task.count, task.judged);
     case 'text':
       giveWay.beforeStep();
       return documentAt(task.path).pageText(task.page - 1);

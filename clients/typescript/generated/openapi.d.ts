@@ -1657,8 +1657,56 @@ export interface components {
                  *     2026-12-02.
                  */
                 rules?: components["schemas"]["RuleOutcome"][];
+                /**
+                 * @description `pdf-accessibility` (since 2026-12-02): the Matterhorn Protocol 1.1 failure conditions the
+                 *     check's rules stand for (see `profile.matterhorn`), as PAC, Acrobat and the PDF Association name
+                 *     PDF/UA faults. Absent for a check none of whose rules the Protocol names, and for other profiles.
+                 */
+                matterhorn?: string[];
             }[];
+            /**
+             * @description `pdf-accessibility` only (since 2026-12-02; absent in reports read without the published rules): the
+             *     checks as the Matterhorn Protocol 1.1 (PDF Association) groups PDF/UA-1 faults, every one of its 31
+             *     checkpoints with every failure condition, in the Protocol's order. A condition `fail`s when a
+             *     published rule that stands for it fails, `pass`es when all of them pass, is `review` ("to review by
+             *     a person") when only a person can judge it (reading order, whether an alternate text says what the
+             *     figure shows) and no rule found it broken, and is `not_checked` when no machine-checkable rule stands
+             *     for it here (the conditions of checkpoint 02 on semantics, JavaScript, and the two with no test). A
+             *     person-judged condition is never `pass`. A checkpoint's status is its worst condition's: `fail`,
+             *     then `review`, then `pass`, else `not_checked`.
+             */
+            matterhorn?: components["schemas"]["MatterhornCheckpoint"][];
         };
+        /** @description One checkpoint of the Matterhorn Protocol and its failure conditions, as this file fared. */
+        MatterhornCheckpoint: {
+            /** @example 06 */
+            checkpoint: string;
+            /** @example Metadata */
+            title: string;
+            status: components["schemas"]["MatterhornStatus"];
+            conditions: components["schemas"]["MatterhornCondition"][];
+        };
+        /**
+         * @description One failure condition of the Matterhorn Protocol: what it says, whether a machine or a person judges it
+         *     (`how`: `none` for the two the Protocol gives no test), how the file fared, and the published rules
+         *     (ISO 14289-1 ids as veraPDF numbers them) and report checks that judge it.
+         */
+        MatterhornCondition: {
+            /** @example 06-002 */
+            condition: string;
+            description: string;
+            /** @enum {string} */
+            how: "machine" | "human" | "none";
+            status: components["schemas"]["MatterhornStatus"];
+            rules: string[];
+            checks: string[];
+        };
+        /**
+         * @description `fail`: a rule standing for it fails; `pass`: every rule standing for it passes; `review`: to review by a
+         *     person (never a pass); `not_checked`: no published rule judges it here.
+         * @enum {string}
+         */
+        MatterhornStatus: "fail" | "pass" | "review" | "not_checked";
         /** @description One published rule of a check, and what it found. */
         RuleOutcome: {
             /** @example 6.1.13 */

@@ -257,6 +257,12 @@ function printProfile(profile: Profile): boolean {
           ...c,
           pages: pageRanges(c.pages) || 'document',
           // a check made of published rules names the rules that failed, as veraPDF numbers them
+          // the Matterhorn conditions this check's failing rules break
+          matterhorn: (profile.matterhorn ?? [])
+            .flatMap((cp) => cp.conditions)
+            .filter((m) => m.status === 'fail' && m.checks.includes(c.id))
+            .map((m) => m.condition)
+            .join(', '),
           clause: c.rules?.some((r) => r.status === 'fail')
             ? `${c.specification ?? clauseStandard(profile, c.id)} ${c.rules
                 .filter((r) => r.status === 'fail')
@@ -272,12 +278,37 @@ function printProfile(profile: Profile): boolean {
           ...(failed.some((c) => c.clause)
             ? [[`clause`, failed.some((c) => c.rules) ? 'RULES' : 'CLAUSE'] as [string, string]]
             : []),
+          ...(failed.some((c) => c.matterhorn) ? [['matterhorn', 'MATTERHORN'] as [string, string]] : []),
           ['pages', 'PAGES'],
           ['message', 'MESSAGE'],
         ],
       ),
     );
+  if (profile.matterhorn) out(matterhornLines(profile.matterhorn));
   return profile.verdict === 'fail';
+}
+
+/**
+ * The Matterhorn Protocol's view of the same checks: the checkpoints that failed with their conditions, and
+ * how many conditions only a person can judge (report.html lists them).
+ */
+function matterhornLines(checkpoints: NonNullable<Profile['matterhorn']>): string {
+  const failed = checkpoints.filter((cp) => cp.status === 'fail');
+  const review = checkpoints.flatMap((cp) => cp.conditions.filter((c) => c.status === 'review'));
+  const lines = [
+    failed.length === 0
+      ? '\nMatterhorn Protocol: no checkpoint failed'
+      : `\nMatterhorn Protocol: ${plural(failed.length, 'checkpoint', 'checkpoints')} failed`,
+    ...failed.map(
+      (cp) =>
+        `  ${cp.checkpoint} ${cp.title}: ${cp.conditions
+          .filter((c) => c.status === 'fail')
+          .map((c) => c.condition)
+          .join(', ')}`,
+    ),
+    `  ${plural(review.length, 'condition', 'conditions')} to review by a person (see report.html)`,
+  ];
+  return lines.join('\n');
 }
 
 const SEVERITY_RANK: Record<string, number> = { error: 0, warning: 1, info: 2 };
