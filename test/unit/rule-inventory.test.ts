@@ -20,9 +20,7 @@ const key = (specification: string, clause: string, test: number) => `${specific
 
 describe('the rule inventory', () => {
   const ours = new Set(RULES.flatMap((r) => r.specifications.map((s) => key(s, r.clause, r.test))));
-  const reasoned = new Set(
-    REASONS.flatMap((r) => r.specifications.map((s) => key(s, r.clause, r.test))),
-  );
+  const reasoned = new Set(REASONS.flatMap((r) => r.specifications.map((s) => key(s, r.clause, r.test))));
   for (const [profile, specification] of PROFILES) {
     const listed = publishedRules(profile).map((r) => key(specification, r.clause, r.test));
     it(`${profile}: every published rule has a rule or a reason`, () => {

@@ -4,6 +4,16 @@ import { scanObjects } from './file-structure/objects.js';
 import { contentSyntax } from './file-structure/content.js';
 import { readSections, type XrefSection } from './file-structure/xref.js';
 import { fileIdentifier, tailAfterEof } from './file-structure/trailer.js';
+import { type CatalogKinds, emitCatalogKinds, emitPageFileSpecifications } from './file-structure/catalog.js';
+import { SyntaxFailure } from '../cos/syntax.js';
+
+export type {
+  BooleanEntry,
+  CatalogNode,
+  EmbeddedFileSpecificationNode,
+  EncryptionNode,
+  XfaFormNode,
+} from './file-structure/catalog.js';
 
 /** The file as a whole: its header, its end, and what its trailers and cross-reference sections say. */
 export interface FileNode extends ModelNode {
@@ -156,7 +166,7 @@ export interface TextNameNode extends ModelNode {
 }
 
 /** The kinds of the file's syntax: the file, its trailers and sections, objects, streams and tokens. */
-export interface FileStructureKinds {
+export interface FileStructureKinds extends CatalogKinds {
   file: FileNode;
   trailer: TrailerNode;
   xref_section: XrefSectionNode;
@@ -250,12 +260,25 @@ function emitSections(cos: DocumentSource['cos'], sections: XrefSection[], out: 
   }
 }
 
+/** Runs `read`; one that an unreadable object stops leaves the other readings of the family to run. */
+function apart(read: () => void): void {
+  try {
+    read();
+  } catch (error) {
+    if (!(error instanceof SyntaxFailure) && !(error instanceof RangeError)) throw error;
+  }
+}
+
 export const fileStructureBuilders: Builders = {
   document: (source, out) => {
+    apart(() => emitCatalogKinds(source.cos, out));
     const sections = readSections(source.cos);
     if (out.wants('file')) out.emit('file', fileNode(source, sections));
     emitSections(source.cos, sections, out);
     scanObjects(source.cos, out);
   },
-  page: (source, out) => contentSyntax(source, out),
+  page: (source, out) => {
+    apart(() => emitPageFileSpecifications(source, out));
+    contentSyntax(source, out);
+  },
 };

@@ -4,7 +4,7 @@ import { isStandard14 } from '../font-program.js';
 import { glyphNameMapsToUnicode } from '../glyph-names.js';
 import type { Builders, Emitter, ModelNode, PageSource } from './kinds.js';
 import { appearanceOperations, pageOperations, type Operation } from './operations.js';
-import { cmapProgram } from './fonts/cmap.js';
+import { cmapProgram, predefinedSystem } from './fonts/cmap.js';
 import { glyphFacts, shownCids, type GlyphFacts } from './fonts/glyphs.js';
 import { embeddedProgram, readProgram, type EmbeddedProgram, type ReadProgram } from './fonts/programs.js';
 
@@ -535,24 +535,6 @@ function cmapNode(
   };
 }
 
-/** The character collection a predefined CMap's name says (ISO 32000-1 9.7.5.2, Table 118). */
-function predefinedSystem(name: string): {
-  registry: string | undefined;
-  ordering: string | undefined;
-  supplement: undefined;
-} {
-  const ordering = /^Uni(GB)|^GB/.test(name)
-    ? 'GB1'
-    : /^(UniCNS|CNS|B5pc|HKscs|ETen)/.test(name)
-      ? 'CNS1'
-      : /^(UniKS|KSC)/.test(name)
-        ? 'Korea1'
-        : /RKSJ|^UniJIS|^(EUC|Ext|Add)-|^[HV]$/.test(name)
-          ? 'Japan1'
-          : undefined;
-  return { registry: ordering ? 'Adobe' : undefined, ordering, supplement: undefined };
-}
-
 function fontProgramNode(
   cos: CosFile,
   found: FoundFont,
@@ -627,14 +609,22 @@ function pageBuilder(source: PageSource, out: Emitter): void {
       // a font is judged once per way the file uses it: not shown, or shown in these modes
       const modes = sortedModes(text.modes.get(key));
       const shown = text.strings.get(key)?.shown;
-      const cids = shown ? shownCids(cos, found.dict, [...shown.values()].flat()) : [];
+      // one mode's strings are given as they are, so that the glyphs below reuse their decoding
+      const cids = shown
+        ? shownCids(
+            cos,
+            found.dict,
+            shown.size === 1 ? shown.values().next().value! : [...shown.values()].flat(),
+          )
+        : [];
       // a composite font is judged again where it shows CIDs no page before showed
-      const newCids = cids.filter((cid) => !seen.has(`cid ${key} ${cid}`));
-      const use = `font ${key} ${modes.join(',')}`;
-      if (seen.has(use) && newCids.length === 0) continue;
-      if (seen.size < MAX_SEEN) {
-        seen.add(use);
-        for (const cid of newCids) seen.add(`cid ${key} ${cid}`);
+      const seenCids = seen.cidsOf(key);
+      const newCids = cids.filter((cid) => !seenCids.has(cid));
+      const use = `${key} ${modes.join(',')}`;
+      if (seen.uses.has(use) && newCids.length === 0) continue;
+      if (!seen.full) {
+        seen.add(seen.uses, use);
+        for (const cid of newCids) seen.add(seenCids, cid);
       }
       emitFont(cos, out, found, modes, cids);
     }
@@ -645,23 +635,68 @@ function pageBuilder(source: PageSource, out: Emitter): void {
     for (const [key, { dict, where, shown }] of text.strings)
       for (const [mode, strings] of shown) {
         // a glyph is judged the first time a page of the file shows it (in this reading of the file)
-        const prefix = `${key} ${mode === 3 ? 3 : 0} `;
-        const isNew = (code: number) => !seen.has(prefix + code);
+        const codes = seen.codesOf(`${key} ${mode === 3 ? 3 : 0}`);
+        const isNew = (code: number) => !codes.has(code);
         for (const fact of glyphFacts(cos, dict, strings, isNew)) {
           if (emitted++ >= MAX_GLYPHS_PER_PAGE) return;
-          if (seen.size < MAX_SEEN) seen.add(prefix + fact.code);
-          out.emit('glyph', { ...fact, where: `${where}, code ${fact.code}`, renderingMode: mode });
+          if (!seen.full) seen.add(codes, fact.code);
+          // assigned, not spread: the facts read when first asked (a glyph's Unicode) stay unread until then
+          out.emit(
+            'glyph',
+            Object.assign(fact, { where: `${where}, code ${fact.code}`, renderingMode: mode }),
+          );
         }
       }
   }
 }
 
 const MAX_SEEN = 1_000_000;
-const seenByFile = new WeakMap<CosFile, Set<string>>();
-function seenIn(cos: CosFile): Set<string> {
+
+/**
+ * What this reading of a file has judged so far, at most MAX_SEEN entries: each font's uses (its key and the
+ * modes it is shown in), the CIDs each composite font has shown, and the codes each font has shown (by font
+ * and by rendering mode 3 or not). Numbers in sets of their own font, not strings in one set: a page's codes
+ * are looked up by the thousand.
+ */
+class SeenInFile {
+  readonly uses = new Set<string>();
+  private readonly cids = new Map<FontKey, Set<number>>();
+  private readonly codes = new Map<string, Set<number>>();
+  private total = 0;
+
+  get full(): boolean {
+    return this.total >= MAX_SEEN;
+  }
+
+  cidsOf(key: FontKey): Set<number> {
+    return setIn(this.cids, key);
+  }
+
+  codesOf(fontAndMode: string): Set<number> {
+    return setIn(this.codes, fontAndMode);
+  }
+
+  add<T>(set: Set<T>, value: T): void {
+    if (set.has(value)) return;
+    set.add(value);
+    this.total++;
+  }
+}
+
+function setIn<K, V>(map: Map<K, Set<V>>, key: K): Set<V> {
+  let set = map.get(key);
+  if (!set) {
+    set = new Set();
+    map.set(key, set);
+  }
+  return set;
+}
+
+const seenByFile = new WeakMap<CosFile, SeenInFile>();
+function seenIn(cos: CosFile): SeenInFile {
   let seen = seenByFile.get(cos);
   if (!seen) {
-    seen = new Set();
+    seen = new SeenInFile();
     seenByFile.set(cos, seen);
   }
   return seen;

@@ -63,6 +63,19 @@ export interface FormNode extends Drawable {
   hasOpi: boolean;
   /** `Ref`: a reference XObject. */
   hasRef: boolean;
+  /** `StructParents`, when an integer: its marked content belongs to the structure as a whole. */
+  structParents: number | undefined;
+  /**
+   * How many `Do` operators of this page's content draw it (the forms, glyphs, patterns, soft masks and
+   * annotation appearances it reaches included; a form read once per page counts its own `Do`s once).
+   */
+  timesDrawn: number;
+  /**
+   * The pages known to draw it: this one (when it does) and those of the same file read before it. Pages
+   * are read in turn; a page read apart from the others knows only itself. Counted for forms with
+   * `StructParents` only (0 for the others).
+   */
+  pagesDrawnOn: number;
 }
 
 /** An ExtGState dictionary. */
@@ -202,7 +215,14 @@ class PageGraphics {
   private readonly drawn = new Set<object>();
   private readonly emitted = new Set<object>();
   private readonly queued = new Set<object>();
-  private readonly queue: { stream: { stream: PdfStream }; resources: PdfValue | undefined }[] = [];
+  private readonly queue: {
+    stream: { stream: PdfStream };
+    resources: PdfValue | undefined;
+    /** Its `Do`s are counted: false for a form the page's operations already read in place. */
+    countsDraws: boolean;
+  }[] = [];
+  /** `Do` operators per form drawn, by the form's dictionary. */
+  private readonly draws = new Map<PdfDict, number>();
   private nodes = 0;
   usesTransparency = false;
 
@@ -236,10 +256,10 @@ class PageGraphics {
       for (const appearance of this.appearanceStreams(dict)) this.enqueue(appearance, undefined);
     }
     for (let i = 0; i < this.queue.length && i < MAX_EXTRA_STREAMS; i++) {
-      const { stream, resources } = this.queue[i]!;
+      const { stream, resources, countsDraws } = this.queue[i]!;
       const own = stream.stream.dict.get('Resources');
       const page: PdfDict = new Map([['Contents', stream as PdfValue]]);
-      this.readOperations({ ...this.source, page, resources: own ?? resources });
+      this.readOperations({ ...this.source, page, resources: own ?? resources }, countsDraws);
     }
   }
 
@@ -260,14 +280,19 @@ class PageGraphics {
     return out;
   }
 
-  private enqueue(stream: PdfValue | undefined, resources: PdfValue | undefined): void {
+  private enqueue(stream: PdfValue | undefined, resources: PdfValue | undefined, countsDraws = true): void {
     if (!isStream(stream) || this.queued.has(stream.stream.dict)) return;
     this.queued.add(stream.stream.dict);
     this.drawn.add(stream.stream.dict);
-    this.queue.push({ stream, resources });
+    this.queue.push({ stream, resources, countsDraws });
   }
 
-  private readOperations(source: PageSource): void {
+  /** How many `Do`s of the page draw the form of dictionary `dict`. */
+  timesDrawn(dict: PdfDict): number {
+    return this.draws.get(dict) ?? 0;
+  }
+
+  private readOperations(source: PageSource, countsDraws = true): void {
     const cos = this.cos;
     let state: PaintState = { fillAlpha: false, strokeAlpha: false, blend: false, mask: false, textMode: 0 };
     const saved: PaintState[] = [];
@@ -312,11 +337,12 @@ class PageGraphics {
             if (fills(state) || isStream(cos.get(dict, 'SMask')) || smaskInData > 0)
               this.usesTransparency = true;
           } else if (subtype === 'Form') {
+            if (countsDraws) this.draws.set(dict, (this.draws.get(dict) ?? 0) + 1);
             const group = cos.dict(dict, 'Group');
             if (nameOf(cos.get(group, 'S')) === 'Transparency') this.usesTransparency = true;
             // a form without its own resources uses its drawer's; pageOperations reads it in place
             if (refNum(this.rawXObject(op.resources, op.operands[0])) === undefined)
-              this.enqueue(xobject, op.resources);
+              this.enqueue(xobject, op.resources, false);
           }
           break;
         }
@@ -520,7 +546,10 @@ class PageGraphics {
     if (subtype === 'Image' || role !== undefined)
       this.image(value, num, where, drawn, role ?? 'image', depth);
     else if (subtype === 'Form') {
-      if (this.out.wants('form'))
+      if (this.out.wants('form')) {
+        const structParents = cos.get(dict, 'StructParents');
+        const keyed = typeof structParents === 'number' && Number.isInteger(structParents);
+        const timesDrawn = this.timesDrawn(dict);
         this.out.emit('form', {
           where,
           objectNumber: num,
@@ -529,7 +558,13 @@ class PageGraphics {
           subtype2: nameOf(cos.get(dict, 'Subtype2')),
           hasOpi: this.has(dict, 'OPI'),
           hasRef: this.has(dict, 'Ref'),
+          structParents: keyed ? structParents : undefined,
+          timesDrawn,
+          pagesDrawnOn: keyed
+            ? pagesDrawing(cos, dict, timesDrawn > 0 ? this.source.pageNumber : undefined)
+            : 0,
         });
+      }
       const group = cos.dict(dict, 'Group');
       if (group) this.group(group, 'form', num, drawn);
       this.resources(dict.get('Resources'), depth + 1);
@@ -685,6 +720,22 @@ class PageGraphics {
 }
 
 const booleanOf = (value: PdfValue | undefined) => (typeof value === 'boolean' ? value : undefined);
+
+/** The pages of each file known to draw a form with StructParents, by the form's dictionary. */
+const drawingPages = new WeakMap<CosFile, WeakMap<PdfDict, Set<number>>>();
+
+/**
+ * How many pages read so far draw `form`, with `pageNumber` (when this page draws it). A page read again
+ * counts once: the count is of pages, not of readings.
+ */
+function pagesDrawing(cos: CosFile, form: PdfDict, pageNumber: number | undefined): number {
+  let forms = drawingPages.get(cos);
+  if (!forms) drawingPages.set(cos, (forms = new WeakMap()));
+  let pages = forms.get(form);
+  if (!pages) forms.set(form, (pages = new Set()));
+  if (pageNumber !== undefined) pages.add(pageNumber);
+  return pages.size;
+}
 
 /** The catalog names a GTS_PDFA1 output intent with a destination profile. */
 function pdfaOutputIntent(cos: CosFile): boolean {

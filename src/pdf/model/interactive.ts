@@ -11,6 +11,16 @@ import {
   textString,
 } from '../cos/syntax.js';
 import { fileObjects, nameTreeValues, treeNodes } from './interactive/trees.js';
+import {
+  boxOf,
+  disjoint,
+  type EnclosingElement,
+  enclosingElements,
+  hasText,
+  visibleBox,
+} from './interactive/annotation-structure.js';
+import { formElements } from './interactive/form-elements.js';
+import { renditionMediaClips } from './interactive/media-clips.js';
 import { pkcs7Summary, type Pkcs7Summary } from './interactive/pkcs7.js';
 import type { Builders, Emitter, ModelNode } from './kinds.js';
 import { pageEntries } from './pages.js';
@@ -37,6 +47,10 @@ export interface PageNode extends ModelNode {
   additionalActions: boolean;
   /** The page has a /PresSteps (a presentation's navigation node). */
   presSteps: boolean;
+  /** How many annotation dictionaries its /Annots holds. */
+  annotationCount: number;
+  /** /Tabs, the annotations' tab order, as a name; null when absent (or not a name). */
+  tabs: string | null;
 }
 
 /** An annotation dictionary of a page's /Annots. */
@@ -72,6 +86,22 @@ export interface AnnotationNode extends ModelNode {
    * `RGB`, `CMYK`, `GRAY`); null when there is no such output intent or its profile is unreadable.
    */
   outputProfileColorSpace: string | null;
+  /** /Contents is a text string that is not empty. */
+  hasContents: boolean;
+  /** /StructParent, when an integer; null otherwise. */
+  structParent: number | null;
+  /**
+   * The /Rect shares no area with the page's visible region (its crop box within its media box); false when
+   * either is unreadable.
+   */
+  outsideCropBox: boolean;
+  /** A widget's /TU, on the widget or the nearest field above it, is a text string that is not empty. */
+  fieldHasTU: boolean;
+  /**
+   * The structure elements that hold it: the parent tree's entry for /StructParent, and the element whose
+   * object reference names it (read on demand: the structure tree is read only when a rule asks).
+   */
+  readonly enclosingElements: readonly EnclosingElement[];
 }
 
 /** An action dictionary, reachable from the catalog, a page, an annotation, a field, an outline or a script. */
@@ -159,6 +189,29 @@ export interface OcConfigNode extends ModelNode {
   groupsMissingFromOrder: number | null;
 }
 
+/** A structure element of standard type Form (ISO 32000-1 14.8.4.5): what holds a widget. */
+export interface FormElementNode extends ModelNode {
+  /** Its PrintField /Role attribute (or a /Role of any owner), as a name; null when it has none. */
+  roleAttribute: string | null;
+  /** Its children: elements, marked content and object references, together. */
+  children: number;
+  /** Its only child is an object reference (OBJR) to a Widget annotation. */
+  onlyChildIsWidget: boolean;
+}
+
+/** A media clip data dictionary (/S /MCD, ISO 32000-1 13.2.4.2), of a rendition a Rendition action plays. */
+export interface MediaClipNode extends ModelNode {
+  /** /CT, the content type, is written. */
+  hasContentType: boolean;
+  /** /Alt is written. */
+  hasAlt: boolean;
+  /**
+   * /Alt is a multi-language text array (ISO 32000-1 14.9.2.2): pairs of strings, a language then a text,
+   * each text not empty.
+   */
+  altIsLanguageTextPairs: boolean;
+}
+
 /** The interactive kinds of the model. */
 export interface InteractiveKinds {
   document: DocumentNode;
@@ -173,6 +226,8 @@ export interface InteractiveKinds {
   file_specification: FileSpecificationNode;
   embedded_file: EmbeddedFileNode;
   oc_config: OcConfigNode;
+  form_element: FormElementNode;
+  media_clip: MediaClipNode;
 }
 
 const MAX_ANNOTATIONS = 10_000;
@@ -243,8 +298,25 @@ function inheritedField(cos: CosFile, dict: PdfDict, key: string): PdfValue | un
   return undefined;
 }
 
-function annotationNode(cos: CosFile, raw: PdfValue, dict: PdfDict, pageNumber: number): AnnotationNode {
+/** A widget's field has a description (/TU): on the widget (a field and its widget merged) or a field above. */
+function fieldDescribed(cos: CosFile, widget: PdfDict): boolean {
+  let node: PdfDict | undefined = widget;
+  for (let depth = 0; node && depth < 32; depth++, node = cos.dict(node, 'Parent'))
+    if (hasText(cos, cos.get(node, 'TU'))) return true;
+  return false;
+}
+
+function annotationNode(
+  cos: CosFile,
+  raw: PdfValue,
+  dict: PdfDict,
+  pageNumber: number,
+  visible: number[] | undefined,
+): AnnotationNode {
   const subtype = nameOf(cos.get(dict, 'Subtype')) ?? null;
+  const box = boxOf(cos, dict.get('Rect'));
+  const structParent = cos.get(dict, 'StructParent');
+  let holders: readonly EnclosingElement[] | undefined;
   const appearance = cos.dict(dict, 'AP');
   const normal = cos.get(appearance, 'N');
   const rect = cos.array(dict, 'Rect').map((v) => cos.resolve(v));
@@ -270,14 +342,42 @@ function annotationNode(cos: CosFile, raw: PdfValue, dict: PdfDict, pageNumber: 
     action: present(cos, dict, 'A'),
     additionalActions: present(cos, dict, 'AA'),
     outputProfileColorSpace: outputProfileColorSpace(cos),
+    hasContents: hasText(cos, cos.get(dict, 'Contents')),
+    structParent: typeof structParent === 'number' && Number.isInteger(structParent) ? structParent : null,
+    outsideCropBox: box !== undefined && visible !== undefined && disjoint(box, visible),
+    fieldHasTU: subtype === 'Widget' && fieldDescribed(cos, dict),
+    get enclosingElements() {
+      holders ??= enclosingElements(cos, raw, dict);
+      return holders;
+    },
   };
 }
 
 function emitAnnotations(cos: CosFile, page: PdfDict, pageNumber: number, out: Emitter): void {
   const annots = cos.array(page, 'Annots');
+  const visible = annots.length > 0 ? visibleBox(cos, page) : undefined;
   for (const raw of annots.slice(0, MAX_ANNOTATIONS)) {
     const dict = cos.resolve(raw);
-    if (isDict(dict)) out.emit('annotation', annotationNode(cos, raw, dict, pageNumber));
+    if (isDict(dict)) out.emit('annotation', annotationNode(cos, raw, dict, pageNumber, visible));
+  }
+}
+
+/** The media clip data of the rendition a Rendition action plays. */
+function emitMediaClips(cos: CosFile, action: PdfDict, actionWhere: string, out: Emitter): void {
+  for (const { raw, dict } of renditionMediaClips(cos, action.get('R'))) {
+    const alt = cos.get(dict, 'Alt');
+    out.emit('media_clip', {
+      where: `the media clip${objectName(raw)} of the ${actionWhere}`,
+      hasContentType: present(cos, dict, 'CT'),
+      hasAlt: alt !== undefined && alt !== null,
+      altIsLanguageTextPairs:
+        Array.isArray(alt) &&
+        alt.length % 2 === 0 &&
+        alt.every((entry, i) => {
+          const value = cos.resolve(entry);
+          return value instanceof Uint8Array && (i % 2 === 0 || hasText(cos, value));
+        }),
+    });
   }
 }
 
@@ -304,11 +404,14 @@ function emitActions(cos: CosFile, catalog: PdfDict, fields: PdfDict[], out: Emi
       seenDirect.add(action);
       count++;
       const type = nameOf(cos.get(action, 'S')) ?? null;
-      out.emit('action', {
-        where: `${type ?? 'an'} action of ${holder}${objectName(next)}`,
-        type,
-        named: type === 'Named' ? (nameOf(cos.get(action, 'N')) ?? null) : null,
-      });
+      const where = `${type ?? 'an'} action of ${holder}${objectName(next)}`;
+      if (out.wants('action'))
+        out.emit('action', {
+          where,
+          type,
+          named: type === 'Named' ? (nameOf(cos.get(action, 'N')) ?? null) : null,
+        });
+      if (type === 'Rendition' && out.wants('media_clip')) emitMediaClips(cos, action, where, out);
       const following = action.get('Next');
       if (following !== undefined) stack.push(following);
     }
@@ -563,7 +666,14 @@ function emitOptionalContent(cos: CosFile, catalog: PdfDict, out: Emitter): void
   });
 }
 
-const FIELD_KINDS = ['form_field', 'action', 'signature', 'signature_reference', 'perms'] as const;
+const FIELD_KINDS = [
+  'form_field',
+  'action',
+  'media_clip',
+  'signature',
+  'signature_reference',
+  'perms',
+] as const;
 
 export const interactiveBuilders: Builders = {
   document: ({ cos }, out) => {
@@ -577,7 +687,8 @@ export const interactiveBuilders: Builders = {
     if (out.wants('acroform') || out.wants('form_field')) emitForm(cos, catalog, fields, out);
     if (out.wants('signature') || out.wants('signature_reference') || out.wants('perms'))
       emitSignatures(cos, catalog, fields, out);
-    if (out.wants('action')) emitActions(cos, catalog, fields, out);
+    if (out.wants('action') || out.wants('media_clip')) emitActions(cos, catalog, fields, out);
+    if (out.wants('form_element')) for (const node of formElements(cos)) out.emit('form_element', node);
     if (out.wants('file_specification') || out.wants('embedded_file')) emitFiles(cos, catalog, out);
     if (out.wants('oc_config')) emitOptionalContent(cos, catalog, out);
   },
@@ -588,6 +699,11 @@ export const interactiveBuilders: Builders = {
         pageNumber,
         additionalActions: present(cos, page, 'AA'),
         presSteps: present(cos, page, 'PresSteps'),
+        annotationCount: cos
+          .array(page, 'Annots')
+          .slice(0, MAX_ANNOTATIONS)
+          .filter((a) => isDict(cos.resolve(a))).length,
+        tabs: nameOf(cos.get(page, 'Tabs')) ?? null,
       });
     if (out.wants('annotation')) emitAnnotations(cos, page, pageNumber, out);
   },

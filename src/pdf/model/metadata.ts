@@ -22,6 +22,13 @@ import {
 } from './metadata/extension-schema.js';
 import { packetHeader, type PacketHeader } from './metadata/packet-header.js';
 import {
+  catalogXmp,
+  type CatalogXmpNode,
+  noPdfuaIdentification,
+  pdfuaIdentification,
+  type PdfuaIdentificationNode,
+} from './metadata/pdfua.js';
+import {
   EDITIONS,
   editionContext,
   inEdition,
@@ -32,6 +39,7 @@ import {
 export type { ExtensionRole } from './metadata/extension-schema.js';
 export type { InfoAnalogue } from '../xmp/info-agreement.js';
 export type { PropertyInEdition, XmpEdition } from './metadata/properties.js';
+export type { CatalogXmpNode, PdfuaIdentificationNode } from './metadata/pdfua.js';
 
 /** A metadata stream: the catalog's (emitted even when the catalog has none) or another object's. */
 export interface MetadataStreamNode extends ModelNode {
@@ -137,6 +145,8 @@ export interface MetadataKinds {
   xmp_property: XmpPropertyNode;
   extension_object: ExtensionObjectNode;
   pdfa_identification: PdfaIdentificationNode;
+  pdfua_identification: PdfuaIdentificationNode;
+  catalog_xmp: CatalogXmpNode;
   info: InfoNode;
 }
 
@@ -403,6 +413,9 @@ function document(cos: CosFile, out: Emitter): void {
     if (out.wants('xmp_property')) emitProperties(main, main, true, where, out);
     if (out.wants('extension_object')) emitExtensionObjects(main, main, where, out);
     if (out.wants('pdfa_identification')) out.emit('pdfa_identification', identification(main.packet));
+    if (out.wants('pdfua_identification'))
+      out.emit('pdfua_identification', pdfuaIdentification(main.packet, where));
+    if (out.wants('catalog_xmp')) out.emit('catalog_xmp', catalogXmp(main.packet, where));
   }
   // with no metadata stream at all, the file identifies no part and level either
   if (!isStream(metadata) && out.wants('pdfa_identification'))
@@ -414,6 +427,8 @@ function document(cos: CosFile, out: Emitter): void {
       amd: null,
       corr: null,
     });
+  if (!isStream(metadata) && out.wants('pdfua_identification'))
+    out.emit('pdfua_identification', noPdfuaIdentification('the catalog (it has no XMP metadata)'));
   if (out.wants('info') && (!isStream(metadata) || readable)) {
     const info = infoEntries(cos);
     const packet: XmpPacket = main?.packet.wellFormed ? main.packet : { wellFormed: true, properties: [] };

@@ -102,3 +102,98 @@ export function cmapProgram(
   cmapCache.set(stream.stream, program);
   return program;
 }
+
+/** A ToUnicode CMap (ISO 32000-1 9.10.3): the UTF-16 code units each character code maps to. */
+export interface ToUnicodeMap {
+  /** The code's UTF-16 code units; undefined when the map does not map the code. */
+  unicodeOf(code: number): number[] | undefined;
+}
+
+/** The UTF-16 code units of a CMap's hexadecimal destination string (`<00410042>`). */
+function utf16Units(digits: string): number[] {
+  const units: number[] = [];
+  const even = digits.length % 2 === 0 ? digits : `${digits}0`;
+  // a destination of one byte (`<41>`) is read as the code unit it names
+  if (even.length === 2) return [Number.parseInt(even, 16)];
+  for (let i = 0; i + 4 <= even.length; i += 4) units.push(Number.parseInt(even.slice(i, i + 4), 16));
+  return units;
+}
+
+/** Reads the `bfchar` and `bfrange` mappings of a ToUnicode CMap program. */
+export function readToUnicode(text: string): ToUnicodeMap {
+  const singles = new Map<number, number[]>();
+  const ranges: { low: number; high: number; first: number[] | undefined; list: number[][] | undefined }[] =
+    [];
+  let mappings = 0;
+  for (const block of text.matchAll(/beginbfchar([\s\S]*?)endbfchar/g))
+    for (const [, code, destination] of block[1]!.matchAll(/<([0-9a-fA-F\s]*)>\s*<([0-9a-fA-F\s]*)>/g)) {
+      if (mappings++ >= MAX_MAPPINGS) break;
+      singles.set(hex(code!.replace(/\s/g, '')), utf16Units(destination!.replace(/\s/g, '')));
+    }
+  for (const block of text.matchAll(/beginbfrange([\s\S]*?)endbfrange/g))
+    for (const [, low, high, first, list] of block[1]!.matchAll(
+      /<([0-9a-fA-F\s]*)>\s*<([0-9a-fA-F\s]*)>\s*(?:<([0-9a-fA-F\s]*)>|\[([^\]]*)\])/g,
+    )) {
+      if (mappings++ >= MAX_MAPPINGS) break;
+      ranges.push({
+        low: hex(low!.replace(/\s/g, '')),
+        high: hex(high!.replace(/\s/g, '')),
+        first: first === undefined ? undefined : utf16Units(first.replace(/\s/g, '')),
+        list:
+          list === undefined
+            ? undefined
+            : [...list.matchAll(/<([0-9a-fA-F\s]*)>/g)].map(([, d]) => utf16Units(d!.replace(/\s/g, ''))),
+      });
+    }
+  return {
+    unicodeOf: (code) => {
+      const single = singles.get(code);
+      if (single !== undefined) return single;
+      for (const r of ranges) {
+        if (code < r.low || code > r.high) continue;
+        const offset = code - r.low;
+        if (r.list) return r.list[offset];
+        if (!r.first || r.first.length === 0) return r.first;
+        // the last code unit of the destination counts up through the range (ISO 32000-1 9.10.3)
+        const units = [...r.first];
+        units[units.length - 1] = units.at(-1)! + offset;
+        return units;
+      }
+      return undefined;
+    },
+  };
+}
+
+const toUnicodeCache = new WeakMap<object, ToUnicodeMap | undefined>();
+
+/** A font's ToUnicode CMap stream, read once; undefined when it cannot be decoded. */
+export function toUnicodeProgram(
+  cos: CosFile,
+  stream: { stream: { dict: PdfDict; dataStart: number } },
+): ToUnicodeMap | undefined {
+  if (toUnicodeCache.has(stream.stream)) return toUnicodeCache.get(stream.stream);
+  const bytes = cos.streamBytes(stream, MAX_CMAP_BYTES);
+  const map = bytes
+    ? readToUnicode(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1'))
+    : undefined;
+  toUnicodeCache.set(stream.stream, map);
+  return map;
+}
+
+/** The character collection a predefined CMap's name says (ISO 32000-1 9.7.5.2, Table 118). */
+export function predefinedSystem(name: string): {
+  registry: string | undefined;
+  ordering: string | undefined;
+  supplement: undefined;
+} {
+  const ordering = /^Uni(GB)|^GB/.test(name)
+    ? 'GB1'
+    : /^(UniCNS|CNS|B5pc|HKscs|ETen)/.test(name)
+      ? 'CNS1'
+      : /^(UniKS|KSC)/.test(name)
+        ? 'Korea1'
+        : /RKSJ|^UniJIS|^(EUC|Ext|Add)-|^[HV]$/.test(name)
+          ? 'Japan1'
+          : undefined;
+  return { registry: ordering ? 'Adobe' : undefined, ordering, supplement: undefined };
+}

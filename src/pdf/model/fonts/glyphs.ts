@@ -1,8 +1,10 @@
 import { ADOBE_GLYPH_LIST } from '../../../../generated/adobe-glyph-list.js';
 import type { CosFile } from '../../cos/file.js';
-import { isDict, isStream, nameOf, type PdfDict, type PdfValue } from '../../cos/syntax.js';
+import { isDict, isStream, nameOf, type PdfDict, type PdfValue, textString } from '../../cos/syntax.js';
+import { isStandard14 } from '../../font-program.js';
+import { glyphNameMapsToUnicode } from '../../glyph-names.js';
 import { macRomanCode, namedEncoding, STANDARD } from './encodings.js';
-import { cmapProgram } from './cmap.js';
+import { cmapProgram, predefinedSystem, toUnicodeProgram, type ToUnicodeMap } from './cmap.js';
 import { embeddedProgram, readProgram, type ReadProgram } from './programs.js';
 
 /** What the file says of one glyph a text showing operator draws. */
@@ -24,7 +26,18 @@ export interface GlyphFacts {
   widthInDictionary: number | undefined;
   /** The advance width the program gives the glyph, in 1/1000 em; undefined when it cannot be read. */
   widthInProgram: number | undefined;
+  /**
+   * How the code maps to Unicode (ISO 32000-1 9.10.2), read when first asked: `ToUnicode` by the font's
+   * ToUnicode CMap; `glyph name` by a glyph name the Adobe Glyph List knows (or one of the Symbol or
+   * ZapfDingbats fonts', or a standard font's built-in encoding); `collection` by the Unicode CMap of the
+   * Adobe-GB1, CNS1, Japan1 or Korea1 character collection; undefined when by none of them.
+   */
+  readonly unicodeBy: UnicodeSource | undefined;
+  /** The UTF-16 code units the font's ToUnicode CMap maps the code to; undefined when it maps none. */
+  readonly toUnicodeUnits: number[] | undefined;
 }
+
+export type UnicodeSource = 'ToUnicode' | 'glyph name' | 'collection';
 
 const MAX_CODES = 4096;
 
@@ -53,10 +66,29 @@ function readerOf(cos: CosFile, font: PdfDict): GlyphReader {
   let reader = readers.get(font);
   if (!reader) {
     const subtype = nameOf(cos.get(font, 'Subtype'));
-    reader = subtype === 'Type0' ? compositeGlyphs(cos, font) : simpleGlyphs(cos, font, subtype);
+    reader = subtype === 'Type0' ? remembered(compositeGlyphs(cos, font)) : simpleGlyphs(cos, font, subtype);
     readers.set(font, reader);
   }
   return reader;
+}
+
+/**
+ * A composite font's reader that decodes a list of strings once: the page builder asks for the CIDs a font
+ * shows, then for its glyphs, of the same strings.
+ */
+function remembered(reader: GlyphReader): GlyphReader {
+  const decoded = new WeakMap<Uint8Array[], { code: number; cid: number }[]>();
+  return {
+    facts: reader.facts,
+    decode: (strings) => {
+      let codes = decoded.get(strings);
+      if (!codes) {
+        codes = reader.decode(strings);
+        decoded.set(strings, codes);
+      }
+      return codes;
+    },
+  };
 }
 
 /** How one font's codes are read and what each says, made once per font dictionary and file. */
@@ -67,6 +99,47 @@ interface GlyphReader {
 
 const readers = new WeakMap<PdfDict, GlyphReader>();
 const NO_GLYPHS: GlyphReader = { decode: () => [], facts: () => ({}) as GlyphFacts };
+
+/**
+ * A font's ToUnicode CMap, read when a glyph's Unicode is first asked: a stream's mappings, or a predefined
+ * Identity CMap named in its place (read as mapping each code to itself, as readers do).
+ */
+function toUnicodeOf(cos: CosFile, font: PdfDict): () => ToUnicodeMap | undefined {
+  let map: { value: ToUnicodeMap | undefined } | undefined;
+  return () => {
+    if (!map) {
+      const written = cos.get(font, 'ToUnicode');
+      map = {
+        value: isStream(written)
+          ? toUnicodeProgram(cos, written)
+          : /^Identity-[HV]$/.test(nameOf(written) ?? '')
+            ? { unicodeOf: (code) => [code] }
+            : undefined,
+      };
+    }
+    return map.value;
+  };
+}
+
+/** The fonts whose glyph names are their own sets, known to readers beside the Adobe Glyph List. */
+const SYMBOL_SETS = /^(Symbol|ZapfDingbats|Dingbats)(,|-|$)/;
+/** The ZapfDingbats font's glyph names (`a1` to `a191`), which the Adobe Glyph List leaves to its own list. */
+const DINGBATS_NAME = /^a([1-9]\d?|1[0-8]\d|19[01])$/;
+/** The Symbol font's glyph names that the Adobe Glyph List does not hold. */
+const SYMBOL_NAMES = new Set(
+  `registersans copyrightsans trademarksans registerserif copyrightserif trademarkserif bracketlefttp
+bracketleftex bracketleftbt bracketrighttp bracketrightex bracketrightbt bracelefttp braceleftmid braceleftbt
+bracerighttp bracerightmid bracerightbt braceex parenlefttp parenleftex parenleftbt parenrighttp parenrightex
+parenrightbt integraltp integralex integralbt arrowvertex arrowhorizex radicalex apple theta1 Upsilon1 phi1
+omega1`.split(/\s+/),
+);
+
+/** A glyph name readers map to Unicode: by the Adobe Glyph List, or as a Symbol or ZapfDingbats glyph. */
+const nameMapsToUnicode = (name: string) =>
+  glyphNameMapsToUnicode(name) || SYMBOL_NAMES.has(name) || DINGBATS_NAME.test(name);
+const SUBSET_TAG = /^[A-Z]{6}\+/;
+/** The character collections whose Unicode CMaps readers hold (ISO 32000-1 9.10.2, step d). */
+const UNICODE_COLLECTIONS = new Set(['GB1', 'CNS1', 'Japan1', 'Korea1']);
 
 function distinctBytes(strings: Uint8Array[]): { code: number; cid: number }[] {
   const seen = new Set<number>();
@@ -88,6 +161,12 @@ function simpleGlyphs(cos: CosFile, font: PdfDict, subtype: string | undefined):
   const first = cos.get(font, 'FirstChar');
   const widths = cos.array(font, 'Widths');
   const charProcs = cos.dict(font, 'CharProcs');
+  const toUnicode = toUnicodeOf(cos, font);
+  const baseFont = (nameOf(cos.get(font, 'BaseFont')) ?? '').replace(SUBSET_TAG, '');
+  const ownNames = SYMBOL_SETS.test(baseFont);
+  // a standard font drawn without a program, and without a base encoding named, is read by its built-in
+  // encoding where /Differences do not name the code (ISO 32000-1 9.6.6.1)
+  const builtIn = !embedded && baseName === undefined && subtype === 'Type1' && isStandard14(baseFont);
   const facts = (code: number): GlyphFacts => {
     const name =
       differences.get(code) ??
@@ -95,6 +174,7 @@ function simpleGlyphs(cos: CosFile, font: PdfDict, subtype: string | undefined):
       (code === 0 && subtype === 'TrueType' ? '.notdef' : undefined);
     const at = typeof first === 'number' ? code - first : -1;
     const width = at >= 0 && at < widths.length ? cos.resolve(widths[at]) : undefined;
+    let programName: string | undefined;
     const facts: GlyphFacts = {
       fontSubtype: subtype,
       code,
@@ -103,6 +183,16 @@ function simpleGlyphs(cos: CosFile, font: PdfDict, subtype: string | undefined):
       present: undefined,
       widthInDictionary: typeof width === 'number' ? width : undefined,
       widthInProgram: undefined,
+      get toUnicodeUnits() {
+        return toUnicode()?.unicodeOf(code);
+      },
+      get unicodeBy() {
+        if (this.toUnicodeUnits !== undefined) return 'ToUnicode';
+        const named = name ?? programName;
+        if (named !== undefined && (ownNames || nameMapsToUnicode(named))) return 'glyph name';
+        // a code /Differences do not name is the built-in encoding's, whose names all map
+        return builtIn && !differences.has(code) ? 'glyph name' : undefined;
+      },
     };
     if (subtype === 'Type3') {
       const named = differences.get(code);
@@ -112,6 +202,8 @@ function simpleGlyphs(cos: CosFile, font: PdfDict, subtype: string | undefined):
     if (!program) return facts;
     const found = simpleLookup(code, name, subtype, symbolic, program, encoding !== undefined);
     if (found === undefined) return facts;
+    // a code the encoding names no glyph for is named by the program's glyph (a TrueType `post` name)
+    if (name === undefined && found.gid) programName = program.sfnt?.nameOfGid(found.gid);
     // every program holds .notdef; code 0 is taken as present, since it cannot be told from a missing glyph
     facts.present = code === 0 || found.present;
     if (found.present) facts.widthInProgram = found.width;
@@ -189,7 +281,7 @@ function simpleLookup(
   symbolic: boolean,
   program: ReadProgram,
   encoded: boolean,
-): { present: boolean; width: number | undefined } | undefined {
+): { present: boolean; width: number | undefined; gid?: number } | undefined {
   if (program.type1) {
     if (name === undefined) return undefined;
     const present = program.type1.names.includes(name);
@@ -235,6 +327,7 @@ function simpleLookup(
   return {
     present,
     width: advance === undefined || !sfnt.unitsPerEm ? undefined : (advance * 1000) / sfnt.unitsPerEm,
+    gid,
   };
 }
 
@@ -256,6 +349,8 @@ function compositeGlyphs(cos: CosFile, font: PdfDict): GlyphReader {
   const program = embedded ? readProgram(cos, embedded) : undefined;
   const widthOf = cidWidths(cos, cidFont);
   const gidOf = cidToGid(cos, cidFont, subtype, program);
+  const toUnicode = toUnicodeOf(cos, font);
+  const byCollection = unicodeCollection(cos, encoding, cmapName, cidFont);
   const decode = (strings: Uint8Array[]) => {
     const seen = new Map<number, number>();
     for (const s of strings)
@@ -275,9 +370,41 @@ function compositeGlyphs(cos: CosFile, font: PdfDict): GlyphReader {
       present: gid === undefined ? undefined : code === 0 || gid > 0,
       widthInDictionary: widthOf(cid),
       widthInProgram: gid ? programWidth(program!, gid) : undefined,
+      get toUnicodeUnits() {
+        return toUnicode()?.unicodeOf(code);
+      },
+      get unicodeBy() {
+        if (this.toUnicodeUnits !== undefined) return 'ToUnicode';
+        return byCollection ? 'collection' : undefined;
+      },
     };
   };
   return { decode, facts };
+}
+
+/**
+ * Whether a composite font's codes map to Unicode through its character collection: its CMap's (a predefined
+ * one's by name, an embedded one's by its CIDSystemInfo), or, with an Identity CMap, its CIDFont's.
+ */
+function unicodeCollection(
+  cos: CosFile,
+  encoding: PdfValue | undefined,
+  cmapName: string | undefined,
+  cidFont: PdfDict,
+): boolean {
+  const known = (system: { registry: string | undefined; ordering: string | undefined }) =>
+    system.registry === 'Adobe' && UNICODE_COLLECTIONS.has(system.ordering ?? '');
+  const systemOf = (dict: PdfDict | undefined) => {
+    const info = cos.dict(dict, 'CIDSystemInfo');
+    return {
+      registry: textString(cos.get(info, 'Registry')),
+      ordering: textString(cos.get(info, 'Ordering')),
+    };
+  };
+  if (cmapName !== undefined && !/^Identity-[HV]$/.test(cmapName) && known(predefinedSystem(cmapName)))
+    return true;
+  if (isStream(encoding) && known(systemOf(encoding.stream.dict))) return true;
+  return known(systemOf(cidFont));
 }
 
 function identityDecode(bytes: Uint8Array): { code: number; cid: number }[] {

@@ -16,6 +16,8 @@ export interface SfntProgram {
   advance(gid: number): number | undefined;
   /** The glyph id the `post` table names `name` (format 1 or 2); undefined when it names none. */
   gidOfName(name: string): number | undefined;
+  /** The name the `post` table gives a glyph id (format 1 or 2); undefined when it gives none. */
+  nameOfGid(gid: number): string | undefined;
 }
 
 const MAX_SUBTABLES = 64;
@@ -67,12 +69,17 @@ export function readSfnt(program: Uint8Array): SfntProgram | undefined {
       }
     });
   const post = tables.get('post');
-  let names: Map<string, number> | undefined;
+  let names: PostNames | undefined;
+  const postTable = () => {
+    names ??= (post === undefined ? undefined : safe(() => postNames(program, data, post))) ?? {
+      gids: new Map(),
+      names: [],
+    };
+    return names;
+  };
   return {
-    gidOfName: (name) => {
-      names ??= post === undefined ? new Map() : (safe(() => postNames(program, data, post)) ?? new Map());
-      return names.get(name);
-    },
+    gidOfName: (name) => postTable().gids.get(name),
+    nameOfGid: (gid) => postTable().names[gid],
     glyphCount,
     unitsPerEm,
     cmapEncodings: [...subtables.keys()],
@@ -87,15 +94,22 @@ export function readSfnt(program: Uint8Array): SfntProgram | undefined {
   };
 }
 
+/** A `post` table's glyph names: the first glyph id of each name, and each glyph id's name. */
+interface PostNames {
+  gids: Map<string, number>;
+  names: (string | undefined)[];
+}
+
 /** The glyph names of a `post` table of format 1 (the standard order) or 2 (indices, then Pascal strings). */
-function postNames(program: Uint8Array, data: DataView, at: number): Map<string, number> {
+function postNames(program: Uint8Array, data: DataView, at: number): PostNames {
   const names = new Map<string, number>();
+  const byGid: (string | undefined)[] = [];
   const version = data.getUint32(at);
   if (version === 0x00010000) {
     MAC_GLYPHS.forEach((name, gid) => names.set(name, gid));
-    return names;
+    return { gids: names, names: [...MAC_GLYPHS] };
   }
-  if (version !== 0x00020000) return names;
+  if (version !== 0x00020000) return { gids: names, names: byGid };
   const count = data.getUint16(at + 32);
   const own: string[] = [];
   let pos = at + 34 + count * 2;
@@ -107,9 +121,10 @@ function postNames(program: Uint8Array, data: DataView, at: number): Map<string,
   for (let gid = 0; gid < count; gid++) {
     const index = data.getUint16(at + 34 + gid * 2);
     const name = index < 258 ? MAC_GLYPHS[index] : own[index - 258];
+    byGid.push(name);
     if (name !== undefined && !names.has(name)) names.set(name, gid);
   }
-  return names;
+  return { gids: names, names: byGid };
 }
 
 /** The 258 standard Macintosh glyph names of the `post` table, in order. */

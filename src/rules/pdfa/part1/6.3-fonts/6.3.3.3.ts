@@ -32,7 +32,7 @@ export const rules: Rule[] = [
 ];
 
 /** What is wrong with an embedded CMap's /WMode: not the one its program defines. */
-function wmodeFault(cmap: {
+export function wmodeFault(cmap: {
   drawnModes: number[];
   embedded: boolean;
   wmodeDeclared: number;

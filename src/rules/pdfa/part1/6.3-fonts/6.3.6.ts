@@ -16,7 +16,7 @@ export const glyphWidthRule = (at: Numbering): Rule =>
 export const rules: Rule[] = [glyphWidthRule(clauseTests(['ISO 19005-1'], '6.3.6')(1))];
 
 /** What is wrong with a glyph's widths: "consistent" is within one unit of 1/1000 em. */
-function widthFault(glyph: {
+export function widthFault(glyph: {
   renderingMode: number;
   widthInDictionary: number | undefined;
   widthInProgram: number | undefined;

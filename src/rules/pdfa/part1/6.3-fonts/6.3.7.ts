@@ -62,7 +62,7 @@ export const rules: Rule[] = [
 ];
 
 /** What is wrong with a symbolic TrueType font's encoding: it has one. */
-function symbolicEncodingFault(font: {
+export function symbolicEncodingFault(font: {
   drawnModes: number[];
   subtype: string | undefined;
   symbolic: boolean;
