@@ -158,6 +158,7 @@ export function groupFindings(hits: Hit[]): Finding[] {
 
 type RuleFailure = NonNullable<DocumentFacts['rule_failures']>[number];
 type ClauseFinding = NonNullable<PreflightReport['document']['object_findings']>[number];
+type UaFinding = NonNullable<PreflightReport['document']['ua_findings']>[number];
 
 /** ISO 19005's metadata clauses: 6.7 of part 1, 6.6 of parts 2 and 3. */
 const isMetadataClause = (f: RuleFailure) =>
@@ -183,11 +184,34 @@ function clauseFindings(
     }));
 }
 
-function earlierFindings(failures: DocumentFacts['rule_failures']) {
+/**
+ * `ua_findings` as earlier reports had it, kept for its readers: the failures of ISO 14289-1's rules, the
+ * document's and the pages', at most five per clause, in a sentence each.
+ */
+function uaFindings(failures: readonly RuleFailure[]): UaFinding[] {
+  const perClause = new Map<string, number>();
+  const found: UaFinding[] = [];
+  for (const f of failures) {
+    if (f.specification !== 'ISO 14289-1' || found.length >= 40) continue;
+    const n = perClause.get(f.clause) ?? 0;
+    if (n >= 5) continue;
+    perClause.set(f.clause, n + 1);
+    found.push({
+      clause: f.clause,
+      message: `${f.clause}-${f.test}: ${f.examples.join('; ')}`.slice(0, 400),
+    });
+  }
+  return found;
+}
+
+function earlierFindings(doc: DocumentFacts, pages: readonly PageOutcome[]) {
+  const failures = doc.rule_failures;
   if (!failures) return {};
+  const ua = [...failures, ...pages.flatMap((p) => (p.status === 'ok' ? (p.value.rule_failures ?? []) : []))];
   return {
     object_findings: clauseFindings(failures, (f) => !isMetadataClause(f), 60),
     metadata_findings: clauseFindings(failures, isMetadataClause, 40),
+    ...(ua.some((f) => f.specification === 'ISO 14289-1') ? { ua_findings: uaFindings(ua) } : {}),
   };
 }
 
@@ -200,7 +224,7 @@ export function buildReport(
   const observed = groupFindings([...documentFindings(doc, pages), ...pages.flatMap(pageFindings)]);
   const spots = new Set(pages.flatMap((p) => (p.status === 'ok' ? p.value.spot_colors : [])));
   const facts: Pick<PreflightReport, 'document' | 'pages'> = {
-    document: { ...doc, spot_colors: [...spots].sort(), ...earlierFindings(doc.rule_failures) },
+    document: { ...doc, spot_colors: [...spots].sort(), ...earlierFindings(doc, pages) },
     pages: pages.map((p) =>
       p.status === 'ok'
         ? {

@@ -16,7 +16,6 @@ import { type AnnotationFacts, formFieldFacts, pageAnnotations } from './annotat
 import { type ContentFacts, DEVICE, type DeviceColor, scanPageContent } from './content.js';
 import { glyphNameMapsToUnicode } from './glyph-names.js';
 import { structFacts } from './struct-tree.js';
-import { scanObjects } from './object-scan.js';
 import { fileHeader } from './file-header.js';
 import { xmpText as decodeXmp } from './xmp-encoding.js';
 import { firstText, propertyOf, readXmp, type XmpPacket } from './xmp/rdf.js';
@@ -57,7 +56,6 @@ export type CatalogFacts = Pick<
   | 'struct_table_headers_without_scope'
   | 'trailer_id'
   | 'file_header'
-  | 'ua_findings'
   | 'suspects'
   | 'actions'
   | 'additional_actions'
@@ -131,7 +129,6 @@ export const NO_CATALOG_FACTS: CatalogFacts = {
   struct_table_headers_without_scope: 0,
   trailer_id: false,
   file_header: null,
-  ua_findings: [],
   suspects: false,
   actions: [],
   additional_actions: [],
@@ -159,9 +156,7 @@ export function catalogFacts(cos: CosFile, fileHead: Uint8Array, infoPdfx: strin
     : { wellFormed: false, reason: 'none', properties: [] };
   // ISO 19005-2 6.1.3: the ID is in the newest trailer itself (a linearized file's first-page trailer)
   const id = cos.resolve((cos.newestTrailer ?? cos.trailer).get('ID'));
-  // the scan ends at bytes it cannot read, with what it found: it never throws for them
-  const scanned = scanObjects(cos);
-  const { uaFindings, ...struct } = structFacts(cos, catalog);
+  const struct = structFacts(cos, catalog);
   return {
     tagged: cos.get(markInfo, 'Marked') === true && isDict(cos.get(catalog, 'StructTreeRoot')),
     display_doc_title: cos.get(viewer, 'DisplayDocTitle') === true,
@@ -197,7 +192,6 @@ export function catalogFacts(cos: CosFile, fileHead: Uint8Array, infoPdfx: strin
         return bytes instanceof Uint8Array && bytes.length > 0;
       }),
     file_header: fileHeader(fileHead),
-    ua_findings: [...scanned.ua, ...uaFindings].map((f) => ({ ...f, message: f.message.slice(0, 400) })),
     suspects: cos.get(markInfo, 'Suspects') === true,
     ...struct,
     ...actionFacts(cos),

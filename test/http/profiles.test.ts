@@ -35,7 +35,14 @@ async function profileOf(runId: string) {
   const report = await h.request('GET', `/api/open/runs/${runId}/files/report.json`);
   expect(report.status).toBe(200);
   return JSON.parse(report.text) as {
-    profile: { name: string; title: string; verdict: string; checks: Check[]; judged_as?: unknown };
+    profile: {
+      name: string;
+      title: string;
+      verdict: string;
+      checks: Check[];
+      judged_as?: unknown;
+      matterhorn?: { checkpoint: string; status: string; conditions: { how: string; status: string }[] }[];
+    };
     findings: { code: string; page: number | null; pages: number[] }[];
     document: { rule_failures?: unknown[] };
     pages: { rule_failures?: unknown[] }[];
@@ -101,8 +108,21 @@ describe('profile targets', () => {
     expect(judgedChecks.every((c) => c.specification === 'ISO 19005-2')).toBe(true);
     const accessibility = await profileOf(b.id);
     expect(accessibility.profile).toMatchObject({ name: 'pdf-accessibility', verdict: 'pass' });
-    // only pdf-archive reads the rules, so only it pays for them
-    expect(accessibility.document).not.toHaveProperty('rule_failures');
+    // judged by ISO 14289-1's rules only: no PDF/A rule is read for it
+    const uaFailures = accessibility.document.rule_failures as { specification: string }[];
+    expect(uaFailures).toEqual([]);
+    const uaChecks = accessibility.profile!.checks.filter((c) => c.rules);
+    expect(uaChecks.length).toBeGreaterThan(30);
+    expect(uaChecks.every((c) => c.specification === 'ISO 14289-1')).toBe(true);
+    // the Matterhorn Protocol's view: every checkpoint, none failed, the person's conditions to review
+    const matterhorn = accessibility.profile!.matterhorn!;
+    expect(matterhorn.map((cp) => cp.checkpoint)).toEqual(
+      Array.from({ length: 31 }, (_, i) => String(i + 1).padStart(2, '0')),
+    );
+    expect(matterhorn.some((cp) => cp.status === 'fail')).toBe(false);
+    const conditions = matterhorn.flatMap((cp) => cp.conditions);
+    expect(conditions.filter((c) => c.how === 'human').every((c) => c.status === 'review')).toBe(true);
+    expect(conditions.some((c) => c.status === 'pass')).toBe(true);
   });
 
   it('pdf-preflight has no profile, and a font missing from every page is one finding listing the pages', async () => {

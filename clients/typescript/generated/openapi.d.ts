@@ -1564,38 +1564,56 @@ export interface components {
          *       no rule of the part belongs to is there, `not_applicable` (so a client that looks a check up by id
          *       finds it). The ids until 2026-12-02 judged the report's facts directly; their clauses were the same.
          *       "PDF/A requirements checked", never "valid PDF/A": veraPDF is a validator, and `title` says so.
-         *     - `pdf-accessibility`: with their ISO 14289-1 clauses; all errors:
-         *       - `xmp_pdfua_claim` (5: XMP metadata with `pdfuaid:part` 1 in the identification schema's namespace,
-         *         every property of that schema written with the prefix `pdfuaid`); `pages_readable`;
-         *       - `tagged`, `suspects` (`/MarkInfo /Suspects` not true), `untagged_content` (every painting
-         *         operation of a page's content tagged or an artifact, see `pages[].untagged_content`; not
-         *         applicable to an untagged file), `tagged_artifacts` (no tagged content inside an artifact, see
-         *         `pages[].tagged_in_artifacts`; since 2026-11-27), `structure_types` (every type standard or role-mapped to one),
-         *         `title_displayed` (a title, from XMP `dc:title` or the information dictionary, shown as the
-         *         window title): all 7.1;
-         *       - `language` (7.2: the catalog's `/Lang`, a well-formed BCP 47 tag; or, without one, a `/Lang` on
-         *         the structure elements, or their ancestors, that hold every piece of content; every `/Lang` set
-         *         must be a BCP 47 tag); `figures_alt_text` (7.3); `heading_nesting` (7.4.2: numbered headings
-         *         start at H1 and never skip a level going down); `table_headers` (7.5, from `document.ua_findings`
-         *         since 2026-11-27: in a regularly laid out table where a `TH` has no `Scope`, every `TD` has
-         *         `Headers` that all name `TH` IDs, or a `TH` whose `Scope` reaches it from above or the left;
-         *         until then: a `TH` has a `Scope` unless its table's cells use `Headers`);
-         *       - `annotations_tagged` (7.18.1: every annotation but a Popup, a PrinterMark or a hidden one has a
-         *         `/StructParent`); `annotation_descriptions` (7.18.1: those, widgets apart, have `/Contents` or an
-         *         `/Alt` on the structure element that holds them, unless their `/Rect` lies outside the crop box); `tab_order` (7.18.3: a page with
-         *         annotations has `/Tabs /S`); `form_field_descriptions` (7.18.4: every field has a `/TU`);
-         *       - `fonts_embedded` (7.21.4.1); `unicode_text` (7.21.7: every font maps to Unicode in one of the
-         *         ways `unicode_mapping` lists); `scanned_pages` (pages with images and no text need OCR; no
-         *         clause);
-         *       - from `document.ua_findings` (since 2026-11-27): `cid_system_info` (7.21.3.1), `cid_to_gid_map`
-         *         (7.21.3.2), `cmaps` (7.21.3.3), `font_subsets` (7.21.4.2), `optional_content` (7.10),
-         *         `xobjects` (7.20), `formulas_alt_text` (7.7), `truetype_encodings` (7.21.6),
-         *         `structure_nesting` (7.2), `unnumbered_headings` (7.4.4), `role_map` (7.1), `note_ids` (7.9),
-         *         `media_clips` (7.18.6.2), as that fact describes them.
+         *     - `pdf-accessibility` (since 2026-12-02): the published rules of ISO 14289-1 (PDF/UA-1), as veraPDF's
+         *       PDF/UA-1 validation profile numbers them (106 rules, every one judged here). As for `pdf-archive`,
+         *       every check but two is of severity error and made of rules (`rules`, `specification`
+         *       `ISO 14289-1`), fails when one of its rules fails and names the failing rules' ids in its message
+         *       ("7.18.1-2: Text annotation on page 1 (object 6): it has neither /Contents nor an /Alt ...: ...").
+         *       Each rule refuses a file only on what its clause and published description say, with every allowance
+         *       they name: a language is determined by the text's own language escape, the marked content around
+         *       it, the structure element that holds it or any ancestor, or the catalog's `/Lang`; an annotation is
+         *       described by `/Contents` or by an `/Alt` on the element that holds it (through `/StructParent` or an
+         *       object reference); a form field by its `/TU`, or its widgets' descriptions; hidden annotations and
+         *       those whose rectangle lies outside the crop box are exempt, as are Popups (their parent is what is
+         *       tagged and described); invisible text (rendering mode 3) is not rendered, so its font needs no
+         *       program. Every rule runs on every file: a file without the PDF/UA identifier fails `xmp_pdfua_claim`
+         *       and every other rule it breaks. Each check also names the Matterhorn Protocol 1.1 conditions its
+         *       rules stand for (`matterhorn`), and `profile.matterhorn` groups the file's outcome by checkpoint,
+         *       with the conditions only a person can judge as "to review by a person". The check ids of earlier
+         *       reports are kept, each now the group of its rules:
+         *       - `xmp_pdfua_claim` (5-1 to 5-5), `file_header` (6.1-1), `tagged` (6.2-1, 7.1-11),
+         *         `tagged_artifacts` (7.1-1, 7.1-2), `untagged_content` (7.1-3: every painting operator of a page,
+         *         and of the forms it draws, in marked content that a structure element holds or in an artifact),
+         *         `suspects` (7.1-4), `structure_types` (7.1-5), `role_map` (7.1-6, 7.1-7), `metadata_stream`
+         *         (7.1-8), `title_displayed` (7.1-9 dc:title, 7.1-10 DisplayDocTitle), `structure_parents` (7.1-12);
+         *       - `language` (7.2-2, 7.2-21 to 7.2-25, 7.2-29 to 7.2-34: outlines, alternate texts, annotations,
+         *         fields, marked content, metadata and page text in a determined language; every `/Lang` a language
+         *         tag as RFC 3066 forms it, an empty one meaning unknown), `structure_nesting` (lists, tables of
+         *         contents and tables nested as ISO 32000-1 14.8.4 says: 7.2-3 to 7.2-14, 7.2-16 to 7.2-20, 7.2-26
+         *         to 7.2-28, 7.2-36 to 7.2-40), `table_regularity` (7.2-15, 7.2-41 to 7.2-43: cells laid out by
+         *         their spans in a regular grid, none overlapping), `figures_alt_text` (7.3-1), `heading_nesting`
+         *         (7.4.2-1), `unnumbered_headings` (7.4.4-1 to -3), `table_headers` (7.5-1, 7.5-2),
+         *         `formulas_alt_text` (7.7-1), `note_ids` (7.9-1, 7.9-2);
+         *       - `optional_content` (7.10-1, 7.10-2), `embedded_file_specs` (7.11-1), `xfa_forms` (7.15-1: no
+         *         dynamic XFA), `permissions` (7.16-1: an encrypted file's `/P` allows extraction for
+         *         accessibility);
+         *       - `annotations_tagged` (7.18.1-1, 7.18.5-1), `annotation_descriptions` (7.18.1-2),
+         *         `form_field_descriptions` (7.18.1-3), `trapnet_annotations` (7.18.2-1), `tab_order` (7.18.3-1),
+         *         `form_widgets` (7.18.4-1, 7.18.4-2), `link_descriptions` (7.18.5-2), `media_clips` (7.18.6.2-1,
+         *         -2), `printer_marks` (7.18.8-1), `xobjects` (7.20-1, 7.20-2);
+         *       - `cid_system_info` (7.21.3.1-1), `cid_to_gid_map` (7.21.3.2-1), `cmaps` (7.21.3.3-1 to -3),
+         *         `fonts_embedded` (7.21.4.1-1, -2: fonts used for rendering), `font_subsets` (7.21.4.2-1, -2),
+         *         `font_widths` (7.21.5-1), `truetype_encodings` (7.21.6-1 to -4), `unicode_text` (7.21.7-1, -2:
+         *         every code text shows maps to Unicode, by ToUnicode, glyph names the Adobe Glyph List knows, a
+         *         standard font's built-in encoding or a registered collection, and to no U+0000, U+FEFF or
+         *         U+FFFE), `notdef_glyphs` (7.21.8-1).
          *
-         *       Not checked: the content of alternate texts and reading order, lists, notes, links' structure
-         *       elements, embedded files, fonts' widths and glyphs drawn, and every Matterhorn
-         *       Protocol condition that needs a person. Never "PDF/UA conformant".
+         *       The service's own, with no rule: `pages_readable` (error), and `scanned_pages` (a warning since
+         *       2026-12-02: pages that are images with no text need OCR; no clause names them, their content is
+         *       judged by the rules as any other). Until 2026-12-02 the checks judged the report's facts directly
+         *       (`struct_*`, `ua_findings`, `untagged_content`), with the same clauses. Not judged: what only a
+         *       person can judge (reading order, whether an alternate text says what a figure shows: the Matterhorn
+         *       conditions listed as `review`). Never "PDF/UA conformant".
          *     One story: with a profile, each failed check is also a finding (`code` `check_<id>`, its severity,
          *     pages and message), and the findings a check judges itself (`font_not_embedded` by `fonts_embedded`,
          *     `page_unreadable`, `encrypted`, `javascript`, `missing_title`, `image_only_page`,
@@ -2047,8 +2065,8 @@ export interface components {
                 struct_heading_skips: string[];
                 /**
                  * @description `TH` cells without a `/Scope` attribute, in tables whose cells name no `/Headers`: header cells
-                 *     whose reach cannot be told. A fact only: since 2026-11-27 `table_headers` judges each data cell
-                 *     (its 7.5 finding in `ua_findings`).
+                 *     whose reach cannot be told. A fact only: `table_headers` judges each data cell (rules 7.5-1 and
+                 *     7.5-2 of `pdf-accessibility`).
                  */
                 struct_table_headers_without_scope: number;
                 /**
@@ -2098,29 +2116,14 @@ export interface components {
                  */
                 object_findings?: components["schemas"]["ClauseFinding"][];
                 /**
-                 * @description What the file's font dictionaries break of ISO 14289-1 (PDF/UA-1), read object by object in the
-                 *     same scan as `object_findings`: a composite font's CIDFont and CMap with different Registry or
-                 *     Ordering, or a CIDFont Supplement later than the CMap's (7.21.3.1); an embedded TrueType CIDFont
-                 *     without a `/CIDToGIDMap` of Identity or a stream (7.21.3.2); a CMap other than Identity-H and
-                 *     Identity-V not embedded, or an embedded CMap whose `/WMode` is not its program's (7.21.3.3); a
-                 *     CIDSet that leaves out glyphs of the program, or a CharSet that does not list exactly the
-                 *     program's glyph names (7.21.4.2); a non-symbolic TrueType font not encoded by MacRomanEncoding
-                 *     or WinAnsiEncoding, or whose `/Differences` name a glyph the Adobe Glyph List does not map to
-                 *     Unicode (7.21.6); standard structure elements nested as ISO 32000-1 14.8.4 does not allow in
-                 *     tables, lists and tables of contents (a TR outside Table, THead, TBody or TFoot, a Table child
-                 *     other than those and Caption, an LI outside an L, a second THead or Caption, a Caption between
-                 *     a table's rows, rows both in and outside THead, TBody and TFoot, ...) or a table not laid out
-                 *     regularly (a row spanning more or fewer columns than the first, cells that overlap, a cell
-                 *     spanning rows past the last; since 2026-11-27) (7.2); an element that
-                 *     holds more than one H, or a document that uses both H and H1 to H6 (7.4.4); a role map entry for
-                 *     a standard structure type (7.1); a Note without an `/ID`, or two with the same (7.9); a media
-                 *     clip data dictionary without `/CT` or without an `/Alt` that holds some text (7.18.6.2); an
-                 *     optional content configuration without a `/Name` or with
-                 *     an `/AS` entry (7.10); a reference XObject or a PostScript XObject (7.20); Formula structure
-                 *     elements with neither `/Alt` nor `/ActualText` (7.7); data cells of a regularly laid out table
-                 *     with a `TH` without `/Scope` that neither name header IDs in `/Headers` nor are reached by a
-                 *     scoped `TH` above or left of them (7.5, since 2026-11-27). At most five per clause.
-                 *     Absent in reports made before 2026-11-27.
+                 * @deprecated
+                 * @description Deprecated since 2026-12-02: read `rule_failures` (and the `pdf-accessibility` profile's checks).
+                 *     The failures of ISO 14289-1's published rules, the document's and the pages', in the form of
+                 *     earlier reports: one item per failing rule, at most five per clause, `message` "clause-test:
+                 *     where: what". Present only in reports judged by the PDF/UA-1 rules (`pdf-accessibility` runs) where
+                 *     a rule failed. Until 2026-12-02 the reader wrote it for every run from its own reading of fonts,
+                 *     the structure tree, XObjects, media clips and optional content; those readings are the rules'
+                 *     now.
                  */
                 ua_findings?: components["schemas"]["UaFinding"][];
                 /** @description `/MarkInfo /Suspects true`: the tags may not be trusted. */

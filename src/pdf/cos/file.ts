@@ -1,6 +1,7 @@
 import { readSync } from 'node:fs';
 import { constants, inflateSync } from 'node:zlib';
 import { ascii85Decode, asciiHexDecode } from './ascii-filters.js';
+import { type Decryptor, standardDecryptor } from './decrypt.js';
 import {
   isDict,
   isStream,
@@ -19,7 +20,8 @@ import {
  * streams, and streams coded with Flate, ASCIIHex and ASCII85. PDFium reads the pages; this answers what
  * PDFium's API does not expose (the catalog's metadata and output intents, font and image dictionaries). It reads what it is asked, on
  * demand, in bounded windows; a file whose xref is broken is scanned for its objects once, as PDF readers do.
- * Encrypted files are read as they are stored: their strings and object streams stay unreadable here.
+ * An encrypted file opened with the empty user password (as PDFium opens it) is decrypted as it is read: its
+ * objects' strings when they are loaded, its streams' data when they are decoded; any other stays as stored.
  */
 
 export type XrefEntry = { offset: number } | { container: number; index: number };
@@ -36,6 +38,11 @@ export class CosFile {
   private readonly objects = new Map<number, PdfValue | undefined>();
   private readonly containers = new Map<number, { bytes: Uint8Array; offsets: Map<number, number> } | null>();
   private reconstructed = false;
+  private decryptor: Decryptor | undefined;
+  /** The /Encrypt dictionary's own object, whose strings are never encrypted (7.6.1). */
+  private encryptNum: number | undefined;
+  /** Which object each stream read from the file is, for its key. */
+  private readonly streamOwners = new WeakMap<PdfStream, { num: number; gen: number }>();
   trailer: PdfDict = new Map();
   /**
    * The trailer of the newest cross-reference section alone (the one `startxref` names: a linearized file's
@@ -56,6 +63,7 @@ export class CosFile {
     } catch (error) {
       if (!(error instanceof SyntaxFailure) && !(error instanceof RangeError)) throw error;
     }
+    this.openSecurity();
     if (!isDict(this.get(this.trailer, 'Root'))) this.reconstruct();
   }
 
@@ -73,8 +81,40 @@ export class CosFile {
     return isDict(root) ? root : undefined;
   }
 
+  /** The file has an /Encrypt dictionary (whether or not it could be decrypted). */
   get encrypted(): boolean {
     return this.trailer.has('Encrypt');
+  }
+
+  /** The file is encrypted and read decrypted, its user password being empty. */
+  get decrypted(): boolean {
+    return this.decryptor !== undefined;
+  }
+
+  /**
+   * Sets up decryption from the trailer's /Encrypt (none when it is absent, not the standard handler's, or
+   * needs a password); what was read before is read again, decrypted.
+   */
+  private openSecurity(): void {
+    this.decryptor = undefined;
+    this.encryptNum = undefined;
+    const reference = this.trailer.get('Encrypt');
+    if (reference === undefined) return;
+    const encrypt = this.resolve(reference);
+    const id = this.resolve(this.trailer.get('ID'));
+    const first = Array.isArray(id) ? this.resolve(id[0]) : undefined;
+    try {
+      this.decryptor = isDict(encrypt)
+        ? standardDecryptor(encrypt, first instanceof Uint8Array ? first : undefined)
+        : undefined;
+    } catch {
+      // a malformed /Encrypt (a key of a wrong length for the cipher) leaves the file as it is stored
+      this.decryptor = undefined;
+    }
+    if (!this.decryptor) return;
+    if (reference instanceof PdfRef) this.encryptNum = reference.num;
+    this.objects.clear();
+    this.containers.clear();
   }
 
   /** `value` with references followed. */
@@ -144,7 +184,10 @@ export class CosFile {
     const entry = this.xref.get(num);
     if (!entry) return undefined;
     try {
-      if ('offset' in entry) return this.objectAt(entry.offset, num);
+      if ('offset' in entry) {
+        const { value, gen } = this.objectAt(entry.offset, num);
+        return this.decryptor && num !== this.encryptNum ? this.decryptObject(value, num, gen) : value;
+      }
       const container = this.container(entry.container);
       const at = container?.offsets.get(num);
       if (container === undefined || container === null || at === undefined) return undefined;
@@ -155,8 +198,34 @@ export class CosFile {
     }
   }
 
+  /**
+   * A loaded object's strings decrypted in place (it was parsed for this call alone), its stream's key noted;
+   * an xref stream is not encrypted (7.6.1), nor a signature's /Contents (as PDFium reads them).
+   */
+  private decryptObject(value: PdfValue, num: number, gen: number): PdfValue {
+    const decryptor = this.decryptor!;
+    const walk = (item: PdfValue): PdfValue => {
+      if (item instanceof Uint8Array) return decryptor.string(item, num, gen);
+      if (Array.isArray(item)) for (let i = 0; i < item.length; i++) item[i] = walk(item[i]!);
+      else if (isDict(item)) {
+        const type = nameOf(item.get('Type'));
+        const signature = type === 'Sig' || type === 'DocTimeStamp';
+        for (const [key, entry] of item)
+          if (!(signature && key === 'Contents' && entry instanceof Uint8Array)) item.set(key, walk(entry));
+      }
+      return item;
+    };
+    if (isStream(value)) {
+      if (nameOf(value.stream.dict.get('Type')) === 'XRef') return value;
+      this.streamOwners.set(value.stream, { num, gen });
+      walk(value.stream.dict);
+      return value;
+    }
+    return walk(value);
+  }
+
   /** The indirect object at `offset` (`num gen obj ...`); a stream's data position is made absolute. */
-  private objectAt(offset: number, num?: number): PdfValue {
+  private objectAt(offset: number, num?: number): { value: PdfValue; gen: number } {
     for (let window = FIRST_WINDOW; ; window *= 4) {
       const bytes = this.read(offset, window);
       const lexer = new Lexer(bytes);
@@ -167,7 +236,7 @@ export class CosFile {
           throw new SyntaxFailure('no object here');
         const value = lexer.value();
         if (isStream(value)) value.stream.dataStart += offset;
-        return value;
+        return { value, gen: Number(match[2]) };
       } catch (error) {
         const whole = bytes.length < window;
         if (!(error instanceof SyntaxFailure) || whole || window >= MAX_WINDOW) throw error;
@@ -187,14 +256,16 @@ export class CosFile {
       if (length === undefined) return undefined;
     }
     if (length > limit) return undefined;
-    const stored = this.read(dataStart, length);
+    let stored = this.read(dataStart, length);
     const filters = this.get(dict, 'Filter');
     const names = (Array.isArray(filters) ? filters : filters === undefined ? [] : [filters]).map((f) =>
       nameOf(this.resolve(f)),
     );
-    if (names.length === 0) return stored;
     // one parameter dictionary per filter: a dictionary for one filter, an array (nulls allowed) for a chain
     const parms = this.resolve(dict.get('DecodeParms') ?? dict.get('DP'));
+    const owner = this.streamOwners.get(value.stream);
+    if (this.decryptor && owner) stored = this.decryptStream(stored, owner, dict, names, parms);
+    if (names.length === 0) return stored;
     let data: Uint8Array | undefined = stored;
     for (const [i, name] of names.entries()) {
       if (data === undefined) return undefined;
@@ -203,6 +274,31 @@ export class CosFile {
       if (data !== undefined && data.length > limit) return undefined;
     }
     return data;
+  }
+
+  /**
+   * A stream's stored data decrypted before its filters: with the crypt filter its /Crypt filter names (7.4.10;
+   * /Identity by default), else the document's; metadata in the clear when /EncryptMetadata is false.
+   */
+  private decryptStream(
+    stored: Uint8Array,
+    owner: { num: number; gen: number },
+    dict: PdfDict,
+    names: (string | undefined)[],
+    parms: PdfValue | undefined,
+  ): Uint8Array {
+    const decryptor = this.decryptor!;
+    if (!decryptor.encryptMetadata && nameOf(this.get(dict, 'Type')) === 'Metadata') return stored;
+    let filter: string | undefined;
+    if (names[0] === 'Crypt') {
+      const params = this.resolve(Array.isArray(parms) ? parms[0] : parms);
+      filter = (isDict(params) ? nameOf(this.get(params, 'Name')) : undefined) ?? 'Identity';
+    }
+    try {
+      return decryptor.stream(stored, owner.num, owner.gen, filter);
+    } catch {
+      return stored;
+    }
   }
 
   /** One filter's decoding; undefined for a filter this reader does not decode (LZW, images' own). */
@@ -230,6 +326,9 @@ export class CosFile {
       case 'ASCII85Decode':
       case 'A85':
         return ascii85Decode(data);
+      // its decryption came before the filters
+      case 'Crypt':
+        return data;
       default:
         return undefined;
     }
@@ -306,7 +405,7 @@ export class CosFile {
   private readXrefSection(offset: number): PdfDict {
     const head = this.read(offset, 4);
     if (latin1(head, 0, 4) !== 'xref') {
-      const value = this.objectAt(offset);
+      const { value } = this.objectAt(offset);
       if (!isStream(value)) throw new SyntaxFailure('no xref here');
       this.readXrefStream(value);
       return value.stream.dict;
@@ -410,6 +509,8 @@ export class CosFile {
         if (!(error instanceof SyntaxFailure)) throw error;
       }
     }
+    // the object streams read next are encrypted with the file
+    this.openSecurity();
     // objects kept in object streams, and a catalog when no trailer names it
     for (const num of special) {
       const value = this.object(num);
