@@ -628,8 +628,12 @@ await variant(
 );
 await variant(
   loUA,
-  'ua-pass-language-on-structure.pdf',
-  uaPass("the catalog's /Lang moved onto the Document element"),
+  'ua-fail-7.2-language-on-structure-only.pdf',
+  uaFail(
+    '7.2',
+    'language',
+    "the catalog's /Lang moved onto the Document element: the content keeps its language, the outline's titles and the XMP dc:title's x-default lose theirs (7.2-2, 7.2-33: only the catalog's /Lang gives them one)",
+  ),
   (doc) => {
     const lang = doc.catalog.get(PDFName.of('Lang'))!;
     doc.catalog.delete(PDFName.of('Lang'));

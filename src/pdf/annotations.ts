@@ -35,7 +35,7 @@ function structureAlt(cos: CosFile, annotation: PdfDict): boolean {
   const element = cos.resolve(numberTreeValue(cos, parentTree, key));
   if (!isDict(element)) return false;
   const alt = textString(cos.get(element, 'Alt'));
-  return alt !== undefined && (cos.encrypted || alt.trim() !== '');
+  return alt !== undefined && (cos.ciphertext || alt.trim() !== '');
 }
 
 /** A page's crop box as written or inherited, else its media box: [x0, y0, x1, y1], normalized. */
@@ -87,8 +87,8 @@ export function pageAnnotations(cos: CosFile, page: PdfDict): AnnotationFacts[] 
       subtype: nameOf(cos.get(annotation, 'Subtype')) ?? 'unknown',
       flags: typeof flags === 'number' ? flags : null,
       appearance: appearance ? [...appearance.keys()].sort() : [],
-      // an encrypted file's strings are unreadable here: present is all that can be told
-      contents: contents !== undefined && (cos.encrypted || contents.trim() !== ''),
+      // an encrypted file's strings, when it could not be decrypted, are unreadable: present is all that can be told
+      contents: contents !== undefined && (cos.ciphertext || contents.trim() !== ''),
       tagged: annotation.has('StructParent'),
       zero_size: corners.length === 4 && (x0 === x1 || y0 === y1),
       alt: structureAlt(cos, annotation),
@@ -127,7 +127,7 @@ export function formFieldFacts(cos: CosFile): {
     }
     fields++;
     const description = textString(cos.get(field, 'TU'));
-    if (description === undefined || (!cos.encrypted && description.trim() === '')) withoutDescription++;
+    if (description === undefined || (!cos.ciphertext && description.trim() === '')) withoutDescription++;
   }
   return { form_fields: fields, form_fields_without_description: withoutDescription };
 }

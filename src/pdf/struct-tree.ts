@@ -158,7 +158,7 @@ export function structFacts(cos: CosFile, catalog: PdfDict | undefined): StructF
       figures++;
       const alt = textString(cos.get(node, 'Alt')) ?? textString(cos.get(node, 'ActualText'));
       const hasAlt = node.has('Alt') || node.has('ActualText');
-      if (!hasAlt || (alt !== undefined && alt.trim() === '' && !cos.encrypted)) withoutAlt++;
+      if (!hasAlt || (alt !== undefined && alt.trim() === '' && !cos.ciphertext)) withoutAlt++;
     } else if (role !== undefined && /^H[1-6]$/.test(role)) {
       const level = Number(role.slice(1));
       if (level > lastHeading + 1 && skips.size < MAX_LISTED)

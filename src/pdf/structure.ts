@@ -178,7 +178,7 @@ export function catalogFacts(cos: CosFile, fileHead: Uint8Array, infoPdfx: strin
       return [
         {
           subtype: nameOf(cos.get(intent, 'S')) ?? 'unknown',
-          identifier: identifier === undefined || cos.encrypted ? null : identifier,
+          identifier: identifier === undefined || cos.ciphertext ? null : identifier,
           components: typeof components === 'number' ? components : null,
           ...iccHeader(cos, profile),
         },

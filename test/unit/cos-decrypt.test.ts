@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { rc4 } from '../../src/pdf/cos/decrypt.js';
+import { rc4, standardDecryptor } from '../../src/pdf/cos/decrypt.js';
 import { CosFile } from '../../src/pdf/cos/file.js';
-import { isStream, type PdfDict, PdfRef, textString } from '../../src/pdf/cos/syntax.js';
+import { isStream, Lexer, type PdfDict, PdfRef, textString } from '../../src/pdf/cos/syntax.js';
 import { catalogFacts } from '../../src/pdf/structure.js';
 import { pdfPath } from '../helpers/files.js';
 
@@ -145,22 +145,58 @@ function aesEncryption() {
   return { encrypt, id };
 }
 
-/** A PDF of `objects` (bodies of objects 1..n) with a classic xref; `trailer`: the trailer's extra entries. */
-function handMade(objects: string[], trailer: string): Uint8Array {
+/**
+ * A PDF of `objects` (bodies of objects 1..n, of generation `gens[i]` or 0) with a classic xref; `trailer`: the
+ * trailer's extra entries.
+ */
+function handMade(objects: string[], trailer: string, gens: number[] = []): Uint8Array {
   let out = '%PDF-1.7\n';
   const offsets: number[] = [];
   objects.forEach((body, i) => {
     offsets.push(out.length);
-    out += `${i + 1} 0 obj\n${body}\nendobj\n`;
+    out += `${i + 1} ${gens[i] ?? 0} obj\n${body}\nendobj\n`;
   });
   const xref = out.length;
   out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  for (const offset of offsets) out += `${String(offset).padStart(10, '0')} 00000 n \n`;
+  offsets.forEach((offset, i) => {
+    out += `${String(offset).padStart(10, '0')} ${String(gens[i] ?? 0).padStart(5, '0')} n \n`;
+  });
   out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R ${trailer} >>\nstartxref\n${xref}\n%%EOF\n`;
   return Buffer.from(out, 'latin1');
 }
 
 describe('decryption on what hand-made files throw at it', () => {
+  it("strings nested anywhere decrypt with their object's number and generation; a signature's /Contents is stored", () => {
+    // RC4 is its own inverse: r3-rc4-128.pdf's decryptor also encrypts, strings written here for object 3 gen 2
+    const raw = Buffer.from(fixture('r3-rc4-128.pdf')).toString('latin1');
+    const encrypt = /\d+ 0 obj\n(<< \/Filter \/Standard .*?>>)\nendobj/.exec(raw)![1]!;
+    const id = /\/ID (\[<[0-9a-f]+><[0-9a-f]+>\])/.exec(raw)![1]!;
+    const idBytes = Buffer.from(/\/ID \[<([0-9a-f]+)>/.exec(raw)![1]!, 'hex');
+    const dict = new Lexer(Buffer.from(encrypt, 'latin1')).value() as PdfDict;
+    const rc4File = standardDecryptor(dict, idBytes)!;
+    const hex = (text: string, num = 3, gen = 2) =>
+      `<${Buffer.from(rc4File.string(Buffer.from(text, 'latin1'), num, gen)).toString('hex')}>`;
+    const cos = open(
+      handMade(
+        [
+          `<< /Type /Catalog /Pages 2 0 R /Lang ${hex('de', 1, 0)} /Sig 3 2 R >>`,
+          '<< /Type /Pages /Kids [] /Count 0 >>',
+          `<< /Type /Sig /Contents <30820101> /Name ${hex('Signer')} /Reference [<< /Data [${hex('nested')}] >>] >>`,
+          encrypt,
+        ],
+        `/Encrypt 4 0 R /ID ${id}`,
+        [0, 0, 2, 0],
+      ),
+    );
+    expect(cos.decrypted).toBe(true);
+    expect(textString(cos.get(cos.catalog, 'Lang'))).toBe('de');
+    const signature = cos.dict(cos.catalog, 'Sig');
+    expect(Buffer.from(cos.get(signature, 'Contents') as Uint8Array).toString('hex')).toBe('30820101');
+    expect(textString(cos.get(signature, 'Name'))).toBe('Signer');
+    const reference = cos.resolve(cos.array(signature, 'Reference')[0]) as PdfDict;
+    expect(textString(cos.array(reference, 'Data')[0])).toBe('nested');
+  });
+
   it('a stream whose /Crypt filter is /Identity is read as stored', () => {
     const { encrypt, id } = aesEncryption();
     const data = 'BT (in the clear) Tj ET';

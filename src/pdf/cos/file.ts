@@ -91,6 +91,11 @@ export class CosFile {
     return this.decryptor !== undefined;
   }
 
+  /** Strings and streams reach readers as stored ciphertext: the file is encrypted and could not be decrypted. */
+  get ciphertext(): boolean {
+    return this.encrypted && !this.decrypted;
+  }
+
   /**
    * Sets up decryption from the trailer's /Encrypt (none when it is absent, not the standard handler's, or
    * needs a password); what was read before is read again, decrypted.
@@ -208,7 +213,8 @@ export class CosFile {
       if (item instanceof Uint8Array) return decryptor.string(item, num, gen);
       if (Array.isArray(item)) for (let i = 0; i < item.length; i++) item[i] = walk(item[i]!);
       else if (isDict(item)) {
-        const type = nameOf(item.get('Type'));
+        // PDFium's test: /Type, else a field's /FT; a document time-stamp is a signature too (ISO 32000-2 12.8.5)
+        const type = nameOf(item.get('Type') ?? item.get('FT'));
         const signature = type === 'Sig' || type === 'DocTimeStamp';
         for (const [key, entry] of item)
           if (!(signature && key === 'Contents' && entry instanceof Uint8Array)) item.set(key, walk(entry));

@@ -468,7 +468,7 @@ function emitForm(cos: CosFile, catalog: PdfDict, fields: PdfDict[], out: Emitte
       if (!field.has('T') && nameOf(cos.get(field, 'Subtype')) === 'Widget') continue;
       const name = textString(cos.get(field, 'T'));
       out.emit('form_field', {
-        where: name !== undefined && !cos.encrypted ? `form field "${name.slice(0, 80)}"` : 'a form field',
+        where: name !== undefined && !cos.ciphertext ? `form field "${name.slice(0, 80)}"` : 'a form field',
         action: present(cos, field, 'A'),
         additionalActions: present(cos, field, 'AA'),
       });
@@ -500,7 +500,7 @@ function signatureNode(cos: CosFile, raw: PdfValue | undefined, dict: PdfDict): 
       const contents = cos.get(dict, 'Contents');
       const readable =
         subFilter !== null && PKCS7_SUBFILTERS.has(subFilter) && contents instanceof Uint8Array;
-      summary = { value: readable && !cos.encrypted ? pkcs7Summary(contents) : undefined };
+      summary = { value: readable && !cos.ciphertext ? pkcs7Summary(contents) : undefined };
       return summary.value;
     },
   };
@@ -576,7 +576,7 @@ function emitFiles(cos: CosFile, catalog: PdfDict, out: Emitter): void {
   const streams = new Set<PdfValue>();
   for (const { raw, dict, fromAF } of found) {
     const label = textString(cos.get(dict, 'UF')) ?? textString(cos.get(dict, 'F'));
-    const named = label !== undefined && !cos.encrypted ? ` "${label.slice(0, 80)}"` : '';
+    const named = label !== undefined && !cos.ciphertext ? ` "${label.slice(0, 80)}"` : '';
     const where = `the file specification${named}${objectName(raw)}`;
     if (out.wants('file_specification')) {
       out.emit('file_specification', {
@@ -614,7 +614,7 @@ function embeddedFileNode(
     where: `the embedded file${named}${objectName(raw)}`,
     subtype: nameOf(cos.get(file.stream.dict, 'Subtype')) ?? null,
     get bytes() {
-      decoded ??= { bytes: cos.encrypted ? undefined : cos.streamBytes(file, MAX_DECODED_BYTES) };
+      decoded ??= { bytes: cos.ciphertext ? undefined : cos.streamBytes(file, MAX_DECODED_BYTES) };
       return decoded.bytes;
     },
   };

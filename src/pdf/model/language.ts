@@ -47,7 +47,7 @@ export interface NaturalLanguageTextNode extends ModelNode {
 export interface LangEntryNode extends ModelNode {
   /** The text string's value. */
   value: string;
-  /** False in an encrypted file, whose strings are not decrypted here: the value is not the text. */
+  /** False in an encrypted file that could not be decrypted: the value is not the text. */
   readable: boolean;
   of: 'catalog' | 'structure element' | 'marked content';
 }
@@ -105,7 +105,7 @@ class LanguageReader {
 
   langEntries(): void {
     const lang = textString(this.cos.get(this.cos.catalog, 'Lang'));
-    const readable = !this.cos.encrypted;
+    const readable = !this.cos.ciphertext;
     if (lang !== undefined)
       this.out.emit('lang_entry', { where: "the catalog's /Lang", value: lang, readable, of: 'catalog' });
     for (const element of this.tree.elements)

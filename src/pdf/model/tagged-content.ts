@@ -237,7 +237,7 @@ class PageTagging {
       this.out.emit('lang_entry', {
         where,
         value: lang,
-        readable: !this.cos.encrypted,
+        readable: !this.cos.ciphertext,
         of: 'marked content',
       });
     }
@@ -271,8 +271,8 @@ export const taggedContentBuilders: Builders = {
   page: (source, out) => {
     const wantsPage = out.wants('page_content');
     if (!wantsPage && !out.wants('marked_content') && !out.wants('lang_entry')) return;
-    // an encrypted file's content streams are not decrypted here: what they tag cannot be told
-    if (source.cos.encrypted) return;
+    // an encrypted file that could not be decrypted (a user password): what its content tags cannot be told
+    if (source.cos.ciphertext) return;
     const node = new PageTagging(source, out).read();
     if (wantsPage) out.emit('page_content', node);
   },

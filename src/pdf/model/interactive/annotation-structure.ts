@@ -7,12 +7,12 @@ const MAX_TREE_DEPTH = 32;
 const MAX_ENTRIES = 1_000_000;
 
 /**
- * A text string as an alternate description reads it: written and not empty. An encrypted file's strings
- * are not decrypted here, so there being bytes is all that can be told.
+ * A text string as an alternate description reads it: written and not empty. In an encrypted file that
+ * could not be decrypted, there being bytes is all that can be told.
  */
 export function hasText(cos: CosFile, value: PdfValue | undefined): boolean {
   if (!(value instanceof Uint8Array)) return false;
-  if (cos.encrypted) return value.length > 0;
+  if (cos.ciphertext) return value.length > 0;
   const text = textString(value);
   return text !== undefined && text !== '';
 }

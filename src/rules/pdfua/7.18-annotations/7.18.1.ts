@@ -16,18 +16,21 @@ export const holderTypes = (a: AnnotationNode): string[] =>
   a.enclosingElements.map((e) => e.type ?? '(no /S)');
 
 /**
- * What is wrong with an annotation that shall be nested in an element of standard type `type`: it is in no
- * element, or in one of another type. An annotation held in the right element either way (through its
- * /StructParent or an object reference) keeps the rule.
+ * What is wrong with an annotation that shall be nested in an element of standard type `type`: the element its
+ * /StructParent names in the parent tree is none, or of another type. A structural content item has a
+ * /StructParent (ISO 32000-1 14.7.4.4, Table 164), so an object reference alone does not nest it, as veraPDF's
+ * published tests read it (`structParentStandardType`).
  */
 export function nestingFault(a: AnnotationNode, type: string): string | undefined {
-  const holders = a.enclosingElements;
+  const holders = a.enclosingElements.filter((e) => e.via === 'StructParent');
   if (holders.some((e) => e.standardType === type)) return undefined;
   if (holders.length === 0)
     return a.structParent === null
-      ? 'it is in no structure element (no /StructParent, no object reference)'
+      ? a.enclosingElements.length > 0
+        ? 'it has no /StructParent: an object reference in the structure tree names it, but it does not name its element'
+        : 'it is in no structure element (no /StructParent, no object reference)'
       : `its /StructParent ${a.structParent} names no structure element in the parent tree`;
-  return `it is nested in ${holderTypes(a).join(' and ')}, not in ${type}`;
+  return `it is nested in ${holders.map((e) => e.type ?? '(no /S)').join(' and ')}, not in ${type}`;
 }
 
 /** An alternate description of the annotation: /Contents, or the /Alt of an element that holds it. */

@@ -29,8 +29,6 @@ export const allowances: Record<string, () => Uint8Array> = {
     }),
   '7.18.1-1 a note in its Annot element through /StructParent alone (no object reference)': () =>
     annotatedFile([{ entries: NOTE, tag: 'Annot', via: 'StructParent' }]),
-  '7.18.1-1 a note in its Annot element through an object reference alone (no /StructParent)': () =>
-    annotatedFile([{ entries: NOTE, tag: 'Annot', via: 'OBJR' }]),
   '7.18.1-1 a hidden note, in no element and without /Contents': () =>
     annotatedFile([{ entries: '/Subtype /Text /F 6', tag: null }]),
   '7.18.1-1 a note outside the media box, in no element and without /Contents': () =>

@@ -201,12 +201,6 @@ export const allowances: Record<string, () => Uint8Array> = {
       figure: SELF_DESCRIBED_FIGURE,
       ...OWN_TITLE,
     }),
-  '7.2-24 /Contents of a note held through an object reference alone, its element with the /Lang': () =>
-    annotatedFile([{ entries: NOTE, tag: 'Annot', via: 'OBJR', elementEntries: '/Lang (en)' }], {
-      uaCatalog: NO_LANG,
-      figure: SELF_DESCRIBED_FIGURE,
-      ...OWN_TITLE,
-    }),
   '7.2-24 /Contents of a note whose element inherits the /Lang of a Sect': () =>
     noteInSection('/Subtype /Text /F 4 /Contents (A note on the square)', '/Lang (en-US)'),
   '7.2-24 /Contents that names its language with an escape': () =>
