@@ -188,3 +188,32 @@ describe('a problem comes with what to do about it, in ppi', () => {
     }
   });
 });
+
+describe('a PDF/UA report groups its checks by Matterhorn checkpoint', () => {
+  it('names the failed conditions with their checks, and lists apart what a person is to review', () => {
+    const judged = {
+      ...doc,
+      rule_failures: [
+        {
+          specification: 'ISO 14289-1' as const,
+          clause: '5',
+          test: 1,
+          objects: 1,
+          examples: ['the catalog: no PDF/UA identification'],
+        },
+      ],
+    };
+    const report = reportOf('pdf-accessibility', [{ ...page(), rule_failures: [] }], judged);
+    const matterhorn = report.profile!.matterhorn!;
+    expect(matterhorn.find((cp) => cp.checkpoint === '06')).toMatchObject({ status: 'fail' });
+    const page1 = text(html(report));
+    expect(page1).toMatch(/Matterhorn Protocol/);
+    expect(page1).toMatch(/Fail\s+06\s+Metadata\s+06-002 .*\(\s*xmp_pdfua_claim\s*\)/);
+    const review = matterhorn.flatMap((cp) => cp.conditions).filter((c) => c.how === 'human');
+    expect(review.every((c) => c.status === 'review')).toBe(true);
+    expect(page1).toMatch(new RegExp(`To review by a person \\(${review.length} conditions\\)`));
+    expect(page1).toMatch(/13-001/);
+    // a report read without the rules has no Matterhorn view: nothing was judged to group
+    expect(reportOf('pdf-accessibility', [page()]).profile!.matterhorn).toBeUndefined();
+  });
+});

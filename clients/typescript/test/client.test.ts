@@ -515,6 +515,14 @@ describe('the ota command line', () => {
     expect(passing.stdout).toMatch(
       /^PASS {2}PDF\/A-2b requirements checked, as the file claims \(not a PDF\/A validation\) \(pdf-archive\)$/m,
     );
+    // PDF/UA checks name their rules and the Matterhorn conditions those break, and the checkpoints follow
+    const accessibility = await diagnoseProfile('accessibility-untagged.pdf', 'pdf-accessibility');
+    expect(accessibility.code).toBe(3);
+    expect(accessibility.stdout).toMatch(/SEVERITY\s+CHECK\s+RULES\s+MATTERHORN\s+PAGES\s+MESSAGE\n/);
+    expect(accessibility.stdout).toMatch(/xmp_pdfua_claim\s+ISO 14289-1 5-1\s+06-002\s+document/);
+    expect(accessibility.stdout).toMatch(/^Matterhorn Protocol: \d+ checkpoints failed$/m);
+    expect(accessibility.stdout).toMatch(/^ {2}06 Metadata: 06-001, 06-002$/m);
+    expect(accessibility.stdout).toMatch(/^ {2}48 conditions to review by a person \(see report\.html\)$/m);
     const json = await diagnoseProfile('accessibility-untagged.pdf', 'pdf-accessibility', '--json');
     expect(json.code).toBe(3);
     expect(JSON.parse(json.stdout)).toMatchObject({ target: 'pdf-accessibility', status: 'succeeded' });
