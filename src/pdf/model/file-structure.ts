@@ -1,5 +1,5 @@
 import { fileHeader } from '../file-header.js';
-import type { Builders, DocumentSource, Emitter, ModelNode } from './kinds.js';
+import type { Builders, DocumentSource, Emitter, KindName, ModelNode } from './kinds.js';
 import { scanObjects } from './file-structure/objects.js';
 import { contentSyntax } from './file-structure/content.js';
 import { readSections, type XrefSection } from './file-structure/xref.js';
@@ -260,6 +260,12 @@ function emitSections(cos: DocumentSource['cos'], sections: XrefSection[], out: 
   }
 }
 
+/** The kinds the object scan emits. */
+const OBJECT_KINDS = [
+  ...['indirect_object', 'stream', 'filter', 'text_name'],
+  ...['number', 'string', 'name', 'array', 'dictionary'],
+] as const satisfies readonly KindName[];
+
 /** Runs `read`; one that an unreadable object stops leaves the other readings of the family to run. */
 function apart(read: () => void): void {
   try {
@@ -275,7 +281,8 @@ export const fileStructureBuilders: Builders = {
     const sections = readSections(source.cos);
     if (out.wants('file')) out.emit('file', fileNode(source, sections));
     emitSections(source.cos, sections, out);
-    scanObjects(source.cos, out);
+    // every object read token by token: only for the rules that judge objects' syntax
+    if (OBJECT_KINDS.some((kind) => out.wants(kind))) scanObjects(source.cos, out);
   },
   page: (source, out) => {
     apart(() => emitPageFileSpecifications(source, out));
