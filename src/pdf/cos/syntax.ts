@@ -61,6 +61,15 @@ function literalStringEnd(b: Uint8Array, pos: number): number {
   return b.length;
 }
 
+/** The bytes from `start` to `end` hold no backslash, no parenthesis and no carriage return. */
+function plainLiteral(b: Uint8Array, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const c = b[i]!;
+    if (c === 0x5c || c === 0x28 || c === 0x29 || c === 13) return false;
+  }
+  return true;
+}
+
 /**
  * What a syntax scan wants told about each token as it is read (ISO 19005's implementation limits and hex
  * strings): the lexer reads as it always does, and calls these when a watcher is given.
@@ -179,8 +188,16 @@ export class Lexer {
   private literalString(): Uint8Array {
     const b = this.bytes;
     this.pos++;
+    const end = literalStringEnd(b, this.pos);
+    // most strings have no escape, no nested parenthesis and no carriage return: their bytes as written
+    if (b[end - 1] === 0x29 && plainLiteral(b, this.pos, end - 1)) {
+      const plain = b.slice(this.pos, end - 1);
+      this.pos = end;
+      this.watcher?.string(plain.length);
+      return plain;
+    }
     // the decoded string is never longer than what is written: one buffer of that size, filled once
-    const out = new Uint8Array(literalStringEnd(b, this.pos) - this.pos);
+    const out = new Uint8Array(end - this.pos);
     let length = 0;
     let nesting = 1;
     while (this.pos < b.length) {
@@ -215,25 +232,37 @@ export class Lexer {
   private hexString(): Uint8Array {
     const b = this.bytes;
     this.pos++;
-    const close = b.indexOf(0x3e, this.pos);
-    const digits = new Uint8Array(Math.max(0, (close < 0 ? b.length : close) - this.pos) + 1);
+    const start = this.pos;
+    const close = b.indexOf(0x3e, start);
+    const end = close < 0 ? b.length : close;
+    // digits counted first, so that the bytes are written once into a buffer of their size
     let count = 0;
-    while (this.pos < b.length && b[this.pos] !== 0x3e) {
-      const c = b[this.pos++]!;
-      const digit = HEX_VALUE[c]!;
-      if (digit !== 0xff) digits[count++] = digit;
+    for (let i = start; i < end; i++) {
+      const c = b[i]!;
+      if (HEX_VALUE[c] !== 0xff) count++;
       else if (!WHITESPACE[c]) {
+        this.pos = i + 1;
         this.watcher?.hexString(count, false);
         this.fail();
       }
     }
-    if (this.pos >= b.length) this.fail();
-    this.pos++;
+    if (close < 0) {
+      this.pos = b.length;
+      this.fail();
+    }
+    this.pos = close + 1;
     this.watcher?.hexString(count, true);
     this.watcher?.string(Math.ceil(count / 2));
-    if (count % 2) digits[count++] = 0;
-    const out = new Uint8Array(count / 2);
-    for (let i = 0; i < out.length; i++) out[i] = digits[2 * i]! * 16 + digits[2 * i + 1]!;
+    // an odd last digit is followed by a 0 (ISO 32000-1 7.3.4.3)
+    const out = new Uint8Array((count + 1) >> 1);
+    let digit = 0;
+    for (let i = start; i < end; i++) {
+      const value = HEX_VALUE[b[i]!]!;
+      if (value === 0xff) continue;
+      if (digit % 2 === 0) out[digit >> 1] = value << 4;
+      else out[digit >> 1]! |= value;
+      digit++;
+    }
     return out;
   }
 
