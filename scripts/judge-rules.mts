@@ -4,7 +4,7 @@
  * per rule id its catches on the failing files that test it and its false alarms on conforming files. For
  * working on rules; the verdicts a user sees are judged through the API by `npm run judge:corpus`.
  *
- *   npx tsx scripts/judge-rules.mts                 every PDF/A part
+ *   npx tsx scripts/judge-rules.mts                 every PDF/A part and PDF/UA-1
  *   npx tsx scripts/judge-rules.mts PDF_A-2b 6.2    one part, the rules of one clause family
  *   npx tsx scripts/judge-rules.mts PDF_UA-1 7.18   PDF/UA-1, the rules of clause 7.18
  */
@@ -102,7 +102,7 @@ for (const row of rows) {
 }
 const pct = (a: number, b: number) => (b === 0 ? '-' : `${((100 * a) / b).toFixed(1)} %`);
 console.log(
-  `${onlyPart ?? 'PDF/A'}${onlyFamily ? ` ${onlyFamily}` : ''}: conforming files with no alarm ${passOk}/${pass} (${pct(passOk, pass)}), failing files that fail ${failOk}/${fail} (${pct(failOk, fail)})`,
+  `${onlyPart ?? 'PDF/A and PDF/UA'}${onlyFamily ? ` ${onlyFamily}` : ''}: conforming files with no alarm ${passOk}/${pass} (${pct(passOk, pass)}), failing files that fail ${failOk}/${fail} (${pct(failOk, fail)})`,
 );
 for (const [id, t] of [...byRule].sort(([a], [b]) => a.localeCompare(b, undefined, { numeric: true }))) {
   if (t.missed.length === 0 && t.falseAlarms.length === 0) {
