@@ -1,8 +1,8 @@
 /**
  * The rules layer alone against the reference corpus's development half, in this process (no server): for
  * each PDF/A and PDF/UA file of ../shared/corpus/verapdf-dev (or CORPUS_DIR), the rules of the part it is a
- * test of, and per rule id its catches on the failing files that test it and its false alarms on conforming files. For
- * working on rules; the verdicts a user sees are judged through the API by `npm run judge:corpus`.
+ * test of, and per rule id its catches on the failing files that test it and its false alarms on conforming
+ * files. For working on rules; the verdicts a user sees are judged through the API by `npm run judge:corpus`.
  *
  *   npx tsx scripts/judge-rules.mts                 every PDF/A part and PDF/UA-1
  *   npx tsx scripts/judge-rules.mts PDF_A-2b 6.2    one part, the rules of one clause family
