@@ -1,7 +1,8 @@
 /**
  * Prints the conformance corpus's table (test/fixtures/pdfs/conformance, made by make-conformance-corpus.mts):
  * conforming files that pass, failing files caught, and each check against the files of its clause; then
- * sends every rule's fixture pair (test/rules/pdfa) through the public API.
+ * sends every rule's fixture pair (test/rules/pdfa, test/rules/pdfua, and PDF/UA's allowance files) through the
+ * public API.
  *
  *   npm run judge:fixtures
  */
@@ -33,9 +34,10 @@ console.log(
 );
 
 // ---------------------------------------------------------------------------------------------------------
-// Every rule's fixture pair (test/rules/pdfa/**) through the public API, as a user's files go: upload, a
-// `pdf-archive` run held to the pair's part (`pdfa_part`), `report.json`. The pass file's verdict is to be
-// pass; the fail file is to fail by its own rule.
+// Every rule's fixture pair (test/rules/pdfa/**, test/rules/pdfua/**) through the public API, as a user's
+// files go: upload, a `pdf-archive` run held to the pair's part (`pdfa_part`) or a `pdf-accessibility` run,
+// `report.json`. The pass file's verdict is to be pass; the fail file is to fail by its own rule; a PDF/UA
+// allowance file's verdict is to be pass.
 await judgeRulePairs();
 
 async function judgeRulePairs(): Promise<void> {
@@ -70,11 +72,15 @@ async function judgeRulePairs(): Promise<void> {
   const client = createClient({ baseUrl: server.url, token });
   const PARTS = { 'ISO 19005-1': 1, 'ISO 19005-2': 2, 'ISO 19005-3': 3 } as const;
   type Checked = { verdict: string; failed: string[] };
-  const judgeBytes = async (bytes: Uint8Array, name: string, part: 1 | 2 | 3): Promise<Checked> => {
+  /** `part` 1 to 3 is a pdf-archive run held to that part; 'ua' a pdf-accessibility run. */
+  const judgeBytes = async (bytes: Uint8Array, name: string, part: 1 | 2 | 3 | 'ua'): Promise<Checked> => {
     const file = path.join(dataDir, name);
     writeFileSync(file, bytes);
     const upload = await client.uploadFile(file, { fileName: name });
-    const created = await client.createRun(upload.file_id, 'pdf-archive', { pdfa_part: part });
+    const created =
+      part === 'ua'
+        ? await client.createRun(upload.file_id, 'pdf-accessibility')
+        : await client.createRun(upload.file_id, 'pdf-archive', { pdfa_part: part });
     const run = await client.waitForRun(created.id, { poll: true });
     if (run.status !== 'succeeded') return { verdict: `error: ${run.error ?? run.status}`, failed: [] };
     const report = JSON.parse((await client.downloadRunFile(run.id, 'report.json')).toString('utf8')) as {
@@ -122,10 +128,55 @@ async function judgeRulePairs(): Promise<void> {
           );
       }
   }
+  // PDF/UA-1: each rule's pair, and the allowance files of its clause's fixture file
+  const uaRoot = path.resolve(import.meta.dirname, '../src/rules/pdfua');
+  const uaFiles = (readdirSync(uaRoot, { recursive: true }) as string[]).filter(
+    (f) => f.endsWith('.ts') && f.includes('/'),
+  );
+  let uaPairs = 0;
+  let allowances = 0;
+  const uaWrong: string[] = [];
+  for (const file of uaFiles.sort()) {
+    const rules = ((await import(pathToFileURL(path.join(uaRoot, file)).href)) as RuleModule).rules;
+    const fixtureFile = path.resolve(import.meta.dirname, '../test/rules/pdfua', file);
+    const module = (await import(pathToFileURL(fixtureFile).href)) as {
+      fixtures: Pairs;
+      allowances?: Record<string, () => Uint8Array>;
+    };
+    for (const rule of rules) {
+      const id = `${rule.clause}-${rule.test}`;
+      const pair = module.fixtures[rule.test];
+      if (!pair) {
+        uaWrong.push(`ISO 14289-1 ${id}: no pair`);
+        continue;
+      }
+      uaPairs++;
+      const passed = await judgeBytes(pair.pass(2), `ua-${id}-pass.pdf`, 'ua');
+      if (passed.verdict !== 'pass')
+        uaWrong.push(
+          `ISO 14289-1 ${id}: the pass file's verdict is ${passed.verdict} (${passed.failed.join(', ')})`,
+        );
+      const failed = await judgeBytes(pair.fail(2), `ua-${id}-fail.pdf`, 'ua');
+      if (!failed.failed.includes(id))
+        uaWrong.push(
+          `ISO 14289-1 ${id}: the fail file does not fail by it (${failed.verdict}: ${failed.failed.join(', ') || 'nothing'})`,
+        );
+    }
+    for (const [name, make] of Object.entries(module.allowances ?? {})) {
+      allowances++;
+      const judged = await judgeBytes(make(), `ua-allowance-${allowances}.pdf`, 'ua');
+      if (judged.verdict !== 'pass')
+        uaWrong.push(`allowance ${name}: the verdict is ${judged.verdict} (${judged.failed.join(', ')})`);
+    }
+  }
   await server.close();
   rmSync(dataDir, { recursive: true, force: true });
   console.log(
     `\nrule fixture pairs through the API: ${pairs} pairs, ${pairs * 2 - wrong.length} of ${pairs * 2} files as expected`,
   );
   for (const line of wrong) console.log(`  ${line}`);
+  console.log(
+    `PDF/UA-1: ${uaPairs} pairs and ${allowances} allowance files, ${uaPairs * 2 + allowances - uaWrong.length} of ${uaPairs * 2 + allowances} as expected`,
+  );
+  for (const line of uaWrong) console.log(`  ${line}`);
 }
