@@ -1,3 +1,5 @@
+import { standardEncryption } from './encryption.js';
+
 /**
  * Minimal PDF/A files written byte by byte, for the rules' fixture pairs: `pdfaFile(part)` keeps every rule of
  * ISO 19005-`part` level B, and its edits break one rule at a time. Bytes are written as they are given (no
@@ -42,6 +44,11 @@ export interface PdfaEdits {
   icc?: Uint8Array;
   /** Leave the trailer's /ID out. */
   noId?: boolean;
+  /**
+   * Encrypt the file as a writer does (RC4 of 40 bits, the empty user password), with these permissions
+   * (/P); the encryption dictionary is the last object. Needs the trailer's /ID.
+   */
+  encrypt?: { permissions: number };
   /** The last edit: the whole file's bytes, changed as a test needs (offsets are not recomputed). */
   finish?: (bytes: Uint8Array) => Uint8Array;
 }
@@ -206,6 +213,11 @@ export function pdfaFile(part: 1 | 2 | 3, edits: PdfaEdits = {}): Uint8Array {
     ...extras.map(bytesOf),
     ...(edits.info !== undefined ? [latin1(`<< ${edits.info} >>`)] : []),
   ];
+  const encryption = edits.encrypt ? standardEncryption(edits.encrypt.permissions) : undefined;
+  if (encryption) {
+    bodies.forEach((body, i) => (bodies[i] = encryption.object(i + 1, body)));
+    bodies.push(latin1(encryption.dictionary));
+  }
   const parts: Uint8Array[] = [bytesOf(header)];
   let at = parts[0]!.length;
   const offsets: number[] = [];
@@ -219,7 +231,9 @@ export function pdfaFile(part: 1 | 2 | 3, edits: PdfaEdits = {}): Uint8Array {
     `xref\n0 ${bodies.length + 1}\n0000000000 65535 f \n` +
     offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('');
   const id = edits.noId ? '' : ' /ID [<0123456789ABCDEF0123456789ABCDEF> <0123456789ABCDEF0123456789ABCDEF>]';
-  const info = infoNumber !== undefined ? ` /Info ${infoNumber} 0 R` : '';
+  const info =
+    (infoNumber !== undefined ? ` /Info ${infoNumber} 0 R` : '') +
+    (encryption ? ` /Encrypt ${bodies.length} 0 R` : '');
   parts.push(
     latin1(
       `${xref}trailer\n<< /Size ${bodies.length + 1} /Root 1 0 R${info}${id}${edits.trailer ? ` ${edits.trailer}` : ''} >>\nstartxref\n${at}\n%%EOF\n`,

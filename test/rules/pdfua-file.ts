@@ -1,3 +1,4 @@
+import { standardEncryption } from './encryption.js';
 import { latin1, stream, type Bytes } from './pdfa-file.js';
 
 /**
@@ -50,6 +51,12 @@ export interface PdfuaEdits {
   xmpPacket?: Bytes;
   /** The document information dictionary's entries; when given, an /Info is written (as the last object). */
   info?: string;
+  /**
+   * Encrypt the file as a writer does (the Standard security handler, revision 2, RC4 of 40 bits, the empty
+   * user password and the owner password `owner`), with these permissions (/P): every string and stream of
+   * every object is encrypted, the encryption dictionary is the last object.
+   */
+  encrypt?: { permissions: number };
   /** The last edit: the whole file's bytes, changed as a test needs (offsets are not recomputed). */
   finish?: (bytes: Uint8Array) => Uint8Array;
 }
@@ -121,6 +128,11 @@ export function pdfuaFile(edits: PdfuaEdits = {}): Uint8Array {
     ...extras.map(bytesOf),
     ...(edits.info !== undefined ? [latin1(`<< ${edits.info} >>`)] : []),
   ];
+  const encryption = edits.encrypt ? standardEncryption(edits.encrypt.permissions) : undefined;
+  if (encryption) {
+    bodies.forEach((body, i) => (bodies[i] = encryption.object(i + 1, body)));
+    bodies.push(latin1(encryption.dictionary));
+  }
   const parts: Uint8Array[] = [bytesOf(header)];
   let at = parts[0]!.length;
   const offsets: number[] = [];
@@ -133,7 +145,9 @@ export function pdfuaFile(edits: PdfuaEdits = {}): Uint8Array {
   const xref =
     `xref\n0 ${bodies.length + 1}\n0000000000 65535 f \n` +
     offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('');
-  const info = infoNumber !== undefined ? ` /Info ${infoNumber} 0 R` : '';
+  const info =
+    (infoNumber !== undefined ? ` /Info ${infoNumber} 0 R` : '') +
+    (encryption ? ` /Encrypt ${bodies.length} 0 R` : '');
   parts.push(
     latin1(
       `${xref}trailer\n<< /Size ${bodies.length + 1} /Root 1 0 R${info} /ID [<0123456789ABCDEF0123456789ABCDEF> <0123456789ABCDEF0123456789ABCDEF>]${edits.trailer ? ` ${edits.trailer}` : ''} >>\nstartxref\n${at}\n%%EOF\n`,

@@ -27,7 +27,8 @@ export const fixtures: FixturePairs = {
   2: {
     pass: (part) => pdfaFile(part),
     fail: (part) =>
-      pdfaFile(part, { trailer: '/Encrypt << /Filter /Standard /V 1 /R 2 /O <00> /U <00> /P -4 >>' }),
+      // encrypted as a writer encrypts (RC4, the empty user password), so that a reader opens it
+      pdfaFile(part, { encrypt: { permissions: -4 } }),
   },
   3: {
     pass: (part) =>
