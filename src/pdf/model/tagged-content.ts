@@ -19,8 +19,8 @@ export interface MarkedContentNode extends ModelNode {
   /** Its property list's /MCID; undefined when it has none. */
   mcid: number | undefined;
   /**
-   * It belongs to the structure tree: its MCID, or an enclosing sequence's, is held by an element of the
-   * tree, or it is in a form the tree holds (ISO 32000-1 14.7.4).
+   * It is tagged content: its MCID, or an enclosing sequence's, is held by an element of the tree (a form
+   * the tree holds itself does not make the sequences in it so, as veraPDF's tests read it).
    */
   tagged: boolean;
   /** A sequence around it is tagged Artifact (ISO 32000-1 14.8.2.2), or the form it is in is drawn in one. */
@@ -71,7 +71,13 @@ interface Frame {
   /** A stream's frame (the page's, or a form's where it is drawn); else a sequence's. */
   stream: StreamFrame;
   isStream: boolean;
+  /** Held by the structure tree: by an enclosing sequence's MCID, or by the form itself. */
   tagged: boolean;
+  /**
+   * Inside a sequence whose MCID an element holds: what veraPDF's tests call tagged content (a form held by
+   * an element itself does not make its sequences so).
+   */
+  inTaggedSequence: boolean;
   artifact: boolean;
   language: LanguageInForce;
 }
@@ -120,6 +126,7 @@ class PageTagging {
       holders: undefined,
       isStream: true,
       tagged: false,
+      inTaggedSequence: false,
       artifact: false,
       language: catalogLanguage(source.cos),
     } as Omit<StreamFrame, 'stream'> as StreamFrame;
@@ -195,6 +202,7 @@ class PageTagging {
       holders: undefined,
       isStream: true,
       tagged: around.tagged || holder !== undefined,
+      inTaggedSequence: around.inTaggedSequence,
       artifact: around.artifact,
       language: own?.language !== undefined ? own : around.language,
     } as Omit<StreamFrame, 'stream'> as StreamFrame;
@@ -225,6 +233,7 @@ class PageTagging {
       stream: around.stream,
       isStream: false,
       tagged: around.tagged || holder !== undefined,
+      inTaggedSequence: around.inTaggedSequence || holder !== undefined,
       artifact: around.artifact || tag === 'Artifact',
       language,
     };
@@ -247,7 +256,7 @@ class PageTagging {
         pageNumber: this.source.pageNumber,
         tag,
         mcid,
-        tagged: frame.tagged,
+        tagged: frame.inTaggedSequence,
         withinArtifact: around.artifact,
         lang,
         actualText: textOf(properties, 'ActualText'),

@@ -5,10 +5,10 @@ import { elementWhere, type StructElement, type StructTree, structAttribute, str
 
 /**
  * Grouping elements that give their kids no structure of their own: their kids stand in their place, as
- * ISO 32000-1 14.8.4.2 says of NonStruct; a Div is a bare group, read the same way here so that rows or cells
- * grouped in one are still the table's.
+ * ISO 32000-1 14.8.4.2 says of NonStruct; a Div and a Part are bare groups, read the same way here (as veraPDF
+ * reads all three) so that rows or cells grouped in one are still the table's.
  */
-const TRANSPARENT: ReadonlySet<string> = new Set(['NonStruct', 'Div']);
+const TRANSPARENT: ReadonlySet<string> = new Set(['NonStruct', 'Div', 'Part']);
 /** Transparent ancestors passed at most when looking for an element's parent; past them, the parent is unknown. */
 const MAX_TRANSPARENT_HOPS = 256;
 /** A table whose cells cover more slots than this is not laid out (its cells are not judged). */
@@ -246,6 +246,11 @@ function layOut(rows: CellFacts[][], budget: { slots: number }): TableGrid | und
     if (inside < columns) narrowerRow ??= { row: r + 1, columns: covered };
   }
   const cells = rows.flat();
+  // one irregularity is told, the first in veraPDF's order (a row too wide, a span past the last row, an
+  // overlap, a row too short): the others follow from it, and a table breaks one rule of the four
+  if (widerRow || pastLastRow) for (const cell of cells) cell.overlaps = false;
+  if (widerRow) pastLastRow = undefined;
+  if (widerRow || pastLastRow || cells.some((cell) => cell.overlaps)) narrowerRow = undefined;
   const grid: TableGrid = {
     rows: rowCount,
     columns,

@@ -176,6 +176,9 @@ function readTree(cos: CosFile): StructTree {
       } else hold(parent, { kind: 'object', page: itemPage, object: refNumber(node.get('Obj')) });
       continue;
     }
+    // a structure element's /Type, when written, is /StructElem (ISO 32000-1 Table 323): another dictionary
+    // among the kids is no element
+    if (declared !== undefined && declared !== 'StructElem') continue;
     if (elements.length >= MAX_STRUCT_ELEMENTS) {
       truncated = true;
       break;

