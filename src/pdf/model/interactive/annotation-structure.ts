@@ -1,10 +1,6 @@
 import type { CosFile } from '../../cos/file.js';
 import { isDict, nameOf, type PdfDict, PdfRef, type PdfValue, textString } from '../../cos/syntax.js';
-import { mapRole, structureTree } from '../structure/tree.js';
-
-const MAX_TREE_DEPTH = 32;
-/** The most entries of a number tree read. */
-const MAX_ENTRIES = 1_000_000;
+import { mapRole, parentTree, structureTree } from '../structure/tree.js';
 
 /**
  * A text string as an alternate description reads it: written and not empty. In an encrypted file that
@@ -15,61 +11,6 @@ export function hasText(cos: CosFile, value: PdfValue | undefined): boolean {
   if (cos.ciphertext) return value.length > 0;
   const text = textString(value);
   return text !== undefined && text !== '';
-}
-
-/** The value of `key` in a number tree (ISO 32000-1, 7.9.7), following /Limits; undefined when absent. */
-export function numberTreeValue(cos: CosFile, tree: PdfDict | undefined, key: number): PdfValue | undefined {
-  let node = tree;
-  for (let depth = 0; node && depth < MAX_TREE_DEPTH; depth++) {
-    const nums = cos.array(node, 'Nums');
-    for (let i = 0; i + 1 < nums.length && i < MAX_ENTRIES; i += 2)
-      if (cos.resolve(nums[i]) === key) return nums[i + 1];
-    node = cos
-      .array(node, 'Kids')
-      .map((kid) => cos.resolve(kid))
-      .find((kid): kid is PdfDict => {
-        if (!isDict(kid)) return false;
-        const [low, high] = cos.array(kid, 'Limits').map((limit) => cos.resolve(limit));
-        // a kid without readable limits may hold the key: look in it rather than miss it
-        return typeof low !== 'number' || typeof high !== 'number' || (key >= low && key <= high);
-      });
-  }
-  return undefined;
-}
-
-/** The entries of a number tree (ISO 32000-1, 7.9.7) by key, each node read once; at most MAX_ENTRIES. */
-export function numberTreeEntries(cos: CosFile, tree: PdfDict | undefined): Map<number, PdfValue> {
-  const entries = new Map<number, PdfValue>();
-  const seen = new Set<number>();
-  const visit = (raw: PdfValue | undefined, depth: number): void => {
-    if (depth > MAX_TREE_DEPTH || entries.size >= MAX_ENTRIES) return;
-    if (raw instanceof PdfRef) {
-      if (seen.has(raw.num)) return;
-      seen.add(raw.num);
-    }
-    const node = cos.resolve(raw);
-    if (!isDict(node)) return;
-    const nums = cos.array(node, 'Nums');
-    for (let i = 0; i + 1 < nums.length && entries.size < MAX_ENTRIES; i += 2) {
-      const key = cos.resolve(nums[i]);
-      if (typeof key === 'number' && !entries.has(key)) entries.set(key, nums[i + 1]!);
-    }
-    for (const kid of cos.array(node, 'Kids')) visit(kid, depth + 1);
-  };
-  visit(tree, 0);
-  return entries;
-}
-
-const parentTrees = new WeakMap<CosFile, Map<number, PdfValue>>();
-
-/** The structure tree's parent tree, by key, read once per file. */
-export function parentTree(cos: CosFile, root: PdfDict): Map<number, PdfValue> {
-  let entries = parentTrees.get(cos);
-  if (!entries) {
-    entries = numberTreeEntries(cos, cos.dict(root, 'ParentTree'));
-    parentTrees.set(cos, entries);
-  }
-  return entries;
 }
 
 /** A rectangle as [left, bottom, right, top], normalized; undefined unless four numbers. */
@@ -146,7 +87,7 @@ export function enclosingElements(cos: CosFile, raw: PdfValue, annotation: PdfDi
   const key = cos.get(annotation, 'StructParent');
   let parentDict: PdfDict | undefined;
   if (typeof key === 'number' && Number.isInteger(key)) {
-    const value = cos.resolve(parentTree(cos, tree.root).get(key));
+    const value = cos.resolve(parentTree(cos).get(key));
     if (isDict(value) && value.has('S')) {
       parentDict = value;
       found.push(enclosing(cos, 'StructParent', value, tree.roleMap));

@@ -27,6 +27,32 @@ export function nameTreeValues(cos: CosFile, root: PdfDict | undefined): PdfValu
   return out;
 }
 
+/** The most entries of a number tree read. */
+const MAX_NUMBER_TREE_ENTRIES = 1_000_000;
+
+/** The entries of a number tree (ISO 32000-1, 7.9.7) by key, each node read once; at most a million. */
+export function numberTreeEntries(cos: CosFile, tree: PdfDict | undefined): Map<number, PdfValue> {
+  const entries = new Map<number, PdfValue>();
+  const seen = new Set<number>();
+  const visit = (raw: PdfValue | undefined, depth: number): void => {
+    if (depth > MAX_TREE_DEPTH || entries.size >= MAX_NUMBER_TREE_ENTRIES) return;
+    if (raw instanceof PdfRef) {
+      if (seen.has(raw.num)) return;
+      seen.add(raw.num);
+    }
+    const node = cos.resolve(raw);
+    if (!isDict(node)) return;
+    const nums = cos.array(node, 'Nums');
+    for (let i = 0; i + 1 < nums.length && entries.size < MAX_NUMBER_TREE_ENTRIES; i += 2) {
+      const key = cos.resolve(nums[i]);
+      if (typeof key === 'number' && !entries.has(key)) entries.set(key, nums[i + 1]!);
+    }
+    for (const kid of cos.array(node, 'Kids')) visit(kid, depth + 1);
+  };
+  visit(tree, 0);
+  return entries;
+}
+
 /** The dictionaries of a tree through `Kids` (a field tree, a page tree), each once; at most `limit`. */
 export function treeNodes(cos: CosFile, roots: PdfValue[], limit: number): PdfDict[] {
   const out: PdfDict[] = [];

@@ -1,5 +1,6 @@
 import type { CosFile } from '../../cos/file.js';
 import { isDict, nameOf, type PdfDict, PdfRef, type PdfValue, textString } from '../../cos/syntax.js';
+import { numberTreeEntries } from '../interactive/trees.js';
 
 /** The standard structure types of ISO 32000-1, 14.8.4. */
 export const STANDARD_STRUCTURE_TYPES: ReadonlySet<string> = new Set([
@@ -65,6 +66,8 @@ export interface StructTree {
   holderOfMarkedContent(page: number, mcid: number): StructElement | undefined;
   /** The element holding object `objectNumber` through an object reference (an annotation, a form). */
   holderOfObject(objectNumber: number): StructElement | undefined;
+  /** The element that is object `objectNumber` itself, when the walk read it. */
+  elementAt(objectNumber: number): StructElement | undefined;
 }
 
 const trees = new WeakMap<CosFile, StructTree>();
@@ -118,6 +121,7 @@ function readTree(cos: CosFile): StructTree {
   const elements: StructElement[] = [];
   const byMarkedContent = new Map<number, Map<number, StructElement>>();
   const byObject = new Map<number, StructElement>();
+  const byNumber = new Map<number, StructElement>();
   const seen = new Set<number>();
   let truncated = false;
 
@@ -201,6 +205,7 @@ function readTree(cos: CosFile): StructTree {
       depth: (parent?.depth ?? 0) + 1,
     };
     elements.push(element);
+    if (objectNumber !== undefined) byNumber.set(objectNumber, element);
     parent?.kids.push(element);
     pushKids(node.get('K'), element, element.page);
   }
@@ -212,7 +217,24 @@ function readTree(cos: CosFile): StructTree {
     truncated,
     holderOfMarkedContent: (pageObject, mcid) => byMarkedContent.get(pageObject)?.get(mcid),
     holderOfObject: (object) => byObject.get(object),
+    elementAt: (objectNumber) => byNumber.get(objectNumber),
   };
+}
+
+const parentTrees = new WeakMap<CosFile, ReadonlyMap<number, PdfValue>>();
+
+/**
+ * The root's /ParentTree as one map, read once per file (ISO 32000-1 14.7.4.4): the content's way up to the
+ * element that holds it, by /StructParents and /StructParent key. A lookup is then one get, where walking a
+ * number tree whose /Nums is one long array would read it whole each time.
+ */
+export function parentTree(cos: CosFile): ReadonlyMap<number, PdfValue> {
+  let entries = parentTrees.get(cos);
+  if (!entries) {
+    entries = numberTreeEntries(cos, cos.dict(structureTree(cos).root, 'ParentTree'));
+    parentTrees.set(cos, entries);
+  }
+  return entries;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { CosFile } from '../../cos/file.js';
 import { isDict, nameOf, type PdfDict, PdfRef, type PdfValue } from '../../cos/syntax.js';
 import { pageEntries } from '../pages.js';
-import type { StructElement, StructTree } from '../structure/tree.js';
+import { parentTree, type StructElement, type StructTree } from '../structure/tree.js';
 
 /**
  * Which structure element holds a piece of content, found both ways ISO 32000-1 14.7.4 gives: from the
@@ -9,52 +9,6 @@ import type { StructElement, StructTree } from '../structure/tree.js';
  * /StructParent key of the page, form or annotation, through the root's /ParentTree). Either way is taken:
  * a file whose two ways disagree is judged by the one that holds the content.
  */
-
-const byObject = new WeakMap<StructTree, Map<number, StructElement>>();
-const parentTrees = new WeakMap<CosFile, Map<number, PdfValue>>();
-const MAX_PARENT_TREE_ENTRIES = 1_000_000;
-const MAX_TREE_DEPTH = 32;
-
-/**
- * The root's /ParentTree as one map, read once per file: a page's lookup is then one get, where walking a
- * number tree whose /Nums is one long array would read it whole for every page.
- */
-function parentTree(cos: CosFile, tree: StructTree): Map<number, PdfValue> {
-  let map = parentTrees.get(cos);
-  if (map) return map;
-  map = new Map();
-  parentTrees.set(cos, map);
-  const seen = new Set<number>();
-  const visit = (raw: PdfValue | undefined, depth: number): void => {
-    if (depth > MAX_TREE_DEPTH || map!.size >= MAX_PARENT_TREE_ENTRIES) return;
-    if (raw instanceof PdfRef) {
-      if (seen.has(raw.num)) return;
-      seen.add(raw.num);
-    }
-    const node = cos.resolve(raw);
-    if (!isDict(node)) return;
-    const nums = cos.array(node, 'Nums');
-    for (let i = 0; i + 1 < nums.length && map!.size < MAX_PARENT_TREE_ENTRIES; i += 2) {
-      const key = cos.resolve(nums[i]);
-      if (typeof key === 'number' && !map!.has(key)) map!.set(key, nums[i + 1]!);
-    }
-    for (const kid of cos.array(node, 'Kids')) visit(kid, depth + 1);
-  };
-  visit(tree.root?.get('ParentTree'), 0);
-  return map;
-}
-
-/** The tree's element of object number `num`, if it is one. */
-export function elementOfObject(tree: StructTree, num: number): StructElement | undefined {
-  let map = byObject.get(tree);
-  if (!map) {
-    map = new Map();
-    for (const element of tree.elements)
-      if (element.objectNumber !== undefined) map.set(element.objectNumber, element);
-    byObject.set(tree, map);
-  }
-  return map.get(num);
-}
 
 /**
  * What the parent tree maps `key` to, as the tree's element: for a /StructParent key, the element holding
@@ -69,7 +23,7 @@ function treeElement(
   raw: PdfValue | undefined,
 ): StructElement | true | undefined {
   if (raw instanceof PdfRef) {
-    const element = elementOfObject(tree, raw.num);
+    const element = tree.elementAt(raw.num);
     if (element) return element;
     return tree.truncated || leadsToRoot(cos, tree, raw) ? true : undefined;
   }
@@ -96,7 +50,7 @@ export function structParentHolder(
 ): StructElement | true | undefined {
   const number = cos.resolve(key);
   if (typeof number !== 'number' || !tree.root) return undefined;
-  return treeElement(cos, tree, parentTree(cos, tree).get(number));
+  return treeElement(cos, tree, parentTree(cos).get(number));
 }
 
 /**
@@ -115,8 +69,7 @@ export class MarkedContentHolders {
     owner: PdfDict | undefined,
   ) {
     const key = cos.get(owner, 'StructParents');
-    const value =
-      typeof key === 'number' && tree.root ? cos.resolve(parentTree(cos, tree).get(key)) : undefined;
+    const value = typeof key === 'number' && tree.root ? cos.resolve(parentTree(cos).get(key)) : undefined;
     this.array = Array.isArray(value) ? value : undefined;
   }
 
