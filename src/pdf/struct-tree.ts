@@ -1,15 +1,7 @@
 import type { CosFile } from './cos/file.js';
 import { isDict, nameOf, type PdfDict, PdfRef, type PdfValue, textString } from './cos/syntax.js';
 import { markedContentLanguage } from './content.js';
-
-/** The standard structure types of ISO 32000-1, 14.8.4. */
-const STANDARD_TYPES = new Set([
-  ...['Document', 'Part', 'Art', 'Sect', 'Div', 'BlockQuote', 'Caption', 'TOC', 'TOCI', 'Index'],
-  ...['NonStruct', 'Private', 'P', 'H', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'L', 'LI', 'Lbl', 'LBody'],
-  ...['Table', 'TR', 'TH', 'TD', 'THead', 'TBody', 'TFoot', 'Span', 'Quote', 'Note', 'Reference'],
-  ...['BibEntry', 'Code', 'Link', 'Annot', 'Ruby', 'RB', 'RT', 'RP', 'Warichu', 'WT', 'WP', 'Figure'],
-  ...['Formula', 'Form'],
-]);
+import { STANDARD_STRUCTURE_TYPES, structAttribute } from './model/structure/tree.js';
 
 const MAX_STRUCT_NODES = 200_000;
 const MAX_LISTED = 20;
@@ -44,34 +36,16 @@ interface TableCell {
 export function structFacts(cos: CosFile, catalog: PdfDict | undefined): StructFacts {
   const root = cos.dict(catalog, 'StructTreeRoot');
   const roleMap = cos.dict(root, 'RoleMap');
-  const classMap = cos.dict(root, 'ClassMap');
   const roleOf = (type: string | undefined) => {
-    for (let hops = 0; type !== undefined && hops < 8 && !STANDARD_TYPES.has(type); hops++) {
+    for (let hops = 0; type !== undefined && hops < 8 && !STANDARD_STRUCTURE_TYPES.has(type); hops++) {
       const mapped = nameOf(cos.get(roleMap, type));
       if (mapped === undefined || mapped === type) break;
       type = mapped;
     }
     return type;
   };
-  /** The attribute `key` of owner `owner` on an element, from its `/A` or its classes (`/C`). */
-  const attribute = (node: PdfDict, owner: string, key: string): PdfValue | undefined => {
-    const sets: PdfValue[] = [];
-    const own = cos.resolve(node.get('A'));
-    if (Array.isArray(own)) sets.push(...own);
-    else if (own !== undefined) sets.push(own);
-    const classes = cos.resolve(node.get('C'));
-    for (const name of Array.isArray(classes) ? classes : [classes]) {
-      const className = nameOf(cos.resolve(name));
-      const defined = className === undefined ? undefined : cos.resolve(cos.get(classMap, className));
-      if (Array.isArray(defined)) sets.push(...defined);
-      else if (defined !== undefined) sets.push(defined);
-    }
-    for (const raw of sets) {
-      const set = cos.resolve(raw);
-      if (isDict(set) && nameOf(cos.get(set, 'O')) === owner && set.has(key)) return cos.get(set, key);
-    }
-    return undefined;
-  };
+  const attribute = (node: PdfDict, owner: string, key: string) =>
+    structAttribute(cos, root, node, owner, key);
   /** A TH or TD element: whether it has a Scope and names header cells. */
   const tableCell = (node: PdfDict, role: 'TH' | 'TD'): TableCell => {
     const headers = cos.resolve(attribute(node, 'Table', 'Headers'));
@@ -145,7 +119,7 @@ export function structFacts(cos: CosFile, catalog: PdfDict | undefined): StructF
     const lang = own || inherited;
     const written = nameOf(cos.get(node, 'S'));
     const role = roleOf(written);
-    if (written !== undefined && (role === undefined || !STANDARD_TYPES.has(role)))
+    if (written !== undefined && (role === undefined || !STANDARD_STRUCTURE_TYPES.has(role)))
       if (nonstandard.size < MAX_LISTED) nonstandard.add(written);
     // an element's alternate text, replacement text and expansion are text of their own (ISO 14289-1 7.2)
     if (

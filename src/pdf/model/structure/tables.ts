@@ -162,7 +162,7 @@ const textOf = (cos: CosFile, value: PdfValue | undefined): string | undefined =
 };
 
 function cellFacts(cos: CosFile, tree: StructTree, element: StructElement): CellFacts {
-  const attribute = (key: string) => structAttribute(cos, tree, element, 'Table', key);
+  const attribute = (key: string) => structAttribute(cos, tree.root, element.dict, 'Table', key);
   const span = (key: string) => {
     const value = cos.resolve(attribute(key));
     return typeof value === 'number' && Number.isInteger(value) && value >= 1 ? value : 1;

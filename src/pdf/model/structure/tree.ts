@@ -238,23 +238,23 @@ export function parentTree(cos: CosFile): ReadonlyMap<number, PdfValue> {
 }
 
 /**
- * The value of attribute `key` of owner `owner` (`Layout`, `Table`, `List`, ...) on an element: from its /A
- * (a dictionary or an array of them, with revision numbers between) or the classes its /C names in the root's
- * /ClassMap; its own /A comes first (ISO 32000-1 14.7.5).
+ * The value of attribute `key` of owner `owner` (`Layout`, `Table`, `List`, ...) on an element's dictionary:
+ * from its /A (a dictionary or an array of them, with revision numbers between) or the classes its /C names
+ * in the `root`'s /ClassMap; its own /A comes first (ISO 32000-1 14.7.5).
  */
 export function structAttribute(
   cos: CosFile,
-  tree: StructTree,
-  element: StructElement,
+  root: PdfDict | undefined,
+  element: PdfDict,
   owner: string,
   key: string,
 ): PdfValue | undefined {
   const sets: PdfValue[] = [];
-  const own = cos.resolve(element.dict.get('A'));
+  const own = cos.resolve(element.get('A'));
   if (Array.isArray(own)) sets.push(...own);
   else if (own !== undefined) sets.push(own);
-  const classMap = cos.dict(tree.root, 'ClassMap');
-  const classes = cos.resolve(element.dict.get('C'));
+  const classMap = cos.dict(root, 'ClassMap');
+  const classes = cos.resolve(element.get('C'));
   for (const name of Array.isArray(classes) ? classes : [classes]) {
     const className = nameOf(cos.resolve(name));
     const defined = className === undefined ? undefined : cos.resolve(cos.get(classMap, className));
@@ -265,12 +265,6 @@ export function structAttribute(
     const set = cos.resolve(raw);
     if (isDict(set) && nameOf(cos.get(set, 'O')) === owner && set.has(key)) return cos.get(set, key);
   }
-  return undefined;
-}
-
-/** The language in force for an element: its own /Lang or the nearest ancestor's; undefined when none. */
-export function inheritedLanguage(element: StructElement | undefined): string | undefined {
-  for (let e = element; e; e = e.parent) if (e.lang !== undefined && e.lang.trim() !== '') return e.lang;
   return undefined;
 }
 
