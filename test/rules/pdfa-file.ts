@@ -54,7 +54,7 @@ export interface PdfaEdits {
 }
 
 const enc = new TextEncoder();
-const bytesOf = (b: Bytes): Uint8Array => (typeof b === 'string' ? latin1(b) : b);
+export const bytesOf = (b: Bytes): Uint8Array => (typeof b === 'string' ? latin1(b) : b);
 
 /** Text whose characters are all below 256, as bytes one for one. */
 export function latin1(text: string): Uint8Array {
@@ -213,34 +213,61 @@ export function pdfaFile(part: 1 | 2 | 3, edits: PdfaEdits = {}): Uint8Array {
     ...extras.map(bytesOf),
     ...(edits.info !== undefined ? [latin1(`<< ${edits.info} >>`)] : []),
   ];
-  const encryption = edits.encrypt ? standardEncryption(edits.encrypt.permissions) : undefined;
+  const id = edits.noId ? '' : ` /ID ${FIXTURE_ID}`;
+  return writeFile(header, bodies, {
+    info: infoNumber,
+    encrypt: edits.encrypt,
+    trailer: `${id}${edits.trailer ? ` ${edits.trailer}` : ''}`,
+    finish: edits.finish,
+  });
+}
+
+/** The trailer /ID the fixture writers write (its first part keys their encryption). */
+export const FIXTURE_ID = '[<0123456789ABCDEF0123456789ABCDEF> <0123456789ABCDEF0123456789ABCDEF>]';
+
+/**
+ * A file of `header` and `bodies`, numbered from 1 (1 is the catalog), encrypted as a writer does when
+ * asked, with its cross-reference table and a trailer naming /Size, /Root, /Info and /Encrypt and then
+ * `trailer`'s entries as written; `finish` changes the bytes last.
+ */
+export function writeFile(
+  header: Bytes,
+  bodies: Uint8Array[],
+  options: {
+    info?: number | undefined;
+    encrypt?: { permissions: number } | undefined;
+    trailer: string;
+    finish?: ((bytes: Uint8Array) => Uint8Array) | undefined;
+  },
+): Uint8Array {
+  const objects = [...bodies];
+  const encryption = options.encrypt ? standardEncryption(options.encrypt.permissions) : undefined;
   if (encryption) {
-    bodies.forEach((body, i) => (bodies[i] = encryption.object(i + 1, body)));
-    bodies.push(latin1(encryption.dictionary));
+    objects.forEach((body, i) => (objects[i] = encryption.object(i + 1, body)));
+    objects.push(latin1(encryption.dictionary));
   }
   const parts: Uint8Array[] = [bytesOf(header)];
   let at = parts[0]!.length;
   const offsets: number[] = [];
-  bodies.forEach((body, i) => {
+  objects.forEach((body, i) => {
     offsets.push(at);
     const object = concat([latin1(`${i + 1} 0 obj\n`), body, latin1('\nendobj\n')]);
     parts.push(object);
     at += object.length;
   });
   const xref =
-    `xref\n0 ${bodies.length + 1}\n0000000000 65535 f \n` +
+    `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n` +
     offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('');
-  const id = edits.noId ? '' : ' /ID [<0123456789ABCDEF0123456789ABCDEF> <0123456789ABCDEF0123456789ABCDEF>]';
   const info =
-    (infoNumber !== undefined ? ` /Info ${infoNumber} 0 R` : '') +
-    (encryption ? ` /Encrypt ${bodies.length} 0 R` : '');
+    (options.info !== undefined ? ` /Info ${options.info} 0 R` : '') +
+    (encryption ? ` /Encrypt ${objects.length} 0 R` : '');
   parts.push(
     latin1(
-      `${xref}trailer\n<< /Size ${bodies.length + 1} /Root 1 0 R${info}${id}${edits.trailer ? ` ${edits.trailer}` : ''} >>\nstartxref\n${at}\n%%EOF\n`,
+      `${xref}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R${info}${options.trailer} >>\nstartxref\n${at}\n%%EOF\n`,
     ),
   );
   const file = concat(parts);
-  return edits.finish ? edits.finish(file) : file;
+  return options.finish ? options.finish(file) : file;
 }
 
 /**

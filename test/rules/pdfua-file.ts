@@ -1,5 +1,4 @@
-import { standardEncryption } from './encryption.js';
-import { latin1, stream, type Bytes } from './pdfa-file.js';
+import { bytesOf, FIXTURE_ID, latin1, stream, type Bytes, writeFile } from './pdfa-file.js';
 
 /**
  * Minimal PDF/UA-1 files written byte by byte, for the rules' fixture pairs: `pdfuaFile()` keeps every rule of
@@ -74,17 +73,6 @@ export const UA_CATALOG =
   '/MarkInfo << /Marked true >> /Lang (en-US) /ViewerPreferences << /DisplayDocTitle true >> /StructTreeRoot 6 0 R';
 
 const enc = new TextEncoder();
-const bytesOf = (b: Bytes): Uint8Array => (typeof b === 'string' ? latin1(b) : b);
-
-const concat = (parts: Uint8Array[]): Uint8Array => {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-};
 
 /** The default XMP packet: the PDF/UA identification, a title, and what `edits` add. */
 export function uaXmpPacket(
@@ -128,31 +116,10 @@ export function pdfuaFile(edits: PdfuaEdits = {}): Uint8Array {
     ...extras.map(bytesOf),
     ...(edits.info !== undefined ? [latin1(`<< ${edits.info} >>`)] : []),
   ];
-  const encryption = edits.encrypt ? standardEncryption(edits.encrypt.permissions) : undefined;
-  if (encryption) {
-    bodies.forEach((body, i) => (bodies[i] = encryption.object(i + 1, body)));
-    bodies.push(latin1(encryption.dictionary));
-  }
-  const parts: Uint8Array[] = [bytesOf(header)];
-  let at = parts[0]!.length;
-  const offsets: number[] = [];
-  bodies.forEach((body, i) => {
-    offsets.push(at);
-    const object = concat([latin1(`${i + 1} 0 obj\n`), body, latin1('\nendobj\n')]);
-    parts.push(object);
-    at += object.length;
+  return writeFile(header, bodies, {
+    info: infoNumber,
+    encrypt: edits.encrypt,
+    trailer: ` /ID ${FIXTURE_ID}${edits.trailer ? ` ${edits.trailer}` : ''}`,
+    finish: edits.finish,
   });
-  const xref =
-    `xref\n0 ${bodies.length + 1}\n0000000000 65535 f \n` +
-    offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('');
-  const info =
-    (infoNumber !== undefined ? ` /Info ${infoNumber} 0 R` : '') +
-    (encryption ? ` /Encrypt ${bodies.length} 0 R` : '');
-  parts.push(
-    latin1(
-      `${xref}trailer\n<< /Size ${bodies.length + 1} /Root 1 0 R${info} /ID [<0123456789ABCDEF0123456789ABCDEF> <0123456789ABCDEF0123456789ABCDEF>]${edits.trailer ? ` ${edits.trailer}` : ''} >>\nstartxref\n${at}\n%%EOF\n`,
-    ),
-  );
-  const file = concat(parts);
-  return edits.finish ? edits.finish(file) : file;
 }
