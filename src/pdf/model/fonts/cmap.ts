@@ -89,19 +89,27 @@ const hex = (digits: string) => Number.parseInt(digits || '0', 16);
 const MAX_CMAP_BYTES = 4 * 1024 * 1024;
 const cmapCache = new WeakMap<object, CMapProgram | undefined>();
 
-/** An embedded CMap stream's program, read once. */
-export function cmapProgram(
+type CMapStream = { stream: { dict: PdfDict; dataStart: number } };
+
+/** A CMap stream's text read by `read`, once per stream; undefined when it cannot be decoded. */
+function readOnce<T>(
+  cache: WeakMap<object, T | undefined>,
   cos: CosFile,
-  stream: { stream: { dict: PdfDict; dataStart: number } },
-): CMapProgram | undefined {
-  if (cmapCache.has(stream.stream)) return cmapCache.get(stream.stream);
+  stream: CMapStream,
+  read: (text: string) => T,
+): T | undefined {
+  if (cache.has(stream.stream)) return cache.get(stream.stream);
   const bytes = cos.streamBytes(stream, MAX_CMAP_BYTES);
-  const program = bytes
-    ? readCMap(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1'))
+  const value = bytes
+    ? read(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1'))
     : undefined;
-  cmapCache.set(stream.stream, program);
-  return program;
+  cache.set(stream.stream, value);
+  return value;
 }
+
+/** An embedded CMap stream's program, read once. */
+export const cmapProgram = (cos: CosFile, stream: CMapStream): CMapProgram | undefined =>
+  readOnce(cmapCache, cos, stream, readCMap);
 
 /** A ToUnicode CMap (ISO 32000-1 9.10.3): the UTF-16 code units each character code maps to. */
 export interface ToUnicodeMap {
@@ -167,18 +175,8 @@ export function readToUnicode(text: string): ToUnicodeMap {
 const toUnicodeCache = new WeakMap<object, ToUnicodeMap | undefined>();
 
 /** A font's ToUnicode CMap stream, read once; undefined when it cannot be decoded. */
-export function toUnicodeProgram(
-  cos: CosFile,
-  stream: { stream: { dict: PdfDict; dataStart: number } },
-): ToUnicodeMap | undefined {
-  if (toUnicodeCache.has(stream.stream)) return toUnicodeCache.get(stream.stream);
-  const bytes = cos.streamBytes(stream, MAX_CMAP_BYTES);
-  const map = bytes
-    ? readToUnicode(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1'))
-    : undefined;
-  toUnicodeCache.set(stream.stream, map);
-  return map;
-}
+export const toUnicodeProgram = (cos: CosFile, stream: CMapStream): ToUnicodeMap | undefined =>
+  readOnce(toUnicodeCache, cos, stream, readToUnicode);
 
 /** The character collection a predefined CMap's name says (ISO 32000-1 9.7.5.2, Table 118). */
 export function predefinedSystem(name: string): {
