@@ -51,8 +51,9 @@ export function debianPdfManifest(): Omit<DebianPdf, 'file'>[] {
 }
 
 const sha256Of = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
+/** A package may ship its PDF gzipped (`manual.pdf.gz`): the cache keeps it unpacked, and its sha256 is the PDF's. */
 const cachedAt = (cache: string, pdf: { package: string; path: string }) =>
-  path.join(cache, pdf.package, pdf.path);
+  path.join(cache, pdf.package, pdf.path.replace(/\.gz$/, ''));
 const isCached = (cache: string, pdf: { package: string; path: string; sha256: string }) => {
   const file = cachedAt(cache, pdf);
   return existsSync(file) && sha256Of(file) === pdf.sha256;
@@ -103,6 +104,8 @@ export async function debianPdfs(packages?: readonly string[]): Promise<DebianPd
           ...members,
         ]);
         rmSync(path.join(downloads, deb));
+        for (const member of members.filter((m) => m.endsWith('.gz')))
+          await exec('gunzip', ['-f', path.join(into, member)]);
       }
     } finally {
       rmSync(downloads, { recursive: true, force: true });

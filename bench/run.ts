@@ -13,7 +13,7 @@ import {
 import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { defaultParserThreads } from '../src/config.js';
+import { defaultParserThreads, defaultParserThreadsServing } from '../src/config.js';
 import { PROJECT_ROOT } from '../src/paths.js';
 import { type LoadResult, load, loadGeneratorMissing, pinnedServerCores } from './load.js';
 import { writeLargePdf } from './pdf-fixture.js';
@@ -564,15 +564,26 @@ function documentsSet(): PdfFile[] {
 }
 
 /**
- * Scenario 6 at the server's default pool (one core left to the event loop), where the targets apply; then,
- * for the record, with a parser on every core: the most pages/s this machine gives, and what it costs the
- * run list's p99.
+ * Scenario 6 at the server's default pool (a parser on every core, one core left to the event loop while
+ * requests arrive), where the targets apply; then, for the record, with a parser on every core whatever
+ * arrives: what keeping every core costs the run list's p99.
  */
 async function diagnosis() {
   const cores = availableParallelism();
-  const atDefault = await diagnosisWith(defaultParserThreads('api'), 'default pool');
+  const serving = defaultParserThreadsServing(cores);
+  const atDefault = await diagnosisWith(
+    defaultParserThreads(cores),
+    {},
+    `default pool: ${cores} threads, ${serving} while requests arrive`,
+    true,
+  );
   if (cores === 1) return;
-  const everyCore = await diagnosisWith(cores, 'a parser on every core');
+  const everyCore = await diagnosisWith(
+    cores,
+    { PARSER_THREADS_SERVING: String(cores) },
+    'a parser on every core, requests or not',
+    false,
+  );
   if (!atDefault || !everyCore) return;
   if (atDefault.documents && everyCore.documents) {
     const ratio = atDefault.documents.ours / everyCore.documents.reference;
@@ -596,15 +607,18 @@ async function diagnosis() {
   });
 }
 
-/** Scenario 6 on a server with `threads` parser threads; the well-formed fixtures' pages/s, ours and poppler's. */
-async function diagnosisWith(threads: number, pool: string) {
-  const dir = path.join(work, `diagnosis-${threads}`);
+/**
+ * Scenario 6 on a server with `threads` parser threads (and `env`); the well-formed fixtures' pages/s, ours
+ * and poppler's. `atDefault`: the server's default settings, held to the targets.
+ */
+async function diagnosisWith(threads: number, env: Record<string, string>, pool: string, atDefault: boolean) {
+  const dir = path.join(work, `diagnosis-${atDefault ? 'default' : threads}`);
   const tenant = await createTenant(dir, 'diagnosis');
   const metricsPort = port();
-  const atDefault = threads === defaultParserThreads('api');
   const parsers = threads === 1 ? '1 thread' : `${threads} threads`;
   const api = await startApi(dir, port(), {
     PARSER_THREADS: String(threads),
+    ...env,
     METRICS_PORT: String(metricsPort),
   });
   const parserHeapPeakMb = async () => {

@@ -1,4 +1,3 @@
-import type { Role } from './role.js';
 import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
@@ -38,6 +37,11 @@ export interface Config {
   sweep: { batchRows: number; budgetMs: number };
   /** Threads of the parser pool that diagnoses runs (see `defaultParserThreads`); at least 1 is started. */
   parserThreads: number;
+  /**
+   * Of those, the most at work while the process serves requests (`defaultParserThreadsServing`; at most
+   * `parserThreads`). A worker process serves none and always uses them all.
+   */
+  parserThreadsServing: number;
   /**
    * `npm start` also executes runs and delivers webhooks (EMBEDDED_WORKER). The old way to say no,
    * PARSER_THREADS=0 (or WORKER_THREADS=0), still works and is named in `deprecated`.
@@ -327,19 +331,27 @@ function parseFallback(fallback: string, units: Record<string, number>): number[
 export const MAX_PART_COUNT = 10_000;
 
 /**
- * Parser threads when `PARSER_THREADS` is unset. A process that answers HTTP leaves one core to its event
- * loop: on 2 cores with a parser on each, the run list's p99 under diagnosis load was 1.55-1.72x its idle p99
- * even with the parsers at the idle scheduling policy, and 1.14-1.36x with one core left (README, bench
- * scenario 6). A worker process answers no requests and takes every core.
+ * Parser threads when `PARSER_THREADS` is unset: every core. One document's pages are read on all of them
+ * (src/worker/execute.ts), so a quiet server diagnoses as fast as the machine allows.
  */
-export function defaultParserThreads(role: Role, cores = availableParallelism()): number {
-  return role === 'worker' ? cores : Math.max(1, cores - 1);
+export function defaultParserThreads(cores = availableParallelism()): number {
+  return Math.max(1, cores);
+}
+
+/**
+ * Parser threads at work while a process that answers HTTP serves requests, when `PARSER_THREADS_SERVING`
+ * is unset: one core is left to its event loop. On 2 cores with a parser on each, the run list's p99 under
+ * diagnosis load was 1.55-1.72x its idle p99 even with the parsers at the idle scheduling policy, and
+ * 1.14-1.36x with one core left (bench/README, scenario 6).
+ */
+export function defaultParserThreadsServing(cores = availableParallelism()): number {
+  return Math.max(1, cores - 1);
 }
 
 /** The whole configuration, checked at once: throws ConfigError listing every problem. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env, role: Role = 'api'): Config {
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const read = new EnvReader(env);
-  const config = readConfig(read, role);
+  const config = readConfig(read);
   const parts = Math.ceil(config.maxUploadBytes / config.uploadPartSize);
   if (parts > MAX_PART_COUNT) {
     read.problems.push(
@@ -395,12 +407,12 @@ function readBlobs(env: EnvReader): BlobsConfig {
   };
 }
 
-function readConfig(env: EnvReader, role: Role): Config {
+function readConfig(env: EnvReader): Config {
   const MiB = 1024 * 1024;
   // PARSER_THREADS was WORKER_THREADS, which also named the worker role: the old name still works
   const threadsVariable =
     !env.has('PARSER_THREADS') && env.has('WORKER_THREADS') ? 'WORKER_THREADS' : 'PARSER_THREADS';
-  const parserThreads = env.int(threadsVariable, defaultParserThreads(role));
+  const parserThreads = env.int(threadsVariable, defaultParserThreads());
   const blobs = readBlobs(env);
   return {
     port: env.int('PORT', 8080, 0, 65535),
@@ -421,6 +433,10 @@ function readConfig(env: EnvReader, role: Role): Config {
       budgetMs: env.int('SWEEP_BUDGET_SECONDS', 60, 1, 86_400) * 1000,
     },
     parserThreads,
+    parserThreadsServing: Math.min(
+      Math.max(1, parserThreads),
+      env.int('PARSER_THREADS_SERVING', defaultParserThreadsServing(), 1),
+    ),
     embeddedWorker: env.bool('EMBEDDED_WORKER', true) && parserThreads > 0,
     deprecated: [
       ...(threadsVariable === 'WORKER_THREADS'

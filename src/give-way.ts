@@ -85,3 +85,42 @@ export class GiveWay {
     return waited;
   }
 }
+
+/**
+ * Requests at this rate or more mean the process is serving: its parser pool gives a core back to the event
+ * loop (PoolOptions.serving). A user's script polling its runs every 50-100 ms is far below it, and does not
+ * cost the runs a thread; a dashboard in use or a load test is above it.
+ */
+export const SERVING_REQUESTS_PER_S = 50;
+/** The window over which the rate is read: a pool that gave a core back takes it again this long after. */
+export const SERVING_WINDOW_MS = 100;
+
+/**
+ * Whether the process's requests arrive at `perSecond` or faster. It is serving as soon as the window's
+ * count reaches the rate, and stays so until a whole window passes below it.
+ */
+export class ServingWatch {
+  private windowStart = performance.now();
+  private countAtStart: number;
+  private serving = false;
+
+  constructor(
+    private readonly arrivals: Int32Array,
+    private readonly perSecond = SERVING_REQUESTS_PER_S,
+    private readonly windowMs = SERVING_WINDOW_MS,
+  ) {
+    this.countAtStart = Atomics.load(arrivals, 0);
+  }
+
+  isServing(now = performance.now()): boolean {
+    const count = Atomics.load(this.arrivals, 0);
+    const arrived = (count - this.countAtStart) | 0;
+    const elapsed = now - this.windowStart;
+    if (arrived >= (this.perSecond * this.windowMs) / 1000) this.serving = true;
+    else if (elapsed >= this.windowMs) this.serving = (arrived * 1000) / elapsed >= this.perSecond;
+    else return this.serving;
+    this.windowStart = now;
+    this.countAtStart = count;
+    return this.serving;
+  }
+}

@@ -53,11 +53,14 @@ export function createServices(
   const metrics = new Metrics(store, clock);
   let pool: PdfPool | undefined;
   const pdfPool = () =>
-    (pool ??= parserPool(config, Math.max(1, config.parserThreads), metrics, 0, RULE_JUDGES_MODULE));
+    (pool ??= parserPool(config, metrics, {
+      size: Math.max(1, config.parserThreads),
+      judges: RULE_JUDGES_MODULE,
+    }));
   // an upload's `complete` opens its file on threads of its own: it never waits behind runs
   let probePool: PdfPool | undefined;
   const probe = (file: string, tenantId: string) => {
-    probePool ??= parserPool(config, config.probeThreads, metrics);
+    probePool ??= parserPool(config, metrics, { size: config.probeThreads });
     const threads = probePool;
     // the file is looked at once: its thread does not keep it open
     return threads

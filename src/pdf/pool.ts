@@ -1,6 +1,6 @@
 import { setFlagsFromString } from 'node:v8';
 import { Worker } from 'node:worker_threads';
-import { QUIET_MS, requestArrivals } from '../give-way.js';
+import { QUIET_MS, requestArrivals, SERVING_WINDOW_MS, ServingWatch } from '../give-way.js';
 import { linuxThreadId, threadCpuMs } from '../thread-cpu.js';
 import { pdfiumModule } from './pdfium.js';
 import { ThreadCacheMirror } from './thread-cache.js';
@@ -38,7 +38,14 @@ export class TaskFailure extends Error {
 }
 
 export interface PoolOptions {
+  /** Threads the pool parses on at most. */
   size: number;
+  /**
+   * While the process serves requests (`ServingWatch`: they arrive at SERVING_REQUESTS_PER_S or faster), at
+   * most `threads` of them take a task; quiet, all `size` do. A thread at work when requests begin ends its
+   * task (a few pages) first, and gives way before each page meanwhile (`givesWayMs`).
+   */
+  serving?: { threads: number; arrivals: Int32Array };
   /** A task's time limit: its thread's CPU time where Linux tells it (see `startClock`). */
   taskTimeoutMs: number;
   /**
@@ -153,13 +160,18 @@ export class PdfPool {
   /** Threads replaced and still ending: `close` waits for them too, so no parser outlives the pool. */
   private readonly ending = new Set<Promise<number>>();
   private affinityTimer?: NodeJS.Timeout;
+  private readonly servingWatch?: ServingWatch;
+  /** Set while tasks wait for the requests to quiet down: the pool looks again when the window ends. */
+  private servingTimer?: NodeJS.Timeout;
 
   /**
    * Threads start with the first task, not with the pool: a process that never parses (an API process
    * whose tenants only read, a worker with an empty queue, most test servers) loads no parser (PDFium, its
    * modules: about half a second of CPU per thread).
    */
-  constructor(private readonly options: PoolOptions) {}
+  constructor(private readonly options: PoolOptions) {
+    if (options.serving) this.servingWatch = new ServingWatch(options.serving.arrivals);
+  }
 
   private startThreads(): void {
     if (this.slots.length > 0 || this.closed) return;
@@ -174,9 +186,16 @@ export class PdfPool {
     return this.lanes.size === 0;
   }
 
-  /** How many threads parse at once (once started). */
+  /** How many threads parse at once at most (once started). */
   get size(): number {
     return Math.max(1, this.options.size);
+  }
+
+  /** How many threads may be at work now: fewer while the process serves requests. */
+  private threadsAtWork(now: number): number {
+    const serving = this.options.serving;
+    if (!serving || !this.servingWatch!.isServing(now)) return this.size;
+    return Math.max(1, Math.min(this.size, serving.threads));
   }
 
   run<K extends PdfTask['kind']>(task: Extract<PdfTask, { kind: K }>, lane = ''): Promise<PdfTaskResult[K]> {
@@ -216,6 +235,7 @@ export class PdfPool {
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.affinityTimer);
+    clearTimeout(this.servingTimer);
     for (const queue of this.lanes.values())
       for (const pending of queue.splice(0))
         pending.reject(new TaskFailure('crashed', 'the parser pool closed'));
@@ -396,18 +416,35 @@ export class PdfPool {
     }, delayMs);
   }
 
+  /** Tasks wait while requests keep a thread back: the pool looks again once the rate is read anew. */
+  private lookAgainWhenQuiet(): void {
+    if (this.servingTimer || this.closed) return;
+    this.servingTimer = setTimeout(() => {
+      this.servingTimer = undefined;
+      this.pump();
+    }, SERVING_WINDOW_MS);
+    this.servingTimer.unref();
+  }
+
   private pump(): void {
     const now = performance.now();
     let leftWaiting = false;
+    const atWork = this.threadsAtWork(now);
+    let working = this.slots.filter((slot) => slot.current).length;
     for (const slot of this.slots) {
       if (slot.current) continue;
       if (this.nothingWaiting()) return;
+      if (working >= atWork) {
+        if (atWork < this.size) this.lookAgainWhenQuiet();
+        return;
+      }
       const next = this.takeNext(slot, now);
       if (!next) {
         leftWaiting = true;
         continue;
       }
       slot.current = next;
+      working++;
       next.startedAt = now;
       slot.lastPath = next.request.task.path;
       slot.cache.read(next.request.task.path, pageOf(next.request.task));
@@ -435,19 +472,13 @@ export interface ParserReports {
 /** Parser threads with the configured limits, reporting each task and heap to `reports`. */
 export function parserPool(
   limits: { taskTimeoutMs: number; taskMemoryMb: number },
-  size: number,
   reports: ParserReports,
-  /** As in PoolOptions: the runs' threads give way, those a request waits for do not. */
-  givesWayMs = 0,
-  /** As in PoolOptions: the runs' threads judge by the rules, a probe's do not. */
-  judges?: string,
+  threads: Pick<PoolOptions, 'size' | 'givesWayMs' | 'judges' | 'serving'>,
 ): PdfPool {
   return new PdfPool({
-    size,
-    ...(judges ? { judges } : {}),
+    ...threads,
     taskTimeoutMs: limits.taskTimeoutMs,
     memoryMb: limits.taskMemoryMb,
-    givesWayMs,
     onTaskEnd: (kind, outcome, seconds) => reports.parserTask(kind, outcome, seconds),
     onHeap: (bytes) => reports.parserHeap(bytes),
     onGaveWay: (seconds) => reports.parserGaveWay(seconds),

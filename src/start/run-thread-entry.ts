@@ -53,7 +53,6 @@ adoptStoreThreadShare(storeShare);
 const store = await openStore(config, 'worker', runLifecycle);
 const pool = parserPool(
   config,
-  Math.max(1, config.parserThreads),
   {
     parserTask: (kind, outcome, seconds) => void told().parserTasks.push([kind, outcome, seconds]),
     parserHeap: (bytes) => {
@@ -62,8 +61,13 @@ const pool = parserPool(
     },
     parserGaveWay: (seconds) => void (told().parserGaveWay += seconds),
   },
-  config.parserYieldMs,
-  RULE_JUDGES_MODULE,
+  {
+    size: Math.max(1, config.parserThreads),
+    givesWayMs: config.parserYieldMs,
+    judges: RULE_JUDGES_MODULE,
+    // the API's requests come first: while they arrive, a thread of the pool stands back
+    serving: { threads: config.parserThreadsServing, arrivals: requestArrivals },
+  },
 );
 /** Leases the API's event loop keeps for this thread's runs, and those it found lost. */
 const keptByTheProcess = new Set<string>();

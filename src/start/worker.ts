@@ -7,7 +7,7 @@ import { refuseUnsupportedRuntime } from './runtime.js';
 
 refuseUnsupportedRuntime();
 /** A diagnosis worker without HTTP: more of these can run against the same database as the server. */
-const config = await loadOrFail(() => loadConfig(process.env, 'worker'));
+const config = await loadOrFail(() => loadConfig(process.env));
 const logger = createLogger(config.logLevel);
 const runtime = await createRuntime(config, 'worker', logger).catch((error: unknown) => failStart(error));
 runtime.start();

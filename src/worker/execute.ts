@@ -183,11 +183,7 @@ async function executeOnFile(
 
   // the published rules are read where a profile reads them: a run of pdf-preflight does not pay for them
   const judged = judgedByRules(run.target);
-  let doc: DocumentFacts;
-  try {
-    // the open counts against the run's time too: its task may wait in the pool behind other runs' tasks
-    doc = await deadline.race(deps.pool.run({ kind: 'document', path, judged }, run.tenant_id));
-  } catch (error) {
+  const openFailure = (error: unknown): RunOutcome => {
     if (error instanceof RunTimedOut)
       return failed(timedOutMessage(deps.runTimeoutMs), 'run_timeout', progressOf(1, 0, 1));
     const reason =
@@ -195,18 +191,29 @@ async function executeOnFile(
         ? 'The PDF is encrypted with a password and cannot be diagnosed'
         : failureReason(error);
     return failed(reason, OPEN_FAILURES[(error as TaskFailure).kind], progressOf(1, 0, 1));
+  };
+  // the page count first (the file opened, nothing read), so that the pages need not wait for the
+  // document's own facts: with the published rules, a long document's take seconds, on a thread of its own
+  let pagesKnown: number | undefined;
+  if (run.target !== 'pdf-text') {
+    try {
+      pagesKnown =
+        (await deadline.race(deps.pool.run({ kind: 'probe', path }, run.tenant_id))).pageCount ?? undefined;
+    } catch (error) {
+      if (error instanceof RunTimedOut) return openFailure(error);
+      // the document's task below fails as the file does, and says why
+    }
   }
-  const pageCount = doc.page_count ?? 0;
-  const total = 1 + pageCount;
-  let completed = 1;
+  let completed = 0;
   let failedTasks = 0;
-  hooks.onProgress(progressOf(total, completed, failedTasks));
+  let total = 1 + (pagesKnown ?? 0);
   const settle = (ok: boolean) => {
     if (ok) completed++;
     else failedTasks++;
     hooks.onProgress(progressOf(total, completed, failedTasks));
   };
-
+  /** Set when the file does not open after all: the pages read ahead stop being dispatched. */
+  let abandoned = false;
   const onePage = async <K extends 'page' | 'text'>(
     kind: K,
     page: number,
@@ -224,7 +231,7 @@ async function executeOnFile(
       return { page, status: 'failed', error: reason };
     }
   };
-  const runTextPages = () =>
+  const runTextPages = (pageCount: number) =>
     forEachBatch(pageCount, 1, deps.pool.size, hooks, deadline, async (page) => [
       await onePage('text', page),
     ]);
@@ -233,12 +240,12 @@ async function executeOnFile(
    * and the pages after it are read one by one; a batch that fails as a whole (past its time, or its thread
    * crashed) is read again page by page, so that only the page at fault fails.
    */
-  const runPageFacts = () =>
+  const runPageFacts = (pageCount: number) =>
     forEachBatch(
       pageCount,
       PAGES_PER_TASK,
       deps.pool.size,
-      hooks,
+      { stopped: () => abandoned || hooks.stopped(), onProgress: hooks.onProgress },
       deadline,
       async (first, count): Promise<PageResult<PageFacts>[]> => {
         if (count > 1) {
@@ -285,6 +292,23 @@ async function executeOnFile(
       },
     );
 
+  const pagesAhead = pagesKnown === undefined ? undefined : runPageFacts(pagesKnown);
+  // awaited below, once the document's task has ended: until then its failure is not unhandled
+  pagesAhead?.catch(() => undefined);
+  let doc: DocumentFacts;
+  try {
+    // the open counts against the run's time too: its task may wait in the pool behind other runs' tasks
+    doc = await deadline.race(deps.pool.run({ kind: 'document', path, judged }, run.tenant_id));
+  } catch (error) {
+    abandoned = true;
+    // the pages in flight end within a task each; none is dispatched after this
+    await pagesAhead?.catch(() => undefined);
+    return openFailure(error);
+  }
+  const pageCount = doc.page_count ?? 0;
+  total = 1 + pageCount;
+  settle(true);
+
   try {
     return await produceOutputs();
   } catch (error) {
@@ -301,7 +325,7 @@ async function executeOnFile(
     let pagesOk = 0;
     if (run.target !== 'pdf-text') {
       const target = run.target;
-      const pages = await runPageFacts();
+      const pages = await (pagesKnown === pageCount && pagesAhead ? pagesAhead : runPageFacts(pageCount));
       pagesOk = pages.filter((p) => p.status === 'ok').length;
       const report = buildReport(
         {
@@ -318,7 +342,7 @@ async function executeOnFile(
       const thumbnails = await renderThumbnails(deps, path, report, deadline, run.tenant_id);
       outputs.push({ name: 'report.html', body: renderReportHtml(report, thumbnails, deps.report) });
     } else {
-      const pages = await runTextPages();
+      const pages = await runTextPages(pageCount);
       pagesOk = pages.filter((p) => p.status === 'ok').length;
       // pages separated by form feeds, as pdftotext does
       outputs.push({

@@ -1,21 +1,32 @@
 import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { defaultParserThreads, loadConfig } from '../../src/config.js';
+import { defaultParserThreads, defaultParserThreadsServing, loadConfig } from '../../src/config.js';
 
-describe('parser threads (PARSER_THREADS)', () => {
-  it('unset: a server leaves one core to its event loop, a worker takes every core, never fewer than one', () => {
-    expect(defaultParserThreads('api', 8)).toBe(7);
-    expect(defaultParserThreads('api', 2)).toBe(1);
-    expect(defaultParserThreads('api', 1)).toBe(1);
-    expect(defaultParserThreads('worker', 8)).toBe(8);
-    expect(defaultParserThreads('worker', 1)).toBe(1);
-    expect(loadConfig({}).parserThreads).toBe(Math.max(1, availableParallelism() - 1));
-    expect(loadConfig({}, 'worker').parserThreads).toBe(availableParallelism());
+describe('parser threads (PARSER_THREADS, PARSER_THREADS_SERVING)', () => {
+  it('unset: every core parses, and a server leaves one core to its event loop while it serves requests', () => {
+    expect(defaultParserThreads(8)).toBe(8);
+    expect(defaultParserThreads(1)).toBe(1);
+    expect(defaultParserThreadsServing(8)).toBe(7);
+    expect(defaultParserThreadsServing(2)).toBe(1);
+    expect(defaultParserThreadsServing(1)).toBe(1);
+    const cores = availableParallelism();
+    expect(loadConfig({})).toMatchObject({
+      parserThreads: cores,
+      parserThreadsServing: Math.max(1, cores - 1),
+    });
+  });
+
+  it('PARSER_THREADS_SERVING is at least 1 and at most PARSER_THREADS', () => {
+    expect(loadConfig({ PARSER_THREADS: '4', PARSER_THREADS_SERVING: '3' }).parserThreadsServing).toBe(3);
+    expect(loadConfig({ PARSER_THREADS: '2', PARSER_THREADS_SERVING: '6' }).parserThreadsServing).toBe(2);
+    expect(loadConfig({ PARSER_THREADS: '0' }).parserThreadsServing).toBe(1);
+    expect(() => loadConfig({ PARSER_THREADS_SERVING: '0' })).toThrow(/PARSER_THREADS_SERVING/);
+    expect(() => loadConfig({ PARSER_THREADS_SERVING: 'half' })).toThrow(/PARSER_THREADS_SERVING/);
   });
 
   it('set: the operator decides, 0 included (no diagnosis inside the server)', () => {
     expect(loadConfig({ PARSER_THREADS: '0' }).parserThreads).toBe(0);
-    expect(loadConfig({ PARSER_THREADS: '3' }, 'worker').parserThreads).toBe(3);
+    expect(loadConfig({ PARSER_THREADS: '3' }).parserThreads).toBe(3);
     expect(() => loadConfig({ PARSER_THREADS: 'many' })).toThrow(/PARSER_THREADS/);
   });
 

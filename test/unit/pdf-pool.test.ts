@@ -130,6 +130,72 @@ describe('two parser threads', () => {
   });
 });
 
+describe('a pool that gives a core back while the process serves requests', () => {
+  const arrivals = new Int32Array(new SharedArrayBuffer(4));
+  let serving: PdfPool;
+  let slowFile: string;
+  beforeAll(() => {
+    slowFile = path.join(dir, 'slow-serving.pdf');
+    writeFileSync(slowFile, operatorBomb());
+    serving = new PdfPool({
+      size: 2,
+      serving: { threads: 1, arrivals },
+      // the slow page takes about 2 s alone (see 'two parser threads')
+      taskTimeoutMs: 50_000,
+      memoryMb: 256,
+    });
+  });
+  afterAll(() => serving.close());
+  /** Requests at 1,000 a second, far above SERVING_REQUESTS_PER_S, until the returned function is called. */
+  const requestsArrive = () => {
+    const timer = setInterval(() => Atomics.add(arrivals, 0, 5), 5);
+    return () => clearInterval(timer);
+  };
+  const slowThenQuick = () => {
+    const order: string[] = [];
+    const at: Record<string, number> = {};
+    const done = (name: string) => () => {
+      order.push(name);
+      at[name] = performance.now();
+    };
+    const slow = serving.run({ kind: 'page', path: slowFile, page: 1 }).then(done('slow'));
+    const quick = serving.run({ kind: 'page', path: shortFile, page: 1 }).then(done('quick'));
+    return { order, at, done: Promise.all([slow, quick]) };
+  };
+
+  it('quiet: every thread takes tasks, so a quick page does not wait behind a slow one', async () => {
+    const { order, done } = slowThenQuick();
+    await done;
+    expect(order).toEqual(['quick', 'slow']);
+  });
+
+  it('while requests arrive, one thread fewer takes tasks: the quick page waits behind the slow one', async () => {
+    const stop = requestsArrive();
+    try {
+      const { order, done } = slowThenQuick();
+      await done;
+      expect(order).toEqual(['slow', 'quick']);
+    } finally {
+      stop();
+    }
+  });
+
+  it('once the requests stop, the thread it gave back takes the waiting task', async () => {
+    const stop = requestsArrive();
+    try {
+      const { order, at, done } = slowThenQuick();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      stop();
+      const stoppedAt = performance.now();
+      await done;
+      expect(order).toEqual(['quick', 'slow']);
+      expect(at.quick).toBeGreaterThan(stoppedAt);
+    } finally {
+      stop();
+    }
+  });
+});
+
 describe.runIf(process.platform === 'linux' && hasChrt())('parser threads on Linux', () => {
   it('run at the idle scheduling policy, so that a woken event loop never waits for a parser', async () => {
     await pool.run({ kind: 'document', path: shortFile }, 'tenant');
