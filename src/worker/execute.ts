@@ -325,7 +325,8 @@ async function executeOnFile(
     let pagesOk = 0;
     if (run.target !== 'pdf-text') {
       const target = run.target;
-      const pages = await (pagesKnown === pageCount && pagesAhead ? pagesAhead : runPageFacts(pageCount));
+      // the probe and the document read the same page count (PDFium's, of the same file)
+      const pages = await (pagesAhead ?? runPageFacts(pageCount));
       pagesOk = pages.filter((p) => p.status === 'ok').length;
       const report = buildReport(
         {
