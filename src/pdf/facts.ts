@@ -66,6 +66,19 @@ const PDFIUM_COLOR_SPACES: Record<number, ColorSpaceName> = {
   10: 'indexed',
 };
 
+/** How many components a colour space family has, where the family alone says it. */
+const COMPONENTS: Partial<Record<ColorSpaceName, number>> = {
+  gray: 1,
+  rgb: 3,
+  cmyk: 4,
+  lab: 3,
+  separation: 1,
+  indexed: 1,
+};
+
+/** The encodings whose decoding PDFium leaves to the image's own codec. */
+const IMAGE_CODECS = new Set<RawImage['encoding']>(['dct', 'jpx', 'jbig2', 'ccitt']);
+
 const SUBSET_PREFIX = /^[A-Z]{6}\+/;
 
 const sameFacts = (a: RawImage, b: RawImage) =>
@@ -76,22 +89,29 @@ const sameFacts = (a: RawImage, b: RawImage) =>
 /**
  * The dictionary of a drawn image, among the page's: PDFium does not say which XObject an image object
  * draws, so it is found by pixel size and coding; where those leave images that differ, by PDFium's reading
- * of the colour space (`colorSpace`, asked only then: it loads the image).
+ * of the image (`read`, asked only then: it loads the image), its colour space and bits first.
  */
 function matchImage(
   images: RawImage[] | undefined,
   width: number,
   height: number,
   encoding: RawImage['encoding'],
-  colorSpace: () => ColorSpaceName | null,
+  read: () => RawImage,
 ): RawImage | undefined {
   const sized = images?.filter((image) => image.width === width && image.height === height) ?? [];
   const coded = sized.filter((image) => image.encoding === encoding);
   const candidates = coded.length > 0 ? coded : sized;
   const first = candidates[0];
   if (!first || candidates.every((image) => sameFacts(image, first))) return first;
-  const space = colorSpace();
-  return candidates.find((image) => image.color_space === space) ?? first;
+  const seen = read();
+  return (
+    candidates.find(
+      (image) =>
+        image.color_space === seen.color_space && image.bits_per_component === seen.bits_per_component,
+    ) ??
+    candidates.find((image) => image.color_space === seen.color_space) ??
+    first
+  );
 }
 
 const OBJ_TEXT = 1;
@@ -339,8 +359,8 @@ export class DocumentReader {
             const encoding = this.imageEncoding(object);
             const raw =
               matchImage(into.structure?.images, width, height, encoding, () =>
-                this.pdfiumColorSpace(object, into.page),
-              ) ?? this.inlineImage(object, into.page, encoding);
+                this.pdfiumImage(object, into.page, encoding),
+              ) ?? this.pdfiumImage(object, into.page, encoding);
             into.images.push({
               width_px: width,
               height_px: height,
@@ -454,20 +474,40 @@ export class DocumentReader {
     ]);
   }
 
-  private pdfiumColorSpace(object: number, page: number): ColorSpaceName | null {
-    return this.lib.FPDFImageObj_GetImageMetadata(object, page, this.scratch)
-      ? (PDFIUM_COLOR_SPACES[this.i32(20)] ?? null)
-      : null;
-  }
-
-  /** An image without a dictionary of its own (inline, `BI`): what PDFium tells of it. */
-  private inlineImage(object: number, page: number, encoding: RawImage['encoding']): RawImage {
+  /**
+   * What PDFium tells of an image: all there is of one without a dictionary of its own (inline, `BI`). Its bits per component
+   * are PDFium's bits per pixel over the colour space's components, where the family fixes their number (an
+   * ICC profile's or a DeviceN's count is not told); a stencil mask (no colour space) has one bit.
+   */
+  private pdfiumImage(object: number, page: number, encoding: RawImage['encoding']): RawImage {
+    if (!this.lib.FPDFImageObj_GetImageMetadata(object, page, this.scratch))
+      return {
+        width: 0,
+        height: 0,
+        color_space: null,
+        icc_components: null,
+        bits_per_component: null,
+        encoding,
+      };
+    const space = PDFIUM_COLOR_SPACES[this.i32(20)] ?? null;
+    const bitsPerPixel = this.i32(16);
+    const components = space === null ? (bitsPerPixel === 1 ? 1 : undefined) : COMPONENTS[space];
+    const width = this.i32(0) >>> 0;
+    const height = this.i32(4) >>> 0;
+    let bits = components ? bitsPerPixel / components : NaN;
+    // PDFium keeps 2 and 4 bits of one component as 8 bits a pixel; the length of the image's data, its
+    // filters undone (not an image codec's), tells them apart: each row is whole bytes (ISO 32000-1, 8.9.3).
+    // Only for images of at most 16 M pixels: a larger one is not decoded for the sake of one fact
+    if (components === 1 && bitsPerPixel === 8 && !IMAGE_CODECS.has(encoding) && width * height <= 2 ** 24) {
+      const length = this.lib.FPDFImageObj_GetImageDataDecoded(object, 0, 0);
+      bits = [1, 2, 4, 8].find((b) => Math.ceil((width * b) / 8) * height === length) ?? bits;
+    }
     return {
-      width: 0,
-      height: 0,
-      color_space: this.pdfiumColorSpace(object, page),
+      width,
+      height,
+      color_space: space,
       icc_components: null,
-      bits_per_component: null,
+      bits_per_component: Number.isInteger(bits) && bits > 0 && bits <= 16 ? bits : null,
       encoding,
     };
   }
