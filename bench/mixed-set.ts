@@ -275,7 +275,7 @@ export async function mixedSet(options: {
   });
 
   // the speed counts only if the reports say what poppler and qpdf say of the same files
-  const served = rounds.get('pdf-preflight')![0]?.reports;
+  const served = rounds.get('pdf-preflight')?.[0]?.reports;
   for (const [fact, [agree, compared]] of Object.entries((served && factAgreement(served)) ?? {}))
     record({
       scenario: '14 quality',
