@@ -1,12 +1,13 @@
 import { SyntaxFailure } from '../pdf/cos/syntax.js';
-import type { Builders, DocumentSource, Emitter, KindName, PageSource } from '../pdf/model/kinds.js';
+import type { Builders, DocumentSource, Emitter, PageSource } from '../pdf/model/node.js';
+import type { KindName, Kinds } from '../pdf/model/kinds.js';
 import type { Rule, RuleContext, RuleFailure } from './rule.js';
 
 /** The most objects one rule names in a failure; the count is always whole. */
 export const MAX_EXAMPLES = 5;
 
 /** Counts what each rule finds; one per judging of a file or a page. */
-class Tally implements Emitter {
+class Tally implements Emitter<Kinds> {
   private readonly byKind = new Map<KindName, Rule[]>();
   private readonly found = new Map<Rule, { objects: number; examples: string[] }>();
 
@@ -64,7 +65,7 @@ function guarded(build: () => void): void {
 /** The rules' failures over a file's document kinds. */
 export function judgeDocument(
   rules: readonly Rule[],
-  families: readonly Builders[],
+  families: readonly Builders<Kinds>[],
   source: DocumentSource,
   context?: RuleContext,
 ): RuleFailure[] {
@@ -76,7 +77,7 @@ export function judgeDocument(
 /** The rules' failures over one page's kinds. */
 export function judgePage(
   rules: readonly Rule[],
-  families: readonly Builders[],
+  families: readonly Builders<Kinds>[],
   source: PageSource,
   context?: RuleContext,
 ): RuleFailure[] {

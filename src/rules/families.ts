@@ -1,4 +1,5 @@
-import type { Builders } from '../pdf/model/kinds.js';
+import type { Builders } from '../pdf/model/node.js';
+import type { Kinds } from '../pdf/model/kinds.js';
 import { colorBuilders } from '../pdf/model/color.js';
 import { fileStructureBuilders } from '../pdf/model/file-structure.js';
 import { fontBuilders } from '../pdf/model/fonts.js';
@@ -11,7 +12,7 @@ import { taggedContentBuilders } from '../pdf/model/tagged-content.js';
 import { languageBuilders } from '../pdf/model/language.js';
 
 /** Every family of the model's kinds, in the order their builders run. */
-export const MODEL_FAMILIES: readonly Builders[] = [
+export const MODEL_FAMILIES: readonly Builders<Kinds>[] = [
   fileStructureBuilders,
   colorBuilders,
   graphicsBuilders,

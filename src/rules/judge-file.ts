@@ -1,5 +1,6 @@
 import type { CosFile } from '../pdf/cos/file.js';
-import type { Builders } from '../pdf/model/kinds.js';
+import type { Builders } from '../pdf/model/node.js';
+import type { Kinds } from '../pdf/model/kinds.js';
 import { pageEntries } from '../pdf/model/pages.js';
 import { judgeDocument, judgePage, mergeFailures } from './engine.js';
 import type { Rule, RuleContext, RuleFailure } from './rule.js';
@@ -12,7 +13,7 @@ import type { Rule, RuleContext, RuleFailure } from './rule.js';
 export function judgeFile(
   cos: CosFile,
   rules: readonly Rule[],
-  families: readonly Builders[],
+  families: readonly Builders<Kinds>[],
   context?: RuleContext,
 ): RuleFailure[] {
   const lists = [judgeDocument(rules, families, { cos, head: cos.read(0, 1024) }, context)];

@@ -8,28 +8,14 @@ import { sweepOnce } from './sweep-pass.js';
 import { openStore } from '../store/open.js';
 import type { Store } from '../store/types.js';
 import { createRunWorker } from '../worker/index.js';
+import { intervalJob, type Job } from './job.js';
 import { runThreadJob } from './run-thread.js';
 import type { RunWorker } from '../worker/runner.js';
 
-/**
- * What a process is for: `api` answers HTTP (`npm start`, with the embedded worker unless
- * EMBEDDED_WORKER=false), `worker` executes runs and delivers webhooks (`npm run worker`), `admin` runs one
- * operator command (`npm run admin`).
- */
 import type { Role } from '../role.js';
 import { runLifecycle } from '../runs/lifecycle.js';
 
 export type { Role };
-
-/** Work a process does beside answering requests, started and stopped with its runtime. */
-export interface Job {
-  readonly name: string;
-  /** Which one it is among the processes sharing the database (the run worker's lease holder id). */
-  readonly id?: string | undefined;
-  start(): void;
-  /** Resolves once the job's current work is done or handed back. */
-  stop(): Promise<void>;
-}
 
 export interface Runtime {
   readonly config: Config;
@@ -46,31 +32,6 @@ export interface Runtime {
 
 /** How often the store's housekeeping runs (PostgreSQL folds block counts; see Store.maintain). */
 const STORE_MAINTENANCE_MS = 10_000;
-
-/** A job that runs `work` every `everyMs` (and at once when `atStart`), logging its failures. */
-export function intervalJob(
-  name: string,
-  everyMs: number,
-  work: () => Promise<void>,
-  logger: Logger,
-  atStart = false,
-): Job {
-  let timer: NodeJS.Timeout | undefined;
-  const run = () =>
-    work().catch((error: unknown) => logger.warn({ err: error, job: name }, `${name} failed`));
-  return {
-    name,
-    start() {
-      if (atStart) void run();
-      timer = setInterval(run, everyMs);
-      // housekeeping never keeps a process alive
-      timer.unref();
-    },
-    async stop() {
-      clearInterval(timer);
-    },
-  };
-}
 
 /** Expired uploads, stray blobs, idempotency keys and events past their time, in one pass. */
 function sweepJob(services: Services): Job {

@@ -6,7 +6,7 @@ import type { Logger } from '../logger.js';
 import { type HeldLease, keepLease } from '../queue/claim-loop.js';
 import type { Services } from '../services.js';
 import { type StoreThreadShare, storeThreadEnded, storeThreadShare } from '../store/open.js';
-import type { Job } from './create-runtime.js';
+import type { Job } from './job.js';
 
 /** What the API process gives its run thread. */
 export interface RunThreadData {

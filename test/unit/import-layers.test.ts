@@ -1,10 +1,11 @@
 /**
  * The layers of src: each top-level folder (with its subfolders) and each top-level file is a part, and the
  * imports between parts (type imports included) must form no cycle, so every import runs down the layers.
+ * Nor may the files themselves: a file that needs another's types and is needed back is one module in two.
  * Within a part a folder may use its subfolders and they its interfaces (store/open.ts opens
  * store/sqlite, which implements store/types.ts).
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -29,6 +30,27 @@ function importGraph(): Map<string, Map<string, string>> {
       const to = partOf(path.resolve(path.dirname(file), match[1] ?? match[2]!));
       if (to !== from && !targets.has(to))
         targets.set(to, `${path.relative(SRC, file)} imports ${match[1] ?? match[2]}`);
+    }
+  }
+  return graph;
+}
+
+/** The imports between files (a `.js` specifier names its `.ts` source). */
+function fileGraph(): Map<string, Map<string, string>> {
+  const graph = new Map<string, Map<string, string>>();
+  const files = readdirSync(SRC, { recursive: true, encoding: 'utf8' })
+    .filter((name) => /\.(ts|mjs)$/.test(name))
+    .map((name) => path.join(SRC, name));
+  for (const file of files) {
+    const from = path.relative(SRC, file);
+    const targets = new Map<string, string>();
+    graph.set(from, targets);
+    for (const match of readFileSync(file, 'utf8').matchAll(IMPORT)) {
+      const resolved = path.resolve(path.dirname(file), match[1] ?? match[2]!);
+      const source = resolved.replace(/\.js$/, '.ts');
+      const to = path.relative(SRC, existsSync(source) ? source : resolved);
+      if (!to.startsWith('..') && !targets.has(to))
+        targets.set(to, `${from} imports ${match[1] ?? match[2]}`);
     }
   }
   return graph;
@@ -65,6 +87,18 @@ describe('the layers of src', () => {
     const graph = importGraph();
     expect(graph.size).toBeGreaterThan(20);
     expect(findCycle(graph)).toBeNull();
+  });
+
+  it('no file imports itself back through others, type imports included', () => {
+    const graph = fileGraph();
+    expect(graph.size).toBeGreaterThan(300);
+    expect(findCycle(graph)).toBeNull();
+  });
+
+  it('the file check finds a cycle when there is one', () => {
+    const graph = fileGraph();
+    graph.get('pdf/model/node.ts')!.set('pdf/model/kinds.ts', 'pdf/model/node.ts imports ./kinds.js');
+    expect(findCycle(graph)).not.toBeNull();
   });
 
   it('the check finds a cycle when there is one', () => {

@@ -1,4 +1,4 @@
-import type { Builders } from './kinds.js';
+import type { Builders } from './node.js';
 import {
   type IccProfileNode,
   type OutputIntentNode,
@@ -11,9 +11,10 @@ import {
   type DeviceNNode,
   type IccCmykPaintNode,
   PageColor,
-  type SeparationNode,
+  type PageColorKinds,
   type UndefinedOperatorNode,
 } from './color/usage.js';
+import type { SeparationNode } from './color/separations.js';
 
 export type {
   ContentStreamNode,
@@ -33,16 +34,9 @@ export type {
  * ICCBased CMYK under overprint), and what its content streams hold besides colour (undefined operators,
  * resources found only in a drawer's).
  */
-export interface ColorKinds {
+export interface ColorKinds extends PageColorKinds {
   outputIntent: OutputIntentNode;
   outputIntents: OutputIntentsNode;
-  iccProfile: IccProfileNode;
-  deviceColor: DeviceColorNode;
-  deviceN: DeviceNNode;
-  separation: SeparationNode;
-  iccCmykPaint: IccCmykPaintNode;
-  undefinedOperator: UndefinedOperatorNode;
-  contentStream: ContentStreamNode;
 }
 
 const PAGE_KINDS = [
@@ -55,7 +49,7 @@ const PAGE_KINDS = [
   'contentStream',
 ] as const;
 
-export const colorBuilders: Builders = {
+export const colorBuilders: Builders<ColorKinds> = {
   document: ({ cos }, out) => {
     const read = outputIntents(cos);
     if (out.wants('outputIntent')) for (const intent of read.intents) out.emit('outputIntent', intent);

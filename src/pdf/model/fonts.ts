@@ -2,7 +2,7 @@ import type { CosFile } from '../cos/file.js';
 import { isDict, isStream, nameOf, type PdfDict, PdfRef, type PdfValue, textString } from '../cos/syntax.js';
 import { isStandard14 } from '../font-program.js';
 import { glyphNameMapsToUnicode } from '../glyph-names.js';
-import type { Builders, Emitter, ModelNode, PageSource } from './kinds.js';
+import type { Builders, Emitter, ModelNode, PageSource } from './node.js';
 import { appearanceOperations, pageOperations, type Operation } from './operations.js';
 import { cmapProgram, predefinedSystem } from './fonts/cmap.js';
 import { glyphFacts, shownCids, type GlyphFacts } from './fonts/glyphs.js';
@@ -559,7 +559,7 @@ const sortedModes = (set: Set<number> | undefined) => [...(set ?? [])].sort((a, 
 
 function emitFont(
   cos: CosFile,
-  out: Emitter,
+  out: Emitter<FontKinds>,
   found: FoundFont,
   drawnModes: number[],
   drawnCids: number[],
@@ -594,7 +594,7 @@ function emitFont(
     out.emit('cid_font', cidFontNode(cos, descendant, num, where, drawnModes, drawnCids));
 }
 
-function pageBuilder(source: PageSource, out: Emitter): void {
+function pageBuilder(source: PageSource, out: Emitter<FontKinds>): void {
   const fontKinds = (['font', 'cid_font', 'cmap', 'font_program'] as const).some((k) => out.wants(k));
   const glyphs = out.wants('glyph');
   if (!fontKinds && !glyphs) return;
@@ -714,11 +714,11 @@ const idOf = (key: object): number => {
 };
 
 /** The interactive form's default resources: fonts a filled-in field draws with (no page content shows them). */
-function documentBuilder({ cos }: { cos: CosFile }, out: Emitter): void {
+function documentBuilder({ cos }: { cos: CosFile }, out: Emitter<FontKinds>): void {
   if (!out.wants('font')) return;
   const walk = new FontWalk(cos, 'in the interactive form resources');
   walk.resources(cos.dict(cos.catalog, 'AcroForm')?.get('DR'));
   for (const [, found] of walk.fonts) out.emit('font', fontNode(cos, found, []));
 }
 
-export const fontBuilders: Builders = { document: documentBuilder, page: pageBuilder };
+export const fontBuilders: Builders<FontKinds> = { document: documentBuilder, page: pageBuilder };

@@ -10,7 +10,7 @@ import {
 import type { CosFile } from '../cos/file.js';
 import { jpeg2000Header, type Jpeg2000Header } from './graphics/jpeg2000.js';
 import { type Operation, pageOperations } from './operations.js';
-import type { Builders, Emitter, ModelNode, PageSource } from './kinds.js';
+import type { Builders, Emitter, ModelNode, PageSource } from './node.js';
 
 /**
  * The graphics objects of a page, as read from the file: every XObject, graphics state, halftone, group and
@@ -228,7 +228,7 @@ class PageGraphics {
 
   constructor(
     private readonly source: PageSource,
-    private readonly out: Emitter,
+    private readonly out: Emitter<GraphicsKinds>,
   ) {}
 
   private get cos(): CosFile {
@@ -762,7 +762,7 @@ const CONTENT_KINDS = [
   'page_transparency',
 ] as const;
 
-export const graphicsBuilders: Builders = {
+export const graphicsBuilders: Builders<GraphicsKinds> = {
   page: (source, out) => {
     if (!CONTENT_KINDS.some((kind) => out.wants(kind))) return;
     const page = new PageGraphics(source, out);

@@ -19,11 +19,13 @@ import {
   hasText,
   visibleBox,
 } from './interactive/annotation-structure.js';
-import { formElements } from './interactive/form-elements.js';
+import { type FormElementNode, formElements } from './interactive/form-elements.js';
 import { renditionMediaClips } from './interactive/media-clips.js';
 import { pkcs7Summary, type Pkcs7Summary } from './interactive/pkcs7.js';
-import type { Builders, Emitter, ModelNode } from './kinds.js';
+import type { Builders, Emitter, ModelNode } from './node.js';
 import { pageEntries } from './pages.js';
+
+export type { FormElementNode };
 
 /** The document catalog's interactive entries. */
 export interface DocumentNode extends ModelNode {
@@ -189,16 +191,6 @@ export interface OcConfigNode extends ModelNode {
   groupsMissingFromOrder: number | null;
 }
 
-/** A structure element of standard type Form (ISO 32000-1 14.8.4.5): what holds a widget. */
-export interface FormElementNode extends ModelNode {
-  /** Its PrintField /Role attribute (or a /Role of any owner), as a name; null when it has none. */
-  roleAttribute: string | null;
-  /** Its children: elements, marked content and object references, together. */
-  children: number;
-  /** Its only child is an object reference (OBJR) to a Widget annotation. */
-  onlyChildIsWidget: boolean;
-}
-
 /** A media clip data dictionary (/S /MCD, ISO 32000-1 13.2.4.2), of a rendition a Rendition action plays. */
 export interface MediaClipNode extends ModelNode {
   /** /CT, the content type, is written. */
@@ -353,7 +345,12 @@ function annotationNode(
   };
 }
 
-function emitAnnotations(cos: CosFile, page: PdfDict, pageNumber: number, out: Emitter): void {
+function emitAnnotations(
+  cos: CosFile,
+  page: PdfDict,
+  pageNumber: number,
+  out: Emitter<InteractiveKinds>,
+): void {
   const annots = cos.array(page, 'Annots');
   const visible = annots.length > 0 ? visibleBox(cos, page) : undefined;
   for (const raw of annots.slice(0, MAX_ANNOTATIONS)) {
@@ -363,7 +360,12 @@ function emitAnnotations(cos: CosFile, page: PdfDict, pageNumber: number, out: E
 }
 
 /** The media clip data of the rendition a Rendition action plays. */
-function emitMediaClips(cos: CosFile, action: PdfDict, actionWhere: string, out: Emitter): void {
+function emitMediaClips(
+  cos: CosFile,
+  action: PdfDict,
+  actionWhere: string,
+  out: Emitter<InteractiveKinds>,
+): void {
   for (const { raw, dict } of renditionMediaClips(cos, action.get('R'))) {
     const alt = cos.get(dict, 'Alt');
     out.emit('media_clip', {
@@ -382,7 +384,12 @@ function emitMediaClips(cos: CosFile, action: PdfDict, actionWhere: string, out:
 }
 
 /** Every action a viewer could run, each once: what holds it, and its /Next chain. */
-function emitActions(cos: CosFile, catalog: PdfDict, fields: PdfDict[], out: Emitter): void {
+function emitActions(
+  cos: CosFile,
+  catalog: PdfDict,
+  fields: PdfDict[],
+  out: Emitter<InteractiveKinds>,
+): void {
   const seen = new Set<number>();
   const seenDirect = new Set<PdfDict>();
   let count = 0;
@@ -452,7 +459,7 @@ function emitActions(cos: CosFile, catalog: PdfDict, fields: PdfDict[], out: Emi
     visit(script, 'the document scripts (/Names /JavaScript)');
 }
 
-function emitForm(cos: CosFile, catalog: PdfDict, fields: PdfDict[], out: Emitter): void {
+function emitForm(cos: CosFile, catalog: PdfDict, fields: PdfDict[], out: Emitter<InteractiveKinds>): void {
   const form = cos.dict(catalog, 'AcroForm');
   if (!form) return;
   if (out.wants('acroform')) {
@@ -507,7 +514,12 @@ function signatureNode(cos: CosFile, raw: PdfValue | undefined, dict: PdfDict): 
 }
 
 /** The signature dictionaries of the signature fields, and of the permissions dictionary, each once. */
-function emitSignatures(cos: CosFile, catalog: PdfDict, fields: PdfDict[], out: Emitter): void {
+function emitSignatures(
+  cos: CosFile,
+  catalog: PdfDict,
+  fields: PdfDict[],
+  out: Emitter<InteractiveKinds>,
+): void {
   const perms = cos.dict(catalog, 'Perms');
   if (perms && out.wants('perms'))
     out.emit('perms', { where: 'the permissions dictionary (/Perms)', keys: [...perms.keys()].sort() });
@@ -545,7 +557,7 @@ function emitSignatures(cos: CosFile, catalog: PdfDict, fields: PdfDict[], out: 
 }
 
 /** The file specifications of the EmbeddedFiles tree, the file attachments and the catalog's and pages' AF. */
-function emitFiles(cos: CosFile, catalog: PdfDict, out: Emitter): void {
+function emitFiles(cos: CosFile, catalog: PdfDict, out: Emitter<InteractiveKinds>): void {
   const found: { raw: PdfValue; dict: PdfDict; fromAF: boolean }[] = [];
   const seen = new Set<PdfDict>();
   const add = (raw: PdfValue | undefined, fromAF: boolean, direct?: PdfDict) => {
@@ -635,7 +647,7 @@ function orderedGroups(cos: CosFile, order: PdfValue[]): Set<number> {
   return groups;
 }
 
-function emitOptionalContent(cos: CosFile, catalog: PdfDict, out: Emitter): void {
+function emitOptionalContent(cos: CosFile, catalog: PdfDict, out: Emitter<InteractiveKinds>): void {
   const properties = cos.dict(catalog, 'OCProperties');
   if (!properties) return;
   const configs: [string, PdfDict][] = [];
@@ -675,7 +687,7 @@ const FIELD_KINDS = [
   'perms',
 ] as const;
 
-export const interactiveBuilders: Builders = {
+export const interactiveBuilders: Builders<InteractiveKinds> = {
   document: ({ cos }, out) => {
     const catalog = cos.catalog;
     if (!catalog) return;

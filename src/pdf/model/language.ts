@@ -2,7 +2,7 @@ import type { CosFile } from '../cos/file.js';
 import { isDict, isStream, type PdfDict, PdfRef, type PdfValue, textString } from '../cos/syntax.js';
 import { readXmp } from '../xmp/rdf.js';
 import { xmpText } from '../xmp-encoding.js';
-import type { Builders, Emitter, ModelNode } from './kinds.js';
+import type { Builders, Emitter, ModelNode } from './node.js';
 import {
   catalogLanguage,
   elementLanguage,
@@ -75,7 +75,7 @@ class LanguageReader {
 
   constructor(
     private readonly cos: CosFile,
-    private readonly out: Emitter,
+    private readonly out: Emitter<LanguageKinds>,
   ) {
     this.tree = structureTree(cos);
     this.catalog = catalogLanguage(cos);
@@ -242,7 +242,7 @@ class LanguageReader {
   }
 }
 
-export const languageBuilders: Builders = {
+export const languageBuilders: Builders<LanguageKinds> = {
   document: ({ cos }, out) => {
     const texts = out.wants('natural_language_text');
     const langs = out.wants('lang_entry');

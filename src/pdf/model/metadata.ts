@@ -9,7 +9,7 @@ import { isDict, isStream, nameOf, type PdfDict, PdfRef, type PdfStream, textStr
 import { xmpEncoding, xmpText } from '../xmp-encoding.js';
 import { type InfoAnalogue, infoAnalogues } from '../xmp/info-agreement.js';
 import { RDF, readXmp, type XmpPacket, type XmpValue } from '../xmp/rdf.js';
-import type { Builders, Emitter, ModelNode } from './kinds.js';
+import type { Builders, Emitter, ModelNode } from './node.js';
 import {
   bothDescribed,
   type Described,
@@ -193,7 +193,12 @@ interface ReadPacket {
   described: Described;
 }
 
-function readPacket(bytes: Uint8Array, ofCatalog: boolean, where: string, out: Emitter): ReadPacket {
+function readPacket(
+  bytes: Uint8Array,
+  ofCatalog: boolean,
+  where: string,
+  out: Emitter<MetadataKinds>,
+): ReadPacket {
   const text = xmpText(bytes);
   const packet = readXmp(text);
   if (out.wants('xmp_packet')) {
@@ -228,7 +233,7 @@ function emitProperties(
   catalog: ReadPacket | null,
   ofCatalog: boolean,
   where: string,
-  out: Emitter,
+  out: Emitter<MetadataKinds>,
 ): void {
   const also = ofCatalog ? null : (catalog?.described ?? null);
   const of2004 = editionContext('XMP 2004', read.described, null);
@@ -256,7 +261,12 @@ function emitProperties(
 }
 
 /** The extension schema objects of a packet, container first, each followed by what it nests. */
-function emitExtensionObjects(read: ReadPacket, catalog: ReadPacket | null, where: string, out: Emitter) {
+function emitExtensionObjects(
+  read: ReadPacket,
+  catalog: ReadPacket | null,
+  where: string,
+  out: Emitter<MetadataKinds>,
+) {
   const described =
     catalog && catalog !== read ? bothDescribed(catalog.described, read.described) : read.described;
   const types = {
@@ -385,7 +395,7 @@ function otherMetadataStreams(
 
 const WANTS_PACKETS = ['xmp_packet', 'xmp_property', 'extension_object'] as const;
 
-function document(cos: CosFile, out: Emitter): void {
+function document(cos: CosFile, out: Emitter<MetadataKinds>): void {
   const catalog = cos.catalog;
   if (!catalog) return;
   const entry = catalog.get('Metadata');
@@ -456,6 +466,6 @@ function document(cos: CosFile, out: Emitter): void {
   }
 }
 
-export const metadataBuilders: Builders = {
+export const metadataBuilders: Builders<MetadataKinds> = {
   document: ({ cos }, out) => document(cos, out),
 };

@@ -10,7 +10,7 @@ import {
   type TokenWatcher,
 } from '../cos/syntax.js';
 import type { CosFile } from '../cos/file.js';
-import type { PageSource } from './kinds.js';
+import type { PageSource } from './node.js';
 
 /**
  * One operator of a content stream with its operands, as written: what the rules of content streams read

@@ -1,5 +1,5 @@
 import { textString } from '../cos/syntax.js';
-import type { Builders, ModelNode } from './kinds.js';
+import type { Builders, ModelNode } from './node.js';
 import { elementWhere, type StructElement, type StructTree, structureTree } from './structure/tree.js';
 
 /** The structure tree's root, once per file (its absence too). */
@@ -111,7 +111,7 @@ function remappedTo(element: StructElement, tree: StructTree): string | undefine
   return mapped !== undefined && mapped !== element.type ? mapped : undefined;
 }
 
-export const structureBuilders: Builders = {
+export const structureBuilders: Builders<StructureKinds> = {
   document: ({ cos }, out) => {
     if (!out.wants('struct_tree_root') && !out.wants('struct_element')) return;
     const tree = structureTree(cos);

@@ -1,6 +1,7 @@
 import type { CosFile } from '../cos/file.js';
 import { isDict, isStream, nameOf, type PdfDict, type PdfValue, textString } from '../cos/syntax.js';
-import type { Builders, Emitter, ModelNode, PageSource } from './kinds.js';
+import type { Builders, Emitter, ModelNode, PageSource } from './node.js';
+import type { LanguageKinds } from './language.js';
 import {
   catalogLanguage,
   elementLanguage,
@@ -59,6 +60,9 @@ export interface TaggedContentKinds {
   page_content: PageContentNode;
 }
 
+/** What the tagged content's reading emits: its kinds, and the /Lang entries of marked content (a language kind). */
+type TaggedContentEmits = TaggedContentKinds & Pick<LanguageKinds, 'lang_entry'>;
+
 const MAX_EXAMPLES = 3;
 /** Marked-content nesting kept at most; deeper sequences are read as their parent. */
 const MAX_NESTING = 256;
@@ -105,7 +109,7 @@ class PageTagging {
 
   constructor(
     private readonly source: PageSource,
-    private readonly out: Emitter,
+    private readonly out: Emitter<TaggedContentEmits>,
   ) {
     this.cos = source.cos;
     this.tree = structureTree(source.cos);
@@ -276,7 +280,7 @@ class PageTagging {
   }
 }
 
-export const taggedContentBuilders: Builders = {
+export const taggedContentBuilders: Builders<TaggedContentEmits> = {
   page: (source, out) => {
     const wantsPage = out.wants('page_content');
     if (!wantsPage && !out.wants('marked_content') && !out.wants('lang_entry')) return;

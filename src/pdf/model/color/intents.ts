@@ -1,6 +1,6 @@
 import type { CosFile } from '../../cos/file.js';
 import { isDict, isStream, nameOf, textString } from '../../cos/syntax.js';
-import type { ModelNode } from '../kinds.js';
+import type { ModelNode } from '../node.js';
 import { iccHeader, type IccHeader, refNumber } from './spaces.js';
 
 /** An ICC profile stream: an output intent's (`output`) or an ICCBased colour space's (`input`). */

@@ -2,7 +2,18 @@ import { createHash } from 'node:crypto';
 import type { CosFile } from '../../cos/file.js';
 import { isDict, isStream, PdfName, PdfRef, type PdfValue } from '../../cos/syntax.js';
 import { familyOf } from './spaces.js';
-import type { SeparationNode } from './usage.js';
+import type { ModelNode } from '../node.js';
+
+/** A Separation colour space met (painted with, or in a DeviceN's /Colorants). */
+export interface SeparationNode extends ModelNode {
+  colorant: string;
+  /** The family of its alternate space. */
+  alternate: string | undefined;
+  /** Where a Separation of the same name with another alternate space or tint transform was met first. */
+  differsFrom: string | undefined;
+  /** What differs from it: `alternate space`, `tint transform`, or both. */
+  differences: string[];
+}
 
 /** The first Separation of each colorant name met in a file: where, and its alternate and tint transform. */
 interface FirstSeparation {

@@ -1,9 +1,9 @@
 import type { CosFile } from '../../cos/file.js';
 import { isDict, isStream, nameOf, type PdfDict, PdfName, type PdfValue } from '../../cos/syntax.js';
-import type { Emitter, ModelNode, PageSource } from '../kinds.js';
+import type { Emitter, ModelNode, PageSource } from '../node.js';
 import { type Operation, pageOperations } from '../operations.js';
 import { type IccProfileNode, outputIntents } from './intents.js';
-import { separationCanon } from './separations.js';
+import { type SeparationNode, separationCanon } from './separations.js';
 import {
   DEFAULT_SPACE,
   DEVICE_NAMES,
@@ -45,17 +45,6 @@ export interface DeviceNNode extends ModelNode {
   processComponents: string[];
 }
 
-/** A Separation colour space met (painted with, or in a DeviceN's /Colorants). */
-export interface SeparationNode extends ModelNode {
-  colorant: string;
-  /** The family of its alternate space. */
-  alternate: string | undefined;
-  /** Where a Separation of the same name with another alternate space or tint transform was met first. */
-  differsFrom: string | undefined;
-  /** What differs from it: `alternate space`, `tint transform`, or both. */
-  differences: string[];
-}
-
 /** An ICCBased CMYK colour space painted with, with the overprint state in force. */
 export interface IccCmykPaintNode extends ModelNode {
   use: 'fill' | 'stroke';
@@ -78,6 +67,17 @@ export interface ContentStreamNode extends ModelNode {
   ownResources: boolean;
   /** The resources it names that are found only in the resources of what draws it, as `Font F1`. */
   inheritedResourceNames: string[];
+}
+
+/** The colour kinds a page's content is read for (`ColorKinds` adds the document's output intents). */
+export interface PageColorKinds {
+  iccProfile: IccProfileNode;
+  deviceColor: DeviceColorNode;
+  deviceN: DeviceNNode;
+  separation: SeparationNode;
+  iccCmykPaint: IccCmykPaintNode;
+  undefinedOperator: UndefinedOperatorNode;
+  contentStream: ContentStreamNode;
 }
 
 /** The ISO 32000-1 Annex A operators (PDF Reference 1.4 Appendix A has the same). */
@@ -164,12 +164,12 @@ export class PageColor {
 
   constructor(
     private readonly source: PageSource,
-    private readonly out: Emitter,
+    private readonly out: Emitter<PageColorKinds>,
   ) {
     this.cos = source.cos;
     this.pdfa = outputIntents(this.cos).pdfa;
     this.wantsColor = ['deviceColor', 'iccProfile', 'deviceN', 'separation', 'iccCmykPaint'].some((k) =>
-      out.wants(k as never),
+      out.wants(k as keyof PageColorKinds),
     );
     this.wantsOperators = out.wants('undefinedOperator');
     this.wantsStreams = out.wants('contentStream');

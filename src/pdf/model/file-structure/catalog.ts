@@ -6,7 +6,7 @@
 import type { CosFile } from '../../cos/file.js';
 import { isDict, isStream, latin1, nameOf, type PdfDict, PdfRef, type PdfValue } from '../../cos/syntax.js';
 import { nameTreeValues } from '../interactive/trees.js';
-import type { Emitter, ModelNode, PageSource } from '../kinds.js';
+import type { Emitter, ModelNode, PageSource } from '../node.js';
 
 /** A boolean entry: its value, `'not a boolean'` for any other value, null when absent. */
 export type BooleanEntry = boolean | 'not a boolean' | null;
@@ -139,7 +139,7 @@ function emitSpecifications(
   raws: PdfValue[],
   where: string,
   seen: Set<number>,
-  out: Emitter,
+  out: Emitter<CatalogKinds>,
 ): void {
   for (const raw of raws) {
     if (raw instanceof PdfRef) {
@@ -162,7 +162,7 @@ const associated = (cos: CosFile, dict: PdfDict | undefined): PdfValue[] => {
 };
 
 /** The catalog's kinds: read once per file, from the catalog, the trailer and what they name. */
-export function emitCatalogKinds(cos: CosFile, out: Emitter): void {
+export function emitCatalogKinds(cos: CosFile, out: Emitter<CatalogKinds>): void {
   const catalog = cos.catalog;
   if (catalog && out.wants('catalog')) out.emit('catalog', catalogNode(cos, catalog));
   if (out.wants('encryption')) {
@@ -183,7 +183,10 @@ export function emitCatalogKinds(cos: CosFile, out: Emitter): void {
 }
 
 /** A page's embedded file specifications: its file attachment annotations' and its /AF's. */
-export function emitPageFileSpecifications({ cos, page, pageNumber }: PageSource, out: Emitter): void {
+export function emitPageFileSpecifications(
+  { cos, page, pageNumber }: PageSource,
+  out: Emitter<CatalogKinds>,
+): void {
   if (!out.wants('embedded_file_specification')) return;
   const seen = new Set<number>();
   const attachments: PdfValue[] = [];

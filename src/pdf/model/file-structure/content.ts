@@ -1,5 +1,6 @@
 import { nameOf, type PdfValue } from '../../cos/syntax.js';
-import type { Emitter, PageSource } from '../kinds.js';
+import type { Emitter, PageSource } from '../node.js';
+import type { FileStructureKinds } from './nodes.js';
 import {
   appearanceOperations,
   appearanceTokens,
@@ -19,7 +20,7 @@ const INHERITED_BOXES = new Set(['MediaBox', 'CropBox']);
  * streams, of the tiling patterns and Type 3 glyphs of its resources, and of the forms they draw; their `q`
  * operators and nesting, their inline images' filters; and the page's boundaries.
  */
-export function contentSyntax(source: PageSource, out: Emitter): void {
+export function contentSyntax(source: PageSource, out: Emitter<FileStructureKinds>): void {
   if (['number', 'string', 'name', 'array', 'dictionary'].some((k) => out.wants(k as 'number')))
     contentTokens(source, out);
   if (out.wants('graphics_state_save') || out.wants('inline_image_filter')) {
@@ -30,7 +31,7 @@ export function contentSyntax(source: PageSource, out: Emitter): void {
   if (out.wants('page_box')) pageBoxes(source, out);
 }
 
-function operators(operations: readonly Operation[], out: Emitter): void {
+function operators(operations: readonly Operation[], out: Emitter<FileStructureKinds>): void {
   for (const operation of operations) {
     if (operation.op === 'q')
       out.emit('graphics_state_save', { where: streamWhere(operation.where), nesting: operation.depth + 1 });
@@ -47,7 +48,7 @@ function operators(operations: readonly Operation[], out: Emitter): void {
 
 const streamWhere = (where: string) => (where.includes(',') ? where : `${where}, content stream`);
 
-function contentTokens(source: PageSource, out: Emitter): void {
+function contentTokens(source: PageSource, out: Emitter<FileStructureKinds>): void {
   const wants = {
     number: out.wants('number'),
     string: out.wants('string'),
@@ -88,7 +89,7 @@ function contentTokens(source: PageSource, out: Emitter): void {
   }
 }
 
-function pageBoxes({ cos, page, pageNumber }: PageSource, out: Emitter): void {
+function pageBoxes({ cos, page, pageNumber }: PageSource, out: Emitter<FileStructureKinds>): void {
   for (const box of BOXES) {
     const value = cos.resolve(INHERITED_BOXES.has(box) ? cos.inherited(page, box) : page.get(box));
     if (!Array.isArray(value) || value.length !== 4) continue;

@@ -11,8 +11,9 @@ import {
   SyntaxFailure,
   type TokenWatcher,
 } from '../../cos/syntax.js';
-import type { Emitter, KindName, Kinds } from '../kinds.js';
-import type { StreamNode } from '../file-structure.js';
+import type { Emitter } from '../node.js';
+import type { FileStructureKinds } from './nodes.js';
+import type { StreamNode } from './nodes.js';
 
 /** At most this many objects are read: a larger file's syntax is judged on its first ones. */
 const MAX_OBJECTS = 200_000;
@@ -51,7 +52,7 @@ class Reader {
   }
 }
 
-type Pending = { [K in KindName]: [K, Kinds[K]] }[KindName];
+type Pending = { [K in keyof FileStructureKinds]: [K, FileStructureKinds[K]] }[keyof FileStructureKinds];
 
 /** The token kinds, held until the object they are in has been read for good (a window may be widened). */
 class TokenBuffer {
@@ -60,7 +61,7 @@ class TokenBuffer {
   readonly watcher: TokenWatcher | undefined;
   where = '';
 
-  constructor(private readonly out: Emitter) {
+  constructor(private readonly out: Emitter<FileStructureKinds>) {
     const wants = {
       number: out.wants('number'),
       string: out.wants('string'),
@@ -136,7 +137,7 @@ interface Budget {
  * stream's frame and filters, every token (numbers, strings, names, arrays, dictionaries) in objects and in
  * object streams, and the names that stand for text.
  */
-export function scanObjects(cos: CosFile, out: Emitter): void {
+export function scanObjects(cos: CosFile, out: Emitter<FileStructureKinds>): void {
   const tokens = new TokenBuffer(out);
   const file = new Reader(cos);
   const budget: Budget = { searched: 0 };
@@ -166,7 +167,12 @@ export function scanObjects(cos: CosFile, out: Emitter): void {
 }
 
 /** The objects of one object stream: their tokens and text names (they have no frame of their own). */
-function compressedObjects(cos: CosFile, container: number, tokens: TokenBuffer, out: Emitter): void {
+function compressedObjects(
+  cos: CosFile,
+  container: number,
+  tokens: TokenBuffer,
+  out: Emitter<FileStructureKinds>,
+): void {
   const stream = cos.objectStream(container);
   if (!stream) return;
   const seen = new Set<number>();
@@ -192,7 +198,7 @@ function directObject(
   num: number,
   offset: number,
   tokens: TokenBuffer,
-  out: Emitter,
+  out: Emitter<FileStructureKinds>,
   budget: Budget,
 ): void {
   const where = `object ${num}`;
@@ -334,7 +340,7 @@ function searchEndstream(
 }
 
 /** Each filter of /Filter, with its decode parameters' /Name. */
-function filters(cos: CosFile, dict: PdfDict, where: string, out: Emitter): void {
+function filters(cos: CosFile, dict: PdfDict, where: string, out: Emitter<FileStructureKinds>): void {
   const filter = cos.get(dict, 'Filter');
   const list = Array.isArray(filter) ? filter : filter === undefined ? [] : [filter];
   const parms = cos.resolve(dict.get('DecodeParms'));
@@ -348,7 +354,12 @@ function filters(cos: CosFile, dict: PdfDict, where: string, out: Emitter): void
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-function textName(name: string, role: Kinds['text_name']['role'], where: string, out: Emitter): void {
+function textName(
+  name: string,
+  role: FileStructureKinds['text_name']['role'],
+  where: string,
+  out: Emitter<FileStructureKinds>,
+): void {
   let validUtf8 = true;
   try {
     utf8.decode(Buffer.from(name, 'latin1'));
@@ -362,7 +373,13 @@ function textName(name: string, role: Kinds['text_name']['role'], where: string,
  * The names in an object that stand for text: a font's /BaseFont, a font descriptor's /FontName, a
  * structure element's /S, the colorants of Separation and DeviceN colour spaces written in it.
  */
-function textNames(cos: CosFile, value: PdfValue, where: string, out: Emitter, depth = 0): void {
+function textNames(
+  cos: CosFile,
+  value: PdfValue,
+  where: string,
+  out: Emitter<FileStructureKinds>,
+  depth = 0,
+): void {
   if (depth > MAX_WALK_DEPTH || !out.wants('text_name')) return;
   const dict = isStream(value) ? value.stream.dict : isDict(value) ? value : undefined;
   if (dict) {

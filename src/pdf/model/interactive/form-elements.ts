@@ -1,7 +1,17 @@
 import type { CosFile } from '../../cos/file.js';
 import { isDict, nameOf, type PdfValue } from '../../cos/syntax.js';
 import { elementWhere, type StructElement, type StructTree, structureTree } from '../structure/tree.js';
-import type { FormElementNode } from '../interactive.js';
+import type { ModelNode } from '../node.js';
+
+/** A structure element of standard type Form (ISO 32000-1 14.8.4.5): what holds a widget. */
+export interface FormElementNode extends ModelNode {
+  /** Its PrintField /Role attribute (or a /Role of any owner), as a name; null when it has none. */
+  roleAttribute: string | null;
+  /** Its children: elements, marked content and object references, together. */
+  children: number;
+  /** Its only child is an object reference (OBJR) to a Widget annotation. */
+  onlyChildIsWidget: boolean;
+}
 
 /** A /Role attribute of an element: from its own /A (first) or the classes its /C names; null when none. */
 function roleAttribute(cos: CosFile, tree: StructTree, element: StructElement): string | null {

@@ -3,7 +3,7 @@
  * schema's properties, each with the prefix it is written with, and the document's title (dc:title).
  */
 import { type XmpPacket, type XmpValue } from '../../xmp/rdf.js';
-import type { ModelNode } from '../kinds.js';
+import type { ModelNode } from '../node.js';
 
 const PDFUAID = 'http://www.aiim.org/pdfua/ns/id/';
 const DC = 'http://purl.org/dc/elements/1.1/';

@@ -1,6 +1,6 @@
 import type { CosFile } from '../../cos/file.js';
 import { nameOf, type PdfValue, textString } from '../../cos/syntax.js';
-import type { Builders, Emitter, ModelNode } from '../kinds.js';
+import type { Builders, Emitter, ModelNode } from '../node.js';
 import { elementWhere, type StructElement, type StructTree, structAttribute, structureTree } from './tree.js';
 
 /**
@@ -308,7 +308,7 @@ function findHeaders(cells: CellFacts[], grid: (CellFacts | undefined)[][]): voi
   }
 }
 
-function emitTables(cos: CosFile, out: Emitter): void {
+function emitTables(cos: CosFile, out: Emitter<TableKinds>): void {
   const tree = structureTree(cos);
   const wantsParts = out.wants('table_part');
   const wantsCells = out.wants('table_cell');
@@ -360,7 +360,7 @@ function emitTables(cos: CosFile, out: Emitter): void {
   }
 }
 
-export const tableBuilders: Builders = {
+export const tableBuilders: Builders<TableKinds> = {
   document: ({ cos }, out) => {
     if (out.wants('table') || out.wants('table_part') || out.wants('table_cell')) emitTables(cos, out);
   },
