@@ -192,10 +192,12 @@ async function executeOnFile(
         : failureReason(error);
     return failed(reason, OPEN_FAILURES[(error as TaskFailure).kind], progressOf(1, 0, 1));
   };
-  // the page count first (the file opened, nothing read), so that the pages need not wait for the
-  // document's own facts: with the published rules, a long document's take seconds, on a thread of its own
-  let pagesKnown: number | undefined;
-  if (run.target !== 'pdf-text') {
+  // the page count first, so that the pages need not wait for the document's own facts: with the published
+  // rules, a long document's take seconds, on a thread of its own. The upload read it (the same PDFium on the
+  // same bytes); a file it could not count is opened for it (nothing read). A pdf-text run reads its pages
+  // after the document, as before
+  let pagesKnown = run.target === 'pdf-text' ? undefined : (claim.pageCount ?? undefined);
+  if (pagesKnown === undefined && run.target !== 'pdf-text') {
     try {
       pagesKnown =
         (await deadline.race(deps.pool.run({ kind: 'probe', path }, run.tenant_id))).pageCount ?? undefined;
@@ -325,8 +327,17 @@ async function executeOnFile(
     let pagesOk = 0;
     if (run.target !== 'pdf-text') {
       const target = run.target;
-      // the probe and the document read the same page count (PDFium's, of the same file)
-      const pages = await (pagesAhead ?? runPageFacts(pageCount));
+      // the pages read ahead are the document's when both counts agree; a count the upload read under another
+      // version of the reader may not, and the document's own count is the one its report goes by
+      let pages = pagesAhead && pagesKnown === pageCount ? await pagesAhead : undefined;
+      if (!pages) {
+        abandoned = true;
+        await pagesAhead?.catch(() => undefined);
+        abandoned = false;
+        completed = 1;
+        failedTasks = 0;
+        pages = await runPageFacts(pageCount);
+      }
       pagesOk = pages.filter((p) => p.status === 'ok').length;
       const report = buildReport(
         {

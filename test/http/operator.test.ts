@@ -46,8 +46,8 @@ describe('metrics', () => {
       expect(text).toMatch(/ota_run_queue_depth 0/);
       expect(text).toMatch(/ota_run_queue_oldest_age_seconds 0/);
       expect(text).toMatch(/ota_parser_task_duration_seconds_count\{kind="page",outcome="ok"\} 1/);
-      // one at the upload's complete, one as the run asks the page count before the document's facts
-      expect(text).toMatch(/ota_parser_task_duration_seconds_count\{kind="probe",outcome="ok"\} 2/);
+      // one at the upload's complete; the run takes the page count the upload read
+      expect(text).toMatch(/ota_parser_task_duration_seconds_count\{kind="probe",outcome="ok"\} 1/);
       const bytes = readPdf('real/cups-filters__classified.pdf').length;
       expect(text).toMatch(new RegExp(`ota_upload_bytes_total ${bytes}\\b`));
       expect(text).toMatch(/ota_parser_heap_peak_bytes [1-9]\d{6,}/);

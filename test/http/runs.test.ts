@@ -239,6 +239,26 @@ describe.runIf(process.platform === 'linux')('a run lets go of its file', () => 
   });
 });
 
+describe("a run's page count", () => {
+  it("goes by the document's own count when the upload's differs (a file counted by another version)", async () => {
+    const bytes = readPdf('real/auto-multiple-choice-doc-pdf__sample-amc.pdf');
+    const fileId = await uploadPdf(h, bytes);
+    // as if an older reader had counted the file at its upload: the run reads its pages ahead by that count
+    await h.query('UPDATE files SET page_count = ? WHERE id = ?', [3, fileId]);
+    const created = await h.request('POST', '/api/open/runs', {
+      json: { file_id: fileId, target: 'pdf-preflight' },
+    });
+    expect(created.status, created.text).toBe(201);
+    const run = await waitForRun(h, created.body.data.id);
+    expect(run).toMatchObject({ status: 'succeeded', total_tasks: 31, completed_tasks: 31, failed_tasks: 0 });
+    const report = (await download(run.id, 'report.json')).body;
+    expect(report.document.page_count).toBe(30);
+    expect(report.pages.map((p: { page: number }) => p.page)).toEqual(
+      Array.from({ length: 30 }, (_, i) => i + 1),
+    );
+  });
+});
+
 describe('images and page limits', () => {
   it('stencil masks count as images, one per use, as pdfimages lists them', async () => {
     const run = await runOn(stencilMasks(147));

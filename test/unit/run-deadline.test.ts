@@ -41,6 +41,7 @@ const claim = {
   queueMessageId: 'q',
   claims: 1,
   storageKey: 'k',
+  pageCount: null,
   run: { id: 'r', tenant_id: 't', file_id: 'f', target: 'pdf-preflight' } as RunRow,
 } as ClaimedRun;
 const hooks = { onProgress: () => undefined, stopped: () => false };

@@ -52,7 +52,7 @@ function slowQueue({ finishMs = 0 } = {}) {
     },
   } satisfies RunQueue;
   const queue = (id: string) => {
-    waiting.push({ queueMessageId: id, claims: 99, run: { id } as RunRow, storageKey: id });
+    waiting.push({ queueMessageId: id, claims: 99, run: { id } as RunRow, storageKey: id, pageCount: null });
     heard();
   };
   return {
@@ -110,7 +110,13 @@ describe('the run worker', () => {
   ])('hands a run back uncounted, to be tried a second later, when %s does not answer', async (_, outage) => {
     const released: { id: string; availableAt: string | undefined }[] = [];
     let finished = 0;
-    const entry = { queueMessageId: 'q1', claims: 1, run: { id: 'r1' } as RunRow, storageKey: 'k' };
+    const entry = {
+      queueMessageId: 'q1',
+      claims: 1,
+      run: { id: 'r1' } as RunRow,
+      storageKey: 'k',
+      pageCount: null,
+    };
     let claimed = false;
     const queue = {
       async claim() {
@@ -154,7 +160,13 @@ describe('the run worker', () => {
   it('hands a run that found the disk full back with growing waits, then fails it as storage_full', async () => {
     const released: { availableAt: number; at: number }[] = [];
     const outcomes: RunOutcome[] = [];
-    const entry = { queueMessageId: 'q1', claims: 1, run: { id: 'r1' } as RunRow, storageKey: 'k' };
+    const entry = {
+      queueMessageId: 'q1',
+      claims: 1,
+      run: { id: 'r1' } as RunRow,
+      storageKey: 'k',
+      pageCount: null,
+    };
     // the entry is claimable again once the time it was held back to has come, as the store's is
     let availableAt = 0;
     let leased = false;

@@ -24,6 +24,8 @@ export interface ClaimedRun {
   claims: number;
   run: RunRow;
   storageKey: string;
+  /** The file's page count as its upload read it; null when the upload could not tell. */
+  pageCount: number | null;
 }
 
 export interface RunProgress {

@@ -148,10 +148,17 @@ export function sqlRuns(
             await apply(tx, locked, change, now);
             run = change.run;
           }
-          const file = await tx.get<{ key: string }>('SELECT storage_key AS key FROM files WHERE id = ?', [
-            run.file_id,
-          ]);
-          return { queueMessageId: entry.id, claims: entry.claims + 1, run, storageKey: file!.key };
+          const file = await tx.get<{ key: string; pages: number | null }>(
+            'SELECT storage_key AS key, page_count AS pages FROM files WHERE id = ?',
+            [run.file_id],
+          );
+          return {
+            queueMessageId: entry.id,
+            claims: entry.claims + 1,
+            run,
+            storageKey: file!.key,
+            pageCount: file!.pages,
+          };
         }
         return undefined;
       });
