@@ -272,6 +272,14 @@ export const ERRORS = {
   runFinished: () => new AppError(409, 'run_finished', 'Only a queued or running run can be cancelled'),
 
   // revenue
+  untilBeforeSince: () =>
+    ERRORS.validation([
+      {
+        loc: ['query', 'until'],
+        msg: 'Value error, until must not be before since',
+        type: 'value_error',
+      },
+    ]),
   endDateBeforeStart: () =>
     ERRORS.validation([
       {

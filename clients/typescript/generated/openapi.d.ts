@@ -767,8 +767,17 @@ export interface paths {
         };
         /**
          * The audit trail
-         * @description Every change to tenants and tokens, newest first: who made it (an admin token, or an operator on the
-         *     admin command line), what, when and on what. Each is also a log line (`"msg":"admin action"`).
+         * @description Every change to tenants and tokens: who made it (an admin token, or an operator on the admin command
+         *     line), what, when and on what. Each is also a log line (`"msg":"admin action"`).
+         *
+         *     The trail is in commit order: a change is placed after every change committed before it, so that
+         *     a row once passed is never followed by an older one. Newest first by default; `order=asc` reads it
+         *     oldest first, as an exporter does. Cursor paged: `next_cursor` is the page's last event when more
+         *     follow, and `starting_after=<next_cursor>` gives the next page, in the same order and with the same
+         *     filters; with a cursor, `offset` and `page` count from it. An exporter reads with `order=asc` until
+         *     `next_cursor` is null, keeps the last event's id, and later asks again with `starting_after=<that id>`:
+         *     it sees every event once, however many admins act meanwhile. (Paging by `offset` alone, newest first,
+         *     shifts the pages as changes are made.) `total` counts the events of the filters, whatever the cursor.
          */
         get: operations["adminListAuditEvents"];
         put?: never;
@@ -957,6 +966,11 @@ export interface components {
             /** @description The secret, shown in this answer only. */
             token: string;
         };
+        /**
+         * @description What a change of the audit trail did.
+         * @enum {string}
+         */
+        AuditAction: "tenant.created" | "tenant.updated" | "tenant.suspended" | "tenant.resumed" | "token.issued" | "token.revoked" | "ledger.appended" | "admin_token.issued" | "admin_token.revoked";
         AuditEvent: {
             /** Format: uuid */
             id: string;
@@ -968,8 +982,7 @@ export interface components {
             actor: "admin_token" | "operator";
             /** Format: uuid */
             admin_token_id: string | null;
-            /** @enum {string} */
-            action: "tenant.created" | "tenant.updated" | "tenant.suspended" | "tenant.resumed" | "token.issued" | "token.revoked" | "ledger.appended" | "admin_token.issued" | "admin_token.revoked";
+            action: components["schemas"]["AuditAction"];
             /**
              * Format: uuid
              * @description The tenant the change is about; null for the platform's admin tokens.
@@ -1027,6 +1040,12 @@ export interface components {
         };
         AdminAuditEventListResponse: components["schemas"]["ListEnvelope"] & {
             data: components["schemas"]["AuditEvent"][];
+            /**
+             * Format: uuid
+             * @description The last event of this page when more follow it (pass it as `starting_after`); null on the
+             *     last page.
+             */
+            next_cursor: string | null;
         };
         /**
          * Format: int64
@@ -4835,8 +4854,21 @@ export interface operations {
             query?: {
                 /** @description Only the changes to this tenant and its tokens. */
                 tenant_id?: string;
+                /** @description Only the changes of this action. */
+                action?: components["schemas"]["AuditAction"];
+                /** @description Only the changes made at or after this time (UTC ISO 8601, with `Z` or an offset). */
+                since?: components["schemas"]["UtcTime"];
+                /** @description Only the changes made before this time; with `since`, not before it (else 422). */
+                until?: components["schemas"]["UtcTime"];
+                /** @description `desc`: newest first; `asc`: oldest first. */
+                order?: "desc" | "asc";
                 limit?: components["parameters"]["AdminLimit"];
                 offset?: components["parameters"]["AdminOffset"];
+                /**
+                 * @description An audit event id (a previous page's `next_cursor`, or the last event an exporter read): the page
+                 *     starts right after it, in the order asked. An unknown id is 404.
+                 */
+                starting_after?: string;
             };
             header?: never;
             path?: never;
@@ -4856,6 +4888,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];

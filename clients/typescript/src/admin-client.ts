@@ -159,21 +159,26 @@ export class OpenTenantAdminClient extends ApiTransport {
     ).data;
   }
 
-  /** One page of the audit trail, newest first; `tenant_id` keeps one tenant's changes. */
+  /**
+   * One page of the audit trail, newest first unless `order: 'asc'`; `tenant_id`, `action`, `since` and
+   * `until` filter it, `starting_after` continues after an event (a page's `next_cursor`).
+   */
   async listAuditEvents(query: AuditEventQuery = {}): Promise<Schemas['AdminAuditEventListResponse']> {
     return unwrap(await this.api.GET('/api/admin/audit_events', { params: { query } }));
   }
 
   /**
-   * The whole audit trail matching `query`, newest first, page after page (by offset: a change made while
-   * it pages shifts the later pages by one, so an event may come twice).
+   * The whole audit trail matching `query`, page after page by cursor, in the order asked: every event once,
+   * however many changes are made meanwhile (newest first, those made after the first page are not among
+   * them; oldest first, they come at the end). An exporter keeps the last id and passes it as
+   * `starting_after` with `order: 'asc'` next time.
    */
   async *auditEvents(query: Omit<AuditEventQuery, 'limit' | 'offset'> = {}): AsyncGenerator<AuditEvent> {
-    for (let offset = 0; ;) {
-      const page = await this.listAuditEvents({ ...query, limit: 100, offset });
+    for (let after = query.starting_after; ;) {
+      const page = await this.listAuditEvents({ ...query, limit: 100, starting_after: after });
       yield* page.data;
-      offset += page.data.length;
-      if (offset >= page.total || page.data.length === 0) return;
+      if (page.next_cursor === null) return;
+      after = page.next_cursor;
     }
   }
 }

@@ -467,4 +467,22 @@ export const migrations: PostgresMigration[] = [
       ALTER TABLE webhook_endpoints ADD COLUMN api_version text COLLATE "C" NOT NULL DEFAULT '2026-11-29';
     `,
   },
+  {
+    version: 15,
+    name: 'the audit trail in commit order: each row its place, for cursors that never skip or repeat a row',
+    sql: `
+      -- a row's place is taken under a transaction lock held to its commit (src/store/sql/platform.ts), so
+      -- places are visible in increasing order; the rows written before keep the order they were listed in
+      ALTER TABLE admin_audit ADD COLUMN seq bigint;
+      UPDATE admin_audit SET seq = placed.n
+        FROM (SELECT id, row_number() OVER (ORDER BY at, id) AS n FROM admin_audit) AS placed
+        WHERE admin_audit.id = placed.id;
+      ALTER TABLE admin_audit ALTER COLUMN seq SET NOT NULL;
+      CREATE UNIQUE INDEX admin_audit_seq ON admin_audit(seq);
+      DROP INDEX admin_audit_order;
+      DROP INDEX admin_audit_tenant;
+      CREATE INDEX admin_audit_tenant ON admin_audit(tenant_id, seq);
+      CREATE INDEX admin_audit_action ON admin_audit(action, seq);
+    `,
+  },
 ];

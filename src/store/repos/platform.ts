@@ -46,7 +46,26 @@ export interface AuditRow {
 
 export interface AuditPage {
   items: AuditRow[];
+  /** The events of the filter, whatever the cursor. */
   total: number;
+  /** More events follow the page's last, in its order. */
+  more: boolean;
+}
+
+/** Which audit events a list keeps: `since` inclusive, `until` exclusive, on `at`. */
+export interface AuditFilter {
+  tenantId?: string | undefined;
+  action?: AuditAction | undefined;
+  since?: string | undefined;
+  until?: string | undefined;
+}
+
+/** A page of the trail in commit order, `desc` newest first; `startingAfter`: an event id the page follows. */
+export interface AuditPaging {
+  order: 'asc' | 'desc';
+  limit: number;
+  offset: number;
+  startingAfter?: string | undefined;
 }
 
 /** The writes of one platform change, in one transaction with its audit row and its idempotency record. */
@@ -100,7 +119,8 @@ export interface PlatformRepo {
   listAdminTokens(): Promise<AdminTokenRow[]>;
   lookupAdminToken(tokenHash: string): Promise<AdminTokenRow | undefined>;
   touchAdminToken(tokenId: string, at: string): Promise<void>;
-  listAudit(filter: { tenantId?: string }, limit: number, offset: number): Promise<AuditPage>;
+  /** Undefined when `startingAfter` is no audit event. */
+  listAudit(filter: AuditFilter, paging: AuditPaging): Promise<AuditPage | undefined>;
   /**
    * A tenant's runs created in [from, to) by status and target, the pages of the files its succeeded runs
    * of that period analysed and the points its runs consumed; its files and their bytes as of now.

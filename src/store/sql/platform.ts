@@ -9,7 +9,7 @@ import type {
   TokenRow,
   UsageFigures,
 } from '../types.js';
-import { type SqlDialect, type SqlSession, TEXT } from './dialect.js';
+import { type SqlDialect, type SqlSession, type SqlValue, TEXT } from './dialect.js';
 import { recordEffect } from './idempotency.js';
 import { writeLedgerEntries } from './ledger.js';
 import { insertTenant, insertToken, TENANT, TOKEN } from './tenants.js';
@@ -69,18 +69,27 @@ function tenantChanges(tx: WorkSession, tokensChanged: TokensChanged): TenantCha
   };
 }
 
-function insertAudit(tx: SqlSession, row: AuditRow): Promise<number> {
-  return tx.run(`INSERT INTO admin_audit (${AUDIT}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
-    row.id,
-    row.at,
-    row.actor,
-    row.admin_token_id,
-    row.action,
-    row.tenant_id,
-    row.target_id,
-    row.request_id,
-    row.detail,
-  ]);
+/**
+ * An audit row takes the next place in the trail. Writers take turns from here to their commit, so a place
+ * is visible only after every smaller one: a cursor that has passed a row never meets an older one later.
+ */
+async function insertAudit(sql: SqlDialect, tx: SqlSession, row: AuditRow): Promise<number> {
+  await sql.takeTurn(tx, 'admin_audit');
+  return tx.run(
+    `INSERT INTO admin_audit (seq, ${AUDIT})
+     VALUES ((SELECT COALESCE(MAX(seq), 0) + 1 FROM admin_audit), ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    [
+      row.id,
+      row.at,
+      row.actor,
+      row.admin_token_id,
+      row.action,
+      row.tenant_id,
+      row.target_id,
+      row.request_id,
+      row.detail,
+    ],
+  );
 }
 
 export function sqlPlatform(sql: SqlDialect, transact: Transact, tokensChanged: TokensChanged): PlatformRepo {
@@ -89,7 +98,7 @@ export function sqlPlatform(sql: SqlDialect, transact: Transact, tokensChanged: 
       return transact((tx) =>
         work({
           tenants: tenantChanges(tx, tokensChanged),
-          audit: async (row) => void (await insertAudit(tx, row)),
+          audit: async (row) => void (await insertAudit(sql, tx, row)),
           async issueAdminToken(row, tokenHash) {
             await tx.run(
               `INSERT INTO admin_tokens (id, name, prefix, token_hash, created_at, last_used_at, revoked_at)
@@ -128,16 +137,37 @@ export function sqlPlatform(sql: SqlDialect, transact: Transact, tokensChanged: 
     async touchAdminToken(tokenId, at) {
       await sql.run('UPDATE admin_tokens SET last_used_at = ? WHERE id = ?', [at, tokenId]);
     },
-    async listAudit({ tenantId }, limit, offset) {
-      const where = tenantId === undefined ? '' : `WHERE tenant_id = ${TEXT}`;
-      const values = tenantId === undefined ? [] : [tenantId];
-      const items = await sql.all<AuditRow>(
-        `SELECT ${AUDIT} FROM admin_audit ${where} ORDER BY at DESC, id DESC
+    async listAudit(filter, { order, limit, offset, startingAfter }) {
+      const conditions: string[] = [];
+      const values: SqlValue[] = [];
+      const where = (condition: string, value: SqlValue) => {
+        conditions.push(condition);
+        values.push(value);
+      };
+      if (filter.tenantId !== undefined) where(`tenant_id = ${TEXT}`, filter.tenantId);
+      if (filter.action !== undefined) where(`action = ${TEXT}`, filter.action);
+      if (filter.since !== undefined) where(`at >= ${TEXT}`, filter.since);
+      if (filter.until !== undefined) where(`at < ${TEXT}`, filter.until);
+      const filtered = conditions.length === 0 ? '' : `WHERE ${conditions.join(' AND ')}`;
+      const [total] = await sql.column<number>(`SELECT COUNT(*) FROM admin_audit ${filtered}`, values);
+      const paged = [...conditions];
+      const pagedValues = [...values];
+      if (startingAfter !== undefined) {
+        const [after] = await sql.column<number>(`SELECT seq FROM admin_audit WHERE id = ${TEXT}`, [
+          startingAfter,
+        ]);
+        if (after === undefined) return undefined;
+        paged.push(`seq ${order === 'asc' ? '>' : '<'} ?`);
+        pagedValues.push(after);
+      }
+      // one row past the page says whether more follow
+      const rows = await sql.all<AuditRow>(
+        `SELECT ${AUDIT} FROM admin_audit ${paged.length === 0 ? '' : `WHERE ${paged.join(' AND ')}`}
+         ORDER BY seq ${order === 'asc' ? 'ASC' : 'DESC'}
          LIMIT ${sql.text.pageBound('?')} OFFSET ${sql.text.pageBound('?')}`,
-        [...values, limit, offset],
+        [...pagedValues, limit + 1, offset],
       );
-      const [total] = await sql.column<number>(`SELECT COUNT(*) FROM admin_audit ${where}`, values);
-      return { items, total: Number(total) };
+      return { items: rows.slice(0, limit), total: Number(total), more: rows.length > limit };
     },
     async usage(tenantId, from, to) {
       const runs = await sql.all<UsageFigures['runs'][number]>(

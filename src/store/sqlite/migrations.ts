@@ -654,4 +654,20 @@ export const migrations: Migration[] = [
       ALTER TABLE webhook_endpoints ADD COLUMN api_version TEXT NOT NULL DEFAULT '2026-11-29';
     `,
   },
+  {
+    version: 25,
+    name: 'the audit trail in commit order: each row its place, for cursors that never skip or repeat a row',
+    sql: `
+      -- the rows written before keep the order they were listed in (by time, then id)
+      ALTER TABLE admin_audit ADD COLUMN seq INTEGER;
+      UPDATE admin_audit SET seq = placed.n
+        FROM (SELECT id, row_number() OVER (ORDER BY at, id) AS n FROM admin_audit) AS placed
+        WHERE admin_audit.id = placed.id;
+      CREATE UNIQUE INDEX admin_audit_seq ON admin_audit(seq);
+      DROP INDEX admin_audit_order;
+      DROP INDEX admin_audit_tenant;
+      CREATE INDEX admin_audit_tenant ON admin_audit(tenant_id, seq);
+      CREATE INDEX admin_audit_action ON admin_audit(action, seq);
+    `,
+  },
 ];
