@@ -712,14 +712,25 @@ export interface paths {
             };
             cookie?: never;
         };
-        get?: never;
+        /**
+         * A tenant's ledger, as the platform reads it back
+         * @description The tenant's transactions as `GET /api/open/finance/transactions` lists them to the tenant (newest
+         *     `occurred_at` first, ties by `id` descending; the newest version's view), fed, booked by runs and
+         *     reversed alike: for a platform reconciling its feed. `start_date` and `end_date` are inclusive UTC
+         *     dates. A page past the end has an empty `data` and the exact `total`.
+         */
+        get: operations["adminListLedgerEntries"];
         put?: never;
         /**
          * Feed revenue into a tenant's ledger
          * @description The billing system's feed: one entry or a batch of up to 500 (in a JSON body of at most 64 KiB, 413
          *     past it), all or nothing,
-         *     once per `external_id`: an entry whose `external_id` the tenant's ledger has already is skipped (and
-         *     counted in `skipped`), so a retry, with or without an `Idempotency-Key`, books nothing twice. The
+         *     once per `external_id`: an entry whose `external_id` the tenant's ledger has already, with the same
+         *     `type`, `amount`, `occurred_at` and `description`, is a duplicate (counted in `skipped`), so a retry,
+         *     with or without an `Idempotency-Key`, books nothing twice; `entries` gives each entry's outcome, in
+         *     the batch's order, with the transaction it is. The same `external_id` with other content is 409
+         *     `external_id_conflict` naming it, and nothing of the batch is booked. An `external_id` starting with
+         *     `reversal-of:` is the reversals' own (422). The
          *     rules are the settlement import's (`npm run admin -- revenue import`): `amount` is an integer of
          *     minor units (negative for a refund), `currency` is the tenant's, `occurred_at` an ISO 8601 time with
          *     a zone, an `external_id` once per batch. A batch that would carry the sum of |amount| over the
@@ -727,6 +738,34 @@ export interface paths {
          *     the audit trail.
          */
         post: operations["adminAppendLedgerEntries"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/tenants/{tenant_id}/ledger_entries/{transaction_id}/reverse": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant_id: components["parameters"]["TenantId"];
+                transaction_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reverse a booked entry
+         * @description Books the opposite of one of the tenant's transactions, once: the same `type`, the negated `amount`,
+         *     `source` `adjustment`, `external_id` `reversal-of:<transaction id>`, `occurred_at` now, and the
+         *     `description` given (by default "Reversal of" the entry's `external_id`, or its id). Both show in the
+         *     tenant's transactions and totals. A transaction reversed already is 409 `already_reversed` (the
+         *     message names its reversal); a reversal is not reversed again (409 `already_reversed` too: book a new
+         *     entry instead). One row of the audit trail.
+         */
+        post: operations["adminReverseLedgerEntry"];
         delete?: never;
         options?: never;
         head?: never;
@@ -840,10 +879,32 @@ export interface components {
                 imported: number;
                 /**
                  * Format: int32
-                 * @description Entries whose external_id the ledger had already.
+                 * @description Entries whose external_id the ledger had already (duplicates).
                  */
                 skipped: number;
+                /** @description Each entry's outcome, in the batch's order. */
+                entries: components["schemas"]["AdminLedgerEntryOutcome"][];
             };
+        };
+        AdminLedgerEntryOutcome: {
+            external_id: string;
+            /**
+             * @description `booked` by this batch, or a `duplicate` of what the ledger had already.
+             * @enum {string}
+             */
+            outcome: "booked" | "duplicate";
+            /**
+             * Format: uuid
+             * @description The transaction the entry is, booked now or before.
+             */
+            transaction_id: string;
+        };
+        AdminReverseLedgerEntryRequest: {
+            /** @description The reversal's description; by default "Reversal of" the entry's external_id, or its id. */
+            description?: string;
+        };
+        AdminTransactionResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["Transaction"];
         };
         AdminUsage: {
             /** Format: uuid */
@@ -970,7 +1031,7 @@ export interface components {
          * @description What a change of the audit trail did.
          * @enum {string}
          */
-        AuditAction: "tenant.created" | "tenant.updated" | "tenant.suspended" | "tenant.resumed" | "token.issued" | "token.revoked" | "ledger.appended" | "admin_token.issued" | "admin_token.revoked";
+        AuditAction: "tenant.created" | "tenant.updated" | "tenant.suspended" | "tenant.resumed" | "token.issued" | "token.revoked" | "ledger.appended" | "ledger.reversed" | "admin_token.issued" | "admin_token.revoked";
         AuditEvent: {
             /** Format: uuid */
             id: string;
@@ -1090,6 +1151,8 @@ export interface components {
          *     - `idempotency_key_reused`: The Idempotency-Key was used with a different request.
          *     - `idempotency_key_in_use`: A request with the same Idempotency-Key is still being executed.
          *     - `tenant_name_taken`: Another tenant has this name (the admin API).
+         *     - `external_id_conflict`: A ledger entry's `external_id` is booked already with other content (the admin API).
+         *     - `already_reversed`: The ledger entry is reversed already, or is a reversal (the admin API).
          *     - `rate_limited`: The tenant's (or, without a token, the address's) rate limit was reached.
          *     - `upload_completed`: The upload is completed (or was aborted): it takes no more parts and cannot be aborted.
          *     - `upload_expired`: The upload expired; start a new one.
@@ -1113,7 +1176,7 @@ export interface components {
          *     - `internal_error`: A failure of the server, logged with the request id.
          * @enum {string}
          */
-        ErrorCode: "bad_request" | "unsupported_version" | "headers_too_large" | "request_timeout" | "not_authenticated" | "invalid_token" | "token_expired" | "insufficient_scope" | "tenant_suspended" | "not_found" | "method_not_allowed" | "unsupported_media_type" | "payload_too_large" | "validation_error" | "body_unreadable" | "idempotency_key_reused" | "idempotency_key_in_use" | "tenant_name_taken" | "rate_limited" | "upload_completed" | "upload_expired" | "upload_incomplete" | "size_mismatch" | "part_size_mismatch" | "checksum_mismatch" | "too_many_pages" | "invalid_pdf" | "too_many_pending_uploads" | "pending_upload_bytes_exceeded" | "too_many_concurrent_parts" | "too_many_queued_runs" | "run_not_finished" | "run_finished" | "webhook_url_not_allowed" | "too_many_webhook_endpoints" | "too_many_streams" | "busy" | "unavailable" | "internal_error";
+        ErrorCode: "bad_request" | "unsupported_version" | "headers_too_large" | "request_timeout" | "not_authenticated" | "invalid_token" | "token_expired" | "insufficient_scope" | "tenant_suspended" | "not_found" | "method_not_allowed" | "unsupported_media_type" | "payload_too_large" | "validation_error" | "body_unreadable" | "idempotency_key_reused" | "idempotency_key_in_use" | "tenant_name_taken" | "external_id_conflict" | "already_reversed" | "rate_limited" | "upload_completed" | "upload_expired" | "upload_incomplete" | "size_mismatch" | "part_size_mismatch" | "checksum_mismatch" | "too_many_pages" | "invalid_pdf" | "too_many_pending_uploads" | "pending_upload_bytes_exceeded" | "too_many_concurrent_parts" | "too_many_queued_runs" | "run_not_finished" | "run_finished" | "webhook_url_not_allowed" | "too_many_webhook_endpoints" | "too_many_streams" | "busy" | "unavailable" | "internal_error";
         ErrorEnvelope: {
             /**
              * Format: int32
@@ -2397,6 +2460,28 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"] & {
                     /** @enum {string} */
                     error?: "tenant_name_taken" | "idempotency_key_in_use";
+                };
+            };
+        };
+        /**
+         * @description The ledger does not allow the call; `error` says why:
+         *     - `external_id_conflict`: An entry's `external_id` is booked already with other content (the message
+         *       names it and the transaction); nothing of the batch was booked.
+         *     - `already_reversed`: The transaction is reversed already, or is a reversal (the message names it).
+         *     - `idempotency_key_in_use`: A request with the same Idempotency-Key is still being executed.
+         */
+        AdminLedgerConflict: {
+            headers: {
+                "Open-Tenant-Version": components["headers"]["OpenTenantVersion"];
+                "Retry-After": components["headers"]["RetryAfterWhenKeyInUse"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"] & {
+                    /** @enum {string} */
+                    error?: "external_id_conflict" | "already_reversed" | "idempotency_key_in_use";
                 };
             };
         };
@@ -4748,6 +4833,45 @@ export interface operations {
             503: components["responses"]["StoreUnavailable"];
         };
     };
+    adminListLedgerEntries: {
+        parameters: {
+            query?: {
+                /** @description `tech` (diagnosis usage), `ecosystem` (partner settlements) or `all`. */
+                transaction_type?: "all" | "tech" | "ecosystem";
+                /** @description First UTC day included, `YYYY-MM-DD`. */
+                start_date?: string;
+                /** @description Last UTC day included, `YYYY-MM-DD`; not before `start_date` (422 on `end_date`). */
+                end_date?: string;
+                limit?: components["parameters"]["AdminLimit"];
+                offset?: components["parameters"]["AdminOffset"];
+            };
+            header?: never;
+            path: {
+                tenant_id: components["parameters"]["TenantId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the tenant's transactions. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
     adminAppendLedgerEntries: {
         parameters: {
             query?: never;
@@ -4799,7 +4923,54 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["IdempotencyKeyInUse"];
+            409: components["responses"]["AdminLedgerConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["AdminRequestRefused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    adminReverseLedgerEntry: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe: the same key with the same request replays the first answer instead
+                 *     of executing again (see "Retries and rate limits"). 1 to 255 printable ASCII characters; a UUID is a
+                 *     good key.
+                 * @example 3f2b8c1e-5d4a-4e7b-9c0d-1a2b3c4d5e6f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                tenant_id: components["parameters"]["TenantId"];
+                transaction_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["AdminReverseLedgerEntryRequest"];
+            };
+        };
+        responses: {
+            /** @description The reversal, booked. */
+            201: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminTransactionResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["AdminLedgerConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["AdminRequestRefused"];

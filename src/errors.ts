@@ -294,6 +294,24 @@ export const ERRORS = {
     new AppError(422, 'webhook_url_not_allowed', `The webhook URL is not allowed: ${reason}`, [
       { loc: ['body', 'url'], msg: reason, type: 'webhook_url_not_allowed' },
     ]),
+  externalIdConflict: (externalId: string, transactionId: string) =>
+    new AppError(
+      409,
+      'external_id_conflict',
+      `external_id "${externalId}" is booked already (transaction ${transactionId}) with another type, amount, occurred_at or description; nothing was booked`,
+    ),
+  alreadyReversed: (transactionId: string, reversalId: string) =>
+    new AppError(
+      409,
+      'already_reversed',
+      `Transaction ${transactionId} is reversed already, by transaction ${reversalId}`,
+    ),
+  isAReversal: (transactionId: string, reversedId: string) =>
+    new AppError(
+      409,
+      'already_reversed',
+      `Transaction ${transactionId} is the reversal of transaction ${reversedId}; book a new entry instead`,
+    ),
   tenantNameTaken: (name: string) =>
     new AppError(409, 'tenant_name_taken', `Another tenant is named "${name}"`),
   expiryNotInFuture: () =>

@@ -29,7 +29,9 @@ export type BodyOf<K extends OperationId> =
     requestBody: { content: { 'application/json': infer B } };
   }
     ? B
-    : undefined;
+    : Operation<K> extends { requestBody?: { content: { 'application/json': infer B } } }
+      ? B | undefined
+      : undefined;
 
 /** The query keys the contract gives a default (validation has filled them in); declared by the handler. */
 export type DefaultableKey<K extends OperationId> = keyof QueryOf<K> & string;

@@ -13,16 +13,30 @@ import {
 } from '../store/types.js';
 import type { Clock } from '../time.js';
 import type { Schemas } from '../contract.js';
+import { transactionView } from '../records/transaction.js';
 import { addDays, daysBetween, monthStart, previousMonth, utcDay } from './dates.js';
 import { ImportError, parseSettlements } from './import.js';
 
 export interface TransactionQuery {
   transactionType: 'all' | TransactionType;
-  page: number;
-  pageSize: number;
-  startDate?: string;
-  endDate?: string;
+  limit: number;
+  offset: number;
+  startDate?: string | undefined;
+  endDate?: string | undefined;
 }
+
+/** A reversal's external_id: the entry it reverses, so that an entry is reversed once (the ledger's unique key). */
+const REVERSAL_OF = 'reversal-of:';
+
+/** What the feed made of one entry (AdminLedgerEntryOutcome in openapi.yaml). */
+export type FeedOutcome = Schemas['AdminLedgerEntryOutcome'];
+
+/** An entry sent again is a duplicate only with the same content; the currency is the tenant's either way. */
+const sameContent = (a: LedgerEntry, b: LedgerEntry) =>
+  a.type === b.type &&
+  a.amount === b.amount &&
+  a.occurred_at === b.occurred_at &&
+  a.description === b.description;
 
 /** One entry of the admin API's ledger feed (AdminLedgerEntry in openapi.yaml). */
 export type FeedEntry = Schemas['AdminLedgerEntry'];
@@ -62,9 +76,15 @@ export class Revenue {
         startDate: query.startDate,
         endDate: query.endDate,
       },
-      query.pageSize,
-      (query.page - 1) * query.pageSize,
+      query.limit,
+      query.offset,
     );
+  }
+
+  /** The tenant's transactions as the admin API reads them back: as the tenant lists them, or 404. */
+  async listTenantLedger(tenantId: string, query: TransactionQuery) {
+    if (!(await this.store.tenants.get(tenantId))) throw ERRORS.notFound('Tenant');
+    return this.listTransactions(tenantId, query);
   }
 
   async dashboard(tenantId: string) {
@@ -110,7 +130,7 @@ export class Revenue {
     tenantId: string,
     entries: readonly FeedEntry[],
     origin: ChangeOrigin,
-  ): Promise<{ imported: number; skipped: number }> {
+  ): Promise<{ imported: number; skipped: number; entries: FeedOutcome[] }> {
     const tenant = await this.store.tenants.get(tenantId);
     if (!tenant) throw ERRORS.notFound('Tenant');
     const issues: ValidationIssue[] = [];
@@ -128,6 +148,8 @@ export class Revenue {
       const first = seen.get(entry.external_id);
       if (first !== undefined) at('external_id', `external_id repeats entry ${first}`);
       else seen.set(entry.external_id, index);
+      if (entry.external_id.startsWith(REVERSAL_OF))
+        at('external_id', `external_id must not start with "${REVERSAL_OF}": the reversals' own ids`);
       const occurred = new Date(entry.occurred_at);
       if (Number.isNaN(occurred.getTime()) || occurred.getUTCFullYear() > 9999)
         at('occurred_at', 'occurred_at is out of range');
@@ -148,14 +170,21 @@ export class Revenue {
     if (issues.length > 0) throw ERRORS.validation(issues);
     try {
       return await this.store.platform.change(async (tx) => {
-        const { inserted, skipped } = await tx.appendLedger(rows);
-        const row = auditRow(origin.actor, 'ledger.appended', now, tenantId, tenantId, {
-          imported: inserted,
-          skipped,
-        });
+        const outcomes = await tx.appendLedger(rows);
+        // an external_id booked before with other content is no retry: the whole batch is refused
+        const clash = outcomes.find(({ entry, booked }) => booked !== entry && !sameContent(entry, booked));
+        if (clash) throw ERRORS.externalIdConflict(clash.entry.external_id!, clash.booked.id);
+        const entries = outcomes.map(({ entry, booked }) => ({
+          external_id: entry.external_id!,
+          outcome: booked === entry ? ('booked' as const) : ('duplicate' as const),
+          transaction_id: booked.id,
+        }));
+        const imported = entries.filter((e) => e.outcome === 'booked').length;
+        const skipped = entries.length - imported;
+        const row = auditRow(origin.actor, 'ledger.appended', now, tenantId, tenantId, { imported, skipped });
         await tx.audit(row);
         tx.afterCommit(() => this.onAudit?.(row));
-        return { imported: inserted, skipped };
+        return { imported, skipped, entries };
       }, origin.effect);
     } catch (error) {
       if (!(error instanceof LedgerRangeError)) throw error;
@@ -167,6 +196,67 @@ export class Revenue {
         },
       ]);
     }
+  }
+
+  /**
+   * Books the opposite of one of the tenant's entries, once (its external_id is the entry's, under
+   * REVERSAL_OF): the same type, the amount negated, now. A reversal is not reversed again.
+   */
+  async reverseEntry(
+    tenantId: string,
+    transactionId: string,
+    description: string | undefined,
+    origin: ChangeOrigin,
+  ): Promise<Schemas['Transaction']> {
+    if (!(await this.store.tenants.get(tenantId))) throw ERRORS.notFound('Tenant');
+    const now = this.clock.now().toISOString();
+    try {
+      return await this.store.platform.change(async (tx) => {
+        const entry = await tx.findLedgerEntry(tenantId, transactionId);
+        if (!entry) throw ERRORS.notFound('Transaction');
+        if (entry.external_id?.startsWith(REVERSAL_OF))
+          throw ERRORS.isAReversal(entry.id, entry.external_id.slice(REVERSAL_OF.length));
+        const reversal: LedgerEntry = {
+          id: randomUUID(),
+          tenant_id: tenantId,
+          type: entry.type,
+          amount: -entry.amount,
+          currency: entry.currency,
+          description: description ?? `Reversal of ${entry.external_id ?? entry.id}`,
+          source: 'adjustment',
+          run_id: null,
+          external_id: `${REVERSAL_OF}${entry.id}`,
+          occurred_at: now,
+          created_at: now,
+        };
+        const { booked } = (await tx.appendLedger([reversal]))[0]!;
+        if (booked !== reversal) throw ERRORS.alreadyReversed(entry.id, booked.id);
+        await tx.recordEffect(reversal.id);
+        const row = auditRow(origin.actor, 'ledger.reversed', now, tenantId, entry.id, {
+          transaction_id: entry.id,
+          reversal_id: reversal.id,
+        });
+        await tx.audit(row);
+        tx.afterCommit(() => this.onAudit?.(row));
+        return transactionView(reversal);
+      }, origin.effect);
+    } catch (error) {
+      if (!(error instanceof LedgerRangeError)) throw error;
+      throw ERRORS.validation([
+        {
+          loc: ['path', 'transaction_id'],
+          msg: `Value error, this reversal would carry the tenant's ledger past ${Number.MAX_SAFE_INTEGER} minor units in all (the range in which every total is exact); nothing was booked`,
+          type: 'value_error',
+        },
+      ]);
+    }
+  }
+
+  /** A reversal booked under an Idempotency-Key whose answer was lost, as the answer would have shown it. */
+  async reversal(tenantId: string, reversalId: string): Promise<Schemas['Transaction']> {
+    const entry = await this.store.ledger.get(tenantId, reversalId);
+    if (!entry) throw ERRORS.notFound('Transaction');
+    return transactionView(entry);
   }
 
   /** Imports a partner settlement file all-or-nothing; rows already imported (same external_id) are skipped. */

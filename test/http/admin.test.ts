@@ -307,10 +307,21 @@ describe('the ledger feed', () => {
     const batch = { entries: [entry('po-1', 125_000, { description: 'November' }), entry('po-2', -2_500)] };
     const first = await h.admin('POST', route, { json: batch, headers: key() });
     expect(first.status).toBe(200);
-    expect(first.body.data).toEqual({ imported: 2, skipped: 0 });
-    // a retry without a key books nothing twice
+    expect(first.body.data).toMatchObject({ imported: 2, skipped: 0 });
+    const [po1, po2] = first.body.data.entries as { transaction_id: string }[];
+    expect(first.body.data.entries).toEqual([
+      { external_id: 'po-1', outcome: 'booked', transaction_id: po1!.transaction_id },
+      { external_id: 'po-2', outcome: 'booked', transaction_id: po2!.transaction_id },
+    ]);
+    // a retry without a key books nothing twice, and says which entries were there already
     const again = await h.admin('POST', route, { json: { entries: [...batch.entries, entry('po-3', 1)] } });
-    expect(again.body.data).toEqual({ imported: 1, skipped: 2 });
+    expect(again.body.data).toMatchObject({ imported: 1, skipped: 2 });
+    expect(again.body.data.entries.map((e: { outcome: string }) => e.outcome)).toEqual([
+      'duplicate',
+      'duplicate',
+      'booked',
+    ]);
+    expect(again.body.data.entries[0].transaction_id).toBe(po1!.transaction_id);
     const listed = await h.request('GET', '/api/open/finance/transactions?page_size=10', { token: eurToken });
     expect(listed.body.total).toBe(3);
     expect(listed.body.data.find((t: { external_id: string }) => t.external_id === 'po-1')).toMatchObject({
@@ -624,5 +635,152 @@ describe('the audit trail by cursor', () => {
     expect(new Set(exported).size).toBe(exported.length);
     expect(exported).toEqual(truth.map((e) => e.id));
     expect(exported.length).toBeGreaterThanOrEqual(60);
+  });
+});
+
+describe('reconciling the ledger feed', () => {
+  const entry = (external_id: string, amount: number, extra: Record<string, unknown> = {}) => ({
+    external_id,
+    type: 'ecosystem',
+    amount,
+    currency: 'USD',
+    occurred_at: '2026-11-27T18:00:00Z',
+    ...extra,
+  });
+  const tenantWithToken = async () => {
+    const { tenant, token } = await createTenant(`ledger-${randomUUID().slice(0, 8)}`);
+    return { id: tenant.tenant_id, token: token.token };
+  };
+  const feed = (tenantId: string, entries: unknown[]) =>
+    h.admin('POST', `/api/admin/tenants/${tenantId}/ledger_entries`, { json: { entries } });
+
+  it('an external_id sent again with other content is 409 naming it, and nothing of the batch is booked', async () => {
+    const t = await tenantWithToken();
+    const booked = await feed(t.id, [entry('inv-1', 500, { description: 'Invoice 1' })]);
+    expect(booked.status, booked.text).toBe(200);
+    const transactionId = booked.body.data.entries[0].transaction_id as string;
+    for (const changed of [
+      { amount: 501 },
+      { type: 'tech' },
+      { occurred_at: '2026-11-28T18:00:00Z' },
+      { description: 'Invoice one' },
+    ]) {
+      const clash = await feed(t.id, [
+        entry('inv-2', 7),
+        entry('inv-1', 500, { description: 'Invoice 1', ...changed }),
+      ]);
+      expect(clash.status, JSON.stringify(changed)).toBe(409);
+      expect(clash.body.error).toBe('external_id_conflict');
+      expect(clash.body.message).toContain('"inv-1"');
+      expect(clash.body.message).toContain(transactionId);
+    }
+    // the same instant written with another offset is the same entry
+    const same = await feed(t.id, [
+      entry('inv-1', 500, { description: 'Invoice 1', occurred_at: '2026-11-27T19:00:00+01:00' }),
+    ]);
+    expect(same.body.data.entries[0]).toEqual({
+      external_id: 'inv-1',
+      outcome: 'duplicate',
+      transaction_id: transactionId,
+    });
+    const listed = await h.request('GET', '/api/open/finance/transactions', { token: t.token });
+    expect(listed.body.data.map((x: { external_id: string }) => x.external_id)).toEqual(['inv-1']);
+    const reserved = await feed(t.id, [entry('reversal-of:x', 1)]);
+    expect(reserved.status).toBe(422);
+    expect(reserved.body.detail[0].loc).toEqual(['body', 'entries', '0', 'external_id']);
+  });
+
+  it("reads a tenant's ledger back, paged and filtered as the tenant reads it", async () => {
+    const t = await tenantWithToken();
+    await feed(t.id, [
+      entry('a', 1, { occurred_at: '2026-11-01T10:00:00Z' }),
+      entry('b', 2, { occurred_at: '2026-11-02T10:00:00Z', type: 'tech' }),
+      entry('c', 3, { occurred_at: '2026-11-03T10:00:00Z' }),
+    ]);
+    const all = await h.admin('GET', `/api/admin/tenants/${t.id}/ledger_entries?limit=2`);
+    expect(all.status, all.text).toBe(200);
+    expect(all.body).toMatchObject({ total: 3, page: 1, page_size: 2, total_pages: 2 });
+    expect(all.body.data.map((x: { external_id: string }) => x.external_id)).toEqual(['c', 'b']);
+    const theirs = await h.request('GET', '/api/open/finance/transactions?page_size=2', { token: t.token });
+    expect(all.body.data).toEqual(theirs.body.data);
+    const next = await h.admin('GET', `/api/admin/tenants/${t.id}/ledger_entries?limit=2&offset=2`);
+    expect(next.body.data.map((x: { external_id: string }) => x.external_id)).toEqual(['a']);
+    const tech = await h.admin('GET', `/api/admin/tenants/${t.id}/ledger_entries?transaction_type=tech`);
+    expect(tech.body.data.map((x: { external_id: string }) => x.external_id)).toEqual(['b']);
+    const days = await h.admin(
+      'GET',
+      `/api/admin/tenants/${t.id}/ledger_entries?start_date=2026-11-02&end_date=2026-11-03`,
+    );
+    expect(days.body.total).toBe(2);
+    const backwards = await h.admin(
+      'GET',
+      `/api/admin/tenants/${t.id}/ledger_entries?start_date=2026-11-03&end_date=2026-11-02`,
+    );
+    expect(backwards.status).toBe(422);
+    expect((await h.admin('GET', `/api/admin/tenants/${randomUUID()}/ledger_entries`)).status).toBe(404);
+  });
+
+  it('reverses an entry once: both in the totals, a second reversal or one of a reversal 409, a replay the same', async () => {
+    const t = await tenantWithToken();
+    const other = await tenantWithToken();
+    const booked = await feed(t.id, [entry('po-9', 12_345, { description: 'Settlement' })]);
+    const id = booked.body.data.entries[0].transaction_id as string;
+    const route = `/api/admin/tenants/${t.id}/ledger_entries/${id}/reverse`;
+    const headers = key();
+    const reversed = await h.admin('POST', route, { headers });
+    expect(reversed.status, reversed.text).toBe(201);
+    const reversal = reversed.body.data;
+    expect(reversal).toMatchObject({
+      tenant_id: t.id,
+      type: 'ecosystem',
+      amount: -12_345,
+      currency: 'USD',
+      source: 'adjustment',
+      external_id: `reversal-of:${id}`,
+      description: 'Reversal of po-9',
+      run_id: null,
+    });
+    const replay = await h.admin('POST', route, { headers });
+    expect(replay.status).toBe(201);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.body.data.id).toBe(reversal.id);
+    const twice = await h.admin('POST', route, { json: { description: 'again' } });
+    expect(twice.status).toBe(409);
+    expect(twice.body).toMatchObject({ error: 'already_reversed' });
+    expect(twice.body.message).toContain(reversal.id);
+    const ofReversal = await h.admin(
+      'POST',
+      `/api/admin/tenants/${t.id}/ledger_entries/${reversal.id}/reverse`,
+    );
+    expect(ofReversal.status).toBe(409);
+    expect(ofReversal.body.message).toContain('book a new entry');
+    // both show to the tenant, and the totals net to zero
+    const listed = await h.request('GET', '/api/open/finance/transactions', { token: t.token });
+    expect(listed.body.total).toBe(2);
+    const dashboard = await h.request('GET', '/api/open/finance/dashboard', { token: t.token });
+    expect(dashboard.body.data.all_time.total).toBe(0);
+    expect(dashboard.body.data.transaction_count).toBe(2);
+    // another tenant's entry, or none, is not found; a description of one's own is kept
+    expect(
+      (await h.admin('POST', `/api/admin/tenants/${other.id}/ledger_entries/${id}/reverse`)).status,
+    ).toBe(404);
+    expect(
+      (await h.admin('POST', `/api/admin/tenants/${t.id}/ledger_entries/${randomUUID()}/reverse`)).status,
+    ).toBe(404);
+    const second = await feed(t.id, [entry('po-10', 10)]);
+    const described = await h.admin(
+      'POST',
+      `/api/admin/tenants/${t.id}/ledger_entries/${second.body.data.entries[0].transaction_id}/reverse`,
+      { json: { description: 'Refunded in December' } },
+    );
+    expect(described.body.data.description).toBe('Refunded in December');
+    const trail = await h.admin(
+      'GET',
+      `/api/admin/audit_events?tenant_id=${t.id}&action=ledger.reversed&order=asc`,
+    );
+    expect(trail.body.data.map((e: { detail: unknown }) => e.detail)).toEqual([
+      { transaction_id: id, reversal_id: reversal.id },
+      { transaction_id: second.body.data.entries[0].transaction_id, reversal_id: described.body.data.id },
+    ]);
   });
 });

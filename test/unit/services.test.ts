@@ -169,8 +169,8 @@ describe('the revenue service', () => {
     mocks.store.ledger.list.mockResolvedValue({ items: [], total: 0 });
     await sut.listTransactions('t1', {
       transactionType: 'all',
-      page: 3,
-      pageSize: 20,
+      limit: 20,
+      offset: 40,
       startDate: '2026-11-01',
     });
     expect(mocks.store.ledger.list).toHaveBeenCalledWith(
@@ -182,8 +182,8 @@ describe('the revenue service', () => {
     const error = await failure(
       sut.listTransactions('t1', {
         transactionType: 'tech',
-        page: 1,
-        pageSize: 20,
+        limit: 20,
+        offset: 0,
         startDate: '2026-11-02',
         endDate: '2026-11-01',
       }),

@@ -25,6 +25,7 @@ export type AdminLedgerEntryInput = Omit<Schemas['AdminLedgerEntry'], 'descripti
   Partial<Pick<Schemas['AdminLedgerEntry'], 'description'>>;
 export type AdminLedgerBatchResult = Schemas['AdminLedgerBatchResponse']['data'];
 export type AdminUsage = Schemas['AdminUsage'];
+export type AdminLedgerQuery = NonNullable<operations['adminListLedgerEntries']['parameters']['query']>;
 export type AdminUsageQuery = NonNullable<operations['adminGetTenantUsage']['parameters']['query']>;
 
 export interface AdminClientOptions extends TransportOptions {
@@ -135,7 +136,8 @@ export class OpenTenantAdminClient extends ApiTransport {
 
   /**
    * Books revenue into the tenant's ledger: 1 to 500 entries, all or nothing, each once per `external_id`
-   * (one the ledger has already is counted in `skipped`, so a batch sent again books nothing twice).
+   * (one the ledger has already is a `duplicate`, counted in `skipped`, so a batch sent again books nothing
+   * twice; with other content it is 409 `external_id_conflict`). `entries` says what became of each.
    */
   async appendLedgerEntries(
     tenantId: string,
@@ -146,6 +148,32 @@ export class OpenTenantAdminClient extends ApiTransport {
         params: { path: { tenant_id: tenantId } },
         // the contract's default makes `description` required in the generated type; the server fills it in
         body: { entries: entries as Schemas['AdminLedgerEntry'][] },
+      }),
+    ).data;
+  }
+
+  /** A page of the tenant's ledger, as the tenant lists it (newest `occurred_at` first). */
+  async listLedgerEntries(
+    tenantId: string,
+    query: AdminLedgerQuery = {},
+  ): Promise<Schemas['TransactionListResponse']> {
+    return unwrap(
+      await this.api.GET('/api/admin/tenants/{tenant_id}/ledger_entries', {
+        params: { path: { tenant_id: tenantId }, query },
+      }),
+    );
+  }
+
+  /** Books the opposite of one of the tenant's transactions, once (409 `already_reversed` after). */
+  async reverseLedgerEntry(
+    tenantId: string,
+    transactionId: string,
+    input: Schemas['AdminReverseLedgerEntryRequest'] = {},
+  ): Promise<Schemas['Transaction']> {
+    return unwrap(
+      await this.api.POST('/api/admin/tenants/{tenant_id}/ledger_entries/{transaction_id}/reverse', {
+        params: { path: { tenant_id: tenantId, transaction_id: transactionId } },
+        body: input,
       }),
     ).data;
   }

@@ -190,8 +190,19 @@ describe('the admin client', () => {
         description: 'refund',
       },
     ];
-    expect(await admin().appendLedgerEntries(tenant.tenant_id, entries)).toEqual({ imported: 2, skipped: 0 });
-    expect(await admin().appendLedgerEntries(tenant.tenant_id, entries)).toEqual({ imported: 0, skipped: 2 });
+    const first = await admin().appendLedgerEntries(tenant.tenant_id, entries);
+    expect(first).toMatchObject({ imported: 2, skipped: 0 });
+    const again = await admin().appendLedgerEntries(tenant.tenant_id, entries);
+    expect(again).toMatchObject({ imported: 0, skipped: 2 });
+    expect(again.entries.map((e) => [e.outcome, e.transaction_id])).toEqual(
+      first.entries.map((e) => ['duplicate', e.transaction_id]),
+    );
+    // read back by the platform, and one reversed
+    const ledger = await admin().listLedgerEntries(tenant.tenant_id, { limit: 10 });
+    expect(ledger.total).toBe(2);
+    const reversal = await admin().reverseLedgerEntry(tenant.tenant_id, first.entries[0]!.transaction_id);
+    expect(reversal.source).toBe('adjustment');
+    expect((await admin().listLedgerEntries(tenant.tenant_id)).total).toBe(3);
     const booked = await tenantClient(token.token).listTransactions({
       start_date: '2026-11-01',
       end_date: '2026-11-30',

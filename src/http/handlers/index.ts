@@ -37,6 +37,8 @@ import { adminListTokens } from './adminListTokens.js';
 import { adminRevokeToken } from './adminRevokeToken.js';
 import { adminListAuditEvents } from './adminListAuditEvents.js';
 import { adminAppendLedgerEntries } from './adminAppendLedgerEntries.js';
+import { adminListLedgerEntries } from './adminListLedgerEntries.js';
+import { adminReverseLedgerEntry } from './adminReverseLedgerEntry.js';
 import { adminGetTenantUsage } from './adminGetTenantUsage.js';
 
 /** operationId -> handler; each handler lives in the file named after its operationId. */
@@ -80,6 +82,8 @@ export const handlers: Handlers = {
     adminRevokeToken,
     adminListAuditEvents,
     adminAppendLedgerEntries,
+    adminListLedgerEntries,
+    adminReverseLedgerEntry,
     adminGetTenantUsage,
   },
 };

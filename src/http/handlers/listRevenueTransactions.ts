@@ -6,8 +6,8 @@ export const listRevenueTransactions = authed(
   async ({ query, services, principal }) => {
     const { items, total } = await services.revenue.listTransactions(principal.tenantId, {
       transactionType: query.transaction_type,
-      page: query.page,
-      pageSize: query.page_size,
+      limit: query.page_size,
+      offset: (query.page - 1) * query.page_size,
       startDate: query.start_date,
       endDate: query.end_date,
     });

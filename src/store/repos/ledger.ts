@@ -34,6 +34,8 @@ export interface LedgerRepo {
    * LedgerRangeError, writing nothing, when the sum of |amount| over the tenant's ledger would pass 2^53 - 1.
    */
   append(entries: LedgerEntry[]): Promise<{ inserted: number; skipped: number }>;
+  /** One of the tenant's entries by its id. */
+  get(tenantId: string, id: string): Promise<LedgerEntry | undefined>;
   /** A page of the contract's Transaction records, newest first. */
   list(
     tenantId: string,

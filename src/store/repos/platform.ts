@@ -25,6 +25,7 @@ export type AuditAction =
   | 'token.issued'
   | 'token.revoked'
   | 'ledger.appended'
+  | 'ledger.reversed'
   | 'admin_token.issued'
   | 'admin_token.revoked';
 
@@ -94,10 +95,13 @@ export interface PlatformUnit {
   readonly tenants: TenantChanges;
   audit(row: AuditRow): Promise<void>;
   /**
-   * Books entries in the ledger, each once per (tenant, external_id): how many were booked and how many were
-   * there already. LedgerRangeError when the tenant's sum of |amount| would pass 2^53 - 1 (the unit rolls back).
+   * Books entries in the ledger, each once per (tenant, external_id): per entry, in order, the ledger's entry
+   * of its external_id, `entry` itself when this call booked it. LedgerRangeError when the tenant's sum of
+   * |amount| would pass 2^53 - 1 (the unit rolls back).
    */
-  appendLedger(entries: readonly LedgerEntry[]): Promise<{ inserted: number; skipped: number }>;
+  appendLedger(entries: readonly LedgerEntry[]): Promise<{ entry: LedgerEntry; booked: LedgerEntry }[]>;
+  /** One of the tenant's ledger entries by its id. */
+  findLedgerEntry(tenantId: string, id: string): Promise<LedgerEntry | undefined>;
   issueAdminToken(row: AdminTokenRow, tokenHash: string): Promise<void>;
   /** Revokes once: the admin token as it is now and whether this call revoked it; undefined when unknown. */
   revokeAdminToken(

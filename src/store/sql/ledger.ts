@@ -98,13 +98,13 @@ export async function writeLedgerEntries(
   tx: SqlSession,
   entries: readonly LedgerEntry[],
   queueMessageId: string | null = null,
-): Promise<number> {
+): Promise<LedgerEntry[]> {
+  const booked: LedgerEntry[] = [];
   const ordered = [...entries].sort((a, b) => {
     const [ka, kb] = [entryKey(a), entryKey(b)];
     return ka < kb ? -1 : ka > kb ? 1 : 0;
   });
   const tenants = new Map<string, TenantAddition>();
-  let inserted = 0;
   for (const entry of ordered) {
     const added = await tx.run(
       `INSERT INTO ledger (id, tenant_id, type, amount, currency, description, source, run_id, queue_message_id,
@@ -128,7 +128,7 @@ export async function writeLedgerEntries(
       ],
     );
     if (added === 0) continue;
-    inserted++;
+    booked.push(entry);
     const tenant = tenants.get(entry.tenant_id) ?? { days: new Map(), types: new Map() };
     addEntry(tenant, entry);
     tenants.set(entry.tenant_id, tenant);
@@ -169,7 +169,32 @@ export async function writeLedgerEntries(
     // every sum the API shows is at most the sum of |amount|: past 2^53 - 1 a total would lose precision
     if ((range?.total ?? 0) > Number.MAX_SAFE_INTEGER) throw new LedgerRangeError(tenantId);
   }
-  return inserted;
+  return booked;
+}
+
+const ENTRY =
+  'id, tenant_id, type, amount, currency, description, source, run_id, external_id, occurred_at, created_at';
+
+/** The tenant's entries of these external ids, as the transaction `tx` sees them. */
+export async function entriesByExternalId(
+  tx: SqlSession,
+  tenantId: string,
+  externalIds: readonly string[],
+): Promise<LedgerEntry[]> {
+  if (externalIds.length === 0) return [];
+  return tx.all<LedgerEntry>(
+    `SELECT ${ENTRY} FROM ledger WHERE tenant_id = ? AND external_id IN (${externalIds.map(() => '?').join(', ')})`,
+    [tenantId, ...externalIds],
+  );
+}
+
+/** One of the tenant's entries by its id. */
+export async function entryById(
+  tx: SqlSession,
+  tenantId: string,
+  id: string,
+): Promise<LedgerEntry | undefined> {
+  return tx.get<LedgerEntry>(`SELECT ${ENTRY} FROM ledger WHERE tenant_id = ? AND id = ?`, [tenantId, id]);
 }
 
 /** One ledger row (a run's booking), as `writeLedgerEntries`; false when it was there already. */
@@ -178,17 +203,18 @@ export async function writeLedger(
   entry: LedgerEntry,
   queueMessageId: string | null = null,
 ): Promise<boolean> {
-  return (await writeLedgerEntries(tx, [entry], queueMessageId)) === 1;
+  return (await writeLedgerEntries(tx, [entry], queueMessageId)).length === 1;
 }
 
 export function sqlLedger(sql: SqlDialect): LedgerRepo {
   return {
     async append(entries) {
       return sql.transaction(async (tx) => {
-        const inserted = await writeLedgerEntries(tx, entries);
+        const inserted = (await writeLedgerEntries(tx, entries)).length;
         return { inserted, skipped: entries.length - inserted };
       });
     },
+    get: (tenantId, id) => entryById(sql, tenantId, id),
     async list(tenantId, filter: LedgerFilter, limit, offset) {
       const where = [OF_TENANT];
       const whereValues: SqlValue[] = [tenantId];

@@ -2,6 +2,7 @@ import type { HeldKey } from '../held-key.js';
 import type {
   AdminTokenRow,
   AuditRow,
+  LedgerEntry,
   PlatformRepo,
   PlatformUnit,
   TenantChanges,
@@ -11,7 +12,7 @@ import type {
 } from '../types.js';
 import { type SqlDialect, type SqlSession, type SqlValue, TEXT } from './dialect.js';
 import { recordEffect } from './idempotency.js';
-import { writeLedgerEntries } from './ledger.js';
+import { entriesByExternalId, entryById, writeLedgerEntries } from './ledger.js';
 import { insertTenant, insertToken, TENANT, TOKEN } from './tenants.js';
 import type { Transact, WorkSession } from './unit-of-work.js';
 
@@ -69,6 +70,15 @@ function tenantChanges(tx: WorkSession, tokensChanged: TokensChanged): TenantCha
   };
 }
 
+/** The external ids of `entries`, per tenant. */
+function byTenant(entries: readonly LedgerEntry[]): Map<string, string[]> {
+  const ids = new Map<string, string[]>();
+  for (const entry of entries)
+    if (entry.external_id !== null)
+      ids.set(entry.tenant_id, [...(ids.get(entry.tenant_id) ?? []), entry.external_id]);
+  return ids;
+}
+
 /**
  * An audit row takes the next place in the trail. Writers take turns from here to their commit, so a place
  * is visible only after every smaller one: a cursor that has passed a row never meets an older one later.
@@ -118,9 +128,21 @@ export function sqlPlatform(sql: SqlDialect, transact: Transact, tokensChanged: 
             return token && { token, revoked: changed > 0 };
           },
           async appendLedger(entries) {
-            const inserted = await writeLedgerEntries(tx, entries);
-            return { inserted, skipped: entries.length - inserted };
+            const booked = new Set((await writeLedgerEntries(tx, entries)).map((entry) => entry.id));
+            // what the ledger had already, for the entries it skipped (committed before: a concurrent
+            // insert of the same external_id is waited for by the unique index)
+            const skipped = entries.filter((entry) => !booked.has(entry.id));
+            const before = new Map<string, LedgerEntry>();
+            for (const [tenantId, ids] of byTenant(skipped))
+              for (const entry of await entriesByExternalId(tx, tenantId, ids))
+                before.set(`${tenantId}\u0000${entry.external_id}`, entry);
+            return entries.map((entry) =>
+              booked.has(entry.id)
+                ? { entry, booked: entry }
+                : { entry, booked: before.get(`${entry.tenant_id}\u0000${entry.external_id}`)! },
+            );
           },
+          findLedgerEntry: (tenantId, id) => entryById(tx, tenantId, id),
           recordEffect: (resourceId) => recordEffect(tx, heldKey, resourceId),
           afterCommit: (hook) => tx.afterCommit(hook),
         }),
