@@ -1076,6 +1076,16 @@ export interface components {
                 imported?: number;
                 /** Format: int32 */
                 skipped?: number;
+                /**
+                 * Format: uuid
+                 * @description The ledger entry a reversal reverses.
+                 */
+                transaction_id?: string;
+                /**
+                 * Format: uuid
+                 * @description The reversal booked.
+                 */
+                reversal_id?: string;
             } | null;
         };
         AdminTenantResponse: components["schemas"]["SuccessEnvelope"] & {
