@@ -280,6 +280,14 @@ export const ERRORS = {
         type: 'value_error',
       },
     ]),
+  periodTooLongByDay: (maxDays: number) =>
+    ERRORS.validation([
+      {
+        loc: ['query', 'end_date'],
+        msg: `Value error, a period told by day is at most ${maxDays} days`,
+        type: 'value_error',
+      },
+    ]),
   endDateBeforeStart: () =>
     ERRORS.validation([
       {

@@ -410,6 +410,71 @@ describe('usage', () => {
     expect(reversed.status).toBe(422);
     expect(reversed.body.detail[0].loc).toEqual(['query', 'end_date']);
     expect((await h.admin('GET', `/api/admin/tenants/${randomUUID()}/usage`)).status).toBe(404);
+    // what is stored is counted at the period's end: before the file was uploaded, nothing
+    expect(past.body.data).toMatchObject({
+      files_stored: 0,
+      bytes_stored: 0,
+      as_of: '2020-02-01T00:00:00.000Z',
+    });
+  });
+
+  it('day by day: every day of the period, the runs of each, what is stored at its end; at most 366 days', async () => {
+    const { tenant, token } = await createTenant(`daily-${randomUUID().slice(0, 8)}`);
+    const bytes = readPdf('real/cups-filters__classified.pdf');
+    const fileId = await uploadPdf(h, bytes, { token: token.token });
+    const run = await h.request('POST', '/api/open/runs', { json: { file_id: fileId }, token: token.token });
+    const done = await waitForRun(h, run.body.data.id, token.token);
+    const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+    const route = `/api/admin/tenants/${tenant.tenant_id}/usage?start_date=${day(-2)}&end_date=${day(0)}`;
+    const daily = await h.admin('GET', `${route}&granularity=day`);
+    expect(daily.status, daily.text).toBe(200);
+    const quiet = { runs: 0, pages_processed: 0, points_consumed: 0, files_stored: 0, bytes_stored: 0 };
+    expect(daily.body.data.daily).toEqual([
+      { date: day(-2), ...quiet },
+      { date: day(-1), ...quiet },
+      {
+        date: day(0),
+        runs: 1,
+        pages_processed: 1,
+        points_consumed: done.points_consumed,
+        files_stored: 1,
+        bytes_stored: bytes.length,
+      },
+    ]);
+    expect(daily.body.data.runs.total).toBe(1);
+    // the total leaves the days out, and a period of a year and a day is too long to tell by day
+    expect((await h.admin('GET', route)).body.data.daily).toBeUndefined();
+    const long = `/api/admin/tenants/${tenant.tenant_id}/usage?start_date=2025-01-01&end_date=2026-01-02`;
+    const tooLong = await h.admin('GET', `${long}&granularity=day`);
+    expect(tooLong.status).toBe(422);
+    expect(tooLong.body.detail[0]).toMatchObject({ loc: ['query', 'end_date'], type: 'value_error' });
+    const year = await h.admin('GET', `${long.replace('2026-01-02', '2026-01-01')}&granularity=day`);
+    expect(year.body.data.daily).toHaveLength(366);
+    expect((await h.admin('GET', long)).status).toBe(200);
+  });
+
+  it("every tenant's usage of a period, page after page by cursor, as each tenant's own", async () => {
+    const period = 'start_date=2026-11-01&end_date=2026-11-30';
+    const seen: { tenant_id: string }[] = [];
+    for (let after: string | null = null; ;) {
+      const page = await h.admin(
+        'GET',
+        `/api/admin/usage?${period}&limit=2${after ? `&starting_after=${after}` : ''}`,
+      );
+      expect(page.status, page.text).toBe(200);
+      seen.push(...page.body.data);
+      if (page.body.next_cursor === null) break;
+      expect(page.body.data).toHaveLength(2);
+      after = page.body.next_cursor;
+    }
+    const tenants = (await h.admin('GET', '/api/admin/tenants?limit=100')).body;
+    expect(seen.map((u) => u.tenant_id)).toEqual(tenants.data.map((t: { tenant_id: string }) => t.tenant_id));
+    const one = (await h.admin('GET', `/api/admin/tenants/${h.tenant.tenant_id}/usage?${period}`)).body.data;
+    expect(seen.find((u) => u.tenant_id === h.tenant.tenant_id)).toEqual(one);
+    const unknown = await h.admin('GET', `/api/admin/usage?starting_after=${randomUUID()}`);
+    expect(unknown.status).toBe(404);
+    const backwards = await h.admin('GET', '/api/admin/usage?start_date=2026-11-02&end_date=2026-11-01');
+    expect(backwards.status).toBe(422);
   });
 });
 

@@ -785,10 +785,34 @@ export interface paths {
          * A tenant's usage in a period
          * @description What the tenant used between two UTC days (inclusive; the current month to today unless given):
          *     its runs created in the period by status and by pipeline (`target`), the pages of the files its
-         *     runs that succeeded analysed, the points those runs consumed, and, as of now, the files it stores
-         *     and their bytes. Read in proportion to the tenant's runs.
+         *     runs that succeeded analysed, the points those runs consumed, and the files it stored and their
+         *     bytes as of the period's end (or now, for a period that has not ended: `as_of` says which); with
+         *     `granularity=day`, the same day by day. Read in proportion to the tenant's runs.
          */
         get: operations["adminGetTenantUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every tenant's usage in a period, for a billing run
+         * @description Each tenant's usage of the period as `GET /api/admin/tenants/{tenant_id}/usage` answers it, a page of
+         *     tenants at a time in the order they were created (suspended tenants included). Cursor paged:
+         *     `next_cursor` is the page's last tenant when more follow, and `starting_after=<next_cursor>` gives the
+         *     next page; tenants created meanwhile come at the end. Read in proportion to the page's tenants' runs.
+         */
+        get: operations["adminListUsage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -933,6 +957,30 @@ export interface components {
             files_stored: components["schemas"]["Count"];
             bytes_stored: components["schemas"]["Count"];
             as_of: components["schemas"]["UtcTime"];
+            /** @description With `granularity=day`, every day of the period, oldest first (days without use included). */
+            daily?: components["schemas"]["AdminUsageDay"][];
+        };
+        /**
+         * @description One UTC day of a tenant's usage: its runs created that day (in any status), the pages and points of
+         *     those runs as the period's figures count them, and the files it stored at the day's end (or now,
+         *     for today) and their bytes.
+         */
+        AdminUsageDay: {
+            /** Format: date */
+            date: string;
+            runs: components["schemas"]["Count"];
+            pages_processed: components["schemas"]["Count"];
+            points_consumed: components["schemas"]["Count"];
+            files_stored: components["schemas"]["Count"];
+            bytes_stored: components["schemas"]["Count"];
+        };
+        AdminUsageListResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["AdminUsage"][];
+            /**
+             * Format: uuid
+             * @description The page's last tenant when more follow it (pass it as `starting_after`); null on the last page.
+             */
+            next_cursor: string | null;
         };
         /** Format: int64 */
         Count: number;
@@ -5002,6 +5050,11 @@ export interface operations {
                  * @example 2026-11-30
                  */
                 end_date?: string;
+                /**
+                 * @description `day` adds `daily`, the period day by day (at most 366 days: a longer period is 422 on
+                 *     `end_date`); `total` (the default) leaves it out.
+                 */
+                granularity?: "total" | "day";
             };
             header?: never;
             path: {
@@ -5020,6 +5073,53 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AdminUsageResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    adminListUsage: {
+        parameters: {
+            query?: {
+                /**
+                 * @description First UTC day included, `YYYY-MM-DD`; the first day of the current month unless given.
+                 * @example 2026-11-01
+                 */
+                start_date?: string;
+                /**
+                 * @description Last UTC day included, `YYYY-MM-DD`; today unless given; not before `start_date` (422 on `end_date`).
+                 * @example 2026-11-30
+                 */
+                end_date?: string;
+                /**
+                 * @description `day` adds `daily`, the period day by day (at most 366 days: a longer period is 422 on
+                 *     `end_date`); `total` (the default) leaves it out.
+                 */
+                granularity?: "total" | "day";
+                limit?: number;
+                /** @description A tenant id (a previous page's `next_cursor`); an unknown one is 404. */
+                starting_after?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the tenants' usage. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminUsageListResponse"];
                 };
             };
             401: components["responses"]["Unauthorized"];

@@ -25,6 +25,7 @@ export type AdminLedgerEntryInput = Omit<Schemas['AdminLedgerEntry'], 'descripti
   Partial<Pick<Schemas['AdminLedgerEntry'], 'description'>>;
 export type AdminLedgerBatchResult = Schemas['AdminLedgerBatchResponse']['data'];
 export type AdminUsage = Schemas['AdminUsage'];
+export type AdminUsageListQuery = NonNullable<operations['adminListUsage']['parameters']['query']>;
 export type AdminLedgerQuery = NonNullable<operations['adminListLedgerEntries']['parameters']['query']>;
 export type AdminUsageQuery = NonNullable<operations['adminGetTenantUsage']['parameters']['query']>;
 
@@ -178,7 +179,18 @@ export class OpenTenantAdminClient extends ApiTransport {
     ).data;
   }
 
-  /** What the tenant used between two UTC days, inclusive (the current month to today unless given). */
+  /**
+   * Every tenant's usage of one period, a page of tenants by creation (`next_cursor` as `starting_after`
+   * gives the next), for a billing run.
+   */
+  async listUsage(query: AdminUsageListQuery = {}): Promise<Schemas['AdminUsageListResponse']> {
+    return unwrap(await this.api.GET('/api/admin/usage', { params: { query } }));
+  }
+
+  /**
+   * What the tenant used between two UTC days, inclusive (the current month to today unless given);
+   * `granularity: 'day'` adds the days.
+   */
   async tenantUsage(tenantId: string, query: AdminUsageQuery = {}): Promise<AdminUsage> {
     return unwrap(
       await this.api.GET('/api/admin/tenants/{tenant_id}/usage', {

@@ -232,6 +232,14 @@ describe('the admin client', () => {
     );
     expect(backwards).toMatchObject({ status: 422 });
     expect(backwards.detail.map((d) => d.loc.join('.'))).toEqual(['query.end_date']);
+    const daily = await admin().tenantUsage(tenant.tenant_id, {
+      start_date: '2026-11-01',
+      end_date: '2026-11-30',
+      granularity: 'day',
+    });
+    expect(daily.daily).toHaveLength(30);
+    const every = await admin().listUsage({ start_date: '2026-11-01', end_date: '2026-11-30', limit: 100 });
+    expect(every.data.find((u) => u.tenant_id === tenant.tenant_id)).toEqual(usage);
   });
 
   it('every failure is a typed OtaError: 404, 409 tenant_name_taken, 422 with detail, 401', async () => {

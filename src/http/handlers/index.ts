@@ -38,6 +38,7 @@ import { adminRevokeToken } from './adminRevokeToken.js';
 import { adminListAuditEvents } from './adminListAuditEvents.js';
 import { adminAppendLedgerEntries } from './adminAppendLedgerEntries.js';
 import { adminListLedgerEntries } from './adminListLedgerEntries.js';
+import { adminListUsage } from './adminListUsage.js';
 import { adminReverseLedgerEntry } from './adminReverseLedgerEntry.js';
 import { adminGetTenantUsage } from './adminGetTenantUsage.js';
 
@@ -83,6 +84,7 @@ export const handlers: Handlers = {
     adminListAuditEvents,
     adminAppendLedgerEntries,
     adminListLedgerEntries,
+    adminListUsage,
     adminReverseLedgerEntry,
     adminGetTenantUsage,
   },

@@ -130,6 +130,13 @@ export interface PlatformRepo {
    * of that period analysed and the points its runs consumed; its files and their bytes as of now.
    */
   usage(tenantId: string, from: string, to: string): Promise<UsageFigures>;
+  /**
+   * The same by UTC day of [from, to): the runs created each day that has some, and the files created each
+   * day before `to`, whenever (a file is never deleted: those created by a day's end are stored at it).
+   */
+  usageByDay(tenantId: string, from: string, to: string): Promise<UsageDays>;
+  /** Up to `limit` tenants by creation after the tenant `startingAfter`; undefined when it is no tenant. */
+  tenantsAfter(limit: number, startingAfter?: string): Promise<TenantRow[] | undefined>;
   /** Tenants by creation, a page of them, and how many there are. */
   listTenants(limit: number, offset: number): Promise<{ items: TenantRow[]; total: number }>;
   /** A token by its id, whichever tenant's. */
@@ -138,6 +145,12 @@ export interface PlatformRepo {
 
 export interface UsageFigures {
   runs: { status: RunStatus; target: string; runs: number; points: number; pages: number }[];
+  /** The files created before the period's end, and their bytes. */
   files: number;
   bytes: number;
+}
+
+export interface UsageDays {
+  runs: { day: string; runs: number; points: number; pages: number }[];
+  files: { day: string; files: number; bytes: number }[];
 }

@@ -8,6 +8,7 @@ import type {
   TenantChanges,
   TenantRow,
   TokenRow,
+  UsageDays,
   UsageFigures,
 } from '../types.js';
 import { type SqlDialect, type SqlSession, type SqlValue, TEXT } from './dialect.js';
@@ -201,8 +202,9 @@ export function sqlPlatform(sql: SqlDialect, transact: Transact, tokensChanged: 
         [tenantId, from, to],
       );
       const stored = await sql.get<{ files: number; bytes: number }>(
-        'SELECT COUNT(*) AS files, COALESCE(SUM(size_bytes), 0) AS bytes FROM files WHERE tenant_id = ?',
-        [tenantId],
+        `SELECT COUNT(*) AS files, COALESCE(SUM(size_bytes), 0) AS bytes FROM files
+         WHERE tenant_id = ? AND created_at < ?`,
+        [tenantId, to],
       );
       return {
         runs: runs.map((row) => ({
@@ -214,6 +216,49 @@ export function sqlPlatform(sql: SqlDialect, transact: Transact, tokensChanged: 
         files: Number(stored?.files ?? 0),
         bytes: Number(stored?.bytes ?? 0),
       };
+    },
+    async usageByDay(tenantId, from, to) {
+      const runs = await sql.all<UsageDays['runs'][number]>(
+        `SELECT substr(r.created_at, 1, 10) AS day, COUNT(*) AS runs,
+           COALESCE(SUM(r.points_consumed), 0) AS points,
+           COALESCE(SUM(CASE WHEN r.status = 'succeeded' THEN f.page_count ELSE 0 END), 0) AS pages
+         FROM runs r JOIN files f ON f.id = r.file_id
+         WHERE r.tenant_id = ? AND r.created_at >= ? AND r.created_at < ?
+         GROUP BY substr(r.created_at, 1, 10) ORDER BY day`,
+        [tenantId, from, to],
+      );
+      const files = await sql.all<UsageDays['files'][number]>(
+        `SELECT substr(created_at, 1, 10) AS day, COUNT(*) AS files, COALESCE(SUM(size_bytes), 0) AS bytes
+         FROM files WHERE tenant_id = ? AND created_at < ?
+         GROUP BY substr(created_at, 1, 10) ORDER BY day`,
+        [tenantId, to],
+      );
+      return {
+        runs: runs.map((row) => ({
+          day: row.day,
+          runs: Number(row.runs),
+          points: Number(row.points),
+          pages: Number(row.pages),
+        })),
+        files: files.map((row) => ({ day: row.day, files: Number(row.files), bytes: Number(row.bytes) })),
+      };
+    },
+    async tenantsAfter(limit, startingAfter) {
+      let after: SqlValue[] = [];
+      let where = '';
+      if (startingAfter !== undefined) {
+        const cursor = await sql.get<{ created_at: string; id: string }>(
+          `SELECT created_at, id FROM tenants WHERE id = ${TEXT}`,
+          [startingAfter],
+        );
+        if (!cursor) return undefined;
+        where = `WHERE created_at > ${TEXT} OR (created_at = ${TEXT} AND id > ${TEXT})`;
+        after = [cursor.created_at, cursor.created_at, cursor.id];
+      }
+      return sql.all<TenantRow>(
+        `SELECT ${TENANT} FROM tenants ${where} ORDER BY created_at, id LIMIT ${sql.text.pageBound('?')}`,
+        [...after, limit],
+      );
     },
     async listTenants(limit, offset) {
       const items = await sql.all<TenantRow>(
