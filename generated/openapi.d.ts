@@ -798,6 +798,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/admin_tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The platform's admin tokens
+         * @description Every admin token, revoked and expired ones included, oldest first; never a secret. A token issued by
+         *     the admin command line, or before admin scopes existed, holds every scope.
+         */
+        get: operations["adminListAdminTokens"];
+        put?: never;
+        /**
+         * Issue an admin token with the scopes it needs
+         * @description A new admin token for one of the platform's jobs (a billing job: `admin:ledger` and `admin:usage`),
+         *     as Stripe's restricted keys are: each admin operation names the scope it needs (`x-scope`), and a
+         *     token without it gets 403 `insufficient_scope`. `scopes` are every admin scope unless given, and a
+         *     token can grant only scopes it holds itself (403 `insufficient_scope` naming the first it lacks).
+         *     `expires_at`, in the future, ends the token (401 `token_expired` after). The secret is in this answer
+         *     only. The first admin token comes from the admin command line (`npm run --silent admin --
+         *     admin-tokens issue --name NAME`) and holds every scope.
+         */
+        post: operations["adminIssueAdminToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/admin_tokens/{admin_token_id}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                admin_token_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke an admin token
+         * @description The token gets 401 `invalid_token` from then on; revoking a revoked token keeps its first
+         *     `revoked_at`. A token may revoke itself.
+         */
+        post: operations["adminRevokeAdminToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/usage": {
         parameters: {
             query?: never;
@@ -1024,6 +1078,54 @@ export interface components {
              */
             api_version?: components["schemas"]["ApiVersion"];
         };
+        /**
+         * @description What an admin token may do: `admin:tenants` (create, read, change, suspend and resume tenants),
+         *     `admin:tokens` (tenants' tokens), `admin:ledger` (the revenue feed, reversals, reading a ledger back),
+         *     `admin:usage`, `admin:audit` (the audit trail), `admin:admin_tokens` (the platform's admin tokens).
+         * @enum {string}
+         */
+        AdminScope: "admin:tenants" | "admin:tokens" | "admin:ledger" | "admin:usage" | "admin:audit" | "admin:admin_tokens";
+        AdminIssueAdminTokenRequest: {
+            /** @description A label for people (the job the token is for). */
+            name: string;
+            scopes?: components["schemas"]["AdminScope"][];
+            /**
+             * Format: date-time
+             * @description When the token stops working (401 `token_expired`); in the future.
+             */
+            expires_at?: string;
+        };
+        /** @description One of the platform's admin tokens (never its secret). */
+        PlatformAdminToken: {
+            /** Format: uuid */
+            admin_token_id: string;
+            name: string;
+            /** @description The secret's first characters, to recognise it. */
+            prefix: string;
+            scopes: components["schemas"]["AdminScope"][];
+            created_at: components["schemas"]["UtcTime"];
+            /**
+             * Format: date-time
+             * @description Updated at most once a minute.
+             */
+            last_used_at: string | null;
+            /** Format: date-time */
+            expires_at: string | null;
+            /** Format: date-time */
+            revoked_at: string | null;
+        };
+        PlatformAdminTokenResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["PlatformAdminToken"];
+        };
+        PlatformAdminTokenIssuedResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["PlatformAdminToken"] & {
+                /** @description The secret, `ota_admin_` and 43 base64url characters; shown here only. */
+                token: string;
+            };
+        };
+        PlatformAdminTokenListResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["PlatformAdminToken"][];
+        };
         AdminIssueTokenRequest: {
             /** @description A label for people; tokens are told apart by `token_id`. */
             name: string;
@@ -1113,6 +1215,7 @@ export interface components {
                 scopes?: components["schemas"]["TokenScope"][];
                 /** Format: date-time */
                 expires_at?: string | null;
+                admin_scopes?: components["schemas"]["AdminScope"][];
                 /**
                  * Format: uuid
                  * @description The token whose secret no answer showed, which this one replaces.
@@ -2643,6 +2746,26 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"] & {
                     /** @enum {string} */
                     error?: "insufficient_scope" | "tenant_suspended";
+                };
+            };
+        };
+        /**
+         * @description The admin token is valid but lacks the scope the operation needs (`insufficient_scope`), or asks to
+         *     grant a scope it lacks; the message and `WWW-Authenticate` name it (RFC 6750, section 3.1). Not kept
+         *     for an `Idempotency-Key`.
+         */
+        AdminForbidden: {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                /** @example Bearer error="insufficient_scope", scope="admin:ledger" */
+                "WWW-Authenticate"?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"] & {
+                    /** @enum {string} */
+                    error?: "insufficient_scope";
                 };
             };
         };
@@ -4556,6 +4679,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AdminForbidden"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -4603,6 +4727,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AdminForbidden"];
             409: components["responses"]["AdminTenantConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -4635,6 +4760,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AdminForbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];
@@ -4674,6 +4800,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AdminForbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["AdminTenantConflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -4716,6 +4843,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AdminForbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["IdempotencyKeyInUse"];
             422: components["responses"]["AdminRequestRefused"];
@@ -4756,6 +4884,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AdminForbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["IdempotencyKeyInUse"];
             422: components["responses"]["AdminRequestRefused"];
@@ -4787,6 +4916,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AdminForbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];
@@ -4840,6 +4970,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AdminForbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["IdempotencyKeyInUse"];
             413: components["responses"]["PayloadTooLarge"];
@@ -4883,6 +5014,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AdminForbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["IdempotencyKeyInUse"];
             422: components["responses"]["AdminRequestRefused"];
@@ -4923,6 +5055,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AdminForbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];
@@ -4980,6 +5113,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AdminForbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["AdminLedgerConflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -5027,6 +5161,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AdminForbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["AdminLedgerConflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -5076,7 +5211,129 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AdminForbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    adminListAdminTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The admin tokens. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformAdminTokenListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AdminForbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    adminIssueAdminToken: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe: the same key with the same request replays the first answer instead
+                 *     of executing again (see "Retries and rate limits"). 1 to 255 printable ASCII characters; a UUID is a
+                 *     good key.
+                 * @example 3f2b8c1e-5d4a-4e7b-9c0d-1a2b3c4d5e6f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "billing-job",
+                 *       "scopes": [
+                 *         "admin:ledger",
+                 *         "admin:usage"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["AdminIssueAdminTokenRequest"];
+            };
+        };
+        responses: {
+            /** @description The token, with its secret (shown once). */
+            201: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformAdminTokenIssuedResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AdminForbidden"];
+            409: components["responses"]["IdempotencyKeyInUse"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["AdminRequestRefused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    adminRevokeAdminToken: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe: the same key with the same request replays the first answer instead
+                 *     of executing again (see "Retries and rate limits"). 1 to 255 printable ASCII characters; a UUID is a
+                 *     good key.
+                 * @example 3f2b8c1e-5d4a-4e7b-9c0d-1a2b3c4d5e6f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                admin_token_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The token, revoked. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformAdminTokenResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AdminForbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["IdempotencyKeyInUse"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -5123,6 +5380,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AdminForbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];
@@ -5169,6 +5427,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AdminForbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];

@@ -1,5 +1,6 @@
 import type { Request as OpenApiRequest } from 'openapi-backend';
 import { ERRORS } from '../errors.js';
+import { isAdminScope } from '../platform/admin-scopes.js';
 import { grants, isScope } from '../tenants/scopes.js';
 import { authorizationFault, bearerToken, misplacedToken } from './bearer.js';
 import type { Services } from '../services.js';
@@ -58,13 +59,13 @@ export function checkHandlers(contract: Contract, handlers: Handlers): void {
         `${operation.id}: openapi.yaml's security ${operation.authenticated ? 'asks for a bearer token' : 'is empty'}, ` +
           `but handlers/index.ts lists it as ${listedAuthenticated ? 'authenticated' : 'public'}`,
       );
-    // a tenant's operation names the scope a token needs; an admin operation none (admin tokens have none)
-    const scoped = operation.audience === 'tenant';
-    const declared = operation.scope !== undefined || operation.anyToken;
-    if (scoped !== declared || (operation.scope && !isScope(operation.scope)))
+    // every authenticated operation names the scope a token needs: a tenant's scope, or an admin scope
+    const known = operation.audience === 'admin' ? isAdminScope : isScope;
+    const declared = operation.scope !== undefined || (operation.anyToken && operation.audience === 'tenant');
+    if (operation.authenticated !== declared || (operation.scope && !known(operation.scope)))
       throw new Error(
-        `${operation.id}: openapi.yaml's x-scope ${operation.scope ?? '(none)'} is not one of the scopes, or is ` +
-          `given where no tenant's token is asked for`,
+        `${operation.id}: openapi.yaml's x-scope ${operation.scope ?? '(none)'} is not one of the ` +
+          `${operation.audience === 'admin' ? 'admin ' : ''}scopes, or is given where no token is asked for`,
       );
     for (const name of handler.defaults) {
       if (!operation.queryDefaults.has(name))

@@ -1,4 +1,5 @@
 import { ERRORS } from '../errors.js';
+import { AdminTokenNotFound } from '../platform/admin-tokens.js';
 import { TenantNameTaken, TenantNotFound, TokenNotFound } from '../tenants/service.js';
 
 /** The tenants service's refusals as the admin API answers them. */
@@ -8,6 +9,7 @@ export async function answeringAsAdmin<T>(work: () => Promise<T>): Promise<T> {
   } catch (error) {
     if (error instanceof TenantNotFound) throw ERRORS.notFound('Tenant');
     if (error instanceof TokenNotFound) throw ERRORS.notFound('Token');
+    if (error instanceof AdminTokenNotFound) throw ERRORS.notFound('Admin token');
     if (error instanceof TenantNameTaken) throw ERRORS.tenantNameTaken(error.tenantName);
     throw error;
   }

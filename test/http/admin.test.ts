@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { load } from 'js-yaml';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -847,5 +849,142 @@ describe('reconciling the ledger feed', () => {
       { transaction_id: id, reversal_id: reversal.id },
       { transaction_id: second.body.data.entries[0].transaction_id, reversal_id: described.body.data.id },
     ]);
+  });
+});
+
+describe("the platform's admin tokens, scoped and expiring", () => {
+  type AdminOperation = { method: string; path: string; id: string; scope: string };
+  const contract = load(readFileSync(new URL('../../openapi.yaml', import.meta.url), 'utf8')) as {
+    paths: Record<
+      string,
+      Record<string, { operationId?: string; 'x-audience'?: string; 'x-scope'?: string }>
+    >;
+  };
+  const adminOperations: AdminOperation[] = Object.entries(contract.paths).flatMap(([path, item]) =>
+    Object.entries(item).flatMap(([method, operation]) =>
+      operation && typeof operation === 'object' && operation['x-audience'] === 'admin'
+        ? [{ method: method.toUpperCase(), path, id: operation.operationId!, scope: operation['x-scope']! }]
+        : [],
+    ),
+  );
+  const SCOPES = [
+    'admin:tenants',
+    'admin:tokens',
+    'admin:ledger',
+    'admin:usage',
+    'admin:audit',
+    'admin:admin_tokens',
+  ];
+  const issue = async (json: Record<string, unknown>, token?: string) => {
+    const res = await h.admin('POST', '/api/admin/admin_tokens', { json, headers: key(), token });
+    expect(res.status, res.text).toBe(201);
+    return res.body.data as { admin_token_id: string; token: string; scopes: string[] };
+  };
+  const call = (operation: AdminOperation, token: string) =>
+    h.admin(
+      operation.method,
+      operation.path.replace(/\{[a-z_]+\}/g, () => randomUUID()),
+      {
+        token,
+        ...(operation.method === 'POST' || operation.method === 'PATCH' ? { json: {} } : {}),
+      },
+    );
+
+  it("every admin operation names its scope, and each scope is some operation's", () => {
+    expect(adminOperations.length).toBeGreaterThanOrEqual(18);
+    for (const operation of adminOperations) expect(SCOPES, operation.id).toContain(operation.scope);
+    expect(new Set(adminOperations.map((o) => o.scope))).toEqual(new Set(SCOPES));
+  });
+
+  it('a token without the scope an operation needs is 403 insufficient_scope there, and with it is not refused', async () => {
+    const without = new Map<string, string>();
+    const only = new Map<string, string>();
+    for (const scope of SCOPES) {
+      without.set(
+        scope,
+        (await issue({ name: `all-but-${scope}`, scopes: SCOPES.filter((s) => s !== scope) })).token,
+      );
+      only.set(scope, (await issue({ name: `only-${scope}`, scopes: [scope] })).token);
+    }
+    for (const operation of adminOperations) {
+      const refused = await call(operation, without.get(operation.scope)!);
+      expect(refused.status, `${operation.id} without ${operation.scope}`).toBe(403);
+      expect(refused.body.error).toBe('insufficient_scope');
+      expect(refused.headers.get('www-authenticate')).toBe(
+        `Bearer error="insufficient_scope", scope="${operation.scope}"`,
+      );
+      const taken = await call(operation, only.get(operation.scope)!);
+      expect([401, 403], `${operation.id} with only ${operation.scope}: ${taken.text}`).not.toContain(
+        taken.status,
+      );
+    }
+  });
+
+  it('issues, lists and revokes over the API; grants only scopes it holds; expires; the first token holds every scope', async () => {
+    const listed = await h.admin('GET', '/api/admin/admin_tokens');
+    expect(listed.status, listed.text).toBe(200);
+    const harness = listed.body.data.find((t: { name: string }) => t.name === 'harness');
+    expect(harness.scopes).toEqual(SCOPES);
+    expect(JSON.stringify(listed.body)).not.toMatch(/ota_admin_[A-Za-z0-9_-]{43}/);
+
+    const billing = await issue({
+      name: 'billing-job',
+      scopes: ['admin:usage', 'admin:ledger', 'admin:admin_tokens'],
+    });
+    expect(billing.scopes).toEqual(['admin:ledger', 'admin:usage', 'admin:admin_tokens']);
+    expect(billing.token).toMatch(/^ota_admin_[A-Za-z0-9_-]{43}$/);
+    expect((await h.admin('GET', '/api/admin/usage', { token: billing.token })).status).toBe(200);
+    expect((await h.admin('GET', '/api/admin/tenants', { token: billing.token })).status).toBe(403);
+    // it may hand on what it holds, not more
+    const narrower = await issue({ name: 'usage-only', scopes: ['admin:usage'] }, billing.token);
+    expect(narrower.scopes).toEqual(['admin:usage']);
+    const wider = await h.admin('POST', '/api/admin/admin_tokens', {
+      json: { name: 'escalate', scopes: ['admin:tenants'] },
+      token: billing.token,
+    });
+    expect(wider.status).toBe(403);
+    expect(wider.body.message).toContain('admin:tenants');
+    const everything = await h.admin('POST', '/api/admin/admin_tokens', {
+      json: { name: 'all' },
+      token: billing.token,
+    });
+    expect(everything.status).toBe(403);
+
+    const past = await h.admin('POST', '/api/admin/admin_tokens', {
+      json: { name: 'late', expires_at: '2020-01-01T00:00:00Z' },
+    });
+    expect(past.status).toBe(422);
+    const expiring = await issue({
+      name: 'expiring',
+      expires_at: new Date(Date.now() + 3_600_000).toISOString(),
+    });
+    expect((await h.admin('GET', '/api/admin/audit_events', { token: expiring.token })).status).toBe(200);
+    await h.query('UPDATE admin_tokens SET expires_at = ? WHERE id = ?', [
+      '2020-01-01T00:00:00.000Z',
+      expiring.admin_token_id,
+    ]);
+    const expired = await h.admin('GET', '/api/admin/audit_events', { token: expiring.token });
+    expect(expired.status).toBe(401);
+    expect(expired.body.error).toBe('token_expired');
+
+    const revoked = await h.admin('POST', `/api/admin/admin_tokens/${narrower.admin_token_id}/revoke`, {
+      token: billing.token,
+    });
+    expect(revoked.status, revoked.text).toBe(200);
+    expect(revoked.body.data.revoked_at).not.toBeNull();
+    const again = await h.admin('POST', `/api/admin/admin_tokens/${narrower.admin_token_id}/revoke`);
+    expect(again.body.data.revoked_at).toBe(revoked.body.data.revoked_at);
+    expect((await h.admin('GET', '/api/admin/usage', { token: narrower.token })).status).toBe(401);
+    expect((await h.admin('POST', `/api/admin/admin_tokens/${randomUUID()}/revoke`)).status).toBe(404);
+
+    const trail = await h.admin('GET', '/api/admin/audit_events?action=admin_token.issued&limit=100');
+    const byBilling = trail.body.data.find(
+      (e: { target_id: string }) => e.target_id === narrower.admin_token_id,
+    );
+    expect(byBilling).toMatchObject({
+      actor: 'admin_token',
+      admin_token_id: billing.admin_token_id,
+      detail: { name: 'usage-only', admin_scopes: ['admin:usage'], expires_at: null },
+    });
   });
 });

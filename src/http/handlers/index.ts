@@ -39,6 +39,9 @@ import { adminListAuditEvents } from './adminListAuditEvents.js';
 import { adminAppendLedgerEntries } from './adminAppendLedgerEntries.js';
 import { adminListLedgerEntries } from './adminListLedgerEntries.js';
 import { adminListUsage } from './adminListUsage.js';
+import { adminListAdminTokens } from './adminListAdminTokens.js';
+import { adminIssueAdminToken } from './adminIssueAdminToken.js';
+import { adminRevokeAdminToken } from './adminRevokeAdminToken.js';
 import { adminReverseLedgerEntry } from './adminReverseLedgerEntry.js';
 import { adminGetTenantUsage } from './adminGetTenantUsage.js';
 
@@ -85,6 +88,9 @@ export const handlers: Handlers = {
     adminAppendLedgerEntries,
     adminListLedgerEntries,
     adminListUsage,
+    adminListAdminTokens,
+    adminIssueAdminToken,
+    adminRevokeAdminToken,
     adminReverseLedgerEntry,
     adminGetTenantUsage,
   },

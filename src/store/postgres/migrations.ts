@@ -485,4 +485,13 @@ export const migrations: PostgresMigration[] = [
       CREATE INDEX admin_audit_action ON admin_audit(action, seq);
     `,
   },
+  {
+    version: 16,
+    name: 'admin tokens with scopes and an expiry, issued over the admin API',
+    sql: `
+      -- NULL: every scope, as every admin token issued before scopes existed holds
+      ALTER TABLE admin_tokens ADD COLUMN scopes text COLLATE "C";
+      ALTER TABLE admin_tokens ADD COLUMN expires_at text COLLATE "C";
+    `,
+  },
 ];

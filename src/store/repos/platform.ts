@@ -9,8 +9,11 @@ export interface AdminTokenRow {
   id: string;
   name: string;
   prefix: string;
+  /** The admin scopes as stored (space separated); null: every scope. */
+  scopes: string | null;
   created_at: string;
   last_used_at: string | null;
+  expires_at: string | null;
   revoked_at: string | null;
 }
 

@@ -17,7 +17,7 @@ import { entriesByExternalId, entryById, writeLedgerEntries } from './ledger.js'
 import { insertTenant, insertToken, TENANT, TOKEN } from './tenants.js';
 import type { Transact, WorkSession } from './unit-of-work.js';
 
-const ADMIN_TOKEN = 'id, name, prefix, created_at, last_used_at, revoked_at';
+const ADMIN_TOKEN = 'id, name, prefix, scopes, created_at, last_used_at, expires_at, revoked_at';
 const AUDIT = 'id, at, actor, admin_token_id, action, tenant_id, target_id, request_id, detail';
 
 /**
@@ -112,9 +112,20 @@ export function sqlPlatform(sql: SqlDialect, transact: Transact, tokensChanged: 
           audit: async (row) => void (await insertAudit(sql, tx, row)),
           async issueAdminToken(row, tokenHash) {
             await tx.run(
-              `INSERT INTO admin_tokens (id, name, prefix, token_hash, created_at, last_used_at, revoked_at)
-               VALUES (?, ?, ?, ?, ?, ?, ?)`,
-              [row.id, row.name, row.prefix, tokenHash, row.created_at, row.last_used_at, row.revoked_at],
+              `INSERT INTO admin_tokens (id, name, prefix, token_hash, scopes, created_at, last_used_at,
+                 expires_at, revoked_at)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+              [
+                row.id,
+                row.name,
+                row.prefix,
+                tokenHash,
+                row.scopes,
+                row.created_at,
+                row.last_used_at,
+                row.expires_at,
+                row.revoked_at,
+              ],
             );
           },
           async revokeAdminToken(tokenId, at) {

@@ -670,4 +670,13 @@ export const migrations: Migration[] = [
       CREATE INDEX admin_audit_action ON admin_audit(action, seq);
     `,
   },
+  {
+    version: 26,
+    name: 'admin tokens with scopes and an expiry, issued over the admin API',
+    sql: `
+      -- NULL: every scope, as every admin token issued before scopes existed holds
+      ALTER TABLE admin_tokens ADD COLUMN scopes TEXT;
+      ALTER TABLE admin_tokens ADD COLUMN expires_at TEXT;
+    `,
+  },
 ];
