@@ -356,7 +356,6 @@ export function addAdminCommands(parent: Command, open: AdminConnection, io: Cli
     });
 }
 
-
 function usageLines(usage: AdminUsage): string {
   const { runs } = usage;
   const byStatus = Object.entries(runs.by_status)
@@ -372,4 +371,3 @@ function usageLines(usage: AdminUsage): string {
     `files stored      ${usage.files_stored} (${usage.bytes_stored} bytes, as of ${usage.as_of})`,
   ].join('\n');
 }
-

@@ -13,14 +13,7 @@ import {
   type UploadProgress,
   type WebhookEndpoint,
 } from './client.js';
-import {
-  idArgument,
-  positiveInt,
-  PROCESS_IO,
-  retryNotice,
-  runProgram,
-  UsageError,
-} from './command-line.js';
+import { idArgument, positiveInt, PROCESS_IO, retryNotice, runProgram, UsageError } from './command-line.js';
 import type { Event, EventType } from './event-stream.js';
 import { OtaError } from './errors.js';
 import { formatMoney } from './money.js';
