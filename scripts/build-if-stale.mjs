@@ -10,9 +10,9 @@ const stamp = path.join(root, 'dist', '.build-stamp');
 const sources = [
   'src',
   'generated',
-  // the admin CLI's table printer and money format are the client's
-  'clients/typescript/src/terminal.ts',
-  'clients/typescript/src/money.ts',
+  // the admin CLI's commands are the client's (`ota admin`)
+  'clients/typescript/src',
+  'clients/typescript/generated',
   'openapi.yaml',
   'scripts/build-docs.mjs',
   'tsconfig.json',

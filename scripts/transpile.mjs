@@ -9,7 +9,8 @@ import { build } from 'esbuild';
 
 const root = path.resolve(import.meta.dirname, '..');
 // what tsconfig.build.json includes
-const entries = ['src', 'generated', 'clients/typescript/src/terminal.ts', 'clients/typescript/src/money.ts'];
+// the client package's sources too: `npm run admin` runs the admin commands of `ota admin` (src/cli)
+const entries = ['src', 'generated', 'clients/typescript/src', 'clients/typescript/generated'];
 
 function sources(entry) {
   const full = path.join(root, entry);

@@ -1,307 +1,94 @@
-import { Command, InvalidArgumentError } from 'commander';
+import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Command } from 'commander';
+import { addAdminCommands } from '../../clients/typescript/src/admin-commands.js';
+import { createAdminClient, type OpenTenantAdminClient } from '../../clients/typescript/src/admin-client.js';
+import {
+  type CliIo,
+  CommandFailed,
+  idArgument,
+  retryNotice,
+  runProgram,
+} from '../../clients/typescript/src/command-line.js';
+import { table } from '../../clients/typescript/src/terminal.js';
+import { isDiskFull } from '../blobs/disk-full.js';
 import { loadConfig } from '../config.js';
+import { createApp } from '../http/app.js';
 import { createLogger } from '../logger.js';
+import { AdminTokenNotFound, type AdminTokenView } from '../platform/admin-tokens.js';
 import { ImportError } from '../revenue/import.js';
 import type { Services } from '../services.js';
-import { createRuntime } from '../start/create-runtime.js';
-// one table printer for both command lines: the client package's (ota) is the one the admin CLI uses too
-import { table } from '../../clients/typescript/src/terminal.js';
+import { createRuntime, type Runtime } from '../start/create-runtime.js';
 import { TenantError } from '../tenants/service.js';
-import { SCOPES } from '../tenants/scopes.js';
-import { NEWEST_VERSION, SUPPORTED_VERSIONS } from '../versions/registry.js';
-import { AdminTokenNotFound } from '../platform/admin-tokens.js';
-import { isDiskFull } from '../blobs/disk-full.js';
-import { formatMoney } from '../../clients/typescript/src/money.js';
 
 /**
- * Operator commands against the same DATA_DIR as the server (safe while it runs: SQLite WAL with a busy
- * timeout). With --json every command prints exactly one JSON object on stdout, errors included.
- * src/cli/admin.ts runs them as a process; the tests run them here, in theirs (a process costs a second of CPU).
+ * `npm run admin`: the admin command line of `ota admin` (clients/typescript/src/admin-commands.ts, the one
+ * definition of its commands, arguments and output), run on the server against its own DATA_DIR. The admin
+ * API is served in this process, on a loopback port open for the one command, to a secret only this process
+ * holds: no ADMIN_PORT, no admin token, the same handlers and audit trail as the admin listener's (the
+ * trail says `operator`). Safe while the server runs (SQLite WAL with a busy timeout).
+ *
+ * Beside them, the commands that must reach the database itself, which the admin API does not do:
+ * `admin-tokens` (the first admin token can come from nowhere else) and `revenue import` (a settlement
+ * file, all or nothing however long; the API takes 500 entries a call). src/cli/admin.ts runs this as a
+ * process; the tests run it here, in theirs (a process costs a second of CPU).
  */
 
 /** Where a run of the command line reads its configuration and writes its output. */
-export interface AdminIo {
+export interface AdminIo extends CliIo {
   env: NodeJS.ProcessEnv;
-  out(text: string): void;
-  err(text: string): void;
 }
 
-interface JsonOption {
-  json?: boolean;
-}
+/** The deployment of DATA_DIR, opened by the first command that needs it, and its admin API in process. */
+class LocalDeployment {
+  private runtime?: Promise<Runtime>;
+  private served?: Promise<{ server: Server; client: OpenTenantAdminClient }>;
 
-class CliFailure extends Error {}
+  constructor(private readonly io: AdminIo) {}
 
-function nonNegativeInt(value: string): number {
-  const n = /^\d+$/.test(value) ? Number(value) : Number.NaN;
-  if (!Number.isSafeInteger(n)) throw new InvalidArgumentError('must be a whole number >= 0');
-  return n;
-}
-
-function positiveInt(value: string): number {
-  const n = nonNegativeInt(value);
-  if (n < 1) throw new InvalidArgumentError('must be a whole number >= 1');
-  return n;
-}
-
-function printer(io: AdminIo) {
-  return (options: JsonOption, value: object, human: () => string): void =>
-    io.out(options.json ? `${JSON.stringify(value)}\n` : `${human()}\n`);
-}
-
-function servicesOf(io: AdminIo) {
-  return async <T>(fn: (services: Services) => Promise<T>): Promise<T> => {
-    const runtime = await createRuntime(loadConfig(io.env), 'admin', createLogger('silent'));
-    try {
-      return await fn(runtime.services);
-    } finally {
-      await runtime.close();
-    }
-  };
-}
-
-/** What a token row says at a glance: revoked wins over expired. */
-function tokenState(token: { revoked_at: string | null; expires_at: string | null }): string {
-  if (token.revoked_at) return `revoked ${token.revoked_at}`;
-  if (token.expires_at && token.expires_at <= new Date().toISOString()) return `expired ${token.expires_at}`;
-  return token.expires_at ? `active, expires ${token.expires_at}` : 'active';
-}
-
-function buildProgram(io: AdminIo): Command {
-  const print = printer(io);
-  const withServices = servicesOf(io);
-  const program = new Command('admin').description('Open Tenant API administration').exitOverride();
-
-  const tenants = program.command('tenants').description('tenants and their first user and token');
-  tenants
-    .command('create')
-    .requiredOption('--name <name>', 'unique tenant name')
-    .option('--currency <code>', 'ISO 4217 currency of the ledger', 'USD')
-    .option('--price-per-point <minor>', 'price of one diagnosis point in minor units', nonNegativeInt)
-    .option(
-      '--api-version <date>',
-      `the API version its requests without Open-Tenant-Version get (${SUPPORTED_VERSIONS.join(', ')})`,
-      NEWEST_VERSION,
-    )
-    .option('--json', 'print one JSON object')
-    .action(
-      async (
-        options: JsonOption & { name: string; currency: string; pricePerPoint?: number; apiVersion: string },
-      ) => {
-        const created = await withServices((s) =>
-          s.tenants.create(
-            options.name,
-            options.currency,
-            options.pricePerPoint,
-            undefined,
-            options.apiVersion,
-          ),
-        );
-        const { tenant_id, user_id, token_id, token } = created;
-        print(
-          options,
-          { tenant_id, user_id, token_id, token },
-          () =>
-            `tenant ${created.tenant_id}\nuser   ${created.user_id}\ntoken  ${created.token} (shown only now)`,
-        );
+  /** The services over DATA_DIR; a deployment that does not open fails as a direct command does. */
+  services(): Promise<Services> {
+    this.runtime ??= createRuntime(loadConfig(this.io.env), 'admin', createLogger('silent'));
+    return this.runtime.then(
+      (runtime) => runtime.services,
+      (error: unknown) => {
+        throw failed(error);
       },
     );
-  tenants
-    .command('list')
-    .option('--json', 'print one JSON object')
-    .action(async (options: JsonOption) => {
-      const rows = await withServices((s) => s.store.tenants.list());
-      const list = rows.map(({ id, ...rest }) => ({ tenant_id: id, ...rest }));
-      print(options, { tenants: list }, () =>
-        table(
-          list.map((t) => ({
-            ...t,
-            // minor units shown as the currency writes them (12 USD cents: 0.12 USD), as `ota` does
-            price_per_point: formatMoney(t.price_per_point, t.currency),
-            state: t.suspended_at ? `suspended ${t.suspended_at}` : 'active',
-          })),
-          [
-            ['tenant_id', 'TENANT'],
-            ['name', 'NAME'],
-            ['currency', 'CURRENCY'],
-            ['price_per_point', 'PRICE/POINT'],
-            ['state', 'STATE'],
-            ['api_version', 'API VERSION'],
-            ['created_at', 'CREATED'],
-          ],
-        ),
-      );
-    });
-  for (const [name, description] of [
-    [
-      'suspend',
-      "refuse the tenant's tokens (403 tenant_suspended) and hold its queued runs; nothing is deleted",
-    ],
-    ['resume', 'give a suspended tenant its tokens and its queue back'],
-  ] as const) {
-    tenants
-      .command(name)
-      .description(description)
-      .argument('<tenant_id>')
-      .option('--json', 'print one JSON object')
-      .action(async (tenantId: string, options: JsonOption) => {
-        const row = await withServices((s) =>
-          name === 'suspend' ? s.tenants.suspend(tenantId) : s.tenants.resume(tenantId),
-        );
-        const { id, ...rest } = row;
-        print(options, { tenant_id: id, ...rest }, () =>
-          row.suspended_at ? `suspended ${id} at ${row.suspended_at}` : `${id} is active`,
-        );
-      });
   }
-  tenants
-    .command('set-price')
-    .requiredOption('--tenant <id>', 'tenant id')
-    .requiredOption(
-      '--price-per-point <minor>',
-      'price of one diagnosis point in minor units',
-      nonNegativeInt,
-    )
-    .option('--json', 'print one JSON object')
-    .action(async (options: JsonOption & { tenant: string; pricePerPoint: number }) => {
-      await withServices((s) => s.tenants.update(options.tenant, { price_per_point: options.pricePerPoint }));
-      const result = { tenant_id: options.tenant, price_per_point: options.pricePerPoint };
-      print(options, result, () => `price per point of ${options.tenant} is now ${options.pricePerPoint}`);
-    });
 
-  tenants
-    .command('set-version')
-    .description(
-      'pin the tenant to an API version: its requests without Open-Tenant-Version get it (its webhook endpoints keep theirs)',
-    )
-    .requiredOption('--tenant <id>', 'tenant id')
-    .requiredOption('--api-version <date>', `one of ${SUPPORTED_VERSIONS.join(', ')}`)
-    .option('--json', 'print one JSON object')
-    .action(async (options: JsonOption & { tenant: string; apiVersion: string }) => {
-      await withServices((s) => s.tenants.update(options.tenant, { api_version: options.apiVersion }));
-      const result = { tenant_id: options.tenant, api_version: options.apiVersion };
-      print(options, result, () => `${options.tenant} is pinned to API version ${options.apiVersion}`);
-    });
-
-  const tokens = program.command('tokens').description('API tokens');
-  tokens
-    .command('issue')
-    .requiredOption('--tenant <id>', 'tenant id')
-    .option('--name <name>', 'a label for the token', 'token')
-    .option('--expires-in <days>', 'days until the token expires (at least 1)', positiveInt)
-    .option(
-      '--scope <scope>',
-      `what the token may do, once per scope (${SCOPES.join(', ')}); every scope when none is given`,
-      (scope: string, scopes: string[]) => [...scopes, scope],
-      [] as string[],
-    )
-    .option('--json', 'print one JSON object')
-    .action(
-      async (options: JsonOption & { tenant: string; name: string; expiresIn?: number; scope: string[] }) => {
-        const scopes = options.scope.length > 0 ? options.scope : undefined;
-        const issued = await withServices((s) =>
-          s.tenants.issueToken(options.tenant, options.name, options.expiresIn, scopes),
-        );
-        print(
-          options,
-          issued,
-          () =>
-            `token ${issued.token_id}: ${issued.token} (shown only now); scopes ${issued.scopes.join(' ')}`,
-        );
-      },
-    );
-  tokens
-    .command('list')
-    .requiredOption('--tenant <id>', 'tenant id')
-    .option('--json', 'print one JSON object')
-    .action(async (options: JsonOption & { tenant: string }) => {
-      const list = await withServices(async (s) => {
-        if (!(await s.store.tenants.get(options.tenant))) throw new CliFailure(`no tenant ${options.tenant}`);
-        return s.tenants.listTokens(options.tenant);
+  adminApi(): Promise<OpenTenantAdminClient> {
+    this.served ??= (async () => {
+      const secret = `ota_admin_${randomBytes(32).toString('base64url')}`;
+      const app = await createApp(await this.services(), 'admin', secret);
+      const server = createServer(app.callback());
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(0, '127.0.0.1', () => resolve());
       });
-      print(options, { tokens: list }, () =>
-        table(
-          list.map((t) => ({
-            ...t,
-            state: tokenState(t),
-            scope_list: t.scopes.length === SCOPES.length ? 'all' : t.scopes.join(' '),
-          })),
-          [
-            ['token_id', 'TOKEN'],
-            ['name', 'NAME'],
-            ['prefix', 'PREFIX'],
-            ['state', 'STATE'],
-            ['scope_list', 'SCOPES'],
-            ['last_used_at', 'LAST USED'],
-          ],
-        ),
-      );
-    });
-  tokens
-    .command('revoke')
-    .argument('<token_id>')
-    .option('--json', 'print one JSON object')
-    .action(async (tokenId: string, options: JsonOption) => {
-      const token = await withServices((s) => s.tenants.revokeToken(tokenId));
-      print(options, token, () => `revoked ${token.token_id} at ${token.revoked_at}`);
-    });
+      const { port } = server.address() as AddressInfo;
+      const client = createAdminClient({
+        baseUrl: `http://127.0.0.1:${port}`,
+        token: secret,
+        onRetry: retryNotice(this.io),
+      });
+      return { server, client };
+    })();
+    return this.served.then(({ client }) => client);
+  }
 
-  const adminTokens = program
-    .command('admin-tokens')
-    .description("the platform's tokens for the admin API (ADMIN_PORT)");
-  adminTokens
-    .command('issue')
-    .requiredOption('--name <name>', 'who or what holds it (a label)')
-    .option('--json', 'print one JSON object')
-    .action(async (options: JsonOption & { name: string }) => {
-      const issued = await withServices((s) => s.adminTokens.issue(options.name));
-      print(options, issued, () => `admin token ${issued.admin_token_id}: ${issued.token} (shown only now)`);
-    });
-  adminTokens
-    .command('list')
-    .option('--json', 'print one JSON object')
-    .action(async (options: JsonOption) => {
-      const list = await withServices((s) => s.adminTokens.list());
-      print(options, { admin_tokens: list }, () =>
-        table(
-          list.map((t) => ({ ...t, state: t.revoked_at ? `revoked ${t.revoked_at}` : 'active' })),
-          [
-            ['admin_token_id', 'ADMIN TOKEN'],
-            ['name', 'NAME'],
-            ['prefix', 'PREFIX'],
-            ['state', 'STATE'],
-            ['last_used_at', 'LAST USED'],
-          ],
-        ),
-      );
-    });
-  adminTokens
-    .command('revoke')
-    .argument('<admin_token_id>')
-    .option('--json', 'print one JSON object')
-    .action(async (tokenId: string, options: JsonOption) => {
-      const token = await withServices((s) => s.adminTokens.revoke(tokenId));
-      print(options, token, () => `revoked ${token.admin_token_id} at ${token.revoked_at}`);
-    });
-
-  const revenue = program.command('revenue').description('the revenue ledger');
-  revenue
-    .command('import')
-    .description('import partner settlements (CSV with a header line, or JSON lines), all or nothing')
-    .requiredOption('--tenant <id>', 'tenant id')
-    .argument('<file>')
-    .option('--json', 'print one JSON object')
-    .action(async (file: string, options: JsonOption & { tenant: string }) => {
-      const result = await withServices((s) => s.revenue.importFile(options.tenant, file));
-      print(options, result, () => `imported ${result.imported}, skipped ${result.skipped} already imported`);
-    });
-  return program;
+  async close(): Promise<void> {
+    const served = await this.served?.catch(() => undefined);
+    if (served) {
+      served.server.closeAllConnections();
+      await new Promise((resolve) => served.server.close(resolve));
+    }
+    await (await this.runtime?.catch(() => undefined))?.close();
+  }
 }
 
-const KNOWN_FAILURES = [CliFailure, TenantError, ImportError, AdminTokenNotFound];
-
-/** Exit codes: 0 done, 1 the command failed (the message says why), 2 the command line is wrong. */
-const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
+const KNOWN_FAILURES = [TenantError, ImportError, AdminTokenNotFound];
 
 /** The engine's or the system's own words under a translated error: "database or disk is full". */
 function rootMessage(error: unknown): string {
@@ -325,42 +112,105 @@ export function describeFailure(error: unknown): string {
   return failure.message;
 }
 
+/** A direct command's failure as the command line prints every failure (command-line.ts). */
+function failed(error: unknown): CommandFailed {
+  if (error instanceof CommandFailed) return error;
+  const problems = error instanceof ImportError ? error.problems : undefined;
+  return new CommandFailed(describeFailure(error), problems ?? [], problems ? { problems } : {});
+}
+
+function adminTokenRows(list: AdminTokenView[]): string {
+  return table(
+    list.map((t) => ({ ...t, state: t.revoked_at ? `revoked ${t.revoked_at}` : 'active' })),
+    [
+      ['admin_token_id', 'ADMIN TOKEN'],
+      ['name', 'NAME'],
+      ['prefix', 'PREFIX'],
+      ['state', 'STATE'],
+      ['last_used_at', 'LAST USED'],
+    ],
+  );
+}
+
+const tenantId = idArgument('a tenant id', 'tenants list');
+const adminTokenId = idArgument('an admin token id', 'admin-tokens list');
+
+/** The commands only the server has: they reach the database directly. */
+function addDirectCommands(program: Command, deployment: LocalDeployment, io: AdminIo): void {
+  const out = (text: string): void => io.out(`${text}\n`);
+  const printJson = (value: unknown): void => out(JSON.stringify(value, null, 2));
+  const json = (command: Command) => command.optsWithGlobals<{ json?: boolean }>().json === true;
+  const direct = async <T>(fn: (services: Services) => Promise<T>): Promise<T> => {
+    const services = await deployment.services();
+    try {
+      return await fn(services);
+    } catch (error) {
+      throw failed(error);
+    }
+  };
+
+  const adminTokens = program
+    .command('admin-tokens')
+    .description("the platform's tokens for the admin API (ADMIN_PORT), which the admin API does not manage");
+  adminTokens
+    .command('issue')
+    .description('issue an admin token (the first one included); prints its secret once')
+    .requiredOption('--name <name>', 'who or what holds it (a label)')
+    .action(async (options: { name: string }, command: Command) => {
+      const issued = await direct((s) => s.adminTokens.issue(options.name));
+      if (json(command)) return printJson(issued);
+      out(adminTokenRows([issued]));
+      out(`\nadmin token ${issued.admin_token_id} (shown only now): ${issued.token}`);
+    });
+  adminTokens
+    .command('list')
+    .description('every admin token, revoked ones included; never a secret')
+    .action(async (_options: object, command: Command) => {
+      const list = await direct((s) => s.adminTokens.list());
+      if (json(command)) return printJson(list);
+      out(adminTokenRows(list));
+    });
+  adminTokens
+    .command('revoke')
+    .description('revoke an admin token: the admin API answers it 401 from then on')
+    .argument('<admin_token_id>', '', adminTokenId)
+    .action(async (tokenId: string, _options: object, command: Command) => {
+      const token = await direct((s) => s.adminTokens.revoke(tokenId));
+      if (json(command)) return printJson(token);
+      out(adminTokenRows([token]));
+    });
+
+  const revenue = program.command('revenue').description('the revenue ledger');
+  revenue
+    .command('import')
+    .description('import partner settlements (CSV with a header line, or JSON lines), all or nothing')
+    .argument('<tenant_id>', '', tenantId)
+    .argument('<file>')
+    .action(async (tenantId: string, file: string, _options: object, command: Command) => {
+      const result = await direct((s) => s.revenue.importFile(tenantId, file));
+      if (json(command)) return printJson(result);
+      out(`imported ${result.imported}, skipped ${result.skipped} already imported`);
+    });
+}
+
+function buildProgram(deployment: LocalDeployment, io: AdminIo): Command {
+  const program = new Command('admin')
+    .description(
+      "Open Tenant API administration on this server's DATA_DIR: the commands of `ota admin`, with the same " +
+        'arguments and output, and the admin tokens and settlement imports, which only the server does',
+    )
+    .option('--json', 'print exactly one JSON document on stdout');
+  addAdminCommands(program, () => deployment.adminApi(), io);
+  addDirectCommands(program, deployment, io);
+  return program;
+}
+
 /** Runs one command line; the exit code it ends with. */
 export async function runAdmin(argv: string[], io: AdminIo): Promise<number> {
-  const json = argv.includes('--json');
-  const program = buildProgram(io);
-  // commander's own usage errors go through the same single channel as ours
-  // and the help an incomplete command asks for goes to stderr
-  const output = {
-    outputError: () => undefined,
-    writeErr: (text: string) => void (json || io.err(text)),
-    writeOut: (text: string) => io.out(text),
-  };
-  for (const command of [program, ...program.commands.flatMap((c) => [c, ...c.commands])]) {
-    command.configureOutput(output);
-  }
+  const deployment = new LocalDeployment(io);
   try {
-    await program.parseAsync(argv, { from: 'user' });
-    return EXIT.ok;
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (code === 'commander.helpDisplayed' || code === 'commander.version') return EXIT.ok;
-    // a command group without its subcommand: commander printed the group's help on stderr
-    if (code === 'commander.help') {
-      if (json) io.out(`${JSON.stringify({ error: 'a subcommand is missing' })}\n`);
-      return EXIT.usage;
-    }
-    const usage = code?.startsWith('commander.') ?? false;
-    const message = usage ? (error as Error).message.replace(/^error: /, '') : describeFailure(error);
-    const problems = error instanceof ImportError ? error.problems : undefined;
-    if (json) {
-      // --json: exactly one JSON document, on stdout only
-      io.out(`${JSON.stringify({ error: message, ...(problems ? { problems } : {}) })}\n`);
-    } else {
-      io.err(`error: ${message}\n`);
-      for (const problem of problems ?? []) io.err(`  ${problem}\n`);
-      if (usage) io.err(`(see: npm run --silent admin -- --help)\n`);
-    }
-    return usage ? EXIT.usage : EXIT.failed;
+    return await runProgram(buildProgram(deployment, io), argv, io);
+  } finally {
+    await deployment.close();
   }
 }

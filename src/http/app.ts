@@ -16,6 +16,7 @@ import {
 import type { Services } from '../services.js';
 import { disposeUnreadBody } from './continue.js';
 import { FairTurns, takeTurn } from './fair-turns.js';
+import { adminCallers } from './admin-origin.js';
 import { handlers } from './handlers/index.js';
 import { idempotency } from './idempotency.js';
 import { type Audience, Contract } from './operations.js';
@@ -176,7 +177,12 @@ function publicRoutes(audience: Audience): Router {
  * The request's path through the server reads top to bottom. A tenant's listener (the public port) serves
  * the tenants' operations with tenants' tokens; the admin listener the platform's with admin tokens.
  */
-export async function createApp(services: Services, audience: Audience = 'tenant'): Promise<Koa<AppState>> {
+export async function createApp(
+  services: Services,
+  audience: Audience = 'tenant',
+  /** The admin app's in-process caller (http/admin-origin.ts adminCallers): the admin command line's. */
+  operatorSecret?: string,
+): Promise<Koa<AppState>> {
   const limiters = createRateLimiters(services.config, services.store);
   const contract = await Contract.load();
   checkHandlers(contract, handlers);
@@ -210,7 +216,11 @@ export async function createApp(services: Services, audience: Audience = 'tenant
     Stages.start()
       .then(route(contract, audience))
       .then(paceAddress(limiters.addresses, validTokens))
-      .then(authenticate(audience === 'admin' ? services.adminTokens : services.tenants))
+      .then(
+        authenticate(
+          audience === 'admin' ? adminCallers(services.adminTokens, operatorSecret) : services.tenants,
+        ),
+      )
       .then(limitTenant(limiters.tenants, limiters.addresses, validTokens))
       .then(takeTurn(new FairTurns()))
       .then(readBody())

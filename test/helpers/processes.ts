@@ -48,8 +48,9 @@ export interface AdminResult {
 }
 
 /**
- * The admin command line against a deployment, run in this process as its entry point runs it (a process
- * costs about a second of CPU, and the suites run it a hundred times); `adminProcess` runs the binary.
+ * The admin command line (`npm run admin`: `ota admin`'s commands over the admin API served in its process)
+ * against a deployment, run in this process as its entry point runs it (a process costs about a second of
+ * CPU, and the suites run it a hundred times); `adminProcess` runs the binary.
  */
 export async function admin(dataDir: string, ...args: string[]): Promise<AdminResult> {
   let stdout = '';
@@ -60,6 +61,29 @@ export async function admin(dataDir: string, ...args: string[]): Promise<AdminRe
     err: (text) => void (stderr += text),
   });
   return { code, stdout, stderr, json: args.includes('--json') ? JSON.parse(stdout) : {} };
+}
+
+/** A tenant and its first token, as `admin tenants create --json` prints them (the admin API's answer). */
+export interface NewTenant {
+  tenant_id: string;
+  token: string;
+  token_id: string;
+}
+
+/** A tenant made by the admin command line: its id, and its first token's id and secret. */
+export async function newTenant(dataDir: string, name: string, ...options: string[]): Promise<NewTenant> {
+  const created = await admin(dataDir, 'tenants', 'create', '--name', name, ...options, '--json');
+  if (created.code !== 0) throw new Error(`admin tenants create: ${created.stdout}${created.stderr}`);
+  return createdTenant(created.json);
+}
+
+/** The tenant and token of `tenants create --json`'s document. */
+export function createdTenant(json: Record<string, unknown>): NewTenant {
+  const { tenant, token } = json as {
+    tenant: { tenant_id: string };
+    token: { token_id: string; token: string };
+  };
+  return { tenant_id: tenant.tenant_id, token: token.token, token_id: token.token_id };
 }
 
 /** The admin command line as an operator runs it: `node dist/src/cli/admin.js`, a process of its own. */

@@ -1,9 +1,12 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runOta } from '../../clients/typescript/test/helpers/run-ota.js';
 import {
   admin,
   adminProcess,
+  createdTenant,
+  type NewTenant,
   port,
   type Started,
   startServerProcess,
@@ -13,7 +16,9 @@ import {
 let dataDir: string;
 let server: Started;
 const adminPort = port();
-let tenant: { tenant_id: string; user_id: string; token: string; token_id: string };
+let created: Record<string, unknown>;
+let tenant: NewTenant;
+const NO_SUCH_ID = '00000000-0000-4000-8000-000000000000';
 
 beforeAll(async () => {
   dataDir = await tempDataDir();
@@ -23,8 +28,10 @@ beforeAll(async () => {
     ADMIN_PORT: String(adminPort),
   });
   // the command line as an operator runs it, a process of its own; the other tests run it in this process
-  tenant = (await adminProcess(dataDir, 'tenants', 'create', '--name', 'acme', '--currency', 'EUR', '--json'))
-    .json as typeof tenant;
+  created = (
+    await adminProcess(dataDir, 'tenants', 'create', '--name', 'acme', '--currency', 'EUR', '--json')
+  ).json;
+  tenant = createdTenant(created);
 });
 afterAll(async () => {
   await server.kill();
@@ -46,72 +53,58 @@ const statusWithinASecond = (route: string, token: string) =>
   expect.poll(async () => (await get(route, token)).status, { timeout: 1000, interval: 10 });
 
 describe('admin CLI, while the server runs on the same DATA_DIR', () => {
-  it('tenants create prints one JSON object with a working token', async () => {
-    expect(Object.keys(tenant).sort()).toEqual(['tenant_id', 'token', 'token_id', 'user_id']);
+  it("tenants create prints the admin API's answer: the tenant and a working token", async () => {
+    expect(Object.keys(created).sort()).toEqual(['tenant', 'token']);
+    expect(created.tenant).toMatchObject({ tenant_id: tenant.tenant_id, name: 'acme', currency: 'EUR' });
     expect(tenant.token).toMatch(/^ota_[A-Za-z0-9_-]{43}$/);
     expect((await get('/api/open/finance/dashboard', tenant.token)).body.data.currency).toBe('EUR');
   });
 
   it('tenants list, and a duplicate name is refused as JSON', async () => {
     const list = await admin(dataDir, 'tenants', 'list', '--json');
-    expect(list.json.tenants).toEqual([
-      expect.objectContaining({ tenant_id: tenant.tenant_id, name: 'acme', currency: 'EUR' }),
-    ]);
+    expect(list.json).toEqual({
+      data: [expect.objectContaining({ tenant_id: tenant.tenant_id, name: 'acme', currency: 'EUR' })],
+      total: 1,
+    });
     const dup = await admin(dataDir, 'tenants', 'create', '--name', 'acme', '--json');
     expect(dup.code).toBe(1);
-    expect(dup.json).toEqual({ error: 'tenant "acme" exists' });
+    expect(dup.json).toMatchObject({
+      error: 'tenant_name_taken',
+      status: 409,
+      message: 'Another tenant is named "acme"',
+    });
   });
 
-  it('tenants create --api-version and set-version pin the tenant; an unsupported version is refused', async () => {
-    const pinned = (
-      await admin(
-        dataDir,
-        'tenants',
-        'create',
-        '--name',
-        'pinned-co',
-        '--api-version',
-        '2026-11-29',
-        '--json',
-      )
-    ).json as typeof tenant;
+  it('tenants create --pin and tenants pin pin the tenant; an unsupported version is refused', async () => {
+    const pinned = createdTenant(
+      (await admin(dataDir, 'tenants', 'create', '--name', 'pinned-co', '--pin', '2026-11-29', '--json'))
+        .json,
+    );
     const pinOf = async () => (await get('/api/open/versions', pinned.token)).body.data.pinned as string;
     expect(await pinOf()).toBe('2026-11-29');
-    const moved = await admin(
-      dataDir,
-      'tenants',
-      'set-version',
-      '--tenant',
-      pinned.tenant_id,
-      '--api-version',
-      '2026-12-01',
-      '--json',
-    );
-    expect(moved.json).toEqual({ tenant_id: pinned.tenant_id, api_version: '2026-12-01' });
+    const moved = await admin(dataDir, 'tenants', 'pin', pinned.tenant_id, '2026-12-01', '--json');
+    expect(moved.json).toMatchObject({ tenant_id: pinned.tenant_id, api_version: '2026-12-01' });
     await expect.poll(pinOf, { timeout: 1000, interval: 10 }).toBe('2026-12-01');
-    const refused = await admin(
-      dataDir,
-      'tenants',
-      'set-version',
-      '--tenant',
-      pinned.tenant_id,
-      '--api-version',
-      '2099-01-01',
-      '--json',
-    );
+    const refused = await admin(dataDir, 'tenants', 'pin', pinned.tenant_id, '2099-01-01', '--json');
     expect(refused.code).toBe(1);
-    expect(refused.json.error).toContain('2026-11-29, 2026-12-01');
+    // the versions it may be pinned to are the server's, named in the refusal
+    expect(refused.json).toMatchObject({ error: 'validation_error', status: 422 });
+    expect(JSON.stringify(refused.json.detail)).toMatch(/api_version.*'2026-11-29' or '2026-12-01'/);
   });
 
   it('tenants suspend and resume: the running server refuses, then serves, the tenant', async () => {
     const suspended = await admin(dataDir, 'tenants', 'suspend', tenant.tenant_id, '--json');
-    expect(suspended.json).toMatchObject({ tenant_id: tenant.tenant_id, suspended_at: expect.any(String) });
+    expect(suspended.json).toMatchObject({
+      tenant_id: tenant.tenant_id,
+      state: 'suspended',
+      suspended_at: expect.any(String),
+    });
     await statusWithinASecond('/api/open/runs', tenant.token).toBe(403);
     expect((await get('/api/open/runs', tenant.token)).body.error).toBe('tenant_suspended');
     const listed = await admin(dataDir, 'tenants', 'list');
     expect(listed.stdout).toMatch(new RegExp(`^${tenant.tenant_id}\\s.*\\ssuspended 20\\d\\d-`, 'm'));
     const resumed = await admin(dataDir, 'tenants', 'resume', tenant.tenant_id, '--json');
-    expect(resumed.json).toMatchObject({ tenant_id: tenant.tenant_id, suspended_at: null });
+    expect(resumed.json).toMatchObject({ tenant_id: tenant.tenant_id, state: 'active', suspended_at: null });
     await statusWithinASecond('/api/open/runs', tenant.token).toBe(200);
   });
 
@@ -121,7 +114,6 @@ describe('admin CLI, while the server runs on the same DATA_DIR', () => {
         dataDir,
         'tokens',
         'issue',
-        '--tenant',
         tenant.tenant_id,
         '--name',
         'ci',
@@ -139,20 +131,24 @@ describe('admin CLI, while the server runs on the same DATA_DIR', () => {
     const outOfScope = await get('/api/open/uploads', issued.token);
     expect(outOfScope.status).toBe(403);
     expect(outOfScope.body.error).toBe('insufficient_scope');
+    expect(Date.parse(issued.expires_at) - Date.now()).toBeGreaterThan(6.9 * 86_400_000);
     const unknown = await admin(
       dataDir,
       'tokens',
       'issue',
-      '--tenant',
       tenant.tenant_id,
+      '--name',
+      'x',
       '--scope',
       'runs:all',
     );
-    expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toMatch(/^error: unknown scope runs:all; the scopes are finance:read, /);
-    const listed = await admin(dataDir, 'tokens', 'list', '--tenant', tenant.tenant_id, '--json');
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(
+      /^error: option '--scope <scope>' argument 'runs:all' is invalid\. must be one of finance:read, /,
+    );
+    const listed = await admin(dataDir, 'tokens', 'list', tenant.tenant_id, '--json');
     const row = (
-      listed.json.tokens as {
+      listed.json as unknown as {
         token_id: string;
         name: string;
         prefix: string;
@@ -167,7 +163,7 @@ describe('admin CLI, while the server runs on the same DATA_DIR', () => {
     });
     expect(row?.last_used_at).not.toBeNull();
     expect(listed.stdout).not.toContain(issued.token);
-    const revoked = await admin(dataDir, 'tokens', 'revoke', issued.token_id, '--json');
+    const revoked = await admin(dataDir, 'tokens', 'revoke', tenant.tenant_id, issued.token_id, '--json');
     expect(revoked.json.revoked_at).toBeTruthy();
     await statusWithinASecond('/api/open/runs', issued.token).toBe(401);
     expect((await get('/api/open/runs', issued.token)).body.message).toBe('Invalid token');
@@ -202,7 +198,7 @@ describe('admin CLI, while the server runs on the same DATA_DIR', () => {
       detail: { name: 'billing' },
     });
     const listed = await admin(dataDir, 'admin-tokens', 'list', '--json');
-    expect(listed.json.admin_tokens).toEqual([
+    expect(listed.json).toEqual([
       expect.objectContaining({ admin_token_id: issued.json.admin_token_id, prefix: secret.slice(0, 16) }),
     ]);
     expect(listed.stdout).not.toContain(secret);
@@ -217,15 +213,9 @@ describe('admin CLI, while the server runs on the same DATA_DIR', () => {
     );
     expect(revoked.json.revoked_at).toEqual(expect.any(String));
     expect((await call('/api/admin/tenants')).status).toBe(401);
-    const unknown = await admin(
-      dataDir,
-      'admin-tokens',
-      'revoke',
-      '00000000-0000-4000-8000-000000000000',
-      '--json',
-    );
+    const unknown = await admin(dataDir, 'admin-tokens', 'revoke', NO_SUCH_ID, '--json');
     expect(unknown.code).toBe(1);
-    expect(unknown.json.error).toMatch(/no admin token/);
+    expect(unknown.json).toEqual({ error: 'failed', message: `no admin token ${NO_SUCH_ID}` });
     // the admin API is not on the public port
     expect((await fetch(`${server.url}/api/admin/tenants`)).status).toBe(404);
   });
@@ -238,12 +228,14 @@ describe('admin CLI, while the server runs on the same DATA_DIR', () => {
         'S-1,ecosystem,100.25,EUR,2026-10-31T23:59:59.999Z,Partner A\n' +
         'S-2,ecosystem,-0.25,EUR,2026-11-01T00:00:00Z,Partner A correction\n',
     );
-    expect(
-      (await admin(dataDir, 'revenue', 'import', '--tenant', tenant.tenant_id, good, '--json')).json,
-    ).toEqual({ imported: 2, skipped: 0 });
-    expect(
-      (await admin(dataDir, 'revenue', 'import', '--tenant', tenant.tenant_id, good, '--json')).json,
-    ).toEqual({ imported: 0, skipped: 2 });
+    expect((await admin(dataDir, 'revenue', 'import', tenant.tenant_id, good, '--json')).json).toEqual({
+      imported: 2,
+      skipped: 0,
+    });
+    expect((await admin(dataDir, 'revenue', 'import', tenant.tenant_id, good, '--json')).json).toEqual({
+      imported: 0,
+      skipped: 2,
+    });
 
     const bad = path.join(dataDir, 'bad.jsonl');
     writeFileSync(
@@ -251,7 +243,7 @@ describe('admin CLI, while the server runs on the same DATA_DIR', () => {
       '{"external_id":"S-3","type":"ecosystem","amount":"5.00","currency":"EUR","occurred_at":"2026-11-02T00:00:00Z","description":"ok"}\n' +
         '{"external_id":"S-4","type":"ecosystem","amount":"5.00","currency":"USD","occurred_at":"2026-11-02T00:00:00Z","description":"usd"}\n',
     );
-    const refused = await admin(dataDir, 'revenue', 'import', '--tenant', tenant.tenant_id, bad, '--json');
+    const refused = await admin(dataDir, 'revenue', 'import', tenant.tenant_id, bad, '--json');
     expect(refused.code).toBe(1);
     expect(refused.json.problems).toEqual([`line 2: currency must be the tenant's EUR, got "USD"`]);
 
@@ -268,11 +260,10 @@ describe('admin CLI, while the server runs on the same DATA_DIR', () => {
 
 describe('admin CLI output and errors', () => {
   it('human output is an aligned table with a header; token rows tell revoked from expired', async () => {
-    const issued = (
-      await admin(dataDir, 'tokens', 'issue', '--tenant', tenant.tenant_id, '--name', 'old', '--json')
-    ).json as { token_id: string };
-    await admin(dataDir, 'tokens', 'revoke', issued.token_id);
-    const listed = await admin(dataDir, 'tokens', 'list', '--tenant', tenant.tenant_id);
+    const issued = (await admin(dataDir, 'tokens', 'issue', tenant.tenant_id, '--name', 'old', '--json'))
+      .json as { token_id: string };
+    await admin(dataDir, 'tokens', 'revoke', tenant.tenant_id, issued.token_id);
+    const listed = await admin(dataDir, 'tokens', 'list', tenant.tenant_id);
     const lines = listed.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^TOKEN\s+NAME\s+PREFIX\s+STATE\s+SCOPES\s+LAST USED$/);
     expect(lines.find((l) => l.startsWith(issued.token_id))).toMatch(/\srevoked 20\d\d-\S+\s+all(\s|$)/);
@@ -281,34 +272,27 @@ describe('admin CLI output and errors', () => {
     for (const line of lines.slice(1)) expect(line[stateColumn - 1]).toBe(' ');
     const tenants = await admin(dataDir, 'tenants', 'list');
     expect(tenants.stdout.split('\n')[0]).toMatch(
-      /^TENANT\s+NAME\s+CURRENCY\s+PRICE\/POINT\s+STATE\s+API VERSION\s+CREATED$/,
+      /^TENANT\s+NAME\s+CURRENCY\s+PRICE\/POINT\s+STATE\s+CREATED\s+API VERSION$/,
     );
   });
 
   it('one error style: "error: ..." on stderr, exit 1; with --json one object on stdout and nothing on stderr', async () => {
-    const missing = await adminProcess(dataDir, 'tokens', 'list', '--tenant', 'nope');
-    expect([missing.code, missing.stderr, missing.stdout]).toEqual([1, 'error: no tenant nope\n', '']);
-    const missingJson = await admin(dataDir, 'tokens', 'list', '--tenant', 'nope', '--json');
-    expect([missingJson.code, missingJson.json, missingJson.stderr]).toEqual([
-      1,
-      { error: 'no tenant nope' },
-      '',
-    ]);
-    const noFile = await admin(dataDir, 'revenue', 'import', '--tenant', tenant.tenant_id, '/no/such.csv');
+    const missing = await adminProcess(dataDir, 'tokens', 'list', NO_SUCH_ID);
+    expect([missing.code, missing.stdout]).toEqual([1, '']);
+    expect(missing.stderr).toMatch(/^error: Tenant not found \(request [0-9a-f-]{36}\)\n$/);
+    const missingJson = await admin(dataDir, 'tokens', 'list', NO_SUCH_ID, '--json');
+    expect([missingJson.code, missingJson.stderr]).toEqual([1, '']);
+    expect(missingJson.json).toMatchObject({ error: 'not_found', status: 404, message: 'Tenant not found' });
+    const noFile = await admin(dataDir, 'revenue', 'import', tenant.tenant_id, '/no/such.csv');
     expect([noFile.code, noFile.stderr]).toEqual([1, 'error: no such file: /no/such.csv\n']);
+    const noTenant = await admin(dataDir, 'revenue', 'import', NO_SUCH_ID, '/no/such.csv');
+    expect([noTenant.code, noTenant.stderr]).toEqual([1, `error: no tenant ${NO_SUCH_ID}\n`]);
     const header = path.join(dataDir, 'header.csv');
     writeFileSync(header, 'id,kind,value\n1,ecosystem,2\n');
-    const wrongHeader = await admin(
-      dataDir,
-      'revenue',
-      'import',
-      '--tenant',
-      tenant.tenant_id,
-      header,
-      '--json',
-    );
+    const wrongHeader = await admin(dataDir, 'revenue', 'import', tenant.tenant_id, header, '--json');
     expect(wrongHeader.json).toEqual({
-      error: 'import refused, nothing was written',
+      error: 'failed',
+      message: 'import refused, nothing was written',
       problems: [
         'the header must be external_id,type,amount,currency,occurred_at,description; it is id,kind,value',
       ],
@@ -320,8 +304,9 @@ describe('admin CLI output and errors', () => {
       dataDir,
       'tokens',
       'issue',
-      '--tenant',
       tenant.tenant_id,
+      '--name',
+      'z',
       '--expires-in',
       '0',
     );
@@ -333,15 +318,26 @@ describe('admin CLI output and errors', () => {
       dataDir,
       'tokens',
       'issue',
-      '--tenant',
       tenant.tenant_id,
+      '--name',
+      'z',
       '--expires-in',
       '0',
       '--json',
     );
     expect(json.code).toBe(2);
     expect(json.stderr).toBe('');
-    expect(Object.keys(json.json)).toEqual(['error']);
+    expect(json.json).toEqual({
+      error: 'usage',
+      message: expect.stringMatching(/^option '--expires-in <days>' argument '0' is invalid/),
+      usage: 'admin tokens issue [options] <tenant_id>',
+    });
+    // an id is a UUID, refused before anything is asked of the API
+    const notAnId = await admin(dataDir, 'tokens', 'list', 'nope');
+    expect(notAnId.code).toBe(2);
+    expect(notAnId.stderr).toMatch(
+      /^error: .*'nope' is invalid for argument 'tenant_id'\. a tenant id is a UUID/,
+    );
   });
 
   it('a command group without its subcommand prints its help on stderr and exits 2 (every group)', async () => {
@@ -353,5 +349,64 @@ describe('admin CLI output and errors', () => {
         new RegExp(`^Usage: admin ${group.join(' ')}\\s*\\[options\\] \\[command\\]\n`),
       );
     }
+  });
+});
+
+describe('one admin command line: npm run admin and ota admin', () => {
+  /**
+   * The same command through `ota admin` against the running server's admin listener, and through the
+   * server's alias on its DATA_DIR: the same output, but for what cannot be the same (a request's id, the
+   * moment a usage is read, the program's name in a usage line).
+   */
+  it('print the same, tables, --json and failures alike', async () => {
+    const adminToken = (await admin(dataDir, 'admin-tokens', 'issue', '--name', 'ota', '--json')).json
+      .token as string;
+    const env = { OTA_ADMIN_URL: `http://127.0.0.1:${adminPort}`, OTA_ADMIN_TOKEN: adminToken };
+    const same = (text: string) =>
+      text
+        .replace(/\(request [0-9a-f-]{36}\)/g, '(request ID)')
+        .replace(/"request_id":"[0-9a-f-]{36}"/g, '"request_id":"ID"')
+        .replace(/^usage: ota admin /m, 'usage: admin ')
+        .replace(/"usage":"ota admin /, '"usage":"admin ')
+        .replace(/as of \S+\)/, 'as of TIME)');
+    for (const command of [
+      ['tenants', 'get', tenant.tenant_id],
+      ['tenants', 'list'],
+      ['tenants', 'list', '--all', '--json'],
+      ['tokens', 'list', tenant.tenant_id],
+      ['tokens', 'list', tenant.tenant_id, '--json'],
+      ['usage', tenant.tenant_id, '--from', '2026-11-01', '--to', '2026-11-30'],
+      ['audit', '--tenant', tenant.tenant_id, '--json'],
+      ['tenants', 'get', NO_SUCH_ID],
+      ['tenants', 'get', NO_SUCH_ID, '--json'],
+      ['tenants', 'set-price', tenant.tenant_id, '--price-per-point', '1.5'],
+      ['tokens', 'issue', tenant.tenant_id, '--name', 'x', '--scope', 'runs:all', '--json'],
+      ['tenants', 'create'],
+    ]) {
+      const ours = await admin(dataDir, ...command);
+      const theirs = await runOta(['admin', ...command], env);
+      const shown = command.join(' ');
+      expect(ours.code, shown).toBe(theirs.code);
+      expect(same(ours.stdout), shown).toBe(same(theirs.stdout));
+      expect(same(ours.stderr), shown).toBe(same(theirs.stderr));
+    }
+    // a change made by either is the other's to see, and the trail tells the operator from the token
+    const renamed = await runOta(
+      ['admin', 'tenants', 'rename', tenant.tenant_id, '--name', 'acme-gmbh', '--json'],
+      env,
+    );
+    expect(renamed.code).toBe(0);
+    expect((await admin(dataDir, 'tenants', 'get', tenant.tenant_id, '--json')).json.name).toBe('acme-gmbh');
+    const back = await admin(dataDir, 'tenants', 'rename', tenant.tenant_id, '--name', 'acme', '--json');
+    expect(back.json.name).toBe('acme');
+    const trail = JSON.parse(
+      (await runOta(['admin', 'audit', '--tenant', tenant.tenant_id, '--limit', '2', '--json'], env)).stdout,
+    ) as {
+      data: { action: string; actor: string; detail: { name?: string } }[];
+    };
+    expect(trail.data.map((e) => [e.action, e.actor, e.detail.name])).toEqual([
+      ['tenant.updated', 'operator', 'acme'],
+      ['tenant.updated', 'admin_token', 'acme-gmbh'],
+    ]);
   });
 });

@@ -3,7 +3,6 @@ import { blobEngine, padPdf, partSize } from '../helpers/blobs.js';
 import { engine } from '../helpers/engine.js';
 import { readPdf, sha256, textPdf } from '../helpers/files.js';
 import {
-  admin,
   call,
   deploymentBlobs,
   readBlob,
@@ -18,6 +17,7 @@ import {
   uploadWhole,
   queryDeployment,
   cleanedAfterEach,
+  newTenant,
 } from '../helpers/processes.js';
 
 const { started, dirs } = cleanedAfterEach();
@@ -42,9 +42,7 @@ workerDeaths('a worker killed mid-run', () => {
   it('the run finishes after restart with correct counters and one ledger booking', async () => {
     const dataDir = await tempDataDir();
     dirs.push(dataDir);
-    const tenant = (await admin(dataDir, 'tenants', 'create', '--name', 'crash', '--json')).json as {
-      token: string;
-    };
+    const tenant = await newTenant(dataDir, 'crash');
     // the API alone: runs are left to separate worker processes
     const server = await startServerProcess(dataDir, port(), { PARSER_THREADS: '0' });
     started.push(server);
@@ -93,9 +91,7 @@ workerDeaths('a worker stopped with SIGTERM mid-run', () => {
   it('hands the run back at once: another worker finishes it long before the lease would lapse', async () => {
     const dataDir = await tempDataDir();
     dirs.push(dataDir);
-    const tenant = (await admin(dataDir, 'tenants', 'create', '--name', 'stop', '--json')).json as {
-      token: string;
-    };
+    const tenant = await newTenant(dataDir, 'stop');
     const server = await startServerProcess(dataDir, port(), { PARSER_THREADS: '0' });
     started.push(server);
     // the worker runs in slices until it has done some pages (runInSlices), so it is mid-run when stopped
@@ -132,9 +128,7 @@ describe('a server killed during an upload', () => {
   it('keeps the parts already acknowledged and finishes after restart', async () => {
     const dataDir = await tempDataDir();
     dirs.push(dataDir);
-    const tenant = (await admin(dataDir, 'tenants', 'create', '--name', 'crash', '--json')).json as {
-      token: string;
-    };
+    const tenant = await newTenant(dataDir, 'crash');
     const PART = partSize(64 * 1024);
     const env = { PARSER_THREADS: '1', UPLOAD_PART_SIZE: String(PART) };
     const p = port();
@@ -179,10 +173,7 @@ describe('a server killed during an upload', () => {
   it('a kill during complete leaves either the finished file or the pending upload, never half a file', async () => {
     const dataDir = await tempDataDir();
     dirs.push(dataDir);
-    const tenant = (await admin(dataDir, 'tenants', 'create', '--name', 'crash', '--json')).json as {
-      tenant_id: string;
-      token: string;
-    };
+    const tenant = await newTenant(dataDir, 'crash');
     const PART = partSize(256 * 1024);
     // a server killed inside complete leaves its lease on the upload: the next one waits it out
     const env = { PARSER_THREADS: '1', UPLOAD_PART_SIZE: String(PART), UPLOAD_LEASE_MS: '1000' };

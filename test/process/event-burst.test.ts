@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { probeEventStream } from '../helpers/event-probe.js';
 import { textPdf } from '../helpers/files.js';
-import { admin, cleanedAfterEach, port, startServerProcess, tempDataDir } from '../helpers/processes.js';
+import { cleanedAfterEach, port, startServerProcess, tempDataDir, newTenant } from '../helpers/processes.js';
 
 const { started, dirs } = cleanedAfterEach();
 const runs = Number(process.env.PROBE_RUNS ?? 300);
@@ -21,10 +21,7 @@ describe('the live stream under a burst', () => {
     });
     started.push(server);
     const [a, b] = await Promise.all(
-      ['quiet', 'bursting'].map(
-        async (name) =>
-          (await admin(dataDir, 'tenants', 'create', '--name', name, '--json')).json as { token: string },
-      ),
+      ['quiet', 'bursting'].map(async (name) => await newTenant(dataDir, name)),
     );
     const result = await probeEventStream({
       url: server.url,

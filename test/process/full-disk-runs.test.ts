@@ -5,7 +5,6 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { textPdf } from '../helpers/files.js';
 import {
-  admin,
   call,
   finished,
   pollRun,
@@ -15,6 +14,7 @@ import {
   type Started,
   tempDataDir,
   uploadWhole,
+  newTenant,
 } from '../helpers/processes.js';
 
 /**
@@ -117,9 +117,7 @@ describe.skipIf(!MOUNT_ALLOWED)('a run whose outputs find the disk full', () => 
     // the default lease (30 s): a run that waited it out would show here
     server = await startServerProcess(dataDir, port(), { PARSER_THREADS: '1' });
     server.child.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
-    token = (
-      (await admin(dataDir, 'tenants', 'create', '--name', 'full-disk', '--json')).json as { token: string }
-    ).token;
+    token = (await newTenant(dataDir, 'full-disk')).token;
     fileId = await uploadWhole(server.url, token, await textPdf(3));
   }, 60_000);
 

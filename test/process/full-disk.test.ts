@@ -16,7 +16,6 @@ import { padPdf } from '../helpers/blobs.js';
 import { readPdf, sha256 } from '../helpers/files.js';
 import { PROJECT_ROOT } from '../../src/paths.js';
 import {
-  admin,
   built,
   deploymentEnv,
   port,
@@ -24,6 +23,7 @@ import {
   readBlob,
   type Started,
   startServerProcess,
+  newTenant,
 } from '../helpers/processes.js';
 
 const MiB = 1024 * 1024;
@@ -129,10 +129,7 @@ function expectDiskFull(answer: Answer) {
 describe('a full disk under the embedded default (SQLite and local blobs on one 16 MiB filesystem)', () => {
   it('answers 503 with Retry-After, keeps running, leaves no temporary file and recovers without a restart', async (ctx) => {
     if (!dataDir) ctx.skip(`a tmpfs cannot be mounted here (${mountRefused}): no small disk to fill`);
-    const tenant = (await admin(dataDir!, 'tenants', 'create', '--name', 'full-disk', '--json')).json as {
-      token: string;
-      tenant_id: string;
-    };
+    const tenant = await newTenant(dataDir!, 'full-disk');
     server = await startServer();
     const { token } = tenant;
     const pdf = (size: number) => padPdf(readPdf('real/cups-filters__classified.pdf'), size);

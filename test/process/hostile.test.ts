@@ -12,7 +12,6 @@ import {
   sharedHugeContent,
 } from '../helpers/hostile-pdfs.js';
 import {
-  admin,
   call,
   finished,
   pollRun,
@@ -21,6 +20,7 @@ import {
   startServerProcess,
   tempDataDir,
   uploadWhole,
+  newTenant,
 } from '../helpers/processes.js';
 import { recordBatchThreadsWaiting } from '../helpers/threads.js';
 
@@ -45,9 +45,7 @@ function rssMb(pid: number): number {
 
 beforeAll(async () => {
   dataDir = await tempDataDir();
-  token = (
-    (await admin(dataDir, 'tenants', 'create', '--name', 'hostile', '--json')).json as { token: string }
-  ).token;
+  token = (await newTenant(dataDir, 'hostile')).token;
   server = await startServerProcess(dataDir, port(), {
     PARSER_THREADS: '2',
     TASK_TIMEOUT_MS: String(TASK_TIMEOUT_MS),

@@ -10,6 +10,7 @@ import {
   tempDataDir,
   uploadWhole,
   cleanedAfterEach,
+  newTenant,
 } from '../helpers/processes.js';
 
 const { started, dirs } = cleanedAfterEach();
@@ -114,10 +115,7 @@ describe("a server killed between a POST's effect and its stored answer", () => 
   it('lets the retry answer from the effect: one run, never two', async () => {
     const dataDir = await tempDataDir();
     dirs.push(dataDir);
-    const tenant = (await admin(dataDir, 'tenants', 'create', '--name', 'retry', '--json')).json as {
-      tenant_id: string;
-      token: string;
-    };
+    const tenant = await newTenant(dataDir, 'retry');
     const env = {
       PARSER_THREADS: '0',
       IDEMPOTENCY_LOCK_SECONDS: '1',
@@ -201,10 +199,7 @@ describe("a server killed between a webhook endpoint POST's effect and its store
     async (operation) => {
       const dataDir = await tempDataDir();
       dirs.push(dataDir);
-      const tenant = (await admin(dataDir, 'tenants', 'create', '--name', 'hooks', '--json')).json as {
-        tenant_id: string;
-        token: string;
-      };
+      const tenant = await newTenant(dataDir, 'hooks');
       const first = await startServerProcess(dataDir, port(), env);
       started.push(first);
       const call = (url: string, route: string, key?: string) =>
@@ -290,9 +285,7 @@ describe("a server killed between an admin POST's effect and its answer, which s
       const platform = (await admin(dataDir, 'admin-tokens', 'issue', '--name', 'crash', '--json')).json as {
         token: string;
       };
-      const existing = (await admin(dataDir, 'tenants', 'create', '--name', 'existing', '--json')).json as {
-        tenant_id: string;
-      };
+      const existing = await newTenant(dataDir, 'existing');
       const firstEnv = env();
       const first = await startServerProcess(dataDir, port(), firstEnv);
       started.push(first);

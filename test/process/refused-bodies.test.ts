@@ -1,12 +1,12 @@
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import {
-  admin,
   call,
   cleanedAfterEach,
   port,
   startServerProcess,
   tempDataDir,
+  newTenant,
 } from '../helpers/processes.js';
 
 const { started, dirs } = cleanedAfterEach();
@@ -51,9 +51,7 @@ describe('part bodies refused while they are being sent (a server process, 8 MiB
   it('every client gets its answer: no reset, whether it asked to close the connection or not', async () => {
     const dataDir = await tempDataDir();
     dirs.push(dataDir);
-    const tenant = (await admin(dataDir, 'tenants', 'create', '--name', 'flood', '--json')).json as {
-      token: string;
-    };
+    const tenant = await newTenant(dataDir, 'flood');
     const server = await startServerProcess(dataDir, port(), { PARSER_THREADS: '0' });
     started.push(server);
     const upload = (

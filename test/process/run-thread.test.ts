@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readPdf } from '../helpers/files.js';
 import {
-  admin,
   call,
   cleanedAfterEach,
   finished,
@@ -10,6 +9,7 @@ import {
   startServerProcess,
   tempDataDir,
   uploadWhole,
+  newTenant,
 } from '../helpers/processes.js';
 import { hasChrt, SCHED_IDLE, threadsOf } from '../helpers/threads.js';
 
@@ -19,9 +19,7 @@ describe.runIf(process.platform === 'linux')('the embedded worker of `npm start`
   it('executes runs on a thread of its own at low priority, started with the first run; its log lines come out of the process', async () => {
     const dataDir = await tempDataDir();
     dirs.push(dataDir);
-    const tenant = (await admin(dataDir, 'tenants', 'create', '--name', 'threads', '--json')).json as {
-      token: string;
-    };
+    const tenant = await newTenant(dataDir, 'threads');
     const server = await startServerProcess(dataDir, port(), {
       PARSER_THREADS: '1',
       PROBE_THREADS: '1',

@@ -2,11 +2,11 @@ import { rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
-  admin,
   port as freePort,
   type Started,
   startServerProcess,
   tempDataDir,
+  newTenant,
 } from '../helpers/processes.js';
 
 const dataDir = await tempDataDir();
@@ -18,9 +18,7 @@ afterAll(async () => {
 
 describe('graceful shutdown', () => {
   it('SIGTERM lets an in-flight upload finish, refuses new connections and exits 0', async () => {
-    const tenant = (await admin(dataDir, 'tenants', 'create', '--name', 'shutdown', '--json')).json as {
-      token: string;
-    };
+    const tenant = await newTenant(dataDir, 'shutdown');
     // below the ephemeral range and the test servers' ports (the helper says why)
     const port = freePort();
     server = await startServerProcess(dataDir, port, { PARSER_THREADS: '1' });

@@ -3,7 +3,14 @@ import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readPdf } from '../helpers/files.js';
-import { admin, call, port, type Started, startServerProcess, tempDataDir } from '../helpers/processes.js';
+import {
+  call,
+  port,
+  type Started,
+  startServerProcess,
+  tempDataDir,
+  newTenant,
+} from '../helpers/processes.js';
 import { rawRequest } from '../helpers/raw-http.js';
 
 /**
@@ -23,9 +30,7 @@ const rssMb = () =>
 beforeAll(async () => {
   dataDir = await tempDataDir();
   for (const name of ['slow-a', 'slow-b', 'bystander']) {
-    tokens.push(
-      ((await admin(dataDir, 'tenants', 'create', '--name', name, '--json')).json as { token: string }).token,
-    );
+    tokens.push((await newTenant(dataDir, name)).token);
   }
   server = await startServerProcess(dataDir, port(), {
     PARSER_THREADS: '0',

@@ -85,7 +85,7 @@ describe('start-up errors: one line each, exit 1', () => {
       );
       expect(result.stdout).not.toMatch(/token/i);
       const tenants = await admin(result.dataDir, 'tenants', 'list', '--json');
-      expect(tenants.json).toEqual({ tenants: [] });
+      expect(tenants.json).toEqual({ data: [], total: 0 });
     } finally {
       taken.close();
     }

@@ -2,7 +2,6 @@ import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { textPdf } from '../helpers/files.js';
 import {
-  admin,
   call,
   cleanedAfterEach,
   port,
@@ -10,6 +9,7 @@ import {
   startWorkerProcess,
   tempDataDir,
   uploadWhole,
+  newTenant,
 } from '../helpers/processes.js';
 import { sseEvents, startReceiver } from '../helpers/receiver.js';
 
@@ -33,9 +33,7 @@ describe('a dispatcher killed mid-delivery', () => {
   it('leaves the delivery to another process, which sends the same webhook-id again; one event, one attempt logged', async () => {
     const dataDir = await tempDataDir();
     dirs.push(dataDir);
-    const tenant = (await admin(dataDir, 'tenants', 'create', '--name', 'hooks', '--json')).json as {
-      token: string;
-    };
+    const tenant = await newTenant(dataDir, 'hooks');
     // the first delivery hangs until its dispatcher dies; the next one is answered
     const receiver = await startReceiver((_received, nth) => (nth === 1 ? 'hang' : { status: 200 }));
     receivers.push(receiver);
@@ -83,9 +81,7 @@ describe('a dispatcher killed mid-delivery', () => {
   it('refuses loopback receivers with the settings as shipped, at delivery too', async () => {
     const dataDir = await tempDataDir();
     dirs.push(dataDir);
-    const tenant = (await admin(dataDir, 'tenants', 'create', '--name', 'strict', '--json')).json as {
-      token: string;
-    };
+    const tenant = await newTenant(dataDir, 'strict');
     const receiver = await startReceiver();
     receivers.push(receiver);
     // the API allows the endpoint; the worker, as shipped, does not deliver to it
@@ -127,9 +123,7 @@ describe('the event stream across processes', () => {
   it('tells a stream held by an API process what a worker process did', async () => {
     const dataDir = await tempDataDir();
     dirs.push(dataDir);
-    const tenant = (await admin(dataDir, 'tenants', 'create', '--name', 'streams', '--json')).json as {
-      token: string;
-    };
+    const tenant = await newTenant(dataDir, 'streams');
     const server = await startServerProcess(dataDir, port(), { ...env, PARSER_THREADS: '0' });
     started.push(server);
     const worker = startWorkerProcess(dataDir, env);

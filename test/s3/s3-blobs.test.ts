@@ -15,7 +15,6 @@ import { padPdf, partsKept, partSize, s3ServerEnv } from '../helpers/blobs.js';
 import { readPdf, sendUpload, sha256, waitForRun } from '../helpers/files.js';
 import { type Harness, startHarness } from '../helpers/harness.js';
 import {
-  admin,
   call,
   finished,
   pollRun,
@@ -27,6 +26,7 @@ import {
   deploymentEnv,
   type Started,
   built,
+  newTenant,
 } from '../helpers/processes.js';
 import { rawRequest } from '../helpers/raw-http.js';
 
@@ -278,9 +278,7 @@ describe('stateless API processes', () => {
   it('an API process and a worker keep nothing on local disk: no data directory, no scratch file left', async () => {
     const dataDir = await tempDataDir();
     dirs.push(dataDir);
-    const token = (
-      (await admin(dataDir, 'tenants', 'create', '--name', 's', '--json')).json as { token: string }
-    ).token;
+    const token = (await newTenant(dataDir, 's')).token;
     const apiData = path.join(dataDir, 'api-data');
     const apiTmp = mkdtempSync(path.join(tmpdir(), 'ota-api-tmp-'));
     const workerTmp = mkdtempSync(path.join(tmpdir(), 'ota-worker-tmp-'));
@@ -315,9 +313,7 @@ describe('stateless API processes', () => {
   it('two processes sweeping expired uploads at once remove each once, bytes included, without an error', async () => {
     const dataDir = await tempDataDir();
     dirs.push(dataDir);
-    const token = (
-      (await admin(dataDir, 'tenants', 'create', '--name', 'sw', '--json')).json as { token: string }
-    ).token;
+    const token = (await newTenant(dataDir, 'sw')).token;
     const env = {
       PARSER_THREADS: '0',
       UPLOAD_PART_SIZE: String(PART),

@@ -23,6 +23,7 @@ import {
   startWorkerProcess,
   tempDataDir,
   uploadWhole,
+  newTenant,
 } from '../helpers/processes.js';
 
 const PART = partSize(0);
@@ -42,8 +43,7 @@ let haproxy: RunningHaproxy;
 beforeAll(async () => {
   dataDir = await tempDataDir();
   haproxyDir = mkdtempSync(path.join(tmpdir(), 'ota-haproxy-'));
-  token = ((await admin(dataDir, 'tenants', 'create', '--name', 'scale', '--json')).json as { token: string })
-    .token;
+  token = (await newTenant(dataDir, 'scale')).token;
   apis.push(
     ...(await Promise.all(
       apiPorts.map((p, i) =>

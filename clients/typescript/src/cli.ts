@@ -1,15 +1,7 @@
 import path from 'node:path';
-import { Command, type CommanderError, InvalidArgumentError, Option } from 'commander';
-import {
-  type AdminTenant,
-  type AdminToken,
-  type AdminUpdateTenantInput,
-  type AdminUsage,
-  type AuditEvent,
-  createAdminClient,
-  type OpenTenantAdminClient,
-  type TokenScope,
-} from './admin-client.js';
+import { Command, Option } from 'commander';
+import { addAdminCommands } from './admin-commands.js';
+import { createAdminClient } from './admin-client.js';
 import {
   type ApiVersions,
   createClient,
@@ -21,10 +13,10 @@ import {
   type UploadProgress,
   type WebhookEndpoint,
 } from './client.js';
+import { idArgument, positiveInt, PROCESS_IO, retryNotice, runProgram, UsageError } from './command-line.js';
 import type { Event, EventType } from './event-stream.js';
-import { IntegrityError, OtaError } from './errors.js';
+import { OtaError } from './errors.js';
 import { formatMoney } from './money.js';
-import type { RetryNotice } from './retry.js';
 import { ProgressLine, table } from './terminal.js';
 import { API_VERSION, CLIENT_VERSION } from '../generated/version.js';
 
@@ -42,8 +34,6 @@ interface Global {
   adminToken?: string;
   json?: boolean;
 }
-
-class UsageError extends Error {}
 
 /** A profile's verdict was `fail`: already printed; `ota` exits 3 so that a CI step fails on it. */
 class VerdictFailed extends Error {}
@@ -78,26 +68,9 @@ function userDirectory(): string {
 /** A path the user gave, absolute: relative ones are the user's directory's. */
 const userPath = (given: string): string => path.resolve(userDirectory(), given);
 
-const UUID = /^[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}$/i;
-
-/**
- * An argument the contract says is a UUID (every id is): anything else is refused here, exit 2, rather than
- * sent to the server for a 404 or a 422 that says less. `where` says where to find one.
- */
-function idArgument(what: string, where: string): (value: string) => string {
-  return (value) => {
-    if (!UUID.test(value))
-      throw new InvalidArgumentError(
-        `${what} is a UUID, such as 5d6f0e3a-8a0c-4a55-9a34-0d1c7c0f5b1e (${where} shows them)`,
-      );
-    return value;
-  };
-}
 const runId = idArgument('a run id', 'ota runs list');
 const endpointId = idArgument('a webhook endpoint id', 'ota webhooks list');
 const uploadId = idArgument('an upload id', 'GET /api/open/uploads');
-const tenantId = idArgument('a tenant id', 'ota admin tenants list');
-const tokenId = idArgument('a token id', 'ota admin tokens list TENANT_ID');
 
 const TARGETS = ['pdf-preflight', 'pdf-text', 'pdf-print', 'pdf-archive', 'pdf-accessibility'] as const;
 type Target = (typeof TARGETS)[number];
@@ -118,35 +91,17 @@ function clientOf(command: Command): { client: OpenTenantClient; json: boolean }
   };
 }
 
-function adminClientOf(command: Command): { admin: OpenTenantAdminClient; json: boolean } {
+/** `ota admin`'s admin API: --admin-url and --admin-token, else OTA_ADMIN_URL and OTA_ADMIN_TOKEN. */
+async function adminClientOf(command: Command) {
   const global = command.optsWithGlobals<Global>();
   const url = global.adminUrl ?? process.env.OTA_ADMIN_URL;
   const token = global.adminToken ?? process.env.OTA_ADMIN_TOKEN;
   if (!url) throw new UsageError('no admin server: set OTA_ADMIN_URL or pass --admin-url');
   if (!token) throw new UsageError('no admin token: set OTA_ADMIN_TOKEN or pass --admin-token');
-  return {
-    admin: createAdminClient({ baseUrl: url, token, onRetry: sayRetry }),
-    json: global.json === true,
-  };
+  return createAdminClient({ baseUrl: url, token, onRetry: sayRetry });
 }
 
-/** One line on stderr per retry, so that a wait is never silent (stdout keeps only the result). */
-function sayRetry(notice: RetryNotice): void {
-  const seconds = Math.max(1, Math.round(notice.delayMs / 1000));
-  const why =
-    notice.status === 429
-      ? notice.error === 'rate_limited'
-        ? 'rate limited'
-        : `refused for now (${notice.error ?? 429})`
-      : notice.status === 409
-        ? 'the same request is still being executed'
-        : notice.status === 'network'
-          ? notice.url
-            ? `could not connect to ${new URL(notice.url).origin}${notice.reason ? ` (${notice.reason})` : ''}`
-            : 'the connection failed'
-          : `the server is busy (${notice.status})`;
-  process.stderr.write(`${why}, retrying in ${seconds} s\n`);
-}
+const sayRetry = retryNotice(PROCESS_IO);
 
 const out = (text: string): void => {
   process.stdout.write(`${text}\n`);
@@ -314,18 +269,6 @@ function matterhornLines(checkpoints: NonNullable<Profile['matterhorn']>): strin
 const SEVERITY_RANK: Record<string, number> = { error: 0, warning: 1, info: 2 };
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
-
-function positiveInt(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) < 1)
-    throw new InvalidArgumentError('must be a whole number >= 1');
-  return Number(value);
-}
-
-function nonNegativeInt(value: string): number {
-  const n = /^\d+$/.test(value) ? Number(value) : Number.NaN;
-  if (!Number.isSafeInteger(n)) throw new InvalidArgumentError('must be a whole number >= 0');
-  return n;
-}
 
 /** What `ota --version` and `ota version` say: this ota, and the API version its requests are sent at. */
 const VERSION_LINE = `ota ${CLIENT_VERSION} (API version ${API_VERSION})`;
@@ -792,98 +735,6 @@ export function buildProgram(): Command {
         ),
       );
     });
-  addAdminCommands(program);
-  return program;
-}
-
-// a record over the contract's type: a scope added to openapi.yaml does not compile until it is here
-const TOKEN_SCOPE_SET: Record<TokenScope, true> = {
-  'finance:read': true,
-  'uploads:read': true,
-  'uploads:write': true,
-  'files:read': true,
-  'runs:read': true,
-  'runs:write': true,
-  'webhooks:manage': true,
-  'events:read': true,
-};
-const TOKEN_SCOPES = Object.keys(TOKEN_SCOPE_SET) as TokenScope[];
-
-function scopeList(scope: string, scopes: TokenScope[]): TokenScope[] {
-  if (!(scope in TOKEN_SCOPE_SET))
-    throw new InvalidArgumentError(`must be one of ${TOKEN_SCOPES.join(', ')}`);
-  return [...scopes, scope as TokenScope];
-}
-
-function tenantRows(list: AdminTenant[]): string {
-  return table(
-    list.map((t) => ({
-      ...t,
-      price_per_point: formatMoney(t.price_per_point, t.currency),
-      state: t.state === 'suspended' ? `suspended ${t.suspended_at ?? ''}`.trim() : t.state,
-    })),
-    [
-      ['tenant_id', 'TENANT'],
-      ['name', 'NAME'],
-      ['currency', 'CURRENCY'],
-      ['price_per_point', 'PRICE/POINT'],
-      ['state', 'STATE'],
-      ['created_at', 'CREATED'],
-      ['api_version', 'API VERSION'],
-    ],
-    ['price_per_point'],
-  );
-}
-
-/** What a token row says at a glance: revoked wins over expired. */
-function tokenState(token: AdminToken): string {
-  if (token.revoked_at) return `revoked ${token.revoked_at}`;
-  if (token.expires_at && Date.parse(token.expires_at) <= Date.now()) return `expired ${token.expires_at}`;
-  return token.expires_at ? `active, expires ${token.expires_at}` : 'active';
-}
-
-function tokenRows(list: AdminToken[]): string {
-  return table(
-    list.map((t) => ({
-      ...t,
-      state: tokenState(t),
-      scope_list: TOKEN_SCOPES.every((s) => t.scopes.includes(s)) ? 'all' : t.scopes.join(' '),
-    })),
-    [
-      ['token_id', 'TOKEN'],
-      ['name', 'NAME'],
-      ['prefix', 'PREFIX'],
-      ['state', 'STATE'],
-      ['scope_list', 'SCOPES'],
-      ['last_used_at', 'LAST USED'],
-    ],
-  );
-}
-
-/** `name=acme price_per_point=12`: what changed, on one line. */
-function auditDetail(detail: AuditEvent['detail']): string {
-  if (!detail) return '';
-  return Object.entries(detail)
-    .map(([key, value]) => `${key}=${Array.isArray(value) ? value.join(',') : String(value)}`)
-    .join(' ');
-}
-
-function auditRows(list: AuditEvent[]): string {
-  return table(
-    list.map((e) => ({ ...e, change: auditDetail(e.detail) })),
-    [
-      ['at', 'AT'],
-      ['action', 'ACTION'],
-      ['actor', 'ACTOR'],
-      ['tenant_id', 'TENANT'],
-      ['target_id', 'TARGET'],
-      ['change', 'DETAIL'],
-    ],
-  );
-}
-
-/** `ota admin ...`: the platform's admin API (tenants, their tokens, the audit trail) on the admin listener. */
-function addAdminCommands(program: Command): void {
   const admin = program
     .command('admin')
     .description("the platform's admin API: tenants, their tokens, their usage, the audit trail")
@@ -892,242 +743,17 @@ function addAdminCommands(program: Command): void {
     .addHelpText(
       'after',
       "\nThe admin API is served on the server's admin listener (ADMIN_PORT), not on OTA_URL, and takes an admin\n" +
-        "token (`npm run --silent admin -- admin-tokens issue --name NAME`), never a tenant's.\n\n" +
+        "token, never a tenant's. On the server, `npm run admin -- ...` runs these same commands, with the same\n" +
+        'arguments and output, on its own DATA_DIR without a listener or a token; it also issues the first admin\n' +
+        'token (`npm run --silent admin -- admin-tokens issue --name NAME`).\n\n' +
         'Examples:\n' +
         '  export OTA_ADMIN_URL=http://127.0.0.1:8090 OTA_ADMIN_TOKEN=ota_admin_...\n' +
         '  ota admin tenants create --name acme --currency EUR --price-per-point 12\n' +
         '  ota admin tokens issue TENANT_ID --name ci --scope runs:read --scope runs:write\n' +
         '  ota admin audit --tenant TENANT_ID',
     );
-
-  const tenants = admin
-    .command('tenants')
-    .description('tenants: create, list, get, rename, set-price, pin, suspend, resume');
-  tenants
-    .command('create')
-    .description("create a tenant and its first token (every scope); prints the token's secret once")
-    .requiredOption('--name <name>', 'unique tenant name')
-    .option('--currency <code>', "ISO 4217 currency of the tenant's ledger (default: the server's, USD)")
-    .option(
-      '--price-per-point <minor>',
-      "price of one diagnosis point in minor units of the currency (default: the server's, 10)",
-      nonNegativeInt,
-    )
-    .action(
-      async (options: { name: string; currency?: string; pricePerPoint?: number }, command: Command) => {
-        const { admin: client, json } = adminClientOf(command);
-        const created = await client.createTenant({
-          name: options.name,
-          ...(options.currency !== undefined ? { currency: options.currency } : {}),
-          ...(options.pricePerPoint !== undefined ? { price_per_point: options.pricePerPoint } : {}),
-        });
-        if (json) return printJson(created);
-        out(tenantRows([created.tenant]));
-        out(`\nAPI token ${created.token.token_id} (shown only now): ${created.token.token}`);
-      },
-    );
-  tenants
-    .command('list')
-    .description('tenants, oldest first')
-    .option('--limit <n>', 'how many (at most 100)', positiveInt, 20)
-    .option('--offset <n>', 'skip this many', nonNegativeInt, 0)
-    .option('--all', 'every tenant, page after page')
-    .action(async (options: { limit: number; offset: number; all?: boolean }, command: Command) => {
-      const { admin: client, json } = adminClientOf(command);
-      let list: AdminTenant[];
-      let total: number;
-      if (options.all) {
-        list = [];
-        for await (const tenant of client.tenants()) list.push(tenant);
-        total = list.length;
-      } else {
-        const page = await client.listTenants({ limit: options.limit, offset: options.offset });
-        list = page.data;
-        total = page.total;
-      }
-      if (json) return printJson({ data: list, total });
-      out(tenantRows(list));
-      out(`${list.length} of ${total} tenants`);
-    });
-  tenants
-    .command('get')
-    .description('one tenant')
-    .argument('<tenant_id>', '', tenantId)
-    .action(async (tenantId: string, _options: object, command: Command) => {
-      const { admin: client, json } = adminClientOf(command);
-      const tenant = await client.getTenant(tenantId);
-      if (json) return printJson(tenant);
-      out(tenantRows([tenant]));
-    });
-  tenants
-    .command('rename')
-    .description('give a tenant another name (unique among tenants)')
-    .argument('<tenant_id>', '', tenantId)
-    .requiredOption('--name <name>', 'the new name')
-    .action(async (tenantId: string, options: { name: string }, command: Command) => {
-      const { admin: client, json } = adminClientOf(command);
-      const tenant = await client.updateTenant(tenantId, { name: options.name });
-      if (json) return printJson(tenant);
-      out(tenantRows([tenant]));
-    });
-  tenants
-    .command('set-price')
-    .description('set the price of a diagnosis point for the runs booked from now on')
-    .argument('<tenant_id>', '', tenantId)
-    .requiredOption(
-      '--price-per-point <minor>',
-      "price of one diagnosis point in minor units of the tenant's currency",
-      nonNegativeInt,
-    )
-    .action(async (tenantId: string, options: { pricePerPoint: number }, command: Command) => {
-      const { admin: client, json } = adminClientOf(command);
-      const tenant = await client.updateTenant(tenantId, { price_per_point: options.pricePerPoint });
-      if (json) return printJson(tenant);
-      out(tenantRows([tenant]));
-    });
-  tenants
-    .command('pin')
-    .description(
-      'pin a tenant to an API version: what its requests without Open-Tenant-Version get from now on ' +
-        '(a request that names its version, and a webhook endpoint, keep theirs)',
-    )
-    .argument('<tenant_id>', '', tenantId)
-    .argument('<version>', 'a supported version, YYYY-MM-DD (ota versions lists them)')
-    .action(async (tenantId: string, version: string, _options: object, command: Command) => {
-      const { admin: client, json } = adminClientOf(command);
-      const tenant = await client.updateTenant(tenantId, {
-        // the server says which versions it supports (422 otherwise); ota's list may be older
-        api_version: version as AdminUpdateTenantInput['api_version'],
-      });
-      if (json) return printJson(tenant);
-      out(tenantRows([tenant]));
-    });
-  for (const [name, description] of [
-    [
-      'suspend',
-      "refuse the tenant's tokens (403 tenant_suspended) and hold its queued runs; nothing is deleted",
-    ],
-    ['resume', 'give a suspended tenant its tokens and its queue back'],
-  ] as const) {
-    tenants
-      .command(name)
-      .description(description)
-      .argument('<tenant_id>', '', tenantId)
-      .action(async (tenantId: string, _options: object, command: Command) => {
-        const { admin: client, json } = adminClientOf(command);
-        const tenant =
-          name === 'suspend' ? await client.suspendTenant(tenantId) : await client.resumeTenant(tenantId);
-        if (json) return printJson(tenant);
-        out(tenantRows([tenant]));
-      });
-  }
-
-  const tokens = admin.command('tokens').description("a tenant's API tokens: issue, list, revoke");
-  tokens
-    .command('issue')
-    .description('issue a token for a tenant; prints its secret once')
-    .argument('<tenant_id>', '', tenantId)
-    .requiredOption('--name <name>', 'a label for people')
-    .addOption(
-      new Option('--scope <scope>', `what the token may do, once per scope: ${TOKEN_SCOPES.join(', ')}`)
-        .argParser(scopeList)
-        .default([], 'every scope'),
-    )
-    .option(
-      '--expires-at <time>',
-      'when it stops working, ISO 8601 with a zone, in the future (default: never)',
-    )
-    .action(
-      async (
-        tenantId: string,
-        options: { name: string; scope: TokenScope[]; expiresAt?: string },
-        command: Command,
-      ) => {
-        const { admin: client, json } = adminClientOf(command);
-        const token = await client.issueToken(tenantId, {
-          name: options.name,
-          ...(options.scope.length > 0 ? { scopes: options.scope } : {}),
-          ...(options.expiresAt !== undefined ? { expires_at: options.expiresAt } : {}),
-        });
-        if (json) return printJson(token);
-        out(tokenRows([token]));
-        out(`\nAPI token ${token.token_id} (shown only now): ${token.token}`);
-      },
-    );
-  tokens
-    .command('list')
-    .description('every token of a tenant, revoked and expired ones included; never a secret')
-    .argument('<tenant_id>', '', tenantId)
-    .action(async (tenantId: string, _options: object, command: Command) => {
-      const { admin: client, json } = adminClientOf(command);
-      const list = await client.listTokens(tenantId);
-      if (json) return printJson(list);
-      out(tokenRows(list));
-    });
-  tokens
-    .command('revoke')
-    .description('revoke a token: it gets 401 from then on')
-    .argument('<tenant_id>', '', tenantId)
-    .argument('<token_id>', '', tokenId)
-    .action(async (tenantId: string, tokenId: string, _options: object, command: Command) => {
-      const { admin: client, json } = adminClientOf(command);
-      const token = await client.revokeToken(tenantId, tokenId);
-      if (json) return printJson(token);
-      out(tokenRows([token]));
-    });
-
-  admin
-    .command('usage')
-    .description('what a tenant used in a period: runs by status and pipeline, pages, points, files stored')
-    .argument('<tenant_id>', '', tenantId)
-    .option('--from <date>', 'first UTC day included, YYYY-MM-DD (default: the first of this month)')
-    .option('--to <date>', 'last UTC day included, YYYY-MM-DD (default: today)')
-    .action(async (tenantId: string, options: { from?: string; to?: string }, command: Command) => {
-      const { admin: client, json } = adminClientOf(command);
-      const usage = await client.tenantUsage(tenantId, { start_date: options.from, end_date: options.to });
-      if (json) return printJson(usage);
-      out(usageLines(usage));
-    });
-
-  admin
-    .command('audit')
-    .description('the audit trail: every change to tenants and tokens, newest first')
-    .option('--tenant <tenant_id>', 'only the changes to this tenant and its tokens', tenantId)
-    .option('--limit <n>', 'how many (at most 100)', positiveInt, 20)
-    .option('--all', 'every event, page after page')
-    .action(async (options: { tenant?: string; limit: number; all?: boolean }, command: Command) => {
-      const { admin: client, json } = adminClientOf(command);
-      let list: AuditEvent[];
-      let total: number;
-      if (options.all) {
-        list = [];
-        for await (const event of client.auditEvents({ tenant_id: options.tenant })) list.push(event);
-        total = list.length;
-      } else {
-        const page = await client.listAuditEvents({ tenant_id: options.tenant, limit: options.limit });
-        list = page.data;
-        total = page.total;
-      }
-      if (json) return printJson({ data: list, total });
-      out(auditRows(list));
-      out(`${list.length} of ${total} events`);
-    });
-}
-
-function usageLines(usage: AdminUsage): string {
-  const { runs } = usage;
-  const byStatus = Object.entries(runs.by_status)
-    .map(([status, count]) => `${status} ${count}`)
-    .join(', ');
-  const byTarget = runs.by_target.map(({ target, runs: count }) => `${target} ${count}`).join(', ') || '-';
-  return [
-    `tenant ${usage.tenant_id}, ${usage.start_date} to ${usage.end_date}`,
-    `runs              ${runs.total} (${byStatus})`,
-    `by pipeline       ${byTarget}`,
-    `pages processed   ${usage.pages_processed}`,
-    `points consumed   ${usage.points_consumed}`,
-    `files stored      ${usage.files_stored} (${usage.bytes_stored} bytes, as of ${usage.as_of})`,
-  ].join('\n');
+  addAdminCommands(admin, adminClientOf, PROCESS_IO);
+  return program;
 }
 
 // a record over the contract's type: a type added to openapi.yaml does not compile until it is here
@@ -1170,74 +796,25 @@ function endpointRows(list: WebhookEndpoint[]): string {
 }
 
 export async function main(argv: string[]): Promise<number> {
-  const json = argv.includes('--json');
   const program = buildProgram();
-  const every = (command: Command): Command[] => [command, ...command.commands.flatMap(every)];
-  const words = (command: Command): string[] =>
-    command.parent ? [...words(command.parent), command.name()] : [command.name()];
-  for (const command of every(program)) {
-    // errors are printed once, below; help asked for by an incomplete command goes to stderr
-    command.configureOutput({
-      outputError: () => undefined,
-      writeErr: (text) => void (json || process.stderr.write(text)),
-    });
-    // a wrong command line is told the usage of the command it was for
-    command.exitOverride((error: CommanderError) => {
-      throw Object.assign(error, { usage: `${words(command).join(' ')} ${command.usage()}` });
-    });
-  }
-  try {
-    await program.parseAsync(argv, { from: 'user' });
-    return 0;
-  } catch (error) {
-    // commander's errors carry a string code (OtaError's `code` is the HTTP status)
-    const raw = (error as { code?: unknown }).code;
-    const code = typeof raw === 'string' ? raw : undefined;
-    if (code === 'commander.helpDisplayed' || code === 'commander.version') return 0;
-    if (error instanceof VerdictFailed) return 3;
-    // the run is printed already; with --json it is the one document on stdout
-    if (error instanceof RunNotSucceeded) {
-      if (!json) process.stderr.write(`error: ${error.message}\n`);
-      return 1;
-    }
-    // a command group without its subcommand: commander printed the group's help on stderr
-    if (code === 'commander.help') {
-      if (json)
-        process.stdout.write(`${JSON.stringify({ error: 'usage', message: 'a subcommand is missing' })}\n`);
-      return 2;
-    }
-    const usage = error instanceof UsageError || (code?.startsWith('commander.') ?? false);
-    const usageLine = (error as { usage?: string }).usage;
+  return runProgram(program, argv, PROCESS_IO, {
+    own(error, json) {
+      if (error instanceof VerdictFailed) return 3;
+      // the run is printed already; with --json it is the one document on stdout
+      if (error instanceof RunNotSucceeded) {
+        if (!json) process.stderr.write(`error: ${error.message}\n`);
+        return 1;
+      }
+      return undefined;
+    },
     // a version this server does not serve: say which one ota sent and how to choose another
-    const versionHint =
-      error instanceof OtaError && error.error === 'unsupported_version'
-        ? `ota sent Open-Tenant-Version ${versionSent(program.opts<Global>())}; choose another with --api-version or OTA_API_VERSION ` +
-          '(ota versions lists what the server supports), or use an ota generated from its contract'
-        : undefined;
-    const message =
-      error instanceof OtaError
-        ? error.describe()
-        : error instanceof IntegrityError
-          ? error.message
-          : (error as Error).message.replace(/^error: /, '');
-    if (json) {
-      const body =
-        error instanceof OtaError
-          ? {
-              error: error.error,
-              status: error.status,
-              message: error.message,
-              request_id: error.request_id,
-              detail: error.detail,
-              ...(versionHint ? { api_version: versionSent(program.opts<Global>()), hint: versionHint } : {}),
-            }
-          : { error: usage ? 'usage' : 'failed', message, ...(usageLine ? { usage: usageLine } : {}) };
-      process.stdout.write(`${JSON.stringify(body)}\n`);
-    } else {
-      process.stderr.write(
-        `error: ${message}\n${usageLine ? `usage: ${usageLine}\n` : ''}${versionHint ? `hint: ${versionHint}\n` : ''}`,
-      );
-    }
-    return usage ? 2 : 1;
-  }
+    hint(error: OtaError) {
+      if (error.error !== 'unsupported_version') return undefined;
+      const sent = versionSent(program.opts<Global>());
+      const hint =
+        `ota sent Open-Tenant-Version ${sent}; choose another with --api-version or OTA_API_VERSION ` +
+        '(ota versions lists what the server supports), or use an ota generated from its contract';
+      return { hint, fields: { api_version: sent, hint } };
+    },
+  });
 }

@@ -42,6 +42,8 @@ export interface Principal {
   scopes: string | null;
   /** the tenant's pinned API version, read with the token; none for an admin token */
   apiVersion?: string;
+  /** the admin command line's own caller (http/admin-origin.ts): the audit trail says `operator` */
+  operator?: true;
 }
 
 export interface TokenLookup extends Principal {
