@@ -19,12 +19,15 @@ export function adminOrigin(scope: {
   };
 }
 
-/** The operator's principal: its keys and rate bucket are a space of their own, as an admin token's are. */
+/**
+ * The operator's principal: its keys and rate bucket are a space of their own, as an admin token's are, and
+ * it holds every admin scope (null), as the command line's first admin token does.
+ */
 const OPERATOR_PRINCIPAL: Principal = {
   tenantId: `${ADMIN_SPACE}operator`,
   userId: '',
   tokenId: 'operator',
-  scopes: '',
+  scopes: null,
   operator: true,
 };
 
