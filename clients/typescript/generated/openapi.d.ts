@@ -731,7 +731,7 @@ export interface paths {
          *     the batch's order, with the transaction it is. The same `external_id` with other content is 409
          *     `external_id_conflict` naming it, and nothing of the batch is booked. An `external_id` starting with
          *     `reversal-of:` is the reversals' own (422). The
-         *     rules are the settlement import's (`npm run admin -- revenue import`): `amount` is an integer of
+         *     rules are the settlement import's (`npm run admin -- revenue import TENANT_ID FILE`): `amount` is an integer of
          *     minor units (negative for a refund), `currency` is the tenant's, `occurred_at` an ISO 8601 time with
          *     a zone, an `external_id` once per batch. A batch that would carry the sum of |amount| over the
          *     tenant's ledger past 9007199254740991 is refused whole (422 on `entries`). Each batch is one row of
