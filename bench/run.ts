@@ -10,7 +10,7 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
+import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { defaultParserThreads, defaultParserThreadsServing } from '../src/config.js';
@@ -792,7 +792,15 @@ async function diagnosisWith(threads: number, env: Record<string, string>, pool:
   // a p99 is a tail, and this host moves one 5 s sample's idle p99 by 1.7x from one run to the next: idle and
   // saturated alternate in pairs, and the rows are the pair of median ratio, with every pair's ratio beside it
   // what the run list's tail costs the runs (PARSER_YIELD_MS): the runs that finished while it was measured
-  const pairs: { idle: LoadResult; busy: LoadResult; stillQueued: number; finished: number }[] = [];
+  // the host's 1-minute load average after each pair: this shared 2-core host has read 10 while other work
+  // ran beside the bench, and a p99 of 170 ms idle; a pair read at a load well above the cores is noise
+  const pairs: {
+    idle: LoadResult;
+    busy: LoadResult;
+    stillQueued: number;
+    finished: number;
+    hostLoad: number;
+  }[] = [];
   for (let p = 0; p < SIZES.p99Pairs; p++) {
     if (p > 0) await waitAll();
     const idle = await listLoad();
@@ -805,6 +813,7 @@ async function diagnosisWith(threads: number, env: Record<string, string>, pool:
       busy,
       stillQueued: await count('queued'),
       finished: (await count('succeeded')) - finishedBefore,
+      hostLoad: loadavg()[0]!,
     });
   }
   const ratioOf = (pair: (typeof pairs)[number]) => pair.busy.p99 / pair.idle.p99;
@@ -815,6 +824,9 @@ async function diagnosisWith(threads: number, env: Record<string, string>, pool:
     pairs.length > 1
       ? `; median of ${pairs.length} pairs, ratios ${byRatio.map((pair) => round(ratioOf(pair), 2)).join(', ')}`
       : '';
+  const pairFigures = pairs
+    .map((pair) => `${round(pair.idle.p99, 2)}/${round(pair.busy.p99, 2)} (${round(pair.hostLoad, 1)})`)
+    .join(', ');
   record({
     scenario: '6 diagnosis',
     variant: `run list p99, pool idle (8 connections; ${pool})`,
@@ -824,7 +836,7 @@ async function diagnosisWith(threads: number, env: Record<string, string>, pool:
   });
   record({
     scenario: '6 diagnosis',
-    variant: `run list p99, pool saturated (${finished} runs finished during the load, ${stillQueued} still queued at the end; ${pool}${everyPair})`,
+    variant: `run list p99, pool saturated (${finished} runs finished during the load, ${stillQueued} still queued at the end; ${pool}${everyPair}; pairs in order, idle/saturated p99 ms (host load average): ${pairFigures})`,
     rps: busy.rps,
     p50: busy.p50,
     p99: busy.p99,
