@@ -583,6 +583,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
+                /** @description The tenant's id, or its `external_id`. */
                 tenant_id: components["parameters"]["TenantId"];
             };
             cookie?: never;
@@ -608,6 +609,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
+                /** @description The tenant's id, or its `external_id`. */
                 tenant_id: components["parameters"]["TenantId"];
             };
             cookie?: never;
@@ -632,6 +634,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
+                /** @description The tenant's id, or its `external_id`. */
                 tenant_id: components["parameters"]["TenantId"];
             };
             cookie?: never;
@@ -654,6 +657,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
+                /** @description The tenant's id, or its `external_id`. */
                 tenant_id: components["parameters"]["TenantId"];
             };
             cookie?: never;
@@ -684,6 +688,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
+                /** @description The tenant's id, or its `external_id`. */
                 tenant_id: components["parameters"]["TenantId"];
                 token_id: components["parameters"]["TokenId"];
             };
@@ -708,6 +713,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
+                /** @description The tenant's id, or its `external_id`. */
                 tenant_id: components["parameters"]["TenantId"];
             };
             cookie?: never;
@@ -749,6 +755,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
+                /** @description The tenant's id, or its `external_id`. */
                 tenant_id: components["parameters"]["TenantId"];
                 transaction_id: string;
             };
@@ -777,6 +784,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
+                /** @description The tenant's id, or its `external_id`. */
                 tenant_id: components["parameters"]["TenantId"];
             };
             cookie?: never;
@@ -1068,6 +1076,27 @@ export interface components {
             price_per_point: components["schemas"]["PricePerPoint"];
             /** @description The version to pin the tenant to; the newest when not given. */
             api_version?: components["schemas"]["ApiVersion"];
+            external_id?: components["schemas"]["TenantExternalId"];
+            metadata?: components["schemas"]["Metadata"];
+        };
+        /**
+         * @description The platform's own id of the tenant (its customer or account id), unique among tenants (409
+         *     `tenant_external_id_taken`), and usable in place of `tenant_id` on every admin path. It may not look
+         *     like a tenant id (a UUID: 422).
+         * @example cus_9s6XKzkNRiz8i3
+         */
+        TenantExternalId: string;
+        /**
+         * @description The platform's own keys and values, as Stripe's `metadata`: at most 50 keys of 1 to 40 characters,
+         *     values of at most 500. On update the keys given are set, a key set to "" is removed, and the others
+         *     are kept.
+         * @example {
+         *       "plan": "enterprise",
+         *       "crm_id": "0061t00000ABCdE"
+         *     }
+         */
+        Metadata: {
+            [key: string]: string;
         };
         AdminUpdateTenantRequest: {
             name?: components["schemas"]["TenantName"];
@@ -1077,6 +1106,9 @@ export interface components {
              *     (its webhook endpoints keep theirs).
              */
             api_version?: components["schemas"]["ApiVersion"];
+            /** @description A new external id (as `TenantExternalId`), or null to remove it. */
+            external_id?: string | null;
+            metadata?: components["schemas"]["Metadata"];
         };
         /**
          * @description What an admin token may do: `admin:tenants` (create, read, change, suspend and resume tenants),
@@ -1137,6 +1169,9 @@ export interface components {
             expires_at?: string;
         };
         AdminTenant: {
+            /** @description The platform's own id of the tenant, if it gave one. */
+            external_id: string | null;
+            metadata: components["schemas"]["Metadata"];
             /** Format: uuid */
             tenant_id: string;
             name: components["schemas"]["TenantName"];
@@ -1216,6 +1251,8 @@ export interface components {
                 /** Format: date-time */
                 expires_at?: string | null;
                 admin_scopes?: components["schemas"]["AdminScope"][];
+                external_id?: string | null;
+                metadata?: components["schemas"]["Metadata"];
                 /**
                  * Format: uuid
                  * @description The token whose secret no answer showed, which this one replaces.
@@ -1312,6 +1349,7 @@ export interface components {
          *     - `idempotency_key_reused`: The Idempotency-Key was used with a different request.
          *     - `idempotency_key_in_use`: A request with the same Idempotency-Key is still being executed.
          *     - `tenant_name_taken`: Another tenant has this name (the admin API).
+         *     - `tenant_external_id_taken`: Another tenant has this external id (the admin API).
          *     - `external_id_conflict`: A ledger entry's `external_id` is booked already with other content (the admin API).
          *     - `already_reversed`: The ledger entry is reversed already, or is a reversal (the admin API).
          *     - `rate_limited`: The tenant's (or, without a token, the address's) rate limit was reached.
@@ -1337,7 +1375,7 @@ export interface components {
          *     - `internal_error`: A failure of the server, logged with the request id.
          * @enum {string}
          */
-        ErrorCode: "bad_request" | "unsupported_version" | "headers_too_large" | "request_timeout" | "not_authenticated" | "invalid_token" | "token_expired" | "insufficient_scope" | "tenant_suspended" | "not_found" | "method_not_allowed" | "unsupported_media_type" | "payload_too_large" | "validation_error" | "body_unreadable" | "idempotency_key_reused" | "idempotency_key_in_use" | "tenant_name_taken" | "external_id_conflict" | "already_reversed" | "rate_limited" | "upload_completed" | "upload_expired" | "upload_incomplete" | "size_mismatch" | "part_size_mismatch" | "checksum_mismatch" | "too_many_pages" | "invalid_pdf" | "too_many_pending_uploads" | "pending_upload_bytes_exceeded" | "too_many_concurrent_parts" | "too_many_queued_runs" | "run_not_finished" | "run_finished" | "webhook_url_not_allowed" | "too_many_webhook_endpoints" | "too_many_streams" | "busy" | "unavailable" | "internal_error";
+        ErrorCode: "bad_request" | "unsupported_version" | "headers_too_large" | "request_timeout" | "not_authenticated" | "invalid_token" | "token_expired" | "insufficient_scope" | "tenant_suspended" | "not_found" | "method_not_allowed" | "unsupported_media_type" | "payload_too_large" | "validation_error" | "body_unreadable" | "idempotency_key_reused" | "idempotency_key_in_use" | "tenant_name_taken" | "tenant_external_id_taken" | "external_id_conflict" | "already_reversed" | "rate_limited" | "upload_completed" | "upload_expired" | "upload_incomplete" | "size_mismatch" | "part_size_mismatch" | "checksum_mismatch" | "too_many_pages" | "invalid_pdf" | "too_many_pending_uploads" | "pending_upload_bytes_exceeded" | "too_many_concurrent_parts" | "too_many_queued_runs" | "run_not_finished" | "run_finished" | "webhook_url_not_allowed" | "too_many_webhook_endpoints" | "too_many_streams" | "busy" | "unavailable" | "internal_error";
         ErrorEnvelope: {
             /**
              * Format: int32
@@ -2607,6 +2645,7 @@ export interface components {
         /**
          * @description The state of the object does not allow the call; `error` says why:
          *     - `tenant_name_taken`: Another tenant has this name.
+         *     - `tenant_external_id_taken`: Another tenant has this external id.
          *     - `idempotency_key_in_use`: A request with the same Idempotency-Key is still being executed.
          */
         AdminTenantConflict: {
@@ -2620,7 +2659,7 @@ export interface components {
             content: {
                 "application/json": components["schemas"]["ErrorEnvelope"] & {
                     /** @enum {string} */
-                    error?: "tenant_name_taken" | "idempotency_key_in_use";
+                    error?: "tenant_name_taken" | "tenant_external_id_taken" | "idempotency_key_in_use";
                 };
             };
         };
@@ -3378,6 +3417,7 @@ export interface components {
          *     retired, future or malformed versions are 400 `unsupported_version`.
          */
         OpenTenantVersion: string;
+        /** @description The tenant's id, or its `external_id`. */
         TenantId: string;
         TokenId: string;
         AdminLimit: number;
@@ -4658,6 +4698,10 @@ export interface operations {
     adminListTenants: {
         parameters: {
             query?: {
+                /** @description Only the tenants in this state. */
+                state?: "active" | "suspended";
+                /** @description Only the tenant of this external id. */
+                external_id?: components["schemas"]["TenantExternalId"];
                 limit?: components["parameters"]["AdminLimit"];
                 offset?: components["parameters"]["AdminOffset"];
             };
@@ -4742,6 +4786,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The tenant's id, or its `external_id`. */
                 tenant_id: components["parameters"]["TenantId"];
             };
             cookie?: never;
@@ -4773,6 +4818,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The tenant's id, or its `external_id`. */
                 tenant_id: components["parameters"]["TenantId"];
             };
             cookie?: never;
@@ -4824,6 +4870,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
+                /** @description The tenant's id, or its `external_id`. */
                 tenant_id: components["parameters"]["TenantId"];
             };
             cookie?: never;
@@ -4865,6 +4912,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
+                /** @description The tenant's id, or its `external_id`. */
                 tenant_id: components["parameters"]["TenantId"];
             };
             cookie?: never;
@@ -4898,6 +4946,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The tenant's id, or its `external_id`. */
                 tenant_id: components["parameters"]["TenantId"];
             };
             cookie?: never;
@@ -4937,6 +4986,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
+                /** @description The tenant's id, or its `external_id`. */
                 tenant_id: components["parameters"]["TenantId"];
             };
             cookie?: never;
@@ -4994,6 +5044,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
+                /** @description The tenant's id, or its `external_id`. */
                 tenant_id: components["parameters"]["TenantId"];
                 token_id: components["parameters"]["TokenId"];
             };
@@ -5037,6 +5088,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description The tenant's id, or its `external_id`. */
                 tenant_id: components["parameters"]["TenantId"];
             };
             cookie?: never;
@@ -5076,6 +5128,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
+                /** @description The tenant's id, or its `external_id`. */
                 tenant_id: components["parameters"]["TenantId"];
             };
             cookie?: never;
@@ -5137,6 +5190,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
+                /** @description The tenant's id, or its `external_id`. */
                 tenant_id: components["parameters"]["TenantId"];
                 transaction_id: string;
             };
@@ -5193,6 +5247,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description The tenant's id, or its `external_id`. */
                 tenant_id: components["parameters"]["TenantId"];
             };
             cookie?: never;

@@ -320,6 +320,8 @@ export const ERRORS = {
       'already_reversed',
       `Transaction ${transactionId} is the reversal of transaction ${reversedId}; book a new entry instead`,
     ),
+  tenantExternalIdTaken: (externalId: string) =>
+    new AppError(409, 'tenant_external_id_taken', `Another tenant has the external id "${externalId}"`),
   tenantNameTaken: (name: string) =>
     new AppError(409, 'tenant_name_taken', `Another tenant is named "${name}"`),
   expiryNotInFuture: () =>

@@ -20,7 +20,16 @@ import { adminCallers } from './admin-origin.js';
 import { handlers } from './handlers/index.js';
 import { idempotency } from './idempotency.js';
 import { type Audience, Contract } from './operations.js';
-import { applyVersion, authenticate, checkHandlers, invoke, readBody, route, validate } from './pipeline.js';
+import {
+  applyVersion,
+  authenticate,
+  checkHandlers,
+  invoke,
+  readBody,
+  resolveTenant,
+  route,
+  validate,
+} from './pipeline.js';
 import { createRateLimiters } from '../rate-limit/index.js';
 import {
   clientAddress,
@@ -226,6 +235,7 @@ export async function createApp(
       .then(readBody())
       .then(applyVersion())
       .then(validate(contract))
+      .then(resolveTenant(services.store.tenants))
       .then(idempotency(services, handlers))
       .then(invoke(handlers, services))
       .middleware(),

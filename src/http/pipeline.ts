@@ -232,6 +232,28 @@ export function validate(contract: Contract): Stage<Versioned, Validated> {
   };
 }
 
+const TENANT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * An admin path names a tenant by its id or by the platform's own `external_id` (as Svix takes an app's uid
+ * wherever its id goes): the handlers see the id. An external id no tenant has is 404, as an unknown id is.
+ */
+export function resolveTenant(
+  tenants: Pick<Services['store']['tenants'], 'findByExternalId'>,
+): Stage<Validated, Validated> {
+  return async (ctx, state, next) => {
+    const named = state.request.params.tenant_id;
+    if (typeof named !== 'string' || TENANT_ID.test(named)) return next(state);
+    const tenant = await tenants.findByExternalId(named);
+    if (!tenant) throw ERRORS.notFound('Tenant');
+    return next(
+      advance(state, {
+        request: { ...state.request, params: { ...state.request.params, tenant_id: tenant.id } },
+      }),
+    );
+  };
+}
+
 /** The handlers by operation, whatever their types. */
 export function registry(handlers: Handlers): ReadonlyMap<string, RegisteredHandler> {
   return new Map<string, RegisteredHandler>([

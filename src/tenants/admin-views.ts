@@ -13,6 +13,8 @@ export function tenantView(row: TenantRow): Schemas['AdminTenant'] {
     created_at: row.created_at,
     suspended_at: row.suspended_at,
     api_version: row.api_version as Schemas['ApiVersion'],
+    external_id: row.external_id,
+    metadata: JSON.parse(row.metadata) as Record<string, string>,
   };
 }
 

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { ERRORS, type ValidationIssue } from '../errors.js';
 import type {
   AuditAction,
   AuditRow,
@@ -60,6 +61,57 @@ export class TenantNameTaken extends TenantError {
   }
 }
 
+export class TenantExternalIdTaken extends TenantError {
+  constructor(readonly externalId: string) {
+    super(`a tenant has the external id "${externalId}"`);
+  }
+}
+
+/** The platform's own id and keys of a tenant (TenantExternalId and Metadata in openapi.yaml). */
+export interface TenantIdentity {
+  external_id?: string | null | undefined;
+  metadata?: Record<string, string> | undefined;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const MAX_METADATA_KEYS = 50;
+const MAX_METADATA_KEY_LENGTH = 40;
+
+/** An external id that reads as a tenant id would make a path ambiguous; metadata keys are bounded. */
+function checkIdentity(identity: TenantIdentity, metadata: Record<string, string> | undefined): void {
+  const issues: ValidationIssue[] = [];
+  if (identity.external_id && UUID.test(identity.external_id))
+    issues.push({
+      loc: ['body', 'external_id'],
+      msg: 'Value error, external_id must not look like a tenant id (a UUID)',
+      type: 'value_error',
+    });
+  for (const key of Object.keys(identity.metadata ?? {}))
+    if (key.length === 0 || key.length > MAX_METADATA_KEY_LENGTH)
+      issues.push({
+        loc: ['body', 'metadata', key],
+        msg: `Value error, a metadata key has 1 to ${MAX_METADATA_KEY_LENGTH} characters`,
+        type: 'value_error',
+      });
+  if (metadata && Object.keys(metadata).length > MAX_METADATA_KEYS)
+    issues.push({
+      loc: ['body', 'metadata'],
+      msg: `Value error, a tenant has at most ${MAX_METADATA_KEYS} metadata keys`,
+      type: 'value_error',
+    });
+  if (issues.length > 0) throw ERRORS.validation(issues);
+}
+
+/** Stripe's merge: the keys given are set, a key set to "" is removed, the others are kept. */
+function mergedMetadata(
+  current: Record<string, string>,
+  given: Record<string, string>,
+): Record<string, string> {
+  const merged = { ...current, ...given };
+  for (const [key, value] of Object.entries(given)) if (value === '') delete merged[key];
+  return merged;
+}
+
 /** A tenant is pinned only to a version requests may ask for. */
 function checkVersion(version: string): void {
   if (!supportedVersion(version)) throw new TenantError(versionRefusal(version));
@@ -90,8 +142,14 @@ export class Tenants {
     pricePerPoint = DEFAULT_PRICE_PER_POINT,
     origin: ChangeOrigin = { actor: OPERATOR },
     apiVersion: string = NEWEST_VERSION,
+    identity: TenantIdentity = {},
   ): Promise<CreatedTenant> {
     checkVersion(apiVersion);
+    const metadata = mergedMetadata({}, identity.metadata ?? {});
+    checkIdentity(identity, metadata);
+    const externalId = identity.external_id ?? null;
+    if (externalId !== null && (await this.store.tenants.findByExternalId(externalId)))
+      throw new TenantExternalIdTaken(externalId);
     if (!/^[A-Z]{3}$/.test(currency))
       throw new TenantError(`currency must be an ISO 4217 code, got "${currency}"`);
     if (!Number.isSafeInteger(pricePerPoint) || pricePerPoint < 0) {
@@ -108,6 +166,8 @@ export class Tenants {
       created_at: now,
       suspended_at: null,
       api_version: apiVersion,
+      external_id: externalId,
+      metadata: JSON.stringify(metadata),
     };
     const user = { id: randomUUID(), tenant_id: tenant.id, name: `${name}-owner`, created_at: now };
     const secret = newToken();
@@ -123,7 +183,7 @@ export class Tenants {
       revoked_at: null,
       scopes: null,
     };
-    await this.nameHeldElsewhere(name, tenant.id, () =>
+    await this.heldElsewhere({ name, externalId }, tenant.id, () =>
       this.store.platform.change(async (tx) => {
         await tx.tenants.create(tenant, user, token, secret.hash);
         await this.audit(tx, origin, 'tenant.created', now, tenant.id, tenant.id, {
@@ -131,6 +191,8 @@ export class Tenants {
           currency,
           price_per_point: pricePerPoint,
           api_version: apiVersion,
+          ...(externalId === null ? {} : { external_id: externalId }),
+          ...(Object.keys(metadata).length === 0 ? {} : { metadata }),
         });
         // the effect is the first token: a retry that finds it replaces its lost secret (replaceLostSecret)
         await tx.recordEffect(token.id);
@@ -239,28 +301,48 @@ export class Tenants {
     return { ...viewToken(token), token: secret.token };
   }
 
-  /** Renames, reprices or re-pins a tenant; a name another tenant has is refused. */
+  /**
+   * Renames, reprices, re-pins a tenant, or changes its external id or metadata (merged, as Stripe merges
+   * it); a name or external id another tenant has is refused.
+   */
   async update(
     tenantId: string,
-    changes: { name?: string; price_per_point?: number; api_version?: string },
+    changes: { name?: string; price_per_point?: number; api_version?: string } & TenantIdentity,
     origin: ChangeOrigin = { actor: OPERATOR },
   ): Promise<TenantRow> {
     if (changes.api_version !== undefined) checkVersion(changes.api_version);
+    checkIdentity(changes, undefined);
     if (changes.name !== undefined) {
       const holder = await this.store.tenants.findByName(changes.name);
       if (holder && holder.id !== tenantId) throw new TenantNameTaken(changes.name);
     }
+    if (changes.external_id) {
+      const holder = await this.store.tenants.findByExternalId(changes.external_id);
+      if (holder && holder.id !== tenantId) throw new TenantExternalIdTaken(changes.external_id);
+    }
     const at = this.clock.now().toISOString();
+    const { metadata: given, ...rest } = changes;
     const change = () =>
       this.store.platform.change(async (tx) => {
-        const updated = await tx.tenants.update(tenantId, changes);
-        if (updated) await this.audit(tx, origin, 'tenant.updated', at, tenantId, tenantId, changes);
+        const current = await tx.tenants.lock(tenantId);
+        if (!current) return undefined;
+        let metadata: Record<string, string> | undefined;
+        if (given !== undefined) {
+          metadata = mergedMetadata(JSON.parse(current.metadata) as Record<string, string>, given);
+          checkIdentity({}, metadata);
+        }
+        const updated = await tx.tenants.update(tenantId, {
+          ...rest,
+          ...(metadata === undefined ? {} : { metadata: JSON.stringify(metadata) }),
+        });
+        if (updated) await this.audit(tx, origin, 'tenant.updated', at, tenantId, tenantId, { ...changes });
         return updated;
       });
-    const row =
-      changes.name === undefined
-        ? await change()
-        : await this.nameHeldElsewhere(changes.name, tenantId, change);
+    const row = await this.heldElsewhere(
+      { name: changes.name, externalId: changes.external_id },
+      tenantId,
+      change,
+    );
     if (!row) throw new TenantNotFound(tenantId);
     return row;
   }
@@ -326,12 +408,23 @@ export class Tenants {
    * Runs a change that gives a tenant `name`: when it fails because another tenant took the name meanwhile
    * (the table's unique name, between the check and the write), the answer is the check's.
    */
-  private async nameHeldElsewhere<T>(name: string, tenantId: string, change: () => Promise<T>): Promise<T> {
+  /** A change that another tenant's name or external id, taken meanwhile, made fail says so. */
+  private async heldElsewhere<T>(
+    taken: { name?: string | undefined; externalId?: string | null | undefined },
+    tenantId: string,
+    change: () => Promise<T>,
+  ): Promise<T> {
     try {
       return await change();
     } catch (error) {
-      const holder = await this.store.tenants.findByName(name).catch(() => undefined);
-      if (holder && holder.id !== tenantId) throw new TenantNameTaken(name);
+      if (taken.name !== undefined) {
+        const holder = await this.store.tenants.findByName(taken.name).catch(() => undefined);
+        if (holder && holder.id !== tenantId) throw new TenantNameTaken(taken.name);
+      }
+      if (taken.externalId) {
+        const holder = await this.store.tenants.findByExternalId(taken.externalId).catch(() => undefined);
+        if (holder && holder.id !== tenantId) throw new TenantExternalIdTaken(taken.externalId);
+      }
       throw error;
     }
   }

@@ -164,7 +164,9 @@ describe('changing a tenant', () => {
     const empty = await h.admin('PATCH', `/api/admin/tenants/${tenant.tenant_id}`, { json: {} });
     expect(empty.status).toBe(422);
     expect((await h.admin('GET', `/api/admin/tenants/${randomUUID()}`)).status).toBe(404);
-    expect((await h.admin('GET', '/api/admin/tenants/not-a-uuid')).status).toBe(422);
+    // a tenant is named by its id or its external id: one no tenant has is not found; one too long is refused
+    expect((await h.admin('GET', '/api/admin/tenants/not-a-uuid')).status).toBe(404);
+    expect((await h.admin('GET', `/api/admin/tenants/${'x'.repeat(256)}`)).status).toBe(422);
   });
 
   it("suspends: the tenant's tokens get 403 tenant_suspended and its data stays; resuming gives it back", async () => {
@@ -986,5 +988,119 @@ describe("the platform's admin tokens, scoped and expiring", () => {
       admin_token_id: billing.admin_token_id,
       detail: { name: 'usage-only', admin_scopes: ['admin:usage'], expires_at: null },
     });
+  });
+});
+
+describe("tenants by the platform's own id, with metadata", () => {
+  const create = (json: Record<string, unknown>) =>
+    h.admin('POST', '/api/admin/tenants', { json, headers: key() });
+
+  it('takes an external id wherever a tenant id goes, filters the list by it and by state, and keeps it unique', async () => {
+    const externalId = `cus_${randomUUID().slice(0, 8)}`;
+    const made = await create({
+      name: `ext-${externalId}`,
+      external_id: externalId,
+      metadata: { plan: 'gold' },
+    });
+    expect(made.status, made.text).toBe(201);
+    const tenant = made.body.data.tenant;
+    expect(tenant).toMatchObject({ external_id: externalId, metadata: { plan: 'gold' } });
+    const byExternal = await h.admin('GET', `/api/admin/tenants/${externalId}`);
+    expect(byExternal.status, byExternal.text).toBe(200);
+    expect(byExternal.body.data).toEqual(tenant);
+    expect((await h.admin('GET', `/api/admin/tenants/${externalId}/usage`)).body.data.tenant_id).toBe(
+      tenant.tenant_id,
+    );
+    const fed = await h.admin('POST', `/api/admin/tenants/${externalId}/ledger_entries`, {
+      json: {
+        entries: [
+          {
+            external_id: 'x-1',
+            type: 'ecosystem',
+            amount: 5,
+            currency: 'USD',
+            occurred_at: '2026-11-01T00:00:00Z',
+          },
+        ],
+      },
+    });
+    expect(fed.status, fed.text).toBe(200);
+    expect((await h.admin('GET', `/api/admin/tenants/${tenant.tenant_id}/ledger_entries`)).body.total).toBe(
+      1,
+    );
+    const suspended = await h.admin('POST', `/api/admin/tenants/${externalId}/suspend`, { headers: key() });
+    expect(suspended.body.data.state).toBe('suspended');
+    const listed = await h.admin('GET', `/api/admin/tenants?external_id=${externalId}`);
+    expect(listed.body).toMatchObject({ total: 1 });
+    expect(listed.body.data[0].tenant_id).toBe(tenant.tenant_id);
+    const bySuspended = await h.admin('GET', '/api/admin/tenants?state=suspended&limit=100');
+    expect(bySuspended.body.data.map((t: { tenant_id: string }) => t.tenant_id)).toContain(tenant.tenant_id);
+    const byActive = await h.admin('GET', '/api/admin/tenants?state=active&limit=100');
+    expect(byActive.body.data.every((t: { state: string }) => t.state === 'active')).toBe(true);
+    await h.admin('POST', `/api/admin/tenants/${externalId}/resume`, { headers: key() });
+
+    const taken = await create({ name: `other-${externalId}`, external_id: externalId });
+    expect(taken.status).toBe(409);
+    expect(taken.body.error).toBe('tenant_external_id_taken');
+    const second = (await create({ name: `second-${externalId}` })).body.data.tenant;
+    const clash = await h.admin('PATCH', `/api/admin/tenants/${second.tenant_id}`, {
+      json: { external_id: externalId },
+    });
+    expect(clash.status).toBe(409);
+    expect(clash.body.error).toBe('tenant_external_id_taken');
+    const uuidLike = await create({ name: `uuid-${externalId}`, external_id: randomUUID() });
+    expect(uuidLike.status).toBe(422);
+    expect(uuidLike.body.detail[0].loc).toEqual(['body', 'external_id']);
+    expect((await h.admin('GET', '/api/admin/tenants/cus_nobody_has_this')).status).toBe(404);
+    // removed, the id no longer names the tenant
+    const removed = await h.admin('PATCH', `/api/admin/tenants/${externalId}`, {
+      json: { external_id: null },
+    });
+    expect(removed.body.data.external_id).toBeNull();
+    expect((await h.admin('GET', `/api/admin/tenants/${externalId}`)).status).toBe(404);
+  });
+
+  it('merges metadata as Stripe does, and bounds it: 50 keys of 1 to 40 characters, values of 500', async () => {
+    const made = await create({
+      name: `meta-${randomUUID().slice(0, 8)}`,
+      metadata: { plan: 'gold', region: 'eu' },
+    });
+    const id = made.body.data.tenant.tenant_id;
+    const merged = await h.admin('PATCH', `/api/admin/tenants/${id}`, {
+      json: { metadata: { plan: 'platinum', region: '', crm: '42' } },
+    });
+    expect(merged.status, merged.text).toBe(200);
+    expect(merged.body.data.metadata).toEqual({ plan: 'platinum', crm: '42' });
+    const trail = await h.admin('GET', `/api/admin/audit_events?tenant_id=${id}&action=tenant.updated`);
+    expect(trail.body.data[0].detail).toEqual({ metadata: { plan: 'platinum', region: '', crm: '42' } });
+    const fifty = Object.fromEntries(Array.from({ length: 49 }, (_, i) => [`k${i}`, 'v']));
+    const tooMany = await h.admin('PATCH', `/api/admin/tenants/${id}`, { json: { metadata: fifty } });
+    expect(tooMany.status).toBe(422);
+    expect(tooMany.body.detail[0].loc).toEqual(['body', 'metadata']);
+    expect((await h.admin('GET', `/api/admin/tenants/${id}`)).body.data.metadata).toEqual({
+      plan: 'platinum',
+      crm: '42',
+    });
+    const justFits = Object.fromEntries(Array.from({ length: 48 }, (_, i) => [`k${i}`, 'v']));
+    expect(
+      (await h.admin('PATCH', `/api/admin/tenants/${id}`, { json: { metadata: justFits } })).status,
+    ).toBe(200);
+    const longKey = await h.admin('PATCH', `/api/admin/tenants/${id}`, {
+      json: { metadata: { ['k'.repeat(41)]: 'v' } },
+    });
+    expect(longKey.status).toBe(422);
+    expect(longKey.body.detail[0].loc).toEqual(['body', 'metadata', 'k'.repeat(41)]);
+    const longValue = await h.admin('PATCH', `/api/admin/tenants/${id}`, {
+      json: { metadata: { a: 'v'.repeat(501) } },
+    });
+    expect(longValue.status).toBe(422);
+    // 50 keys now: a value of 500 characters replaces one, a 51st key is refused
+    const longest = await h.admin('PATCH', `/api/admin/tenants/${id}`, {
+      json: { metadata: { plan: 'v'.repeat(500) } },
+    });
+    expect(longest.status).toBe(200);
+    expect(
+      (await h.admin('PATCH', `/api/admin/tenants/${id}`, { json: { metadata: { extra: 'v' } } })).status,
+    ).toBe(422);
   });
 });

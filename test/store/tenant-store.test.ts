@@ -33,6 +33,8 @@ function rows(name: string) {
     created_at: at,
     suspended_at: null,
     api_version: '2026-11-29',
+    external_id: null,
+    metadata: '{}',
   };
   const user: UserRow = { id: randomUUID(), tenant_id: tenant.id, name: 'owner', created_at: at };
   const token: TokenRow = {

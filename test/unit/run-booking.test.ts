@@ -15,6 +15,8 @@ const tenant: TenantRow = {
   created_at: '2026-01-01T00:00:00.000Z',
   suspended_at: null,
   api_version: '2026-11-29',
+  external_id: null,
+  metadata: '{}',
 };
 const run = { id: 'r1', tenant_id: 't1', target: 'pdf-print', attempt: 2 } as RunRow;
 const outcome = (points: number): RunOutcome => ({

@@ -103,6 +103,8 @@ describe('the tenant service', () => {
       created_at: '',
       suspended_at: null,
       api_version: '2026-11-29',
+      external_id: null,
+      metadata: '{}',
     });
     await expect(sut.create('a')).rejects.toThrow(/exists/);
     expect(mocks.store.platform.change).not.toHaveBeenCalled();

@@ -15,7 +15,7 @@ export const adminCreateTenant = authed(
         const tenant = await services.store.tenants.get(token.tenant_id);
         return created({ tenant: tenantView(tenant!), token: issuedTokenView(token) });
       },
-      finalConflicts: ['tenant_name_taken'],
+      finalConflicts: ['tenant_name_taken', 'tenant_external_id_taken'],
     },
   },
   async (scope) =>
@@ -27,6 +27,7 @@ export const adminCreateTenant = authed(
         body.price_per_point,
         adminOrigin(scope),
         body.api_version,
+        { external_id: body.external_id, metadata: body.metadata },
       );
       return created({
         tenant: tenantView(made.tenant),

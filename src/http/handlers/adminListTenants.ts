@@ -5,8 +5,11 @@ import { jsonText } from '../../records/json-text.js';
 export const adminListTenants = authed(
   'adminListTenants',
   { defaults: ['limit', 'offset'] },
-  async ({ query: { limit, offset }, services }) => {
-    const { items, total } = await services.store.platform.listTenants(limit, offset);
+  async ({ query: { limit, offset, state, external_id }, services }) => {
+    const { items, total } = await services.store.platform.listTenants(limit, offset, {
+      state,
+      externalId: external_id,
+    });
     return list(
       items.map((row) => jsonText(tenantView(row))),
       {},

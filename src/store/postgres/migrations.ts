@@ -494,4 +494,13 @@ export const migrations: PostgresMigration[] = [
       ALTER TABLE admin_tokens ADD COLUMN expires_at text COLLATE "C";
     `,
   },
+  {
+    version: 17,
+    name: "tenants with the platform's own id and metadata",
+    sql: `
+      ALTER TABLE tenants ADD COLUMN external_id text COLLATE "C";
+      ALTER TABLE tenants ADD COLUMN metadata text NOT NULL DEFAULT '{}';
+      CREATE UNIQUE INDEX tenants_external_id ON tenants(external_id) WHERE external_id IS NOT NULL;
+    `,
+  },
 ];

@@ -74,11 +74,20 @@ export interface AuditPaging {
 
 /** The writes of one platform change, in one transaction with its audit row and its idempotency record. */
 export interface TenantChanges {
+  /** The tenant as it is, its row held by this change until it commits; undefined when there is none. */
+  lock(tenantId: string): Promise<TenantRow | undefined>;
   create(tenant: TenantRow, user: UserRow, token: TokenRow, tokenHash: string): Promise<void>;
   /** Renames and reprices; the tenant as it is now, undefined when there is none. */
   update(
     tenantId: string,
-    changes: { name?: string; price_per_point?: number; api_version?: string },
+    changes: {
+      name?: string;
+      price_per_point?: number;
+      api_version?: string;
+      external_id?: string | null;
+      /** the whole metadata, as JSON text */
+      metadata?: string;
+    },
   ): Promise<TenantRow | undefined>;
   /** Suspends (a time) or resumes (null); the tenant as it is now, undefined when there is none. */
   setSuspended(tenantId: string, at: string | null): Promise<TenantRow | undefined>;
@@ -141,7 +150,11 @@ export interface PlatformRepo {
   /** Up to `limit` tenants by creation after the tenant `startingAfter`; undefined when it is no tenant. */
   tenantsAfter(limit: number, startingAfter?: string): Promise<TenantRow[] | undefined>;
   /** Tenants by creation, a page of them, and how many there are. */
-  listTenants(limit: number, offset: number): Promise<{ items: TenantRow[]; total: number }>;
+  listTenants(
+    limit: number,
+    offset: number,
+    filter?: { state?: 'active' | 'suspended' | undefined; externalId?: string | undefined },
+  ): Promise<{ items: TenantRow[]; total: number }>;
   /** A token by its id, whichever tenant's. */
   getToken(tokenId: string): Promise<TokenRow | undefined>;
 }

@@ -10,6 +10,10 @@ export interface TenantRow {
   suspended_at: string | null;
   /** the API version its requests without Open-Tenant-Version get (src/versions) */
   api_version: string;
+  /** the platform's own id of the tenant, unique among tenants */
+  external_id: string | null;
+  /** the platform's keys and values, as JSON text of an object of strings */
+  metadata: string;
 }
 
 export interface UserRow {
@@ -61,6 +65,7 @@ export interface TokenLookup extends Principal {
 export interface TenantRepo {
   get(tenantId: string): Promise<TenantRow | undefined>;
   findByName(name: string): Promise<TenantRow | undefined>;
+  findByExternalId(externalId: string): Promise<TenantRow | undefined>;
   list(): Promise<TenantRow[]>;
   firstUser(tenantId: string): Promise<UserRow | undefined>;
   listTokens(tenantId: string): Promise<TokenRow[]>;

@@ -26,9 +26,11 @@ const AUDIT = 'id, at, actor, admin_token_id, action, tenant_id, target_id, requ
  */
 export type TokensChanged = (tx: WorkSession, what: string) => Promise<void>;
 
-function tenantChanges(tx: WorkSession, tokensChanged: TokensChanged): TenantChanges {
+function tenantChanges(sql: SqlDialect, tx: WorkSession, tokensChanged: TokensChanged): TenantChanges {
   const tenant = (id: string) => tx.get<TenantRow>(`SELECT ${TENANT} FROM tenants WHERE id = ?`, [id]);
   return {
+    lock: (tenantId) =>
+      tx.get<TenantRow>(`SELECT ${TENANT} FROM tenants WHERE id = ?${sql.text.rowLock('wait')}`, [tenantId]),
     create: (row, user, token, tokenHash) => insertTenant(tx, row, user, token, tokenHash),
     async update(tenantId, changes) {
       if (changes.name !== undefined)
@@ -38,6 +40,10 @@ function tenantChanges(tx: WorkSession, tokensChanged: TokensChanged): TenantCha
           changes.price_per_point,
           tenantId,
         ]);
+      if (changes.external_id !== undefined)
+        await tx.run('UPDATE tenants SET external_id = ? WHERE id = ?', [changes.external_id, tenantId]);
+      if (changes.metadata !== undefined)
+        await tx.run('UPDATE tenants SET metadata = ? WHERE id = ?', [changes.metadata, tenantId]);
       if (changes.api_version !== undefined) {
         const changed = await tx.run('UPDATE tenants SET api_version = ? WHERE id = ?', [
           changes.api_version,
@@ -108,7 +114,7 @@ export function sqlPlatform(sql: SqlDialect, transact: Transact, tokensChanged: 
     change<T>(work: (tx: PlatformUnit) => Promise<T>, heldKey?: HeldKey) {
       return transact((tx) =>
         work({
-          tenants: tenantChanges(tx, tokensChanged),
+          tenants: tenantChanges(sql, tx, tokensChanged),
           audit: async (row) => void (await insertAudit(sql, tx, row)),
           async issueAdminToken(row, tokenHash) {
             await tx.run(
@@ -271,12 +277,22 @@ export function sqlPlatform(sql: SqlDialect, transact: Transact, tokensChanged: 
         [...after, limit],
       );
     },
-    async listTenants(limit, offset) {
+    async listTenants(limit, offset, filter = {}) {
+      const conditions: string[] = [];
+      const values: SqlValue[] = [];
+      if (filter.state !== undefined)
+        conditions.push(filter.state === 'suspended' ? 'suspended_at IS NOT NULL' : 'suspended_at IS NULL');
+      if (filter.externalId !== undefined) {
+        conditions.push(`external_id = ${TEXT}`);
+        values.push(filter.externalId);
+      }
+      const where = conditions.length === 0 ? '' : `WHERE ${conditions.join(' AND ')}`;
       const items = await sql.all<TenantRow>(
-        `SELECT ${TENANT} FROM tenants ORDER BY created_at, id LIMIT ${sql.text.pageBound('?')} OFFSET ${sql.text.pageBound('?')}`,
-        [limit, offset],
+        `SELECT ${TENANT} FROM tenants ${where} ORDER BY created_at, id
+         LIMIT ${sql.text.pageBound('?')} OFFSET ${sql.text.pageBound('?')}`,
+        [...values, limit, offset],
       );
-      const [total] = await sql.column<number>('SELECT COUNT(*) FROM tenants');
+      const [total] = await sql.column<number>(`SELECT COUNT(*) FROM tenants ${where}`, values);
       return { items, total: Number(total) };
     },
     getToken(tokenId) {

@@ -1,7 +1,8 @@
 import type { TenantRepo, TenantRow, TokenLookup, TokenRow, UserRow } from '../types.js';
 import type { SqlDialect, SqlSession, SqlValue } from './dialect.js';
 
-export const TENANT = 'id, name, currency, price_per_point, created_at, suspended_at, api_version';
+export const TENANT =
+  'id, name, currency, price_per_point, created_at, suspended_at, api_version, external_id, metadata';
 export const TOKEN =
   'id, tenant_id, user_id, name, prefix, created_at, last_used_at, expires_at, revoked_at, scopes';
 
@@ -35,8 +36,9 @@ export async function insertTenant(
   tokenHash: string,
 ): Promise<void> {
   await tx.run(
-    `INSERT INTO tenants (id, name, currency, price_per_point, created_at, suspended_at, api_version)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO tenants (id, name, currency, price_per_point, created_at, suspended_at, api_version,
+       external_id, metadata)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     [
       tenant.id,
       tenant.name,
@@ -45,6 +47,8 @@ export async function insertTenant(
       tenant.created_at,
       tenant.suspended_at,
       tenant.api_version,
+      tenant.external_id,
+      tenant.metadata,
     ],
   );
   await tx.run('INSERT INTO users (id, tenant_id, name, created_at) VALUES (?, ?, ?, ?)', [
@@ -63,6 +67,9 @@ export function sqlTenants(sql: SqlDialect): TenantRepo {
     },
     async findByName(name) {
       return sql.get<TenantRow>(`SELECT ${TENANT} FROM tenants WHERE name = ?`, [name]);
+    },
+    async findByExternalId(externalId) {
+      return sql.get<TenantRow>(`SELECT ${TENANT} FROM tenants WHERE external_id = ?`, [externalId]);
     },
     async list() {
       return sql.all<TenantRow>(`SELECT ${TENANT} FROM tenants ORDER BY created_at, id`);

@@ -679,4 +679,13 @@ export const migrations: Migration[] = [
       ALTER TABLE admin_tokens ADD COLUMN expires_at TEXT;
     `,
   },
+  {
+    version: 27,
+    name: "tenants with the platform's own id and metadata",
+    sql: `
+      ALTER TABLE tenants ADD COLUMN external_id TEXT;
+      ALTER TABLE tenants ADD COLUMN metadata text NOT NULL DEFAULT '{}';
+      CREATE UNIQUE INDEX tenants_external_id ON tenants(external_id) WHERE external_id IS NOT NULL;
+    `,
+  },
 ];
