@@ -51,8 +51,8 @@ interface EmscriptenImports {
 
 /**
  * PDFium calls made once per page object, straight on the wasm exports: Emscripten's wrapper converts every
- * argument and costs ~0.5 µs a call, against ~0.1 µs direct (2,106 objects of one page: 2.4 ms against 0.4).
- * Only functions whose arguments and result are plain numbers; a FPDF_BOOL comes back as 0 or 1.
+ * argument, at several times the cost of a direct call (bench/README.md, "Figures behind the code"). Only
+ * functions whose arguments and result are plain numbers; a FPDF_BOOL comes back as 0 or 1.
  */
 const DIRECT_CALLS = [
   'FPDFPage_CountObjects',

@@ -36,7 +36,8 @@ export interface RunRow {
 
 /**
  * The version of `runView`. The store keeps each run's JSON beside its columns for the list (one string per
- * row is ~5x cheaper to read than its columns) and the version it was written by; at start it rewrites the
+ * row is much cheaper to read than its columns: bench/README.md, "Figures behind the code") and the version
+ * it was written by; at start it rewrites the
  * copies an older version wrote. A change of `runView` raises this: no migration.
  */
 export const RUN_VIEW_VERSION = 2;

@@ -89,8 +89,7 @@ export function sqlTenants(sql: SqlDialect): TenantRepo {
     async lookupToken(tokenHash) {
       return sql.get<TokenLookup>(
         // the tenant's suspension and pinned version as subqueries, not a join: SQLite answers this in a third
-        // of the join's time (8 against 20 us found, 6 against 15 us for an unknown token), and every request
-        // pays it
+        // of the join's time, and every request pays it (bench/README.md, "Figures behind the code")
         `SELECT k.id AS "tokenId", k.tenant_id AS "tenantId", k.user_id AS "userId", k.expires_at AS "expiresAt",
            k.revoked_at AS "revokedAt", k.last_used_at AS "lastUsedAt", k.scopes,
            (SELECT t.suspended_at FROM tenants t WHERE t.id = k.tenant_id) AS "tenantSuspendedAt",
