@@ -11,12 +11,10 @@ import {
   retryNotice,
   runProgram,
 } from '../../clients/typescript/src/command-line.js';
-import { table } from '../../clients/typescript/src/terminal.js';
 import { isDiskFull } from '../blobs/disk-full.js';
 import { loadConfig } from '../config.js';
 import { createApp } from '../http/app.js';
 import { createLogger } from '../logger.js';
-import { AdminTokenNotFound, type AdminTokenView } from '../platform/admin-tokens.js';
 import { ImportError } from '../revenue/import.js';
 import type { Services } from '../services.js';
 import { createRuntime, type Runtime } from '../start/create-runtime.js';
@@ -29,10 +27,12 @@ import { TenantError } from '../tenants/service.js';
  * holds: no ADMIN_PORT, no admin token, the same handlers and audit trail as the admin listener's (the
  * trail says `operator`). Safe while the server runs (SQLite WAL with a busy timeout).
  *
- * Beside them, the commands that must reach the database itself, which the admin API does not do:
- * `admin-tokens` (the first admin token can come from nowhere else) and `revenue import` (a settlement
- * file, all or nothing however long; the API takes 500 entries a call). src/cli/admin.ts runs this as a
- * process; the tests run it here, in theirs (a process costs a second of CPU).
+ * The platform's admin tokens are among those commands (`admin-tokens issue|list|revoke`): the operator's
+ * secret holds every admin scope, so `admin-tokens issue` here mints the first admin token, from nothing but
+ * DATA_DIR, through the same handler as a token's issue over ADMIN_PORT (every scope unless --scope, the
+ * trail saying `operator`). Beside them, the one command that must reach the database itself: `revenue
+ * import` (a settlement file, all or nothing however long; the API takes 500 entries a call). src/cli/admin.ts
+ * runs this as a process; the tests run it here, in theirs (a process costs a second of CPU).
  */
 
 /** Where a run of the command line reads its configuration and writes its output. */
@@ -88,7 +88,7 @@ class LocalDeployment {
   }
 }
 
-const KNOWN_FAILURES = [TenantError, ImportError, AdminTokenNotFound];
+const KNOWN_FAILURES = [TenantError, ImportError];
 
 /** The engine's or the system's own words under a translated error: "database or disk is full". */
 function rootMessage(error: unknown): string {
@@ -119,23 +119,9 @@ function failed(error: unknown): CommandFailed {
   return new CommandFailed(describeFailure(error), problems ?? [], problems ? { problems } : {});
 }
 
-function adminTokenRows(list: AdminTokenView[]): string {
-  return table(
-    list.map((t) => ({ ...t, state: t.revoked_at ? `revoked ${t.revoked_at}` : 'active' })),
-    [
-      ['admin_token_id', 'ADMIN TOKEN'],
-      ['name', 'NAME'],
-      ['prefix', 'PREFIX'],
-      ['state', 'STATE'],
-      ['last_used_at', 'LAST USED'],
-    ],
-  );
-}
-
 const tenantId = idArgument('a tenant id', 'tenants list');
-const adminTokenId = idArgument('an admin token id', 'admin-tokens list');
 
-/** The commands only the server has: they reach the database directly. */
+/** The command only the server has: it reaches the database directly. */
 function addDirectCommands(program: Command, deployment: LocalDeployment, io: AdminIo): void {
   const out = (text: string): void => io.out(`${text}\n`);
   const printJson = (value: unknown): void => out(JSON.stringify(value, null, 2));
@@ -148,37 +134,6 @@ function addDirectCommands(program: Command, deployment: LocalDeployment, io: Ad
       throw failed(error);
     }
   };
-
-  const adminTokens = program
-    .command('admin-tokens')
-    .description("the platform's tokens for the admin API (ADMIN_PORT), which the admin API does not manage");
-  adminTokens
-    .command('issue')
-    .description('issue an admin token (the first one included); prints its secret once')
-    .requiredOption('--name <name>', 'who or what holds it (a label)')
-    .action(async (options: { name: string }, command: Command) => {
-      const issued = await direct((s) => s.adminTokens.issue(options.name));
-      if (json(command)) return printJson(issued);
-      out(adminTokenRows([issued]));
-      out(`\nadmin token ${issued.admin_token_id} (shown only now): ${issued.token}`);
-    });
-  adminTokens
-    .command('list')
-    .description('every admin token, revoked ones included; never a secret')
-    .action(async (_options: object, command: Command) => {
-      const list = await direct((s) => s.adminTokens.list());
-      if (json(command)) return printJson(list);
-      out(adminTokenRows(list));
-    });
-  adminTokens
-    .command('revoke')
-    .description('revoke an admin token: the admin API answers it 401 from then on')
-    .argument('<admin_token_id>', '', adminTokenId)
-    .action(async (tokenId: string, _options: object, command: Command) => {
-      const token = await direct((s) => s.adminTokens.revoke(tokenId));
-      if (json(command)) return printJson(token);
-      out(adminTokenRows([token]));
-    });
 
   const revenue = program.command('revenue').description('the revenue ledger');
   revenue
@@ -197,7 +152,7 @@ function buildProgram(deployment: LocalDeployment, io: AdminIo): Command {
   const program = new Command('admin')
     .description(
       "Open Tenant API administration on this server's DATA_DIR: the commands of `ota admin`, with the same " +
-        'arguments and output, and the admin tokens and settlement imports, which only the server does',
+        'arguments and output (the first admin token included), and settlement imports, which only the server does',
     )
     .option('--json', 'print exactly one JSON document on stdout');
   addAdminCommands(program, () => deployment.adminApi(), io);

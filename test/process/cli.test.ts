@@ -169,9 +169,12 @@ describe('admin CLI, while the server runs on the same DATA_DIR', () => {
     expect((await get('/api/open/runs', issued.token)).body.message).toBe('Invalid token');
   });
 
-  it("admin-tokens issue, list and revoke: the token opens the running server's admin listener until revoked", async () => {
+  it("admin-tokens issue (the first one), list and revoke: the token opens the running server's admin listener until revoked", async () => {
+    // no admin token exists yet: the first comes from the command line, holding every scope
+    expect((await admin(dataDir, 'admin-tokens', 'list', '--json')).json).toEqual([]);
     const issued = await admin(dataDir, 'admin-tokens', 'issue', '--name', 'billing', '--json');
-    expect(issued.json).toMatchObject({ name: 'billing', revoked_at: null });
+    expect(issued.json).toMatchObject({ name: 'billing', revoked_at: null, expires_at: null });
+    expect(issued.json.scopes).toHaveLength(6);
     const secret = issued.json.token as string;
     expect(secret).toMatch(/^ota_admin_[A-Za-z0-9_-]{43}$/);
     const adminUrl = `http://127.0.0.1:${adminPort}`;
@@ -203,7 +206,9 @@ describe('admin CLI, while the server runs on the same DATA_DIR', () => {
     ]);
     expect(listed.stdout).not.toContain(secret);
     const table = await admin(dataDir, 'admin-tokens', 'list');
-    expect(table.stdout).toMatch(/^ADMIN TOKEN\s+NAME\s+PREFIX\s+STATE\s+LAST USED/);
+    expect(table.stdout).toMatch(
+      /^ADMIN TOKEN\s+NAME\s+PREFIX\s+STATE\s+SCOPES\s+LAST USED\n.*\sactive\s+all\s/,
+    );
     const revoked = await admin(
       dataDir,
       'admin-tokens',
@@ -215,9 +220,101 @@ describe('admin CLI, while the server runs on the same DATA_DIR', () => {
     expect((await call('/api/admin/tenants')).status).toBe(401);
     const unknown = await admin(dataDir, 'admin-tokens', 'revoke', NO_SUCH_ID, '--json');
     expect(unknown.code).toBe(1);
-    expect(unknown.json).toEqual({ error: 'failed', message: `no admin token ${NO_SUCH_ID}` });
+    expect(unknown.json).toMatchObject({ error: 'not_found', status: 404, message: 'Admin token not found' });
     // the admin API is not on the public port
     expect((await fetch(`${server.url}/api/admin/tenants`)).status).toBe(404);
+  });
+
+  it("admin-tokens issue --scope --expires-in: a job's token, refused out of its scopes by the running server", async () => {
+    const issued = await adminProcess(
+      dataDir,
+      'admin-tokens',
+      'issue',
+      '--name',
+      'billing-job',
+      '--scope',
+      'admin:ledger',
+      '--scope',
+      'admin:usage',
+      '--expires-in',
+      '30',
+      '--json',
+    );
+    expect(issued.code).toBe(0);
+    expect(issued.json).toMatchObject({
+      scopes: ['admin:ledger', 'admin:usage'],
+      expires_at: expect.any(String),
+    });
+    const call = (route: string) =>
+      fetch(`http://127.0.0.1:${adminPort}${route}`, {
+        headers: { authorization: `Bearer ${issued.json.token as string}` },
+      });
+    expect((await call('/api/admin/usage')).status).toBe(200);
+    const refused = await call('/api/admin/tenants');
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { error: string }).error).toBe('insufficient_scope');
+    const trail = await admin(dataDir, 'audit', '--action', 'admin_token.issued', '--limit', '1', '--json');
+    expect(trail.json.data).toEqual([
+      expect.objectContaining({ actor: 'operator', target_id: issued.json.admin_token_id }),
+    ]);
+    expect((await admin(dataDir, 'admin-tokens', 'issue', '--name', 'x', '--scope', 'admin:all')).code).toBe(
+      2,
+    );
+  });
+
+  it('ledger append, list and reverse: the running server lists what the command line booked', async () => {
+    const fed = createdTenant(
+      (await admin(dataDir, 'tenants', 'create', '--name', 'fed', '--currency', 'EUR', '--json')).json,
+    );
+    const file = path.join(dataDir, 'feed.json');
+    writeFileSync(
+      file,
+      JSON.stringify([
+        {
+          external_id: 'F-1',
+          type: 'ecosystem',
+          amount: 5000,
+          currency: 'EUR',
+          occurred_at: '2026-11-05T10:00:00Z',
+        },
+        {
+          external_id: 'F-2',
+          type: 'tech',
+          amount: -100,
+          currency: 'EUR',
+          occurred_at: '2026-11-06T10:00:00Z',
+        },
+      ]),
+    );
+    const booked = await adminProcess(dataDir, 'ledger', 'append', fed.tenant_id, file);
+    expect(booked.code).toBe(0);
+    expect(booked.stdout).toMatch(
+      /^EXTERNAL ID\s+OUTCOME\s+TRANSACTION\nF-1\s+booked\s+\S+\nF-2\s+booked\s+\S+\nbooked 2, 0 already in the ledger\n$/,
+    );
+    const again = await admin(dataDir, 'ledger', 'append', fed.tenant_id, file, '--json');
+    expect(again.json).toMatchObject({ imported: 0, skipped: 2 });
+    const seen = await get('/api/open/finance/transactions', fed.token);
+    expect(seen.body.data.map((t: { external_id: string }) => t.external_id)).toEqual(['F-2', 'F-1']);
+    const listed = await admin(dataDir, 'ledger', 'list', fed.tenant_id, '--type', 'ecosystem', '--json');
+    expect(listed.json).toEqual({
+      data: [expect.objectContaining({ external_id: 'F-1', amount: 5000 })],
+      total: 1,
+    });
+    const f1 = (listed.json.data as { id: string }[])[0]!.id;
+    const reversed = await admin(dataDir, 'ledger', 'reverse', fed.tenant_id, f1, '--json');
+    expect(reversed.json).toMatchObject({
+      amount: -5000,
+      source: 'adjustment',
+      external_id: `reversal-of:${f1}`,
+    });
+    expect((await get('/api/open/finance/transactions', fed.token)).body.total).toBe(3);
+    const twice = await admin(dataDir, 'ledger', 'reverse', fed.tenant_id, f1);
+    expect(twice.code).toBe(1);
+    expect(twice.stderr).toMatch(/^error: .+ \(request [0-9a-f-]{36}\)\n$/);
+    const unknown = await admin(dataDir, 'ledger', 'reverse', fed.tenant_id, NO_SUCH_ID, '--json');
+    expect(unknown.code).toBe(1);
+    expect(unknown.json).toMatchObject({ error: 'not_found', status: 404 });
+    expect((await admin(dataDir, 'ledger', 'list', fed.tenant_id, '--limit', '0')).code).toBe(2);
   });
 
   it('revenue import is all-or-nothing and idempotent', async () => {
@@ -341,7 +438,7 @@ describe('admin CLI output and errors', () => {
   });
 
   it('a command group without its subcommand prints its help on stderr and exits 2 (every group)', async () => {
-    for (const group of [[], ['tenants'], ['tokens'], ['admin-tokens'], ['revenue']]) {
+    for (const group of [[], ['tenants'], ['tokens'], ['ledger'], ['admin-tokens'], ['revenue']]) {
       const result = await admin(dataDir, ...group);
       expect(result.code, group.join(' ')).toBe(2);
       expect(result.stdout).toBe('');
@@ -377,6 +474,21 @@ describe('one admin command line: npm run admin and ota admin', () => {
       ['tokens', 'list', tenant.tenant_id, '--json'],
       ['usage', tenant.tenant_id, '--from', '2026-11-01', '--to', '2026-11-30'],
       ['audit', '--tenant', tenant.tenant_id, '--json'],
+      ['audit', '--tenant', tenant.tenant_id, '--order', 'asc', '--action', 'tenant.created', '--json'],
+      ['audit', '--tenant', tenant.tenant_id, '--order', 'asc', '--limit', '1', '--json'],
+      ['audit', '--after', NO_SUCH_ID],
+      ['audit', '--order', 'newest', '--json'],
+      ['ledger', 'list', tenant.tenant_id],
+      ['ledger', 'list', tenant.tenant_id, '--type', 'ecosystem', '--from', '2026-11-01', '--json'],
+      ['ledger', 'list', tenant.tenant_id, '--type', 'refund'],
+      ['ledger', 'reverse', tenant.tenant_id, NO_SUCH_ID, '--json'],
+      ['ledger', 'append', tenant.tenant_id, '/no/such.json'],
+      ['usage', tenant.tenant_id, '--from', '2026-11-01', '--to', '2026-11-03', '--by-day'],
+      ['usage', 'all', '--from', '2026-11-01', '--to', '2026-11-30', '--all', '--json'],
+      ['usage', 'all', '--from', '2026-11-01', '--to', '2026-11-30', '--limit', '1'],
+      ['usage', 'all', '--after', NO_SUCH_ID],
+      ['admin-tokens', 'revoke', NO_SUCH_ID, '--json'],
+      ['admin-tokens', 'issue', '--name', 'x', '--scope', 'admin:all'],
       ['tenants', 'get', NO_SUCH_ID],
       ['tenants', 'get', NO_SUCH_ID, '--json'],
       ['tenants', 'set-price', tenant.tenant_id, '--price-per-point', '1.5'],

@@ -28,6 +28,16 @@ export type AdminUsage = Schemas['AdminUsage'];
 export type AdminUsageListQuery = NonNullable<operations['adminListUsage']['parameters']['query']>;
 export type AdminLedgerQuery = NonNullable<operations['adminListLedgerEntries']['parameters']['query']>;
 export type AdminUsageQuery = NonNullable<operations['adminGetTenantUsage']['parameters']['query']>;
+export type AdminUsageDay = Schemas['AdminUsageDay'];
+export type AdminLedgerEntryOutcome = Schemas['AdminLedgerEntryOutcome'];
+export type AuditAction = Schemas['AuditAction'];
+export type Transaction = Schemas['Transaction'];
+/** One of the platform's admin tokens (never its secret). */
+export type PlatformAdminToken = Schemas['PlatformAdminToken'];
+/** An admin token as issued: with its secret (`token`), shown in that answer only. */
+export type PlatformAdminIssuedToken = Schemas['PlatformAdminTokenIssuedResponse']['data'];
+export type AdminScope = Schemas['AdminScope'];
+export type AdminIssueAdminTokenInput = Schemas['AdminIssueAdminTokenRequest'];
 
 export interface AdminClientOptions extends TransportOptions {
   /** The admin listener (the server's `ADMIN_PORT`), for example `http://127.0.0.1:8090`. */
@@ -38,9 +48,9 @@ export interface AdminClientOptions extends TransportOptions {
 
 /**
  * The platform's admin API (the operations of the contract's "Platform admin" tag, on the admin listener):
- * tenants, their tokens and the audit trail. The same transport as the tenant client: `api` is the raw
- * typed client, 429, 503 and 409 `idempotency_key_in_use` are retried after `Retry-After`, and every POST
- * carries an `Idempotency-Key` that its retries reuse (a create or an issue whose answer was lost is
+ * tenants, their tokens, their ledgers and usage, the platform's admin tokens and the audit trail. The same
+ * transport as the tenant client: `api` is the raw typed client, 429, 503 and 409 `idempotency_key_in_use`
+ * are retried after `Retry-After`, and every POST carries an `Idempotency-Key` that its retries reuse (a create or an issue whose answer was lost is
  * answered again, never done twice).
  */
 export class OpenTenantAdminClient extends ApiTransport {
@@ -195,6 +205,28 @@ export class OpenTenantAdminClient extends ApiTransport {
     return unwrap(
       await this.api.GET('/api/admin/tenants/{tenant_id}/usage', {
         params: { path: { tenant_id: tenantId }, query },
+      }),
+    ).data;
+  }
+
+  /** Every admin token of the platform, revoked and expired ones included, oldest first; never a secret. */
+  async listAdminTokens(): Promise<PlatformAdminToken[]> {
+    return unwrap(await this.api.GET('/api/admin/admin_tokens')).data;
+  }
+
+  /**
+   * An admin token with `scopes` (every scope when none), expiring at `expires_at` (never when none); a token
+   * grants only scopes it holds (403 `insufficient_scope`). Its secret is in this answer only.
+   */
+  async issueAdminToken(input: AdminIssueAdminTokenInput): Promise<PlatformAdminIssuedToken> {
+    return unwrap(await this.api.POST('/api/admin/admin_tokens', { body: input })).data;
+  }
+
+  /** The admin token gets 401 from then on; revoking twice keeps the first `revoked_at`. */
+  async revokeAdminToken(adminTokenId: string): Promise<PlatformAdminToken> {
+    return unwrap(
+      await this.api.POST('/api/admin/admin_tokens/{admin_token_id}/revoke', {
+        params: { path: { admin_token_id: adminTokenId } },
       }),
     ).data;
   }

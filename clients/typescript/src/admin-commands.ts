@@ -1,14 +1,29 @@
+import { readFile } from 'node:fs/promises';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import type {
+  AdminLedgerEntryInput,
+  AdminLedgerEntryOutcome,
+  AdminScope,
   AdminTenant,
   AdminToken,
   AdminUpdateTenantInput,
   AdminUsage,
+  AuditAction,
   AuditEvent,
+  AuditEventQuery,
   OpenTenantAdminClient,
+  PlatformAdminToken,
   TokenScope,
+  Transaction,
 } from './admin-client.js';
-import { type CliIo, idArgument, nonNegativeInt, positiveInt } from './command-line.js';
+import {
+  type CliIo,
+  CommandFailed,
+  idArgument,
+  nonNegativeInt,
+  positiveInt,
+  UsageError,
+} from './command-line.js';
 import { formatMoney } from './money.js';
 import { table } from './terminal.js';
 
@@ -24,6 +39,9 @@ export type AdminConnection = (command: Command) => Promise<OpenTenantAdminClien
 
 const tenantId = idArgument('a tenant id', 'tenants list');
 const tokenId = idArgument('a token id', 'tokens list TENANT_ID');
+const transactionId = idArgument('a transaction id', 'ledger list TENANT_ID');
+const adminTokenId = idArgument('an admin token id', 'admin-tokens list');
+const auditEventId = idArgument('an audit event id', 'audit --json');
 
 const DAY_MS = 86_400_000;
 
@@ -40,11 +58,47 @@ const TOKEN_SCOPE_SET: Record<TokenScope, true> = {
 };
 const TOKEN_SCOPES = Object.keys(TOKEN_SCOPE_SET) as TokenScope[];
 
-function scopeList(scope: string, scopes: TokenScope[]): TokenScope[] {
-  if (!(scope in TOKEN_SCOPE_SET))
-    throw new InvalidArgumentError(`must be one of ${TOKEN_SCOPES.join(', ')}`);
-  return [...scopes, scope as TokenScope];
+const ADMIN_SCOPE_SET: Record<AdminScope, true> = {
+  'admin:tenants': true,
+  'admin:tokens': true,
+  'admin:ledger': true,
+  'admin:usage': true,
+  'admin:audit': true,
+  'admin:admin_tokens': true,
+};
+const ADMIN_SCOPES = Object.keys(ADMIN_SCOPE_SET) as AdminScope[];
+
+const AUDIT_ACTION_SET: Record<AuditAction, true> = {
+  'tenant.created': true,
+  'tenant.updated': true,
+  'tenant.suspended': true,
+  'tenant.resumed': true,
+  'token.issued': true,
+  'token.revoked': true,
+  'ledger.appended': true,
+  'ledger.reversed': true,
+  'admin_token.issued': true,
+  'admin_token.revoked': true,
+};
+const AUDIT_ACTIONS = Object.keys(AUDIT_ACTION_SET) as AuditAction[];
+
+/** A repeatable `--scope` checked against one of the contract's scope sets. */
+function scopeList<S extends string>(set: Record<S, true>): (scope: string, scopes: S[]) => S[] {
+  return (scope, scopes) => {
+    if (!(scope in set)) throw new InvalidArgumentError(`must be one of ${Object.keys(set).join(', ')}`);
+    return [...scopes, scope as S];
+  };
 }
+
+/** `--expires-at TIME` or `--expires-in DAYS`, as the API takes it: a time, or nothing for never. */
+function expiryOf(options: { expiresAt?: string; expiresIn?: number }): string | undefined {
+  return options.expiresIn !== undefined
+    ? new Date(Date.now() + options.expiresIn * DAY_MS).toISOString()
+    : options.expiresAt;
+}
+
+/** The most entries the ledger feed takes in one call (AdminLedgerBatch in openapi.yaml). */
+const LEDGER_BATCH_MAX = 500;
 
 function tenantRows(list: AdminTenant[]): string {
   return table(
@@ -67,7 +121,7 @@ function tenantRows(list: AdminTenant[]): string {
 }
 
 /** What a token row says at a glance: revoked wins over expired. */
-function tokenState(token: AdminToken): string {
+function tokenState(token: Pick<AdminToken, 'revoked_at' | 'expires_at'>): string {
   if (token.revoked_at) return `revoked ${token.revoked_at}`;
   if (token.expires_at && Date.parse(token.expires_at) <= Date.now()) return `expired ${token.expires_at}`;
   return token.expires_at ? `active, expires ${token.expires_at}` : 'active';
@@ -89,6 +143,84 @@ function tokenRows(list: AdminToken[]): string {
       ['last_used_at', 'LAST USED'],
     ],
   );
+}
+
+function adminTokenRows(list: PlatformAdminToken[]): string {
+  return table(
+    list.map((t) => ({
+      ...t,
+      state: tokenState(t),
+      scope_list: ADMIN_SCOPES.every((s) => t.scopes.includes(s)) ? 'all' : t.scopes.join(' '),
+    })),
+    [
+      ['admin_token_id', 'ADMIN TOKEN'],
+      ['name', 'NAME'],
+      ['prefix', 'PREFIX'],
+      ['state', 'STATE'],
+      ['scope_list', 'SCOPES'],
+      ['last_used_at', 'LAST USED'],
+    ],
+  );
+}
+
+function transactionRows(list: Transaction[]): string {
+  return table(
+    list.map((t) => ({ ...t, money: formatMoney(t.amount, t.currency) })),
+    [
+      ['id', 'TRANSACTION'],
+      ['occurred_at', 'OCCURRED'],
+      ['type', 'TYPE'],
+      ['source', 'SOURCE'],
+      ['money', 'AMOUNT'],
+      ['external_id', 'EXTERNAL ID'],
+      ['description', 'DESCRIPTION'],
+    ],
+    ['money'],
+  );
+}
+
+function outcomeRows(list: AdminLedgerEntryOutcome[]): string {
+  return table(list, [
+    ['external_id', 'EXTERNAL ID'],
+    ['outcome', 'OUTCOME'],
+    ['transaction_id', 'TRANSACTION'],
+  ]);
+}
+
+/**
+ * The entries of a feed file: a JSON array of entries, or the API's own body (`{"entries": [...]}`), at most
+ * one call's worth. Each entry's fields are the server's to check (422 names the entry and the field).
+ */
+async function ledgerFile(file: string): Promise<AdminLedgerEntryInput[]> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    const failure = error as NodeJS.ErrnoException;
+    if (failure.code === 'ENOENT') throw new CommandFailed(`no such file: ${file}`);
+    if (failure.code === 'EISDIR') throw new CommandFailed(`a directory, not a file: ${file}`);
+    if (failure.code === 'EACCES') throw new CommandFailed(`not allowed to read ${file}`);
+    throw error;
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new CommandFailed(`${file} is not JSON: ${(error as Error).message}`);
+  }
+  const entries =
+    parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)
+      ? (parsed as { entries?: unknown }).entries
+      : parsed;
+  if (!Array.isArray(entries))
+    throw new CommandFailed(`${file} must hold an array of ledger entries, or {"entries": [...]}`);
+  if (entries.length === 0) throw new CommandFailed(`${file} holds no entries`);
+  if (entries.length > LEDGER_BATCH_MAX)
+    throw new CommandFailed(
+      `${file} holds ${entries.length} entries; the feed takes at most ${LEDGER_BATCH_MAX} a call ` +
+        '(split the file, or import a settlement file with npm run admin -- revenue import on the server)',
+    );
+  return entries as AdminLedgerEntryInput[];
 }
 
 /** `name=acme price_per_point=12`: what changed, on one line. */
@@ -115,7 +247,8 @@ function auditRows(list: AuditEvent[]): string {
 
 /**
  * The admin API's commands under `parent` (`ota admin`, or the server's `admin` program): tenants, their
- * tokens, their usage and the audit trail. `open` gives the admin API to talk to.
+ * tokens, ledgers and usage, the audit trail and the platform's admin tokens. `open` gives the admin API to
+ * talk to.
  */
 export function addAdminCommands(parent: Command, open: AdminConnection, io: CliIo): void {
   const out = (text: string): void => io.out(`${text}\n`);
@@ -265,7 +398,7 @@ export function addAdminCommands(parent: Command, open: AdminConnection, io: Cli
     .requiredOption('--name <name>', 'a label for people')
     .addOption(
       new Option('--scope <scope>', `what the token may do, once per scope: ${TOKEN_SCOPES.join(', ')}`)
-        .argParser(scopeList)
+        .argParser(scopeList(TOKEN_SCOPE_SET))
         .default([], 'every scope'),
     )
     .addOption(
@@ -282,10 +415,7 @@ export function addAdminCommands(parent: Command, open: AdminConnection, io: Cli
         command: Command,
       ) => {
         const { client, json } = await connect(command);
-        const expiresAt =
-          options.expiresIn !== undefined
-            ? new Date(Date.now() + options.expiresIn * DAY_MS).toISOString()
-            : options.expiresAt;
+        const expiresAt = expiryOf(options);
         const token = await client.issueToken(tenantId, {
           name: options.name,
           ...(options.scope.length > 0 ? { scopes: options.scope } : {}),
@@ -318,41 +448,279 @@ export function addAdminCommands(parent: Command, open: AdminConnection, io: Cli
       out(tokenRows([token]));
     });
 
-  parent
+  const ledger = parent
+    .command('ledger')
+    .description("a tenant's ledger: list, append (the revenue feed), reverse");
+  ledger
+    .command('list')
+    .description(
+      "the tenant's transactions, as it lists them: newest first, fed, booked by runs and reversed",
+    )
+    .argument('<tenant_id>', '', tenantId)
+    .addOption(
+      new Option('--type <type>', 'tech (diagnosis usage), ecosystem (partner settlements) or all')
+        .choices(['all', 'tech', 'ecosystem'])
+        .default('all'),
+    )
+    .option('--from <date>', 'first UTC day included, YYYY-MM-DD')
+    .option('--to <date>', 'last UTC day included, YYYY-MM-DD')
+    .option('--limit <n>', 'how many (at most 100)', positiveInt, 20)
+    .option('--offset <n>', 'skip this many', nonNegativeInt, 0)
+    .action(
+      async (
+        tenantId: string,
+        options: {
+          type: 'all' | 'tech' | 'ecosystem';
+          from?: string;
+          to?: string;
+          limit: number;
+          offset: number;
+        },
+        command: Command,
+      ) => {
+        const { client, json } = await connect(command);
+        const page = await client.listLedgerEntries(tenantId, {
+          transaction_type: options.type,
+          start_date: options.from,
+          end_date: options.to,
+          limit: options.limit,
+          offset: options.offset,
+        });
+        if (json) return printJson({ data: page.data, total: page.total });
+        out(transactionRows(page.data));
+        out(`${page.data.length} of ${page.total} transactions`);
+      },
+    );
+  ledger
+    .command('append')
+    .description(
+      `feed entries into the tenant's ledger from a JSON file (an array, at most ${LEDGER_BATCH_MAX}), all or ` +
+        'nothing, each once per external_id; prints what became of each',
+    )
+    .argument('<tenant_id>', '', tenantId)
+    .argument(
+      '<file>',
+      'entries as the API takes them: external_id, type, amount (minor units), currency, occurred_at, description',
+    )
+    .action(async (tenantId: string, file: string, _options: object, command: Command) => {
+      const entries = await ledgerFile(file);
+      const { client, json } = await connect(command);
+      const result = await client.appendLedgerEntries(tenantId, entries);
+      if (json) return printJson(result);
+      out(outcomeRows(result.entries));
+      out(`booked ${result.imported}, ${result.skipped} already in the ledger`);
+    });
+  ledger
+    .command('reverse')
+    .description("book the opposite of one of the tenant's transactions, once")
+    .argument('<tenant_id>', '', tenantId)
+    .argument('<transaction_id>', '', transactionId)
+    .option(
+      '--description <text>',
+      'the reversal\'s description (default: "Reversal of" the entry\'s external_id)',
+    )
+    .action(
+      async (
+        tenantId: string,
+        transactionId: string,
+        options: { description?: string },
+        command: Command,
+      ) => {
+        const { client, json } = await connect(command);
+        const reversal = await client.reverseLedgerEntry(
+          tenantId,
+          transactionId,
+          options.description !== undefined ? { description: options.description } : {},
+        );
+        if (json) return printJson(reversal);
+        out(transactionRows([reversal]));
+      },
+    );
+
+  // `usage TENANT_ID` and `usage all`: commander parses the options of `usage` wherever they stand, so
+  // `usage all --from X` leaves --from on `usage`, and `all` reads it from there (optsWithGlobals)
+  const usage = parent
     .command('usage')
-    .description('what a tenant used in a period: runs by status and pipeline, pages, points, files stored')
+    .description(
+      'what a tenant used in a period: runs by status and pipeline, pages, points, files stored ' +
+        '(`usage all`: every tenant)',
+    )
     .argument('<tenant_id>', '', tenantId)
     .option('--from <date>', 'first UTC day included, YYYY-MM-DD (default: the first of this month)')
     .option('--to <date>', 'last UTC day included, YYYY-MM-DD (default: today)')
-    .action(async (tenantId: string, options: { from?: string; to?: string }, command: Command) => {
+    .option('--by-day', 'and the period day by day (at most 366 days)')
+    .action(
+      async (
+        tenantId: string,
+        options: { from?: string; to?: string; byDay?: boolean },
+        command: Command,
+      ) => {
+        const { client, json } = await connect(command);
+        const usage = await client.tenantUsage(tenantId, {
+          start_date: options.from,
+          end_date: options.to,
+          ...(options.byDay ? { granularity: 'day' as const } : {}),
+        });
+        if (json) return printJson(usage);
+        out(usageLines(usage));
+        if (usage.daily) out(`\n${dailyRows(usage)}`);
+      },
+    );
+  usage
+    .command('all')
+    .description(
+      "every tenant's usage of a period (--from and --to as for one), by creation, suspended tenants " +
+        'included: for a billing run',
+    )
+    .option('--limit <n>', 'how many tenants (at most 100)', positiveInt, 20)
+    .option('--after <tenant_id>', "the tenants created after this one (a page's next cursor)", tenantId)
+    .option('--all', 'every tenant, page after page')
+    .action(async (_options: object, command: Command) => {
+      const options = command.optsWithGlobals<{
+        from?: string;
+        to?: string;
+        byDay?: boolean;
+        limit: number;
+        after?: string;
+        all?: boolean;
+      }>();
+      if (options.byDay) throw new UsageError('--by-day is for one tenant: usage TENANT_ID --by-day');
       const { client, json } = await connect(command);
-      const usage = await client.tenantUsage(tenantId, { start_date: options.from, end_date: options.to });
-      if (json) return printJson(usage);
-      out(usageLines(usage));
+      const query = { start_date: options.from, end_date: options.to };
+      const list: AdminUsage[] = [];
+      let cursor: string | null = options.after ?? null;
+      do {
+        const page = await client.listUsage({
+          ...query,
+          limit: options.all ? 100 : options.limit,
+          ...(cursor !== null ? { starting_after: cursor } : {}),
+        });
+        list.push(...page.data);
+        cursor = page.next_cursor;
+      } while (options.all && cursor !== null);
+      if (json) return printJson({ data: list, next_cursor: cursor });
+      out(usageRows(list));
+      out(`${list.length} tenants${cursor !== null ? `; more with --after ${cursor}` : ''}`);
     });
 
   parent
     .command('audit')
-    .description('the audit trail: every change to tenants and tokens, newest first')
+    .description('the audit trail: every change to tenants, tokens, ledgers and admin tokens, newest first')
     .option('--tenant <tenant_id>', 'only the changes to this tenant and its tokens', tenantId)
+    .addOption(new Option('--action <action>', 'only the changes of this action').choices(AUDIT_ACTIONS))
+    .option('--since <time>', 'only the changes made at or after this time (ISO 8601 with a zone)')
+    .option('--until <time>', 'only the changes made before this time')
+    .addOption(
+      new Option('--order <order>', 'desc: newest first; asc: oldest first, as an exporter reads')
+        .choices(['desc', 'asc'])
+        .default('desc'),
+    )
+    .option(
+      '--after <event_id>',
+      "the events after this one, in the order asked (a page's next cursor)",
+      auditEventId,
+    )
     .option('--limit <n>', 'how many (at most 100)', positiveInt, 20)
-    .option('--all', 'every event, page after page')
-    .action(async (options: { tenant?: string; limit: number; all?: boolean }, command: Command) => {
+    .option('--all', 'every event, page after page by cursor')
+    .action(
+      async (
+        options: {
+          tenant?: string;
+          action?: AuditAction;
+          since?: string;
+          until?: string;
+          order: 'desc' | 'asc';
+          after?: string;
+          limit: number;
+          all?: boolean;
+        },
+        command: Command,
+      ) => {
+        const { client, json } = await connect(command);
+        const query: AuditEventQuery = {
+          tenant_id: options.tenant,
+          action: options.action,
+          since: options.since,
+          until: options.until,
+          order: options.order,
+          starting_after: options.after,
+        };
+        let list: AuditEvent[];
+        let total: number;
+        let cursor: string | null;
+        if (options.all) {
+          list = [];
+          for await (const event of client.auditEvents(query)) list.push(event);
+          total = list.length;
+          cursor = null;
+        } else {
+          const page = await client.listAuditEvents({ ...query, limit: options.limit });
+          list = page.data;
+          total = page.total;
+          cursor = page.next_cursor;
+        }
+        if (json) return printJson({ data: list, total, next_cursor: cursor });
+        out(auditRows(list));
+        out(`${list.length} of ${total} events${cursor !== null ? `; more with --after ${cursor}` : ''}`);
+      },
+    );
+
+  const adminTokens = parent
+    .command('admin-tokens')
+    .description("the platform's tokens for the admin API (ADMIN_PORT): issue, list, revoke");
+  adminTokens
+    .command('issue')
+    .description(
+      'issue an admin token with the scopes a job needs (on the server, the first one too); prints its secret once',
+    )
+    .requiredOption('--name <name>', 'who or what holds it (a label)')
+    .addOption(
+      new Option('--scope <scope>', `what the token may do, once per scope: ${ADMIN_SCOPES.join(', ')}`)
+        .argParser(scopeList(ADMIN_SCOPE_SET))
+        .default([], 'every scope'),
+    )
+    .addOption(
+      new Option(
+        '--expires-at <time>',
+        'when it stops working, ISO 8601 with a zone, in the future (default: never)',
+      ).conflicts('expiresIn'),
+    )
+    .option('--expires-in <days>', 'or: days from now until it stops working (at least 1)', positiveInt)
+    .action(
+      async (
+        options: { name: string; scope: AdminScope[]; expiresAt?: string; expiresIn?: number },
+        command: Command,
+      ) => {
+        const { client, json } = await connect(command);
+        const expiresAt = expiryOf(options);
+        const token = await client.issueAdminToken({
+          name: options.name,
+          ...(options.scope.length > 0 ? { scopes: options.scope } : {}),
+          ...(expiresAt !== undefined ? { expires_at: expiresAt } : {}),
+        });
+        if (json) return printJson(token);
+        out(adminTokenRows([token]));
+        out(`\nadmin token ${token.admin_token_id} (shown only now): ${token.token}`);
+      },
+    );
+  adminTokens
+    .command('list')
+    .description('every admin token, revoked and expired ones included; never a secret')
+    .action(async (_options: object, command: Command) => {
       const { client, json } = await connect(command);
-      let list: AuditEvent[];
-      let total: number;
-      if (options.all) {
-        list = [];
-        for await (const event of client.auditEvents({ tenant_id: options.tenant })) list.push(event);
-        total = list.length;
-      } else {
-        const page = await client.listAuditEvents({ tenant_id: options.tenant, limit: options.limit });
-        list = page.data;
-        total = page.total;
-      }
-      if (json) return printJson({ data: list, total });
-      out(auditRows(list));
-      out(`${list.length} of ${total} events`);
+      const list = await client.listAdminTokens();
+      if (json) return printJson(list);
+      out(adminTokenRows(list));
+    });
+  adminTokens
+    .command('revoke')
+    .description('revoke an admin token: the admin API answers it 401 from then on')
+    .argument('<admin_token_id>', '', adminTokenId)
+    .action(async (adminTokenId: string, _options: object, command: Command) => {
+      const { client, json } = await connect(command);
+      const token = await client.revokeAdminToken(adminTokenId);
+      if (json) return printJson(token);
+      out(adminTokenRows([token]));
     });
 }
 
@@ -370,4 +738,35 @@ function usageLines(usage: AdminUsage): string {
     `points consumed   ${usage.points_consumed}`,
     `files stored      ${usage.files_stored} (${usage.bytes_stored} bytes, as of ${usage.as_of})`,
   ].join('\n');
+}
+
+function dailyRows(usage: AdminUsage): string {
+  return table(
+    usage.daily ?? [],
+    [
+      ['date', 'DAY'],
+      ['runs', 'RUNS'],
+      ['pages_processed', 'PAGES'],
+      ['points_consumed', 'POINTS'],
+      ['files_stored', 'FILES'],
+      ['bytes_stored', 'BYTES'],
+    ],
+    ['runs', 'pages_processed', 'points_consumed', 'files_stored', 'bytes_stored'],
+  );
+}
+
+function usageRows(list: AdminUsage[]): string {
+  return table(
+    list.map((u) => ({ ...u, run_count: u.runs.total, period: `${u.start_date} to ${u.end_date}` })),
+    [
+      ['tenant_id', 'TENANT'],
+      ['period', 'PERIOD'],
+      ['run_count', 'RUNS'],
+      ['pages_processed', 'PAGES'],
+      ['points_consumed', 'POINTS'],
+      ['files_stored', 'FILES'],
+      ['bytes_stored', 'BYTES'],
+    ],
+    ['run_count', 'pages_processed', 'points_consumed', 'files_stored', 'bytes_stored'],
+  );
 }

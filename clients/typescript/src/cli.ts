@@ -737,7 +737,9 @@ export function buildProgram(): Command {
     });
   const admin = program
     .command('admin')
-    .description("the platform's admin API: tenants, their tokens, their usage, the audit trail")
+    .description(
+      "the platform's admin API: tenants, their tokens, ledgers and usage, the audit trail, admin tokens",
+    )
     .option('--admin-url <url>', "the server's admin listener (default: $OTA_ADMIN_URL)")
     .option('--admin-token <token>', 'a platform admin token, ota_admin_... (default: $OTA_ADMIN_TOKEN)')
     .addHelpText(

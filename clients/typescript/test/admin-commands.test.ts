@@ -1,0 +1,452 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Harness, startHarness } from '../../../test/helpers/harness.js';
+import {
+  type AdminLedgerEntryInput,
+  type AuditEvent,
+  createAdminClient,
+  type OpenTenantAdminClient,
+  type OtaError,
+  type PlatformAdminToken,
+} from '../src/index.js';
+import { runOta } from './helpers/run-ota.js';
+
+/**
+ * `ota admin`'s ledger, usage, audit and admin-tokens commands against the real server's admin listener:
+ * each as a table and with --json, and their refusals (an unknown id is the API's 404, exit 1; a wrong
+ * command line exit 2 before anything is asked of the API). test/process/cli.test.ts checks that the
+ * server's `npm run admin` prints the same.
+ */
+let h: Harness;
+let dir: string;
+
+beforeAll(async () => {
+  h = await startHarness();
+  dir = mkdtempSync(path.join(tmpdir(), 'ota-admin-commands-'));
+});
+afterAll(async () => {
+  await h.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const NO_SUCH_ID = '00000000-0000-4000-8000-000000000000';
+const admin = (token = h.adminToken): OpenTenantAdminClient =>
+  createAdminClient({ baseUrl: h.adminUrl, token, retry: { retries: 0 } });
+const ota = (args: string[], env: Record<string, string> = {}) =>
+  runOta(['admin', ...args], { OTA_ADMIN_URL: h.adminUrl, OTA_ADMIN_TOKEN: h.adminToken, ...env });
+const lines = (text: string) => text.trimEnd().split('\n');
+const jsonFile = (name: string, value: unknown): string => {
+  const file = path.join(dir, name);
+  writeFileSync(file, JSON.stringify(value));
+  return file;
+};
+
+const entry = (externalId: string, amount: number, day: string): AdminLedgerEntryInput => ({
+  external_id: externalId,
+  type: 'ecosystem',
+  amount,
+  currency: 'EUR',
+  occurred_at: `2026-11-${day}T12:00:00Z`,
+  description: `settlement ${externalId}`,
+});
+
+describe('ota admin ledger', () => {
+  it('append: each entry booked once, a file sent again is all duplicates; list and reverse', async () => {
+    const { tenant } = await admin().createTenant({ name: 'ledger-co', currency: 'EUR' });
+    const file = jsonFile('feed.json', [entry('po-1', 125000, '02'), entry('po-2', -250, '03')]);
+    const booked = await ota(['ledger', 'append', tenant.tenant_id, file]);
+    expect(booked).toMatchObject({ code: 0, stderr: '' });
+    expect(lines(booked.stdout)).toEqual([
+      expect.stringMatching(/^EXTERNAL ID\s+OUTCOME\s+TRANSACTION$/),
+      expect.stringMatching(/^po-1\s+booked\s+[0-9a-f-]{36}$/),
+      expect.stringMatching(/^po-2\s+booked\s+[0-9a-f-]{36}$/),
+      'booked 2, 0 already in the ledger',
+    ]);
+    // the API's own body is taken too, and a batch sent again books nothing twice
+    const again = await ota([
+      'ledger',
+      'append',
+      tenant.tenant_id,
+      jsonFile('body.json', { entries: [entry('po-1', 125000, '02')] }),
+      '--json',
+    ]);
+    const result = JSON.parse(again.stdout);
+    expect(result).toMatchObject({
+      imported: 0,
+      skipped: 1,
+      entries: [{ external_id: 'po-1', outcome: 'duplicate' }],
+    });
+
+    const listed = await ota(['ledger', 'list', tenant.tenant_id]);
+    expect(listed.code).toBe(0);
+    const rows = lines(listed.stdout);
+    expect(rows[0]).toMatch(/^TRANSACTION\s+OCCURRED\s+TYPE\s+SOURCE\s+AMOUNT\s+EXTERNAL ID\s+DESCRIPTION$/);
+    // newest first, money in the tenant's currency, right-aligned
+    expect(rows[1]).toMatch(
+      /^[0-9a-f-]{36}\s+2026-11-03T12:00:00\.000Z\s+ecosystem\s+import\s+-2\.50 EUR\s+po-2\s+settlement po-2$/,
+    );
+    expect(rows[2]).toMatch(/\s+1250\.00 EUR\s+po-1\s/);
+    expect(rows[3]).toBe('2 of 2 transactions');
+    const page = JSON.parse(
+      (await ota(['ledger', 'list', tenant.tenant_id, '--from', '2026-11-03', '--limit', '1', '--json']))
+        .stdout,
+    );
+    expect(page).toEqual({
+      data: [expect.objectContaining({ external_id: 'po-2', amount: -250 })],
+      total: 1,
+    });
+    const tech = JSON.parse(
+      (await ota(['ledger', 'list', tenant.tenant_id, '--type', 'tech', '--json'])).stdout,
+    );
+    expect(tech).toEqual({ data: [], total: 0 });
+    const skipped = JSON.parse(
+      (await ota(['ledger', 'list', tenant.tenant_id, '--offset', '1', '--json'])).stdout,
+    );
+    expect(skipped.data.map((t: { external_id: string }) => t.external_id)).toEqual(['po-1']);
+
+    const po1 = result.entries[0].transaction_id as string;
+    const reversed = await ota(['ledger', 'reverse', tenant.tenant_id, po1, '--description', 'refunded']);
+    expect(reversed.code).toBe(0);
+    expect(lines(reversed.stdout)[1]).toMatch(
+      new RegExp(`\\s+ecosystem\\s+adjustment\\s+-1250\\.00 EUR\\s+reversal-of:${po1}\\s+refunded$`),
+    );
+    const twice = await ota(['ledger', 'reverse', tenant.tenant_id, po1, '--json']);
+    expect(twice.code).toBe(1);
+    expect(JSON.parse(twice.stdout)).toMatchObject({ error: 'already_reversed', status: 409 });
+    const listedAfter = JSON.parse((await ota(['ledger', 'list', tenant.tenant_id, '--json'])).stdout);
+    expect(listedAfter.total).toBe(3);
+  });
+
+  it('refusals: an unknown tenant or transaction is 404 (exit 1); a bad file is refused before any call; a wrong option exit 2', async () => {
+    const { tenant } = await admin().createTenant({ name: 'ledger-refusals-co', currency: 'EUR' });
+    const noTenant = await ota(['ledger', 'list', NO_SUCH_ID]);
+    expect(noTenant).toMatchObject({ code: 1, stdout: '' });
+    expect(noTenant.stderr).toMatch(/^error: Tenant not found \(request [0-9a-f-]{36}\)\n$/);
+    const noTransaction = await ota(['ledger', 'reverse', tenant.tenant_id, NO_SUCH_ID, '--json']);
+    expect(noTransaction.code).toBe(1);
+    expect(JSON.parse(noTransaction.stdout)).toMatchObject({ error: 'not_found', status: 404 });
+    const file = jsonFile('one.json', [entry('x-1', 100, '04')]);
+    const appendNoTenant = await ota(['ledger', 'append', NO_SUCH_ID, file]);
+    expect(appendNoTenant.code).toBe(1);
+    expect(appendNoTenant.stderr).toMatch(/^error: Tenant not found /);
+
+    const missing = await ota(['ledger', 'append', tenant.tenant_id, path.join(dir, 'none.json')]);
+    expect(missing).toMatchObject({
+      code: 1,
+      stderr: `error: no such file: ${path.join(dir, 'none.json')}\n`,
+    });
+    const notJson = path.join(dir, 'feed.csv');
+    writeFileSync(notJson, 'external_id,type\n');
+    const garbled = await ota(['ledger', 'append', tenant.tenant_id, notJson, '--json']);
+    expect(garbled.code).toBe(1);
+    expect(JSON.parse(garbled.stdout)).toMatchObject({
+      error: 'failed',
+      message: expect.stringMatching(/feed\.csv is not JSON: /),
+    });
+    const notList = await ota(['ledger', 'append', tenant.tenant_id, jsonFile('obj.json', { entry: 1 })]);
+    expect(notList.stderr).toMatch(/must hold an array of ledger entries, or \{"entries": \[\.\.\.\]\}\n$/);
+    const empty = await ota(['ledger', 'append', tenant.tenant_id, jsonFile('empty.json', [])]);
+    expect([empty.code, empty.stderr]).toEqual([
+      1,
+      `error: ${path.join(dir, 'empty.json')} holds no entries\n`,
+    ]);
+    const many = Array.from({ length: 501 }, (_, i) => entry(`m-${i}`, 1, '05'));
+    const tooMany = await ota(['ledger', 'append', tenant.tenant_id, jsonFile('many.json', many)]);
+    expect(tooMany.code).toBe(1);
+    expect(tooMany.stderr).toMatch(/holds 501 entries; the feed takes at most 500 a call/);
+    // the server checks each entry: nothing of the batch is booked
+    const wrong = await ota([
+      'ledger',
+      'append',
+      tenant.tenant_id,
+      jsonFile('usd.json', [entry('ok-1', 1, '06'), { ...entry('usd-1', 1, '06'), currency: 'USD' }]),
+      '--json',
+    ]);
+    expect(wrong.code).toBe(1);
+    expect(JSON.parse(wrong.stdout)).toMatchObject({ error: 'validation_error', status: 422 });
+    expect((await admin().listLedgerEntries(tenant.tenant_id)).total).toBe(0);
+
+    const badType = await ota(['ledger', 'list', tenant.tenant_id, '--type', 'refund']);
+    expect(badType.code).toBe(2);
+    expect(badType.stderr).toMatch(
+      /^error: option '--type <type>' argument 'refund' is invalid\. Allowed choices are all, tech, ecosystem\./,
+    );
+    const badId = await ota(['ledger', 'reverse', tenant.tenant_id, 'tx-1']);
+    expect(badId.code).toBe(2);
+    expect(badId.stderr).toMatch(
+      /'tx-1' is invalid for argument 'transaction_id'\. a transaction id is a UUID/,
+    );
+    const noFile = await ota(['ledger', 'append', tenant.tenant_id]);
+    expect(noFile.code).toBe(2);
+  });
+});
+
+describe('ota admin usage', () => {
+  it('--by-day: the period as lines, then a table of its days', async () => {
+    const { tenant } = await admin().createTenant({ name: 'daily-co' });
+    const daily = await ota([
+      'usage',
+      tenant.tenant_id,
+      '--from',
+      '2026-11-01',
+      '--to',
+      '2026-11-03',
+      '--by-day',
+    ]);
+    expect(daily).toMatchObject({ code: 0, stderr: '' });
+    const out = lines(daily.stdout);
+    expect(out[0]).toBe(`tenant ${tenant.tenant_id}, 2026-11-01 to 2026-11-03`);
+    expect(out.slice(-4)).toEqual([
+      expect.stringMatching(/^DAY\s+RUNS\s+PAGES\s+POINTS\s+FILES\s+BYTES$/),
+      expect.stringMatching(/^2026-11-01\s+0\s+0\s+0\s+0\s+0$/),
+      expect.stringMatching(/^2026-11-02\s/),
+      expect.stringMatching(/^2026-11-03\s/),
+    ]);
+    const json = JSON.parse(
+      (
+        await ota([
+          'usage',
+          tenant.tenant_id,
+          '--from',
+          '2026-11-01',
+          '--to',
+          '2026-11-30',
+          '--by-day',
+          '--json',
+        ])
+      ).stdout,
+    );
+    expect(json.daily).toHaveLength(30);
+    const plain = JSON.parse((await ota(['usage', tenant.tenant_id, '--json'])).stdout);
+    expect(plain.daily).toBeUndefined();
+    const tooLong = await ota([
+      'usage',
+      tenant.tenant_id,
+      '--from',
+      '2025-01-01',
+      '--to',
+      '2026-11-30',
+      '--by-day',
+    ]);
+    expect(tooLong.code).toBe(1);
+    expect(tooLong.stderr).toMatch(/end_date/);
+  });
+
+  it("all: every tenant's usage of a period, a page or --all by cursor; --json", async () => {
+    const tenants = (await admin().listTenants({ limit: 100 })).total;
+    expect(tenants).toBeGreaterThan(2);
+    const all = await ota(['usage', 'all', '--from', '2026-11-01', '--to', '2026-11-30', '--all']);
+    expect(all).toMatchObject({ code: 0, stderr: '' });
+    const out = lines(all.stdout);
+    expect(out[0]).toMatch(/^TENANT\s+PERIOD\s+RUNS\s+PAGES\s+POINTS\s+FILES\s+BYTES$/);
+    expect(out[1]).toMatch(new RegExp(`^${h.tenant.tenant_id}\\s+2026-11-01 to 2026-11-30\\s+\\d+`));
+    expect(out).toHaveLength(tenants + 2);
+    expect(out.at(-1)).toBe(`${tenants} tenants`);
+    // a page of two, then the next after its cursor
+    const first = JSON.parse((await ota(['usage', 'all', '--limit', '2', '--json'])).stdout);
+    expect(first.data).toHaveLength(2);
+    expect(first.next_cursor).toBe(first.data[1].tenant_id);
+    const firstTable = await ota(['usage', 'all', '--limit', '2']);
+    expect(lines(firstTable.stdout).at(-1)).toBe(`2 tenants; more with --after ${first.next_cursor}`);
+    const next = JSON.parse(
+      (await ota(['usage', 'all', '--limit', '2', '--after', first.next_cursor, '--json'])).stdout,
+    );
+    expect(next.data[0].tenant_id).not.toBe(first.data[1].tenant_id);
+    const every = JSON.parse((await ota(['usage', 'all', '--all', '--json'])).stdout);
+    expect(every.next_cursor).toBeNull();
+    expect(every.data.slice(0, 4).map((u: { tenant_id: string }) => u.tenant_id)).toEqual(
+      [...first.data, ...next.data].map((u: { tenant_id: string }) => u.tenant_id),
+    );
+  });
+
+  it('refusals: an unknown tenant or cursor is 404 (exit 1); --by-day on all, a bad --limit, exit 2', async () => {
+    const missing = await ota(['usage', NO_SUCH_ID, '--by-day']);
+    expect(missing).toMatchObject({ code: 1, stdout: '' });
+    expect(missing.stderr).toMatch(/^error: Tenant not found \(request /);
+    const cursor = await ota(['usage', 'all', '--after', NO_SUCH_ID, '--json']);
+    expect(cursor.code).toBe(1);
+    expect(JSON.parse(cursor.stdout)).toMatchObject({ error: 'not_found', status: 404 });
+    const byDay = await ota(['usage', 'all', '--by-day', '--json']);
+    expect(byDay.code).toBe(2);
+    expect(JSON.parse(byDay.stdout)).toEqual({
+      error: 'usage',
+      message: '--by-day is for one tenant: usage TENANT_ID --by-day',
+    });
+    expect((await ota(['usage', 'all', '--limit', '0'])).code).toBe(2);
+    expect((await ota(['usage', 'all', '--after', 'x'])).code).toBe(2);
+  });
+});
+
+describe('ota admin audit', () => {
+  it('--action, --since, --until, --order asc, --after and --all', async () => {
+    const { tenant } = await admin().createTenant({ name: 'trail-co' });
+    await admin().updateTenant(tenant.tenant_id, { price_per_point: 4 });
+    await admin().suspendTenant(tenant.tenant_id);
+    await admin().resumeTenant(tenant.tenant_id);
+    const of = async (...args: string[]) =>
+      JSON.parse((await ota(['audit', '--tenant', tenant.tenant_id, ...args, '--json'])).stdout) as {
+        data: AuditEvent[];
+        total: number;
+        next_cursor: string | null;
+      };
+    const actions = (page: { data: AuditEvent[] }) => page.data.map((e) => e.action);
+    expect(actions(await of())).toEqual([
+      'tenant.resumed',
+      'tenant.suspended',
+      'tenant.updated',
+      'tenant.created',
+    ]);
+    expect(actions(await of('--order', 'asc'))).toEqual([
+      'tenant.created',
+      'tenant.updated',
+      'tenant.suspended',
+      'tenant.resumed',
+    ]);
+    expect(actions(await of('--action', 'tenant.suspended'))).toEqual(['tenant.suspended']);
+    const oldest = await of('--order', 'asc', '--limit', '2');
+    expect(oldest).toMatchObject({ total: 4, next_cursor: oldest.data[1]!.id });
+    const rest = await of('--order', 'asc', '--after', oldest.next_cursor!);
+    expect(actions(rest)).toEqual(['tenant.suspended', 'tenant.resumed']);
+    expect(rest.next_cursor).toBeNull();
+    const resumedAt = (await of()).data[0]!.at;
+    expect(actions(await of('--since', resumedAt))).toEqual(['tenant.resumed']);
+    expect(actions(await of('--until', resumedAt))).not.toContain('tenant.resumed');
+    // every page by cursor, from a cursor on
+    const everyAsc = await of('--order', 'asc', '--all', '--after', oldest.data[0]!.id);
+    expect(actions(everyAsc)).toEqual(['tenant.updated', 'tenant.suspended', 'tenant.resumed']);
+    const table = await ota(['audit', '--tenant', tenant.tenant_id, '--limit', '1']);
+    expect(lines(table.stdout).at(-1)).toMatch(/^1 of 4 events; more with --after [0-9a-f-]{36}$/);
+  });
+
+  it('refusals: an unknown --after is 404 (exit 1); an unknown action or order, or --until before --since', async () => {
+    const unknown = await ota(['audit', '--after', NO_SUCH_ID]);
+    expect(unknown).toMatchObject({ code: 1, stdout: '' });
+    expect(unknown.stderr).toMatch(/^error: .*not found \(request /i);
+    const action = await ota(['audit', '--action', 'tenant.deleted']);
+    expect(action.code).toBe(2);
+    expect(action.stderr).toMatch(
+      /^error: option '--action <action>' argument 'tenant\.deleted' is invalid\. Allowed choices are tenant\.created, /,
+    );
+    const order = await ota(['audit', '--order', 'newest', '--json']);
+    expect(order.code).toBe(2);
+    expect(JSON.parse(order.stdout)).toMatchObject({ error: 'usage', usage: 'ota admin audit [options]' });
+    expect((await ota(['audit', '--after', 'last'])).code).toBe(2);
+    const backwards = await ota([
+      'audit',
+      '--since',
+      '2026-11-02T00:00:00Z',
+      '--until',
+      '2026-11-01T00:00:00Z',
+      '--json',
+    ]);
+    expect(backwards.code).toBe(1);
+    expect(JSON.parse(backwards.stdout)).toMatchObject({ status: 422 });
+  });
+});
+
+describe('ota admin admin-tokens', () => {
+  it('issue (scoped, expiring), list and revoke; the scoped token gets only what it holds', async () => {
+    const expiresAt = '2099-01-01T00:00:00.000Z';
+    const issued = await ota([
+      'admin-tokens',
+      'issue',
+      '--name',
+      'billing-job',
+      '--scope',
+      'admin:ledger',
+      '--scope',
+      'admin:usage',
+      '--expires-at',
+      expiresAt,
+    ]);
+    expect(issued).toMatchObject({ code: 0, stderr: '' });
+    const [header, row, , secretLine] = lines(issued.stdout);
+    expect(header).toMatch(/^ADMIN TOKEN\s+NAME\s+PREFIX\s+STATE\s+SCOPES\s+LAST USED$/);
+    expect(row).toMatch(
+      new RegExp(
+        `^[0-9a-f-]{36}\\s+billing-job\\s+ota_admin_\\S+\\s+active, expires ${expiresAt}\\s+admin:ledger admin:usage\\s+-$`,
+      ),
+    );
+    const [, id, secret] = /^admin token ([0-9a-f-]{36}) \(shown only now\): (ota_admin_\S+)$/.exec(
+      secretLine!,
+    ) as unknown as [string, string, string];
+    const billing = admin(secret);
+    expect((await billing.listUsage({ limit: 1 })).data).toHaveLength(1);
+    await expect(billing.listTenants()).rejects.toMatchObject({ status: 403, error: 'insufficient_scope' });
+    // a token grants only what it holds
+    const wider = await ota(['admin-tokens', 'issue', '--name', 'wider', '--json'], {
+      OTA_ADMIN_TOKEN: secret,
+    });
+    expect(wider.code).toBe(1);
+    expect(JSON.parse(wider.stdout)).toMatchObject({ status: 403, error: 'insufficient_scope' });
+
+    const listed = JSON.parse((await ota(['admin-tokens', 'list', '--json'])).stdout) as PlatformAdminToken[];
+    expect(listed.find((t) => t.admin_token_id === id)).toMatchObject({
+      name: 'billing-job',
+      scopes: ['admin:ledger', 'admin:usage'],
+      expires_at: expiresAt,
+      last_used_at: expect.any(String),
+    });
+    const table = await ota(['admin-tokens', 'list']);
+    expect(table.stdout).not.toContain(secret);
+    expect(table.stdout).toMatch(/\s+active\s+all\s/);
+    const plain = JSON.parse(
+      (await ota(['admin-tokens', 'issue', '--name', 'ops', '--expires-in', '1', '--json'])).stdout,
+    );
+    expect(plain.scopes).toHaveLength(6);
+    expect(Date.parse(plain.expires_at) - Date.now()).toBeGreaterThan(0.9 * 86_400_000);
+
+    const revoked = await ota(['admin-tokens', 'revoke', id]);
+    expect(revoked.code).toBe(0);
+    expect(lines(revoked.stdout)[1]).toMatch(/\s+revoked \d{4}-\S+\s+admin:ledger admin:usage\s/);
+    await expect(billing.listUsage()).rejects.toMatchObject({ status: 401 });
+  });
+
+  it('refusals: an unknown id is 404 (exit 1); an unknown scope, no name, a bad id exit 2', async () => {
+    const unknown = await ota(['admin-tokens', 'revoke', NO_SUCH_ID]);
+    expect(unknown).toMatchObject({ code: 1, stdout: '' });
+    expect(unknown.stderr).toMatch(/^error: Admin token not found \(request [0-9a-f-]{36}\)\n$/);
+    const scope = await ota(['admin-tokens', 'issue', '--name', 'x', '--scope', 'admin:everything']);
+    expect(scope.code).toBe(2);
+    expect(scope.stderr).toMatch(
+      /^error: option '--scope <scope>' argument 'admin:everything' is invalid\. must be one of admin:tenants, admin:tokens, /,
+    );
+    const noName = await ota(['admin-tokens', 'issue']);
+    expect(noName).toMatchObject({
+      code: 2,
+      stderr:
+        "error: required option '--name <name>' not specified\nusage: ota admin admin-tokens issue [options]\n",
+    });
+    expect((await ota(['admin-tokens', 'revoke', 'nope'])).code).toBe(2);
+    const past = await ota([
+      'admin-tokens',
+      'issue',
+      '--name',
+      'x',
+      '--expires-at',
+      '2020-01-01T00:00:00Z',
+      '--json',
+    ]);
+    expect(past.code).toBe(1);
+    expect(JSON.parse(past.stdout)).toMatchObject({ status: 422 });
+  });
+
+  it('the typed client: listAdminTokens, issueAdminToken, revokeAdminToken', async () => {
+    const issued = await admin().issueAdminToken({ name: 'typed', scopes: ['admin:audit'] });
+    expect(issued.token).toMatch(/^ota_admin_[A-Za-z0-9_-]{43}$/);
+    expect((await admin(issued.token).listAuditEvents({ limit: 1 })).data).toHaveLength(1);
+    expect(
+      (await admin().listAdminTokens()).find((t) => t.admin_token_id === issued.admin_token_id),
+    ).toMatchObject({
+      scopes: ['admin:audit'],
+      revoked_at: null,
+    });
+    expect((await admin().revokeAdminToken(issued.admin_token_id)).revoked_at).toEqual(expect.any(String));
+    const refused = await admin()
+      .revokeAdminToken(NO_SUCH_ID)
+      .catch((error: unknown) => error as OtaError);
+    expect(refused).toMatchObject({ status: 404, error: 'not_found' });
+  });
+});
