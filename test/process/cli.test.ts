@@ -429,12 +429,15 @@ describe('admin CLI output and errors', () => {
       message: expect.stringMatching(/^option '--expires-in <days>' argument '0' is invalid/),
       usage: 'admin tokens issue [options] <tenant_id>',
     });
-    // an id is a UUID, refused before anything is asked of the API
-    const notAnId = await admin(dataDir, 'tokens', 'list', 'nope');
+    // a tenant is its id or its external id, refused before anything is asked of the API otherwise
+    const notAnId = await admin(dataDir, 'tokens', 'list', 'no pe');
     expect(notAnId.code).toBe(2);
     expect(notAnId.stderr).toMatch(
-      /^error: .*'nope' is invalid for argument 'tenant_id'\. a tenant id is a UUID/,
+      /^error: .*'no pe' is invalid for argument 'tenant_id'\. a tenant is its id \(a UUID\) or its external id/,
     );
+    // an external id no tenant has is the API's 404
+    const unknown = await admin(dataDir, 'tokens', 'list', 'cus_nobody');
+    expect(unknown.code).toBe(1);
   });
 
   it('a command group without its subcommand prints its help on stderr and exits 2 (every group)', async () => {

@@ -20,6 +20,7 @@ import {
   type CliIo,
   CommandFailed,
   idArgument,
+  tenantArgument,
   nonNegativeInt,
   positiveInt,
   UsageError,
@@ -37,7 +38,9 @@ import { table } from './terminal.js';
 /** The admin API a command talks to, opened when a command first needs it. */
 export type AdminConnection = (command: Command) => Promise<OpenTenantAdminClient>;
 
-const tenantId = idArgument('a tenant id', 'tenants list');
+const tenantId = tenantArgument('tenants list');
+/** A page's cursor is a tenant's id, as `next_cursor` gives it. */
+const cursorTenantId = idArgument('a tenant id', 'usage all --json');
 const tokenId = idArgument('a token id', 'tokens list TENANT_ID');
 const transactionId = idArgument('a transaction id', 'ledger list TENANT_ID');
 const adminTokenId = idArgument('an admin token id', 'admin-tokens list');
@@ -573,7 +576,11 @@ export function addAdminCommands(parent: Command, open: AdminConnection, io: Cli
         'included: for a billing run',
     )
     .option('--limit <n>', 'how many tenants (at most 100)', positiveInt, 20)
-    .option('--after <tenant_id>', "the tenants created after this one (a page's next cursor)", tenantId)
+    .option(
+      '--after <tenant_id>',
+      "the tenants created after this one (a page's next cursor)",
+      cursorTenantId,
+    )
     .option('--all', 'every tenant, page after page')
     .action(async (_options: object, command: Command) => {
       const options = command.optsWithGlobals<{

@@ -62,6 +62,17 @@ export function idArgument(what: string, where: string): (value: string) => stri
   };
 }
 
+/** A tenant named by its id or by the platform's own external id (TenantExternalId in openapi.yaml). */
+export function tenantArgument(where: string): (value: string) => string {
+  return (value) => {
+    if (!UUID.test(value) && !/^[A-Za-z0-9._:@-]{1,255}$/.test(value))
+      throw new InvalidArgumentError(
+        `a tenant is its id (a UUID) or its external id (letters, digits and . _ : @ -; ${where} shows them)`,
+      );
+    return value;
+  };
+}
+
 /** One line on stderr per retry, so that a wait is never silent (stdout keeps only the result). */
 export function retryNotice(io: CliIo): (notice: RetryNotice) => void {
   return (notice) => {

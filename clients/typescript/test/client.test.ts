@@ -711,12 +711,18 @@ describe('the ota command line', () => {
       ['runs', 'download', 'report.json'],
       ['upload', classified, '--resume', 'abc'],
       ['webhooks', 'delete', 'hook'],
-      ['admin', 'tenants', 'get', 'acme'],
     ]) {
       const refused = await ota(args, { OTA_URL: proxyUrl, OTA_ADMIN_URL: proxyUrl, OTA_ADMIN_TOKEN: 'x' });
       expect(refused.code, args.join(' ')).toBe(2);
       expect(refused.stderr, args.join(' ')).toMatch(/is a UUID, such as .*\nusage: ota /);
     }
+    // a tenant is its id or the platform's external id: a space is neither
+    const tenant = await ota(['admin', 'tenants', 'get', 'ac me'], {
+      OTA_ADMIN_URL: proxyUrl,
+      OTA_ADMIN_TOKEN: 'x',
+    });
+    expect(tenant.code).toBe(2);
+    expect(tenant.stderr).toMatch(/a tenant is its id \(a UUID\) or its external id/);
     const json = await ota(['runs', 'get', 'latest', '--json'], { OTA_URL: proxyUrl });
     expect([json.code, json.stderr]).toEqual([2, '']);
     expect(JSON.parse(json.stdout)).toMatchObject({
@@ -741,8 +747,13 @@ describe('the ota command line', () => {
       'admin',
       'admin tenants',
       'admin tokens',
+      'admin ledger',
+      'admin usage',
+      'admin admin-tokens',
     ]);
     for (const group of groups) {
+      // `admin usage` is a command of its own (usage TENANT_ID) as well as `usage all`'s group
+      if (group.registeredArguments.length > 0) continue;
       const args = words(group);
       const result = await ota(args);
       expect(result.code, group.name()).toBe(2);
