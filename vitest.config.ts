@@ -5,6 +5,12 @@ import LongestFirst from './test/setup/longest-first.js';
 // Everything that stores something runs once per storage engine; the rest once.
 const perEngine = ['test/http/**/*.test.ts', 'test/process/**/*.test.ts', 'test/store/**/*.test.ts'];
 
+// In those files, a test that no engine or file store takes part in (request validation, the contract's
+// shape, refusals before any lookup, pure HTTP behaviour, a job's own timing) is tagged 'one-engine': it runs
+// in the sqlite project only, and the postgres and s3 projects skip it. A test stays untagged when any of
+// its answers comes from a query or a stored file (a token looked up, a row listed, a lock or a bucket).
+const oneEngineOnly = ['!one-engine'];
+
 // What no storage engine takes part in, though it stores files on the way: the parser's defences against
 // hostile PDFs; and a full disk, which is the embedded default's (SQLite and blobs on one small filesystem).
 // Once, on the embedded default.
@@ -32,6 +38,7 @@ const s3Project = {
   test: {
     name: 's3',
     include: [...filesOnBothStores, 'test/process/crash.test.ts', 'test/s3/**/*.test.ts'],
+    tagsFilter: oneEngineOnly,
     env: { TEST_ENGINE: 'postgres', TEST_BLOBS: 's3' },
     setupFiles: ['test/setup/leftover-processes.ts'],
     globalSetup: ['test/setup/build.ts', 'test/setup/postgres.ts', 'test/setup/s3.ts'],
@@ -70,6 +77,10 @@ export default defineConfig({
         name: 'two-processes',
         description: 'needs two server processes behind one address: runs again in the haproxy project',
       },
+      {
+        name: 'one-engine',
+        description: 'no storage engine takes part in it: runs in the sqlite project only',
+      },
     ],
     hookTimeout: 60_000,
     pool: 'forks',
@@ -103,6 +114,7 @@ export default defineConfig({
           name: 'postgres',
           include: [...perEngine, 'test/postgres/**/*.test.ts'],
           exclude: [...configDefaults.exclude, ...onceOnly, ...(s3.run ? filesOnBothStores : [])],
+          tagsFilter: oneEngineOnly,
           env: { TEST_ENGINE: 'postgres' },
           setupFiles: ['test/setup/leftover-processes.ts'],
           globalSetup: ['test/setup/build.ts', 'test/setup/postgres.ts'],
