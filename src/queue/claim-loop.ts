@@ -1,4 +1,5 @@
 import type { Logger } from '../logger.js';
+import { systemTimers, type Timers } from '../time.js';
 
 export interface ClaimLoopOptions {
   /** Jobs processed at once by this loop. */
@@ -165,30 +166,28 @@ export type LeaseKeeping = (
 ) => HeldLease;
 
 /**
- * Renews a job's lease every third of `leaseMs` until the returned stop is called; `lost()` turns true
- * once a renewal finds the lease taken by another worker.
+ * Renews a job's lease every third of `leaseMs` (on `timers`) until the returned stop is called; `lost()`
+ * turns true once a renewal finds the lease taken by another worker.
  */
 export function keepLease(
   renew: () => Promise<boolean>,
   leaseMs: number,
   onError: (error: unknown) => void,
+  timers: Timers = systemTimers,
 ): HeldLease {
   let lost = false;
-  const timer = setInterval(
-    async () => {
-      try {
-        if (!(await renew())) lost = true;
-      } catch (error) {
-        onError(error);
-      }
-    },
-    Math.max(50, Math.floor(leaseMs / 3)),
-  );
+  const stop = timers.every(Math.max(50, Math.floor(leaseMs / 3)), async () => {
+    try {
+      if (!(await renew())) lost = true;
+    } catch (error) {
+      onError(error);
+    }
+  });
   return {
     lost: () => lost,
     markLost: () => {
       lost = true;
     },
-    stop: () => clearInterval(timer),
+    stop,
   };
 }

@@ -6,6 +6,7 @@ import type { Logger } from '../logger.js';
 import { type HeldLease, keepLease } from '../queue/claim-loop.js';
 import type { Services } from '../services.js';
 import { type StoreThreadShare, storeThreadEnded, storeThreadShare } from '../store/open.js';
+import { type StopTimer, systemTimers, type Timers } from '../time.js';
 import type { Job } from './job.js';
 
 /** What the API process gives its run thread. */
@@ -85,9 +86,10 @@ function writeLine(logger: Logger, line: string): void {
  * The thread has its own connection to the database; a queued run, metrics and log lines cross as messages.
  * It costs about 13 MB, so it starts with the first run there is to execute: one this process queues, one
  * another process queued (PostgreSQL tells; on SQLite the process looks every WAITING_POLL_MS, as the run
- * worker's own poll did), or one whose worker died.
+ * worker's own poll did), or one whose worker died. Its restarts, its poll and the leases it keeps wait on
+ * `timers`, which a test moves on by hand.
  */
-export function runThreadJob(services: Services): Job {
+export function runThreadJob(services: Services, timers: Timers = systemTimers): Job {
   const { config, logger, metrics, store, clock } = services;
   // its runs hold a connection each, and claims and leases one more: not a second pool of DATABASE_POOL_SIZE
   const runsAtOnce = Math.max(1, config.parserThreads) * 2;
@@ -101,8 +103,8 @@ export function runThreadJob(services: Services): Job {
   let workerId: string | undefined;
   let begun = false;
   let stopping = false;
-  let restart: NodeJS.Timeout | undefined;
-  let waitingPoll: NodeJS.Timeout | undefined;
+  let restart: StopTimer | undefined;
+  let waitingPoll: StopTimer | undefined;
   let unwatch: (() => void) | undefined;
   let ended = Promise.resolve();
   const send = (message: ToRunThread) => thread?.postMessage(message);
@@ -116,9 +118,9 @@ export function runThreadJob(services: Services): Job {
     kept.delete(queueMessageId);
   };
   const keep = (queueMessageId: string, holder: string) => {
-    const until = performance.now() + config.runTimeoutMs + config.leaseMs;
+    const until = timers.elapsedMs() + config.runTimeoutMs + config.leaseMs;
     const renew = async () => {
-      if (performance.now() > until) {
+      if (timers.elapsedMs() > until) {
         drop(queueMessageId);
         return true;
       }
@@ -132,8 +134,11 @@ export function runThreadJob(services: Services): Job {
     };
     kept.set(
       queueMessageId,
-      keepLease(renew, config.leaseMs, (error) =>
-        logger.warn({ err: error, queue_message_id: queueMessageId }, 'lease renewal failed'),
+      keepLease(
+        renew,
+        config.leaseMs,
+        (error) => logger.warn({ err: error, queue_message_id: queueMessageId }, 'lease renewal failed'),
+        timers,
       ),
     );
   };
@@ -141,7 +146,7 @@ export function runThreadJob(services: Services): Job {
   let delayMs = RESTART_MS;
   const startAgain = () => {
     logger.error(`the run thread starts again in ${delayMs} ms`);
-    restart = setTimeout(start, delayMs);
+    restart = timers.after(delayMs, start);
     delayMs = Math.min(RESTART_MAX_MS, delayMs * 2);
   };
   const start = () => {
@@ -161,7 +166,7 @@ export function runThreadJob(services: Services): Job {
       startAgain();
       return;
     }
-    const startedAt = performance.now();
+    const startedAt = timers.elapsedMs();
     const currentId = current.threadId;
     thread = current;
     ended = new Promise((resolve) => current.once('exit', () => resolve()));
@@ -190,7 +195,7 @@ export function runThreadJob(services: Services): Job {
       for (const queueMessageId of [...kept.keys()]) drop(queueMessageId);
       if (stopping) return;
       logger.error({ exit_code: code }, 'the run thread ended');
-      if (performance.now() - startedAt > RESTART_RESET_MS) delayMs = RESTART_MS;
+      if (timers.elapsedMs() - startedAt > RESTART_RESET_MS) delayMs = RESTART_MS;
       startAgain();
     });
   };
@@ -198,7 +203,7 @@ export function runThreadJob(services: Services): Job {
   const begin = () => {
     if (begun || stopping) return;
     begun = true;
-    clearInterval(waitingPoll);
+    waitingPoll?.();
     unwatch?.();
     start();
   };
@@ -220,16 +225,15 @@ export function runThreadJob(services: Services): Job {
       // a notice means "maybe" (one comes each time the engine starts listening): look
       unwatch = store.runs.watch(() => void lookForWaiting());
       void lookForWaiting();
-      waitingPoll = setInterval(() => void lookForWaiting(), WAITING_POLL_MS);
       // housekeeping never keeps a process alive
-      waitingPoll.unref();
+      waitingPoll = timers.every(WAITING_POLL_MS, () => void lookForWaiting(), { unref: true });
     },
     async stop() {
       stopping = true;
-      clearInterval(waitingPoll);
+      waitingPoll?.();
       unwatch?.();
       unlisten();
-      clearTimeout(restart);
+      restart?.();
       send({ stop: true });
       await ended;
     },

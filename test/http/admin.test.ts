@@ -482,6 +482,10 @@ describe('usage', () => {
   });
 });
 
+// what no engine takes part in (the listeners' contracts, the settings) runs in the sqlite project only
+// (vitest.config.ts)
+const once = { tags: ['one-engine'] };
+
 describe('two listeners, two kinds of token', () => {
   it("a tenant's token is 401 invalid_token on every admin operation; no token is 401 not_authenticated", async () => {
     const id = randomUUID();
@@ -527,7 +531,7 @@ describe('two listeners, two kinds of token', () => {
     expect((await h.admin('GET', '/readyz', { token: null })).status).toBe(200);
   });
 
-  it('each listener serves its own contract and reference', async () => {
+  it('each listener serves its own contract and reference', once, async () => {
     const publicContract = await (await fetch(`${h.server.url}/openapi.yaml`)).text();
     const adminContract = await (await fetch(`${h.adminUrl}/openapi.yaml`)).text();
     expect(publicContract).toContain('/api/open/runs');
@@ -549,7 +553,7 @@ describe('two listeners, two kinds of token', () => {
   });
 });
 
-describe('the admin listener is off unless configured, and on loopback unless told otherwise', () => {
+describe('the admin listener is off unless configured, and on loopback unless told otherwise', once, () => {
   it('ADMIN_PORT unset: no listener; set: ADMIN_HOST is 127.0.0.1 unless set', () => {
     expect(loadConfig({}).adminPort).toBeUndefined();
     expect(loadConfig({ ADMIN_PORT: '9090' })).toMatchObject({ adminPort: 9090, adminHost: '127.0.0.1' });

@@ -163,23 +163,31 @@ describe('uploads: nothing stored is lost or contradicted', () => {
   });
 });
 
+// what is refused or answered before anything is looked up runs in the sqlite project only (vitest.config.ts);
+// the integers' bounds reach the engine's query
+const once = { tags: ['one-engine'] };
+
 describe('bad input gets a 4xx envelope, never a 500', () => {
-  it('malformed percent-escapes in path parameters are taken literally and fail validation', async () => {
-    const runId = '00000000-0000-4000-8000-000000000000';
-    const cases: [string, string, string[]][] = [
-      ['GET', '/api/open/runs/%zz', ['path', 'run_id']],
-      ['GET', '/api/open/uploads/%', ['path', 'upload_id']],
-      ['GET', '/api/open/files/%E0%A4%A', ['path', 'file_id']],
-      ['GET', `/api/open/runs/${runId}/files/%`, ['path', 'name']],
-    ];
-    for (const [method, route, loc] of cases) {
-      const anonymous = await h.request(method, route, { token: null });
-      expect(anonymous.status, route).toBe(401);
-      const res = await h.request(method, route);
-      expect(res.status, route).toBe(422);
-      expect(res.body.detail[0].loc).toEqual(loc);
-    }
-  });
+  it(
+    'malformed percent-escapes in path parameters are taken literally and fail validation',
+    once,
+    async () => {
+      const runId = '00000000-0000-4000-8000-000000000000';
+      const cases: [string, string, string[]][] = [
+        ['GET', '/api/open/runs/%zz', ['path', 'run_id']],
+        ['GET', '/api/open/uploads/%', ['path', 'upload_id']],
+        ['GET', '/api/open/files/%E0%A4%A', ['path', 'file_id']],
+        ['GET', `/api/open/runs/${runId}/files/%`, ['path', 'name']],
+      ];
+      for (const [method, route, loc] of cases) {
+        const anonymous = await h.request(method, route, { token: null });
+        expect(anonymous.status, route).toBe(401);
+        const res = await h.request(method, route);
+        expect(res.status, route).toBe(422);
+        expect(res.body.detail[0].loc).toEqual(loc);
+      }
+    },
+  );
 
   it('integers: decimal only, and within the contract’s bounds', async () => {
     const intParsing = 'Input should be a valid integer, unable to parse string as an integer';
@@ -218,25 +226,29 @@ describe('bad input gets a 4xx envelope, never a 500', () => {
   });
 
   // through HAProxy (the `haproxy` project) the proxy refuses these itself: they never reach a server
-  it.skipIf(throughHaproxy)("requests Node's HTTP parser refuses are answered in the envelope", async () => {
-    const both = await rawSocket(
-      h.url,
-      'POST /api/open/runs HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Length: 5\r\n\r\n0\r\n\r\n',
-    );
-    expect(both).toMatch(/^HTTP\/1\.1 400 /);
-    expect(bodyOfRaw(both)).toMatchObject({ code: 400, error: 'bad_request', data: null });
-    const huge = await rawSocket(
-      h.url,
-      `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
-    );
-    expect(huge).toMatch(/^HTTP\/1\.1 431 /);
-    expect(bodyOfRaw(huge)).toMatchObject({ code: 431, error: 'headers_too_large' });
-    const nul = await rawSocket(h.url, 'GET /healthz HTTP/1.1\r\nHost: x\r\nX-A: a\u0000b\r\n\r\n');
-    expect(nul).toMatch(/^HTTP\/1\.1 400 /);
-    expect(bodyOfRaw(nul)).toMatchObject({ code: 400 });
-  });
+  it.skipIf(throughHaproxy)(
+    "requests Node's HTTP parser refuses are answered in the envelope",
+    once,
+    async () => {
+      const both = await rawSocket(
+        h.url,
+        'POST /api/open/runs HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Length: 5\r\n\r\n0\r\n\r\n',
+      );
+      expect(both).toMatch(/^HTTP\/1\.1 400 /);
+      expect(bodyOfRaw(both)).toMatchObject({ code: 400, error: 'bad_request', data: null });
+      const huge = await rawSocket(
+        h.url,
+        `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+      );
+      expect(huge).toMatch(/^HTTP\/1\.1 431 /);
+      expect(bodyOfRaw(huge)).toMatchObject({ code: 431, error: 'headers_too_large' });
+      const nul = await rawSocket(h.url, 'GET /healthz HTTP/1.1\r\nHost: x\r\nX-A: a\u0000b\r\n\r\n');
+      expect(nul).toMatch(/^HTTP\/1\.1 400 /);
+      expect(bodyOfRaw(nul)).toMatchObject({ code: 400 });
+    },
+  );
 
-  it('HEAD is GET without a body; a wrong method is 405 with Allow', async () => {
+  it('HEAD is GET without a body; a wrong method is 405 with Allow', once, async () => {
     const head = await fetch(`${h.url}/api/open/runs?limit=1`, { method: 'HEAD', headers: auth() });
     expect(head.status).toBe(200);
     expect(head.headers.get('content-type')).toMatch(/^application\/json/);

@@ -57,8 +57,13 @@ function putWithContinue(path: string, body: Buffer) {
   });
 }
 
+// How a body is refused or let in is the HTTP layer's, and the part caps are the process's: no engine takes
+// part, and these run in the sqlite project only (vitest.config.ts); what each engine answers for an unknown
+// upload or a part is in uploads.test.ts.
+const once = { tags: ['one-engine'] };
+
 // the part caps are per process, and HAProxy answers "100 Continue" itself
-describe.skipIf(throughHaproxy)('refused bodies', () => {
+describe.skipIf(throughHaproxy)('refused bodies', once, () => {
   it('a client that waits for 100 Continue is refused before it sends its body, and the connection closes cleanly', async () => {
     const head = [
       `PUT /api/open/uploads/${randomUUID()}/parts/1 HTTP/1.1`,
@@ -173,7 +178,7 @@ describe('pending uploads list', () => {
 
 // Through HAProxy too (the `haproxy` project): HAProxy 2.6 resets a client whose request body is still
 // coming when the server closes, so the server reads and drops up to a part's size before it closes.
-describe('a part refused while its body is still being sent', () => {
+describe('a part refused while its body is still being sent', once, () => {
   for (const connection of ['keep-alive', 'close']) {
     it(`gets its answer, not a reset: unknown upload (404) and wrong media type (415), Connection: ${connection}`, async () => {
       const uploadId = await startUpload(2);

@@ -22,6 +22,10 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
+// what no engine takes part in (the listeners' routes, the access log) runs in the sqlite project only
+// (vitest.config.ts)
+const once = { tags: ['one-engine'] };
+
 describe('metrics', () => {
   // a process counts what it served: behind HAProxy (the `haproxy` project) the requests are spread over two
   it.skipIf(throughHaproxy)(
@@ -56,14 +60,14 @@ describe('metrics', () => {
     },
   );
 
-  it('is not served beside the tenant API', async () => {
+  it('is not served beside the tenant API', once, async () => {
     const res = await h.request('GET', '/metrics', { token: null });
     expect(res.status).toBe(404);
     expect((await fetch(`http://127.0.0.1:${metricsPort}/other`)).status).toBe(404);
   });
 });
 
-describe('the front door and the log', () => {
+describe('the front door and the log', once, () => {
   it('/ points at /docs; /docs and /openapi.yaml are served', async () => {
     const root = await fetch(`${h.url}/`, { redirect: 'manual' });
     expect(root.status).toBe(302);

@@ -56,7 +56,9 @@ async function runWhileRequestsArrive(h: Harness): Promise<number> {
   return performance.now() - started;
 }
 
-// behind HAProxy the requests and the run are spread over two processes, and /metrics is one process's
+// behind HAProxy the requests and the run are spread over two processes, and /metrics is one process's. The
+// parser threads and the request count are the process's, whatever the engine: the file runs in the sqlite
+// project only (vitest.config.ts, onceOnly).
 describe.skipIf(throughHaproxy)('parser threads giving way to requests (PARSER_YIELD_MS)', () => {
   it('wait before pages while requests keep arriving, and /metrics tells how long', async () => {
     const { h, metricsPort } = servers.find(({ yieldMs }) => yieldMs === 200)!;

@@ -2,10 +2,12 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Services } from '../../src/services.js';
 import { runThreadJob } from '../../src/start/run-thread.js';
 import { readPdf, uploadPdf, waitForRun } from '../helpers/files.js';
 import { operatorBomb } from '../helpers/hostile-pdfs.js';
 import { type Harness, startHarness, throughHaproxy } from '../helpers/harness.js';
+import { manualTimers } from '../helpers/manual-timers.js';
 import { sseEvents } from '../helpers/receiver.js';
 
 let h: Harness;
@@ -15,7 +17,24 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** The store, keeping each look for runs queued elsewhere (`anyWaiting`) in `looks`, to be awaited. */
+function keepingLooks(store: Services['store'], looks: Promise<boolean>[]): Services['store'] {
+  const bound = <T extends object>(target: T, key: string | symbol) => {
+    const value: unknown = Reflect.get(target, key, target);
+    return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+  };
+  const runs = new Proxy(store.runs, {
+    get: (target, key) =>
+      key === 'anyWaiting'
+        ? (now: string) => {
+            const look = target.anyWaiting(now);
+            looks.push(look);
+            return look;
+          }
+        : bound(target, key),
+  });
+  return new Proxy(store, { get: (target, key) => (key === 'runs' ? runs : bound(target, key)) });
+}
 
 describe('the run thread of an API process', () => {
   // behind HAProxy the stream may be the twin server's, which hears the other one's events by polling only
@@ -45,45 +64,63 @@ describe('the run thread of an API process', () => {
     40_000,
   );
 
-  it('a thread that fails is logged and started again later and later, until its job stops', async () => {
-    const lines: {
-      msg: string;
-      err?: { message: string; type: string };
-      exit_code?: number;
-      time: string;
-    }[] = [];
-    const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
-    // a data directory under a file: each start of the thread fails
-    const file = path.join(h.dataDir, 'not-a-directory');
-    writeFileSync(file, '');
-    const config = { ...h.config, database: undefined, dataDir: path.join(file, 'data') };
-    const job = runThreadJob({ ...h.server.services, config, logger });
-    job.start();
-    // the thread starts with the first run this process queues
-    await sleep(1_000);
-    expect(lines).toEqual([]);
-    h.server.services.runs.queued.emit();
-    const failures = () => lines.filter((line) => line.msg === 'the run thread failed');
-    const delays = () => lines.filter((line) => line.msg.startsWith('the run thread starts again in'));
-    // a thread's failure is logged when it fails and its next start when it has exited, a moment later:
-    // wait for the second start to be planned. Each start loads the thread's modules, seconds of CPU on a
-    // loaded machine: the wait is long, and ends as soon as it is planned.
-    await expect.poll(() => delays().length, { timeout: 90_000, interval: 100 }).toBeGreaterThanOrEqual(2);
-    await job.stop();
-    expect(failures().length).toBeGreaterThanOrEqual(2);
-    expect(failures()[0]?.err?.message).toMatch(/ENOTDIR/);
-    expect(lines.find((line) => line.exit_code !== undefined)?.exit_code).toBe(1);
-    expect(
-      delays()
-        .slice(0, 2)
-        .map((line) => line.msg),
-    ).toEqual(['the run thread starts again in 1000 ms', 'the run thread starts again in 2000 ms']);
-    // stopped: the start it planned does not come
-    const settled = failures().length;
-    await sleep(4_500);
-    expect(failures()).toHaveLength(settled);
-    expect(job.id).toBeUndefined();
-  }, 120_000);
+  it(
+    'a thread that fails is logged and started again later and later, until its job stops',
+    // the thread's own database is SQLite under a file, whichever engine the harness has
+    { tags: ['one-engine'], timeout: 120_000 },
+    async () => {
+      const lines: {
+        msg: string;
+        err?: { message: string; type: string };
+        exit_code?: number;
+        time: string;
+      }[] = [];
+      const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+      // a data directory under a file: each start of the thread fails
+      const file = path.join(h.dataDir, 'not-a-directory');
+      writeFileSync(file, '');
+      const config = { ...h.config, database: undefined, dataDir: path.join(file, 'data') };
+      const looks: Promise<boolean>[] = [];
+      const store = keepingLooks(h.server.services.store, looks);
+      const clock = manualTimers();
+      const job = runThreadJob({ ...h.server.services, store, config, logger }, clock.timers);
+      job.start();
+      // the thread starts with the first run this process queues: a look at start and two polls for runs
+      // queued elsewhere find none, and nothing but the next poll is planned
+      clock.advance(1_000);
+      expect(looks.length).toBeGreaterThanOrEqual(3);
+      expect(new Set(await Promise.all(looks))).toEqual(new Set([false]));
+      expect(lines).toEqual([]);
+      expect(clock.planned()).toEqual([{ inMs: 500, repeats: true }]);
+      h.server.services.runs.queued.emit();
+      const failures = () => lines.filter((line) => line.msg === 'the run thread failed');
+      const delays = () => lines.filter((line) => line.msg.startsWith('the run thread starts again in'));
+      // a thread's failure is logged when it fails and its next start planned when it has exited, a moment
+      // later. Each start loads the thread's modules, seconds of CPU on a loaded machine: the waits are
+      // long, and end as soon as the start is planned; the planned wait itself passes at once.
+      await expect.poll(() => delays().length, { timeout: 90_000, interval: 100 }).toBe(1);
+      // the poll ended with the first start
+      expect(clock.planned()).toEqual([{ inMs: 1000, repeats: false }]);
+      clock.advance(999);
+      expect(clock.planned()).toEqual([{ inMs: 1, repeats: false }]);
+      clock.advance(1);
+      await expect.poll(() => delays().length, { timeout: 90_000, interval: 100 }).toBe(2);
+      expect(clock.planned()).toEqual([{ inMs: 2000, repeats: false }]);
+      await job.stop();
+      expect(failures()).toHaveLength(2);
+      expect(failures()[0]?.err?.message).toMatch(/ENOTDIR/);
+      expect(lines.find((line) => line.exit_code !== undefined)?.exit_code).toBe(1);
+      expect(delays().map((line) => line.msg)).toEqual([
+        'the run thread starts again in 1000 ms',
+        'the run thread starts again in 2000 ms',
+      ]);
+      // stopped: the start it planned does not come
+      expect(clock.planned()).toEqual([]);
+      clock.advance(60_000);
+      expect(failures()).toHaveLength(2);
+      expect(job.id).toBeUndefined();
+    },
+  );
 });
 
 describe("the leases of the run thread's runs", () => {

@@ -355,6 +355,8 @@ describe('admin CLI, while the server runs on the same DATA_DIR', () => {
   });
 });
 
+const once = { tags: ['one-engine'] };
+
 describe('admin CLI output and errors', () => {
   it('human output is an aligned table with a header; token rows tell revoked from expired', async () => {
     const issued = (await admin(dataDir, 'tokens', 'issue', tenant.tenant_id, '--name', 'old', '--json'))
@@ -396,7 +398,7 @@ describe('admin CLI output and errors', () => {
     });
   });
 
-  it('usage errors exit 2; --expires-in 0 is refused rather than issuing an expired token', async () => {
+  it('usage errors exit 2; --expires-in 0 is refused rather than issuing an expired token', once, async () => {
     const zero = await adminProcess(
       dataDir,
       'tokens',
@@ -440,7 +442,7 @@ describe('admin CLI output and errors', () => {
     expect(unknown.code).toBe(1);
   });
 
-  it('a command group without its subcommand prints its help on stderr and exits 2 (every group)', async () => {
+  it('a command group without its subcommand prints its help on stderr and exits 2 (every group)', once, async () => {
     for (const group of [[], ['tenants'], ['tokens'], ['ledger'], ['admin-tokens'], ['revenue']]) {
       const result = await admin(dataDir, ...group);
       expect(result.code, group.join(' ')).toBe(2);
@@ -448,8 +450,40 @@ describe('admin CLI output and errors', () => {
       expect(result.stderr).toMatch(
         new RegExp(`^Usage: admin ${group.join(' ')}\\s*\\[options\\] \\[command\\]\n`),
       );
-    }
-  });
+      expect(zero.code).toBe(2);
+      expect(zero.stderr).toMatch(
+        /^error: option '--expires-in <days>' argument '0' is invalid\. must be a whole number >= 1\n/,
+      );
+      const json = await admin(
+        dataDir,
+        'tokens',
+        'issue',
+        '--tenant',
+        tenant.tenant_id,
+        '--expires-in',
+        '0',
+        '--json',
+      );
+      expect(json.code).toBe(2);
+      expect(json.stderr).toBe('');
+      expect(Object.keys(json.json)).toEqual(['error']);
+    },
+  );
+
+  it(
+    'a command group without its subcommand prints its help on stderr and exits 2 (every group)',
+    once,
+    async () => {
+      for (const group of [[], ['tenants'], ['tokens'], ['admin-tokens'], ['revenue']]) {
+        const result = await admin(dataDir, ...group);
+        expect(result.code, group.join(' ')).toBe(2);
+        expect(result.stdout).toBe('');
+        expect(result.stderr).toMatch(
+          new RegExp(`^Usage: admin ${group.join(' ')}\\s*\\[options\\] \\[command\\]\n`),
+        );
+      }
+    },
+  );
 });
 
 describe('one admin command line: npm run admin and ota admin', () => {

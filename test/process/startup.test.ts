@@ -43,6 +43,10 @@ async function startServer(env: Record<string, string>, untilStdout?: RegExp) {
   );
 }
 
+// a configuration refused before anything is opened, and a port taken, are no engine's: in the sqlite project
+// only (vitest.config.ts)
+const once = { tags: ['one-engine'] };
+
 describe('start-up errors: one line each, exit 1', () => {
   it.each([
     ['PORT=abc', { PORT: 'abc' }, 'configuration: PORT must be a whole number from 0 to 65535, got "abc"'],
@@ -56,14 +60,14 @@ describe('start-up errors: one line each, exit 1', () => {
       { SEED_DEMO_TENANT: 'yes' },
       'configuration: SEED_DEMO_TENANT must be one of true, false, got "yes"',
     ],
-  ])('%s', async (_name, env, line) => {
+  ])('%s', once, async (_name, env, line) => {
     const result = await startServer(env);
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(`${line}\n`);
     expect(result.stdout).toBe('');
   });
 
-  it('every problem of the configuration at once', async () => {
+  it('every problem of the configuration at once', once, async () => {
     const result = await startServer({ PORT: '-1', TASK_MEMORY_MB: '1', MAX_PAGES: 'many' });
     expect(result.code).toBe(1);
     expect(result.stderr.trim().split('\n')).toEqual([
@@ -91,7 +95,7 @@ describe('start-up errors: one line each, exit 1', () => {
     }
   });
 
-  it('the metrics port in use names METRICS_PORT, the setting to change', async () => {
+  it('the metrics port in use names METRICS_PORT, the setting to change', once, async () => {
     const taken = createServer();
     const busy = port();
     await new Promise<void>((resolve) => taken.listen(busy, '127.0.0.1', () => resolve()));
