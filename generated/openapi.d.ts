@@ -842,7 +842,8 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                admin_token_id: string;
+                /** @description An admin token's id (`admin_token_id`), never its secret. */
+                admin_token_id: components["parameters"]["AdminTokenId"];
             };
             cookie?: never;
         };
@@ -3419,6 +3420,8 @@ export interface components {
         OpenTenantVersion: string;
         /** @description The tenant's id, or its `external_id`. */
         TenantId: string;
+        /** @description An admin token's id (`admin_token_id`), never its secret. */
+        AdminTokenId: string;
         TokenId: string;
         AdminLimit: number;
         AdminOffset: number;
@@ -5367,7 +5370,8 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                admin_token_id: string;
+                /** @description An admin token's id (`admin_token_id`), never its secret. */
+                admin_token_id: components["parameters"]["AdminTokenId"];
             };
             cookie?: never;
         };
