@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { PROJECT_ROOT } from '../src/paths.js';
+import { SERVER_NODE_OPTIONS } from '../src/start/runtime.js';
 import { pinnedServerCores } from './load.js';
 
 export interface Proc {
@@ -88,7 +89,10 @@ function spawnNode(args: string[], pinned: boolean, node = process.execPath) {
     : ([node, args] as const);
 }
 
-/** Our server, compiled (`npm run build` first), as `npm start` runs it; `pinned` for the HTTP scenarios. */
+/**
+ * Our server, compiled (`npm run build` first), as `npm start` runs it (its Node.js options too); `pinned`
+ * for the HTTP scenarios.
+ */
 export async function startApi(
   dataDir: string,
   port: number,
@@ -105,7 +109,11 @@ export async function startApi(
   } = {},
 ): Promise<Proc & { startupMs: number }> {
   const started = performance.now();
-  const [command, args] = spawnNode([...nodeArgs, 'dist/src/start/server.js'], pinned, node);
+  const [command, args] = spawnNode(
+    [...SERVER_NODE_OPTIONS, ...nodeArgs, 'dist/src/start/server.js'],
+    pinned,
+    node,
+  );
   const child = spawn(command, args, {
     cwd: PROJECT_ROOT,
     env: {
@@ -134,7 +142,7 @@ export async function startApi(
 
 /** A worker process (`npm run worker`), compiled: it has no port, so it is ready when it is started. */
 export function startWorker(dataDir: string, env: Record<string, string> = {}): Proc {
-  const child = spawn(process.execPath, ['dist/src/start/worker.js'], {
+  const child = spawn(process.execPath, [...SERVER_NODE_OPTIONS, 'dist/src/start/worker.js'], {
     cwd: PROJECT_ROOT,
     env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],

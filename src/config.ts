@@ -63,6 +63,11 @@ export interface Config {
   taskMemoryMb: number;
   /** Parser threads that open files at upload `complete`, apart from the runs' threads. */
   probeThreads: number;
+  /**
+   * A pool of parser threads (the runs', the probe's) none of whose threads has had a task for this long
+   * ends them; the next task starts them again. 0: they never exit.
+   */
+  parserThreadIdleMs: number;
   /** Unexpired pending uploads a tenant may have, and the bytes they may declare in all. */
   maxPendingUploadsPerTenant: number;
   maxPendingUploadBytesPerTenant: number;
@@ -450,6 +455,7 @@ function readConfig(env: EnvReader): Config {
     taskTimeoutMs: env.int('TASK_TIMEOUT_MS', 10_000, 1),
     taskMemoryMb: env.int('TASK_MEMORY_MB', 512, 64),
     probeThreads: env.int('PROBE_THREADS', 1, 1),
+    parserThreadIdleMs: env.int('PARSER_THREAD_IDLE_MS', 30_000, 0),
     maxPages: env.int('MAX_PAGES', 10_000, 1),
     leftoverMinAgeMs: env.int('LEFTOVER_MIN_AGE_SECONDS', 3600) * 1000,
     maxPendingUploadsPerTenant: env.int('MAX_PENDING_UPLOADS_PER_TENANT', 100, 1),

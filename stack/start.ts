@@ -12,6 +12,7 @@ import { existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } 
 import path from 'node:path';
 import { openPostgresStore } from '../src/store/postgres/index.js';
 import { PROJECT_ROOT } from '../src/paths.js';
+import { SERVER_NODE_OPTIONS } from '../src/start/runtime.js';
 import { AdminTokens } from '../src/platform/admin-tokens.js';
 import { Tenants } from '../src/tenants/service.js';
 import { systemClock } from '../src/time.js';
@@ -198,21 +199,26 @@ async function up(): Promise<void> {
         stop: () => stopProcesses(Object.values(pids)),
       };
       PORTS.apis.forEach((port, i) => {
-        pids[`api${i + 1}`] = daemon(`api${i + 1}`, process.execPath, ['dist/src/start/server.js'], {
-          ...env(),
-          PORT: String(port),
-          HOST: '127.0.0.1',
-          EMBEDDED_WORKER: 'false',
-          METRICS_PORT: String(PORTS.metrics[i]),
-          // the admin API, on loopback, reached through HAProxy's admin frontend only
-          ADMIN_PORT: String(PORTS.admins[i]),
-          ADMIN_HOST: '127.0.0.1',
-          // HAProxy sends X-Forwarded-For: each client is paced by its own address, not HAProxy's
-          TRUST_PROXY: '127.0.0.1',
-        });
+        pids[`api${i + 1}`] = daemon(
+          `api${i + 1}`,
+          process.execPath,
+          [...SERVER_NODE_OPTIONS, 'dist/src/start/server.js'],
+          {
+            ...env(),
+            PORT: String(port),
+            HOST: '127.0.0.1',
+            EMBEDDED_WORKER: 'false',
+            METRICS_PORT: String(PORTS.metrics[i]),
+            // the admin API, on loopback, reached through HAProxy's admin frontend only
+            ADMIN_PORT: String(PORTS.admins[i]),
+            ADMIN_HOST: '127.0.0.1',
+            // HAProxy sends X-Forwarded-For: each client is paced by its own address, not HAProxy's
+            TRUST_PROXY: '127.0.0.1',
+          },
+        );
       });
       for (const name of ['worker1', 'worker2']) {
-        pids[name] = daemon(name, process.execPath, ['dist/src/start/worker.js'], {
+        pids[name] = daemon(name, process.execPath, [...SERVER_NODE_OPTIONS, 'dist/src/start/worker.js'], {
           ...env(),
           PARSER_THREADS: '1',
         });

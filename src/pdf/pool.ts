@@ -77,6 +77,11 @@ export interface PoolOptions {
    * by published rules; without it, documents are read without rules (a probe needs none).
    */
   judges?: string;
+  /**
+   * Once no thread has had a task for this long, the threads exit, and the next task starts them again
+   * (`exitWhenIdle`); 0 or unset: they live as long as the pool.
+   */
+  idleExitMs?: number;
   /** Told of every task that ends: its kind, `ok` or the failure kind, its seconds and its thread's id. */
   onTaskEnd?: (kind: string, outcome: string, seconds: number, threadId: number) => void;
   /** Told the PDFium heap of a thread after each of its tasks. */
@@ -163,6 +168,8 @@ export class PdfPool {
   private readonly servingWatch?: ServingWatch;
   /** Set while tasks wait for the requests to quiet down: the pool looks again when the window ends. */
   private servingTimer?: NodeJS.Timeout;
+  /** Set while no thread has a task and none waits: the threads exit when it fires (`exitWhenIdle`). */
+  private idleTimer?: NodeJS.Timeout;
 
   /**
    * Threads start with the first task, not with the pool: a process that never parses (an API process
@@ -186,6 +193,11 @@ export class PdfPool {
     return this.lanes.size === 0;
   }
 
+  /** Threads started and not ended: 0 before the first task, and after the threads exited idle. */
+  get threads(): number {
+    return this.slots.length;
+  }
+
   /** How many threads parse at once at most (once started). */
   get size(): number {
     return Math.max(1, this.options.size);
@@ -200,6 +212,7 @@ export class PdfPool {
 
   run<K extends PdfTask['kind']>(task: Extract<PdfTask, { kind: K }>, lane = ''): Promise<PdfTaskResult[K]> {
     if (this.closed) return Promise.reject(new TaskFailure('crashed', 'the parser pool is closed'));
+    this.keepThreads();
     this.startThreads();
     return new Promise((resolve, reject) => {
       let queue = this.lanes.get(lane);
@@ -236,12 +249,13 @@ export class PdfPool {
     this.closed = true;
     clearTimeout(this.affinityTimer);
     clearTimeout(this.servingTimer);
+    this.keepThreads();
     for (const queue of this.lanes.values())
       for (const pending of queue.splice(0))
         pending.reject(new TaskFailure('crashed', 'the parser pool closed'));
     this.lanes.clear();
     await Promise.all(
-      this.slots.map(async (slot) => {
+      this.slots.splice(0).map(async (slot) => {
         clearTimeout(slot.timer);
         slot.current?.reject(new TaskFailure('crashed', 'the parser pool closed'));
         slot.current = undefined;
@@ -305,6 +319,44 @@ export class PdfPool {
     if (response.recycle || (response.heapBytes > this.idleRecycleBytes && this.nothingWaiting())) {
       this.replace(slot);
     } else this.pump();
+    this.exitWhenIdle();
+  }
+
+  /**
+   * A pool whose threads have all been free for `idleExitMs` ends them: a thread holds its isolate and its
+   * PDFium heap for as long as it lives, and the probe pool's one thread was started by the first upload
+   * `complete` and never used again for hours (bench/README.md, scenario 10). Armed when the last task
+   * ends; a task that comes first disarms it (`keepThreads`), and the next task after the exit starts fresh
+   * threads (`startThreads`), at the cost of a thread's start (instantiating PDFium) before that task.
+   */
+  private exitWhenIdle(): void {
+    const idleMs = this.options.idleExitMs ?? 0;
+    if (idleMs <= 0 || this.closed || this.idleTimer || this.slots.length === 0 || !this.allIdle()) return;
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = undefined;
+      if (this.closed || !this.allIdle()) return;
+      for (const slot of this.slots.splice(0)) this.end(slot);
+    }, idleMs);
+    this.idleTimer.unref();
+  }
+
+  private keepThreads(): void {
+    clearTimeout(this.idleTimer);
+    this.idleTimer = undefined;
+  }
+
+  private allIdle(): boolean {
+    return this.nothingWaiting() && this.slots.every((slot) => !slot.current);
+  }
+
+  /** Terminates a thread the pool no longer lists; `close` still waits for it to end. */
+  private end(slot: Slot): void {
+    clearTimeout(slot.timer);
+    slot.worker.removeAllListeners();
+    slot.worker.on('error', () => undefined);
+    const ended = slot.worker.terminate();
+    this.ending.add(ended);
+    void ended.finally(() => this.ending.delete(ended));
   }
 
   /** Fails the slot's task (if any), swaps in a fresh thread, and carries on with the queue. */
@@ -331,6 +383,7 @@ export class PdfPool {
       );
     }
     this.pump();
+    this.exitWhenIdle();
   }
 
   private report(slot: Slot, pending: Pending, outcome: string): void {
@@ -471,7 +524,7 @@ export interface ParserReports {
 
 /** Parser threads with the configured limits, reporting each task and heap to `reports`. */
 export function parserPool(
-  limits: { taskTimeoutMs: number; taskMemoryMb: number },
+  limits: { taskTimeoutMs: number; taskMemoryMb: number; parserThreadIdleMs: number },
   reports: ParserReports,
   threads: Pick<PoolOptions, 'size' | 'givesWayMs' | 'judges' | 'serving'>,
 ): PdfPool {
@@ -479,6 +532,7 @@ export function parserPool(
     ...threads,
     taskTimeoutMs: limits.taskTimeoutMs,
     memoryMb: limits.taskMemoryMb,
+    idleExitMs: limits.parserThreadIdleMs,
     onTaskEnd: (kind, outcome, seconds) => reports.parserTask(kind, outcome, seconds),
     onHeap: (bytes) => reports.parserHeap(bytes),
     onGaveWay: (seconds) => reports.parserGaveWay(seconds),

@@ -60,3 +60,18 @@ describe('PARSER_YIELD_MS', () => {
       );
   });
 });
+
+describe('PARSER_THREAD_IDLE_MS', () => {
+  it('reads 30 s by default, and 0 (threads never exit idle)', () => {
+    expect(loadConfig({}).parserThreadIdleMs).toBe(30_000);
+    expect(loadConfig({ PARSER_THREAD_IDLE_MS: '0' }).parserThreadIdleMs).toBe(0);
+    expect(loadConfig({ PARSER_THREAD_IDLE_MS: '250' }).parserThreadIdleMs).toBe(250);
+  });
+
+  it('refuses what is not a whole number of milliseconds', () => {
+    for (const value of ['-1', '2.5', 'soon'])
+      expect(problemsOf({ PARSER_THREAD_IDLE_MS: value }).join('\n')).toMatch(
+        /PARSER_THREAD_IDLE_MS must be a whole number >= 0/,
+      );
+  });
+});

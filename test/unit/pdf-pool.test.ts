@@ -339,3 +339,82 @@ describe.runIf(process.platform === 'linux' && hasChrt())('a task whose thread g
     expect(read.ms).toBeLessThan(5_000);
   });
 });
+
+describe('threads left idle', () => {
+  it('exit once none has had a task for idleExitMs, and the next task starts fresh ones', async () => {
+    const ended: number[] = [];
+    const idle = new PdfPool({
+      size: 2,
+      taskTimeoutMs: 10_000,
+      memoryMb: 256,
+      idleExitMs: 50,
+      onTaskEnd: (_kind, _outcome, _seconds, threadId) => ended.push(threadId),
+    });
+    try {
+      expect(idle.threads).toBe(0);
+      expect(await idle.run({ kind: 'probe', path: shortFile })).toMatchObject({ pageCount: 1 });
+      expect(idle.threads).toBe(2);
+      await expect.poll(() => idle.threads, { timeout: 10_000, interval: 20 }).toBe(0);
+      // the probe's file and pages are read again by a thread that never saw them
+      expect(await idle.run({ kind: 'text', path: shortFile, page: 1 })).toContain('Page 1, line 0 ');
+      expect(idle.threads).toBe(2);
+      expect(ended).toHaveLength(2);
+      expect(ended[1]).not.toBe(ended[0]);
+    } finally {
+      await idle.close();
+    }
+    expect(idle.threads).toBe(0);
+  });
+
+  it('are not ended at work, nor between tasks that follow one another', async () => {
+    const ended: number[] = [];
+    // shorter than any task: the wait starts only when no thread has one left
+    const busy = new PdfPool({
+      size: 1,
+      taskTimeoutMs: 10_000,
+      memoryMb: 256,
+      idleExitMs: 1,
+      onTaskEnd: (_kind, _outcome, _seconds, threadId) => ended.push(threadId),
+    });
+    try {
+      const outcomes = await busy.run({ kind: 'pages', path: longFile, page: 1, count: 40 });
+      expect(outcomes.filter((page) => page.ok)).toHaveLength(40);
+      // each task is asked for as the one before it ends: the timer set then is cleared before it fires
+      for (let page = 1; page <= 5; page++) await busy.run({ kind: 'text', path: longFile, page });
+      expect(new Set(ended).size).toBe(1);
+      // queued together: the thread takes them in turn without a gap
+      await Promise.all([1, 2, 3].map((page) => busy.run({ kind: 'page', path: longFile, page })));
+      expect(new Set(ended).size).toBe(1);
+    } finally {
+      await busy.close();
+    }
+  });
+
+  it('a pool closed while it waits to end its threads closes at once, and refuses tasks after', async () => {
+    const closing = new PdfPool({ size: 1, taskTimeoutMs: 10_000, memoryMb: 256, idleExitMs: 60_000 });
+    await closing.run({ kind: 'probe', path: shortFile });
+    await closing.close();
+    expect(closing.threads).toBe(0);
+    await expect(closing.run({ kind: 'probe', path: shortFile })).rejects.toMatchObject({ kind: 'crashed' });
+  });
+
+  it('without idleExitMs (PARSER_THREAD_IDLE_MS=0) live as long as the pool', async () => {
+    const ended: number[] = [];
+    const lasting = new PdfPool({
+      size: 1,
+      taskTimeoutMs: 10_000,
+      memoryMb: 256,
+      idleExitMs: 0,
+      onTaskEnd: (_kind, _outcome, _seconds, threadId) => ended.push(threadId),
+    });
+    try {
+      await lasting.run({ kind: 'probe', path: shortFile });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(lasting.threads).toBe(1);
+      await lasting.run({ kind: 'probe', path: shortFile });
+      expect(new Set(ended).size).toBe(1);
+    } finally {
+      await lasting.close();
+    }
+  });
+});
