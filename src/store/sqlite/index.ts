@@ -13,6 +13,7 @@ import { refreshStoredViews } from './stored-views.js';
 import { sqlUploads } from '../sql/uploads.js';
 import { sqliteDueCandidates } from './webhooks.js';
 import { sqlWebhooks } from '../sql/webhooks.js';
+import { startCheckpointer } from './checkpointer.js';
 import { transactor } from '../sql/unit-of-work.js';
 import { tenantUnits } from '../sql/units.js';
 import { sqlPlatform } from '../sql/platform.js';
@@ -48,7 +49,10 @@ export function openSqliteStore(dataDir: string, lifecycle: RunLifecycle): Store
       platform: sqlPlatform(sql, transact, async () => undefined),
       uploads: sqlUploads(sql),
       events,
-      webhooks: sqlWebhooks(sql, sqliteDueCandidates),
+      webhooks: {
+        ...sqlWebhooks(sql, sqliteDueCandidates),
+        dispatching: (onError) => startCheckpointer(db, onError),
+      },
       runs: runs.repo,
       ledger: sqlLedger(sql),
       idempotency: sqlIdempotency(sql),
