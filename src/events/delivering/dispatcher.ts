@@ -51,7 +51,6 @@ export class WebhookDispatcher {
   /** The deliveries being sent, and when each one's lease was last extended. */
   private readonly inFlight = new Set<{ delivery: ClaimedDelivery; renewedAt: number }>();
   private leaseTimer?: NodeJS.Timeout;
-  private storeDispatching?: { stop(): Promise<void> };
 
   constructor(
     private readonly store: Store,
@@ -103,9 +102,6 @@ export class WebhookDispatcher {
   }
 
   start(): void {
-    this.storeDispatching = this.store.webhooks.dispatching((message) =>
-      this.logger.warn({ err: message }, 'webhook store upkeep failed'),
-    );
     this.loop.start();
     this.leaseTimer = setInterval(() => this.renewLeases(), this.renewEveryMs);
     this.leaseTimer.unref();
@@ -114,7 +110,6 @@ export class WebhookDispatcher {
   async stop(): Promise<void> {
     await this.loop.stop();
     clearInterval(this.leaseTimer);
-    await this.storeDispatching?.stop();
   }
 
   private get renewEveryMs(): number {

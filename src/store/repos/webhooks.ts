@@ -104,12 +104,6 @@ export interface WebhookRepo {
   ): Promise<{ recorded: boolean[]; claimed: ClaimedDelivery[] }>;
   /** The endpoint's latest attempts, newest first. */
   attempts(tenantId: string, endpointId: string, limit: number): Promise<DeliveryAttempt[]>;
-  /**
-   * What the store does while a dispatcher delivers, until the returned stop: on SQLite, a thread of its own
-   * checkpoints the WAL, so that the dispatcher's commits do not copy pages on its thread; on PostgreSQL
-   * nothing. `onError` hears of what went wrong there (the commits' own checkpoints go on).
-   */
-  dispatching(onError: (message: string) => void): { stop(): Promise<void> };
   /** For operators: deliveries waiting (all tenants), those due by `now`, and the soonest due one's time. */
   backlog(now: string): Promise<{ pending: number; due: number; oldestDueAt: string | null }>;
 }

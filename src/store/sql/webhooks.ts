@@ -370,9 +370,6 @@ export function sqlWebhooks(sql: SqlDialect, dueCandidates: DueCandidates): Webh
         return { recorded, claimed: next.max > 0 ? await claimIn(tx, next) : [] };
       });
     },
-    dispatching() {
-      return { stop: async () => undefined };
-    },
     async attempts(tenantId, endpointId, limit) {
       return sql.all<DeliveryAttempt>(
         `SELECT event_id, attempt, attempted_at, status_code, error, duration_ms, response_body FROM webhook_attempts

@@ -13,7 +13,6 @@ import { refreshStoredViews } from './stored-views.js';
 import { sqlUploads } from '../sql/uploads.js';
 import { sqliteDueCandidates } from './webhooks.js';
 import { sqlWebhooks } from '../sql/webhooks.js';
-import { startCheckpointer } from './checkpointer.js';
 import { transactor } from '../sql/unit-of-work.js';
 import { tenantUnits } from '../sql/units.js';
 import { sqlPlatform } from '../sql/platform.js';
@@ -49,10 +48,7 @@ export function openSqliteStore(dataDir: string, lifecycle: RunLifecycle): Store
       platform: sqlPlatform(sql, transact, async () => undefined),
       uploads: sqlUploads(sql),
       events,
-      webhooks: {
-        ...sqlWebhooks(sql, sqliteDueCandidates),
-        dispatching: (onError) => startCheckpointer(db, onError),
-      },
+      webhooks: sqlWebhooks(sql, sqliteDueCandidates),
       runs: runs.repo,
       ledger: sqlLedger(sql),
       idempotency: sqlIdempotency(sql),
