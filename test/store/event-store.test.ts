@@ -272,6 +272,75 @@ describe('webhook endpoints and deliveries', () => {
     expect(await inUnits(store).webhooks.enable(otherId, hook.id)).toBeUndefined();
   });
 
+  it("records a batch in its order: endpoints' failures and successes, leases lost, attempts past one statement", async () => {
+    const hook = endpoint(tenantId);
+    const other = endpoint(tenantId, { created_at: at(1) });
+    await inUnits(store).webhooks.create(hook, 16);
+    await inUnits(store).webhooks.create(other, 16);
+    for (let i = 0; i < 70; i++) await completedUpload(tenantId);
+    const claimed = await claimAll('w', 100, 1000);
+    const ofHook = claimed.filter((d) => d.endpoint.id === hook.id);
+    const ofOther = claimed.filter((d) => d.endpoint.id === other.id);
+    expect([ofHook.length, ofOther.length]).toEqual([70, 70]);
+    const entry = (
+      d: ClaimedDelivery,
+      status: number,
+      workerId = 'w',
+      cutoff = at(-3_600_000),
+    ): AttemptRecord => ({
+      delivery: d,
+      workerId,
+      attempt: {
+        event_id: d.eventId,
+        attempt: d.attempt,
+        attempted_at: at(),
+        status_code: status,
+        error: null,
+        duration_ms: 1,
+        response_body: String(status),
+      },
+      verdict: status === 204 ? { outcome: 'succeeded' } : { outcome: 'retry', nextAttemptAt: at(60_000) },
+      disable: false,
+      disableIfFailingBefore: cutoff,
+    });
+    // hook: successes, a failure, successes again (it ends cleared); other: a success, then failures, one of
+    // them past its cut-off (it ends failing and disabled); an intruder's attempt in the middle changes nothing
+    const batch = [
+      ...ofHook.slice(0, 30).map((d) => entry(d, 204)),
+      entry(ofHook[30]!, 503),
+      ...ofHook.slice(31, 69).map((d) => entry(d, 204)),
+      entry(ofHook[69]!, 204, 'intruder'),
+      entry(ofOther[0]!, 204),
+      entry(ofOther[1]!, 503),
+      entry(ofOther[2]!, 204, 'intruder'),
+      entry(ofOther[3]!, 503, 'w', at(3_600_000)),
+    ];
+    const recorded = await store.webhooks.recordMany(batch);
+    expect(recorded.filter((r) => !r)).toHaveLength(2);
+    expect(recorded[69]).toBe(false);
+    expect(recorded[72]).toBe(false);
+    expect(await store.webhooks.get(tenantId, hook.id)).toMatchObject({
+      status: 'enabled',
+      failing_since: null,
+    });
+    expect(await store.webhooks.get(tenantId, other.id)).toMatchObject({ status: 'disabled' });
+    expect((await store.webhooks.get(tenantId, other.id))!.failing_since).not.toBeNull();
+    // every attempt kept, in the batch's order (newest first), the intruders' not at all
+    const hooks = await store.webhooks.attempts(tenantId, hook.id, 100);
+    expect(hooks.map((a) => a.event_id).reverse()).toEqual(ofHook.slice(0, 69).map((d) => d.eventId));
+    expect(hooks.map((a) => a.response_body).reverse()).toEqual(
+      batch.slice(0, 69).map((b) => b.attempt.response_body),
+    );
+    expect((await store.webhooks.attempts(tenantId, other.id, 100)).map((a) => a.event_id)).toEqual([
+      ofOther[3]!.eventId,
+      ofOther[1]!.eventId,
+      ofOther[0]!.eventId,
+    ]);
+    // the intruder's deliveries are still the lease holder's to record
+    expect(await store.webhooks.recordMany([entry(ofHook[69]!, 204)])).toEqual([true]);
+    expect((await store.webhooks.get(tenantId, hook.id))!.failing_since).toBeNull();
+  });
+
   it('rotates a secret, keeping the old one and when it stops signing', async () => {
     const hook = endpoint(tenantId, { secret: 'whsec_old' });
     await inUnits(store).webhooks.create(hook, 16);

@@ -103,6 +103,9 @@ export type DueCandidates = (
   perEndpoint: number,
 ) => Promise<DueCandidate[]>;
 
+/** Attempts written by one statement at most (9 values each: within both engines' limits on parameters). */
+const ATTEMPT_ROWS = 64;
+
 /** Placeholders for `rows` rows of `columns` values each: `(?, ?), (?, ?)`. */
 function valuesList(rows: number, columns: number): string {
   const row = `(${new Array<string>(columns).fill('?').join(', ')})`;
@@ -167,10 +170,10 @@ export function sqlWebhookChanges(sql: SqlDialect, tx: WorkSession, tenantId: st
 }
 
 export function sqlWebhooks(sql: SqlDialect, dueCandidates: DueCandidates): WebhookRepo {
-  /** One attempt and its verdict, inside the caller's transaction; false when the lease was lost. */
-  const recordIn = async (
+  /** An attempt's delivery settled with its verdict, inside the caller's transaction; false when the lease was lost. */
+  const settleIn = async (
     tx: SqlSession,
-    { delivery, workerId, attempt, verdict, disable, disableIfFailingBefore }: AttemptRecord,
+    { delivery, workerId, attempt, verdict }: AttemptRecord,
   ): Promise<boolean> => {
     // settled only by the lease's holder, at the attempt it claimed: a lost lease changes nothing
     const settled = await tx.run(
@@ -186,42 +189,60 @@ export function sqlWebhooks(sql: SqlDialect, dueCandidates: DueCandidates): Webh
         delivery.attempt - 1,
       ],
     );
-    if (settled === 0) return false;
-    await tx.run(
-      `INSERT INTO webhook_attempts (endpoint_id, tenant_id, event_id, attempt, attempted_at, status_code, error,
-         duration_ms, response_body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [
-        delivery.endpoint.id,
-        delivery.endpoint.tenant_id,
-        attempt.event_id,
-        attempt.attempt,
-        attempt.attempted_at,
-        attempt.status_code,
-        attempt.error,
-        attempt.duration_ms,
-        attempt.response_body,
-      ],
-    );
-    if (verdict.outcome === 'succeeded') {
+    return settled === 1;
+  };
+
+  /**
+   * A batch's attempts and their verdicts, inside the caller's transaction; each answer false when that
+   * delivery's lease was lost (nothing of it is written). The attempts go in by one statement per
+   * ATTEMPT_ROWS, in the batch's order; the endpoints' changes follow in that order too, without the success
+   * whose endpoint an earlier success of the batch already cleared (no failure of it since): a batch of one
+   * endpoint's successes costs one endpoint statement, not one a delivery.
+   */
+  const recordAllIn = async (tx: SqlSession, entries: AttemptRecord[]): Promise<boolean[]> => {
+    const recorded: boolean[] = [];
+    for (const entry of entries) recorded.push(await settleIn(tx, entry));
+    const kept = entries.filter((_, i) => recorded[i]);
+    for (let from = 0; from < kept.length; from += ATTEMPT_ROWS) {
+      const rows = kept.slice(from, from + ATTEMPT_ROWS);
       await tx.run(
-        'UPDATE webhook_endpoints SET failing_since = NULL WHERE id = ? AND failing_since IS NOT NULL',
-        [delivery.endpoint.id],
-      );
-    } else {
-      await tx.run(
-        `UPDATE webhook_endpoints SET failing_since = COALESCE(failing_since, ?),
-           status = CASE WHEN ? = 1 OR COALESCE(failing_since, ?) < ? THEN 'disabled' ELSE status END
-         WHERE id = ?`,
-        [
-          attempt.attempted_at,
-          disable ? 1 : 0,
-          attempt.attempted_at,
-          disableIfFailingBefore,
+        `INSERT INTO webhook_attempts (endpoint_id, tenant_id, event_id, attempt, attempted_at, status_code, error,
+           duration_ms, response_body) VALUES ${valuesList(rows.length, 9)}`,
+        rows.flatMap(({ delivery, attempt }): SqlValue[] => [
           delivery.endpoint.id,
-        ],
+          delivery.endpoint.tenant_id,
+          attempt.event_id,
+          attempt.attempt,
+          attempt.attempted_at,
+          attempt.status_code,
+          attempt.error,
+          attempt.duration_ms,
+          attempt.response_body,
+        ]),
       );
     }
-    return true;
+    /** Endpoints whose failing_since this batch cleared, and no failure of theirs set it again since. */
+    const cleared = new Set<string>();
+    for (const { delivery, attempt, verdict, disable, disableIfFailingBefore } of kept) {
+      const endpointId = delivery.endpoint.id;
+      if (verdict.outcome === 'succeeded') {
+        if (cleared.has(endpointId)) continue;
+        cleared.add(endpointId);
+        await tx.run(
+          'UPDATE webhook_endpoints SET failing_since = NULL WHERE id = ? AND failing_since IS NOT NULL',
+          [endpointId],
+        );
+      } else {
+        cleared.delete(endpointId);
+        await tx.run(
+          `UPDATE webhook_endpoints SET failing_since = COALESCE(failing_since, ?),
+             status = CASE WHEN ? = 1 OR COALESCE(failing_since, ?) < ? THEN 'disabled' ELSE status END
+           WHERE id = ?`,
+          [attempt.attempted_at, disable ? 1 : 0, attempt.attempted_at, disableIfFailingBefore, endpointId],
+        );
+      }
+    }
+    return recorded;
   };
 
   /** A tenant with a delivery due (the deliveries-due index, a tenant at a time). */
@@ -330,9 +351,7 @@ export function sqlWebhooks(sql: SqlDialect, dueCandidates: DueCandidates): Webh
     },
     async recordMany(entries) {
       return sql.transaction(async (tx) => {
-        const results: boolean[] = [];
-        for (const entry of entries) results.push(await recordIn(tx, entry));
-        return results;
+        return recordAllIn(tx, entries);
       });
     },
     async backlog(now) {
@@ -347,8 +366,7 @@ export function sqlWebhooks(sql: SqlDialect, dueCandidates: DueCandidates): Webh
     },
     async recordAndClaim(entries, next) {
       return sql.transaction(async (tx) => {
-        const recorded: boolean[] = [];
-        for (const entry of entries) recorded.push(await recordIn(tx, entry));
+        const recorded = await recordAllIn(tx, entries);
         return { recorded, claimed: next.max > 0 ? await claimIn(tx, next) : [] };
       });
     },
