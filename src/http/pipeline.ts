@@ -233,6 +233,7 @@ export function validate(contract: Contract): Stage<Versioned, Validated> {
 }
 
 const TENANT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const EXTERNAL_ID = /^[A-Za-z0-9._:@-]{1,255}$/;
 
 /**
  * An admin path names a tenant by its id or by the platform's own `external_id` (as Svix takes an app's uid
@@ -244,7 +245,8 @@ export function resolveTenant(
   return async (ctx, state, next) => {
     const named = state.request.params.tenant_id;
     if (typeof named !== 'string' || TENANT_ID.test(named)) return next(state);
-    const tenant = await tenants.findByExternalId(named);
+    // what no external id can be (TenantExternalId's pattern) is asked of no database: a NUL, a space
+    const tenant = EXTERNAL_ID.test(named) ? await tenants.findByExternalId(named) : undefined;
     if (!tenant) throw ERRORS.notFound('Tenant');
     return next(
       advance(state, {

@@ -49,6 +49,7 @@ const requests: Record<
       id?: string;
       upload_id?: string;
       token_id?: string;
+      admin_token_id?: string;
       token?: { token_id: string };
     }) => string;
     /** a platform's operation: sent to the admin listener with the admin token */
@@ -102,6 +103,45 @@ const requests: Record<
     resource: () => h.other.tenant_id,
     admin: true,
   }),
+  adminReverseLedgerEntry: async () => {
+    const fed = await h.admin('POST', `/api/admin/tenants/${h.other.tenant_id}/ledger_entries`, {
+      json: {
+        entries: [
+          {
+            external_id: `once-${randomUUID()}`,
+            type: 'tech',
+            amount: 3,
+            currency: 'USD',
+            occurred_at: '2026-11-02T00:00:00Z',
+          },
+        ],
+      },
+    });
+    const transactionId = fed.body.data.entries[0].transaction_id as string;
+    return {
+      route: `/api/admin/tenants/${h.other.tenant_id}/ledger_entries/${transactionId}/reverse`,
+      json: undefined,
+      // the effect is the reversal: a retry answers it
+      resource: (data) => data.id!,
+      admin: true,
+    };
+  },
+  adminIssueAdminToken: async () => ({
+    route: '/api/admin/admin_tokens',
+    json: { name: 'once', scopes: ['admin:usage'] },
+    // the effect is the token: a retry replaces its secret
+    resource: (data) => data.admin_token_id!,
+    admin: true,
+  }),
+  adminRevokeAdminToken: async () => {
+    const spare = await h.server.services.adminTokens.issue('once-spare');
+    return {
+      route: `/api/admin/admin_tokens/${spare.admin_token_id}/revoke`,
+      json: undefined,
+      resource: () => spare.admin_token_id,
+      admin: true,
+    };
+  },
   createUpload: async () => ({
     route: '/api/open/uploads',
     json: { file_name: 'a.pdf', size_bytes: 10 },
