@@ -110,9 +110,9 @@ PS-2026-11-001,ecosystem,1250.00,USD,2026-11-20T09:00:00Z,Partner marketplace No
 PS-2026-11-002,ecosystem,-25.50,USD,2026-11-21T10:30:00Z,Partner refund
 CSV
   TENANT=$(cd "$HERE" && DATA_DIR=$DATA_DIR npm run --silent admin -- tenants list --json |
-    node -pe 'JSON.parse(require("fs").readFileSync(0)).tenants[0].tenant_id')
-  (cd "$HERE" && DATA_DIR=$DATA_DIR npm run --silent admin -- revenue import --tenant "$TENANT" "$WORK/settlements.csv" --json)
-  (cd "$HERE" && DATA_DIR=$DATA_DIR npm run --silent admin -- revenue import --tenant "$TENANT" "$WORK/settlements.csv" --json)
+    node -pe 'JSON.parse(require("fs").readFileSync(0)).data[0].tenant_id')
+  (cd "$HERE" && DATA_DIR=$DATA_DIR npm run --silent admin -- revenue import "$TENANT" "$WORK/settlements.csv" --json)
+  (cd "$HERE" && DATA_DIR=$DATA_DIR npm run --silent admin -- revenue import "$TENANT" "$WORK/settlements.csv" --json)
 fi
 
 step "Revenue transactions (each finished run books its points as a tech transaction)"
