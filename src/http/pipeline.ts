@@ -2,6 +2,7 @@ import type { Request as OpenApiRequest } from 'openapi-backend';
 import { ERRORS } from '../errors.js';
 import { isAdminScope } from '../platform/admin-scopes.js';
 import { grants, isScope } from '../tenants/scopes.js';
+import { EXTERNAL_ID, TENANT_ID } from '../tenants/service.js';
 import { authorizationFault, bearerToken, misplacedToken } from './bearer.js';
 import type { Services } from '../services.js';
 import { normalize } from './normalize.js';
@@ -231,9 +232,6 @@ export function validate(contract: Contract): Stage<Versioned, Validated> {
     );
   };
 }
-
-const TENANT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const EXTERNAL_ID = /^[A-Za-z0-9._:@-]{1,255}$/;
 
 /**
  * An admin path names a tenant by its id or by the platform's own `external_id` (as Svix takes an app's uid

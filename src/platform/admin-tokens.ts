@@ -49,6 +49,19 @@ const hash = (token: string) => createHash('sha256').update(token).digest('hex')
 
 export const looksLikeAdminToken = (value: string) => ADMIN_TOKEN_PATTERN.test(value);
 
+/** A new secret, and the prefix that recognises it. */
+function mint(): { token: string; prefix: string } {
+  const token = `${ADMIN_TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
+  return { token, prefix: token.slice(0, 16) };
+}
+
+/** What the audit trail says of an issued admin token (never its secret). */
+const issuedDetail = (row: AdminTokenRow) => ({
+  name: row.name,
+  admin_scopes: readAdminScopes(row.scopes),
+  expires_at: row.expires_at,
+});
+
 /** What an admin token is issued with: every scope and no expiry unless given. */
 export interface AdminTokenGrant {
   scopes?: readonly AdminScope[] | undefined;
@@ -83,11 +96,11 @@ export class AdminTokens {
     if (lacking) throw ERRORS.insufficientScope(lacking);
     if (grant.expiresAt != null && Date.parse(grant.expiresAt) <= now.getTime())
       throw ERRORS.expiryNotInFuture();
-    const token = `${ADMIN_TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
+    const { token, prefix } = mint();
     const row: AdminTokenRow = {
       id: randomUUID(),
       name,
-      prefix: token.slice(0, 16),
+      prefix,
       scopes: storedAdminScopes(grant.scopes),
       created_at: now.toISOString(),
       last_used_at: null,
@@ -98,11 +111,7 @@ export class AdminTokens {
       await tx.issueAdminToken(row, hash(token));
       await this.audit(
         tx,
-        auditRow(origin.actor, 'admin_token.issued', row.created_at, null, row.id, {
-          name,
-          admin_scopes: readAdminScopes(row.scopes),
-          expires_at: row.expires_at,
-        }),
+        auditRow(origin.actor, 'admin_token.issued', row.created_at, null, row.id, issuedDetail(row)),
       );
       // the effect is the token: a retry that finds it replaces its lost secret (replaceLostSecret)
       await tx.recordEffect(row.id);
@@ -121,11 +130,11 @@ export class AdminTokens {
     const lost = (await this.store.platform.listAdminTokens()).find((token) => token.id === tokenId);
     if (!lost) throw new AdminTokenNotFound(tokenId);
     const at = this.clock.now().toISOString();
-    const token = `${ADMIN_TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
+    const { token, prefix } = mint();
     const row: AdminTokenRow = {
       ...lost,
       id: randomUUID(),
-      prefix: token.slice(0, 16),
+      prefix,
       created_at: at,
       last_used_at: null,
       revoked_at: null,
@@ -141,9 +150,7 @@ export class AdminTokens {
       await this.audit(
         tx,
         auditRow(origin.actor, 'admin_token.issued', at, null, row.id, {
-          name: row.name,
-          admin_scopes: readAdminScopes(row.scopes),
-          expires_at: row.expires_at,
+          ...issuedDetail(row),
           replaces: lost.id,
         }),
       );

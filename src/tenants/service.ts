@@ -73,14 +73,16 @@ export interface TenantIdentity {
   metadata?: Record<string, string> | undefined;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A tenant's id (a UUID), and what the platform's own external id may be (TenantExternalId in openapi.yaml). */
+export const TENANT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const EXTERNAL_ID = /^[A-Za-z0-9._:@-]{1,255}$/;
 const MAX_METADATA_KEYS = 50;
 const MAX_METADATA_KEY_LENGTH = 40;
 
 /** An external id that reads as a tenant id would make a path ambiguous; metadata keys are bounded. */
 function checkIdentity(identity: TenantIdentity, metadata: Record<string, string> | undefined): void {
   const issues: ValidationIssue[] = [];
-  if (identity.external_id && UUID.test(identity.external_id))
+  if (identity.external_id && TENANT_ID.test(identity.external_id))
     issues.push({
       loc: ['body', 'external_id'],
       msg: 'Value error, external_id must not look like a tenant id (a UUID)',
