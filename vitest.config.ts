@@ -37,6 +37,7 @@ const filesOnBothStores = [
   'test/http/uploads.test.ts',
   'test/http/upload-races.test.ts',
   'test/http/runs.test.ts',
+  'test/http/offboarding.test.ts',
 ];
 const s3Project = {
   extends: true as const,

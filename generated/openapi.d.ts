@@ -643,9 +643,138 @@ export interface paths {
         put?: never;
         /**
          * Resume a suspended tenant
-         * @description Its tokens work again and its queued runs are taken up. Resuming an active tenant changes nothing.
+         * @description Its tokens work again and its queued runs are taken up. Resuming an active tenant changes nothing. A
+         *     tenant marked for deletion (`adminDeleteTenant`) is unmarked too, with nothing of its data lost, as
+         *     long as its `erase_at` has not come: after it, 409 `tenant_erasing`.
          */
         post: operations["adminResumeTenant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/tenants/{tenant_id}/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant's id, or its `external_id`. */
+                tenant_id: components["parameters"]["TenantId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark a tenant for deletion
+         * @description Marks the tenant for deletion: from then on it answers as a suspended tenant does (its tokens get 403
+         *     `tenant_suspended` at once, its open event streams end, its queued runs wait), and its data is kept
+         *     until `erase_at`, `grace_period_seconds` from now (by default the server's
+         *     `TENANT_DELETION_GRACE_SECONDS`, 30 days). Until then it can still be exported, and resuming it
+         *     (`adminResumeTenant`) gives everything back as it was.
+         *
+         *     At the first sweep after `erase_at` (the server sweeps every `UPLOAD_SWEEP_SECONDS`), the server erases
+         *     every row of the tenant and every blob it owns (its files, upload parts, run outputs and exports), on
+         *     whichever database and blob store it runs on. Its every admin path then answers 404. The audit trail
+         *     keeps only that things happened: the tenant's rows keep their action, time and actor and lose their
+         *     `detail`, and one `tenant.erased` row says how many rows and blobs went.
+         *
+         *     Marking a marked tenant changes nothing (its first `erase_at` stays), so a retry needs no
+         *     `Idempotency-Key` (one is honoured all the same); to change the grace period, resume and mark again.
+         *     A run already running when the tenant is marked runs to its end. One row of the audit trail
+         *     (`tenant.deletion_scheduled`).
+         */
+        post: operations["adminDeleteTenant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/tenants/{tenant_id}/exports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant's id, or its `external_id`. */
+                tenant_id: components["parameters"]["TenantId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export everything a tenant owns
+         * @description Starts an export: in the background, the server writes one tar archive of everything the tenant owns
+         *     and keeps it in its blob store. Poll `adminGetTenantExport` for its `status` and `progress`; once it is
+         *     `succeeded`, `adminDownloadTenantExport` streams the archive, whose SHA-256 is the export's `sha256`.
+         *
+         *     The archive holds, in this order:
+         *     - `tenant.json`: the tenant as `adminGetTenant` answers it;
+         *     - `records/<kind>/<nnnnnn>.jsonl`: the tenant's records as JSON lines, as the API answers them, in
+         *       files of up to 5,000 records each, oldest first: `tokens` (`AdminToken`, never a secret),
+         *       `uploads` (`Upload`), `files` (`StoredFile`), `runs` (`Run`), `transactions` (`Transaction`, the
+         *       ledger), `events` (`Event`, those still kept), `webhook_endpoints` (`WebhookEndpoint`, never a
+         *       secret) and `webhook_attempts` (`WebhookDelivery`);
+         *     - `files/<file_id>/<file_name>`: every stored file's bytes;
+         *     - `runs/<run_id>/<name>`: every output file of every run;
+         *     - `manifest.json` (`TenantExportManifest`): every other entry's path, size and SHA-256, and how many
+         *       records of each kind there are.
+         *
+         *     A tenant changing while it is exported may change under the export: for a snapshot, suspend it (or mark
+         *     it for deletion) first. A tenant has one export queued or running at a time: another is 409
+         *     `export_in_progress`, naming it. Exports are kept until the tenant is erased. One row of the audit
+         *     trail (`tenant.exported`).
+         */
+        post: operations["adminCreateTenantExport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/tenants/{tenant_id}/exports/{export_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant's id, or its `external_id`. */
+                tenant_id: components["parameters"]["TenantId"];
+                export_id: components["parameters"]["ExportId"];
+            };
+            cookie?: never;
+        };
+        /** One export, with its progress */
+        get: operations["adminGetTenantExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/tenants/{tenant_id}/exports/{export_id}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant's id, or its `external_id`. */
+                tenant_id: components["parameters"]["TenantId"];
+                export_id: components["parameters"]["ExportId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Download an export's archive
+         * @description Streams the archive of a `succeeded` export (a POSIX tar). Its SHA-256 is the export's `sha256`, also
+         *     sent as `Repr-Digest` (RFC 9530) and in the `ETag`. An export not yet succeeded is 409
+         *     `export_not_ready`.
+         */
+        get: operations["adminDownloadTenantExport"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1114,10 +1243,11 @@ export interface components {
         /**
          * @description What an admin token may do: `admin:tenants` (create, read, change, suspend and resume tenants),
          *     `admin:tokens` (tenants' tokens), `admin:ledger` (the revenue feed, reversals, reading a ledger back),
-         *     `admin:usage`, `admin:audit` (the audit trail), `admin:admin_tokens` (the platform's admin tokens).
+         *     `admin:usage`, `admin:audit` (the audit trail), `admin:admin_tokens` (the platform's admin tokens),
+         *     `admin:exports` (export a tenant's data and download it).
          * @enum {string}
          */
-        AdminScope: "admin:tenants" | "admin:tokens" | "admin:ledger" | "admin:usage" | "admin:audit" | "admin:admin_tokens";
+        AdminScope: "admin:tenants" | "admin:tokens" | "admin:ledger" | "admin:usage" | "admin:audit" | "admin:admin_tokens" | "admin:exports";
         AdminIssueAdminTokenRequest: {
             /** @description A label for people (the job the token is for). */
             name: string;
@@ -1170,6 +1300,17 @@ export interface components {
             expires_at?: string;
         };
         AdminTenant: {
+            /**
+             * Format: date-time
+             * @description When the tenant was marked for deletion (`adminDeleteTenant`); null when it is not.
+             */
+            deletion_requested_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the grace period of a tenant marked for deletion ends: at the first sweep after it, its data is
+             *     erased. Null when it is not marked.
+             */
+            erase_at: string | null;
             /** @description The platform's own id of the tenant, if it gave one. */
             external_id: string | null;
             metadata: components["schemas"]["Metadata"];
@@ -1185,6 +1326,97 @@ export interface components {
             suspended_at: string | null;
             /** @description The tenant's pinned API version: what its requests without `Open-Tenant-Version` get. */
             api_version: components["schemas"]["ApiVersion"];
+        };
+        AdminDeleteTenantRequest: {
+            /**
+             * Format: int32
+             * @description How long the tenant's data is kept before it is erased (at most a year); by default the server's
+             *     `TENANT_DELETION_GRACE_SECONDS` (30 days). 0 erases it at the next sweep.
+             */
+            grace_period_seconds?: number;
+        };
+        AdminTenantExport: {
+            /** Format: uuid */
+            export_id: string;
+            /** Format: uuid */
+            tenant_id: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "succeeded" | "failed";
+            /**
+             * Format: int32
+             * @description Percent of the archive's entries written (100 once it has succeeded).
+             */
+            progress: number;
+            /**
+             * Format: int64
+             * @description The archive's entries written so far.
+             */
+            entries_done: number;
+            /**
+             * Format: int64
+             * @description The entries the archive will have, once the export has counted them (null before).
+             */
+            entries_total: number | null;
+            /**
+             * Format: int64
+             * @description The archive's size, once it has succeeded.
+             */
+            size_bytes: number | null;
+            /** @description The archive's SHA-256 in hex, once it has succeeded. */
+            sha256: string | null;
+            /** @description Why a failed export failed; null otherwise. Start another. */
+            error: {
+                /** @enum {string} */
+                code: "storage_full" | "unavailable" | "internal_error";
+                message: string;
+            } | null;
+            created_at: components["schemas"]["UtcTime"];
+            /** Format: date-time */
+            started_at: string | null;
+            /** Format: date-time */
+            completed_at: string | null;
+        };
+        AdminTenantExportResponse: components["schemas"]["SuccessEnvelope"] & {
+            data: components["schemas"]["AdminTenantExport"];
+        };
+        /** @description The last entry of an export's archive, `manifest.json`. */
+        TenantExportManifest: {
+            /**
+             * Format: int32
+             * @description The archive's layout version.
+             * @enum {integer}
+             */
+            format: 1;
+            /** Format: uuid */
+            export_id: string;
+            /** Format: uuid */
+            tenant_id: string;
+            created_at: components["schemas"]["UtcTime"];
+            /** @description How many records of each kind the archive holds. */
+            counts: {
+                /** Format: int64 */
+                tokens: number;
+                /** Format: int64 */
+                uploads: number;
+                /** Format: int64 */
+                files: number;
+                /** Format: int64 */
+                runs: number;
+                /** Format: int64 */
+                transactions: number;
+                /** Format: int64 */
+                events: number;
+                /** Format: int64 */
+                webhook_endpoints: number;
+                /** Format: int64 */
+                webhook_attempts: number;
+            };
+            entries: {
+                path: string;
+                /** Format: int64 */
+                size_bytes: number;
+                sha256: string;
+            }[];
         };
         AdminToken: {
             /** Format: uuid */
@@ -1217,7 +1449,7 @@ export interface components {
          * @description What a change of the audit trail did.
          * @enum {string}
          */
-        AuditAction: "tenant.created" | "tenant.updated" | "tenant.suspended" | "tenant.resumed" | "token.issued" | "token.revoked" | "ledger.appended" | "ledger.reversed" | "admin_token.issued" | "admin_token.revoked";
+        AuditAction: "tenant.created" | "tenant.updated" | "tenant.suspended" | "tenant.resumed" | "token.issued" | "token.revoked" | "ledger.appended" | "ledger.reversed" | "admin_token.issued" | "admin_token.revoked" | "tenant.deletion_scheduled" | "tenant.erased" | "tenant.exported";
         AuditEvent: {
             /** Format: uuid */
             id: string;
@@ -1275,6 +1507,23 @@ export interface components {
                  * @description The reversal booked.
                  */
                 reversal_id?: string;
+                /**
+                 * Format: date-time
+                 * @description When a tenant marked for deletion is erased.
+                 */
+                erase_at?: string;
+                /** Format: int32 */
+                grace_period_seconds?: number;
+                /**
+                 * Format: int64
+                 * @description The rows an erasure deleted.
+                 */
+                rows?: number;
+                /**
+                 * Format: int64
+                 * @description The blobs (and open multipart uploads) an erasure deleted.
+                 */
+                blobs?: number;
             } | null;
         };
         AdminTenantResponse: components["schemas"]["SuccessEnvelope"] & {
@@ -1353,6 +1602,9 @@ export interface components {
          *     - `tenant_external_id_taken`: Another tenant has this external id (the admin API).
          *     - `external_id_conflict`: A ledger entry's `external_id` is booked already with other content (the admin API).
          *     - `already_reversed`: The ledger entry is reversed already, or is a reversal (the admin API).
+         *     - `export_in_progress`: The tenant has an export queued or running (the admin API).
+         *     - `export_not_ready`: The export has not succeeded, so it has no archive yet (the admin API).
+         *     - `tenant_erasing`: The tenant's grace period after its deletion is over (the admin API).
          *     - `rate_limited`: The tenant's (or, without a token, the address's) rate limit was reached.
          *     - `upload_completed`: The upload is completed (or was aborted): it takes no more parts and cannot be aborted.
          *     - `upload_expired`: The upload expired; start a new one.
@@ -1376,7 +1628,7 @@ export interface components {
          *     - `internal_error`: A failure of the server, logged with the request id.
          * @enum {string}
          */
-        ErrorCode: "bad_request" | "unsupported_version" | "headers_too_large" | "request_timeout" | "not_authenticated" | "invalid_token" | "token_expired" | "insufficient_scope" | "tenant_suspended" | "not_found" | "method_not_allowed" | "unsupported_media_type" | "payload_too_large" | "validation_error" | "body_unreadable" | "idempotency_key_reused" | "idempotency_key_in_use" | "tenant_name_taken" | "tenant_external_id_taken" | "external_id_conflict" | "already_reversed" | "rate_limited" | "upload_completed" | "upload_expired" | "upload_incomplete" | "size_mismatch" | "part_size_mismatch" | "checksum_mismatch" | "too_many_pages" | "invalid_pdf" | "too_many_pending_uploads" | "pending_upload_bytes_exceeded" | "too_many_concurrent_parts" | "too_many_queued_runs" | "run_not_finished" | "run_finished" | "webhook_url_not_allowed" | "too_many_webhook_endpoints" | "too_many_streams" | "busy" | "unavailable" | "internal_error";
+        ErrorCode: "bad_request" | "unsupported_version" | "headers_too_large" | "request_timeout" | "not_authenticated" | "invalid_token" | "token_expired" | "insufficient_scope" | "tenant_suspended" | "not_found" | "method_not_allowed" | "unsupported_media_type" | "payload_too_large" | "validation_error" | "body_unreadable" | "idempotency_key_reused" | "idempotency_key_in_use" | "tenant_name_taken" | "tenant_external_id_taken" | "external_id_conflict" | "already_reversed" | "export_in_progress" | "export_not_ready" | "tenant_erasing" | "rate_limited" | "upload_completed" | "upload_expired" | "upload_incomplete" | "size_mismatch" | "part_size_mismatch" | "checksum_mismatch" | "too_many_pages" | "invalid_pdf" | "too_many_pending_uploads" | "pending_upload_bytes_exceeded" | "too_many_concurrent_parts" | "too_many_queued_runs" | "run_not_finished" | "run_finished" | "webhook_url_not_allowed" | "too_many_webhook_endpoints" | "too_many_streams" | "busy" | "unavailable" | "internal_error";
         ErrorEnvelope: {
             /**
              * Format: int32
@@ -2736,6 +2988,47 @@ export interface components {
             };
         };
         /**
+         * @description The export cannot be made or read now; `error` says why:
+         *     - `export_in_progress`: The tenant has an export queued or running (the message names it).
+         *     - `export_not_ready`: The export has not succeeded (it is queued, running or failed).
+         *     - `idempotency_key_in_use`: A request with the same Idempotency-Key is still being executed.
+         */
+        AdminExportConflict: {
+            headers: {
+                "Open-Tenant-Version": components["headers"]["OpenTenantVersion"];
+                "Retry-After": components["headers"]["RetryAfterWhenKeyInUse"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"] & {
+                    /** @enum {string} */
+                    error?: "export_in_progress" | "export_not_ready" | "idempotency_key_in_use";
+                };
+            };
+        };
+        /**
+         * @description The tenant cannot be resumed; `error` says why:
+         *     - `tenant_erasing`: The tenant's grace period after its deletion is over: it is being erased.
+         *     - `idempotency_key_in_use`: A request with the same Idempotency-Key is still being executed.
+         */
+        AdminResumeConflict: {
+            headers: {
+                "Open-Tenant-Version": components["headers"]["OpenTenantVersion"];
+                "Retry-After": components["headers"]["RetryAfterWhenKeyInUse"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"] & {
+                    /** @enum {string} */
+                    error?: "tenant_erasing" | "idempotency_key_in_use";
+                };
+            };
+        };
+        /**
          * @description A request with the same `Idempotency-Key` is still being executed (`idempotency_key_in_use`): retry
          *     after `Retry-After` seconds to get its answer.
          */
@@ -3420,6 +3713,7 @@ export interface components {
         OpenTenantVersion: string;
         /** @description The tenant's id, or its `external_id`. */
         TenantId: string;
+        ExportId: string;
         /** @description An admin token's id (`admin_token_id`), never its secret. */
         AdminTokenId: string;
         TokenId: string;
@@ -4937,8 +5231,177 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["AdminForbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["IdempotencyKeyInUse"];
+            409: components["responses"]["AdminResumeConflict"];
             422: components["responses"]["AdminRequestRefused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    adminDeleteTenant: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe: the same key with the same request replays the first answer instead
+                 *     of executing again (see "Retries and rate limits"). 1 to 255 printable ASCII characters; a UUID is a
+                 *     good key.
+                 * @example 3f2b8c1e-5d4a-4e7b-9c0d-1a2b3c4d5e6f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The tenant's id, or its `external_id`. */
+                tenant_id: components["parameters"]["TenantId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "grace_period_seconds": 604800
+                 *     }
+                 */
+                "application/json": components["schemas"]["AdminDeleteTenantRequest"];
+            };
+        };
+        responses: {
+            /** @description The tenant, marked for deletion (`state` `suspended`, `erase_at` set). */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminTenantResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AdminForbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["IdempotencyKeyInUse"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["AdminRequestRefused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    adminCreateTenantExport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe: the same key with the same request replays the first answer instead
+                 *     of executing again (see "Retries and rate limits"). 1 to 255 printable ASCII characters; a UUID is a
+                 *     good key.
+                 * @example 3f2b8c1e-5d4a-4e7b-9c0d-1a2b3c4d5e6f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The tenant's id, or its `external_id`. */
+                tenant_id: components["parameters"]["TenantId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export, queued. */
+            202: {
+                headers: {
+                    /** @description The export's URL. */
+                    Location?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminTenantExportResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AdminForbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["AdminExportConflict"];
+            422: components["responses"]["AdminRequestRefused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    adminGetTenantExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant's id, or its `external_id`. */
+                tenant_id: components["parameters"]["TenantId"];
+                export_id: components["parameters"]["ExportId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export as it is now. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminTenantExportResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AdminForbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    adminDownloadTenantExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant's id, or its `external_id`. */
+                tenant_id: components["parameters"]["TenantId"];
+                export_id: components["parameters"]["ExportId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The archive's bytes. */
+            200: {
+                headers: {
+                    "Content-Length"?: number;
+                    /** @description The archive's SHA-256 in hex, quoted. */
+                    ETag?: string;
+                    /** @description `sha-256=:<base64 of the SHA-256>:` */
+                    "Repr-Digest"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-tar": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AdminForbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["AdminExportConflict"];
+            422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StoreUnavailable"];

@@ -31,8 +31,10 @@ export interface Config {
   /** Size of every part but the last. */
   uploadPartSize: number;
   uploadTtlMs: number;
-  /** How often expired uploads are swept. */
+  /** How often expired uploads are swept (and tenants past their grace period erased). */
   sweepIntervalMs: number;
+  /** How long a tenant marked for deletion is kept when the request names no grace period. */
+  tenantDeletionGraceSeconds: number;
   /** Each pass of the sweep: rows per delete statement, and the time after which no new batch starts. */
   sweep: { batchRows: number; budgetMs: number };
   /** Threads of the parser pool that diagnoses runs (see `defaultParserThreads`); at least 1 is started. */
@@ -433,6 +435,7 @@ function readConfig(env: EnvReader): Config {
     uploadPartSize: env.int('UPLOAD_PART_SIZE', DEFAULT_PART_SIZE[blobs.kind], 1, 5 * 1024 * MiB),
     uploadTtlMs: env.int('UPLOAD_TTL_SECONDS', 24 * 3600, 1) * 1000,
     sweepIntervalMs: env.int('UPLOAD_SWEEP_SECONDS', 300, 1) * 1000,
+    tenantDeletionGraceSeconds: env.int('TENANT_DELETION_GRACE_SECONDS', 30 * 86_400, 0, 365 * 86_400),
     sweep: {
       batchRows: env.int('SWEEP_BATCH_ROWS', 1000, 1, 100_000),
       budgetMs: env.int('SWEEP_BUDGET_SECONDS', 60, 1, 86_400) * 1000,

@@ -324,6 +324,16 @@ export const ERRORS = {
     new AppError(409, 'tenant_external_id_taken', `Another tenant has the external id "${externalId}"`),
   tenantNameTaken: (name: string) =>
     new AppError(409, 'tenant_name_taken', `Another tenant is named "${name}"`),
+  exportInProgress: (exportId: string) =>
+    new AppError(409, 'export_in_progress', `The tenant's export ${exportId} is queued or running`),
+  exportNotReady: (status: string) =>
+    new AppError(409, 'export_not_ready', `The export is ${status}: only a succeeded export has an archive`),
+  tenantErasing: (eraseAt: string) =>
+    new AppError(
+      409,
+      'tenant_erasing',
+      `The tenant's grace period ended at ${eraseAt}: it is being erased and cannot be resumed`,
+    ),
   expiryNotInFuture: () =>
     new AppError(422, 'validation_error', 'Validation failed', [
       {

@@ -17,6 +17,7 @@ import { EventStreams } from './events/streaming/stream-hub.js';
 import { IdempotencyKeys } from './idempotency/keys.js';
 import { AdminTokens } from './platform/admin-tokens.js';
 import { auditView } from './platform/audit.js';
+import { TenantExports } from './offboarding/exports.js';
 
 /** The domain, wired once per process; handlers reach it through their scope. */
 export interface Services {
@@ -40,6 +41,10 @@ export interface Services {
   idempotency: IdempotencyKeys;
   /** This process's live event streams. */
   streams: EventStreams;
+  /** Exports of a tenant's data, built in the background. */
+  exports: TenantExports;
+  /** Told every audit row a change outside the tenants service writes (the erasure of a tenant). */
+  logAudit(row: AuditRow): void;
   close(): Promise<void>;
 }
 
@@ -84,15 +89,18 @@ export function createServices(
   uploads.partStored.listen((bytes) => metrics.uploaded(bytes));
   const streams = new EventStreams(store, config.events, clock, logger);
   metrics.watchStreams(() => streams.stats());
+  const tenants = new Tenants(store, clock, logAudit);
   return {
     config,
     clock,
     logger,
+    logAudit,
+    exports: new TenantExports(store, blobs, tenants, clock, logger, logAudit),
     metrics,
     store,
     blobs,
     pdfPool,
-    tenants: new Tenants(store, clock, logAudit),
+    tenants,
     adminTokens: new AdminTokens(store, clock, logAudit),
     revenue: new Revenue(store, clock, logAudit),
     uploads,

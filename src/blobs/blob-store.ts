@@ -25,6 +25,11 @@ export interface BlobStore {
    * the time of the write.
    */
   putBytes(key: string, bytes: Uint8Array): Promise<BlobInfo>;
+  /**
+   * Writes a stream of a length nobody knows ahead (an export's archive) to `key`, all or nothing: a source
+   * that fails leaves no object. Its size and SHA-256 as written.
+   */
+  putStream(key: string, source: Readable): Promise<BlobInfo>;
   /** Opens `key` for reading; rejects with BlobMissingError before a byte is promised to anyone. */
   open(key: string): Promise<OpenedBlob>;
   delete(key: string): Promise<void>;

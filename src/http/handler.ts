@@ -92,6 +92,7 @@ export type Answer<K extends OperationId> = { [S in SuccessStatus<K>]: AnswerFor
 
 export const ok = <D>(data: D): DataAnswer<200, D> => ({ kind: 'data', status: 200, data });
 export const created = <D>(data: D): DataAnswer<201, D> => ({ kind: 'data', status: 201, data });
+export const accepted = <D>(data: D): DataAnswer<202, D> => ({ kind: 'data', status: 202, data });
 export const list = <T, E>(
   items: readonly JsonText<T>[],
   extra: E,

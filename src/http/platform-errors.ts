@@ -1,6 +1,13 @@
 import { ERRORS } from '../errors.js';
 import { AdminTokenNotFound } from '../platform/admin-tokens.js';
-import { TenantExternalIdTaken, TenantNameTaken, TenantNotFound, TokenNotFound } from '../tenants/service.js';
+import { ExportInProgress, ExportNotFound, ExportNotReady } from '../offboarding/exports.js';
+import {
+  TenantErasing,
+  TenantExternalIdTaken,
+  TenantNameTaken,
+  TenantNotFound,
+  TokenNotFound,
+} from '../tenants/service.js';
 
 /** The tenants service's refusals as the admin API answers them. */
 export async function answeringAsAdmin<T>(work: () => Promise<T>): Promise<T> {
@@ -12,6 +19,10 @@ export async function answeringAsAdmin<T>(work: () => Promise<T>): Promise<T> {
     if (error instanceof AdminTokenNotFound) throw ERRORS.notFound('Admin token');
     if (error instanceof TenantNameTaken) throw ERRORS.tenantNameTaken(error.tenantName);
     if (error instanceof TenantExternalIdTaken) throw ERRORS.tenantExternalIdTaken(error.externalId);
+    if (error instanceof TenantErasing) throw ERRORS.tenantErasing(error.eraseAt);
+    if (error instanceof ExportNotFound) throw ERRORS.notFound('Export');
+    if (error instanceof ExportInProgress) throw ERRORS.exportInProgress(error.exportId);
+    if (error instanceof ExportNotReady) throw ERRORS.exportNotReady(error.status);
     throw error;
   }
 }

@@ -10,6 +10,7 @@ export const ADMIN_SCOPES = [
   'admin:usage',
   'admin:audit',
   'admin:admin_tokens',
+  'admin:exports',
 ] as const;
 
 export type AdminScope = (typeof ADMIN_SCOPES)[number];

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { openBlobStore } from '../blobs/open.js';
 import type { BlobStore } from '../blobs/blob-store.js';
 import type { Config } from '../config.js';
@@ -48,6 +49,55 @@ function sweepJob(services: Services): Job {
   );
 }
 
+/** How often an API process looks for exports queued by another, or left by one that died. */
+const EXPORT_POLL_MS = 2_000;
+
+/**
+ * Builds tenants' exports, one at a time per process, as they are queued: at once when this process queued
+ * one, else within EXPORT_POLL_MS.
+ */
+function exportJob(services: Services): Job {
+  const owner = `exports-${randomUUID()}`;
+  let running: Promise<void> | undefined;
+  let again = false;
+  let stopped = false;
+  const drain = () => {
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = (async () => {
+      try {
+        do {
+          again = false;
+          while (!stopped && (await services.exports.buildNext(owner, () => stopped)));
+        } while (again && !stopped);
+      } catch (error) {
+        services.logger.warn({ err: error, job: 'exports' }, 'exports failed');
+      } finally {
+        running = undefined;
+      }
+    })();
+  };
+  let timer: NodeJS.Timeout | undefined;
+  return {
+    name: 'exports',
+    id: owner,
+    start() {
+      services.exports.onQueued(drain);
+      timer = setInterval(drain, EXPORT_POLL_MS);
+      timer.unref();
+      drain();
+    },
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
+
 /** The run worker on this process's event loop: a `worker` process has nothing else to keep quick. */
 function runJob(services: Services): Job {
   // made at start, not here: the run worker starts the parser threads, which a process would otherwise
@@ -82,6 +132,7 @@ function jobsOf(role: Role, services: Services, store: Store): Job[] {
   }
   if (role === 'api') {
     jobs.push(sweepJob(services));
+    jobs.push(exportJob(services));
     jobs.push(
       intervalJob('store maintenance', STORE_MAINTENANCE_MS, () => store.maintain(), services.logger),
     );

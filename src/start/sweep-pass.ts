@@ -1,6 +1,7 @@
 import { pruneSharedBuckets } from '../rate-limit/index.js';
 import type { Services } from '../services.js';
 import { sweepPass } from '../store/sweep.js';
+import { eraseDueTenants } from '../offboarding/erasure.js';
 
 export interface SweepReport {
   expiredUploads: number;
@@ -9,11 +10,12 @@ export interface SweepReport {
   events: number;
   webhookAttempts: number;
   rateBuckets: number;
+  erasedTenants: number;
 }
 
 /**
  * One pass of the periodic sweep: expired uploads, stray blobs, idempotency keys, events and delivery
- * attempts past their time, and full rate buckets. Each goes batch after batch (`SWEEP_BATCH_ROWS`) until
+ * attempts past their time, full rate buckets, and tenants past their grace period after a deletion. Each goes batch after batch (`SWEEP_BATCH_ROWS`) until
  * it caught up or the pass's budget (`SWEEP_BUDGET_SECONDS`, shared by all) is spent.
  */
 export async function sweepOnce(services: Services): Promise<SweepReport> {
@@ -24,5 +26,19 @@ export async function sweepOnce(services: Services): Promise<SweepReport> {
   const idempotencyKeys = await services.idempotency.sweepExpired(pass);
   const { events, attempts } = await services.events.sweep(pass);
   const rateBuckets = await pruneSharedBuckets(config, services.store, pass);
-  return { expiredUploads, leftovers, idempotencyKeys, events, webhookAttempts: attempts, rateBuckets };
+  const erasedTenants = await eraseDueTenants(
+    services.store,
+    services.blobs,
+    services.clock,
+    services.logAudit,
+  );
+  return {
+    expiredUploads,
+    leftovers,
+    idempotencyKeys,
+    events,
+    webhookAttempts: attempts,
+    rateBuckets,
+    erasedTenants,
+  };
 }

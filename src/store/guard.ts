@@ -42,6 +42,7 @@ export function guardStore(store: Store, translate: Translate): Store {
     transaction: guardRepo({ transaction: store.transaction }, translate).transaction,
     tenants: guardRepo(store.tenants, translate),
     platform: guardRepo(store.platform, translate),
+    offboarding: guardRepo(store.offboarding, translate),
     uploads: guardRepo(store.uploads, translate),
     events: guardRepo(store.events, translate),
     webhooks: guardRepo(store.webhooks, translate),

@@ -40,6 +40,7 @@ export * from './repos/events.js';
 export * from './repos/webhooks.js';
 export * from './repos/unit-of-work.js';
 export * from './repos/platform.js';
+export * from './repos/offboarding.js';
 import type { TenantRepo } from './repos/tenants.js';
 import type { UploadRepo } from './repos/uploads.js';
 import type { RunRepo } from './repos/runs.js';
@@ -50,11 +51,13 @@ import type { EventRepo } from './repos/events.js';
 import type { WebhookRepo } from './repos/webhooks.js';
 import type { UnitsOfWork } from './repos/unit-of-work.js';
 import type { PlatformRepo } from './repos/platform.js';
+import type { OffboardingRepo } from './repos/offboarding.js';
 
 /** The repositories for reads and for the queues' own steps; a tenant's changes go through `transaction`. */
 export interface Store extends UnitsOfWork {
   tenants: TenantRepo;
   platform: PlatformRepo;
+  offboarding: OffboardingRepo;
   events: EventRepo;
   webhooks: WebhookRepo;
   uploads: UploadRepo;

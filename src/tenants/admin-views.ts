@@ -15,6 +15,8 @@ export function tenantView(row: TenantRow): Schemas['AdminTenant'] {
     api_version: row.api_version as Schemas['ApiVersion'],
     external_id: row.external_id,
     metadata: JSON.parse(row.metadata) as Record<string, string>,
+    deletion_requested_at: row.deletion_requested_at,
+    erase_at: row.erase_at,
   };
 }
 

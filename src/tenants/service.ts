@@ -61,6 +61,13 @@ export class TenantNameTaken extends TenantError {
   }
 }
 
+/** The tenant's grace period after its deletion is over (the admin API's 409 tenant_erasing). */
+export class TenantErasing extends TenantError {
+  constructor(readonly eraseAt: string) {
+    super(`the tenant is erased from ${eraseAt}`);
+  }
+}
+
 export class TenantExternalIdTaken extends TenantError {
   constructor(readonly externalId: string) {
     super(`a tenant has the external id "${externalId}"`);
@@ -170,6 +177,8 @@ export class Tenants {
       api_version: apiVersion,
       external_id: externalId,
       metadata: JSON.stringify(metadata),
+      deletion_requested_at: null,
+      erase_at: null,
     };
     const user = { id: randomUUID(), tenant_id: tenant.id, name: `${name}-owner`, created_at: now };
     const secret = newToken();
@@ -360,11 +369,56 @@ export class Tenants {
     return this.setSuspended(tenantId, this.clock.now().toISOString(), origin);
   }
 
+  /**
+   * Resumes a suspended tenant; one marked for deletion is unmarked too, while its grace period lasts
+   * (TenantErasing after it).
+   */
   async resume(tenantId: string, origin: ChangeOrigin = { actor: OPERATOR }): Promise<TenantRow> {
     const tenant = await this.store.tenants.get(tenantId);
     if (!tenant) throw new TenantNotFound(tenantId);
     if (!tenant.suspended_at) return tenant;
-    return this.setSuspended(tenantId, null, origin);
+    const now = this.clock.now().toISOString();
+    if (tenant.erase_at && tenant.erase_at <= now) throw new TenantErasing(tenant.erase_at);
+    const row = await this.store.platform.change(async (tx) => {
+      if (tenant.erase_at && !(await tx.tenants.unmarkDeletion(tenantId, now)))
+        throw new TenantErasing(tenant.erase_at);
+      const changed = await tx.tenants.setSuspended(tenantId, null);
+      if (changed) await this.audit(tx, origin, 'tenant.resumed', now, tenantId, tenantId);
+      return changed;
+    });
+    if (!row) throw new TenantNotFound(tenantId);
+    return row;
+  }
+
+  /**
+   * Marks the tenant for deletion: it is suspended at once (its tokens refused, its streams ended, its
+   * queued runs waiting) and erased at the first sweep after `graceSeconds`; until then, resuming it gives
+   * everything back. A marked tenant keeps its first marks.
+   */
+  async markForDeletion(
+    tenantId: string,
+    graceSeconds: number,
+    origin: ChangeOrigin = { actor: OPERATOR },
+  ): Promise<TenantRow> {
+    const tenant = await this.store.tenants.get(tenantId);
+    if (!tenant) throw new TenantNotFound(tenantId);
+    if (tenant.erase_at) return tenant;
+    const now = this.clock.now();
+    const at = now.toISOString();
+    const eraseAt = new Date(now.getTime() + graceSeconds * 1000).toISOString();
+    const row = await this.store.platform.change(async (tx) => {
+      const before = await tx.tenants.lock(tenantId);
+      if (!before) return undefined;
+      if (before.erase_at) return before;
+      const marked = await tx.tenants.markForDeletion(tenantId, at, eraseAt);
+      await this.audit(tx, origin, 'tenant.deletion_scheduled', at, tenantId, tenantId, {
+        erase_at: eraseAt,
+        grace_period_seconds: graceSeconds,
+      });
+      return marked;
+    });
+    if (!row) throw new TenantNotFound(tenantId);
+    return row;
   }
 
   private async setSuspended(tenantId: string, at: string | null, origin: ChangeOrigin): Promise<TenantRow> {

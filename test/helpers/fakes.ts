@@ -9,6 +9,7 @@ import type { BlobStore, MultipartStore } from '../../src/blobs/blob-store.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import type {
+  OffboardingRepo,
   PlatformRepo,
   EventRepo,
   IdempotencyRepo,
@@ -50,6 +51,7 @@ export function fake<T extends object>(name: string): Fake<T> {
 export interface FakeStore {
   tenants: Fake<TenantRepo>;
   platform: Fake<PlatformRepo>;
+  offboarding: Fake<OffboardingRepo>;
   uploads: Fake<UploadRepo>;
   runs: Fake<RunRepo>;
   ledger: Fake<LedgerRepo>;
@@ -98,6 +100,7 @@ export function newTestService<S>(
   const store: FakeStore = {
     tenants: fake<TenantRepo>('store.tenants'),
     platform: fake<PlatformRepo>('store.platform'),
+    offboarding: fake<OffboardingRepo>('store.offboarding'),
     uploads: fake<UploadRepo>('store.uploads'),
     runs: fake<RunRepo>('store.runs'),
     ledger: fake<LedgerRepo>('store.ledger'),

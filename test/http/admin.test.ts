@@ -880,6 +880,7 @@ describe("the platform's admin tokens, scoped and expiring", () => {
     'admin:usage',
     'admin:audit',
     'admin:admin_tokens',
+    'admin:exports',
   ];
   const issue = async (json: Record<string, unknown>, token?: string) => {
     const res = await h.admin('POST', '/api/admin/admin_tokens', { json, headers: key(), token });

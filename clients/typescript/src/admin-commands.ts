@@ -68,6 +68,7 @@ const ADMIN_SCOPE_SET: Record<AdminScope, true> = {
   'admin:usage': true,
   'admin:audit': true,
   'admin:admin_tokens': true,
+  'admin:exports': true,
 };
 const ADMIN_SCOPES = Object.keys(ADMIN_SCOPE_SET) as AdminScope[];
 
@@ -82,6 +83,9 @@ const AUDIT_ACTION_SET: Record<AuditAction, true> = {
   'ledger.reversed': true,
   'admin_token.issued': true,
   'admin_token.revoked': true,
+  'tenant.deletion_scheduled': true,
+  'tenant.erased': true,
+  'tenant.exported': true,
 };
 const AUDIT_ACTIONS = Object.keys(AUDIT_ACTION_SET) as AuditAction[];
 

@@ -98,6 +98,10 @@ export class LocalBlobStore implements BlobStore {
     };
   }
 
+  putStream(key: string, source: Readable): Promise<BlobInfo> {
+    return this.write(key, this.streamInto(source, new HashingLimit(Number.MAX_SAFE_INTEGER)));
+  }
+
   putBytes(key: string, bytes: Uint8Array): Promise<BlobInfo> {
     return this.write(
       key,

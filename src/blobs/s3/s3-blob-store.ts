@@ -23,6 +23,7 @@ import {
   UploadPartCommand,
   UploadPartCopyCommand,
 } from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
 import {
   type AssembledBlob,
   type BlobInfo,
@@ -138,6 +139,32 @@ export class S3BlobStore implements BlobStore {
       ),
     );
     return { size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
+  }
+
+  /**
+   * A multipart upload of 8 MiB parts as the stream gives them (lib-storage's Upload: two parts in memory at
+   * most); a failure aborts it, so no part stays behind.
+   */
+  async putStream(key: string, source: Readable): Promise<BlobInfo> {
+    const meter = new HashingLimit(Number.MAX_SAFE_INTEGER);
+    const body = new PassThrough();
+    const piping = pipeline(source, meter, body);
+    const upload = new Upload({
+      client: this.client,
+      params: { Bucket: this.bucket, Key: key, Body: body },
+      partSize: 8 * 1024 * 1024,
+      queueSize: 2,
+      leavePartsOnError: false,
+    });
+    const [piped, sent] = await Promise.allSettled([piping, this.call('put stream', () => upload.done())]);
+    if (piped.status === 'rejected') {
+      // the source failed: whatever was sent must not stand as the object
+      await upload.abort().catch(() => undefined);
+      await this.delete(key).catch(() => undefined);
+      throw piped.reason;
+    }
+    if (sent.status === 'rejected') throw sent.reason;
+    return { size: meter.size, sha256: meter.digest() };
   }
 
   async open(key: string): Promise<OpenedBlob> {

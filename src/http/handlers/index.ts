@@ -32,6 +32,10 @@ import { adminGetTenant } from './adminGetTenant.js';
 import { adminUpdateTenant } from './adminUpdateTenant.js';
 import { adminSuspendTenant } from './adminSuspendTenant.js';
 import { adminResumeTenant } from './adminResumeTenant.js';
+import { adminDeleteTenant } from './adminDeleteTenant.js';
+import { adminCreateTenantExport } from './adminCreateTenantExport.js';
+import { adminGetTenantExport } from './adminGetTenantExport.js';
+import { adminDownloadTenantExport } from './adminDownloadTenantExport.js';
 import { adminIssueToken } from './adminIssueToken.js';
 import { adminListTokens } from './adminListTokens.js';
 import { adminRevokeToken } from './adminRevokeToken.js';
@@ -81,6 +85,10 @@ export const handlers: Handlers = {
     adminUpdateTenant,
     adminSuspendTenant,
     adminResumeTenant,
+    adminDeleteTenant,
+    adminCreateTenantExport,
+    adminGetTenantExport,
+    adminDownloadTenantExport,
     adminIssueToken,
     adminListTokens,
     adminRevokeToken,

@@ -55,6 +55,9 @@ const POSTGRES_TEXT: SqlText = {
   indexedBy: () => '',
   pageBound: (placeholder: string) => placeholder,
   rowKey: 'id',
+  tablesWithColumn: (column: string) =>
+    `SELECT table_name AS name FROM information_schema.columns
+     WHERE column_name = '${column}' AND table_schema = current_schema() ORDER BY table_name`,
 };
 
 function firstValue<T>(row: Record<string, T>): T {

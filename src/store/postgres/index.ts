@@ -18,6 +18,7 @@ import { sqlWebhooks } from '../sql/webhooks.js';
 import { transactor } from '../sql/unit-of-work.js';
 import { tenantUnits } from '../sql/units.js';
 import { sqlPlatform } from '../sql/platform.js';
+import { sqlOffboarding } from '../sql/offboarding.js';
 
 export type { PostgresOptions } from './database.js';
 
@@ -46,6 +47,7 @@ export async function openPostgresStore(options: PostgresOptions, lifecycle: Run
       transaction: tenantUnits(sql, transact, runs.changes),
       tenants,
       platform: sqlPlatform(sql, transact, tenants.tokensChanged),
+      offboarding: sqlOffboarding(sql, transact),
       uploads: sqlUploads(sql),
       events,
       webhooks: sqlWebhooks(sql, postgresDueCandidates),

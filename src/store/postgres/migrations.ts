@@ -503,4 +503,44 @@ export const migrations: PostgresMigration[] = [
       CREATE UNIQUE INDEX tenants_external_id ON tenants(external_id) WHERE external_id IS NOT NULL;
     `,
   },
+  {
+    version: 18,
+    name: "offboarding: a tenant marked for deletion, its exports, and an audit trail that outlives the tenants it names",
+    sql: `
+      ALTER TABLE tenants ADD COLUMN deletion_requested_at text COLLATE "C";
+      ALTER TABLE tenants ADD COLUMN erase_at text COLLATE "C";
+      -- set only inside the transaction that erases the tenant: the one time its ledger rows may go
+      ALTER TABLE tenants ADD COLUMN erasing_at text COLLATE "C";
+      CREATE INDEX tenants_erase_at ON tenants(erase_at) WHERE erase_at IS NOT NULL;
+      CREATE OR REPLACE FUNCTION ledger_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          IF TG_OP = 'DELETE' AND EXISTS (
+            SELECT 1 FROM tenants WHERE id = OLD.tenant_id AND erasing_at IS NOT NULL) THEN
+            RETURN OLD;
+          END IF;
+          RAISE EXCEPTION 'ledger is append-only';
+        END $$;
+      CREATE TABLE tenant_exports (
+        id text COLLATE "C" PRIMARY KEY,
+        tenant_id text COLLATE "C" NOT NULL REFERENCES tenants(id),
+        status text COLLATE "C" NOT NULL CHECK (status IN ('queued', 'running', 'succeeded', 'failed')),
+        entries_done bigint NOT NULL DEFAULT 0,
+        entries_total bigint,
+        size_bytes bigint,
+        sha256 text COLLATE "C",
+        storage_key text COLLATE "C" NOT NULL,
+        error_code text COLLATE "C",
+        error_message text,
+        lease_owner text COLLATE "C",
+        lease_until text COLLATE "C",
+        created_at text COLLATE "C" NOT NULL,
+        started_at text COLLATE "C",
+        completed_at text COLLATE "C"
+      );
+      CREATE INDEX tenant_exports_tenant ON tenant_exports(tenant_id, created_at);
+      CREATE INDEX tenant_exports_open ON tenant_exports(created_at) WHERE status IN ('queued', 'running');
+      -- the trail keeps the rows of an erased tenant (without their detail): its tenant_id names no row then
+      ALTER TABLE admin_audit DROP CONSTRAINT admin_audit_tenant_id_fkey;
+    `,
+  },
 ];

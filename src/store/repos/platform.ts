@@ -1,6 +1,7 @@
 import type { RunStatus } from '../../records/run.js';
 import type { LedgerEntry } from '../../records/transaction.js';
 import type { HeldKey } from '../held-key.js';
+import type { TenantExportRow } from './offboarding.js';
 import type { TenantRow, TokenRow, UserRow } from './tenants.js';
 
 /** The platform's side of the store: its admin tokens, and the audit trail of every change it makes. */
@@ -30,7 +31,10 @@ export type AuditAction =
   | 'ledger.appended'
   | 'ledger.reversed'
   | 'admin_token.issued'
-  | 'admin_token.revoked';
+  | 'admin_token.revoked'
+  | 'tenant.deletion_scheduled'
+  | 'tenant.erased'
+  | 'tenant.exported';
 
 export interface AuditRow {
   id: string;
@@ -91,6 +95,13 @@ export interface TenantChanges {
   ): Promise<TenantRow | undefined>;
   /** Suspends (a time) or resumes (null); the tenant as it is now, undefined when there is none. */
   setSuspended(tenantId: string, at: string | null): Promise<TenantRow | undefined>;
+  /**
+   * Marks the tenant for deletion at `at`, to be erased from `eraseAt`, and suspends it (a suspension before
+   * keeps its time); a marked tenant keeps its first marks. The tenant as it is now, undefined when none.
+   */
+  markForDeletion(tenantId: string, at: string, eraseAt: string): Promise<TenantRow | undefined>;
+  /** Takes the marks off while `erase_at` is after `now`: false when its grace period is over. */
+  unmarkDeletion(tenantId: string, now: string): Promise<boolean>;
   issueToken(token: TokenRow, tokenHash: string): Promise<void>;
   /**
    * Revokes once (a second revocation keeps the first time): the token as it is now, and whether this call
@@ -120,6 +131,10 @@ export interface PlatformUnit {
     tokenId: string,
     at: string,
   ): Promise<{ token: AdminTokenRow; revoked: boolean } | undefined>;
+  /** Queues an export of a tenant's data. */
+  createExport(row: TenantExportRow): Promise<void>;
+  /** The tenant's export that is queued or running, if any. */
+  openExport(tenantId: string): Promise<TenantExportRow | undefined>;
   /** As a tenant's unit's: the effect on the request's idempotency key, committed with the change. */
   recordEffect(resourceId: string): Promise<void>;
   /** Runs `hook` once the change has committed (never when it rolled back). */

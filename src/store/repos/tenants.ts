@@ -14,6 +14,10 @@ export interface TenantRow {
   external_id: string | null;
   /** the platform's keys and values, as JSON text of an object of strings */
   metadata: string;
+  /** when the platform marked the tenant for deletion; null when it is not marked */
+  deletion_requested_at: string | null;
+  /** when its grace period ends (its data is erased at the first sweep after); null when it is not marked */
+  erase_at: string | null;
 }
 
 export interface UserRow {

@@ -85,4 +85,6 @@ export interface SqlText {
    * at 1M rows, offset 400, 130 against 87 us); the key `id` on PostgreSQL.
    */
   readonly rowKey: string;
+  /** A query of the names (column `name`) of the tables that have `column` (a name written here, not bound). */
+  tablesWithColumn(column: string): string;
 }

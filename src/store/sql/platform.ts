@@ -6,19 +6,21 @@ import type {
   PlatformRepo,
   PlatformUnit,
   TenantChanges,
+  TenantExportRow,
   TenantRow,
   TokenRow,
   UsageDays,
   UsageFigures,
 } from '../types.js';
 import { type SqlDialect, type SqlSession, type SqlValue, TEXT } from './dialect.js';
+import { AUDIT, insertAudit } from './audit.js';
 import { recordEffect } from './idempotency.js';
+import { EXPORT, insertExport } from './offboarding.js';
 import { entriesByExternalId, entryById, writeLedgerEntries } from './ledger.js';
 import { insertTenant, insertToken, TENANT, TOKEN } from './tenants.js';
 import type { Transact, WorkSession } from './unit-of-work.js';
 
 const ADMIN_TOKEN = 'id, name, prefix, scopes, created_at, last_used_at, expires_at, revoked_at';
-const AUDIT = 'id, at, actor, admin_token_id, action, tenant_id, target_id, request_id, detail';
 
 /**
  * What the engine does in a change's transaction when the change alters what a token lookup finds (a
@@ -54,6 +56,22 @@ function tenantChanges(sql: SqlDialect, tx: WorkSession, tokensChanged: TokensCh
       }
       return tenant(tenantId);
     },
+    async markForDeletion(tenantId, at, eraseAt) {
+      const changed = await tx.run(
+        `UPDATE tenants SET suspended_at = COALESCE(suspended_at, ?), deletion_requested_at = ?, erase_at = ?
+         WHERE id = ? AND erase_at IS NULL`,
+        [at, at, eraseAt, tenantId],
+      );
+      if (changed > 0) await tokensChanged(tx, tenantId);
+      return tenant(tenantId);
+    },
+    async unmarkDeletion(tenantId, now) {
+      const changed = await tx.run(
+        'UPDATE tenants SET deletion_requested_at = NULL, erase_at = NULL WHERE id = ? AND erase_at > ?',
+        [tenantId, now],
+      );
+      return changed > 0;
+    },
     async setSuspended(tenantId, at) {
       const changed = await tx.run('UPDATE tenants SET suspended_at = ? WHERE id = ?', [at, tenantId]);
       if (changed > 0) await tokensChanged(tx, tenantId);
@@ -84,29 +102,6 @@ function byTenant(entries: readonly LedgerEntry[]): Map<string, string[]> {
     if (entry.external_id !== null)
       ids.set(entry.tenant_id, [...(ids.get(entry.tenant_id) ?? []), entry.external_id]);
   return ids;
-}
-
-/**
- * An audit row takes the next place in the trail. Writers take turns from here to their commit, so a place
- * is visible only after every smaller one: a cursor that has passed a row never meets an older one later.
- */
-async function insertAudit(sql: SqlDialect, tx: SqlSession, row: AuditRow): Promise<number> {
-  await sql.takeTurn(tx, 'admin_audit');
-  return tx.run(
-    `INSERT INTO admin_audit (seq, ${AUDIT})
-     VALUES ((SELECT COALESCE(MAX(seq), 0) + 1 FROM admin_audit), ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [
-      row.id,
-      row.at,
-      row.actor,
-      row.admin_token_id,
-      row.action,
-      row.tenant_id,
-      row.target_id,
-      row.request_id,
-      row.detail,
-    ],
-  );
 }
 
 export function sqlPlatform(sql: SqlDialect, transact: Transact, tokensChanged: TokensChanged): PlatformRepo {
@@ -161,6 +156,14 @@ export function sqlPlatform(sql: SqlDialect, transact: Transact, tokensChanged: 
             );
           },
           findLedgerEntry: (tenantId, id) => entryById(tx, tenantId, id),
+          async createExport(row) {
+            await insertExport(tx, row);
+          },
+          openExport: (tenantId) =>
+            tx.get<TenantExportRow>(
+              `SELECT ${EXPORT} FROM tenant_exports WHERE tenant_id = ? AND status IN ('queued', 'running')`,
+              [tenantId],
+            ),
           recordEffect: (resourceId) => recordEffect(tx, heldKey, resourceId),
           afterCommit: (hook) => tx.afterCommit(hook),
         }),

@@ -2,7 +2,7 @@ import type { TenantRepo, TenantRow, TokenLookup, TokenRow, UserRow } from '../t
 import type { SqlDialect, SqlSession, SqlValue } from './dialect.js';
 
 export const TENANT =
-  'id, name, currency, price_per_point, created_at, suspended_at, api_version, external_id, metadata';
+  'id, name, currency, price_per_point, created_at, suspended_at, api_version, external_id, metadata, deletion_requested_at, erase_at';
 export const TOKEN =
   'id, tenant_id, user_id, name, prefix, created_at, last_used_at, expires_at, revoked_at, scopes';
 

@@ -40,6 +40,9 @@ const SQLITE_TEXT: SqlText = {
   indexedBy: (index: string) => ` INDEXED BY ${index}`,
   pageBound: (placeholder: string) => `+${placeholder}`,
   rowKey: 'rowid',
+  tablesWithColumn: (column: string) =>
+    `SELECT m.name AS name FROM sqlite_master m, pragma_table_info(m.name) p
+     WHERE m.type = 'table' AND p.name = '${column}' ORDER BY m.name`,
 };
 
 /**

@@ -16,6 +16,7 @@ import { sqlWebhooks } from '../sql/webhooks.js';
 import { transactor } from '../sql/unit-of-work.js';
 import { tenantUnits } from '../sql/units.js';
 import { sqlPlatform } from '../sql/platform.js';
+import { sqlOffboarding } from '../sql/offboarding.js';
 
 /**
  * Busy past busy_timeout, a full or failing disk, a closed handle: nothing the request did wrong. A full
@@ -46,6 +47,7 @@ export function openSqliteStore(dataDir: string, lifecycle: RunLifecycle): Store
       tenants: sqlTenants(sql),
       // one process serves SQLite: no token cache to tell
       platform: sqlPlatform(sql, transact, async () => undefined),
+      offboarding: sqlOffboarding(sql, transact),
       uploads: sqlUploads(sql),
       events,
       webhooks: sqlWebhooks(sql, sqliteDueCandidates),

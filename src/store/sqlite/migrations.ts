@@ -688,4 +688,59 @@ export const migrations: Migration[] = [
       CREATE UNIQUE INDEX tenants_external_id ON tenants(external_id) WHERE external_id IS NOT NULL;
     `,
   },
+  {
+    version: 28,
+    name: "offboarding: a tenant marked for deletion, its exports, and an audit trail that outlives the tenants it names",
+    rebuildsTables: true,
+    sql: `
+      ALTER TABLE tenants ADD COLUMN deletion_requested_at TEXT;
+      ALTER TABLE tenants ADD COLUMN erase_at TEXT;
+      -- set only inside the transaction that erases the tenant: the one time its ledger rows may go
+      ALTER TABLE tenants ADD COLUMN erasing_at TEXT;
+      CREATE INDEX tenants_erase_at ON tenants(erase_at) WHERE erase_at IS NOT NULL;
+      DROP TRIGGER ledger_no_delete;
+      CREATE TRIGGER ledger_no_delete BEFORE DELETE ON ledger
+        WHEN (SELECT erasing_at FROM tenants WHERE id = old.tenant_id) IS NULL
+        BEGIN SELECT RAISE(ABORT, 'ledger is append-only'); END;
+      CREATE TABLE tenant_exports (
+        id TEXT PRIMARY KEY,
+        tenant_id TEXT NOT NULL REFERENCES tenants(id),
+        status TEXT NOT NULL CHECK (status IN ('queued', 'running', 'succeeded', 'failed')),
+        entries_done INTEGER NOT NULL DEFAULT 0,
+        entries_total INTEGER,
+        size_bytes INTEGER,
+        sha256 TEXT,
+        storage_key TEXT NOT NULL,
+        error_code TEXT,
+        error_message TEXT,
+        lease_owner TEXT,
+        lease_until TEXT,
+        created_at TEXT NOT NULL,
+        started_at TEXT,
+        completed_at TEXT
+      ) STRICT;
+      CREATE INDEX tenant_exports_tenant ON tenant_exports(tenant_id, created_at);
+      CREATE INDEX tenant_exports_open ON tenant_exports(created_at) WHERE status IN ('queued', 'running');
+      -- the trail keeps the rows of an erased tenant (without their detail): its tenant_id names no row then
+      CREATE TABLE admin_audit_new (
+        id TEXT PRIMARY KEY,
+        at TEXT NOT NULL,
+        actor TEXT NOT NULL,
+        admin_token_id TEXT REFERENCES admin_tokens(id),
+        action TEXT NOT NULL,
+        tenant_id TEXT,
+        target_id TEXT,
+        request_id TEXT,
+        detail TEXT,
+        seq INTEGER
+      );
+      INSERT INTO admin_audit_new (id, at, actor, admin_token_id, action, tenant_id, target_id, request_id, detail, seq)
+        SELECT id, at, actor, admin_token_id, action, tenant_id, target_id, request_id, detail, seq FROM admin_audit;
+      DROP TABLE admin_audit;
+      ALTER TABLE admin_audit_new RENAME TO admin_audit;
+      CREATE UNIQUE INDEX admin_audit_seq ON admin_audit(seq);
+      CREATE INDEX admin_audit_tenant ON admin_audit(tenant_id, seq);
+      CREATE INDEX admin_audit_action ON admin_audit(action, seq);
+    `,
+  },
 ];
