@@ -6,13 +6,7 @@ import type { Schemas } from '../contract.js';
 import type { BlobInfo, BlobStore } from '../blobs/blob-store.js';
 import { endpointView } from '../events/endpoints/endpoints.js';
 import { outputKey } from '../runs/outputs.js';
-import type {
-  FileRow,
-  RecordKind,
-  Store,
-  TenantRow,
-  UploadRow,
-} from '../store/types.js';
+import type { FileRow, RecordKind, Store, TenantRow, UploadRow } from '../store/types.js';
 import { tenantView, tokenView } from '../tenants/admin-views.js';
 import type { TokenView } from '../tenants/service.js';
 import { fileView, uploadView } from '../uploads/views.js';
@@ -82,8 +76,7 @@ export async function writeArchive(
   counts.webhook_endpoints = endpoints.length;
   for (const kind of PAGED_KINDS) counts[kind] = await store.offboarding.countRecords(tenantId, kind);
   // every record, every file's bytes, and each run's outputs as one step
-  const total =
-    Object.values(counts).reduce((sum, n) => sum + n, 0) + counts.files + counts.runs;
+  const total = Object.values(counts).reduce((sum, n) => sum + n, 0) + counts.files + counts.runs;
   let done = 0;
   const step = async (n: number) => {
     done += n;

@@ -3,11 +3,14 @@ import { auditRow, OPERATOR } from '../platform/audit.js';
 import type { AuditRow, Store } from '../store/types.js';
 import type { Clock } from '../time.js';
 
-/** The blob prefixes a tenant's bytes live under: its files and upload parts, run outputs and exports. */
+/**
+ * The blob prefixes (folders, as the blob store names them: no trailing slash) a tenant's bytes live under:
+ * its files and their multipart uploads, run outputs and exports.
+ */
 export const tenantBlobPrefixes = (tenantId: string) => [
-  `files/${tenantId}/`,
-  `runs/${tenantId}/`,
-  `exports/${tenantId}/`,
+  `files/${tenantId}`,
+  `runs/${tenantId}`,
+  `exports/${tenantId}`,
 ];
 
 /**

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tenantBlobPrefixes } from '../../src/offboarding/erasure.js';
 import { sweepOnce } from '../../src/start/sweep-pass.js';
-import { readPdf, uploadPdf, waitForRun } from '../helpers/files.js';
+import { readPdf, sendUpload, uploadPdf, waitForRun } from '../helpers/files.js';
 import { type Harness, startHarness } from '../helpers/harness.js';
 
 /**
@@ -45,8 +45,14 @@ async function tenantWithData(name: string): Promise<Owned> {
   });
   expect(endpoint.status, endpoint.text).toBe(201);
   const fileIds = [
-    await uploadPdf(h, readPdf('documents/gnuplot-doc__gnuplot-p1-40.pdf'), { token, fileName: 'gnuplot.pdf' }),
-    await uploadPdf(h, readPdf('documents/libtasn1-doc__libtasn1.pdf'), { token, fileName: '../odd/name.pdf' }),
+    await uploadPdf(h, readPdf('documents/gnuplot-doc__gnuplot-p1-40.pdf'), {
+      token,
+      fileName: 'gnuplot.pdf',
+    }),
+    await uploadPdf(h, readPdf('documents/libtasn1-doc__libtasn1.pdf'), {
+      token,
+      fileName: '../odd/name.pdf',
+    }),
   ];
   const run = await h.request('POST', '/api/open/runs', {
     token,
@@ -214,6 +220,53 @@ describe('an export of everything a tenant owns', () => {
     }
   });
 
+  it('fails, keeping no archive, when a file it must hold is gone; one its process left is taken up again', async () => {
+    const owned = await tenantWithData(`export-lost-${randomUUID().slice(0, 8)}`);
+    const [file] = await h.query<{ storage_key: string }>('SELECT storage_key FROM files WHERE id = ?', [
+      owned.fileIds[1],
+    ]);
+    const blobs = h.server.services.blobs;
+    const { stream } = await blobs.open(file!.storage_key);
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream as AsyncIterable<Buffer>) chunks.push(chunk);
+    await blobs.delete(file!.storage_key);
+    const failed = await exported(owned.tenantId);
+    expect(failed).toMatchObject({
+      status: 'failed',
+      size_bytes: null,
+      sha256: null,
+      error: { code: 'internal_error' },
+    });
+    const archives: string[] = [];
+    for await (const archive of blobs.keys(`exports/${owned.tenantId}`)) archives.push(archive);
+    expect(archives).toEqual([]);
+    const refused = await h.admin(
+      'GET',
+      `/api/admin/tenants/${owned.tenantId}/exports/${failed.export_id}/archive`,
+    );
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toBe('export_not_ready');
+
+    // the file is back; an export whose process died (its lease ran out) is built again by this one
+    await blobs.putBytes(file!.storage_key, Buffer.concat(chunks));
+    const started = await h.admin('POST', `/api/admin/tenants/${owned.tenantId}/exports`, { headers: key() });
+    await h.query(
+      "UPDATE tenant_exports SET status = 'running', lease_owner = 'died', lease_until = '2000-01-01T00:00:00.000Z' WHERE id = ?",
+      [started.body.data.export_id],
+    );
+    const deadline = Date.now() + 30_000;
+    let state = '';
+    while (state !== 'succeeded' && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const polled = await h.admin(
+        'GET',
+        `/api/admin/tenants/${owned.tenantId}/exports/${started.body.data.export_id}`,
+      );
+      state = polled.body.data.status;
+    }
+    expect(state).toBe('succeeded');
+  });
+
   it('is one at a time per tenant, downloadable once it succeeded, and another tenant path finds nothing', async () => {
     const owned = await tenantWithData(`export-once-${randomUUID().slice(0, 8)}`);
     const first = await exported(owned.tenantId);
@@ -246,9 +299,15 @@ describe('an export of everything a tenant owns', () => {
     expect(again.body.data.export_id).toBe(once.body.data.export_id);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     // another tenant's id in the path: not found
-    const elsewhere = await h.admin('GET', `/api/admin/tenants/${h.tenant.tenant_id}/exports/${first.export_id}`);
+    const elsewhere = await h.admin(
+      'GET',
+      `/api/admin/tenants/${h.tenant.tenant_id}/exports/${first.export_id}`,
+    );
     expect(elsewhere.status).toBe(404);
-    const trail = await h.admin('GET', `/api/admin/audit_events?tenant_id=${owned.tenantId}&action=tenant.exported`);
+    const trail = await h.admin(
+      'GET',
+      `/api/admin/audit_events?tenant_id=${owned.tenantId}&action=tenant.exported`,
+    );
     expect(trail.body.data.length).toBe(3);
   });
 });
@@ -258,6 +317,8 @@ describe('deleting a tenant', () => {
     const owned = await tenantWithData(`delete-undo-${randomUUID().slice(0, 8)}`);
     const before = await h.request('GET', '/api/open/runs', { token: owned.token });
     const keysBefore = (await blobKeysOf(owned.tenantId)).sort();
+    // two files and the run's outputs
+    expect(keysBefore.length).toBeGreaterThanOrEqual(3);
     const marked = await h.admin('POST', `/api/admin/tenants/${owned.tenantId}/delete`, {
       json: { grace_period_seconds: 3_600 },
       headers: key(),
@@ -290,6 +351,15 @@ describe('deleting a tenant', () => {
 
   it('after the grace period leaves no row and no blob behind, and the audit trail only that it happened', async () => {
     const owned = await tenantWithData(`delete-${randomUUID().slice(0, 8)}`);
+    // an upload still being sent: its multipart upload goes too
+    await sendUpload(h, readPdf('documents/gnuplot-doc__gnuplot-p1-40.pdf'), { token: owned.token });
+    const openUploads = async () => {
+      const open: string[] = [];
+      for await (const upload of h.server.services.blobs.multipart.listOpen(`files/${owned.tenantId}`))
+        open.push(upload.id);
+      return open;
+    };
+    expect(await openUploads()).toHaveLength(1);
     expect(await exported(owned.tenantId)).toMatchObject({ status: 'succeeded' });
     expect((await blobKeysOf(owned.tenantId)).length).toBeGreaterThanOrEqual(4);
     const footprint = await h.server.services.store.offboarding.footprint(owned.tenantId);
@@ -309,6 +379,7 @@ describe('deleting a tenant', () => {
     const report = await sweepOnce(h.server.services);
     expect(report.erasedTenants).toBeGreaterThanOrEqual(1);
     expect(await blobKeysOf(owned.tenantId)).toEqual([]);
+    expect(await openUploads()).toEqual([]);
     const left = await h.server.services.store.offboarding.footprint(owned.tenantId);
     const { admin_audit: auditRows, ...rows } = left;
     expect(Object.keys(rows).length).toBeGreaterThanOrEqual(15);

@@ -34,7 +34,9 @@ function rows(name: string) {
     suspended_at: null,
     api_version: '2026-11-29',
     external_id: null,
-    metadata: '{}', deletion_requested_at: null, erase_at: null,
+    metadata: '{}',
+    deletion_requested_at: null,
+    erase_at: null,
   };
   const user: UserRow = { id: randomUUID(), tenant_id: tenant.id, name: 'owner', created_at: at };
   const token: TokenRow = {

@@ -16,7 +16,9 @@ const tenant: TenantRow = {
   suspended_at: null,
   api_version: '2026-11-29',
   external_id: null,
-  metadata: '{}', deletion_requested_at: null, erase_at: null,
+  metadata: '{}',
+  deletion_requested_at: null,
+  erase_at: null,
 };
 const run = { id: 'r1', tenant_id: 't1', target: 'pdf-print', attempt: 2 } as RunRow;
 const outcome = (points: number): RunOutcome => ({

@@ -104,7 +104,9 @@ describe('the tenant service', () => {
       suspended_at: null,
       api_version: '2026-11-29',
       external_id: null,
-      metadata: '{}', deletion_requested_at: null, erase_at: null,
+      metadata: '{}',
+      deletion_requested_at: null,
+      erase_at: null,
     });
     await expect(sut.create('a')).rejects.toThrow(/exists/);
     expect(mocks.store.platform.change).not.toHaveBeenCalled();

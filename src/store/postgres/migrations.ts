@@ -505,7 +505,7 @@ export const migrations: PostgresMigration[] = [
   },
   {
     version: 18,
-    name: "offboarding: a tenant marked for deletion, its exports, and an audit trail that outlives the tenants it names",
+    name: 'offboarding: a tenant marked for deletion, its exports, and an audit trail that outlives the tenants it names',
     sql: `
       ALTER TABLE tenants ADD COLUMN deletion_requested_at text COLLATE "C";
       ALTER TABLE tenants ADD COLUMN erase_at text COLLATE "C";

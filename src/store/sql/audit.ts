@@ -25,4 +25,3 @@ export async function insertAudit(sql: SqlDialect, tx: SqlSession, row: AuditRow
     ],
   );
 }
-

@@ -15,23 +15,26 @@ export const EXPORT = `id, tenant_id, status, entries_done, entries_total, size_
 
 /** An export as its table holds it, for a platform change to write (repos/platform.ts createExport). */
 export function insertExport(tx: SqlSession, row: TenantExportRow): Promise<number> {
-  return tx.run(`INSERT INTO tenant_exports (${EXPORT}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
-    row.id,
-    row.tenant_id,
-    row.status,
-    row.entries_done,
-    row.entries_total,
-    row.size_bytes,
-    row.sha256,
-    row.storage_key,
-    row.error_code,
-    row.error_message,
-    row.lease_owner,
-    row.lease_until,
-    row.created_at,
-    row.started_at,
-    row.completed_at,
-  ]);
+  return tx.run(
+    `INSERT INTO tenant_exports (${EXPORT}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    [
+      row.id,
+      row.tenant_id,
+      row.status,
+      row.entries_done,
+      row.entries_total,
+      row.size_bytes,
+      row.sha256,
+      row.storage_key,
+      row.error_code,
+      row.error_message,
+      row.lease_owner,
+      row.lease_until,
+      row.created_at,
+      row.started_at,
+      row.completed_at,
+    ],
+  );
 }
 
 /** How each kind is read page after page: by a sequence, or by (time, id) in a JSON cursor. */
@@ -59,7 +62,8 @@ const KINDS: Record<RecordKind, KindQuery> = {
   transactions: { select: 'id, occurred_at, record', from: 'ledger', order: 'occurred_at' },
   events: { select: 'seq, body AS record', from: 'events', order: 'seq' },
   webhook_attempts: {
-    select: 'seq, endpoint_id, event_id, attempt, attempted_at, status_code, error, duration_ms, response_body',
+    select:
+      'seq, endpoint_id, event_id, attempt, attempted_at, status_code, error, duration_ms, response_body',
     from: 'webhook_attempts',
     order: 'seq',
   },

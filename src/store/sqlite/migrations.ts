@@ -690,7 +690,7 @@ export const migrations: Migration[] = [
   },
   {
     version: 28,
-    name: "offboarding: a tenant marked for deletion, its exports, and an audit trail that outlives the tenants it names",
+    name: 'offboarding: a tenant marked for deletion, its exports, and an audit trail that outlives the tenants it names',
     rebuildsTables: true,
     sql: `
       ALTER TABLE tenants ADD COLUMN deletion_requested_at TEXT;
