@@ -340,7 +340,29 @@ describe('deleting a tenant', () => {
     await sweepOnce(h.server.services);
     const resumed = await h.admin('POST', `/api/admin/tenants/${owned.tenantId}/resume`, { headers: key() });
     expect(resumed.status, resumed.text).toBe(200);
+    // without a grace period the server's (TENANT_DELETION_GRACE_SECONDS, 30 days); more than a year is refused
+    const byDefault = await h.admin('POST', `/api/admin/tenants/${owned.tenantId}/delete`, {
+      headers: key(),
+    });
+    expect(byDefault.status, byDefault.text).toBe(200);
+    expect(
+      Date.parse(byDefault.body.data.erase_at) - Date.parse(byDefault.body.data.deletion_requested_at),
+    ).toBe(30 * 86_400_000);
+    expect((await h.admin('POST', `/api/admin/tenants/${owned.tenantId}/resume`)).status).toBe(200);
+    const tooLong = await h.admin('POST', `/api/admin/tenants/${owned.tenantId}/delete`, {
+      json: { grace_period_seconds: 31_536_001 },
+    });
+    expect(tooLong.status).toBe(422);
+    expect(tooLong.body.detail[0].loc).toEqual(['body', 'grace_period_seconds']);
     expect(resumed.body.data).toMatchObject({ state: 'active', erase_at: null, deletion_requested_at: null });
+    const trail = await h.admin(
+      'GET',
+      `/api/admin/audit_events?tenant_id=${owned.tenantId}&action=tenant.deletion_scheduled`,
+    );
+    expect(trail.body.data.at(-1).detail).toEqual({
+      erase_at: marked.body.data.erase_at,
+      grace_period_seconds: 3_600,
+    });
     const after = await h.request('GET', '/api/open/runs', { token: owned.token });
     expect(after.status).toBe(200);
     expect(after.body.data).toEqual(before.body.data);

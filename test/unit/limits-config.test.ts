@@ -75,3 +75,20 @@ describe('PARSER_THREAD_IDLE_MS', () => {
       );
   });
 });
+
+describe('TENANT_DELETION_GRACE_SECONDS', () => {
+  it('reads 30 days by default, and 0 (erase at the next sweep) to a year', () => {
+    expect(loadConfig({}).tenantDeletionGraceSeconds).toBe(2_592_000);
+    expect(loadConfig({ TENANT_DELETION_GRACE_SECONDS: '0' }).tenantDeletionGraceSeconds).toBe(0);
+    expect(loadConfig({ TENANT_DELETION_GRACE_SECONDS: '31536000' }).tenantDeletionGraceSeconds).toBe(
+      31_536_000,
+    );
+  });
+
+  it('refuses values out of bounds', () => {
+    for (const value of ['-1', '31536001', 'later'])
+      expect(problemsOf({ TENANT_DELETION_GRACE_SECONDS: value }).join('\n')).toMatch(
+        /TENANT_DELETION_GRACE_SECONDS must be a whole number from 0 to 31536000/,
+      );
+  });
+});
