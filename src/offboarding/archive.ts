@@ -105,7 +105,8 @@ export async function writeArchive(
             written += chunk.length;
             if (!entry.write(chunk)) await once(entry as never, 'drain');
           }
-          entry.end(undefined as never);
+          // a streamx Writable: its end() takes no chunk (the types say it must)
+          (entry as unknown as { end(): void }).end();
         } catch (error) {
           entry.destroy(error as Error);
           reject(error as Error);
