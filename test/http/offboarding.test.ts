@@ -398,6 +398,12 @@ describe('deleting a tenant', () => {
     expect(late.status, late.text).toBe(409);
     expect(late.body.error).toBe('tenant_erasing');
 
+    // a run still running (as a worker elsewhere holds it) holds the erasure back until it has ended
+    await h.query("UPDATE runs SET status = 'running' WHERE id = ?", [owned.runIds[0]]);
+    await sweepOnce(h.server.services);
+    expect((await h.admin('GET', `/api/admin/tenants/${owned.tenantId}`)).status).toBe(200);
+    await h.query("UPDATE runs SET status = 'succeeded' WHERE id = ?", [owned.runIds[0]]);
+
     const report = await sweepOnce(h.server.services);
     expect(report.erasedTenants).toBeGreaterThanOrEqual(1);
     expect(await blobKeysOf(owned.tenantId)).toEqual([]);

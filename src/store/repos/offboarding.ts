@@ -72,7 +72,10 @@ export interface OffboardingRepo {
   countRecords(tenantId: string, kind: RecordKind): Promise<number>;
   /** Up to `limit` records of `kind` after `cursor` (null: from the first). */
   recordPage(tenantId: string, kind: RecordKind, cursor: string | null, limit: number): Promise<RecordPage>;
-  /** Tenants whose grace period ended by `now`, up to `limit`. */
+  /**
+   * Tenants whose grace period ended by `now`, up to `limit`; not one with a run still running (its worker
+   * would write outputs and a booking after the erasure): it is due once the run has ended.
+   */
   dueErasures(now: string, limit: number): Promise<string[]>;
   /**
    * Erases every row of the tenant, if its grace period ended by `now`, in one transaction: its audit rows

@@ -186,7 +186,9 @@ export function sqlOffboarding(sql: SqlDialect, transact: Transact): Offboarding
     },
     async dueErasures(now, limit) {
       const rows = await sql.all<{ id: string }>(
-        'SELECT id FROM tenants WHERE erase_at IS NOT NULL AND erase_at <= ? ORDER BY erase_at, id LIMIT ?',
+        `SELECT id FROM tenants WHERE erase_at IS NOT NULL AND erase_at <= ?
+           AND NOT EXISTS (SELECT 1 FROM runs WHERE runs.tenant_id = tenants.id AND runs.status = 'running')
+         ORDER BY erase_at, id LIMIT ?`,
         [now, limit],
       );
       return rows.map((row) => row.id);
