@@ -38,7 +38,7 @@ export async function eraseDueTenants(
     }
     const at = clock.now().toISOString();
     let row: AuditRow | undefined;
-    const done = await store.offboarding.erase(tenantId, at, (rows) => {
+    const done = await store.platform.eraseTenant(tenantId, at, (rows) => {
       row = auditRow(OPERATOR, 'tenant.erased', at, tenantId, tenantId, { rows, blobs: blobCount });
       return row;
     });

@@ -395,7 +395,7 @@ describe('ota admin admin-tokens', () => {
     const plain = JSON.parse(
       (await ota(['admin-tokens', 'issue', '--name', 'ops', '--expires-in', '1', '--json'])).stdout,
     );
-    expect(plain.scopes).toHaveLength(6);
+    expect(plain.scopes).toHaveLength(7);
     expect(Date.parse(plain.expires_at) - Date.now()).toBeGreaterThan(0.9 * 86_400_000);
 
     const revoked = await ota(['admin-tokens', 'revoke', id]);

@@ -47,7 +47,7 @@ export async function openPostgresStore(options: PostgresOptions, lifecycle: Run
       transaction: tenantUnits(sql, transact, runs.changes),
       tenants,
       platform: sqlPlatform(sql, transact, tenants.tokensChanged),
-      offboarding: sqlOffboarding(sql, transact),
+      offboarding: sqlOffboarding(sql),
       uploads: sqlUploads(sql),
       events,
       webhooks: sqlWebhooks(sql, postgresDueCandidates),

@@ -77,16 +77,6 @@ export interface OffboardingRepo {
    * would write outputs and a booking after the erasure): it is due once the run has ended.
    */
   dueErasures(now: string, limit: number): Promise<string[]>;
-  /**
-   * Erases every row of the tenant, if its grace period ended by `now`, in one transaction: its audit rows
-   * keep their action and lose their detail, and `auditRow` (built from what went) is written. Undefined
-   * when the tenant is not due (or is gone: another process erased it).
-   */
-  erase(
-    tenantId: string,
-    now: string,
-    auditRow: (rows: number) => import('./platform.js').AuditRow,
-  ): Promise<{ rows: number } | undefined>;
   /** The tenant's rows per table that has a tenant_id column (a table of none: 0), the catalog's list. */
   footprint(tenantId: string): Promise<Record<string, number>>;
 }

@@ -172,6 +172,16 @@ export interface PlatformRepo {
   ): Promise<{ items: TenantRow[]; total: number }>;
   /** A token by its id, whichever tenant's. */
   getToken(tokenId: string): Promise<TokenRow | undefined>;
+  /**
+   * Erases every row of the tenant, if its grace period ended by `now`, in one transaction: its audit rows
+   * keep their action and lose their detail, and `auditRow` (built from what went) is written. Undefined
+   * when the tenant is not due (or is gone: another process erased it).
+   */
+  eraseTenant(
+    tenantId: string,
+    now: string,
+    auditRow: (rows: number) => AuditRow,
+  ): Promise<{ rows: number } | undefined>;
 }
 
 export interface UsageFigures {

@@ -93,7 +93,37 @@ const ERASED_IN_ORDER = [
   'users',
 ];
 
-export function sqlOffboarding(sql: SqlDialect, transact: Transact): OffboardingRepo {
+/** PlatformRepo.eraseTenant: every row of a tenant whose grace period is over, in one transaction. */
+export function eraseTenant(
+  sql: SqlDialect,
+  transact: Transact,
+  tenantId: string,
+  now: string,
+  auditRow: (rows: number) => AuditRow,
+): Promise<{ rows: number } | undefined> {
+  return transact(async (tx) => {
+    // the one moment the ledger's rows of the tenant may be deleted (the append-only trigger reads it)
+    const due = await tx.run(
+      'UPDATE tenants SET erasing_at = ? WHERE id = ? AND erase_at IS NOT NULL AND erase_at <= ?',
+      [now, tenantId, now],
+    );
+    if (due === 0) return undefined;
+    let rows = 0;
+    rows += await tx.run(
+      'DELETE FROM upload_parts WHERE upload_id IN (SELECT id FROM uploads WHERE tenant_id = ?)',
+      [tenantId],
+    );
+    for (const table of ERASED_IN_ORDER)
+      rows += await tx.run(`DELETE FROM ${table} WHERE tenant_id = ?`, [tenantId]);
+    await tx.run('UPDATE admin_audit SET detail = NULL WHERE tenant_id = ?', [tenantId]);
+    rows += await tx.run('DELETE FROM tenants WHERE id = ?', [tenantId]);
+    const row: AuditRow = auditRow(rows);
+    await insertAudit(sql, tx, row);
+    return { rows };
+  });
+}
+
+export function sqlOffboarding(sql: SqlDialect): OffboardingRepo {
   const tenantTables = async () =>
     (await sql.all<{ name: string }>(sql.text.tablesWithColumn('tenant_id'))).map((row) => row.name);
   return {
@@ -193,27 +223,6 @@ export function sqlOffboarding(sql: SqlDialect, transact: Transact): Offboarding
       );
       return rows.map((row) => row.id);
     },
-    erase: (tenantId, now, auditRow) =>
-      transact(async (tx) => {
-        // the one moment the ledger's rows of the tenant may be deleted (the append-only trigger reads it)
-        const due = await tx.run(
-          'UPDATE tenants SET erasing_at = ? WHERE id = ? AND erase_at IS NOT NULL AND erase_at <= ?',
-          [now, tenantId, now],
-        );
-        if (due === 0) return undefined;
-        let rows = 0;
-        rows += await tx.run(
-          'DELETE FROM upload_parts WHERE upload_id IN (SELECT id FROM uploads WHERE tenant_id = ?)',
-          [tenantId],
-        );
-        for (const table of ERASED_IN_ORDER)
-          rows += await tx.run(`DELETE FROM ${table} WHERE tenant_id = ?`, [tenantId]);
-        await tx.run('UPDATE admin_audit SET detail = NULL WHERE tenant_id = ?', [tenantId]);
-        rows += await tx.run('DELETE FROM tenants WHERE id = ?', [tenantId]);
-        const row: AuditRow = auditRow(rows);
-        await insertAudit(sql, tx, row);
-        return { rows };
-      }),
     async footprint(tenantId) {
       const counts: Record<string, number> = {};
       for (const table of await tenantTables()) {

@@ -15,7 +15,7 @@ import type {
 import { type SqlDialect, type SqlValue, TEXT } from './dialect.js';
 import { AUDIT, insertAudit } from './audit.js';
 import { recordEffect } from './idempotency.js';
-import { EXPORT, insertExport } from './offboarding.js';
+import { eraseTenant, EXPORT, insertExport } from './offboarding.js';
 import { entriesByExternalId, entryById, writeLedgerEntries } from './ledger.js';
 import { insertTenant, insertToken, TENANT, TOKEN } from './tenants.js';
 import type { Transact, WorkSession } from './unit-of-work.js';
@@ -169,6 +169,7 @@ export function sqlPlatform(sql: SqlDialect, transact: Transact, tokensChanged: 
         }),
       );
     },
+    eraseTenant: (tenantId, now, auditRow) => eraseTenant(sql, transact, tenantId, now, auditRow),
     listAdminTokens() {
       return sql.all<AdminTokenRow>(`SELECT ${ADMIN_TOKEN} FROM admin_tokens ORDER BY created_at, id`);
     },

@@ -47,7 +47,7 @@ export function openSqliteStore(dataDir: string, lifecycle: RunLifecycle): Store
       tenants: sqlTenants(sql),
       // one process serves SQLite: no token cache to tell
       platform: sqlPlatform(sql, transact, async () => undefined),
-      offboarding: sqlOffboarding(sql, transact),
+      offboarding: sqlOffboarding(sql),
       uploads: sqlUploads(sql),
       events,
       webhooks: sqlWebhooks(sql, sqliteDueCandidates),
