@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync }
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { PROJECT_ROOT } from '../src/paths.js';
+import { PROJECT_ROOT } from '../src/contract/paths.js';
 
 const exec = promisify(execFile);
 

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { PROJECT_ROOT } from '../src/paths.js';
+import { PROJECT_ROOT } from '../src/contract/paths.js';
 import { SERVER_NODE_OPTIONS } from '../src/start/runtime.js';
 import { pinnedServerCores } from './load.js';
 

@@ -13,8 +13,8 @@ import {
 import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { defaultParserThreads, defaultParserThreadsServing } from '../src/config.js';
-import { PROJECT_ROOT } from '../src/paths.js';
+import { defaultParserThreads, defaultParserThreadsServing } from '../src/kernel/config.js';
+import { PROJECT_ROOT } from '../src/contract/paths.js';
 import { type LoadResult, load, loadGeneratorMissing, pinnedServerCores } from './load.js';
 import { writeLargePdf } from './pdf-fixture.js';
 import { startLocalPostgres } from '../stack/postgres.js';

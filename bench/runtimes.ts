@@ -2,7 +2,7 @@ import { execFile, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { PROJECT_ROOT } from '../src/paths.js';
+import { PROJECT_ROOT } from '../src/contract/paths.js';
 import { bearer, isExecutable, median, round, type Row } from './common.js';
 import type { LoadResult } from './load.js';
 import { type Proc, startApi } from './processes.js';

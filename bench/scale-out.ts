@@ -17,7 +17,7 @@ import {
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { createS3Client } from '../src/blobs/s3/s3-blob-store.js';
-import { DEFAULT_PART_SIZE } from '../src/config.js';
+import { DEFAULT_PART_SIZE } from '../src/kernel/config.js';
 import { PDFDocument } from 'pdf-lib';
 import { startHaproxy, type RunningHaproxy } from '../stack/haproxy.js';
 import { startLocalPostgres } from '../stack/postgres.js';

@@ -4,7 +4,7 @@ import { Postgres } from '../src/store/postgres/database.js';
 import { openPostgresStore } from '../src/store/postgres/index.js';
 import { refreshStoredViews } from '../src/store/postgres/stored-views.js';
 import { Tenants } from '../src/tenants/service.js';
-import { systemClock } from '../src/time.js';
+import { systemClock } from '../src/kernel/time.js';
 import { runLifecycle } from '../src/runs/lifecycle.js';
 
 /**

@@ -8,7 +8,7 @@ import { RUN_COLUMNS } from '../src/store/sql/run-rules.js';
 import { RUN_VIEW_VERSION, runJson, type RunRow } from '../src/records/run.js';
 import { type LedgerEntry, TRANSACTION_VIEW_VERSION, transactionJson } from '../src/records/transaction.js';
 import { Tenants } from '../src/tenants/service.js';
-import { systemClock } from '../src/time.js';
+import { systemClock } from '../src/kernel/time.js';
 import { runLifecycle } from '../src/runs/lifecycle.js';
 
 /**

@@ -32,7 +32,7 @@ const { runLifecycle } = await load('src/runs/lifecycle.ts').catch(() => ({ runL
 const { Tenants } = (await load('src/tenants/service.ts')) as {
   Tenants: new (store: Store, clock: unknown) => { create(name: string): Promise<Record<string, string>> };
 };
-const { systemClock } = await load('src/time.ts');
+const { systemClock } = await load('src/kernel/time.ts');
 const { completedUpload, queuedRun } = (await load('test/helpers/store-rows.ts')) as {
   completedUpload(store: Store, tenantId: string): Promise<{ fileId: string }>;
   queuedRun(ids: object, target?: string): unknown;

@@ -15,7 +15,7 @@ import { startLocalPostgres } from '../stack/postgres.js';
 import { openPostgresStore } from '../src/store/postgres/index.js';
 import { openSqliteStore } from '../src/store/sqlite/index.js';
 import { Tenants } from '../src/tenants/service.js';
-import { systemClock } from '../src/time.js';
+import { systemClock } from '../src/kernel/time.js';
 import { postgresQuery } from './seed-postgres.js';
 import type { Store, WebhookEndpointRow } from '../src/store/types.js';
 import { bearer, median, round, type Row } from './common.js';

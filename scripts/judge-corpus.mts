@@ -16,9 +16,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createClient } from '../clients/typescript/src/index.js';
-import { loadConfig } from '../src/config.js';
-import { createLogger } from '../src/logger.js';
-import { PROJECT_ROOT } from '../src/paths.js';
+import { loadConfig } from '../src/kernel/config.js';
+import { createLogger } from '../src/kernel/logger.js';
+import { PROJECT_ROOT } from '../src/contract/paths.js';
 import { startServer } from '../src/start/http-server.js';
 import { publishedRules, type ProfileFile } from '../src/rules/inventory/index.js';
 import { matterhornConditions, matterhornOf } from '../src/rules/inventory/matterhorn.js';

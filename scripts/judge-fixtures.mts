@@ -46,8 +46,8 @@ async function judgeRulePairs(): Promise<void> {
   const path = await import('node:path');
   const { pathToFileURL } = await import('node:url');
   const { createClient } = await import('../clients/typescript/src/index.js');
-  const { loadConfig } = await import('../src/config.js');
-  const { createLogger } = await import('../src/logger.js');
+  const { loadConfig } = await import('../src/kernel/config.js');
+  const { createLogger } = await import('../src/kernel/logger.js');
   const { startServer } = await import('../src/start/http-server.js');
   type Pairs = import('../test/rules/fixtures.js').FixturePairs;
   type RuleModule = { rules: import('../src/rules/rule.js').Rule[] };

@@ -11,7 +11,7 @@
 import { closeSync, existsSync, openSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { CosFile } from '../src/pdf/cos/file.js';
-import { PROJECT_ROOT } from '../src/paths.js';
+import { PROJECT_ROOT } from '../src/contract/paths.js';
 import { MODEL_FAMILIES } from '../src/rules/families.js';
 import { judgeFile } from '../src/rules/judge-file.js';
 import { PDFA_RULES } from '../src/rules/pdfa/index.js';

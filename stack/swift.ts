@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import path from 'node:path';
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import { createS3Client } from '../src/blobs/s3/s3-blob-store.js';
-import { PROJECT_ROOT } from '../src/paths.js';
+import { PROJECT_ROOT } from '../src/contract/paths.js';
 
 const SCRIPT = path.join(PROJECT_ROOT, 'scripts', 'swift.sh');
 const execFileAsync = promisify(execFile);

@@ -5,9 +5,9 @@
  * `unavailable` with `Retry-After`) with `asDiskFull`; the runner and the store ask `isDiskFull` to tell a
  * full disk from a bug.
  */
-import { DiskFullError } from '../errors.js';
+import { DiskFullError } from '../kernel/errors.js';
 
-export { DiskFullError } from '../errors.js';
+export { DiskFullError } from '../kernel/errors.js';
 
 const DISK_FULL_ERRNOS = new Set(['ENOSPC', 'EDQUOT']);
 /**

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Config } from '../config.js';
+import type { Config } from '../kernel/config.js';
 import type { BlobStore } from './blob-store.js';
 import { LocalBlobStore } from './local/local-blob-store.js';
 

@@ -12,11 +12,11 @@ import {
   runProgram,
 } from '../../clients/typescript/src/command-line.js';
 import { isDiskFull } from '../blobs/disk-full.js';
-import { loadConfig } from '../config.js';
+import { loadConfig } from '../kernel/config.js';
 import { createApp } from '../http/app.js';
-import { createLogger } from '../logger.js';
+import { createLogger } from '../kernel/logger.js';
 import { ImportError } from '../revenue/import.js';
-import type { Services } from '../services.js';
+import type { Services } from '../composition/services.js';
 import { createRuntime, type Runtime } from '../start/create-runtime.js';
 import { TenantError } from '../tenants/service.js';
 

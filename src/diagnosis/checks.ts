@@ -1,4 +1,4 @@
-import type { Schemas } from '../contract.js';
+import type { Schemas } from '../contract/schemas.js';
 
 /**
  * What every profile's checks are made of: the report's facts, a check's draft, and the helpers that judge

@@ -1,4 +1,4 @@
-import type { Schemas } from '../contract.js';
+import type { Schemas } from '../contract/schemas.js';
 import type { DocumentFacts, PageFacts } from '../pdf/facts.js';
 
 /** Preflight rules: what a print shop or an archive would flag. Pure functions of the parsed facts. */

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { ADMIN_SPACE } from '../platform/admin-tokens.js';
 import { type ChangeOrigin, OPERATOR } from '../platform/audit.js';
-import type { Services } from '../services.js';
+import type { Services } from '../composition/services.js';
 import type { HeldKey } from '../store/held-key.js';
 import type { Principal } from '../store/types.js';
 import type { AppContext } from './state.js';

@@ -3,17 +3,17 @@ import { createReadStream, existsSync, readFileSync } from 'node:fs';
 import { dump, load } from 'js-yaml';
 import Router from '@koa/router';
 import Koa, { type Context } from 'koa';
-import { AppError, ERRORS } from '../errors.js';
-import { requestArrived } from '../give-way.js';
-import { accessLogWriter } from '../logger.js';
+import { AppError, ERRORS } from '../kernel/errors.js';
+import { requestArrived } from '../threads/give-way.js';
+import { accessLogWriter } from '../kernel/logger.js';
 import {
   ADMIN_CONTRACT_PATH,
   ADMIN_DOCS_PATH,
   CONTRACT_PATH,
   DOCS_PATH,
   PUBLIC_CONTRACT_PATH,
-} from '../paths.js';
-import type { Services } from '../services.js';
+} from '../contract/paths.js';
+import type { Services } from '../composition/services.js';
 import { disposeUnreadBody } from './continue.js';
 import { FairTurns, takeTurn } from './fair-turns.js';
 import { adminCallers } from './admin-origin.js';

@@ -1,4 +1,4 @@
-import type { AuthorizationFault, MisplacedToken } from '../errors.js';
+import type { AuthorizationFault, MisplacedToken } from '../kernel/errors.js';
 import { ADMIN_TOKEN_PREFIX } from '../platform/admin-tokens.js';
 import { TOKEN_PREFIX } from '../tenants/tokens.js';
 import type { Audience } from './operations.js';

@@ -1,5 +1,5 @@
 import { type Readable, Transform, pipeline } from 'node:stream';
-import { ERRORS } from '../errors.js';
+import { ERRORS } from '../kernel/errors.js';
 
 /**
  * Passes a request body through, and ends it with a 408 when the client sends nothing for `idleMs`: a

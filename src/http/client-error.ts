@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import { envelopeOf, ERRORS } from '../errors.js';
-import type { Logger } from '../logger.js';
+import { envelopeOf, ERRORS } from '../kernel/errors.js';
+import type { Logger } from '../kernel/logger.js';
 
 /**
  * Requests that Node's HTTP parser refuses never reach Koa. They are answered here, in the same failing

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { load } from 'js-yaml';
 import type { Document } from 'openapi-backend';
-import { CONTRACT_PATH } from '../paths.js';
+import { CONTRACT_PATH } from '../contract/paths.js';
 
 let parsed: Document | undefined;
 

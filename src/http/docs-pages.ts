@@ -2,7 +2,7 @@ import { createReadStream, existsSync } from 'node:fs';
 import path from 'node:path';
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { PROJECT_ROOT } from '../paths.js';
+import { PROJECT_ROOT } from '../contract/paths.js';
 import type { ApiVersion, VersionChange } from '../versions/change.js';
 import { type ReleasedVersion, SUPPORTED_VERSIONS } from '../versions/registry.js';
 

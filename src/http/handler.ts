@@ -1,7 +1,7 @@
 import type { operations } from '../../generated/openapi.js';
-import type { ErrorCode } from '../errors.js';
+import type { ErrorCode } from '../kernel/errors.js';
 import type { JsonText } from '../records/json-text.js';
-import type { Services } from '../services.js';
+import type { Services } from '../composition/services.js';
 import type { HeldKey } from '../store/held-key.js';
 import type { Principal } from '../store/types.js';
 import type { OperationId } from './operations.js';

@@ -1,7 +1,7 @@
-import { AppError, ERRORS } from '../errors.js';
+import { AppError, ERRORS } from '../kernel/errors.js';
 import { fingerprintOf } from '../idempotency/fingerprint.js';
 import type { KeyLease } from '../idempotency/keys.js';
-import type { Services } from '../services.js';
+import type { Services } from '../composition/services.js';
 import { HeldKeyLostError } from '../store/held-key.js';
 import type { StoredAnswer } from '../store/types.js';
 import type { Handlers, RegisteredOnceOnly } from './handler.js';

@@ -1,10 +1,10 @@
 import type { Request as OpenApiRequest } from 'openapi-backend';
-import { ERRORS } from '../errors.js';
+import { ERRORS } from '../kernel/errors.js';
 import { isAdminScope } from '../platform/admin-scopes.js';
 import { grants, isScope } from '../tenants/scopes.js';
 import { EXTERNAL_ID, TENANT_ID } from '../tenants/service.js';
 import { authorizationFault, bearerToken, misplacedToken } from './bearer.js';
-import type { Services } from '../services.js';
+import type { Services } from '../composition/services.js';
 import { normalize } from './normalize.js';
 import type { Audience, Contract } from './operations.js';
 import { readJsonBody } from './request-body.js';

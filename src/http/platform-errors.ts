@@ -1,4 +1,4 @@
-import { ERRORS } from '../errors.js';
+import { ERRORS } from '../kernel/errors.js';
 import { AdminTokenNotFound } from '../platform/admin-tokens.js';
 import { ExportInProgress, ExportNotFound, ExportNotReady } from '../offboarding/exports.js';
 import {

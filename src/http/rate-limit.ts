@@ -1,5 +1,5 @@
 import proxyaddr from 'proxy-addr';
-import { ERRORS } from '../errors.js';
+import { ERRORS } from '../kernel/errors.js';
 import { type Decision, type RateLimiter, rateLimitHeaders } from '../rate-limit/index.js';
 import { hashToken } from '../tenants/tokens.js';
 import { bearerToken } from './bearer.js';

@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import type { AnyAnswer } from './handler.js';
 import type { AppContext } from './state.js';
-import { AppError, envelopeOf, ERRORS } from '../errors.js';
+import { AppError, envelopeOf, ERRORS } from '../kernel/errors.js';
 import { StoreUnavailableError } from '../store/types.js';
 import { BlobUnavailableError } from '../blobs/blob-store.js';
 

@@ -1,6 +1,6 @@
 import { bodyParser } from '@koa/bodyparser';
 import type { Context } from 'koa';
-import { ERRORS } from '../errors.js';
+import { ERRORS } from '../kernel/errors.js';
 import { askForBody } from './continue.js';
 
 /** JSON bodies of this API are tiny; anything larger is refused before it is buffered. */

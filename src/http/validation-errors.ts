@@ -1,5 +1,5 @@
 import type { ErrorObject } from 'ajv';
-import type { ValidationIssue } from '../errors.js';
+import type { ValidationIssue } from '../kernel/errors.js';
 
 /**
  * Turns ajv errors of openapi-backend's request validators into FastAPI/pydantic v2 style `detail[]` items:

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { Config } from '../config.js';
+import type { Config } from '../kernel/config.js';
 import type { HeldKey } from '../store/held-key.js';
 import { type SweepPass, sweepInBatches } from '../store/sweep.js';
 import type { KeyClaim, Store, StoredAnswer } from '../store/types.js';
-import type { Clock } from '../time.js';
+import type { Clock } from '../kernel/time.js';
 
 /**
  * A key claimed by the request that executes under it, from claim to `keep()` or `release()`. The lock is

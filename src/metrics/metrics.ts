@@ -8,7 +8,7 @@ export interface StreamStats {
   maxUnreadBytes: number;
   readerAgeSeconds: number;
 }
-import type { Clock } from '../time.js';
+import type { Clock } from '../kernel/time.js';
 
 const RUN_STATUSES: RunStatus[] = ['queued', 'running', 'succeeded', 'failed', 'cancelled'];
 

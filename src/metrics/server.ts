@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../kernel/logger.js';
 import type { Metrics } from './metrics.js';
 
 /** `/metrics` on a port of its own, never beside the tenant API. */

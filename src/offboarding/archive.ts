@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { Readable } from 'node:stream';
 import tar from 'tar-stream';
-import type { Schemas } from '../contract.js';
+import type { Schemas } from '../contract/schemas.js';
 import type { BlobInfo, BlobStore } from '../blobs/blob-store.js';
 import { endpointView } from '../events/endpoints/endpoints.js';
 import { outputKey } from '../runs/outputs.js';

@@ -1,7 +1,7 @@
 import type { BlobStore } from '../blobs/blob-store.js';
 import { auditRow, OPERATOR } from '../platform/audit.js';
 import type { AuditRow, Store } from '../store/types.js';
-import type { Clock } from '../time.js';
+import type { Clock } from '../kernel/time.js';
 
 /**
  * The blob prefixes (folders, as the blob store names them: no trailing slash) a tenant's bytes live under:

@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import type { Schemas } from '../contract.js';
+import type { Schemas } from '../contract/schemas.js';
 import { type BlobStore, BlobUnavailableError } from '../blobs/blob-store.js';
-import { DiskFullError } from '../errors.js';
-import type { Logger } from '../logger.js';
+import { DiskFullError } from '../kernel/errors.js';
+import type { Logger } from '../kernel/logger.js';
 import { auditRow, type ChangeOrigin, OPERATOR } from '../platform/audit.js';
 import { type AuditRow, type Store, StoreUnavailableError, type TenantExportRow } from '../store/types.js';
 import type { Tenants } from '../tenants/service.js';
 import { TenantNotFound } from '../tenants/service.js';
-import type { Clock } from '../time.js';
+import type { Clock } from '../kernel/time.js';
 import { writeArchive } from './archive.js';
 
 /** How long a claim on an export holds without a word from its process; renewed as entries are written. */

@@ -1,4 +1,4 @@
-import type { Schemas } from '../contract.js';
+import type { Schemas } from '../contract/schemas.js';
 import { fontProgramType, isStandard14, nonEmbeddedFontType } from './font-program.js';
 import { KEPT_PAGES } from './thread-cache.js';
 import type { Pdfium } from './pdfium.js';

@@ -1,4 +1,4 @@
-import type { Schemas } from '../contract.js';
+import type { Schemas } from '../contract/schemas.js';
 
 export type FileHeader = NonNullable<Schemas['PreflightReport']['document']['file_header']>;
 

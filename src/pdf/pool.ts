@@ -1,7 +1,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { Worker } from 'node:worker_threads';
-import { QUIET_MS, requestArrivals, SERVING_WINDOW_MS, ServingWatch } from '../give-way.js';
-import { linuxThreadId, threadCpuMs } from '../thread-cpu.js';
+import { QUIET_MS, requestArrivals, SERVING_WINDOW_MS, ServingWatch } from '../threads/give-way.js';
+import { linuxThreadId, threadCpuMs } from '../threads/thread-cpu.js';
 import { pdfiumModule } from './pdfium.js';
 import { ThreadCacheMirror } from './thread-cache.js';
 import type {
@@ -66,7 +66,7 @@ export interface PoolOptions {
    */
   idleRecycleMb?: number;
   /**
-   * The longest a thread waits before a page while the process's requests keep arriving (src/give-way.ts);
+   * The longest a thread waits before a page while the process's requests keep arriving (src/threads/give-way.ts);
    * 0: it never waits. Within a task it waits at most a quarter of `taskTimeoutMs`.
    */
   givesWayMs?: number;

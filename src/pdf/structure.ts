@@ -1,4 +1,4 @@
-import type { Schemas } from '../contract.js';
+import type { Schemas } from '../contract/schemas.js';
 import type { CosFile } from './cos/file.js';
 import {
   isDict,

@@ -42,7 +42,7 @@ export interface ForgetRequest {
 
 /**
  * Every answer carries the thread's PDFium heap size after the task (wasm memory: it only grows), and how
- * long the thread waited in the task for requests to stop arriving (`gaveWayMs`, src/give-way.ts).
+ * long the thread waited in the task for requests to stop arriving (`gaveWayMs`, src/threads/give-way.ts).
  */
 export type TaskResponse =
   | {

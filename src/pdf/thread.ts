@@ -1,9 +1,9 @@
 import { closeSync, fstatSync, openSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PNG } from 'pngjs';
-import { lowerThreadPriority } from '../batch-priority.js';
-import { GiveWay } from '../give-way.js';
-import { linuxThreadId } from '../thread-cpu.js';
+import { lowerThreadPriority } from '../threads/batch-priority.js';
+import { GiveWay } from '../threads/give-way.js';
+import { linuxThreadId } from '../threads/thread-cpu.js';
 import { CosFile } from './cos/file.js';
 import { DocumentReader, type ObjectJudges } from './facts.js';
 import { type OpenDocument, Pdfium, PdfiumAborted, PdfOpenError, type WasmModule } from './pdfium.js';
@@ -35,7 +35,7 @@ const {
   givesWayPerTaskMs,
   givesWayQuietMs,
 } = workerData as {
-  /** The process's count of requests, and how long this thread waits for them (src/give-way.ts). */
+  /** The process's count of requests, and how long this thread waits for them (src/threads/give-way.ts). */
   requestArrivals: Int32Array;
   givesWayMs: number;
   givesWayPerTaskMs: number;

@@ -2,8 +2,8 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { AdminTokenRow, AuditRow, PlatformUnit, Principal, Store } from '../store/types.js';
 import { auditRow, type ChangeOrigin, OPERATOR } from './audit.js';
 import { ADMIN_SCOPES, type AdminScope, holds, readAdminScopes, storedAdminScopes } from './admin-scopes.js';
-import { ERRORS } from '../errors.js';
-import type { Clock } from '../time.js';
+import { ERRORS } from '../kernel/errors.js';
+import type { Clock } from '../kernel/time.js';
 
 /**
  * The platform's own keys to the admin API (its own listener, ADMIN_PORT). The first is issued by the admin

@@ -1,7 +1,7 @@
-import type { Schemas } from '../contract.js';
+import type { Schemas } from '../contract/schemas.js';
 import { randomUUID } from 'node:crypto';
 import type { HeldKey } from '../store/held-key.js';
-import { ERRORS } from '../errors.js';
+import { ERRORS } from '../kernel/errors.js';
 import type { Actor, AuditAction, AuditPage, AuditRow, Store } from '../store/types.js';
 
 /** An operator's change: the admin command line, or the server seeding its demo tenant. */

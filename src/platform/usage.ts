@@ -1,7 +1,7 @@
-import type { Schemas } from '../contract.js';
-import { ERRORS } from '../errors.js';
+import type { Schemas } from '../contract/schemas.js';
+import { ERRORS } from '../kernel/errors.js';
 import type { RunStatus, Store } from '../store/types.js';
-import type { Clock } from '../time.js';
+import type { Clock } from '../kernel/time.js';
 
 const DAY_MS = 86_400_000;
 const STATUSES: readonly RunStatus[] = ['queued', 'running', 'succeeded', 'failed', 'cancelled'];

@@ -1,5 +1,5 @@
-import type { Logger } from '../logger.js';
-import { systemTimers, type Timers } from '../time.js';
+import type { Logger } from '../kernel/logger.js';
+import { systemTimers, type Timers } from '../kernel/time.js';
 
 export interface ClaimLoopOptions {
   /** Jobs processed at once by this loop. */

@@ -1,4 +1,4 @@
-import type { Config } from '../config.js';
+import type { Config } from '../kernel/config.js';
 import { type SweepPass, sweepInBatches } from '../store/sweep.js';
 import type { Store } from '../store/types.js';
 import type { RateLimiter, RateLimitPolicy } from './limiter.js';

@@ -1,4 +1,4 @@
-import type { Schemas } from '../contract.js';
+import type { Schemas } from '../contract/schemas.js';
 import { jsonText, type JsonText } from './json-text.js';
 
 export type TransactionType = Schemas['Transaction']['type'];

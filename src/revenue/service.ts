@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
-import { ERRORS, type ValidationIssue } from '../errors.js';
+import { ERRORS, type ValidationIssue } from '../kernel/errors.js';
 import { auditRow, type ChangeOrigin } from '../platform/audit.js';
 import {
   type AuditRow,
@@ -11,8 +11,8 @@ import {
   type Store,
   type TransactionType,
 } from '../store/types.js';
-import type { Clock } from '../time.js';
-import type { Schemas } from '../contract.js';
+import type { Clock } from '../kernel/time.js';
+import type { Schemas } from '../contract/schemas.js';
 import { transactionView } from '../records/transaction.js';
 import { addDays, daysBetween, monthStart, previousMonth, utcDay } from './dates.js';
 import { ImportError, parseSettlements } from './import.js';

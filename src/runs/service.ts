@@ -1,10 +1,10 @@
 import type { HeldKey } from '../store/held-key.js';
-import { Signal } from '../signal.js';
+import { Signal } from '../kernel/signal.js';
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { ERRORS } from '../errors.js';
+import { ERRORS } from '../kernel/errors.js';
 import type { Principal, RunFilter, RunOptions, RunRow, RunTarget, Store } from '../store/types.js';
-import type { Clock } from '../time.js';
+import type { Clock } from '../kernel/time.js';
 import { BlobMissingError, type BlobStore, type OpenedBlob } from '../blobs/blob-store.js';
 import { outputKey } from './outputs.js';
 import { create } from './lifecycle.js';

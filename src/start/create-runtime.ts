@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { openBlobStore } from '../blobs/open.js';
 import type { BlobStore } from '../blobs/blob-store.js';
-import type { Config } from '../config.js';
+import type { Config } from '../kernel/config.js';
 import { createWebhookDispatcher, type WebhookDispatcher } from '../events/delivering/dispatcher.js';
-import type { Logger } from '../logger.js';
-import { createServices, type Services } from '../services.js';
+import type { Logger } from '../kernel/logger.js';
+import { createServices, type Services } from '../composition/services.js';
 import { sweepOnce } from './sweep-pass.js';
 import { openStore } from '../store/open.js';
 import type { Store } from '../store/types.js';
@@ -13,7 +13,7 @@ import { intervalJob, type Job } from './job.js';
 import { runThreadJob } from './run-thread.js';
 import type { RunWorker } from '../worker/runner.js';
 
-import type { Role } from '../role.js';
+import type { Role } from '../kernel/role.js';
 import { runLifecycle } from '../runs/lifecycle.js';
 
 export type { Role };

@@ -1,4 +1,4 @@
-import { ConfigError } from '../config.js';
+import { ConfigError } from '../kernel/config.js';
 import { isDiskFull } from '../blobs/disk-full.js';
 import { StoreUnavailableError } from '../store/types.js';
 

@@ -2,12 +2,12 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { answerClientError } from '../http/client-error.js';
 import { startMetricsServer } from '../metrics/server.js';
-import type { Config } from '../config.js';
+import type { Config } from '../kernel/config.js';
 import type Koa from 'koa';
 import { createApp } from '../http/app.js';
 import type { AppState } from '../http/state.js';
-import type { Logger } from '../logger.js';
-import type { Services } from '../services.js';
+import type { Logger } from '../kernel/logger.js';
+import type { Services } from '../composition/services.js';
 import { createRuntime } from './create-runtime.js';
 import { describeStore } from '../store/open.js';
 

@@ -1,4 +1,4 @@
-import type { Logger } from '../logger.js';
+import type { Logger } from '../kernel/logger.js';
 
 /** Work a process does beside answering requests, started and stopped with its runtime. */
 export interface Job {

@@ -1,14 +1,14 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { pino } from 'pino';
-import { lowerThreadPriority } from '../batch-priority.js';
+import { lowerThreadPriority } from '../threads/batch-priority.js';
 import { openBlobStore } from '../blobs/open.js';
-import { adoptRequestArrivals } from '../give-way.js';
+import { adoptRequestArrivals } from '../threads/give-way.js';
 import type { LeaseKeeping } from '../queue/claim-loop.js';
 import { parserPool } from '../pdf/pool.js';
 import { RULE_JUDGES_MODULE } from '../rules/object-judges.js';
 import { runLifecycle } from '../runs/lifecycle.js';
 import { adoptStoreThreadShare, openStore } from '../store/open.js';
-import { systemClock } from '../time.js';
+import { systemClock } from '../kernel/time.js';
 import { createRunWorker } from '../worker/index.js';
 import {
   type FromRunThread,

@@ -1,12 +1,12 @@
 import { Worker } from 'node:worker_threads';
-import type { Config } from '../config.js';
+import type { Config } from '../kernel/config.js';
 import { pino } from 'pino';
-import { requestArrivals } from '../give-way.js';
-import type { Logger } from '../logger.js';
+import { requestArrivals } from '../threads/give-way.js';
+import type { Logger } from '../kernel/logger.js';
 import { type HeldLease, keepLease } from '../queue/claim-loop.js';
-import type { Services } from '../services.js';
+import type { Services } from '../composition/services.js';
 import { type StoreThreadShare, storeThreadEnded, storeThreadShare } from '../store/open.js';
-import { type StopTimer, systemTimers, type Timers } from '../time.js';
+import { type StopTimer, systemTimers, type Timers } from '../kernel/time.js';
 import type { Job } from './job.js';
 
 /** What the API process gives its run thread. */
@@ -15,7 +15,7 @@ export interface RunThreadData {
   /** The process logger's level, at which the thread logs too. */
   logLevel: string;
   storeShare: StoreThreadShare;
-  /** The process's count of requests, to which the thread's parsers give way (src/give-way.ts). */
+  /** The process's count of requests, to which the thread's parsers give way (src/threads/give-way.ts). */
   requestArrivals: Int32Array;
 }
 
@@ -32,7 +32,7 @@ export interface RunThreadNews {
   parserTasks: [kind: string, outcome: string, seconds: number][];
   /** The largest parser heap reported since, or 0. */
   parserHeap: number;
-  /** Seconds its parser threads waited for requests since (src/give-way.ts). */
+  /** Seconds its parser threads waited for requests since (src/threads/give-way.ts). */
   parserGaveWay: number;
   /** Leases (queue entry ids) the process is to keep from now on, or no longer, in order. */
   leases: [queueMessageId: string, change: 'keep' | 'drop'][];
@@ -77,7 +77,7 @@ function writeLine(logger: Logger, line: string): void {
 }
 
 /**
- * The embedded worker's runs, executed on a thread of their own at batch priority (src/batch-priority.ts),
+ * The embedded worker's runs, executed on a thread of their own at batch priority (src/threads/batch-priority.ts),
  * as the `worker` role would in a process of its own. What a run does between its parser tasks (claiming it,
  * receiving the pages' facts, the report, booking it) then never holds up the event loop that answers
  * requests. On two cores with the parser threads saturated, the run list's p99 was 2.2-2.3x its idle p99

@@ -1,5 +1,5 @@
 import { pruneSharedBuckets } from '../rate-limit/index.js';
-import type { Services } from '../services.js';
+import type { Services } from '../composition/services.js';
 import { sweepPass } from '../store/sweep.js';
 import { eraseDueTenants } from '../offboarding/erasure.js';
 

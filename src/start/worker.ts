@@ -1,5 +1,5 @@
-import { loadConfig } from '../config.js';
-import { createLogger, exitWithLogs } from '../logger.js';
+import { loadConfig } from '../kernel/config.js';
+import { createLogger, exitWithLogs } from '../kernel/logger.js';
 import { describeStore } from '../store/open.js';
 import { createRuntime } from './create-runtime.js';
 import { failStart, loadOrFail } from './fail.js';

@@ -1,5 +1,5 @@
-import type { Config } from '../config.js';
-import type { Role } from '../role.js';
+import type { Config } from '../kernel/config.js';
+import type { Role } from '../kernel/role.js';
 import { openSqliteStore } from './sqlite/index.js';
 import {
   adoptWriteTurns,

@@ -1,4 +1,4 @@
-import type { Schemas } from '../contract.js';
+import type { Schemas } from '../contract/schemas.js';
 import type { TenantRow } from '../store/types.js';
 import type { TokenView } from './service.js';
 

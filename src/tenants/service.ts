@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ERRORS, type ValidationIssue } from '../errors.js';
+import { ERRORS, type ValidationIssue } from '../kernel/errors.js';
 import type {
   AuditAction,
   AuditRow,
@@ -10,7 +10,7 @@ import type {
   TokenRow,
 } from '../store/types.js';
 import { auditRow, type ChangeOrigin, OPERATOR } from '../platform/audit.js';
-import type { Clock } from '../time.js';
+import type { Clock } from '../kernel/time.js';
 import { NEWEST_VERSION, supportedVersion, versionRefusal } from '../versions/registry.js';
 import { isScope, readScopes, type Scope, SCOPES, storedScopes } from './scopes.js';
 import { hashToken, looksLikeToken, newToken } from './tokens.js';

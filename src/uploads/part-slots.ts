@@ -1,4 +1,4 @@
-import { ERRORS } from '../errors.js';
+import { ERRORS } from '../kernel/errors.js';
 
 /** Seconds a caller refused a part slot is told to wait. */
 const RETRY_AFTER_SECONDS = 1;

@@ -8,15 +8,15 @@ import {
   BlobTooLargeError,
   MultipartGoneError,
 } from '../blobs/blob-store.js';
-import type { Config } from '../config.js';
-import type { Schemas } from '../contract.js';
-import { ERRORS } from '../errors.js';
-import type { Logger } from '../logger.js';
-import { Signal } from '../signal.js';
+import type { Config } from '../kernel/config.js';
+import type { Schemas } from '../contract/schemas.js';
+import { ERRORS } from '../kernel/errors.js';
+import type { Logger } from '../kernel/logger.js';
+import { Signal } from '../kernel/signal.js';
 import { type SweepPass, sweepInBatches } from '../store/sweep.js';
 import type { FileRow, Store, UploadRow } from '../store/types.js';
 import { jsonText } from '../records/json-text.js';
-import type { Clock } from '../time.js';
+import type { Clock } from '../kernel/time.js';
 import { fileKey, multipartOf } from './keys.js';
 import { PartSlots } from './part-slots.js';
 import { NOT_A_PDF_MESSAGE, PdfHeaderCheck } from './pdf-header.js';

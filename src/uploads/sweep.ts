@@ -1,6 +1,6 @@
 import type { BlobStore } from '../blobs/blob-store.js';
 import type { Store, UploadRow } from '../store/types.js';
-import type { Clock } from '../time.js';
+import type { Clock } from '../kernel/time.js';
 import { fileKey, multipartOf, ownerOfKey } from './keys.js';
 import type { UploadLock } from './upload-lock.js';
 

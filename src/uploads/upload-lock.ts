@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { ERRORS } from '../errors.js';
+import { ERRORS } from '../kernel/errors.js';
 import type { Store } from '../store/types.js';
-import type { Clock } from '../time.js';
+import type { Clock } from '../kernel/time.js';
 import { KeyedLock } from './keyed-lock.js';
 
 const POLL_MS = 25;

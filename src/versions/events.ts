@@ -1,4 +1,4 @@
-import type { Schemas } from '../contract.js';
+import type { Schemas } from '../contract/schemas.js';
 import type { EventJson } from '../records/event.js';
 import type { JsonText } from '../records/json-text.js';
 import type { ApiVersion } from './change.js';

@@ -1,7 +1,7 @@
 import { outputKey } from '../runs/outputs.js';
 import type { ClaimedRun, RunErrorCode, RunOutcome, RunProgress, RunTarget } from '../store/types.js';
 import { isProfile, judge, judgedByRules, type ProfileSettings } from '../diagnosis/profiles.js';
-import type { Clock } from '../time.js';
+import type { Clock } from '../kernel/time.js';
 import { BlobMissingError, type BlobStore } from '../blobs/blob-store.js';
 import type { DocumentFacts, PageFacts } from '../pdf/facts.js';
 import { type PdfPool, TaskFailure } from '../pdf/pool.js';

@@ -1,11 +1,11 @@
 import type { BlobStore } from '../blobs/blob-store.js';
-import type { Config } from '../config.js';
-import type { Logger } from '../logger.js';
+import type { Config } from '../kernel/config.js';
+import type { Logger } from '../kernel/logger.js';
 import type { PdfPool } from '../pdf/pool.js';
 import type { LeaseKeeping } from '../queue/claim-loop.js';
 import { runBooking } from '../revenue/run-booking.js';
 import type { Store } from '../store/types.js';
-import type { Clock } from '../time.js';
+import type { Clock } from '../kernel/time.js';
 import { RunWorker } from './runner.js';
 
 /** What a run worker works with: the process's own, or those of the thread it runs on. */

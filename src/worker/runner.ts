@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../kernel/logger.js';
 import type { RunBooking } from '../revenue/run-booking.js';
 import { BlobUnavailableError } from '../blobs/blob-store.js';
 import { isDiskFull } from '../blobs/disk-full.js';
@@ -13,7 +13,7 @@ import {
   type RunQueue,
   StoreUnavailableError,
 } from '../store/types.js';
-import type { Clock } from '../time.js';
+import type { Clock } from '../kernel/time.js';
 import { ClaimLoop, keepLease, type LeaseKeeping } from '../queue/claim-loop.js';
 import { type ExecutionDeps, ExecutionStopped, executeRun, progressOf } from './execute.js';
 

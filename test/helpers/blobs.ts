@@ -7,7 +7,7 @@ import { PDFDocument } from 'pdf-lib';
 import { inject } from 'vitest';
 import type { BlobStore } from '../../src/blobs/blob-store.js';
 import { createBucket } from '../../stack/swift.js';
-import { S3_MIN_PART_SIZE } from '../../src/config.js';
+import { S3_MIN_PART_SIZE } from '../../src/kernel/config.js';
 
 export type BlobEngine = 'local' | 's3';
 

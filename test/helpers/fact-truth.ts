@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import type { Schemas } from '../../src/contract.js';
+import type { Schemas } from '../../src/contract/schemas.js';
 
 /**
  * What poppler and qpdf say of a PDF, as the ground truth of the preflight facts, and how far a report agrees

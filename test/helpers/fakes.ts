@@ -4,10 +4,10 @@
  * what it answers. A service under test gets the real interfaces, with no cast at the boundary.
  */
 import { expect, type Mock, vi } from 'vitest';
-import { AppError } from '../../src/errors.js';
+import { AppError } from '../../src/kernel/errors.js';
 import type { BlobStore, MultipartStore } from '../../src/blobs/blob-store.js';
-import { type Config, loadConfig } from '../../src/config.js';
-import { createLogger } from '../../src/logger.js';
+import { type Config, loadConfig } from '../../src/kernel/config.js';
+import { createLogger } from '../../src/kernel/logger.js';
 import type {
   OffboardingRepo,
   PlatformRepo,
@@ -24,7 +24,7 @@ import type {
   WebhookChanges,
   WebhookRepo,
 } from '../../src/store/types.js';
-import type { Clock } from '../../src/time.js';
+import type { Clock } from '../../src/kernel/time.js';
 
 type Method = (...args: never[]) => unknown;
 /** An interface whose methods are typed mocks. */

@@ -26,9 +26,9 @@ import { type Document, OpenAPIBackend, ValidationContext } from 'openapi-backen
 import type { OpenAPIV3 } from 'openapi-types';
 import { expect } from 'vitest';
 import { startHaproxy } from '../../stack/haproxy.js';
-import { type Config, loadConfig } from '../../src/config.js';
-import { createLogger, type Logger } from '../../src/logger.js';
-import { CONTRACT_PATH } from '../../src/paths.js';
+import { type Config, loadConfig } from '../../src/kernel/config.js';
+import { createLogger, type Logger } from '../../src/kernel/logger.js';
+import { CONTRACT_PATH } from '../../src/contract/paths.js';
 import { contractDocument } from '../../src/http/contract-document.js';
 import type { ContractDocument } from '../../src/versions/change.js';
 import { contractAt, NEWEST_VERSION, supportedVersion } from '../../src/versions/registry.js';

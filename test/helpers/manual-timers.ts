@@ -1,4 +1,4 @@
-import type { Timers } from '../../src/time.js';
+import type { Timers } from '../../src/kernel/time.js';
 
 interface Pending {
   at: number;

@@ -7,8 +7,8 @@ import { afterEach, expect } from 'vitest';
 import type { BlobStore } from '../../src/blobs/blob-store.js';
 import { openBlobStore } from '../../src/blobs/open.js';
 import { runAdmin } from '../../src/cli/admin-commands.js';
-import { loadConfig } from '../../src/config.js';
-import { PROJECT_ROOT } from '../../src/paths.js';
+import { loadConfig } from '../../src/kernel/config.js';
+import { PROJECT_ROOT } from '../../src/contract/paths.js';
 import { engineEnv, queryDatabase } from './engine.js';
 import { describeHungProcess, hangReportArgs } from './hung-process.js';
 

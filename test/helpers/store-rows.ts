@@ -10,7 +10,7 @@ import type {
   WebhookEndpointRow,
 } from '../../src/store/types.js';
 import { Tenants } from '../../src/tenants/service.js';
-import { systemClock } from '../../src/time.js';
+import { systemClock } from '../../src/kernel/time.js';
 import { openTestStore, type TestStore } from './engine.js';
 import { create } from '../../src/runs/lifecycle.js';
 

@@ -4,7 +4,7 @@ import { load } from 'js-yaml';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/kernel/config.js';
 import { readPdf, uploadPdf, waitForRun } from '../helpers/files.js';
 import { type Harness, startHarness } from '../helpers/harness.js';
 

@@ -5,7 +5,7 @@ import { port } from '../helpers/processes.js';
 
 /**
  * PARSER_YIELD_MS end to end: the API counts its requests, and the parser threads of its run thread wait for
- * them before pages (src/give-way.ts). What they waited shows in `/metrics`.
+ * them before pages (src/threads/give-way.ts). What they waited shows in `/metrics`.
  */
 const servers: { yieldMs: number; h: Harness; metricsPort: number }[] = [];
 beforeAll(async () => {

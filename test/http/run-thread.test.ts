@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Services } from '../../src/services.js';
+import type { Services } from '../../src/composition/services.js';
 import { runThreadJob } from '../../src/start/run-thread.js';
 import { readPdf, uploadPdf, waitForRun } from '../helpers/files.js';
 import { operatorBomb } from '../helpers/hostile-pdfs.js';

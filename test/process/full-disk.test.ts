@@ -14,7 +14,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { padPdf } from '../helpers/blobs.js';
 import { readPdf, sha256 } from '../helpers/files.js';
-import { PROJECT_ROOT } from '../../src/paths.js';
+import { PROJECT_ROOT } from '../../src/contract/paths.js';
 import {
   built,
   deploymentEnv,

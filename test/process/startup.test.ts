@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '../../src/paths.js';
+import { PROJECT_ROOT } from '../../src/contract/paths.js';
 import { admin, deploymentEnv, port, tempDataDir, built } from '../helpers/processes.js';
 
 /** The server's start-up as an operator meets it: one clear line per problem and exit 1, or the URL at once. */

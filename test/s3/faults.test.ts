@@ -22,7 +22,7 @@ import {
 } from '../../stack/swift.js';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
 import { Tenants } from '../../src/tenants/service.js';
-import { systemClock } from '../../src/time.js';
+import { systemClock } from '../../src/kernel/time.js';
 import { pdfPath } from '../helpers/files.js';
 import { port, type Started, startServerProcess } from '../helpers/processes.js';
 import { runLifecycle } from '../../src/runs/lifecycle.js';

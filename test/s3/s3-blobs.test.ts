@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CompleteMultipartUploadCommand, ListPartsCommand } from '@aws-sdk/client-s3';
 import type { S3BlobStore } from '../../src/blobs/s3/s3-blob-store.js';
-import { PROJECT_ROOT } from '../../src/paths.js';
+import { PROJECT_ROOT } from '../../src/contract/paths.js';
 import { padPdf, partsKept, partSize, s3ServerEnv } from '../helpers/blobs.js';
 import { readPdf, sendUpload, sha256, waitForRun } from '../helpers/files.js';
 import { type Harness, startHarness } from '../helpers/harness.js';
@@ -343,7 +343,7 @@ describe('stateless API processes', () => {
     const blobs = h.server.services.blobs;
     // the sweep ran in both processes; what is left is no open multipart upload for any of them
     const { openBlobStore } = await import('../../src/blobs/open.js');
-    const { loadConfig } = await import('../../src/config.js');
+    const { loadConfig } = await import('../../src/kernel/config.js');
     const theirs = await openBlobStore(loadConfig({ ...process.env, ...deploymentEnv(dataDir) }));
     for (const id of ids) expect(await partsKept(theirs, 'any', id)).toBe(false);
     let open = 0;

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AttemptRecord, ClaimedDelivery, Store, WebhookEndpointRow } from '../../src/store/types.js';
 import { Tenants } from '../../src/tenants/service.js';
-import { systemClock } from '../../src/time.js';
+import { systemClock } from '../../src/kernel/time.js';
 import { openTestStore, type TestStore } from '../helpers/engine.js';
 import { completedUpload as completeThroughStore, queuedRun, inUnits } from '../helpers/store-rows.js';
 

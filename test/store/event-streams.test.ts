@@ -4,11 +4,11 @@
  */
 import type { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/kernel/config.js';
 import { EventStreams } from '../../src/events/streaming/stream-hub.js';
-import { createLogger } from '../../src/logger.js';
+import { createLogger } from '../../src/kernel/logger.js';
 import { Tenants } from '../../src/tenants/service.js';
-import { systemClock } from '../../src/time.js';
+import { systemClock } from '../../src/kernel/time.js';
 import { openTestStore, type TestStore } from '../helpers/engine.js';
 import { completedUpload } from '../helpers/store-rows.js';
 

@@ -7,7 +7,7 @@ import { type HeldKey, HeldKeyLostError } from '../../src/store/held-key.js';
 import type { Store, UploadRow } from '../../src/store/types.js';
 import { IdempotencyKeys } from '../../src/idempotency/keys.js';
 import { Tenants } from '../../src/tenants/service.js';
-import { systemClock } from '../../src/time.js';
+import { systemClock } from '../../src/kernel/time.js';
 import { engine, openTestStore, type TestStore } from '../helpers/engine.js';
 import { inUnits } from '../helpers/store-rows.js';
 

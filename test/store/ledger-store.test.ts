@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LedgerEntry, LedgerRangeError, type Store } from '../../src/store/types.js';
 import { Tenants } from '../../src/tenants/service.js';
-import { systemClock } from '../../src/time.js';
+import { systemClock } from '../../src/kernel/time.js';
 import { openTestStore, type TestStore } from '../helpers/engine.js';
 
 let opened: TestStore;

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LedgerEntry, RunOutcome, RunRow, RunStatus, Store } from '../../src/store/types.js';
 import { Tenants } from '../../src/tenants/service.js';
-import { systemClock } from '../../src/time.js';
+import { systemClock } from '../../src/kernel/time.js';
 import { engine, type TestStore } from '../helpers/engine.js';
 import { queuedRun, storeWithFile, inUnits } from '../helpers/store-rows.js';
 

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HeldKeyLostError, type HeldKey } from '../../src/store/held-key.js';
 import type { EventDataJson, Store } from '../../src/store/types.js';
 import { Tenants } from '../../src/tenants/service.js';
-import { systemClock } from '../../src/time.js';
+import { systemClock } from '../../src/kernel/time.js';
 import type { TestStore } from '../helpers/engine.js';
 import { queuedRun, storeWithFile } from '../helpers/store-rows.js';
 

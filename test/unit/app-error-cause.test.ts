@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { envelopeOf, ERRORS } from '../../src/errors.js';
+import { envelopeOf, ERRORS } from '../../src/kernel/errors.js';
 
 describe('AppError carries its cause', () => {
   it('keeps the failure underneath as the standard `cause`, out of the envelope', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, DEFAULT_PART_SIZE, loadConfig, S3_MIN_PART_SIZE } from '../../src/config.js';
+import { ConfigError, DEFAULT_PART_SIZE, loadConfig, S3_MIN_PART_SIZE } from '../../src/kernel/config.js';
 
 const problems = (env: Record<string, string>) => {
   try {

@@ -5,8 +5,8 @@ import { networkInterfaces, tmpdir } from 'node:os';
 import { connect } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
-import { PROJECT_ROOT } from '../../src/paths.js';
+import { loadConfig } from '../../src/kernel/config.js';
+import { PROJECT_ROOT } from '../../src/contract/paths.js';
 
 /**
  * The first `npm start` creates a demo tenant and prints its token: it must not be reachable from the

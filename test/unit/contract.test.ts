@@ -9,7 +9,7 @@ import { dereferenceSync } from 'dereference-json-schema';
 import { describe, expect, it } from 'vitest';
 import { contractDocument } from '../../src/http/contract-document.js';
 import { type Audience, Contract } from '../../src/http/operations.js';
-import { CONTRACT_PATH } from '../../src/paths.js';
+import { CONTRACT_PATH } from '../../src/contract/paths.js';
 import { contractBackend } from '../helpers/harness.js';
 
 describe('the contract', () => {

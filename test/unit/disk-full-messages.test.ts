@@ -6,7 +6,7 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { describeFailure } from '../../src/cli/admin-commands.js';
-import { AppError, DiskFullError } from '../../src/errors.js';
+import { AppError, DiskFullError } from '../../src/kernel/errors.js';
 import { translate as translatePostgresError } from '../../src/store/postgres/database.js';
 import { translateSqliteError } from '../../src/store/sqlite/index.js';
 import { StoreUnavailableError } from '../../src/store/types.js';

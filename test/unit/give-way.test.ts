@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { GiveWay, requestArrivals, requestArrived } from '../../src/give-way.js';
+import { GiveWay, requestArrivals, requestArrived } from '../../src/threads/give-way.js';
 import { PdfPool } from '../../src/pdf/pool.js';
 import { textPdf } from '../helpers/files.js';
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { authed, created, list, ok } from '../../src/http/handler.js';
 import type { RunJson } from '../../src/records/run.js';
 import type { TransactionJson } from '../../src/records/transaction.js';
-import type { Schemas } from '../../src/contract.js';
+import type { Schemas } from '../../src/contract/schemas.js';
 
 const run = {} as Schemas['Run'];
 const upload = {} as Schemas['Upload'];

@@ -82,7 +82,57 @@ function findCycle(graph: Map<string, Map<string, string>>): string[] | null {
   return null;
 }
 
+/**
+ * The README's layout, top to bottom: the `src/<folder>` names each bullet opens with (before its first
+ * colon), a bullet's folders sharing one rank.
+ */
+function readmeOrder(): Map<string, number> {
+  const readme = readFileSync(path.resolve(SRC, '../README.md'), 'utf8');
+  const start = readme.indexOf('Layout, top to bottom');
+  const layout = readme.slice(start, readme.indexOf('\n## ', start));
+  const ranks = new Map<string, number>();
+  let rank = 0;
+  for (const line of layout.split('\n')) {
+    if (!line.startsWith('- `src/')) continue;
+    const title = line.slice(0, line.indexOf(':'));
+    for (const match of title.matchAll(/`src\/([a-z-]+)`/g)) ranks.set(match[1]!, rank);
+    rank += 1;
+  }
+  return ranks;
+}
+
+/** The imports that run up the README's order: from a folder to one listed above it. */
+function importsUpward(graph: Map<string, Map<string, string>>, ranks: Map<string, number>): string[] {
+  const upward: string[] = [];
+  for (const [from, targets] of graph)
+    for (const [to, why] of targets) {
+      const [a, b] = [ranks.get(from), ranks.get(to)];
+      if (a !== undefined && b !== undefined && b < a) upward.push(why);
+    }
+  return upward;
+}
+
 describe('the layers of src', () => {
+  it("src's root holds folders only: every module sits in the layer it belongs to", () => {
+    const loose = readdirSync(SRC, { withFileTypes: true }).filter((entry) => !entry.isDirectory());
+    expect(loose.map((entry) => entry.name)).toEqual([]);
+  });
+
+  it("the README's layout names every folder of src, and no import runs up its order", () => {
+    const ranks = readmeOrder();
+    const folders = readdirSync(SRC, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
+    expect(folders.filter((folder) => !ranks.has(folder))).toEqual([]);
+    expect(importsUpward(importGraph(), ranks)).toEqual([]);
+  });
+
+  it('the order check finds an import that runs up', () => {
+    const graph = importGraph();
+    graph.get('kernel')!.set('http', 'kernel/x.ts imports ../http/app.js');
+    expect(importsUpward(graph, readmeOrder())).toEqual(['kernel/x.ts imports ../http/app.js']);
+  });
+
   it('no import runs back up: the parts import each other without a cycle', () => {
     const graph = importGraph();
     expect(graph.size).toBeGreaterThan(20);

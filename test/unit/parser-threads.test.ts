@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { defaultParserThreads, defaultParserThreadsServing, loadConfig } from '../../src/config.js';
+import { defaultParserThreads, defaultParserThreadsServing, loadConfig } from '../../src/kernel/config.js';
 
 describe('parser threads (PARSER_THREADS, PARSER_THREADS_SERVING)', () => {
   it('unset: every core parses, and a server leaves one core to its event loop while it serves requests', () => {

@@ -10,7 +10,7 @@ import type { BlobStore } from '../../src/blobs/blob-store.js';
 import type { PdfPool } from '../../src/pdf/pool.js';
 import type { PdfTask } from '../../src/pdf/tasks.js';
 import type { ClaimedRun, RunRow } from '../../src/store/types.js';
-import { systemClock } from '../../src/time.js';
+import { systemClock } from '../../src/kernel/time.js';
 import { type ExecutionDeps, executeRun } from '../../src/worker/execute.js';
 
 const RUN_TIMEOUT_MS = 200;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/logger.js';
+import { createLogger } from '../../src/kernel/logger.js';
 import { BlobUnavailableError } from '../../src/blobs/blob-store.js';
 import { type ClaimedRun, type RunQueue, type RunRow, StoreUnavailableError } from '../../src/store/types.js';
-import { systemClock } from '../../src/time.js';
+import { systemClock } from '../../src/kernel/time.js';
 import type { ExecutionDeps } from '../../src/worker/execute.js';
 import { OUTAGE_RETRY_MS, RunWorker } from '../../src/worker/runner.js';
 import type { RunOutcome } from '../../src/store/types.js';

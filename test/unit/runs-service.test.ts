@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { BlobMissingError } from '../../src/blobs/blob-store.js';
 import { Runs } from '../../src/runs/service.js';
 import type { FileRow, Principal, RunRow } from '../../src/store/types.js';
-import type { Clock } from '../../src/time.js';
+import type { Clock } from '../../src/kernel/time.js';
 import { failure, newTestService } from '../helpers/fakes.js';
 
 const principal: Principal = { tenantId: 't1', userId: 'u1', tokenId: 'k1', scopes: null };

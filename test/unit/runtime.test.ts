@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '../../src/paths.js';
+import { PROJECT_ROOT } from '../../src/contract/paths.js';
 import { SERVER_NODE_OPTIONS, unsupportedRuntime } from '../../src/start/runtime.js';
 
 describe('the runtime check at start', () => {

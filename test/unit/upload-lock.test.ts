@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { UploadLock } from '../../src/uploads/upload-lock.js';
-import { loadConfig } from '../../src/config.js';
-import { systemClock } from '../../src/time.js';
+import { loadConfig } from '../../src/kernel/config.js';
+import { systemClock } from '../../src/kernel/time.js';
 import { newTestService } from '../helpers/fakes.js';
 
 /** One upload's lease, as the engines keep it in its row (ISO times compare as strings). */

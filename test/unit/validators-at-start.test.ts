@@ -1,5 +1,5 @@
 import { afterEach, expect, it, vi } from 'vitest';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/kernel/config.js';
 import { Contract } from '../../src/http/operations.js';
 import { type Harness, startHarness } from '../helpers/harness.js';
 

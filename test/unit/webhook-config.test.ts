@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { ConfigError, loadConfig } from '../../src/kernel/config.js';
 
 describe('webhook and event settings', () => {
   it('read the retry schedule as durations (a bare number is seconds), and default to the common schedule', () => {

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '../../../src/paths.js';
+import { PROJECT_ROOT } from '../../../src/contract/paths.js';
 import { textPdf } from '../../../test/helpers/files.js';
 import { type Harness, startHarness } from '../../../test/helpers/harness.js';
 import { Webhook } from 'standardwebhooks';

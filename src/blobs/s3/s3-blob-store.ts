@@ -37,7 +37,7 @@ import {
   type MultipartTarget,
   type OpenedBlob,
 } from '../blob-store.js';
-import { S3_MIN_PART_SIZE } from '../../config.js';
+import { S3_MIN_PART_SIZE } from '../../kernel/config.js';
 import { HashingLimit } from '../hashing-limit.js';
 
 export interface S3Settings {

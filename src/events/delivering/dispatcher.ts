@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { WebhooksConfig } from '../../config.js';
-import type { Logger } from '../../logger.js';
+import type { WebhooksConfig } from '../../kernel/config.js';
+import type { Logger } from '../../kernel/logger.js';
 import { ClaimLoop } from '../../queue/claim-loop.js';
 import type { ClaimedDelivery, ClaimRequest, DeliveryVerdict, Store } from '../../store/types.js';
-import type { Clock } from '../../time.js';
+import type { Clock } from '../../kernel/time.js';
 import { AttemptLog } from './attempt-log.js';
 import { sendDelivery, type SendResult } from './sender.js';
 import { signedHeaders } from './signing.js';

@@ -1,11 +1,11 @@
 import type { HeldKey } from '../../store/held-key.js';
 import { randomUUID } from 'node:crypto';
-import type { Schemas } from '../../contract.js';
-import type { WebhooksConfig } from '../../config.js';
-import { ERRORS } from '../../errors.js';
+import type { Schemas } from '../../contract/schemas.js';
+import type { WebhooksConfig } from '../../kernel/config.js';
+import { ERRORS } from '../../kernel/errors.js';
 import { EVENT_TYPES } from '../../records/event.js';
 import type { EventType, Store, WebhookEndpointRow } from '../../store/types.js';
-import type { Clock } from '../../time.js';
+import type { Clock } from '../../kernel/time.js';
 import { newSecret } from '../delivering/signing.js';
 import { NEWEST_VERSION } from '../../versions/registry.js';
 import { parseEndpointUrl, resolveAllowed, UrlNotAllowed } from '../delivering/url-policy.js';

@@ -1,7 +1,7 @@
-import { ERRORS } from '../../errors.js';
+import { ERRORS } from '../../kernel/errors.js';
 import { type SweepPass, sweepInBatches } from '../../store/sweep.js';
 import type { EventType, Store } from '../../store/types.js';
-import type { Clock } from '../../time.js';
+import type { Clock } from '../../kernel/time.js';
 import { newestEvent } from '../../versions/events.js';
 
 /**

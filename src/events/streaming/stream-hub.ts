@@ -1,10 +1,10 @@
 import { PassThrough } from 'node:stream';
-import type { EventsConfig } from '../../config.js';
-import { ERRORS } from '../../errors.js';
-import type { Logger } from '../../logger.js';
+import type { EventsConfig } from '../../kernel/config.js';
+import { ERRORS } from '../../kernel/errors.js';
+import type { Logger } from '../../kernel/logger.js';
 import type { EventType, LogPosition, Store, StoredEvent } from '../../store/types.js';
 import { hashToken, tokenRefusal } from '../../tenants/tokens.js';
-import type { Clock } from '../../time.js';
+import type { Clock } from '../../kernel/time.js';
 import type { ApiVersion } from '../../versions/change.js';
 import { eventAt } from '../../versions/events.js';
 import { NEWEST_VERSION } from '../../versions/registry.js';

@@ -1,4 +1,4 @@
-import { ERRORS } from '../../errors.js';
+import { ERRORS } from '../../kernel/errors.js';
 import { issuedTokenView } from '../../tenants/admin-views.js';
 import { adminOrigin } from '../admin-origin.js';
 import { authed, created } from '../handler.js';

@@ -1,4 +1,4 @@
-import { ERRORS } from '../../errors.js';
+import { ERRORS } from '../../kernel/errors.js';
 import { tokenView } from '../../tenants/admin-views.js';
 import { authed, ok } from '../handler.js';
 

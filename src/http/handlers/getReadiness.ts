@@ -1,4 +1,4 @@
-import { ERRORS } from '../../errors.js';
+import { ERRORS } from '../../kernel/errors.js';
 import { ok, open } from '../handler.js';
 
 /** Ready when both parts that hold data answer: the database and the object store (or the data directory). */

@@ -1,4 +1,4 @@
-import type { Schemas } from '../../contract.js';
+import type { Schemas } from '../../contract/schemas.js';
 import { NEWEST_VERSION, VERSION_CHANGES, VERSIONS } from '../../versions/registry.js';
 import { authed, ok } from '../handler.js';
 

@@ -1,4 +1,4 @@
-import { ERRORS } from '../../errors.js';
+import { ERRORS } from '../../kernel/errors.js';
 import { withIdleTimeout } from '../body-idle.js';
 import { bodyWhenRead } from '../continue.js';
 import { authed, ok } from '../handler.js';

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { DiskFullError } from '../../errors.js';
+import { DiskFullError } from '../../kernel/errors.js';
 import { StoreUnavailableError } from '../types.js';
 import { type PostgresMigration, migrations } from './migrations.js';
 

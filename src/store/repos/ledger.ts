@@ -1,4 +1,4 @@
-import type { Schemas } from '../../contract.js';
+import type { Schemas } from '../../contract/schemas.js';
 import type { JsonText } from '../../records/json-text.js';
 import type { LedgerEntry, TransactionType } from '../../records/transaction.js';
 import type { Page } from './runs.js';

@@ -1,4 +1,4 @@
-import type { Schemas } from '../../contract.js';
+import type { Schemas } from '../../contract/schemas.js';
 import type { JsonText } from '../../records/json-text.js';
 import type { RunErrorCode, RunRow, RunStatus } from '../../records/run.js';
 import type { LedgerEntry } from '../../records/transaction.js';

@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import type { Schemas } from './contract.js';
+import type { Schemas } from '../contract/schemas.js';
 
 /** Everything the process reads from its environment, read once at start. */
 export interface Config {
@@ -53,7 +53,7 @@ export interface Config {
   deprecated: string[];
   /**
    * The longest a runs' parser thread waits before a page while requests keep arriving at this process
-   * (src/give-way.ts); 0: parsers never wait for requests.
+   * (src/threads/give-way.ts); 0: parsers never wait for requests.
    */
   parserYieldMs: number;
   /**

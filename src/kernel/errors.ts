@@ -4,7 +4,7 @@
  * failing envelope is made from an AppError by `envelopeOf`; nobody builds an error body by hand, and no
  * code outside this file writes an error code. openapi.yaml lists the codes each response can carry.
  */
-import type { Schemas } from './contract.js';
+import type { Schemas } from '../contract/schemas.js';
 
 /** The contract's `ErrorCode`: a code openapi.yaml does not list does not compile. */
 export type ErrorCode = Schemas['ErrorCode'];

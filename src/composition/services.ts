@@ -1,23 +1,23 @@
-import type { Config } from './config.js';
-import type { Logger } from './logger.js';
-import { Metrics } from './metrics/metrics.js';
-import { Revenue } from './revenue/service.js';
-import { Runs } from './runs/service.js';
-import type { AuditRow, Store } from './store/types.js';
-import { Tenants } from './tenants/service.js';
-import { type Clock, systemClock } from './time.js';
-import type { BlobStore } from './blobs/blob-store.js';
-import { Uploads } from './uploads/service.js';
-import { type PdfPool, parserPool, TaskFailure } from './pdf/pool.js';
-import { RULE_JUDGES_MODULE } from './rules/object-judges.js';
-import { UnreadablePdfError } from './uploads/pdf-probe.js';
-import { WebhookEndpoints } from './events/endpoints/endpoints.js';
-import { Events } from './events/outbox/log.js';
-import { EventStreams } from './events/streaming/stream-hub.js';
-import { IdempotencyKeys } from './idempotency/keys.js';
-import { AdminTokens } from './platform/admin-tokens.js';
-import { auditView } from './platform/audit.js';
-import { TenantExports } from './offboarding/exports.js';
+import type { Config } from '../kernel/config.js';
+import type { Logger } from '../kernel/logger.js';
+import { Metrics } from '../metrics/metrics.js';
+import { Revenue } from '../revenue/service.js';
+import { Runs } from '../runs/service.js';
+import type { AuditRow, Store } from '../store/types.js';
+import { Tenants } from '../tenants/service.js';
+import { type Clock, systemClock } from '../kernel/time.js';
+import type { BlobStore } from '../blobs/blob-store.js';
+import { Uploads } from '../uploads/service.js';
+import { type PdfPool, parserPool, TaskFailure } from '../pdf/pool.js';
+import { RULE_JUDGES_MODULE } from '../rules/object-judges.js';
+import { UnreadablePdfError } from '../uploads/pdf-probe.js';
+import { WebhookEndpoints } from '../events/endpoints/endpoints.js';
+import { Events } from '../events/outbox/log.js';
+import { EventStreams } from '../events/streaming/stream-hub.js';
+import { IdempotencyKeys } from '../idempotency/keys.js';
+import { AdminTokens } from '../platform/admin-tokens.js';
+import { auditView } from '../platform/audit.js';
+import { TenantExports } from '../offboarding/exports.js';
 
 /** The domain, wired once per process; handlers reach it through their scope. */
 export interface Services {

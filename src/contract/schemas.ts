@@ -1,4 +1,4 @@
-import type { components } from '../generated/openapi.js';
+import type { components } from '../../generated/openapi.js';
 
 /**
  * The shapes openapi.yaml gives the records this service returns and writes (report.json included), as
