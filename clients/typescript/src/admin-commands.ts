@@ -492,7 +492,10 @@ export function addAdminCommands(parent: Command, open: AdminConnection, io: Cli
         '(suspend the tenant first for a snapshot)',
     )
     .argument('<tenant_id>', '', tenantId)
-    .option('--wait', 'wait until it has succeeded or failed, its progress on stderr; exit 1 when it failed')
+    .option(
+      '--wait',
+      'wait until it has succeeded or failed, its progress on stderr (not with --json); exit 1 when it failed',
+    )
     .option(
       '--out <file>',
       "then download its archive to this file, checking its SHA-256 against the export's (waits, as --wait)",
@@ -501,8 +504,9 @@ export function addAdminCommands(parent: Command, open: AdminConnection, io: Cli
       const { client, json } = await connect(command);
       let exported = await client.createTenantExport(tenantId);
       if (options.wait || options.out !== undefined) {
+        // with --json nothing on stderr: the one document on stdout says it all
         exported = await client.waitForTenantExport(tenantId, exported.export_id, {
-          onProgress: exportProgress(io),
+          ...(json ? {} : { onProgress: exportProgress(io) }),
         });
         if (exported.status === 'failed') throw exportFailed(exported);
       }
