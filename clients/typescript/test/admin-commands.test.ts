@@ -703,3 +703,53 @@ describe('ota admin tenants: offboarding', () => {
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+describe('the typed admin client: offboarding', () => {
+  it('deleteTenant, createTenantExport, getTenantExport, waitForTenantExport, downloadTenantExport, saveTenantExport', async () => {
+    const { tenant } = await admin().createTenant({ name: 'typed-leaving-co' });
+    const started = await admin().createTenantExport(tenant.tenant_id);
+    expect(started).toMatchObject({ tenant_id: tenant.tenant_id, status: 'queued', progress: 0 });
+    const busy = await admin()
+      .createTenantExport(tenant.tenant_id)
+      .catch((error: unknown) => error as OtaError);
+    // one at a time, unless the first was built already
+    if (busy instanceof Error) expect(busy).toMatchObject({ status: 409, error: 'export_in_progress' });
+    else await admin().waitForTenantExport(tenant.tenant_id, busy.export_id);
+    const seen: string[] = [];
+    const done = await admin().waitForTenantExport(tenant.tenant_id, started.export_id, {
+      intervalMs: 50,
+      onProgress: (exported) => seen.push(exported.status),
+    });
+    expect(done).toMatchObject({
+      status: 'succeeded',
+      progress: 100,
+      sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
+    expect(seen.at(-1)).toBe('succeeded');
+    expect(await admin().getTenantExport(tenant.tenant_id, started.export_id)).toEqual(done);
+
+    // the stream, with the size and the SHA-256 the headers say
+    const archive = await admin().downloadTenantExport(tenant.tenant_id, done.export_id);
+    expect([archive.sizeBytes, archive.sha256]).toEqual([done.size_bytes, done.sha256]);
+    const chunks: Buffer[] = [];
+    for await (const chunk of archive.body) chunks.push(chunk as Buffer);
+    expect(sha256(Buffer.concat(chunks))).toBe(done.sha256);
+    const file = path.join(dir, 'typed.tar');
+    expect(await admin().saveTenantExport(tenant.tenant_id, done.export_id, file)).toEqual({
+      path: file,
+      size_bytes: done.size_bytes,
+      sha256: done.sha256,
+    });
+    expect(sha256(readFileSync(file))).toBe(done.sha256);
+
+    const marked = await admin().deleteTenant(tenant.tenant_id, { grace_period_seconds: 60 });
+    expect(Date.parse(marked.erase_at!) - Date.parse(marked.deletion_requested_at!)).toBe(60_000);
+    // still exported while marked
+    expect((await admin().getTenantExport(tenant.tenant_id, done.export_id)).status).toBe('succeeded');
+    expect(await admin().resumeTenant(tenant.tenant_id)).toMatchObject({ state: 'active', erase_at: null });
+    const unknown = await admin()
+      .getTenantExport(tenant.tenant_id, NO_SUCH_ID)
+      .catch((error: unknown) => error as OtaError);
+    expect(unknown).toMatchObject({ status: 404 });
+  });
+});
