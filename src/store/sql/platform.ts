@@ -12,7 +12,7 @@ import type {
   UsageDays,
   UsageFigures,
 } from '../types.js';
-import { type SqlDialect, type SqlSession, type SqlValue, TEXT } from './dialect.js';
+import { type SqlDialect, type SqlValue, TEXT } from './dialect.js';
 import { AUDIT, insertAudit } from './audit.js';
 import { recordEffect } from './idempotency.js';
 import { EXPORT, insertExport } from './offboarding.js';
