@@ -299,15 +299,31 @@ function exportFailed(exported: AdminTenantExport): CommandFailed {
   );
 }
 
-/** One line on stderr each time an export's status or progress changes (stdout keeps only the result). */
+/** How long an export may stay queued before the wait says who builds it. */
+const QUEUED_HINT_MS = 15_000;
+
+/**
+ * One line on stderr each time an export's status or progress changes (stdout keeps only the result), and
+ * once, when it stays queued, who builds it: the server's API processes, not the command line (`npm run
+ * admin` on a server that is not running waits for nothing).
+ */
 function exportProgress(io: CliIo): (exported: AdminTenantExport) => void {
   let last = '';
+  const since = Date.now();
+  let hinted = false;
   return (exported) => {
     const total =
       exported.entries_total === null ? '' : ` (${exported.entries_done}/${exported.entries_total} entries)`;
     const line = `export ${exported.export_id} ${exported.status} ${exported.progress}%${total}`;
     if (line !== last) io.err(`${line}\n`);
     last = line;
+    if (exported.status === 'queued' && !hinted && Date.now() - since >= QUEUED_HINT_MS) {
+      hinted = true;
+      io.err(
+        `export ${exported.export_id} still queued after ${QUEUED_HINT_MS / 1000} s: the server's API processes ` +
+          'build exports, one at a time each; is one running on this database (npm start)?\n',
+      );
+    }
   };
 }
 
