@@ -299,6 +299,27 @@ function exportFailed(exported: AdminTenantExport): CommandFailed {
   );
 }
 
+/** An export's archive saved to `file`; a file that cannot be written is said as the command line says it. */
+async function saveArchive(
+  client: OpenTenantAdminClient,
+  tenantId: string,
+  exportId: string,
+  file: string,
+  expectedSha256?: string,
+): Promise<SavedTenantExport> {
+  try {
+    return await client.saveTenantExport(tenantId, exportId, file, expectedSha256);
+  } catch (error) {
+    const failure = error as NodeJS.ErrnoException;
+    const dir = path.dirname(file);
+    if (failure.code === 'ENOENT') throw new CommandFailed(`no such directory: ${dir}`);
+    if (failure.code === 'EACCES') throw new CommandFailed(`not allowed to write in ${dir}`);
+    if (failure.code === 'EISDIR' || failure.code === 'ENOTDIR')
+      throw new CommandFailed(`a directory, not a file: ${file}`);
+    throw error;
+  }
+}
+
 /** How long an export may stay queued before the wait says who builds it. */
 const QUEUED_HINT_MS = 15_000;
 
@@ -528,7 +549,8 @@ export function addAdminCommands(parent: Command, open: AdminConnection, io: Cli
       }
       const saved =
         options.out !== undefined
-          ? await client.saveTenantExport(
+          ? await saveArchive(
+              client,
               tenantId,
               exported.export_id,
               userFile(options.out),
@@ -558,7 +580,7 @@ export function addAdminCommands(parent: Command, open: AdminConnection, io: Cli
     .requiredOption('--out <file>', 'the file (replaced once the archive is checked)')
     .action(async (tenantId: string, exportId: string, options: { out: string }, command: Command) => {
       const { client, json } = await connect(command);
-      const saved = await client.saveTenantExport(tenantId, exportId, userFile(options.out));
+      const saved = await saveArchive(client, tenantId, exportId, userFile(options.out));
       const exported = await client.getTenantExport(tenantId, exportId);
       if (json) return printJson({ ...exported, archive: saved });
       out(exportLines(exported));

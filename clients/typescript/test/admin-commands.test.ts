@@ -523,6 +523,25 @@ describe('ota admin tenants: offboarding', () => {
     });
     expect(readFileSync(again).equals(bytes)).toBe(true);
 
+    // a file that cannot be written: said as the command line says it, exit 1
+    const nowhere = path.join(dir, 'no-such-dir', 'x.tar');
+    const unwritable = await ota([
+      'tenants',
+      'export-download',
+      tenant.tenant_id,
+      exportId,
+      '--out',
+      nowhere,
+    ]);
+    expect(unwritable).toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: `error: no such directory: ${path.dirname(nowhere)}\n`,
+    });
+    const onDir = await ota(['tenants', 'export-download', tenant.tenant_id, exportId, '--out', dir]);
+    expect([onDir.code, onDir.stderr]).toEqual([1, `error: a directory, not a file: ${dir}\n`]);
+    expect(readdirSync(dir).filter((name) => name.endsWith('.part'))).toEqual([]);
+
     // without --wait or --out: the export as it was started; --wait --json: one document, the export
     const started = await ota(['tenants', 'export', tenant.tenant_id, '--json']);
     expect(started.code).toBe(0);
