@@ -1,4 +1,5 @@
-import { rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runOta } from '../../clients/typescript/test/helpers/run-ota.js';
@@ -108,6 +109,32 @@ describe('admin CLI, while the server runs on the same DATA_DIR', () => {
     await statusWithinASecond('/api/open/runs', tenant.token).toBe(200);
   });
 
+  it('tenants export --out and delete: the running server builds the export, the command line downloads and checks it', async () => {
+    const leaving = (await admin(dataDir, 'tenants', 'create', '--name', 'leaving', '--json'))
+      .json as unknown as {
+      tenant: { tenant_id: string };
+      token: { token: string };
+    };
+    const id = leaving.tenant.tenant_id;
+    const file = path.join(dataDir, 'leaving.tar');
+    const exported = await admin(dataDir, 'tenants', 'export', id, '--out', file, '--json');
+    expect(exported.code, exported.stdout).toBe(0);
+    expect(exported.stderr).toBe('');
+    expect(exported.json).toMatchObject({ tenant_id: id, status: 'succeeded', archive: { path: file } });
+    const bytes = readFileSync(file);
+    expect(createHash('sha256').update(bytes).digest('hex')).toBe(exported.json.sha256);
+    const status = await admin(dataDir, 'tenants', 'export-status', id, exported.json.export_id as string);
+    expect(status.stdout).toMatch(/^status {4}succeeded, 100% /m);
+
+    const marked = await admin(dataDir, 'tenants', 'delete', id, '--grace-seconds', '3600', '--json');
+    expect(marked.json).toMatchObject({ state: 'suspended', erase_at: expect.any(String) });
+    await statusWithinASecond('/api/open/runs', leaving.token.token).toBe(403);
+    const resumed = await admin(dataDir, 'tenants', 'resume', id, '--json');
+    expect(resumed.json).toMatchObject({ state: 'active', erase_at: null });
+    await statusWithinASecond('/api/open/runs', leaving.token.token).toBe(200);
+    expect(existsSync(file)).toBe(true);
+  });
+
   it('tokens issue (with scopes), list (no secrets) and revoke', async () => {
     const issued = (
       await admin(
@@ -174,7 +201,8 @@ describe('admin CLI, while the server runs on the same DATA_DIR', () => {
     expect((await admin(dataDir, 'admin-tokens', 'list', '--json')).json).toEqual([]);
     const issued = await admin(dataDir, 'admin-tokens', 'issue', '--name', 'billing', '--json');
     expect(issued.json).toMatchObject({ name: 'billing', revoked_at: null, expires_at: null });
-    expect(issued.json.scopes).toHaveLength(6);
+    // every admin scope, admin:exports among them
+    expect(issued.json.scopes).toHaveLength(7);
     const secret = issued.json.token as string;
     expect(secret).toMatch(/^ota_admin_[A-Za-z0-9_-]{43}$/);
     const adminUrl = `http://127.0.0.1:${adminPort}`;

@@ -1,4 +1,13 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { components, operations } from '../generated/openapi.js';
+import { type ErrorEnvelope, ExportIntegrityError, OtaError } from './errors.js';
+import { sleep } from './retry.js';
 import { ApiTransport, type TransportOptions, unwrap } from './transport.js';
 
 type Schemas = components['schemas'];
@@ -38,6 +47,42 @@ export type PlatformAdminToken = Schemas['PlatformAdminToken'];
 export type PlatformAdminIssuedToken = Schemas['PlatformAdminTokenIssuedResponse']['data'];
 export type AdminScope = Schemas['AdminScope'];
 export type AdminIssueAdminTokenInput = Schemas['AdminIssueAdminTokenRequest'];
+export type AdminDeleteTenantInput = Schemas['AdminDeleteTenantRequest'];
+/** An export of everything a tenant owns: its `status`, `progress` and, once it has succeeded, `sha256`. */
+export type AdminTenantExport = Schemas['AdminTenantExport'];
+export type AdminTenantExportStatus = AdminTenantExport['status'];
+/** The last entry of an export's archive, `manifest.json`. */
+export type TenantExportManifest = Schemas['TenantExportManifest'];
+
+/** How `waitForTenantExport` polls. */
+export interface ExportWaitOptions {
+  /** Give up after this long (default 1 hour). */
+  timeoutMs?: number;
+  /** Between two polls (default 500 ms). */
+  intervalMs?: number;
+  /** Told the export at every poll. */
+  onProgress?: (exported: AdminTenantExport) => void;
+  signal?: AbortSignal;
+}
+
+/** An export's archive as the server streams it. */
+export interface TenantExportArchive {
+  /** The archive's bytes, read once. */
+  body: Readable;
+  /** Content-Length, when the server sent it. */
+  sizeBytes: number | undefined;
+  /** The archive's SHA-256 in hex as the ETag says it, when it does. */
+  sha256: string | undefined;
+}
+
+/** An archive written to disk and checked: its path, size and SHA-256 (the export's). */
+export interface SavedTenantExport {
+  path: string;
+  size_bytes: number;
+  sha256: string;
+}
+
+const EXPORT_FINISHED: AdminTenantExportStatus[] = ['succeeded', 'failed'];
 
 export interface AdminClientOptions extends TransportOptions {
   /** The admin listener (the server's `ADMIN_PORT`), for example `http://127.0.0.1:8090`. */
@@ -115,6 +160,130 @@ export class OpenTenantAdminClient extends ApiTransport {
         params: { path: { tenant_id: tenantId } },
       }),
     ).data;
+  }
+
+  /**
+   * Marks the tenant for deletion: it answers as a suspended tenant from then on, and is erased at the first
+   * sweep after `erase_at`, `grace_period_seconds` from now (the server's default when left out, 30 days).
+   * Resuming it before then gives everything back; marking a marked tenant changes nothing.
+   */
+  async deleteTenant(tenantId: string, input: AdminDeleteTenantInput = {}): Promise<AdminTenant> {
+    return unwrap(
+      await this.api.POST('/api/admin/tenants/{tenant_id}/delete', {
+        params: { path: { tenant_id: tenantId } },
+        body: input,
+      }),
+    ).data;
+  }
+
+  /**
+   * Starts an export of everything the tenant owns (queued; the server builds it in the background). One at
+   * a time per tenant: another while one is queued or running is 409 `export_in_progress`.
+   */
+  async createTenantExport(tenantId: string): Promise<AdminTenantExport> {
+    return unwrap(
+      await this.api.POST('/api/admin/tenants/{tenant_id}/exports', {
+        params: { path: { tenant_id: tenantId } },
+      }),
+    ).data;
+  }
+
+  /** One export as it is now: `status`, `progress`, and once it has succeeded `size_bytes` and `sha256`. */
+  async getTenantExport(tenantId: string, exportId: string): Promise<AdminTenantExport> {
+    return unwrap(
+      await this.api.GET('/api/admin/tenants/{tenant_id}/exports/{export_id}', {
+        params: { path: { tenant_id: tenantId, export_id: exportId } },
+      }),
+    ).data;
+  }
+
+  /** Polls an export until it has succeeded or failed, and returns it (a failed one too: see `error`). */
+  async waitForTenantExport(
+    tenantId: string,
+    exportId: string,
+    options: ExportWaitOptions = {},
+  ): Promise<AdminTenantExport> {
+    const timeoutMs = options.timeoutMs ?? 3_600_000;
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const exported = await this.getTenantExport(tenantId, exportId);
+      options.onProgress?.(exported);
+      if (EXPORT_FINISHED.includes(exported.status)) return exported;
+      if (Date.now() > deadline)
+        throw new Error(`export ${exportId} is still ${exported.status} after ${timeoutMs} ms`);
+      await sleep(options.intervalMs ?? 500, options.signal);
+    }
+  }
+
+  /**
+   * The archive of a succeeded export, as a stream (409 `export_not_ready` before): read it once. The
+   * archive's SHA-256 is the export's `sha256`; `saveTenantExport` writes it to a file and checks that.
+   */
+  async downloadTenantExport(tenantId: string, exportId: string): Promise<TenantExportArchive> {
+    const result = await this.api.GET('/api/admin/tenants/{tenant_id}/exports/{export_id}/archive', {
+      params: { path: { tenant_id: tenantId, export_id: exportId } },
+      parseAs: 'stream',
+    });
+    if (result.error !== undefined || !result.response.body) {
+      throw new OtaError(result.response.status, result.error as Partial<ErrorEnvelope> | undefined);
+    }
+    const length = Number(result.response.headers.get('content-length') ?? Number.NaN);
+    const etag = /^(?:W\/)?"([0-9a-f]{64})"$/.exec(result.response.headers.get('etag') ?? '');
+    return {
+      body: Readable.fromWeb(result.response.body as WebReadableStream<Uint8Array>),
+      sizeBytes: Number.isFinite(length) ? length : undefined,
+      sha256: etag?.[1],
+    };
+  }
+
+  /**
+   * Downloads a succeeded export's archive to `file`, streaming it, and checks the SHA-256 of the bytes
+   * written against the export's `sha256` (`expectedSha256`, else the export's as the server says it now).
+   * The archive is written beside `file` and renamed to it once checked: a download that fails or does not
+   * match leaves nothing at `file` (ExportIntegrityError says what came instead).
+   */
+  async saveTenantExport(
+    tenantId: string,
+    exportId: string,
+    file: string,
+    expectedSha256?: string,
+  ): Promise<SavedTenantExport> {
+    // the archive first: an export not succeeded is the server's 409 export_not_ready, in its words
+    const archive = await this.downloadTenantExport(tenantId, exportId);
+    let expected: string | null | undefined = expectedSha256;
+    try {
+      expected ??= (await this.getTenantExport(tenantId, exportId)).sha256;
+    } catch (error) {
+      archive.body.destroy();
+      throw error;
+    }
+    if (expected === null) {
+      archive.body.destroy();
+      throw new Error(`export ${exportId} has no sha256 to check its archive against`);
+    }
+    const hash = createHash('sha256');
+    let bytes = 0;
+    const partial = path.join(path.dirname(file), `.${path.basename(file)}.${randomUUID()}.part`);
+    try {
+      await pipeline(
+        archive.body,
+        new Transform({
+          transform(chunk: Buffer, _encoding, done) {
+            hash.update(chunk);
+            bytes += chunk.length;
+            done(null, chunk);
+          },
+        }),
+        createWriteStream(partial, { flags: 'wx' }),
+      );
+      const received = hash.digest('hex');
+      if (received !== expected) throw new ExportIntegrityError(file, expected, received, bytes);
+      await rename(partial, file);
+    } catch (error) {
+      await rm(partial, { force: true });
+      throw error;
+    }
+    return { path: file, size_bytes: bytes, sha256: expected };
   }
 
   /** A token with `scopes` (every scope when none), expiring at `expires_at` (never when none); its secret once. */

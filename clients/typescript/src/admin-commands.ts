@@ -1,10 +1,12 @@
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import type {
   AdminLedgerEntryInput,
   AdminLedgerEntryOutcome,
   AdminScope,
   AdminTenant,
+  AdminTenantExport,
   AdminToken,
   AdminUpdateTenantInput,
   AdminUsage,
@@ -13,6 +15,7 @@ import type {
   AuditEventQuery,
   OpenTenantAdminClient,
   PlatformAdminToken,
+  SavedTenantExport,
   TokenScope,
   Transaction,
 } from './admin-client.js';
@@ -45,6 +48,7 @@ const tokenId = idArgument('a token id', 'tokens list TENANT_ID');
 const transactionId = idArgument('a transaction id', 'ledger list TENANT_ID');
 const adminTokenId = idArgument('an admin token id', 'admin-tokens list');
 const auditEventId = idArgument('an audit event id', 'audit --json');
+const exportId = idArgument('an export id', 'tenants export TENANT_ID');
 
 const DAY_MS = 86_400_000;
 
@@ -112,7 +116,11 @@ function tenantRows(list: AdminTenant[]): string {
     list.map((t) => ({
       ...t,
       price_per_point: formatMoney(t.price_per_point, t.currency),
-      state: t.state === 'suspended' ? `suspended ${t.suspended_at ?? ''}`.trim() : t.state,
+      state: t.erase_at
+        ? `marked for deletion, erased after ${t.erase_at}`
+        : t.state === 'suspended'
+          ? `suspended ${t.suspended_at ?? ''}`.trim()
+          : t.state,
     })),
     [
       ['tenant_id', 'TENANT'],
@@ -253,6 +261,94 @@ function auditRows(list: AuditEvent[]): string {
 }
 
 /**
+ * A file the user named, absolute: a relative one is the user's directory's. `npm run admin -- ...` and
+ * `npm run ota -- ...` run in the package's root wherever the user was, and npm says where that was in
+ * INIT_CWD.
+ */
+function userFile(given: string): string {
+  const event = process.env.npm_lifecycle_event;
+  const npmMovedUs = (event === 'admin' || event === 'ota') && process.env.INIT_CWD;
+  return path.resolve(npmMovedUs ? process.env.INIT_CWD! : process.cwd(), given);
+}
+
+function exportLines(exported: AdminTenantExport): string {
+  const entries =
+    exported.entries_total === null
+      ? `${exported.entries_done} entries`
+      : `${exported.entries_done} of ${exported.entries_total} entries`;
+  return [
+    `export    ${exported.export_id} of tenant ${exported.tenant_id}`,
+    `status    ${exported.status}, ${exported.progress}% (${entries})`,
+    `archive   ${exported.sha256 !== null ? `${exported.size_bytes} bytes, SHA-256 ${exported.sha256}` : '-'}`,
+    `created   ${exported.created_at}, started ${exported.started_at ?? '-'}, completed ${exported.completed_at ?? '-'}`,
+    ...(exported.error ? [`error     ${exported.error.code}: ${exported.error.message}`] : []),
+  ].join('\n');
+}
+
+function savedLine(saved: SavedTenantExport): string {
+  return `saved     ${saved.path} (${saved.size_bytes} bytes, SHA-256 checked against the export's)`;
+}
+
+/** An export that finished `failed`: exit 1, its error said (with --json, the export is in the document). */
+function exportFailed(exported: AdminTenantExport): CommandFailed {
+  const why = exported.error ? ` (${exported.error.code}): ${exported.error.message}` : '';
+  return new CommandFailed(
+    `export ${exported.export_id} failed${why}; start another with tenants export ${exported.tenant_id}`,
+    [],
+    { export: exported },
+  );
+}
+
+/** An export's archive saved to `file`; a file that cannot be written is said as the command line says it. */
+async function saveArchive(
+  client: OpenTenantAdminClient,
+  tenantId: string,
+  exportId: string,
+  file: string,
+  expectedSha256?: string,
+): Promise<SavedTenantExport> {
+  try {
+    return await client.saveTenantExport(tenantId, exportId, file, expectedSha256);
+  } catch (error) {
+    const failure = error as NodeJS.ErrnoException;
+    const dir = path.dirname(file);
+    if (failure.code === 'ENOENT') throw new CommandFailed(`no such directory: ${dir}`);
+    if (failure.code === 'EACCES') throw new CommandFailed(`not allowed to write in ${dir}`);
+    if (failure.code === 'EISDIR' || failure.code === 'ENOTDIR')
+      throw new CommandFailed(`a directory, not a file: ${file}`);
+    throw error;
+  }
+}
+
+/** How long an export may stay queued before the wait says who builds it. */
+const QUEUED_HINT_MS = 15_000;
+
+/**
+ * One line on stderr each time an export's status or progress changes (stdout keeps only the result), and
+ * once, when it stays queued, who builds it: the server's API processes, not the command line (`npm run
+ * admin` on a server that is not running waits for nothing).
+ */
+function exportProgress(io: CliIo): (exported: AdminTenantExport) => void {
+  let last = '';
+  const since = Date.now();
+  let hinted = false;
+  return (exported) => {
+    const total =
+      exported.entries_total === null ? '' : ` (${exported.entries_done}/${exported.entries_total} entries)`;
+    const line = `export ${exported.export_id} ${exported.status} ${exported.progress}%${total}`;
+    if (line !== last) io.err(`${line}\n`);
+    last = line;
+    if (exported.status === 'queued' && !hinted && Date.now() - since >= QUEUED_HINT_MS) {
+      hinted = true;
+      io.err(
+        `export ${exported.export_id} still queued after ${QUEUED_HINT_MS / 1000} s: the server's API processes ` +
+          'build exports, one at a time each; is one running on this database (npm start)?\n',
+      );
+    }
+  };
+}
+
+/**
  * The admin API's commands under `parent` (`ota admin`, or the server's `admin` program): tenants, their
  * tokens, ledgers and usage, the audit trail and the platform's admin tokens. `open` gives the admin API to
  * talk to.
@@ -266,7 +362,10 @@ export function addAdminCommands(parent: Command, open: AdminConnection, io: Cli
   });
   const tenants = parent
     .command('tenants')
-    .description('tenants: create, list, get, rename, set-price, pin, suspend, resume');
+    .description(
+      'tenants: create, list, get, rename, set-price, pin, suspend, resume, delete, export, ' +
+        'export-status, export-download',
+    );
   tenants
     .command('create')
     .description("create a tenant and its first token (every scope); prints the token's secret once")
@@ -382,7 +481,11 @@ export function addAdminCommands(parent: Command, open: AdminConnection, io: Cli
       'suspend',
       "refuse the tenant's tokens (403 tenant_suspended) and hold its queued runs; nothing is deleted",
     ],
-    ['resume', 'give a suspended tenant its tokens and its queue back'],
+    [
+      'resume',
+      'give a suspended tenant its tokens and its queue back; unmarks a tenant marked for deletion, ' +
+        'nothing lost, until its erase_at (409 tenant_erasing after)',
+    ],
   ] as const) {
     tenants
       .command(name)
@@ -396,6 +499,93 @@ export function addAdminCommands(parent: Command, open: AdminConnection, io: Cli
         out(tenantRows([tenant]));
       });
   }
+
+  tenants
+    .command('delete')
+    .description(
+      'mark a tenant for deletion: suspended at once, erased with everything it owns at the first sweep ' +
+        'after its grace period (tenants resume undoes it until then); export it first',
+    )
+    .argument('<tenant_id>', '', tenantId)
+    .option(
+      '--grace-seconds <n>',
+      "how long its data is kept before it is erased, at most a year (default: the server's " +
+        'TENANT_DELETION_GRACE_SECONDS, 30 days); 0: at the next sweep',
+      nonNegativeInt,
+    )
+    .action(async (tenantId: string, options: { graceSeconds?: number }, command: Command) => {
+      const { client, json } = await connect(command);
+      const tenant = await client.deleteTenant(
+        tenantId,
+        options.graceSeconds !== undefined ? { grace_period_seconds: options.graceSeconds } : {},
+      );
+      if (json) return printJson(tenant);
+      out(tenantRows([tenant]));
+    });
+  tenants
+    .command('export')
+    .description(
+      'export everything a tenant owns as one tar archive, which the server builds in the background ' +
+        '(suspend the tenant first for a snapshot)',
+    )
+    .argument('<tenant_id>', '', tenantId)
+    .option(
+      '--wait',
+      'wait until it has succeeded or failed, its progress on stderr (not with --json); exit 1 when it failed',
+    )
+    .option(
+      '--out <file>',
+      "then download its archive to this file, checking its SHA-256 against the export's (waits, as --wait)",
+    )
+    .action(async (tenantId: string, options: { wait?: boolean; out?: string }, command: Command) => {
+      const { client, json } = await connect(command);
+      let exported = await client.createTenantExport(tenantId);
+      if (options.wait || options.out !== undefined) {
+        // with --json nothing on stderr: the one document on stdout says it all
+        exported = await client.waitForTenantExport(tenantId, exported.export_id, {
+          ...(json ? {} : { onProgress: exportProgress(io) }),
+        });
+        if (exported.status === 'failed') throw exportFailed(exported);
+      }
+      const saved =
+        options.out !== undefined
+          ? await saveArchive(
+              client,
+              tenantId,
+              exported.export_id,
+              userFile(options.out),
+              exported.sha256 ?? undefined,
+            )
+          : undefined;
+      if (json) return printJson(saved ? { ...exported, archive: saved } : exported);
+      out(exportLines(exported));
+      if (saved) out(savedLine(saved));
+    });
+  tenants
+    .command('export-status')
+    .description("an export's status and progress; its size and SHA-256 once it has succeeded")
+    .argument('<tenant_id>', '', tenantId)
+    .argument('<export_id>', '', exportId)
+    .action(async (tenantId: string, exportId: string, _options: object, command: Command) => {
+      const { client, json } = await connect(command);
+      const exported = await client.getTenantExport(tenantId, exportId);
+      if (json) return printJson(exported);
+      out(exportLines(exported));
+    });
+  tenants
+    .command('export-download')
+    .description("download a succeeded export's archive to a file, checking its SHA-256 against the export's")
+    .argument('<tenant_id>', '', tenantId)
+    .argument('<export_id>', '', exportId)
+    .requiredOption('--out <file>', 'the file (replaced once the archive is checked)')
+    .action(async (tenantId: string, exportId: string, options: { out: string }, command: Command) => {
+      const { client, json } = await connect(command);
+      const saved = await saveArchive(client, tenantId, exportId, userFile(options.out));
+      const exported = await client.getTenantExport(tenantId, exportId);
+      if (json) return printJson({ ...exported, archive: saved });
+      out(exportLines(exported));
+      out(savedLine(saved));
+    });
 
   const tokens = parent.command('tokens').description("a tenant's API tokens: issue, list, revoke");
   tokens

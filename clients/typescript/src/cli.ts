@@ -738,7 +738,7 @@ export function buildProgram(): Command {
   const admin = program
     .command('admin')
     .description(
-      "the platform's admin API: tenants, their tokens, ledgers and usage, the audit trail, admin tokens",
+      "the platform's admin API: tenants (their exports and deletion), their tokens, ledgers and usage, the audit trail, admin tokens",
     )
     .option('--admin-url <url>', "the server's admin listener (default: $OTA_ADMIN_URL)")
     .option('--admin-token <token>', 'a platform admin token, ota_admin_... (default: $OTA_ADMIN_TOKEN)')
@@ -752,7 +752,8 @@ export function buildProgram(): Command {
         '  export OTA_ADMIN_URL=http://127.0.0.1:8090 OTA_ADMIN_TOKEN=ota_admin_...\n' +
         '  ota admin tenants create --name acme --currency EUR --price-per-point 12\n' +
         '  ota admin tokens issue TENANT_ID --name ci --scope runs:read --scope runs:write\n' +
-        '  ota admin audit --tenant TENANT_ID',
+        '  ota admin audit --tenant TENANT_ID\n' +
+        '  ota admin tenants export TENANT_ID --out tenant.tar   # waits, downloads, checks its SHA-256',
     );
   addAdminCommands(admin, adminClientOf, PROCESS_IO);
   return program;

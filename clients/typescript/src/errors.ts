@@ -95,3 +95,22 @@ export function networkFailure(error: unknown): { reason: string; code: string |
         : String(cause);
   return { reason: reason || String(code ?? 'unknown'), code: typeof code === 'string' ? code : undefined };
 }
+
+/**
+ * The archive an export download wrote does not have the export's SHA-256 (`expected`, what the server
+ * recorded when it built the archive): nothing is left at `file`.
+ */
+export class ExportIntegrityError extends Error {
+  constructor(
+    readonly file: string,
+    readonly expected: string,
+    readonly received: string,
+    readonly receivedBytes: number,
+  ) {
+    super(
+      `the archive downloaded has SHA-256 ${received} (${receivedBytes} bytes), not the export's ${expected}: ` +
+        `${file} was not written; download it again`,
+    );
+    this.name = 'ExportIntegrityError';
+  }
+}

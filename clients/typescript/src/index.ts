@@ -28,6 +28,7 @@ export {
   type AdminClientOptions,
   type AdminCreatedTenant,
   type AdminCreateTenantInput,
+  type AdminDeleteTenantInput,
   type AdminIssuedToken,
   type AdminIssueAdminTokenInput,
   type AdminIssueTokenInput,
@@ -37,6 +38,8 @@ export {
   type AdminLedgerQuery,
   type AdminScope,
   type AdminTenant,
+  type AdminTenantExport,
+  type AdminTenantExportStatus,
   type AdminTenantListQuery,
   type AdminToken,
   type AdminUpdateTenantInput,
@@ -48,9 +51,13 @@ export {
   type AuditEvent,
   type AuditEventQuery,
   createAdminClient,
+  type ExportWaitOptions,
   OpenTenantAdminClient,
   type PlatformAdminIssuedToken,
   type PlatformAdminToken,
+  type SavedTenantExport,
+  type TenantExportArchive,
+  type TenantExportManifest,
   type TokenScope,
 } from './admin-client.js';
 export { type Event, type EventType, type StreamOptions } from './event-stream.js';
@@ -58,6 +65,7 @@ export { TIMESTAMP_TOLERANCE_SECONDS, verifyWebhook, WebhookVerificationError } 
 export {
   type ErrorCode,
   type ErrorEnvelope,
+  ExportIntegrityError,
   IntegrityError,
   NetworkError,
   OtaError,

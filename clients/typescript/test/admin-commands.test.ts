@@ -1,12 +1,17 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readPdf, uploadPdf } from '../../../test/helpers/files.js';
 import { type Harness, startHarness } from '../../../test/helpers/harness.js';
 import {
   type AdminLedgerEntryInput,
+  type AdminTenantExport,
   type AuditEvent,
   createAdminClient,
+  ExportIntegrityError,
   type OpenTenantAdminClient,
   type OtaError,
   type PlatformAdminToken,
@@ -14,7 +19,8 @@ import {
 import { runOta } from './helpers/run-ota.js';
 
 /**
- * `ota admin`'s ledger, usage, audit and admin-tokens commands against the real server's admin listener:
+ * `ota admin`'s ledger, usage, audit, admin-tokens and offboarding (tenants delete, export, export-status,
+ * export-download) commands against the real server's admin listener:
  * each as a table and with --json, and their refusals (an unknown id is the API's 404, exit 1; a wrong
  * command line exit 2 before anything is asked of the API). test/process/cli.test.ts checks that the
  * server's `npm run admin` prints the same.
@@ -395,6 +401,7 @@ describe('ota admin admin-tokens', () => {
     const plain = JSON.parse(
       (await ota(['admin-tokens', 'issue', '--name', 'ops', '--expires-in', '1', '--json'])).stdout,
     );
+    // every admin scope, admin:exports among them
     expect(plain.scopes).toHaveLength(7);
     expect(Date.parse(plain.expires_at) - Date.now()).toBeGreaterThan(0.9 * 86_400_000);
 
@@ -448,5 +455,320 @@ describe('ota admin admin-tokens', () => {
       .revokeAdminToken(NO_SUCH_ID)
       .catch((error: unknown) => error as OtaError);
     expect(refused).toMatchObject({ status: 404, error: 'not_found' });
+  });
+});
+
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+/** The archive blob of an export, as the server keeps it. */
+const archiveKey = async (exportId: string) =>
+  (
+    await h.query<{ storage_key: string }>('SELECT storage_key FROM tenant_exports WHERE id = ?', [exportId])
+  )[0]!.storage_key;
+
+describe('ota admin tenants: offboarding', () => {
+  it('export --out: progress on stderr, the archive downloaded and checked; export-status, export-download; --json', async () => {
+    const { tenant } = await admin().createTenant({ name: 'leaving-co', currency: 'EUR' });
+    await admin().appendLedgerEntries(tenant.tenant_id, [
+      entry('out-1', 500, '07'),
+      entry('out-2', 700, '08'),
+    ]);
+    const file = path.join(dir, 'leaving.tar');
+    const exported = await ota(['tenants', 'export', tenant.tenant_id, '--out', file]);
+    expect(exported.code, exported.stderr).toBe(0);
+    // a line each time the status or progress changed, ending with the export succeeded
+    const progress = lines(exported.stderr);
+    expect(progress.every((line) => /^export [0-9a-f-]{36} (queued|running|succeeded) \d+%/.test(line))).toBe(
+      true,
+    );
+    expect(progress.at(-1)).toMatch(/ succeeded 100% \((\d+)\/\1 entries\)$/);
+    const out = lines(exported.stdout);
+    const exportId = /^export {4}([0-9a-f-]{36}) of tenant /.exec(out[0]!)![1]!;
+    const done = await admin().getTenantExport(tenant.tenant_id, exportId);
+    expect(out).toEqual([
+      `export    ${exportId} of tenant ${tenant.tenant_id}`,
+      `status    succeeded, 100% (${done.entries_done} of ${done.entries_total} entries)`,
+      `archive   ${done.size_bytes} bytes, SHA-256 ${done.sha256}`,
+      `created   ${done.created_at}, started ${done.started_at}, completed ${done.completed_at}`,
+      `saved     ${file} (${done.size_bytes} bytes, SHA-256 checked against the export's)`,
+    ]);
+    const bytes = readFileSync(file);
+    expect([bytes.length, sha256(bytes)]).toEqual([done.size_bytes, done.sha256]);
+    // an outside judge reads it: GNU tar
+    const listed = execFileSync('tar', ['-tf', file], { encoding: 'utf8' }).trimEnd().split('\n');
+    expect(listed[0]).toBe('tenant.json');
+    expect(listed).toContain('records/transactions/000001.jsonl');
+    expect(listed.at(-1)).toBe('manifest.json');
+    expect(readdirSync(dir).filter((name) => name.endsWith('.part'))).toEqual([]);
+
+    const status = await ota(['tenants', 'export-status', tenant.tenant_id, exportId, '--json']);
+    expect(status.code).toBe(0);
+    expect(JSON.parse(status.stdout)).toEqual(done);
+    const statusTable = await ota(['tenants', 'export-status', tenant.tenant_id, exportId]);
+    expect(lines(statusTable.stdout)).toEqual(out.slice(0, 4));
+
+    const again = path.join(dir, 'again.tar');
+    const downloaded = await ota([
+      'tenants',
+      'export-download',
+      tenant.tenant_id,
+      exportId,
+      '--out',
+      again,
+      '--json',
+    ]);
+    expect(downloaded).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(downloaded.stdout)).toEqual({
+      ...done,
+      archive: { path: again, size_bytes: done.size_bytes, sha256: done.sha256 },
+    });
+    expect(readFileSync(again).equals(bytes)).toBe(true);
+
+    // a file that cannot be written: said as the command line says it, exit 1
+    const nowhere = path.join(dir, 'no-such-dir', 'x.tar');
+    const unwritable = await ota([
+      'tenants',
+      'export-download',
+      tenant.tenant_id,
+      exportId,
+      '--out',
+      nowhere,
+    ]);
+    expect(unwritable).toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: `error: no such directory: ${path.dirname(nowhere)}\n`,
+    });
+    const onDir = await ota(['tenants', 'export-download', tenant.tenant_id, exportId, '--out', dir]);
+    expect([onDir.code, onDir.stderr]).toEqual([1, `error: a directory, not a file: ${dir}\n`]);
+    expect(readdirSync(dir).filter((name) => name.endsWith('.part'))).toEqual([]);
+
+    // without --wait or --out: the export as it was started; --wait --json: one document, the export
+    const started = await ota(['tenants', 'export', tenant.tenant_id, '--json']);
+    expect(started.code).toBe(0);
+    const queued = JSON.parse(started.stdout) as AdminTenantExport;
+    expect(queued).toMatchObject({ tenant_id: tenant.tenant_id, status: 'queued', sha256: null });
+    expect((await admin().waitForTenantExport(tenant.tenant_id, queued.export_id)).status).toBe('succeeded');
+    const waited = await ota(['tenants', 'export', tenant.tenant_id, '--wait', '--json']);
+    expect(waited.code).toBe(0);
+    const waitedExport = JSON.parse(waited.stdout);
+    expect(waitedExport).toMatchObject({ status: 'succeeded', progress: 100 });
+    expect(waitedExport).not.toHaveProperty('archive');
+    // with --json, nothing on stderr: its progress is not told
+    expect(waited.stderr).toBe('');
+  });
+
+  it('refusals: an export not ready is the 409 in its words, a failed one exit 1 with its error, an archive not the one recorded leaves no file', async () => {
+    const { tenant, token } = await admin().createTenant({ name: 'refused-export-co' });
+    const fileId = await uploadPdf(h, readPdf('profiles/accessibility-untagged.pdf'), { token: token.token });
+    const done = await admin().waitForTenantExport(
+      tenant.tenant_id,
+      (await admin().createTenantExport(tenant.tenant_id)).export_id,
+    );
+    expect(done.status).toBe('succeeded');
+
+    // an archive whose bytes are not those the export recorded: refused, nothing left at --out
+    const blobs = h.server.services.blobs;
+    const key = await archiveKey(done.export_id);
+    const { stream } = await blobs.open(key);
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream as AsyncIterable<Buffer>) chunks.push(chunk);
+    const original = Buffer.concat(chunks);
+    const altered = Buffer.from(original);
+    altered[altered.length - 1] = altered.at(-1)! ^ 1;
+    await blobs.putBytes(key, altered);
+    const file = path.join(dir, 'altered.tar');
+    const mismatch = await ota([
+      'tenants',
+      'export-download',
+      tenant.tenant_id,
+      done.export_id,
+      '--out',
+      file,
+    ]);
+    expect(mismatch).toMatchObject({ code: 1, stdout: '' });
+    expect(mismatch.stderr).toBe(
+      `error: the archive downloaded has SHA-256 ${sha256(altered)} (${altered.length} bytes), not the export's ` +
+        `${done.sha256}: ${file} was not written; download it again\n`,
+    );
+    expect(existsSync(file)).toBe(false);
+    expect(readdirSync(dir).filter((name) => name.endsWith('.part'))).toEqual([]);
+    const typed = await admin()
+      .saveTenantExport(tenant.tenant_id, done.export_id, file)
+      .catch((error: unknown) => error);
+    expect(typed).toBeInstanceOf(ExportIntegrityError);
+    expect(typed).toMatchObject({ expected: done.sha256, received: sha256(altered) });
+    await blobs.putBytes(key, original);
+
+    // an export not succeeded: the server's 409 export_not_ready, in its words, and no file
+    await h.query("UPDATE tenant_exports SET status = 'failed' WHERE id = ?", [done.export_id]);
+    const notReady = await ota([
+      'tenants',
+      'export-download',
+      tenant.tenant_id,
+      done.export_id,
+      '--out',
+      file,
+    ]);
+    expect(notReady).toMatchObject({ code: 1, stdout: '' });
+    const refused = await admin()
+      .downloadTenantExport(tenant.tenant_id, done.export_id)
+      .catch((error: unknown) => error as OtaError);
+    expect(refused).toMatchObject({ status: 409, error: 'export_not_ready' });
+    expect(notReady.stderr).toMatch(
+      new RegExp(`^error: ${escape((refused as OtaError).message)} \\(request [0-9a-f-]{36}\\)\\n$`),
+    );
+    const notReadyJson = await ota([
+      'tenants',
+      'export-download',
+      tenant.tenant_id,
+      done.export_id,
+      '--out',
+      file,
+      '--json',
+    ]);
+    expect(notReadyJson.code).toBe(1);
+    expect(JSON.parse(notReadyJson.stdout)).toMatchObject({ error: 'export_not_ready', status: 409 });
+    expect(existsSync(file)).toBe(false);
+
+    // a file the export must hold is gone: --wait ends with the export failed, exit 1, its error said
+    const [stored] = await h.query<{ storage_key: string }>('SELECT storage_key FROM files WHERE id = ?', [
+      fileId,
+    ]);
+    await blobs.delete(stored!.storage_key);
+    const failed = await ota(['tenants', 'export', tenant.tenant_id, '--wait']);
+    expect(failed).toMatchObject({ code: 1, stdout: '' });
+    expect(failed.stderr).toMatch(
+      new RegExp(
+        `\\nerror: export [0-9a-f-]{36} failed \\(internal_error\\): .+; start another with tenants export ${tenant.tenant_id}\\n$`,
+      ),
+    );
+    const failedJson = await ota(['tenants', 'export', tenant.tenant_id, '--out', file, '--json']);
+    expect([failedJson.code, failedJson.stderr]).toEqual([1, '']);
+    expect(JSON.parse(failedJson.stdout)).toMatchObject({
+      error: 'failed',
+      message: expect.stringMatching(/^export [0-9a-f-]{36} failed \(internal_error\)/),
+      export: { status: 'failed', sha256: null, error: { code: 'internal_error' } },
+    });
+    expect(existsSync(file)).toBe(false);
+
+    const unknown = await ota(['tenants', 'export-status', tenant.tenant_id, NO_SUCH_ID]);
+    expect(unknown).toMatchObject({ code: 1, stdout: '' });
+    expect(unknown.stderr).toMatch(/^error: .+ \(request [0-9a-f-]{36}\)\n$/);
+    expect((await ota(['tenants', 'export', NO_SUCH_ID, '--json'])).code).toBe(1);
+    const badId = await ota(['tenants', 'export-status', tenant.tenant_id, 'latest']);
+    expect(badId.code).toBe(2);
+    expect(badId.stderr).toMatch(/'latest' is invalid for argument 'export_id'\. an export id is a UUID/);
+    const noOut = await ota(['tenants', 'export-download', tenant.tenant_id, done.export_id]);
+    expect(noOut).toMatchObject({ code: 2, stdout: '' });
+    expect(noOut.stderr).toMatch(/^error: required option '--out <file>' not specified\n/);
+  });
+
+  it('delete --grace-seconds: marked (suspended, erase_at); resume unmarks it within the grace period, 409 tenant_erasing after', async () => {
+    const { tenant, token } = await admin().createTenant({ name: 'deleted-co' });
+    const marked = await ota(['tenants', 'delete', tenant.tenant_id, '--grace-seconds', '3600']);
+    expect(marked).toMatchObject({ code: 0, stderr: '' });
+    const [header, row] = lines(marked.stdout);
+    expect(header).toMatch(/\s+STATE\s+/);
+    const got = await admin().getTenant(tenant.tenant_id);
+    expect(got).toMatchObject({ state: 'suspended', erase_at: expect.any(String) });
+    expect(Date.parse(got.erase_at!) - Date.parse(got.deletion_requested_at!)).toBe(3_600_000);
+    expect(row).toContain(`  marked for deletion, erased after ${got.erase_at}  `);
+    // its token answers as a suspended tenant's
+    const tenantApi = await fetch(`${h.url}/api/open/runs`, {
+      headers: { authorization: `Bearer ${token.token}` },
+    });
+    expect(tenantApi.status).toBe(403);
+    // marking again changes nothing
+    const twice = JSON.parse(
+      (await ota(['tenants', 'delete', tenant.tenant_id, '--grace-seconds', '0', '--json'])).stdout,
+    );
+    expect(twice.erase_at).toBe(got.erase_at);
+    const resumed = JSON.parse((await ota(['tenants', 'resume', tenant.tenant_id, '--json'])).stdout);
+    expect(resumed).toMatchObject({ state: 'active', erase_at: null, deletion_requested_at: null });
+
+    // the server's default grace period, then none: resuming is refused from then on
+    const byDefault = JSON.parse((await ota(['tenants', 'delete', tenant.tenant_id, '--json'])).stdout);
+    expect(Date.parse(byDefault.erase_at) - Date.parse(byDefault.deletion_requested_at)).toBeGreaterThan(
+      3_600_000,
+    );
+    await ota(['tenants', 'resume', tenant.tenant_id]);
+    expect((await ota(['tenants', 'delete', tenant.tenant_id, '--grace-seconds', '0'])).code).toBe(0);
+    const late = await ota(['tenants', 'resume', tenant.tenant_id]);
+    expect(late).toMatchObject({ code: 1, stdout: '' });
+    expect(late.stderr).toMatch(/^error: .+ \(request [0-9a-f-]{36}\)\n$/);
+    const lateJson = await ota(['tenants', 'resume', tenant.tenant_id, '--json']);
+    expect(JSON.parse(lateJson.stdout)).toMatchObject({ error: 'tenant_erasing', status: 409 });
+
+    const tooLong = await ota([
+      'tenants',
+      'delete',
+      h.tenant.tenant_id,
+      '--grace-seconds',
+      '31536001',
+      '--json',
+    ]);
+    expect(tooLong.code).toBe(1);
+    expect(JSON.parse(tooLong.stdout)).toMatchObject({ status: 422 });
+    expect((await admin().getTenant(h.tenant.tenant_id)).erase_at).toBeNull();
+    const negative = await ota(['tenants', 'delete', h.tenant.tenant_id, '--grace-seconds', '-1']);
+    expect(negative.code).toBe(2);
+    expect(negative.stderr).toMatch(
+      /option '--grace-seconds <n>' argument '-1' is invalid\. must be a whole number >= 0/,
+    );
+    expect((await ota(['tenants', 'delete', NO_SUCH_ID])).code).toBe(1);
+  });
+});
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+describe('the typed admin client: offboarding', () => {
+  it('deleteTenant, createTenantExport, getTenantExport, waitForTenantExport, downloadTenantExport, saveTenantExport', async () => {
+    const { tenant } = await admin().createTenant({ name: 'typed-leaving-co' });
+    const started = await admin().createTenantExport(tenant.tenant_id);
+    expect(started).toMatchObject({ tenant_id: tenant.tenant_id, status: 'queued', progress: 0 });
+    const busy = await admin()
+      .createTenantExport(tenant.tenant_id)
+      .catch((error: unknown) => error as OtaError);
+    // one at a time, unless the first was built already
+    if (busy instanceof Error) expect(busy).toMatchObject({ status: 409, error: 'export_in_progress' });
+    else await admin().waitForTenantExport(tenant.tenant_id, busy.export_id);
+    const seen: string[] = [];
+    const done = await admin().waitForTenantExport(tenant.tenant_id, started.export_id, {
+      intervalMs: 50,
+      onProgress: (exported) => seen.push(exported.status),
+    });
+    expect(done).toMatchObject({
+      status: 'succeeded',
+      progress: 100,
+      sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
+    expect(seen.at(-1)).toBe('succeeded');
+    expect(await admin().getTenantExport(tenant.tenant_id, started.export_id)).toEqual(done);
+
+    // the stream, with the size and the SHA-256 the headers say
+    const archive = await admin().downloadTenantExport(tenant.tenant_id, done.export_id);
+    expect([archive.sizeBytes, archive.sha256]).toEqual([done.size_bytes, done.sha256]);
+    const chunks: Buffer[] = [];
+    for await (const chunk of archive.body) chunks.push(chunk as Buffer);
+    expect(sha256(Buffer.concat(chunks))).toBe(done.sha256);
+    const file = path.join(dir, 'typed.tar');
+    expect(await admin().saveTenantExport(tenant.tenant_id, done.export_id, file)).toEqual({
+      path: file,
+      size_bytes: done.size_bytes,
+      sha256: done.sha256,
+    });
+    expect(sha256(readFileSync(file))).toBe(done.sha256);
+
+    const marked = await admin().deleteTenant(tenant.tenant_id, { grace_period_seconds: 60 });
+    expect(Date.parse(marked.erase_at!) - Date.parse(marked.deletion_requested_at!)).toBe(60_000);
+    // still exported while marked
+    expect((await admin().getTenantExport(tenant.tenant_id, done.export_id)).status).toBe('succeeded');
+    expect(await admin().resumeTenant(tenant.tenant_id)).toMatchObject({ state: 'active', erase_at: null });
+    const unknown = await admin()
+      .getTenantExport(tenant.tenant_id, NO_SUCH_ID)
+      .catch((error: unknown) => error as OtaError);
+    expect(unknown).toMatchObject({ status: 404 });
   });
 });
