@@ -682,8 +682,8 @@ export interface paths {
          *
          *     Marking a marked tenant changes nothing (its first `erase_at` stays), so a retry needs no
          *     `Idempotency-Key` (one is honoured all the same); to change the grace period, resume and mark again.
-         *     A run already running when the tenant is marked runs to its end. One row of the audit trail
-         *     (`tenant.deletion_scheduled`).
+         *     A run already running when the tenant is marked runs to its end, and the erasure waits for it. One
+         *     row of the audit trail (`tenant.deletion_scheduled`).
          */
         post: operations["adminDeleteTenant"];
         delete?: never;
