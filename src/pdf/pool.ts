@@ -26,6 +26,17 @@ import type {
  */
 const firstFullCollectionMb = (memoryMb: number) => Math.max(8, Math.floor(memoryMb / 8));
 
+/**
+ * A parser thread's young generation (`resourceLimits`), and the semi-spaces that give it. The process's
+ * own `--max-semi-space-size` (SERVER_NODE_OPTIONS, 8: the API's memory during uploads) caps every isolate
+ * created after it, `resourceLimits` or not (8 gave a parser 16 MB of new space), and the parsers'
+ * collections are a large share of a long run's CPU (bench/README.md, scenario 14): the flag is set back to
+ * the parsers' own size before each thread starts, as `--initial-old-space-size` is. Isolates started after
+ * one (the run thread) get it too, as they did before the API's went to 8.
+ */
+const PARSER_YOUNG_GENERATION_MB = 32;
+const PARSER_SEMI_SPACE_MB = PARSER_YOUNG_GENERATION_MB / 2;
+
 export class TaskFailure extends Error {
   constructor(
     readonly kind: TaskFailureKind,
@@ -268,6 +279,7 @@ export class PdfPool {
   private spawn(): Slot {
     const reading = new Int32Array(new SharedArrayBuffer(8));
     setFlagsFromString(`--initial-old-space-size=${firstFullCollectionMb(this.options.memoryMb)}`);
+    setFlagsFromString(`--max-semi-space-size=${PARSER_SEMI_SPACE_MB}`);
     const worker = new Worker(threadEntry(), {
       execArgv: [],
       workerData: {
@@ -281,7 +293,10 @@ export class PdfPool {
         heapLimitBytes: this.options.memoryMb * 1024 * 1024,
         recycleHeapBytes: (this.options.recycleMb ?? Math.min(128, this.options.memoryMb / 2)) * 1024 * 1024,
       },
-      resourceLimits: { maxOldGenerationSizeMb: this.options.memoryMb, maxYoungGenerationSizeMb: 32 },
+      resourceLimits: {
+        maxOldGenerationSizeMb: this.options.memoryMb,
+        maxYoungGenerationSizeMb: PARSER_YOUNG_GENERATION_MB,
+      },
     });
     const slot: Slot = { worker, reading, cache: new ThreadCacheMirror() };
     worker.on('message', (response: TaskResponse) => this.settle(slot, response));

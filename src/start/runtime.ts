@@ -32,9 +32,10 @@ export function refuseUnsupportedRuntime(): void {
  * The Node.js options the server and the worker run with (`npm start`, `npm run worker`, the stack, the
  * bench). Node.js 24 lets the young generation grow to 64 MB of new space, filled by whatever allocates
  * first (the request validators' warm-up, an upload's body chunks), and the process's RSS keeps those pages:
- * 33 MB of an upload's 230-238 MB peak (bench/README.md, scenario 10). Semi-spaces of 16 MB hold it to 32 MB.
- * V8 sizes the main heap when the process starts, so this must be a node option: `v8.setFlagsFromString` at
- * the top of an entry point changes nothing for the heap that already exists (only for threads started
- * later).
+ * 33 MB of an upload's 230-238 MB peak (bench/README.md, scenario 10). Semi-spaces of 8 MB hold it to 16 MB:
+ * the upload's peak 178-186 MB against 185-211 MB with 16. The flag also caps every isolate started later,
+ * so the parser threads set their own back (src/pdf/pool.ts). V8 sizes the main heap when the process
+ * starts, so this must be a node option: `v8.setFlagsFromString` at the top of an entry point changes
+ * nothing for the heap that already exists (only for threads started later).
  */
-export const SERVER_NODE_OPTIONS: readonly string[] = ['--max-semi-space-size=16'];
+export const SERVER_NODE_OPTIONS: readonly string[] = ['--max-semi-space-size=8'];

@@ -1,6 +1,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AFFINITY_WAIT_MS, MAX_PASSED_OVER, PdfPool } from '../../src/pdf/pool.js';
 import { textPdf } from '../helpers/files.js';
@@ -415,6 +417,36 @@ describe('threads left idle', () => {
       expect(new Set(ended).size).toBe(1);
     } finally {
       await lasting.close();
+    }
+  });
+});
+
+describe("a parser thread's young generation", () => {
+  it("is its own 32 MB, whatever --max-semi-space-size the process runs with (the API's 8 would halve it)", async () => {
+    setFlagsFromString('--max-semi-space-size=4');
+    const small = new PdfPool({ size: 1, taskTimeoutMs: 10_000, memoryMb: 256 });
+    try {
+      await small.run({ kind: 'probe', path: shortFile });
+      // an isolate created after the pool's thread: the flag the pool set is the one V8 reads
+      const newSpaceMb = await new Promise<number>((resolve, reject) => {
+        const worker = new Worker(
+          `const v8 = require('node:v8');
+          let keep = [];
+          for (let i = 0; i < 2e6; i++) { keep.push({ i }); if (keep.length > 1e5) keep = []; }
+          const space = v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
+          require('node:worker_threads').parentPort.postMessage(space.space_size / 2 ** 20);`,
+          { eval: true, resourceLimits: { maxYoungGenerationSizeMb: 32 } },
+        );
+        worker.once('message', (mb: number) => {
+          resolve(mb);
+          void worker.terminate();
+        });
+        worker.once('error', reject);
+      });
+      expect(newSpaceMb).toBe(32);
+    } finally {
+      await small.close();
+      setFlagsFromString('--max-semi-space-size=0');
     }
   });
 });
