@@ -50,6 +50,7 @@ const requests: Record<
       upload_id?: string;
       token_id?: string;
       admin_token_id?: string;
+      export_id?: string;
       token?: { token_id: string };
     }) => string;
     /** a platform's operation: sent to the admin listener with the admin token */
@@ -126,6 +127,23 @@ const requests: Record<
       admin: true,
     };
   },
+  adminDeleteTenant: async () => {
+    // a tenant of its own: the one marked stays marked for the rest of the file
+    const leaving = await h.server.services.tenants.create(`once-leaving-${randomUUID()}`);
+    return {
+      route: `/api/admin/tenants/${leaving.tenant_id}/delete`,
+      json: { grace_period_seconds: 3_600 },
+      resource: () => leaving.tenant_id,
+      admin: true,
+    };
+  },
+  adminCreateTenantExport: async () => ({
+    route: `/api/admin/tenants/${h.other.tenant_id}/exports`,
+    json: undefined,
+    // the effect is the export: a retry answers it
+    resource: (data) => data.export_id!,
+    admin: true,
+  }),
   adminIssueAdminToken: async () => ({
     route: '/api/admin/admin_tokens',
     json: { name: 'once', scopes: ['admin:usage'] },
