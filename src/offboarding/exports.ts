@@ -6,8 +6,7 @@ import { DiskFullError } from '../kernel/errors.js';
 import type { Logger } from '../kernel/logger.js';
 import { auditRow, type ChangeOrigin, OPERATOR } from '../platform/audit.js';
 import { type AuditRow, type Store, StoreUnavailableError, type TenantExportRow } from '../store/types.js';
-import type { Tenants } from '../tenants/service.js';
-import { TenantNotFound } from '../tenants/service.js';
+import { type Tenants, TenantNotFound } from '../tenants/service.js';
 import type { Clock } from '../kernel/time.js';
 import { writeArchive } from './archive.js';
 
@@ -101,8 +100,6 @@ export class TenantExports {
   }
 
   async create(tenantId: string, origin: ChangeOrigin = { actor: OPERATOR }): Promise<TenantExportRow> {
-    const tenant = await this.store.tenants.get(tenantId);
-    if (!tenant) throw new TenantNotFound(tenantId);
     const now = this.clock.now().toISOString();
     const id = randomUUID();
     const row: TenantExportRow = {

@@ -377,17 +377,12 @@ export class Tenants {
     const tenant = await this.store.tenants.get(tenantId);
     if (!tenant) throw new TenantNotFound(tenantId);
     if (!tenant.suspended_at) return tenant;
-    const now = this.clock.now().toISOString();
-    if (tenant.erase_at && tenant.erase_at <= now) throw new TenantErasing(tenant.erase_at);
-    const row = await this.store.platform.change(async (tx) => {
-      if (tenant.erase_at && !(await tx.tenants.unmarkDeletion(tenantId, now)))
-        throw new TenantErasing(tenant.erase_at);
-      const changed = await tx.tenants.setSuspended(tenantId, null);
-      if (changed) await this.audit(tx, origin, 'tenant.resumed', now, tenantId, tenantId);
-      return changed;
+    const { erase_at: eraseAt } = tenant;
+    if (!eraseAt) return this.setSuspended(tenantId, null, origin);
+    if (eraseAt <= this.clock.now().toISOString()) throw new TenantErasing(eraseAt);
+    return this.setSuspended(tenantId, null, origin, async (tx, now) => {
+      if (!(await tx.tenants.unmarkDeletion(tenantId, now))) throw new TenantErasing(eraseAt);
     });
-    if (!row) throw new TenantNotFound(tenantId);
-    return row;
   }
 
   /**
@@ -421,9 +416,16 @@ export class Tenants {
     return row;
   }
 
-  private async setSuspended(tenantId: string, at: string | null, origin: ChangeOrigin): Promise<TenantRow> {
+  /** Suspends or resumes in one platform change, after `first` (a resume takes a deletion's marks off). */
+  private async setSuspended(
+    tenantId: string,
+    at: string | null,
+    origin: ChangeOrigin,
+    first?: (tx: PlatformUnit, now: string) => Promise<void>,
+  ): Promise<TenantRow> {
     const now = this.clock.now().toISOString();
     const row = await this.store.platform.change(async (tx) => {
+      await first?.(tx, now);
       const changed = await tx.tenants.setSuspended(tenantId, at);
       if (changed)
         await this.audit(tx, origin, at ? 'tenant.suspended' : 'tenant.resumed', now, tenantId, tenantId);

@@ -4995,7 +4995,7 @@ export interface operations {
     adminListTenants: {
         parameters: {
             query?: {
-                /** @description Only the tenants in this state. */
+                /** @description Only the tenants in this state (`suspended` includes those marked for deletion, `erase_at` set). */
                 state?: "active" | "suspended";
                 /** @description Only the tenant of this external id. */
                 external_id?: components["schemas"]["TenantExternalId"];
